@@ -1,0 +1,248 @@
+package api
+
+// Pod phases, as the kubelet reports them.
+const (
+	PodPending   = "Pending"
+	PodRunning   = "Running"
+	PodSucceeded = "Succeeded"
+	PodFailed    = "Failed"
+	PodUnknown   = "Unknown"
+)
+
+// Condition statuses, shared by every kind of condition.
+const (
+	ConditionTrue    = "True"
+	ConditionFalse   = "False"
+	ConditionUnknown = "Unknown"
+)
+
+// Condition types this model uses.
+const (
+	PodReady       = "Ready"
+	PodScheduled   = "PodScheduled"
+	NodeReady      = "Ready"
+	ReplicaFailure = "ReplicaFailure"
+)
+
+// Restart policies.
+const (
+	RestartAlways    = "Always"
+	RestartOnFailure = "OnFailure"
+	RestartNever     = "Never"
+)
+
+// Event types.
+const (
+	EventNormal  = "Normal"
+	EventWarning = "Warning"
+)
+
+// PodDeletionCostAnnotation lets a user rank pods for scale-down: a lower cost is
+// deleted first. Its value is an int32; a missing or invalid value counts as 0.
+const PodDeletionCostAnnotation = "controller.kubernetes.io/pod-deletion-cost"
+
+// Pod is a group of containers scheduled onto one node.
+type Pod struct {
+	TypeMeta `json:",inline"`
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     PodSpec    `json:"spec"`
+	Status   PodStatus  `json:"status"`
+}
+
+// PodSpec is the desired state of a pod.
+type PodSpec struct {
+	Containers    []Container `json:"containers"`
+	RestartPolicy string      `json:"restartPolicy,omitempty"`
+
+	// TerminationGracePeriodSeconds is the default grace period of a delete that
+	// names none. The API store defaults it to 30, as Kubernetes does.
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+
+	// NodeName is empty until the scheduler binds the pod to a node.
+	NodeName string `json:"nodeName,omitempty"`
+}
+
+// Container is one container of a pod; this model needs only its identity.
+type Container struct {
+	Name  string `json:"name"`
+	Image string `json:"image,omitempty"`
+}
+
+// PodStatus is what the kubelet last reported.
+type PodStatus struct {
+	Phase             string            `json:"phase,omitempty"`
+	Conditions        []PodCondition    `json:"conditions,omitempty"`
+	Message           string            `json:"message,omitempty"`
+	Reason            string            `json:"reason,omitempty"`
+	HostIP            string            `json:"hostIP,omitempty"`
+	StartTime         *Time             `json:"startTime,omitempty"`
+	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty"`
+}
+
+// PodCondition is one observation about a pod, such as Ready.
+type PodCondition struct {
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	LastTransitionTime Time   `json:"lastTransitionTime,omitempty"`
+	Reason             string `json:"reason,omitempty"`
+	Message            string `json:"message,omitempty"`
+}
+
+// ContainerStatus is the kubelet's view of one container.
+type ContainerStatus struct {
+	Name         string `json:"name"`
+	Image        string `json:"image"`
+	Ready        bool   `json:"ready"`
+	RestartCount int32  `json:"restartCount"`
+	Started      *bool  `json:"started,omitempty"`
+}
+
+// PodTemplateSpec is the pod a workload controller stamps out.
+type PodTemplateSpec struct {
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     PodSpec    `json:"spec"`
+}
+
+// LabelSelector is the structured selector of apps/v1 objects. A nil selector
+// selects nothing; a non-nil empty one selects everything.
+type LabelSelector struct {
+	MatchLabels      map[string]string          `json:"matchLabels,omitempty"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is one set-based requirement of a LabelSelector.
+type LabelSelectorRequirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// The operators a LabelSelectorRequirement may use.
+const (
+	LabelSelectorOpIn           = "In"
+	LabelSelectorOpNotIn        = "NotIn"
+	LabelSelectorOpExists       = "Exists"
+	LabelSelectorOpDoesNotExist = "DoesNotExist"
+)
+
+// ReplicaSet keeps a number of identical pods running.
+type ReplicaSet struct {
+	TypeMeta `json:",inline"`
+	Metadata ObjectMeta       `json:"metadata"`
+	Spec     ReplicaSetSpec   `json:"spec"`
+	Status   ReplicaSetStatus `json:"status"`
+}
+
+// ReplicaSetSpec is the desired state of a ReplicaSet.
+type ReplicaSetSpec struct {
+	// Replicas is the number of pods wanted; nil is defaulted to 1 by the store.
+	Replicas        *int32          `json:"replicas,omitempty"`
+	MinReadySeconds int32           `json:"minReadySeconds,omitempty"`
+	Selector        *LabelSelector  `json:"selector"`
+	Template        PodTemplateSpec `json:"template"`
+}
+
+// ReplicaSetStatus is what the replication manager last observed.
+type ReplicaSetStatus struct {
+	Replicas             int32                 `json:"replicas"`
+	FullyLabeledReplicas int32                 `json:"fullyLabeledReplicas,omitempty"`
+	ReadyReplicas        int32                 `json:"readyReplicas,omitempty"`
+	AvailableReplicas    int32                 `json:"availableReplicas,omitempty"`
+	ObservedGeneration   int64                 `json:"observedGeneration,omitempty"`
+	Conditions           []ReplicaSetCondition `json:"conditions,omitempty"`
+}
+
+// ReplicaSetCondition is one observation about a ReplicaSet, such as
+// ReplicaFailure.
+type ReplicaSetCondition struct {
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	LastTransitionTime Time   `json:"lastTransitionTime,omitempty"`
+	Reason             string `json:"reason,omitempty"`
+	Message            string `json:"message,omitempty"`
+}
+
+// ReplicationController is the v1 ancestor of ReplicaSet: the same controller
+// serves both, but its selector is a plain map (equality only).
+type ReplicationController struct {
+	TypeMeta `json:",inline"`
+	Metadata ObjectMeta                  `json:"metadata"`
+	Spec     ReplicationControllerSpec   `json:"spec"`
+	Status   ReplicationControllerStatus `json:"status"`
+}
+
+// ReplicationControllerSpec is the desired state of a ReplicationController.
+type ReplicationControllerSpec struct {
+	Replicas        *int32            `json:"replicas,omitempty"`
+	MinReadySeconds int32             `json:"minReadySeconds,omitempty"`
+	Selector        map[string]string `json:"selector,omitempty"`
+	Template        *PodTemplateSpec  `json:"template,omitempty"`
+}
+
+// ReplicationControllerStatus mirrors ReplicaSetStatus.
+type ReplicationControllerStatus struct {
+	Replicas             int32                            `json:"replicas"`
+	FullyLabeledReplicas int32                            `json:"fullyLabeledReplicas,omitempty"`
+	ReadyReplicas        int32                            `json:"readyReplicas,omitempty"`
+	AvailableReplicas    int32                            `json:"availableReplicas,omitempty"`
+	ObservedGeneration   int64                            `json:"observedGeneration,omitempty"`
+	Conditions           []ReplicationControllerCondition `json:"conditions,omitempty"`
+}
+
+// ReplicationControllerCondition mirrors ReplicaSetCondition.
+type ReplicationControllerCondition struct {
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	LastTransitionTime Time   `json:"lastTransitionTime,omitempty"`
+	Reason             string `json:"reason,omitempty"`
+	Message            string `json:"message,omitempty"`
+}
+
+// Node is a machine pods run on.
+type Node struct {
+	TypeMeta `json:",inline"`
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     NodeSpec   `json:"spec"`
+	Status   NodeStatus `json:"status"`
+}
+
+// NodeSpec holds what an operator sets on a node.
+type NodeSpec struct {
+	// Unschedulable is set by cordon: the scheduler places no new pods here.
+	Unschedulable bool `json:"unschedulable,omitempty"`
+}
+
+// NodeStatus is what the node's kubelet reports.
+type NodeStatus struct {
+	Conditions []NodeCondition `json:"conditions,omitempty"`
+}
+
+// NodeCondition is one observation about a node, such as Ready.
+type NodeCondition struct {
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	LastTransitionTime Time   `json:"lastTransitionTime,omitempty"`
+	Reason             string `json:"reason,omitempty"`
+	Message            string `json:"message,omitempty"`
+}
+
+// Event is a core/v1 Event: a record that something happened to an object,
+// written by a component's event recorder.
+type Event struct {
+	TypeMeta       `json:",inline"`
+	Metadata       ObjectMeta      `json:"metadata"`
+	InvolvedObject ObjectReference `json:"involvedObject"`
+	Reason         string          `json:"reason,omitempty"`
+	Message        string          `json:"message,omitempty"`
+	Source         EventSource     `json:"source,omitempty"`
+	FirstTimestamp Time            `json:"firstTimestamp,omitempty"`
+	LastTimestamp  Time            `json:"lastTimestamp,omitempty"`
+	Count          int32           `json:"count,omitempty"`
+	Type           string          `json:"type,omitempty"`
+}
+
+// EventSource names the component that recorded an Event.
+type EventSource struct {
+	Component string `json:"component,omitempty"`
+	Host      string `json:"host,omitempty"`
+}

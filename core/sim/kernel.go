@@ -1,0 +1,360 @@
+package sim
+
+import (
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+// Epoch is where every simulated clock starts. It is fixed so that two runs of
+// one scenario print the same timestamps.
+var Epoch = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Component is anything that reacts to events: the API server, an informer, a
+// worker, a kubelet. The kernel calls Handle for every event addressed to the
+// component, one at a time; the component changes its own state, schedules
+// follow-up events through the Context, and reports what it did.
+//
+// Handle must be deterministic: everything it needs about time or chance comes
+// from the Context.
+type Component interface {
+	Handle(ctx *Context, ev Event) Report
+}
+
+// Snapshotter is implemented by components with state. Snapshot returns a value
+// from which Restore can bring the component back to this moment; the value must
+// stay valid however the component changes afterwards, and may be restored more
+// than once. Sharing immutable parts between snapshots and the live state is
+// what keeps a long run's snapshots small.
+type Snapshotter interface {
+	Snapshot() any
+	Restore(any)
+}
+
+// Describer is implemented by components that can say in words what a pending
+// event of theirs will do, for the agenda view ("deliver MODIFIED pod/web-x to
+// informer/pods").
+type Describer interface {
+	Describe(ev Event) string
+}
+
+// Kernel owns the logical clock, the seeded random source and the agenda, and
+// runs events one at a time. It knows nothing of Kubernetes.
+type Kernel struct {
+	// now is the simulated time since Epoch. It only moves forward: to the time
+	// of each event that runs, or by Advance.
+	now time.Duration
+
+	// seq is the Seq the next scheduled event gets.
+	seq uint64
+
+	// steps counts the events run so far.
+	steps uint64
+
+	// hash is the running FNV-1a digest of every trace line so far.
+	hash uint64
+
+	pcg  *rand.PCG
+	rand *rand.Rand
+
+	agenda agenda
+
+	// components maps a name to its component; names lists them in the order
+	// they were registered, which is the order snapshots visit them in.
+	components map[string]Component
+	names      []string
+
+	// ctx is handed to every Handle call; it only holds a pointer back here.
+	ctx Context
+}
+
+// New returns a kernel at Epoch whose random source is seeded with seed.
+func New(seed uint64) *Kernel {
+	// The second PCG word is a fixed stream constant: one number is all a
+	// learner has to remember to reproduce a run.
+	pcg := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
+	k := &Kernel{
+		hash:       fnvOffset,
+		pcg:        pcg,
+		rand:       rand.New(pcg),
+		components: make(map[string]Component),
+	}
+	k.ctx.k = k
+	return k
+}
+
+// Register adds a component under a unique name; events addressed To that name
+// go to it.
+func (k *Kernel) Register(name string, c Component) error {
+	if name == "" {
+		return errors.New("sim: a component needs a name")
+	}
+	if _, dup := k.components[name]; dup {
+		return errors.New("sim: a component named " + quote(name) + " is already registered")
+	}
+	k.components[name] = c
+	k.names = append(k.names, name)
+	return nil
+}
+
+// Component returns the component registered under name.
+func (k *Kernel) Component(name string) (Component, bool) {
+	c, ok := k.components[name]
+	return c, ok
+}
+
+// Now returns the simulated time since Epoch.
+func (k *Kernel) Now() time.Duration { return k.now }
+
+// Wall returns the simulated time as a timestamp, for objects' timestamps.
+func (k *Kernel) Wall() time.Time { return Epoch.Add(k.now) }
+
+// Rand returns the kernel's seeded random source. Every random choice in a
+// world draws from it, in step order, so a seed reproduces a run.
+func (k *Kernel) Rand() *rand.Rand { return k.rand }
+
+// Steps returns how many events have run.
+func (k *Kernel) Steps() uint64 { return k.steps }
+
+// Hash returns the running trace hash.
+func (k *Kernel) Hash() uint64 { return k.hash }
+
+// Schedule adds an event d after now and returns its Seq. It is how inputs from
+// outside (a learner's command) enter the world; components use their Context.
+func (k *Kernel) Schedule(d time.Duration, to, kind string, data any) uint64 {
+	return k.schedule(d, to, kind, data, false)
+}
+
+// ScheduleBackground is Schedule for periodic housekeeping events, which do
+// not keep Stabilize running.
+func (k *Kernel) ScheduleBackground(d time.Duration, to, kind string, data any) uint64 {
+	return k.schedule(d, to, kind, data, true)
+}
+
+func (k *Kernel) schedule(d time.Duration, to, kind string, data any, background bool) uint64 {
+	if d < 0 {
+		d = 0
+	}
+	seq := k.seq
+	k.seq++
+	k.agenda.push(Event{At: k.now + d, Seq: seq, To: to, Kind: kind, Data: data, Background: background})
+	return seq
+}
+
+// Cancel removes a pending event so it never fires, and reports whether it was
+// still pending.
+func (k *Kernel) Cancel(seq uint64) bool { return k.agenda.cancel(seq) }
+
+// Pending reports whether any event, background or not, is waiting.
+func (k *Kernel) Pending() bool {
+	_, ok := k.agenda.peek()
+	return ok
+}
+
+// Busy reports whether any foreground event is waiting: whether the world is
+// still settling rather than at rest.
+func (k *Kernel) Busy() bool { return k.agenda.foreground > 0 }
+
+// Next returns the event that Step would run, without running it.
+func (k *Kernel) Next() (Event, bool) { return k.agenda.peek() }
+
+// Agenda returns the pending events, earliest first.
+func (k *Kernel) Agenda() []Event { return k.agenda.sorted() }
+
+// Describe says in words what a pending event will do, asking its component if
+// it can tell, and falling back to "To: Kind".
+func (k *Kernel) Describe(ev Event) string {
+	if d, ok := k.components[ev.To].(Describer); ok {
+		return d.Describe(ev)
+	}
+	return ev.To + ": " + ev.Kind
+}
+
+// Step runs the earliest pending event and reports what happened. It returns
+// false when the agenda is empty.
+func (k *Kernel) Step() (StepResult, bool) {
+	ev, ok := k.agenda.pop()
+	if !ok {
+		return StepResult{}, false
+	}
+	if ev.At > k.now {
+		k.now = ev.At
+	}
+	k.steps++
+	var rep Report
+	if c, ok := k.components[ev.To]; ok {
+		rep = c.Handle(&k.ctx, ev)
+	} else {
+		// An event for nobody is a wiring bug; it still counts as a step so the
+		// trace shows it rather than hiding it.
+		rep = Report{Actor: "kernel", Summary: "dropped " + ev.Kind + " for unknown component " + quote(ev.To)}
+	}
+	if rep.Actor == "" {
+		rep.Actor = ev.To
+	}
+	res := StepResult{
+		N:       k.steps,
+		At:      k.now,
+		Event:   ev,
+		Actor:   rep.Actor,
+		Models:  rep.Models,
+		Summary: rep.Summary,
+		Touched: rep.Touched,
+	}
+	k.hash = hashLine(k.hash, res.TraceLine())
+	res.Hash = k.hash
+	return res, true
+}
+
+// Limits bound RunUntil and Stabilize. A zero field means its default.
+type Limits struct {
+	// MaxSteps is the most events one call may run (default 100000).
+	MaxSteps int
+	// MaxTime is the most simulated time one call may cover (default 10m).
+	MaxTime time.Duration
+}
+
+// Default limits, as the scenario language documents them.
+const (
+	DefaultMaxSteps = 100000
+	DefaultMaxTime  = 10 * time.Minute
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = DefaultMaxSteps
+	}
+	if l.MaxTime <= 0 {
+		l.MaxTime = DefaultMaxTime
+	}
+	return l
+}
+
+// LimitError says a run stopped because it hit one of its limits before its
+// goal held.
+type LimitError struct {
+	// What was being run: "stabilize", "until sync rs/web".
+	What string
+	// Steps and Elapsed are how far the run got.
+	Steps   int
+	Elapsed time.Duration
+	// Limit names the limit that was hit, as a flag would: "--max-steps=100000".
+	Limit string
+	// Next describes the next pending event, to hint at what keeps the world
+	// busy.
+	Next string
+}
+
+func (e *LimitError) Error() string {
+	msg := e.What + ": stopped after " + itoa(e.Steps) + " steps and " + FormatSeconds(e.Elapsed) +
+		" of simulated time (" + e.Limit + ")"
+	if e.Next != "" {
+		msg += "; next on the agenda: " + e.Next
+	}
+	return msg
+}
+
+// ErrIdle is returned by RunUntil when the agenda runs dry before the
+// condition holds.
+var ErrIdle = errors.New("nothing left on the agenda")
+
+// RunUntil steps until done returns true for a step's result, and returns that
+// result. It fails with ErrIdle when nothing is left to run, and with a
+// *LimitError when the limits are reached first.
+func (k *Kernel) RunUntil(what string, done func(StepResult) bool, lim Limits) (StepResult, error) {
+	lim = lim.withDefaults()
+	start := k.now
+	for n := 0; ; n++ {
+		next, ok := k.agenda.peek()
+		if !ok {
+			return StepResult{}, ErrIdle
+		}
+		if err := k.checkLimits(what, n, start, next, lim); err != nil {
+			return StepResult{}, err
+		}
+		res, _ := k.Step()
+		if done(res) {
+			return res, nil
+		}
+	}
+}
+
+// Stabilize runs until no foreground event is left: everything the world was
+// doing has finished and only periodic timers remain. Background events that
+// fall due before the last foreground one still run, in their turn. It returns
+// the number of steps run.
+func (k *Kernel) Stabilize(lim Limits) (int, error) {
+	lim = lim.withDefaults()
+	start := k.now
+	n := 0
+	for k.agenda.foreground > 0 {
+		next, _ := k.agenda.peek()
+		if err := k.checkLimits("stabilize", n, start, next, lim); err != nil {
+			return n, err
+		}
+		k.Step()
+		n++
+	}
+	return n, nil
+}
+
+func (k *Kernel) checkLimits(what string, n int, start time.Duration, next Event, lim Limits) error {
+	limit := ""
+	switch {
+	case n >= lim.MaxSteps:
+		limit = "--max-steps=" + itoa(lim.MaxSteps)
+	case next.At-start > lim.MaxTime:
+		limit = "--max-time=" + lim.MaxTime.String()
+	default:
+		return nil
+	}
+	return &LimitError{What: what, Steps: n, Elapsed: k.now - start, Limit: limit, Next: FormatSeconds(next.At) + " " + k.Describe(next)}
+}
+
+// Advance moves the clock forward by d, running every event that falls due on
+// the way, background ones included, and returns the results in order.
+func (k *Kernel) Advance(d time.Duration) []StepResult {
+	until := k.now + d
+	var out []StepResult
+	for {
+		next, ok := k.agenda.peek()
+		if !ok || next.At > until {
+			break
+		}
+		res, _ := k.Step()
+		out = append(out, res)
+	}
+	if until > k.now {
+		k.now = until
+	}
+	return out
+}
+
+// Context is what a component sees of the kernel while it handles an event.
+type Context struct{ k *Kernel }
+
+// Now returns the simulated time since Epoch.
+func (c *Context) Now() time.Duration { return c.k.now }
+
+// Wall returns the simulated time as a timestamp.
+func (c *Context) Wall() time.Time { return c.k.Wall() }
+
+// Rand returns the kernel's seeded random source.
+func (c *Context) Rand() *rand.Rand { return c.k.rand }
+
+// After schedules an event d from now and returns its Seq.
+func (c *Context) After(d time.Duration, to, kind string, data any) uint64 {
+	return c.k.schedule(d, to, kind, data, false)
+}
+
+// Background schedules a periodic housekeeping event d from now; see
+// Event.Background.
+func (c *Context) Background(d time.Duration, to, kind string, data any) uint64 {
+	return c.k.schedule(d, to, kind, data, true)
+}
+
+// Cancel removes a pending event so it never fires.
+func (c *Context) Cancel(seq uint64) bool { return c.k.agenda.cancel(seq) }
+
+// Kernel returns the kernel itself, for components that read its views.
+func (c *Context) Kernel() *Kernel { return c.k }

@@ -1,0 +1,366 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// echo is a toy component: on "ping" it answers the sender with a "pong" after
+// a random latency, and on "pong" it counts and, while it has rounds left,
+// pings back. It draws from the kernel's random source so that tests can see
+// seeds at work.
+type echo struct {
+	name   string
+	peer   string
+	rounds int
+	got    int
+}
+
+type echoState struct{ rounds, got int }
+
+func (e *echo) Handle(ctx *Context, ev Event) Report {
+	latency := time.Duration(1+ctx.Rand().IntN(9)) * time.Millisecond
+	switch ev.Kind {
+	case "ping":
+		ctx.After(latency, e.peer, "pong", ev.Data)
+		return Report{Models: "echo", Summary: fmt.Sprintf("%s answers ping %v after %v", e.name, ev.Data, latency)}
+	case "pong":
+		e.got++
+		if e.rounds > 0 {
+			e.rounds--
+			ctx.After(latency, e.peer, "ping", e.got)
+		}
+		return Report{Summary: fmt.Sprintf("%s got pong %v (%d so far)", e.name, ev.Data, e.got)}
+	}
+	return Report{Summary: "ignored " + ev.Kind}
+}
+
+func (e *echo) Snapshot() any { return echoState{e.rounds, e.got} }
+func (e *echo) Restore(s any) {
+	st := s.(echoState)
+	e.rounds, e.got = st.rounds, st.got
+}
+
+// ticker is a periodic background timer, like an informer's resync.
+type ticker struct{ ticks int }
+
+func (t *ticker) Handle(ctx *Context, ev Event) Report {
+	t.ticks++
+	ctx.Background(time.Second, "ticker", "tick", nil)
+	return Report{Summary: fmt.Sprintf("tick %d", t.ticks)}
+}
+func (t *ticker) Snapshot() any { return t.ticks }
+func (t *ticker) Restore(s any) { t.ticks = s.(int) }
+func newWorld(seed uint64, rounds int) *Kernel {
+	k := New(seed)
+	mustRegister(k, "a", &echo{name: "a", peer: "b", rounds: rounds})
+	mustRegister(k, "b", &echo{name: "b", peer: "a"})
+	mustRegister(k, "ticker", &ticker{})
+	k.ScheduleBackground(time.Second, "ticker", "tick", nil)
+	k.Schedule(0, "b", "ping", 0)
+	return k
+}
+
+func mustRegister(k *Kernel, name string, c Component) {
+	if err := k.Register(name, c); err != nil {
+		panic(err)
+	}
+}
+
+func runAll(t *testing.T, k *Kernel) []string {
+	t.Helper()
+	var lines []string
+	for k.Busy() {
+		res, ok := k.Step()
+		require.True(t, ok)
+		lines = append(lines, res.TraceLine())
+	}
+	return lines
+}
+
+func TestSameSeedSameTrace(t *testing.T) {
+	a, b := newWorld(7, 20), newWorld(7, 20)
+	la, lb := runAll(t, a), runAll(t, b)
+	assert.Equal(t, la, lb)
+	assert.Equal(t, a.Hash(), b.Hash())
+	assert.Equal(t, a.Now(), b.Now())
+}
+
+func TestDifferentSeedsDiffer(t *testing.T) {
+	a, b := newWorld(7, 20), newWorld(8, 20)
+	runAll(t, a)
+	runAll(t, b)
+	assert.NotEqual(t, a.Hash(), b.Hash(), "different seeds draw different latencies")
+}
+
+func TestEventsRunInTimeThenSchedulingOrder(t *testing.T) {
+	k := New(1)
+	rec := &recorder{}
+	mustRegister(k, "r", rec)
+	k.Schedule(2*time.Second, "r", "late", nil)
+	k.Schedule(time.Second, "r", "first-at-1s", nil)
+	k.Schedule(time.Second, "r", "second-at-1s", nil)
+	k.Schedule(0, "r", "now", nil)
+	for {
+		if _, ok := k.Step(); !ok {
+			break
+		}
+		require.NoError(t, k.agenda.check())
+	}
+	assert.Equal(t, []string{"now@0.000s", "first-at-1s@1.000s", "second-at-1s@1.000s", "late@2.000s"}, rec.seen)
+}
+
+// recorder notes each event's kind and time.
+type recorder struct{ seen []string }
+
+func (r *recorder) Handle(ctx *Context, ev Event) Report {
+	r.seen = append(r.seen, ev.Kind+"@"+FormatSeconds(ctx.Now()))
+	return Report{Summary: ev.Kind}
+}
+func (r *recorder) Snapshot() any { return append([]string(nil), r.seen...) }
+func (r *recorder) Restore(s any) { r.seen = append([]string(nil), s.([]string)...) }
+
+func TestCancel(t *testing.T) {
+	k := New(1)
+	rec := &recorder{}
+	mustRegister(k, "r", rec)
+	keep := k.Schedule(time.Second, "r", "keep", nil)
+	drop := k.Schedule(time.Second, "r", "drop", nil)
+	assert.True(t, k.Cancel(drop))
+	assert.False(t, k.Cancel(drop), "a cancelled event cannot be cancelled twice")
+	assert.False(t, k.Cancel(999), "unknown events are not pending")
+	assert.Len(t, k.Agenda(), 1)
+	assert.Equal(t, keep, k.Agenda()[0].Seq)
+	_, err := k.Stabilize(Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"keep@1.000s"}, rec.seen)
+	assert.False(t, k.Busy())
+}
+
+func TestStabilizeIgnoresBackgroundTimers(t *testing.T) {
+	k := newWorld(3, 5)
+	n, err := k.Stabilize(Limits{})
+	require.NoError(t, err)
+	assert.Positive(t, n)
+	assert.False(t, k.Busy(), "only background work may remain")
+	assert.True(t, k.Pending(), "the ticker keeps ticking")
+	ev, _ := k.Next()
+	assert.True(t, ev.Background)
+}
+
+func TestStabilizeRunsBackgroundEventsThatFallDueFirst(t *testing.T) {
+	k := New(1)
+	tk := &ticker{}
+	mustRegister(k, "ticker", tk)
+	mustRegister(k, "r", &recorder{})
+	k.ScheduleBackground(time.Second, "ticker", "tick", nil)
+	k.Schedule(3500*time.Millisecond, "r", "work", nil)
+	_, err := k.Stabilize(Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, 3, tk.ticks, "ticks at 1s, 2s and 3s come before the work at 3.5s")
+	assert.Equal(t, 3500*time.Millisecond, k.Now())
+}
+
+func TestStabilizeLimits(t *testing.T) {
+	k := newWorld(1, 1000)
+	_, err := k.Stabilize(Limits{MaxSteps: 10})
+	var le *LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, 10, le.Steps)
+	assert.Contains(t, err.Error(), "stabilize: stopped after 10 steps")
+	assert.Contains(t, err.Error(), "--max-steps=10")
+	assert.Contains(t, err.Error(), "next on the agenda:")
+
+	k = newWorld(1, 1000)
+	_, err = k.Stabilize(Limits{MaxTime: 50 * time.Millisecond})
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, "--max-time=50ms", le.Limit)
+	assert.LessOrEqual(t, le.Elapsed, 50*time.Millisecond)
+}
+
+func TestRunUntil(t *testing.T) {
+	k := newWorld(1, 10)
+	res, err := k.RunUntil("until pong", func(r StepResult) bool { return strings.Contains(r.Summary, "got pong 3") }, Limits{})
+	require.NoError(t, err)
+	assert.Contains(t, res.Summary, "got pong 3")
+
+	k = New(1)
+	_, err = k.RunUntil("until never", func(StepResult) bool { return false }, Limits{})
+	assert.ErrorIs(t, err, ErrIdle)
+}
+
+func TestAdvance(t *testing.T) {
+	k := New(1)
+	rec := &recorder{}
+	mustRegister(k, "r", rec)
+	k.Schedule(time.Second, "r", "a", nil)
+	k.Schedule(3*time.Second, "r", "b", nil)
+	res := k.Advance(2 * time.Second)
+	require.Len(t, res, 1)
+	assert.Equal(t, "a", res[0].Event.Kind)
+	assert.Equal(t, 2*time.Second, k.Now(), "the clock moves the whole way even past the last event")
+	res = k.Advance(time.Second)
+	require.Len(t, res, 1, "an event exactly at the end of the window runs")
+	assert.Equal(t, 3*time.Second, k.Now())
+}
+
+func TestUnknownComponentIsVisibleNotFatal(t *testing.T) {
+	k := New(1)
+	k.Schedule(0, "nobody", "hello", nil)
+	res, ok := k.Step()
+	require.True(t, ok)
+	assert.Equal(t, "kernel", res.Actor)
+	assert.Contains(t, res.Summary, `unknown component "nobody"`)
+}
+
+func TestRegisterRejectsDuplicatesAndEmptyNames(t *testing.T) {
+	k := New(1)
+	require.NoError(t, k.Register("a", &recorder{}))
+	assert.ErrorContains(t, k.Register("a", &recorder{}), `"a" is already registered`)
+	assert.Error(t, k.Register("", &recorder{}))
+}
+
+// TestSnapshotRestoreReplay is the property step-back and seek rely on: restore a
+// snapshot, replay the same inputs, and the trace hash is the uninterrupted
+// run's, step for step.
+func TestSnapshotRestoreReplay(t *testing.T) {
+	const total = 200
+	reference := newWorld(42, 1000)
+	var hashes []uint64
+	for i := 0; i < total; i++ {
+		// An input from outside in the middle of the run must be replayed too.
+		if i == 120 {
+			reference.Schedule(5*time.Millisecond, "a", "ping", "input")
+		}
+		res, ok := reference.Step()
+		require.True(t, ok)
+		hashes = append(hashes, res.Hash)
+	}
+
+	k := newWorld(42, 1000)
+	snaps := map[int]*Snapshot{}
+	for i := 0; i < total; i++ {
+		if i%50 == 0 {
+			s, err := k.Snapshot()
+			require.NoError(t, err)
+			snaps[i] = s
+		}
+		if i == 120 {
+			k.Schedule(5*time.Millisecond, "a", "ping", "input")
+		}
+		res, _ := k.Step()
+		require.Equal(t, hashes[i], res.Hash, "step %d", i+1)
+	}
+	// Seek back to every snapshot, twice each, and replay to the end.
+	for _, at := range []int{100, 0, 150, 50, 100} {
+		require.NoError(t, k.Restore(snaps[at]))
+		assert.Equal(t, uint64(at), k.Steps())
+		for i := at; i < total; i++ {
+			if i == 120 {
+				k.Schedule(5*time.Millisecond, "a", "ping", "input")
+			}
+			res, _ := k.Step()
+			require.Equal(t, hashes[i], res.Hash, "replay from %d, step %d", at, i+1)
+		}
+	}
+}
+
+type stateless struct{}
+
+func (stateless) Handle(*Context, Event) Report { return Report{} }
+
+func TestSnapshotRequiresEverySnapshotter(t *testing.T) {
+	k := New(1)
+	mustRegister(k, "plain", stateless{})
+	_, err := k.Snapshot()
+	assert.ErrorContains(t, err, `component "plain" has state the kernel cannot snapshot`)
+}
+
+func TestRestoreRejectsOtherWorlds(t *testing.T) {
+	k := newWorld(1, 1)
+	s, err := k.Snapshot()
+	require.NoError(t, err)
+	other := New(1)
+	mustRegister(other, "a", &recorder{})
+	assert.Error(t, other.Restore(s))
+}
+
+func TestTraceLineFormat(t *testing.T) {
+	r := StepResult{N: 57, At: 2004 * time.Millisecond, Actor: "worker-1", Models: "claimPods",
+		Summary: "release pod/web-7xk2p (labels no longer match app=web)"}
+	assert.Equal(t, "#57   t=2.004s  worker-1        claimPods          release pod/web-7xk2p (labels no longer match app=web)", r.TraceLine())
+	r = StepResult{N: 1, Actor: "a-very-long-actor-name", Summary: "x"}
+	assert.Equal(t, "#1    t=0.000s  a-very-long-actor-name -                  x", r.TraceLine(), "long columns shift, never truncate")
+}
+
+func TestFormatSeconds(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0:                       "0.000s",
+		time.Millisecond:        "0.001s",
+		1500 * time.Millisecond: "1.500s",
+		-2 * time.Second:        "-2.000s",
+		10 * time.Minute:        "600.000s",
+		999 * time.Microsecond:  "0.000s",
+	} {
+		assert.Equal(t, want, FormatSeconds(d), "%v", d)
+	}
+}
+
+func TestAgendaHeapUnderRandomLoad(t *testing.T) {
+	k := New(9)
+	mustRegister(k, "r", &recorder{})
+	r := k.Rand()
+	var last Event
+	for i := 0; i < 2000; i++ {
+		switch r.IntN(4) {
+		case 0, 1:
+			k.Schedule(time.Duration(r.IntN(1000))*time.Millisecond, "r", "x", nil)
+		case 2:
+			k.Cancel(uint64(r.IntN(i + 1)))
+		case 3:
+			if res, ok := k.Step(); ok {
+				require.False(t, eventLess(&res.Event, &last), "events must come out in (At, Seq) order")
+				last = res.Event
+			}
+		}
+		require.NoError(t, k.agenda.check())
+	}
+}
+
+// check verifies the agenda's invariants, as container/heap's tests verify
+// theirs: the heap property, and that foreground counts the events that will
+// run and keep the world busy.
+func (a *agenda) check() error {
+	for i := 1; i < len(a.events); i++ {
+		if eventLess(&a.events[i], &a.events[(i-1)/2]) {
+			return fmt.Errorf("heap property broken at %d", i)
+		}
+	}
+	fg := 0
+	for _, ev := range a.events {
+		if _, gone := a.cancelled[ev.Seq]; !gone && !ev.Background {
+			fg++
+		}
+	}
+	if fg != a.foreground {
+		return fmt.Errorf("foreground = %d, want %d", a.foreground, fg)
+	}
+	return nil
+}
+
+func BenchmarkKernelStep(b *testing.B) {
+	k := New(1)
+	mustRegister(k, "a", &echo{name: "a", peer: "b", rounds: b.N})
+	mustRegister(k, "b", &echo{name: "b", peer: "a"})
+	k.Schedule(0, "b", "ping", 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k.Step()
+	}
+}
