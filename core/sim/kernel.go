@@ -119,15 +119,32 @@ func (k *Kernel) Steps() uint64 { return k.steps }
 // Hash returns the running trace hash.
 func (k *Kernel) Hash() uint64 { return k.hash }
 
-// Schedule adds an event d after now and returns its Seq. It is how inputs from
-// outside (a learner's command) enter the world; components use their Context.
-func (k *Kernel) Schedule(d time.Duration, to, kind string, data any) uint64 {
+// Scheduler is the part of the kernel a component keeps to schedule events
+// outside of Handle, for instance a work queue that wakes a worker when a key
+// is added from another component's handler. Both *Kernel and *Context
+// implement it.
+type Scheduler interface {
+	Now() time.Duration
+	After(d time.Duration, to, kind string, data any) uint64
+	Background(d time.Duration, to, kind string, data any) uint64
+	Cancel(seq uint64) bool
+}
+
+var (
+	_ Scheduler = (*Kernel)(nil)
+	_ Scheduler = (*Context)(nil)
+)
+
+// After adds an event d after now and returns its Seq. It is how inputs from
+// outside (a learner's command) enter the world; components usually use their
+// Context, which does the same.
+func (k *Kernel) After(d time.Duration, to, kind string, data any) uint64 {
 	return k.schedule(d, to, kind, data, false)
 }
 
-// ScheduleBackground is Schedule for periodic housekeeping events, which do
-// not keep Stabilize running.
-func (k *Kernel) ScheduleBackground(d time.Duration, to, kind string, data any) uint64 {
+// Background is After for periodic housekeeping events, which do not keep
+// Stabilize running.
+func (k *Kernel) Background(d time.Duration, to, kind string, data any) uint64 {
 	return k.schedule(d, to, kind, data, true)
 }
 

@@ -61,8 +61,8 @@ func newWorld(seed uint64, rounds int) *Kernel {
 	mustRegister(k, "a", &echo{name: "a", peer: "b", rounds: rounds})
 	mustRegister(k, "b", &echo{name: "b", peer: "a"})
 	mustRegister(k, "ticker", &ticker{})
-	k.ScheduleBackground(time.Second, "ticker", "tick", nil)
-	k.Schedule(0, "b", "ping", 0)
+	k.Background(time.Second, "ticker", "tick", nil)
+	k.After(0, "b", "ping", 0)
 	return k
 }
 
@@ -102,10 +102,10 @@ func TestEventsRunInTimeThenSchedulingOrder(t *testing.T) {
 	k := New(1)
 	rec := &recorder{}
 	mustRegister(k, "r", rec)
-	k.Schedule(2*time.Second, "r", "late", nil)
-	k.Schedule(time.Second, "r", "first-at-1s", nil)
-	k.Schedule(time.Second, "r", "second-at-1s", nil)
-	k.Schedule(0, "r", "now", nil)
+	k.After(2*time.Second, "r", "late", nil)
+	k.After(time.Second, "r", "first-at-1s", nil)
+	k.After(time.Second, "r", "second-at-1s", nil)
+	k.After(0, "r", "now", nil)
 	for {
 		if _, ok := k.Step(); !ok {
 			break
@@ -129,8 +129,8 @@ func TestCancel(t *testing.T) {
 	k := New(1)
 	rec := &recorder{}
 	mustRegister(k, "r", rec)
-	keep := k.Schedule(time.Second, "r", "keep", nil)
-	drop := k.Schedule(time.Second, "r", "drop", nil)
+	keep := k.After(time.Second, "r", "keep", nil)
+	drop := k.After(time.Second, "r", "drop", nil)
 	assert.True(t, k.Cancel(drop))
 	assert.False(t, k.Cancel(drop), "a cancelled event cannot be cancelled twice")
 	assert.False(t, k.Cancel(999), "unknown events are not pending")
@@ -158,8 +158,8 @@ func TestStabilizeRunsBackgroundEventsThatFallDueFirst(t *testing.T) {
 	tk := &ticker{}
 	mustRegister(k, "ticker", tk)
 	mustRegister(k, "r", &recorder{})
-	k.ScheduleBackground(time.Second, "ticker", "tick", nil)
-	k.Schedule(3500*time.Millisecond, "r", "work", nil)
+	k.Background(time.Second, "ticker", "tick", nil)
+	k.After(3500*time.Millisecond, "r", "work", nil)
 	_, err := k.Stabilize(Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, 3, tk.ticks, "ticks at 1s, 2s and 3s come before the work at 3.5s")
@@ -198,8 +198,8 @@ func TestAdvance(t *testing.T) {
 	k := New(1)
 	rec := &recorder{}
 	mustRegister(k, "r", rec)
-	k.Schedule(time.Second, "r", "a", nil)
-	k.Schedule(3*time.Second, "r", "b", nil)
+	k.After(time.Second, "r", "a", nil)
+	k.After(3*time.Second, "r", "b", nil)
 	res := k.Advance(2 * time.Second)
 	require.Len(t, res, 1)
 	assert.Equal(t, "a", res[0].Event.Kind)
@@ -211,7 +211,7 @@ func TestAdvance(t *testing.T) {
 
 func TestUnknownComponentIsVisibleNotFatal(t *testing.T) {
 	k := New(1)
-	k.Schedule(0, "nobody", "hello", nil)
+	k.After(0, "nobody", "hello", nil)
 	res, ok := k.Step()
 	require.True(t, ok)
 	assert.Equal(t, "kernel", res.Actor)
@@ -235,7 +235,7 @@ func TestSnapshotRestoreReplay(t *testing.T) {
 	for i := 0; i < total; i++ {
 		// An input from outside in the middle of the run must be replayed too.
 		if i == 120 {
-			reference.Schedule(5*time.Millisecond, "a", "ping", "input")
+			reference.After(5*time.Millisecond, "a", "ping", "input")
 		}
 		res, ok := reference.Step()
 		require.True(t, ok)
@@ -251,7 +251,7 @@ func TestSnapshotRestoreReplay(t *testing.T) {
 			snaps[i] = s
 		}
 		if i == 120 {
-			k.Schedule(5*time.Millisecond, "a", "ping", "input")
+			k.After(5*time.Millisecond, "a", "ping", "input")
 		}
 		res, _ := k.Step()
 		require.Equal(t, hashes[i], res.Hash, "step %d", i+1)
@@ -262,7 +262,7 @@ func TestSnapshotRestoreReplay(t *testing.T) {
 		assert.Equal(t, uint64(at), k.Steps())
 		for i := at; i < total; i++ {
 			if i == 120 {
-				k.Schedule(5*time.Millisecond, "a", "ping", "input")
+				k.After(5*time.Millisecond, "a", "ping", "input")
 			}
 			res, _ := k.Step()
 			require.Equal(t, hashes[i], res.Hash, "replay from %d, step %d", at, i+1)
@@ -319,7 +319,7 @@ func TestAgendaHeapUnderRandomLoad(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		switch r.IntN(4) {
 		case 0, 1:
-			k.Schedule(time.Duration(r.IntN(1000))*time.Millisecond, "r", "x", nil)
+			k.After(time.Duration(r.IntN(1000))*time.Millisecond, "r", "x", nil)
 		case 2:
 			k.Cancel(uint64(r.IntN(i + 1)))
 		case 3:
@@ -357,7 +357,7 @@ func BenchmarkKernelStep(b *testing.B) {
 	k := New(1)
 	mustRegister(k, "a", &echo{name: "a", peer: "b", rounds: b.N})
 	mustRegister(k, "b", &echo{name: "b", peer: "a"})
-	k.Schedule(0, "b", "ping", 0)
+	k.After(0, "b", "ping", 0)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
