@@ -43,7 +43,7 @@
 // RunUntil steps until a condition holds; Stabilize steps until only
 // Background events (resync timers, heartbeats) remain; Advance moves the clock
 // by a duration, running whatever falls due. Inputs from outside (a learner's
-// command) enter through Schedule between steps.
+// command) enter through After between steps.
 //
 // # Time
 //
