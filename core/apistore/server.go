@@ -1,0 +1,446 @@
+package apistore
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// Server puts a Store on the kernel's agenda: it is the API server as a
+// simulation component. Every API call becomes two events, the request reaching
+// the server and the response reaching the client, and every change a write
+// causes becomes one more event per open watch, delivered to the watching
+// component. A learner stepping through a world therefore sees a create arrive,
+// the pod stored, the client told, and each informer hear of it, as separate
+// steps, in the order a real cluster would most often show them.
+//
+// Clients are components. A client sends with Send and receives a "response"
+// event carrying a *Reply; a watcher opens a watch with a watch request and
+// receives "watch" events carrying a WatchDelivery, in resourceVersion order.
+type Server struct {
+	name  string
+	store *Store
+	cfg   ServerConfig
+
+	// nextID numbers requests and watches; IDs are never reused.
+	nextID uint64
+
+	// watches are the open watches, in the order they were opened.
+	watches []openWatch
+
+	// log is every request received, oldest first. It is append-only, so a
+	// snapshot shares it as log[:n:n].
+	log []RequestRecord
+
+	// grace maps the uid of a pod in its grace period to the agenda event that
+	// removes it when the period ends, so the event can be cancelled when the
+	// pod goes earlier.
+	grace map[string]uint64
+}
+
+// ServerConfig holds the simulated latencies. The zero value means the
+// defaults.
+type ServerConfig struct {
+	// Latency is how long a request takes to reach the server, and again how
+	// long its response takes to reach the client (default 1ms).
+	Latency time.Duration
+	// WatchLatency is how long a change takes to reach each watcher after the
+	// write that caused it (default 1ms). With the defaults, a client hears the
+	// response to its own write just before its informer hears of the change,
+	// which is the order a learner expects; the controller's expectations exist
+	// because in a real cluster it can be the other way round.
+	WatchLatency time.Duration
+	// NoGraceEnforcement turns off the removal of pods whose grace period has
+	// ended. With it on (the default), the server models the kubelet's final
+	// forced kill: a pod in its grace period is removed at its
+	// deletionTimestamp at the latest, even if no kubelet removed it earlier.
+	NoGraceEnforcement bool
+}
+
+// Default latencies.
+const (
+	DefaultLatency      = time.Millisecond
+	DefaultWatchLatency = time.Millisecond
+)
+
+func (c ServerConfig) withDefaults() ServerConfig {
+	if c.Latency <= 0 {
+		c.Latency = DefaultLatency
+	}
+	if c.WatchLatency <= 0 {
+		c.WatchLatency = DefaultWatchLatency
+	}
+	return c
+}
+
+// The event kinds the server sends and receives.
+const (
+	// EventRequest is a request reaching the server; Data is a *inFlight.
+	EventRequest = "request"
+	// EventResponse is a response reaching a client; Data is a *Reply.
+	EventResponse = "response"
+	// EventWatch is a change reaching a watcher; Data is a WatchDelivery.
+	EventWatch = "watch"
+	// eventGraceEnd is the end of a pod's grace period; Data is a graceEnd.
+	eventGraceEnd = "grace-ended"
+)
+
+// Reply is what a client receives: the request it sent, under the ID Send
+// returned, and the server's response.
+type Reply struct {
+	ID       uint64
+	Request  Request
+	Response Response
+}
+
+// WatchDelivery is one watch event reaching the watcher that opened WatchID.
+type WatchDelivery struct {
+	WatchID uint64
+	Event   WatchEvent
+}
+
+// RequestRecord is one line of the requests view.
+type RequestRecord struct {
+	ID uint64
+	// At is when the request reached the server.
+	At time.Duration
+	// From is the component that sent it.
+	From     string
+	Verb     Verb
+	Resource string
+	// Key is the namespace/name the request addressed, as far as known: for a
+	// create, the name the server gave the object.
+	Key string
+	// Outcome is "ok" or the failure's reason ("NotFound", "Conflict", ...).
+	Outcome string
+	// Fault is the injected rule that failed the request, if one did.
+	Fault *FaultRule
+}
+
+type inFlight struct {
+	id   uint64
+	from string
+	req  Request
+}
+
+type graceEnd struct {
+	namespace, name, uid string
+}
+
+// openWatch is one watch the server is feeding. cursor is the resourceVersion
+// of the last event scheduled for delivery to it.
+type openWatch struct {
+	id         uint64
+	subscriber string
+	kind       api.Kind
+	namespace  string
+	cursor     uint64
+}
+
+// NewServer wraps store as the kernel component named name (conventionally
+// "apiserver").
+func NewServer(name string, store *Store, cfg ServerConfig) *Server {
+	return &Server{name: name, store: store, cfg: cfg.withDefaults(), nextID: 1, grace: map[string]uint64{}}
+}
+
+// Name returns the component name the server is registered under.
+func (s *Server) Name() string { return s.name }
+
+// Store returns the store the server serves. Reading it directly is how
+// assertions and views see the truth without sending requests.
+func (s *Server) Store() *Store { return s.store }
+
+// Config returns the server's latencies.
+func (s *Server) Config() ServerConfig { return s.cfg }
+
+// SetConfig changes the latencies from now on; requests already in flight keep
+// theirs.
+func (s *Server) SetConfig(cfg ServerConfig) { s.cfg = cfg.withDefaults() }
+
+// Send issues a request from the component named from and returns its ID. The
+// request reaches the server Latency from now; the Reply reaches from Latency
+// after that, as a "response" event.
+//
+// A watch request opens a watch for from: the response says whether it opened,
+// and every event after the requested resourceVersion is then delivered to
+// from as a "watch" event, starting with those already in the history.
+func (s *Server) Send(sch sim.Scheduler, from string, req Request) uint64 {
+	id := s.nextID
+	s.nextID++
+	sch.After(s.cfg.Latency, s.name, EventRequest, &inFlight{id: id, from: from, req: req})
+	return id
+}
+
+// CloseWatch stops feeding a watch, as when its connection breaks. Events
+// already on their way are still delivered; the watcher tells stale ones apart
+// by their WatchID.
+func (s *Server) CloseWatch(id uint64) {
+	s.watches = slices.DeleteFunc(s.watches, func(w openWatch) bool { return w.id == id })
+}
+
+// Watches returns the IDs of the open watches of a subscriber.
+func (s *Server) Watches(subscriber string) []uint64 {
+	var ids []uint64
+	for _, w := range s.watches {
+		if w.subscriber == subscriber {
+			ids = append(ids, w.id)
+		}
+	}
+	return ids
+}
+
+// Requests returns the log of every request received, oldest first. The slice
+// is shared and read-only.
+func (s *Server) Requests() []RequestRecord { return s.log[:len(s.log):len(s.log)] }
+
+// Handle serves a request or ends a grace period.
+func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	switch ev.Kind {
+	case EventRequest:
+		return s.serve(ctx, ev.Data.(*inFlight))
+	case eventGraceEnd:
+		return s.endGrace(ctx, ev.Data.(graceEnd))
+	}
+	return sim.Report{Actor: s.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+}
+
+func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
+	req := in.req
+	resp := s.store.Serve(req)
+	rec := RequestRecord{
+		ID: in.id, At: ctx.Now(), From: in.from, Verb: req.Verb, Resource: req.Resource(),
+		Key: requestKey(req, resp), Outcome: resp.Outcome(), Fault: resp.Fault,
+	}
+	s.log = append(s.log, rec)
+
+	if req.Verb == VerbWatch && resp.Err == nil {
+		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.ListOptions.ResourceVersion}
+		s.watches = append(s.watches, w)
+	}
+	if resp.Err == nil {
+		s.fanOut(ctx, req.Kind)
+		s.trackGrace(ctx, req, resp)
+	}
+	ctx.After(s.cfg.Latency, in.from, EventResponse, &Reply{ID: in.id, Request: req, Response: resp})
+	return sim.Report{
+		Actor:   s.name,
+		Models:  "registry." + verbFunc(req.Verb),
+		Summary: describe(req, resp, rec.Key, in.from),
+		Touched: touched(req, resp, rec.Key),
+	}
+}
+
+// fanOut schedules, for every open watch of the kind, the events after its
+// cursor. A watch whose cursor fell out of the history is closed instead: in
+// a real cluster it would get a 410 and its reflector would relist, which a
+// watcher here notices when it re-watches.
+func (s *Server) fanOut(ctx *sim.Context, kind api.Kind) {
+	kept := s.watches[:0]
+	for _, w := range s.watches {
+		if w.kind != kind {
+			kept = append(kept, w)
+			continue
+		}
+		events, err := s.store.EventsSince(kind, w.namespace, w.cursor)
+		if err != nil {
+			continue
+		}
+		for _, e := range events {
+			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, WatchDelivery{WatchID: w.id, Event: e})
+			w.cursor = e.ResourceVersion
+		}
+		kept = append(kept, w)
+	}
+	s.watches = kept
+}
+
+// trackGrace schedules the end of a pod's grace period when a delete started
+// one, and cancels it when the pod went earlier.
+func (s *Server) trackGrace(ctx *sim.Context, req Request, resp Response) {
+	if req.Kind != api.KindPod || resp.Object == nil {
+		return
+	}
+	uid := resp.Object.Meta().UID
+	if resp.Deleted {
+		if seq, ok := s.grace[uid]; ok {
+			ctx.Cancel(seq)
+			delete(s.grace, uid)
+		}
+		return
+	}
+	if req.Verb != VerbDelete || s.cfg.NoGraceEnforcement {
+		return
+	}
+	deadline, ok := DeletionDeadline(resp.Object)
+	if !ok {
+		return
+	}
+	if seq, ok := s.grace[uid]; ok {
+		ctx.Cancel(seq) // a second delete shortened the grace period
+	}
+	m := resp.Object.Meta()
+	s.grace[uid] = ctx.After(deadline.Sub(ctx.Wall()), s.name, eventGraceEnd, graceEnd{namespace: m.Namespace, name: m.Name, uid: uid})
+}
+
+func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
+	delete(s.grace, g.uid)
+	zero := int64(0)
+	req := Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: g.namespace, Name: g.name,
+		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero, Preconditions: Preconditions{UID: g.uid}}}
+	resp := s.store.Serve(req)
+	ref := sim.Ref{Kind: "pod", Namespace: g.namespace, Name: g.name}
+	if resp.Err != nil {
+		return sim.Report{Actor: s.name, Models: "graceful deletion",
+			Summary: "grace period of " + ref.String() + " ended; it was already gone (" + resp.Outcome() + ")"}
+	}
+	s.fanOut(ctx, api.KindPod)
+	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
+		Summary: "grace period of " + ref.String() + " ended: removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"}
+}
+
+// Describe says what a pending server event will do, for the agenda view.
+func (s *Server) Describe(ev sim.Event) string {
+	switch d := ev.Data.(type) {
+	case *inFlight:
+		return d.req.String() + " from " + d.from + " reaches " + s.name
+	case graceEnd:
+		return "grace period of pod/" + d.name + " ends"
+	}
+	return s.name + ": " + ev.Kind
+}
+
+type serverSnapshot struct {
+	store   *Snapshot
+	nextID  uint64
+	watches []openWatch
+	log     []RequestRecord
+	grace   map[string]uint64
+}
+
+// Snapshot captures the server and its store.
+func (s *Server) Snapshot() any {
+	return &serverSnapshot{
+		store:   s.store.Snapshot(),
+		nextID:  s.nextID,
+		watches: slices.Clone(s.watches),
+		log:     s.log[:len(s.log):len(s.log)],
+		grace:   cloneGrace(s.grace),
+	}
+}
+
+// Restore returns the server and its store to a snapshot.
+func (s *Server) Restore(v any) {
+	sn := v.(*serverSnapshot)
+	s.store.Restore(sn.store)
+	s.nextID = sn.nextID
+	s.watches = slices.Clone(sn.watches)
+	s.log = sn.log
+	s.grace = cloneGrace(sn.grace)
+}
+
+// cloneGrace copies the grace map; maps.Clone keeps it free of iteration order.
+func cloneGrace(m map[string]uint64) map[string]uint64 {
+	if out := maps.Clone(m); out != nil {
+		return out
+	}
+	return map[string]uint64{}
+}
+
+var _ sim.Component = (*Server)(nil)
+var _ sim.Snapshotter = (*Server)(nil)
+var _ sim.Describer = (*Server)(nil)
+
+// requestKey is the namespace/name a request addressed, using the response for
+// names the server chose.
+func requestKey(req Request, resp Response) string {
+	if resp.Object != nil {
+		m := resp.Object.Meta()
+		return api.Key(m.Namespace, m.Name)
+	}
+	name := req.Name
+	ns := req.Namespace
+	if req.Object != nil {
+		m := req.Object.Meta()
+		if name == "" {
+			name = m.Name
+			if name == "" {
+				name = m.GenerateName
+			}
+		}
+		if ns == "" {
+			ns = m.Namespace
+		}
+	}
+	if name == "" {
+		return ns
+	}
+	return api.Key(ns, name)
+}
+
+// verbFunc names the generic registry function of upstream's API server that
+// serves a verb (k8s.io/apiserver/pkg/registry/generic/registry.Store).
+func verbFunc(v Verb) string {
+	switch v {
+	case VerbCreate:
+		return "Create"
+	case VerbGet:
+		return "Get"
+	case VerbList:
+		return "List"
+	case VerbWatch:
+		return "Watch"
+	case VerbUpdate:
+		return "Update"
+	case VerbPatch:
+		return "Patch"
+	case VerbDelete:
+		return "Delete"
+	}
+	return string(v)
+}
+
+func describe(req Request, resp Response, key, from string) string {
+	what := string(req.Verb) + " " + req.Resource()
+	if key != "" {
+		what += " " + key
+	}
+	what += " from " + from
+	if resp.Err != nil {
+		msg := what + ": " + resp.Outcome()
+		if resp.Fault != nil {
+			msg += " (injected fault)"
+		}
+		return msg + ": " + resp.Err.Error()
+	}
+	switch {
+	case req.Verb == VerbList:
+		return what + ": " + strconv.Itoa(len(resp.Items)) + " items at resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10)
+	case req.Verb == VerbWatch:
+		return what + ": watch opened from resourceVersion " + strconv.FormatUint(req.ListOptions.ResourceVersion, 10) +
+			" (" + strconv.Itoa(len(resp.Events)) + " events to catch up)"
+	case req.Verb == VerbGet:
+		return what + ": ok"
+	case req.Verb == VerbDelete && resp.Deleted:
+		return what + ": removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"
+	case req.Verb == VerbDelete:
+		return what + ": marked for deletion (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"
+	case len(resp.Events) == 0:
+		return what + ": ok, nothing changed"
+	}
+	return what + ": ok (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"
+}
+
+func touched(req Request, resp Response, key string) []sim.Ref {
+	if req.Verb == VerbList || req.Verb == VerbWatch || key == "" {
+		return nil
+	}
+	ns, name, err := api.SplitKey(key)
+	if err != nil {
+		return nil
+	}
+	return []sim.Ref{{Kind: api.ShortName(req.Kind), Namespace: ns, Name: name}}
+}
