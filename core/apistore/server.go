@@ -221,11 +221,13 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.ListOptions.ResourceVersion}
 		s.watches = append(s.watches, w)
 	}
+	// The response is scheduled before the watch events, so that with equal
+	// latencies the client hears its answer first.
+	ctx.After(s.cfg.Latency, in.from, EventResponse, &Reply{ID: in.id, Request: req, Response: resp})
 	if resp.Err == nil {
 		s.fanOut(ctx, req.Kind)
 		s.trackGrace(ctx, req, resp)
 	}
-	ctx.After(s.cfg.Latency, in.from, EventResponse, &Reply{ID: in.id, Request: req, Response: resp})
 	return sim.Report{
 		Actor:   s.name,
 		Models:  "registry." + verbFunc(req.Verb),

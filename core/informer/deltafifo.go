@@ -1,0 +1,276 @@
+package informer
+
+import (
+	"slices"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+// DeltaType says what happened to an object.
+type DeltaType string
+
+// The delta types of client-go's DeltaFIFO.
+const (
+	Added   DeltaType = "Added"
+	Updated DeltaType = "Updated"
+	Deleted DeltaType = "Deleted"
+	// Replaced is an object that was in a relist. The informer cannot tell
+	// whether it changed: it compares resourceVersions when it hands the
+	// update to its handlers.
+	Replaced DeltaType = "Replaced"
+	// Sync is a periodic resync: the object has not changed, the informer just
+	// hands it to its handlers again so they can re-check the world.
+	Sync DeltaType = "Sync"
+)
+
+// DeletedFinalStateUnknown is the tombstone a relist leaves for an object that
+// vanished while the watch was not looking: the informer knows it is gone but
+// did not see the delete, so Obj is the last state it knew, which may be stale
+// (or nil). Every delete handler must be ready to unwrap one.
+type DeletedFinalStateUnknown struct {
+	Key string
+	Obj api.Object
+}
+
+// Delta is one change: an api.Object, or a DeletedFinalStateUnknown for a
+// Deleted delta produced by a relist.
+type Delta struct {
+	Type   DeltaType
+	Object any
+}
+
+// Deltas are the changes pending for one key, oldest first.
+type Deltas []Delta
+
+// Newest returns the most recent delta, or nil.
+func (d Deltas) Newest() *Delta {
+	if n := len(d); n > 0 {
+		return &d[n-1]
+	}
+	return nil
+}
+
+// KeyOf returns the cache key of an object or a tombstone: "namespace/name",
+// as client-go's DeletionHandlingMetaNamespaceKeyFunc does.
+func KeyOf(obj any) string {
+	switch o := obj.(type) {
+	case DeletedFinalStateUnknown:
+		return o.Key
+	case api.Object:
+		m := o.Meta()
+		return api.Key(m.Namespace, m.Name)
+	}
+	return ""
+}
+
+// KnownObjects is what the DeltaFIFO asks of the informer's cache: which keys
+// it holds and what it holds for a key. It needs them to notice, on a relist,
+// objects that vanished, and to resync.
+type KnownObjects interface {
+	ListKeys() []string
+	GetByKey(key string) (api.Object, bool)
+}
+
+// DeltaFIFO is the queue between the reflector and the cache. For every key it
+// keeps the ordered list of changes not yet processed, and it hands keys out in
+// the order they first got a pending change. Processing one key applies all
+// its changes at once, oldest first.
+//
+// It is client-go's DeltaFIFO (with EmitDeltaTypeReplaced on, as shared
+// informers set it), made synchronous: Pop never blocks, it reports that
+// nothing is pending.
+type DeltaFIFO struct {
+	// items holds the pending deltas of each key. A key is in items exactly
+	// when it is in queue, and its Deltas are never empty.
+	items map[string]Deltas
+
+	// queue holds the keys with pending deltas, in the order they first got
+	// one since they were last popped. It has no duplicates.
+	queue []string
+
+	// known is the informer's cache.
+	known KnownObjects
+
+	// populated is set by the first Replace, Add, Update or Delete.
+	populated bool
+
+	// initialPopulationCount is how many keys the first Replace queued (objects
+	// and tombstones) that have not been popped yet. HasSynced waits for it to
+	// reach 0.
+	initialPopulationCount int
+}
+
+// NewDeltaFIFO returns an empty queue that consults known for relists and
+// resyncs.
+func NewDeltaFIFO(known KnownObjects) *DeltaFIFO {
+	return &DeltaFIFO{items: map[string]Deltas{}, known: known}
+}
+
+// Add records that obj was created.
+func (f *DeltaFIFO) Add(obj api.Object) {
+	f.populated = true
+	f.queueAction(Added, obj)
+}
+
+// Update records that obj changed.
+func (f *DeltaFIFO) Update(obj api.Object) {
+	f.populated = true
+	f.queueAction(Updated, obj)
+}
+
+// Delete records that obj was deleted. A delete for a key the cache does not
+// hold and that has nothing pending is dropped: there is nothing to remove.
+func (f *DeltaFIFO) Delete(obj any) {
+	f.populated = true
+	key := KeyOf(obj)
+	_, known := f.known.GetByKey(key)
+	if _, pending := f.items[key]; !known && !pending {
+		return
+	}
+	f.queueAction(Deleted, obj)
+}
+
+// Replace records a relist: every listed object gets a Replaced delta, and
+// every key that vanished gets a Deleted delta carrying a
+// DeletedFinalStateUnknown tombstone. A key vanished when it has pending deltas
+// and is not in the list, or when the cache holds it, it is not in the list
+// and nothing is pending for it (that deletion was missed).
+//
+// Upstream visits the vanished keys in map order, which is random; here they
+// are visited in key order, so a replay is exact.
+func (f *DeltaFIFO) Replace(list []api.Object) {
+	listed := make(map[string]struct{}, len(list))
+	for _, obj := range list {
+		key := KeyOf(obj)
+		listed[key] = struct{}{}
+		f.queueAction(Replaced, obj)
+	}
+
+	deletions := 0
+	pending := slices.Sorted(slices.Values(f.queue))
+	for _, key := range pending {
+		if _, ok := listed[key]; ok {
+			continue
+		}
+		var last api.Object
+		if n := f.items[key].Newest(); n != nil {
+			last = objectOf(n.Object)
+		}
+		deletions++
+		f.queueAction(Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
+	}
+	for _, key := range f.known.ListKeys() {
+		if _, ok := listed[key]; ok {
+			continue
+		}
+		if len(f.items[key]) > 0 {
+			continue
+		}
+		last, _ := f.known.GetByKey(key)
+		deletions++
+		f.queueAction(Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
+	}
+
+	if !f.populated {
+		f.populated = true
+		f.initialPopulationCount = len(listed) + deletions
+	}
+}
+
+// Resync queues a Sync delta, with the cache's object, for every key the cache
+// holds that has nothing pending. Keys with pending changes are skipped: they
+// will reach the handlers anyway.
+func (f *DeltaFIFO) Resync() int {
+	n := 0
+	for _, key := range f.known.ListKeys() {
+		if len(f.items[key]) > 0 {
+			continue
+		}
+		obj, ok := f.known.GetByKey(key)
+		if !ok {
+			continue
+		}
+		f.queueAction(Sync, obj)
+		n++
+	}
+	return n
+}
+
+// Pop removes the oldest key and returns its deltas, oldest first, and whether
+// they belong to the initial list (popped before HasSynced turned true). It
+// returns false when nothing is pending.
+func (f *DeltaFIFO) Pop() (key string, deltas Deltas, isInInitialList bool, ok bool) {
+	if len(f.queue) == 0 {
+		return "", nil, false, false
+	}
+	isInInitialList = !f.HasSynced()
+	key = f.queue[0]
+	f.queue[0] = ""
+	f.queue = f.queue[1:]
+	if f.initialPopulationCount > 0 {
+		f.initialPopulationCount--
+	}
+	deltas = f.items[key]
+	delete(f.items, key)
+	return key, deltas, isInInitialList, true
+}
+
+// HasSynced reports whether the first relist has been fully popped: the cache
+// then holds everything the first list returned. Once true it stays true.
+func (f *DeltaFIFO) HasSynced() bool {
+	return f.populated && f.initialPopulationCount == 0
+}
+
+// Len returns how many keys have pending deltas.
+func (f *DeltaFIFO) Len() int { return len(f.queue) }
+
+// Pending returns the keys with pending deltas in the order they will pop,
+// and their deltas. The result is shared and read-only.
+func (f *DeltaFIFO) Pending() ([]string, map[string]Deltas) {
+	return f.queue, f.items
+}
+
+// queueAction appends a delta for the object's key, collapsing a repeated
+// deletion, and queues the key if it had nothing pending.
+func (f *DeltaFIFO) queueAction(t DeltaType, obj any) {
+	key := KeyOf(obj)
+	old, pending := f.items[key]
+	deltas := dedupDeltas(append(old, Delta{Type: t, Object: obj}))
+	if !pending {
+		f.queue = append(f.queue, key)
+	}
+	f.items[key] = deltas
+}
+
+// dedupDeltas collapses two trailing Deleted deltas into one, the only merge
+// DeltaFIFO makes: a delete seen both by the watch and by a relist is one
+// delete. When the older of the two is a tombstone the newer, real object wins;
+// otherwise the older one is kept.
+func dedupDeltas(d Deltas) Deltas {
+	n := len(d)
+	if n < 2 {
+		return d
+	}
+	newer, older := &d[n-1], &d[n-2]
+	if newer.Type != Deleted || older.Type != Deleted {
+		return d
+	}
+	keep := *older
+	if _, tomb := older.Object.(DeletedFinalStateUnknown); tomb {
+		keep = *newer
+	}
+	d[n-2] = keep
+	d[n-1] = Delta{}
+	return d[:n-1]
+}
+
+// objectOf unwraps a tombstone.
+func objectOf(obj any) api.Object {
+	switch o := obj.(type) {
+	case DeletedFinalStateUnknown:
+		return o.Obj
+	case api.Object:
+		return o
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package informer
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+func pod(name string, rv int) *api.Pod {
+	return &api.Pod{Metadata: api.ObjectMeta{Namespace: "default", Name: name, ResourceVersion: strconv.Itoa(rv)}}
+}
+
+// deltaTypes renders deltas compactly: "Added,Updated,Deleted(tomb)".
+func deltaTypes(d Deltas) string {
+	s := ""
+	for i, x := range d {
+		if i > 0 {
+			s += ","
+		}
+		s += string(x.Type)
+		if _, tomb := x.Object.(DeletedFinalStateUnknown); tomb {
+			s += "(tomb)"
+		}
+	}
+	return s
+}
+
+// checkFIFO verifies the DeltaFIFO's invariants: every queued key has deltas,
+// every key with deltas is queued once, and no Deltas is empty.
+func checkFIFO(t *testing.T, f *DeltaFIFO) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, k := range f.queue {
+		require.False(t, seen[k], "key %q queued twice", k)
+		seen[k] = true
+		require.NotEmpty(t, f.items[k], "queued key %q has no deltas", k)
+	}
+	require.Len(t, f.items, len(f.queue), "every key with deltas is queued")
+}
+
+func popAll(t *testing.T, f *DeltaFIFO, ix *Indexer) []string {
+	t.Helper()
+	var out []string
+	for {
+		key, d, _, ok := f.Pop()
+		if !ok {
+			return out
+		}
+		checkFIFO(t, f)
+		// Apply to the cache as processDeltas would, so later relists see it.
+		for _, x := range d {
+			if x.Type == Deleted {
+				ix.Delete(x.Object)
+			} else {
+				ix.Update(x.Object.(api.Object))
+			}
+		}
+		out = append(out, key+"="+deltaTypes(d))
+	}
+}
+
+func TestDeltaFIFOBasicOrder(t *testing.T) {
+	ix := NewIndexer()
+	f := NewDeltaFIFO(ix)
+	f.Add(pod("a", 1))
+	f.Add(pod("b", 2))
+	f.Update(pod("a", 3))
+	checkFIFO(t, f)
+	assert.Equal(t, 2, f.Len(), "a key is queued once however many deltas it has")
+	assert.Equal(t, []string{"default/a=Added,Updated", "default/b=Added"}, popAll(t, f, ix),
+		"keys pop in the order they first got a delta; a key's deltas come out oldest first")
+}
+
+func TestDeltaFIFONothingIsMergedButDoubleDeletes(t *testing.T) {
+	ix := NewIndexer()
+	f := NewDeltaFIFO(ix)
+	f.Add(pod("a", 1))
+	f.Update(pod("a", 2))
+	f.Update(pod("a", 3))
+	f.Delete(pod("a", 4))
+	f.Delete(pod("a", 4))
+	checkFIFO(t, f)
+	_, items := f.Pending()
+	assert.Equal(t, "Added,Updated,Updated,Deleted", deltaTypes(items["default/a"]))
+}
+
+func TestDeltaFIFODedupKeepsTheRealObjectOverATombstone(t *testing.T) {
+	ix := NewIndexer()
+	ix.Add(pod("a", 1))
+	f := NewDeltaFIFO(ix)
+	f.Replace(nil) // a relist that misses a: tombstone
+	f.Delete(pod("a", 2))
+	_, items := f.Pending()
+	d := items["default/a"]
+	require.Len(t, d, 1)
+	assert.IsType(t, &api.Pod{}, d[0].Object, "the newer, real delete replaces the older tombstone")
+
+	f = NewDeltaFIFO(ix)
+	f.Delete(pod("a", 2))
+	f.Replace(nil)
+	_, items = f.Pending()
+	d = items["default/a"]
+	require.Len(t, d, 1)
+	assert.IsType(t, &api.Pod{}, d[0].Object, "a later tombstone does not replace the real delete")
+}
+
+func TestDeltaFIFODeleteOfUnknownKeyIsDropped(t *testing.T) {
+	f := NewDeltaFIFO(NewIndexer())
+	f.Delete(pod("ghost", 1))
+	assert.Equal(t, 0, f.Len(), "nothing cached and nothing pending: nothing to delete")
+}
+
+func TestDeltaFIFOReplaceMakesTombstones(t *testing.T) {
+	ix := NewIndexer()
+	ix.Add(pod("kept", 1))
+	ix.Add(pod("gone-from-cache", 2))
+	f := NewDeltaFIFO(ix)
+	f.Add(pod("gone-while-pending", 3))
+	f.Replace([]api.Object{pod("kept", 1), pod("new", 4)})
+	checkFIFO(t, f)
+
+	queue, items := f.Pending()
+	assert.Equal(t, []string{"default/gone-while-pending", "default/kept", "default/new", "default/gone-from-cache"}, queue)
+	assert.Equal(t, "Added,Deleted(tomb)", deltaTypes(items["default/gone-while-pending"]))
+	assert.Equal(t, "Replaced", deltaTypes(items["default/kept"]))
+	tomb := items["default/gone-from-cache"][0].Object.(DeletedFinalStateUnknown)
+	assert.Equal(t, "default/gone-from-cache", tomb.Key)
+	assert.Equal(t, "2", tomb.Obj.Meta().ResourceVersion, "the tombstone carries the last known state")
+	pendingTomb := items["default/gone-while-pending"][1].Object.(DeletedFinalStateUnknown)
+	assert.Equal(t, "3", pendingTomb.Obj.Meta().ResourceVersion, "for a pending key, the newest pending state")
+}
+
+func TestDeltaFIFOResyncSkipsPendingKeys(t *testing.T) {
+	ix := NewIndexer()
+	ix.Add(pod("a", 1))
+	ix.Add(pod("b", 2))
+	f := NewDeltaFIFO(ix)
+	f.Update(pod("a", 3))
+	assert.Equal(t, 1, f.Resync())
+	_, items := f.Pending()
+	assert.Equal(t, "Updated", deltaTypes(items["default/a"]), "a key with pending deltas gets no Sync")
+	assert.Equal(t, "Sync", deltaTypes(items["default/b"]))
+}
+
+func TestDeltaFIFOHasSynced(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(f *DeltaFIFO)
+		pops  []bool // HasSynced after each pop
+		start bool
+	}{
+		{"empty queue is not synced", func(*DeltaFIFO) {}, nil, false},
+		{"an empty first list syncs at once", func(f *DeltaFIFO) { f.Replace(nil) }, nil, true},
+		{"a first list of two syncs after two pops", func(f *DeltaFIFO) {
+			f.Replace([]api.Object{pod("a", 1), pod("b", 2)})
+		}, []bool{false, true}, false},
+		{"adds before the first list count as populated", func(f *DeltaFIFO) {
+			f.Add(pod("a", 1))
+		}, []bool{true}, true},
+		{"later adds do not unsync", func(f *DeltaFIFO) {
+			f.Replace([]api.Object{pod("a", 1)})
+			f.Add(pod("b", 2))
+		}, []bool{true, true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewDeltaFIFO(NewIndexer())
+			tc.setup(f)
+			assert.Equal(t, tc.start, f.HasSynced())
+			for i, want := range tc.pops {
+				_, _, _, ok := f.Pop()
+				require.True(t, ok)
+				assert.Equal(t, want, f.HasSynced(), "after pop %d", i+1)
+			}
+		})
+	}
+}
+
+func TestDeltaFIFOPopReportsInitialList(t *testing.T) {
+	f := NewDeltaFIFO(NewIndexer())
+	f.Replace([]api.Object{pod("a", 1)})
+	f.Add(pod("b", 2))
+	_, _, initial, _ := f.Pop()
+	assert.True(t, initial, "items of the first list are in the initial list")
+	_, _, initial, _ = f.Pop()
+	assert.False(t, initial, "after HasSynced, nothing is")
+}
+
+func TestKeyOf(t *testing.T) {
+	assert.Equal(t, "default/a", KeyOf(pod("a", 1)))
+	assert.Equal(t, "x/y", KeyOf(DeletedFinalStateUnknown{Key: "x/y"}))
+	assert.Equal(t, "node-1", KeyOf(&api.Node{Metadata: api.ObjectMeta{Name: "node-1"}}))
+	assert.Equal(t, "", KeyOf(42))
+}

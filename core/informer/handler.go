@@ -1,0 +1,123 @@
+package informer
+
+import (
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// Handler receives an informer's notifications, as client-go's
+// ResourceEventHandlerFuncs do. Each function returns a sim.Report saying what
+// it did (which key it enqueued and why), because every handler call is a step
+// a learner can see; a nil function ignores its notifications.
+type Handler struct {
+	// Name identifies the handler in traces ("rs-controller"); it is the step's
+	// actor unless the function's Report names another.
+	Name string
+
+	// OnAdd is called for an object the cache did not hold. isInInitialList is
+	// true for objects of the informer's first list, and for everything a
+	// handler added late is told about.
+	OnAdd func(obj api.Object, isInInitialList bool) sim.Report
+
+	// OnUpdate is called for an object the cache held. old and cur may have the
+	// same resourceVersion: that is a resync, or a relist that found nothing new.
+	OnUpdate func(old, cur api.Object) sim.Report
+
+	// OnDelete is called with the last state of a deleted object: an api.Object,
+	// or a DeletedFinalStateUnknown tombstone when the deletion was only noticed
+	// by a relist.
+	OnDelete func(obj any) sim.Report
+
+	// ResyncPeriod asks for every cached object to be handed over again, as an
+	// update with an unchanged resourceVersion, this often. 0 means never; a
+	// period below one second is raised to one second, as upstream does.
+	ResyncPeriod time.Duration
+}
+
+// MinimumResyncPeriod is the shortest resync period a handler can have.
+const MinimumResyncPeriod = time.Second
+
+type notificationKind uint8
+
+const (
+	notifyAdd notificationKind = iota + 1
+	notifyUpdate
+	notifyDelete
+)
+
+// notification is one handler call waiting in a listener's buffer.
+type notification struct {
+	kind    notificationKind
+	old     api.Object
+	obj     any // api.Object, or a tombstone for a delete
+	initial bool
+}
+
+// listener is client-go's processorListener: one handler with its own buffer
+// of notifications, delivered one kernel event at a time and in order. A slow
+// handler delays only its own buffer.
+type listener struct {
+	handler Handler
+
+	// buffer holds the notifications not yet delivered, oldest first.
+	buffer []notification
+
+	// scheduled is set while a delivery event for this listener is on the
+	// agenda; only one is ever pending.
+	scheduled bool
+
+	// syncing says whether resync-style updates (same resourceVersion) reach
+	// this handler. It starts true and is recomputed at every resync check, as
+	// upstream's sharedProcessor does; with resync off it therefore stays true,
+	// so a relist's unchanged objects reach every handler.
+	syncing bool
+
+	// resyncPeriod is the handler's effective period (0 = never), and
+	// nextResync when it is next due.
+	resyncPeriod time.Duration
+	nextResync   time.Duration
+}
+
+func (l *listener) shouldResync(now time.Duration) bool {
+	if l.resyncPeriod == 0 {
+		return false
+	}
+	return now >= l.nextResync
+}
+
+func (l *listener) cloneState() listener {
+	c := *l
+	c.buffer = append([]notification(nil), l.buffer...)
+	return c
+}
+
+// deliver calls the handler for one notification and returns its report.
+func (l *listener) deliver(n notification) sim.Report {
+	var rep sim.Report
+	switch n.kind {
+	case notifyAdd:
+		if l.handler.OnAdd != nil {
+			rep = l.handler.OnAdd(n.obj.(api.Object), n.initial)
+		} else {
+			rep.Summary = "ignored add of " + KeyOf(n.obj)
+		}
+	case notifyUpdate:
+		if l.handler.OnUpdate != nil {
+			rep = l.handler.OnUpdate(n.old, n.obj.(api.Object))
+		} else {
+			rep.Summary = "ignored update of " + KeyOf(n.obj)
+		}
+	case notifyDelete:
+		if l.handler.OnDelete != nil {
+			rep = l.handler.OnDelete(n.obj)
+		} else {
+			rep.Summary = "ignored delete of " + KeyOf(n.obj)
+		}
+	}
+	if rep.Actor == "" {
+		rep.Actor = l.handler.Name
+	}
+	return rep
+}

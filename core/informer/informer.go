@@ -1,0 +1,557 @@
+package informer
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// WatchState says what the reflector is doing.
+type WatchState string
+
+// The reflector's states.
+const (
+	// NotStarted: Start has not run yet.
+	NotStarted WatchState = "not started"
+	// Listing: a LIST is on its way; the cache will be replaced with its result.
+	Listing WatchState = "listing"
+	// Opening: a WATCH from the last synced resourceVersion is on its way.
+	Opening WatchState = "opening watch"
+	// Watching: the watch is open and events flow in.
+	Watching WatchState = "watching"
+	// BackingOff: the watch failed in a way that needs a fresh list; the
+	// reflector waits out its back-off before listing again.
+	BackingOff WatchState = "backing off"
+)
+
+// Reflector timings, as client-go's reflector uses them.
+const (
+	// RelistBackoff is the base wait before listing again after a watch ended
+	// with an error (upstream: 800ms, with up to 100% jitter).
+	RelistBackoff = 800 * time.Millisecond
+)
+
+// The event kinds an informer handles, besides the API server's responses and
+// watch deliveries.
+const (
+	eventStart          = "start"
+	eventPop            = "pop"
+	eventNotify         = "notify"
+	eventResync         = "resync-check"
+	eventRelist         = "relist"
+	eventWatchClosed    = "watch-closed"
+	eventWatchExpired   = "watch-expired"
+	eventDelayedWatch   = "delayed-watch"
+	eventHealWithRelist = "heal-relist"
+)
+
+// Config describes one informer. Zero values mean the documented defaults.
+type Config struct {
+	// Name is the kernel component name, conventionally "informer/pods".
+	Name string
+	// Kind is the kind it watches.
+	Kind api.Kind
+	// Namespace restricts it to one namespace; "" watches all.
+	Namespace string
+	// Server is the API server it lists and watches.
+	Server *apistore.Server
+}
+
+// Informer is a shared informer for one kind: a reflector that lists and then
+// watches the API server, a DeltaFIFO, the cache (an Indexer) and the handlers
+// registered with it. It is one kernel component, and each of its moves is a
+// step: a list or watch response arriving, one watch event queued, one key's
+// deltas processed into the cache, one handler called.
+type Informer struct {
+	cfg  Config
+	sch  sim.Scheduler
+	fifo *DeltaFIFO
+	ix   *Indexer
+
+	listeners []*listener
+
+	state WatchState
+	// lastSyncRV is the resourceVersion of the last list or watch event the
+	// reflector received: where a re-watch starts.
+	lastSyncRV uint64
+	// request is the ID of the list or watch request in flight, watchID the ID
+	// of the open watch (0 when none).
+	request uint64
+	watchID uint64
+
+	// popScheduled is set while a pop event is on the agenda.
+	popScheduled bool
+
+	// resyncCheck is the period of the resync timer (the smallest handler
+	// resync period), 0 when no handler wants resyncs; resyncSeq is the
+	// pending timer event.
+	resyncCheck time.Duration
+	resyncSeq   uint64
+	resyncArmed bool
+
+	faults faults
+
+	// lists and watches count the requests the reflector made, for the view.
+	lists, watches int
+}
+
+// faults are the watch faults a scenario injected on this informer.
+type faults struct {
+	// drop is how many of the next watch events are lost in transit.
+	drop int
+	// lost counts events lost since the last list; healing relists if any.
+	lost int
+	// delay holds back each watch event by this much.
+	delay time.Duration
+	// delayedUntil is the latest time a delayed event was rescheduled to;
+	// later events never overtake it, since a watch stream keeps its order.
+	delayedUntil time.Duration
+}
+
+// New returns an informer that uses sch (the kernel) to schedule its own
+// events. Register it with the kernel under cfg.Name, then call Start.
+func New(cfg Config, sch sim.Scheduler) *Informer {
+	inf := &Informer{cfg: cfg, sch: sch, ix: NewIndexer(), state: NotStarted}
+	inf.fifo = NewDeltaFIFO(inf.ix)
+	return inf
+}
+
+// Name returns the component name.
+func (inf *Informer) Name() string { return inf.cfg.Name }
+
+// Kind returns the watched kind.
+func (inf *Informer) Kind() api.Kind { return inf.cfg.Kind }
+
+// Indexer returns the cache. Read it; never write it: only the informer does.
+func (inf *Informer) Indexer() *Indexer { return inf.ix }
+
+// Lister returns a lister over the cache.
+func (inf *Informer) Lister() Lister { return Lister{ix: inf.ix} }
+
+// HasSynced reports whether the cache holds everything the first list
+// returned. Controllers wait for it before their workers start.
+func (inf *Informer) HasSynced() bool { return inf.fifo.HasSynced() }
+
+// AddIndexer adds an index to the cache.
+func (inf *Informer) AddIndexer(name string, fn IndexFunc) error { return inf.ix.AddIndexer(name, fn) }
+
+// AddEventHandler registers a handler. A handler added after the informer has
+// started is first told about everything in the cache, as adds with
+// isInInitialList set.
+func (inf *Informer) AddEventHandler(h Handler) {
+	l := &listener{handler: h, syncing: true}
+	if h.ResyncPeriod > 0 {
+		l.resyncPeriod = max(h.ResyncPeriod, MinimumResyncPeriod)
+		l.nextResync = inf.sch.Now() + l.resyncPeriod
+	}
+	inf.listeners = append(inf.listeners, l)
+	if inf.state != NotStarted {
+		for _, obj := range inf.ix.List() {
+			inf.notifyOne(len(inf.listeners)-1, notification{kind: notifyAdd, obj: obj, initial: true})
+		}
+	}
+	inf.armResync()
+}
+
+// Start schedules the first list.
+func (inf *Informer) Start() {
+	inf.sch.After(0, inf.cfg.Name, eventStart, nil)
+}
+
+// DropNextEvents makes the next n watch events get lost in transit: the
+// watch goes on, and the cache misses them until a relist.
+func (inf *Informer) DropNextEvents(n int) { inf.faults.drop += n }
+
+// DelayEvents holds back every watch event by d from now on (0 ends it).
+func (inf *Informer) DelayEvents(d time.Duration) { inf.faults.delay = d }
+
+// BreakWatch closes the watch, as a dropped connection does. The reflector
+// notices and re-watches from its last resourceVersion, so nothing is lost.
+func (inf *Informer) BreakWatch() {
+	inf.closeWatch()
+	inf.sch.After(0, inf.cfg.Name, eventWatchClosed, nil)
+}
+
+// ExpireWatch ends the watch with 410 Expired: its resourceVersion is too old.
+// The reflector backs off and lists again, and the relist's tombstones cover
+// any deletion it missed.
+func (inf *Informer) ExpireWatch() {
+	inf.closeWatch()
+	inf.sch.After(0, inf.cfg.Name, eventWatchExpired, nil)
+}
+
+// Heal ends the drop and delay faults. If events were lost, the informer
+// lists again so that the cache is whole.
+func (inf *Informer) Heal() {
+	inf.faults.drop = 0
+	inf.faults.delay = 0
+	if inf.faults.lost > 0 {
+		inf.closeWatch()
+		inf.sch.After(0, inf.cfg.Name, eventHealWithRelist, nil)
+	}
+}
+
+func (inf *Informer) closeWatch() {
+	if inf.watchID != 0 {
+		inf.cfg.Server.CloseWatch(inf.watchID)
+		inf.watchID = 0
+	}
+}
+
+// Handle runs one of the informer's steps.
+func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	switch ev.Kind {
+	case eventStart:
+		return inf.list(ctx, "start: listing "+inf.resource())
+	case apistore.EventResponse:
+		return inf.response(ctx, ev.Data.(*apistore.Reply))
+	case apistore.EventWatch:
+		return inf.watchEvent(ctx, ev.Data.(apistore.WatchDelivery), false)
+	case eventDelayedWatch:
+		return inf.watchEvent(ctx, ev.Data.(apistore.WatchDelivery), true)
+	case eventPop:
+		return inf.pop(ctx)
+	case eventNotify:
+		return inf.notify(ctx, ev.Data.(int))
+	case eventResync:
+		return inf.resync(ctx)
+	case eventRelist:
+		return inf.list(ctx, "back-off over: listing "+inf.resource()+" again")
+	case eventWatchClosed:
+		return inf.rewatch(ctx)
+	case eventWatchExpired:
+		return inf.expired(ctx)
+	case eventHealWithRelist:
+		return inf.list(ctx, "watch healed after "+strconv.Itoa(inf.faults.lost)+" lost events: listing "+inf.resource()+" again so the cache is whole")
+	}
+	return sim.Report{Actor: inf.actor(), Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+}
+
+func (inf *Informer) actor() string { return inf.cfg.Name }
+
+func (inf *Informer) resource() string { return inf.cfg.Kind.Resource() }
+
+func (inf *Informer) list(ctx *sim.Context, why string) sim.Report {
+	inf.state = Listing
+	inf.lists++
+	inf.request = inf.cfg.Server.Send(ctx, inf.cfg.Name, apistore.Request{
+		Verb: apistore.VerbList, Kind: inf.cfg.Kind, Namespace: inf.cfg.Namespace,
+	})
+	return sim.Report{Actor: inf.actor(), Models: "Reflector.list", Summary: why}
+}
+
+func (inf *Informer) watch(ctx *sim.Context) {
+	inf.state = Opening
+	inf.watches++
+	inf.request = inf.cfg.Server.Send(ctx, inf.cfg.Name, apistore.Request{
+		Verb: apistore.VerbWatch, Kind: inf.cfg.Kind, Namespace: inf.cfg.Namespace,
+		ListOptions: apistore.ListOptions{ResourceVersion: inf.lastSyncRV},
+	})
+}
+
+func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
+	if r.ID != inf.request {
+		return sim.Report{Actor: inf.actor(), Summary: "ignored the answer to an abandoned " + string(r.Request.Verb) + " request"}
+	}
+	inf.request = 0
+	switch r.Request.Verb {
+	case apistore.VerbList:
+		if r.Response.Err != nil {
+			return inf.backOff(ctx, "list failed: "+r.Response.Err.Error())
+		}
+		items := r.Response.Items
+		inf.fifo.Replace(items)
+		inf.faults.lost = 0
+		inf.lastSyncRV = r.Response.ResourceVersion
+		inf.schedulePop(ctx)
+		inf.watch(ctx)
+		return sim.Report{Actor: inf.actor(), Models: "Reflector.syncWith",
+			Summary: "listed " + strconv.Itoa(len(items)) + " " + inf.resource() + " at resourceVersion " + rvString(inf.lastSyncRV) +
+				": replacing the cache (" + strconv.Itoa(inf.fifo.Len()) + " keys queued); watching from there"}
+	case apistore.VerbWatch:
+		if err := r.Response.Err; err != nil {
+			if apistore.IsExpired(err) {
+				return inf.backOff(ctx, "watch refused: "+err.Error())
+			}
+			return inf.backOff(ctx, "watch failed: "+err.Error())
+		}
+		inf.state = Watching
+		inf.watchID = r.ID
+		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
+			Summary: "watch of " + inf.resource() + " open from resourceVersion " + rvString(r.Request.ListOptions.ResourceVersion)}
+	}
+	return sim.Report{Actor: inf.actor(), Summary: "ignored unexpected answer to " + r.Request.String()}
+}
+
+// backOff waits out the reflector's back-off, with jitter from the kernel's
+// seeded source, and lists again.
+func (inf *Informer) backOff(ctx *sim.Context, why string) sim.Report {
+	inf.closeWatch()
+	inf.state = BackingOff
+	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
+	ctx.After(wait, inf.cfg.Name, eventRelist, nil)
+	return sim.Report{Actor: inf.actor(), Models: "Reflector.ListAndWatch",
+		Summary: why + "; listing again after a back-off of " + wait.Round(time.Millisecond).String()}
+}
+
+func (inf *Informer) rewatch(ctx *sim.Context) sim.Report {
+	inf.watch(ctx)
+	return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
+		Summary: "watch of " + inf.resource() + " closed: watching again from resourceVersion " + rvString(inf.lastSyncRV) + ", so nothing is missed"}
+}
+
+func (inf *Informer) expired(ctx *sim.Context) sim.Report {
+	return inf.backOff(ctx, "watch of "+inf.resource()+" ended with 410 Expired: resourceVersion "+rvString(inf.lastSyncRV)+" is too old to watch from")
+}
+
+func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, delayed bool) sim.Report {
+	ev := d.Event
+	ref := refOf(ev.Object)
+	what := string(ev.Type) + " " + ref.String() + " (resourceVersion " + rvString(ev.ResourceVersion) + ")"
+	if inf.state == Opening && d.WatchID == inf.request {
+		// An event can overtake the answer that opened its watch when the
+		// watch latency is shorter than the API latency; it belongs to the
+		// watch all the same.
+		inf.state, inf.watchID, inf.request = Watching, d.WatchID, 0
+	}
+	if d.WatchID != inf.watchID {
+		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
+			Summary: "discarded " + what + ": it belongs to a watch that is closed"}
+	}
+	if !delayed {
+		if inf.faults.drop > 0 {
+			inf.faults.drop--
+			inf.faults.lost++
+			return sim.Report{Actor: inf.actor(), Models: "fault: drop watch", Touched: []sim.Ref{ref},
+				Summary: "lost " + what + " in transit; the informer never sees it (" + strconv.Itoa(inf.faults.drop) + " more to drop)"}
+		}
+		if inf.faults.delay > 0 || inf.faults.delayedUntil > ctx.Now() {
+			at := max(ctx.Now()+inf.faults.delay, inf.faults.delayedUntil)
+			inf.faults.delayedUntil = at
+			ctx.After(at-ctx.Now(), inf.cfg.Name, eventDelayedWatch, d)
+			return sim.Report{Actor: inf.actor(), Models: "fault: delay watch", Touched: []sim.Ref{ref},
+				Summary: "held back " + what + " until t=" + sim.FormatSeconds(at)}
+		}
+	}
+	switch ev.Type {
+	case apistore.Added:
+		inf.fifo.Add(ev.Object)
+	case apistore.Modified:
+		inf.fifo.Update(ev.Object)
+	case apistore.Deleted:
+		inf.fifo.Delete(ev.Object)
+	}
+	inf.lastSyncRV = ev.ResourceVersion
+	inf.schedulePop(ctx)
+	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref},
+		Summary: "received " + what + "; queued in the DeltaFIFO (" + strconv.Itoa(inf.fifo.Len()) + " keys pending)"}
+}
+
+func (inf *Informer) schedulePop(ctx *sim.Context) {
+	if !inf.popScheduled && inf.fifo.Len() > 0 {
+		inf.popScheduled = true
+		ctx.After(0, inf.cfg.Name, eventPop, nil)
+	}
+}
+
+// pop processes one key's deltas, as the informer's processLoop does with
+// HandleDeltas: the cache is updated first, then every handler is notified.
+func (inf *Informer) pop(ctx *sim.Context) sim.Report {
+	inf.popScheduled = false
+	key, deltas, initial, ok := inf.fifo.Pop()
+	if !ok {
+		return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: "nothing to process"}
+	}
+	var touched []sim.Ref
+	summary := key + ":"
+	for _, d := range deltas {
+		summary += " " + inf.applyDelta(d, initial)
+	}
+	if obj := objectOf(deltas.Newest().Object); obj != nil {
+		touched = append(touched, refOf(obj))
+	}
+	inf.schedulePop(ctx)
+	if n := inf.fifo.Len(); n > 0 {
+		summary += " (" + strconv.Itoa(n) + " more keys pending)"
+	}
+	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: summary, Touched: touched}
+}
+
+// applyDelta updates the cache for one delta and queues the handler
+// notifications, and says what it did in a few words.
+func (inf *Informer) applyDelta(d Delta, initial bool) string {
+	switch d.Type {
+	case Added, Updated, Replaced, Sync:
+		obj := d.Object.(api.Object)
+		old, exists := inf.ix.Get(obj)
+		if exists {
+			inf.ix.Update(obj)
+			sync := old.Meta().ResourceVersion == obj.Meta().ResourceVersion
+			n := inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync)
+			how := "updated"
+			if sync {
+				how = "unchanged (resourceVersion " + obj.Meta().ResourceVersion + ")"
+			}
+			return string(d.Type) + " → cache " + how + ", " + handlersPhrase(n)
+		}
+		inf.ix.Add(obj)
+		n := inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false)
+		return string(d.Type) + " → cache added, " + handlersPhrase(n)
+	case Deleted:
+		inf.ix.Delete(d.Object)
+		n := inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false)
+		if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
+			return "Deleted (tombstone: the delete itself was never seen) → cache removed, " + handlersPhrase(n)
+		}
+		return "Deleted → cache removed, " + handlersPhrase(n)
+	}
+	return string(d.Type) + " ignored"
+}
+
+func handlersPhrase(n int) string {
+	if n == 1 {
+		return "1 handler notified"
+	}
+	return strconv.Itoa(n) + " handlers notified"
+}
+
+// distribute hands a notification to every listener, or, for a resync-style
+// update (same resourceVersion), only to those currently syncing. It returns
+// how many got it.
+func (inf *Informer) distribute(n notification, sync bool) int {
+	count := 0
+	for i, l := range inf.listeners {
+		if sync && !l.syncing {
+			continue
+		}
+		inf.notifyOne(i, n)
+		count++
+	}
+	return count
+}
+
+func (inf *Informer) notifyOne(i int, n notification) {
+	l := inf.listeners[i]
+	l.buffer = append(l.buffer, n)
+	if !l.scheduled {
+		l.scheduled = true
+		inf.sch.After(0, inf.cfg.Name, eventNotify, i)
+	}
+}
+
+// notify delivers one buffered notification to one handler.
+func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
+	l := inf.listeners[i]
+	l.scheduled = false
+	if len(l.buffer) == 0 {
+		return sim.Report{Actor: l.handler.Name, Summary: "no notification waiting"}
+	}
+	n := l.buffer[0]
+	l.buffer[0] = notification{}
+	l.buffer = l.buffer[1:]
+	if len(l.buffer) > 0 {
+		l.scheduled = true
+		ctx.After(0, inf.cfg.Name, eventNotify, i)
+	}
+	rep := l.deliver(n)
+	if rep.Models == "" {
+		rep.Models = "processorListener.run"
+	}
+	return rep
+}
+
+// armResync (re)computes the resync check period, the smallest handler period,
+// and arms the timer if one is needed and none is armed.
+func (inf *Informer) armResync() {
+	inf.resyncCheck = 0
+	for _, l := range inf.listeners {
+		if l.resyncPeriod > 0 && (inf.resyncCheck == 0 || l.resyncPeriod < inf.resyncCheck) {
+			inf.resyncCheck = l.resyncPeriod
+		}
+	}
+	if inf.resyncCheck > 0 && !inf.resyncArmed {
+		inf.resyncArmed = true
+		inf.resyncSeq = inf.sch.Background(inf.resyncCheck, inf.cfg.Name, eventResync, nil)
+	}
+}
+
+// resync is the reflector's resync timer: every listener whose period is due
+// becomes syncing, and if any is, every cached key without pending deltas is
+// queued again as a Sync.
+func (inf *Informer) resync(ctx *sim.Context) sim.Report {
+	inf.resyncArmed = false
+	due := 0
+	now := ctx.Now()
+	for _, l := range inf.listeners {
+		l.syncing = l.shouldResync(now)
+		if l.syncing {
+			due++
+			l.nextResync = now + l.resyncPeriod
+		}
+	}
+	inf.armResync()
+	if due == 0 {
+		return sim.Report{Actor: inf.actor(), Models: "sharedProcessor.shouldResync", Summary: "resync check: no handler is due"}
+	}
+	n := inf.fifo.Resync()
+	inf.schedulePop(ctx)
+	return sim.Report{Actor: inf.actor(), Models: "DeltaFIFO.Resync",
+		Summary: "resync: " + strconv.Itoa(due) + " handlers due; " + strconv.Itoa(n) + " cached objects queued again as Sync"}
+}
+
+// Describe says what a pending informer event will do, for the agenda view.
+func (inf *Informer) Describe(ev sim.Event) string {
+	switch ev.Kind {
+	case apistore.EventResponse:
+		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + inf.cfg.Name
+	case apistore.EventWatch, eventDelayedWatch:
+		d := ev.Data.(apistore.WatchDelivery)
+		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + inf.cfg.Name
+	case eventPop:
+		return inf.cfg.Name + " processes the next key's deltas"
+	case eventNotify:
+		return inf.cfg.Name + " calls handler " + inf.listeners[ev.Data.(int)].handler.Name
+	case eventResync:
+		return inf.cfg.Name + " checks for due resyncs"
+	case eventRelist, eventHealWithRelist:
+		return inf.cfg.Name + " lists " + inf.resource() + " again"
+	case eventWatchClosed:
+		return inf.cfg.Name + " notices its watch closed"
+	case eventWatchExpired:
+		return inf.cfg.Name + " notices its watch expired"
+	}
+	return inf.cfg.Name + ": " + ev.Kind
+}
+
+func refOf(obj api.Object) sim.Ref {
+	if obj == nil {
+		return sim.Ref{}
+	}
+	m := obj.Meta()
+	return sim.Ref{Kind: api.ShortName(obj.Kind()), Namespace: m.Namespace, Name: m.Name}
+}
+
+func rvString(rv uint64) string { return strconv.FormatUint(rv, 10) }
+
+// Lister reads an informer's cache, as client-go's generated listers do.
+type Lister struct{ ix *Indexer }
+
+// List returns the cached objects in namespace ("" for all) that sel matches.
+func (l Lister) List(namespace string, sel labels.Selector) []api.Object {
+	return l.ix.ListSelected(namespace, sel)
+}
+
+// Get returns the cached object namespace/name.
+func (l Lister) Get(namespace, name string) (api.Object, bool) {
+	return l.ix.GetByKey(api.Key(namespace, name))
+}
+
+var (
+	_ sim.Component   = (*Informer)(nil)
+	_ sim.Describer   = (*Informer)(nil)
+	_ sim.Snapshotter = (*Informer)(nil)
+)

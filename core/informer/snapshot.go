@@ -1,0 +1,85 @@
+package informer
+
+import (
+	"slices"
+	"time"
+)
+
+// informerSnapshot is everything an informer needs to come back to one step.
+// Handlers are code, not state: a restore keeps the registered handlers and
+// restores their buffers and resync bookkeeping, so the set of handlers must
+// be the same as when the snapshot was taken.
+type informerSnapshot struct {
+	fifo      fifoSnapshot
+	ix        indexerSnapshot
+	listeners []listener
+
+	state        WatchState
+	lastSyncRV   uint64
+	request      uint64
+	watchID      uint64
+	popScheduled bool
+	resyncCheck  time.Duration
+	resyncSeq    uint64
+	resyncArmed  bool
+	faults       faults
+	lists        int
+	watches      int
+}
+
+type fifoSnapshot struct {
+	items                  map[string]Deltas
+	queue                  []string
+	populated              bool
+	initialPopulationCount int
+}
+
+func (f *DeltaFIFO) snapshot() fifoSnapshot {
+	items := make(map[string]Deltas, len(f.items))
+	for _, key := range f.queue {
+		items[key] = slices.Clone(f.items[key])
+	}
+	return fifoSnapshot{items: items, queue: slices.Clone(f.queue), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
+}
+
+func (f *DeltaFIFO) restore(s fifoSnapshot) {
+	f.items = make(map[string]Deltas, len(s.items))
+	for _, key := range s.queue {
+		f.items[key] = slices.Clone(s.items[key])
+	}
+	f.queue = slices.Clone(s.queue)
+	f.populated = s.populated
+	f.initialPopulationCount = s.initialPopulationCount
+}
+
+// Snapshot captures the informer's state: the cache (shared copy-on-write),
+// the pending deltas, the handlers' buffers and the reflector's position.
+func (inf *Informer) Snapshot() any {
+	s := &informerSnapshot{
+		fifo: inf.fifo.snapshot(), ix: inf.ix.snapshot(),
+		state: inf.state, lastSyncRV: inf.lastSyncRV, request: inf.request, watchID: inf.watchID,
+		popScheduled: inf.popScheduled, resyncCheck: inf.resyncCheck, resyncSeq: inf.resyncSeq,
+		resyncArmed: inf.resyncArmed, faults: inf.faults, lists: inf.lists, watches: inf.watches,
+	}
+	for _, l := range inf.listeners {
+		s.listeners = append(s.listeners, l.cloneState())
+	}
+	return s
+}
+
+// Restore returns the informer to a snapshot.
+func (inf *Informer) Restore(v any) {
+	s := v.(*informerSnapshot)
+	inf.fifo.restore(s.fifo)
+	inf.ix.restore(s.ix)
+	for i, l := range s.listeners {
+		if i < len(inf.listeners) {
+			handler := inf.listeners[i].handler
+			*inf.listeners[i] = l.cloneState()
+			inf.listeners[i].handler = handler
+		}
+	}
+	inf.state, inf.lastSyncRV, inf.request, inf.watchID = s.state, s.lastSyncRV, s.request, s.watchID
+	inf.popScheduled, inf.resyncCheck, inf.resyncSeq, inf.resyncArmed = s.popScheduled, s.resyncCheck, s.resyncSeq, s.resyncArmed
+	inf.faults, inf.lists, inf.watches = s.faults, s.lists, s.watches
+}

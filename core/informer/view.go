@@ -1,0 +1,93 @@
+package informer
+
+import "time"
+
+// View is a read-only picture of an informer for the page and the `cache`
+// command: plain values, built on demand.
+type View struct {
+	Name      string
+	Kind      string
+	Namespace string
+
+	// State is what the reflector is doing; LastSyncRV where a re-watch would
+	// start; HasSynced whether the first list has been fully processed.
+	State      WatchState
+	LastSyncRV uint64
+	HasSynced  bool
+	// Lists and Watches count the requests the reflector has made.
+	Lists, Watches int
+
+	// Cache lists the cached objects in the order they entered the cache.
+	Cache []CachedObject
+
+	// Pending lists the keys with deltas not yet processed, in the order they
+	// will be processed.
+	Pending []PendingKey
+
+	// Handlers lists each handler with the notifications waiting for it.
+	Handlers []HandlerView
+
+	// Faults describes the watch faults in force.
+	Faults FaultView
+}
+
+// CachedObject is one cache entry.
+type CachedObject struct {
+	Key             string
+	ResourceVersion string
+}
+
+// PendingKey is one key waiting in the DeltaFIFO, with its delta types oldest
+// first ("Added", "Updated", "Deleted (tombstone)").
+type PendingKey struct {
+	Key    string
+	Deltas []string
+}
+
+// HandlerView is one registered handler.
+type HandlerView struct {
+	Name string
+	// Waiting is how many notifications are buffered for it.
+	Waiting int
+	// ResyncPeriod is the handler's resync period, 0 when it never resyncs.
+	ResyncPeriod time.Duration
+}
+
+// FaultView describes the watch faults in force.
+type FaultView struct {
+	// DropNext is how many of the next events will be lost; Lost how many were
+	// lost since the last list.
+	DropNext, Lost int
+	// Delay is how late each event arrives.
+	Delay time.Duration
+}
+
+// View returns the informer's current picture.
+func (inf *Informer) View() View {
+	v := View{
+		Name: inf.cfg.Name, Kind: string(inf.cfg.Kind), Namespace: inf.cfg.Namespace,
+		State: inf.state, LastSyncRV: inf.lastSyncRV, HasSynced: inf.HasSynced(),
+		Lists: inf.lists, Watches: inf.watches,
+		Faults: FaultView{DropNext: inf.faults.drop, Lost: inf.faults.lost, Delay: inf.faults.delay},
+	}
+	for _, obj := range inf.ix.List() {
+		m := obj.Meta()
+		v.Cache = append(v.Cache, CachedObject{Key: KeyOf(obj), ResourceVersion: m.ResourceVersion})
+	}
+	queue, items := inf.fifo.Pending()
+	for _, key := range queue {
+		p := PendingKey{Key: key}
+		for _, d := range items[key] {
+			name := string(d.Type)
+			if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
+				name += " (tombstone)"
+			}
+			p.Deltas = append(p.Deltas, name)
+		}
+		v.Pending = append(v.Pending, p)
+	}
+	for _, l := range inf.listeners {
+		v.Handlers = append(v.Handlers, HandlerView{Name: l.handler.Name, Waiting: len(l.buffer), ResyncPeriod: l.resyncPeriod})
+	}
+	return v
+}
