@@ -1,0 +1,80 @@
+package apistore
+
+import (
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+// serveCreate stores a new object. The steps follow the API server's create
+// path (registry Store.Create and rest.BeforeCreate): copy, default, reset what
+// the client may not set, generate the name, admission (here: the fault rules),
+// validate, and only then check that the name is free and write.
+func (s *Store) serveCreate(info *kindInfo, req Request) Response {
+	if req.Object == nil {
+		return Response{Err: newBadRequest("the request has no object")}
+	}
+	if req.Object.Kind() != info.kind {
+		return Response{Err: newBadRequest("the object is a " + string(req.Object.Kind()) + ", not a " + string(info.kind))}
+	}
+	obj := req.Object.DeepCopyObject()
+	m := obj.Meta()
+	if err := reconcileNamespace(info, m, req.Namespace); err != nil {
+		return Response{Err: err}
+	}
+	if m.ResourceVersion != "" {
+		// A resourceVersion on a new object means the client confused create with
+		// update. Upstream's storage refuses it with this plain server error.
+		return Response{Err: &StatusError{Code: 500, Reason: ReasonUnknown,
+			Message: "resourceVersion should not be set on objects to be created"}}
+	}
+
+	setDefaults(obj)
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	prepareForCreate(info, obj)
+
+	// generateName: draw names until one is free, at most
+	// maxNameGenerationAttempts times. When every draw is taken, the last one is
+	// kept, and the create fails below with AlreadyExists.
+	generated := false
+	if m.Name == "" && m.GenerateName != "" {
+		generated = true
+		for attempt := 0; attempt < maxNameGenerationAttempts; attempt++ {
+			m.Name = generateName(s.rand, m.GenerateName)
+			if s.lookup(info, m.Namespace, m.Name) == nil {
+				break
+			}
+		}
+	}
+
+	// Admission. Quota admission runs after the name is generated, so its
+	// refusal names the pod; the NamespaceLifecycle plugin runs before, so its
+	// refusal names the generateName.
+	shown := m.Name
+	if generated {
+		shown = m.GenerateName
+	}
+	if resp, failed := s.fire(info, req, m.Name, shown); failed {
+		return resp
+	}
+
+	if errs := validateCreate(info, obj); len(errs) > 0 {
+		return Response{Err: newInvalidObject(info, m.Name, errs)}
+	}
+	if s.lookup(info, m.Namespace, m.Name) != nil {
+		if generated {
+			return Response{Err: newGenerateNameConflict(info, m.Name)}
+		}
+		return Response{Err: newAlreadyExists(info, m.Name)}
+	}
+
+	// The system fields: a uid drawn from the seeded source, and the creation
+	// time from the logical clock.
+	m.UID = newUID(s.rand)
+	m.CreationTimestamp = api.NewTime(s.now())
+	truncateTimes(obj)
+
+	rv, rvs := s.nextRV()
+	m.ResourceVersion = rvs
+	s.store(info, obj, Added, rv)
+	return Response{Object: obj, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
+}

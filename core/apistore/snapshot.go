@@ -1,0 +1,51 @@
+package apistore
+
+// Snapshot is the whole state of a store at one moment: every object, the
+// watch history, the resourceVersion counter and the fault rules with their
+// counters. It is immutable and can be restored any number of times.
+//
+// Taking one is cheap: it copies a handful of small structs and shares
+// everything else with the live store.
+//   - Stored objects are immutable, so the snapshot holds the same pointers.
+//   - The per-kind and per-namespace maps are shared copy-on-write: taking a
+//     snapshot starts a new epoch, and the first write to a map from an older
+//     epoch clones that one map (only the namespace written to, not the others).
+//   - The watch logs are only ever appended to; the snapshot keeps each as
+//     log[first:n:n], whose capacity ends at its length, so a later append by
+//     the store can never write into the part the snapshot sees.
+//
+// The random source is not part of it: the store does not own it (see
+// Options.Rand).
+type Snapshot struct {
+	rv     uint64
+	kinds  [numKinds]kindState
+	faults Faults
+}
+
+// ResourceVersion returns the global resourceVersion the snapshot was taken at.
+func (sn *Snapshot) ResourceVersion() uint64 { return sn.rv }
+
+// Snapshot captures the store's state.
+func (s *Store) Snapshot() *Snapshot {
+	sn := &Snapshot{rv: s.rv, faults: s.faults.clone()}
+	for i := range s.kinds {
+		ks := s.kinds[i]
+		ks.log = ks.log[ks.first:len(ks.log):len(ks.log)]
+		ks.first = 0
+		sn.kinds[i] = ks
+	}
+	// Everything the store holds is now shared with the snapshot.
+	s.epoch++
+	return sn
+}
+
+// Restore brings the store back to the snapshot. The snapshot stays valid and
+// can be restored again later.
+func (s *Store) Restore(sn *Snapshot) {
+	s.rv = sn.rv
+	s.kinds = sn.kinds
+	s.faults = sn.faults.clone()
+	// The maps now held are the snapshot's: a new epoch makes the next write to
+	// each clone it, leaving the snapshot as it was.
+	s.epoch++
+}

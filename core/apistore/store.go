@@ -1,0 +1,323 @@
+package apistore
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/labels"
+)
+
+// DefaultWatchWindow is how many watch events per kind the store remembers when
+// Options.WatchWindow is 0.
+const DefaultWatchWindow = 1000
+
+// DefaultEpoch is the time a store without a clock lives at. It is the
+// simulation kernel's epoch, so that a store in a unit test and a store in a
+// world print the same timestamps.
+var DefaultEpoch = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Options configures a Store. The zero value is valid and means the documented
+// defaults.
+type Options struct {
+	// Now is the logical clock: the store reads it for creationTimestamp and
+	// deletionTimestamp, and for nothing else. Nil means a clock stopped at
+	// DefaultEpoch. A world passes the kernel's clock.
+	Now func() time.Time
+
+	// Rand is the seeded random source that uids and generated names are drawn
+	// from. Nil means a source seeded with 1, which suits tests; a world passes
+	// the kernel's source, so that one seed fixes every name in a run. The store
+	// does not own the source and does not snapshot it: whoever passes it in
+	// (the kernel) snapshots it.
+	Rand *rand.Rand
+
+	// WatchWindow is how many of the most recent watch events of each kind the
+	// store remembers. A watch from a resourceVersion older than that window is
+	// answered with Expired, as a real API server answers once etcd has
+	// compacted its history. 0 means DefaultWatchWindow.
+	WatchWindow int
+}
+
+// Store is a versioned, in-memory Kubernetes API server for Pods, ReplicaSets,
+// ReplicationControllers, Nodes and Events. See the package documentation for
+// what it models and why.
+//
+// A Store is not safe for concurrent use; nothing in the model is concurrent.
+type Store struct {
+	now    func() time.Time
+	rand   *rand.Rand
+	window int
+
+	// epoch is the copy-on-write generation. Every map the store owns records the
+	// epoch it was made in; a map from an older epoch may be shared with a
+	// snapshot and is cloned before its first write in the current epoch.
+	// Snapshot and Restore start a new epoch.
+	epoch uint64
+
+	// rv is the global resourceVersion: the version of the last write of any
+	// kind. It only grows, and every write takes the next value.
+	rv uint64
+
+	// kinds holds one slot per kind, indexed by kindInfo.index.
+	kinds [numKinds]kindState
+
+	// faults holds the injected failures; they are consulted on every request.
+	faults Faults
+}
+
+// kindState is everything the store holds for one kind. Snapshots copy it by
+// value: the maps are shared copy-on-write and the log is shared by slicing.
+type kindState struct {
+	// spaces maps a namespace ("" for cluster-scoped kinds) to the objects in it.
+	// Only namespaces with at least one object have an entry, so listing one
+	// namespace touches nothing else.
+	spaces      map[string]*space
+	spacesEpoch uint64
+
+	// count is the number of stored objects of this kind, over all namespaces.
+	count int
+
+	// log[first:] is the watch history: the most recent events of this kind, at
+	// most Store.window of them, in resourceVersion order. Entries before first
+	// have been forgotten and are only kept until the slice is compacted. The log
+	// is only ever appended to, so a snapshot can share it as log[first:n:n].
+	log   []WatchEvent
+	first int
+
+	// compacted is the resourceVersion of the newest event forgotten from the
+	// log, 0 while nothing has been forgotten. A watch must start at or after it.
+	compacted uint64
+
+	// base is the state of this kind as of compacted (key → object): the objects
+	// that replaying the remembered log starts from. CheckInvariants replays the
+	// log on top of it and must arrive at the current state. Empty until the
+	// window first forgets an event.
+	base      map[string]api.Object
+	baseEpoch uint64
+}
+
+// space holds the objects of one namespace, by name. A space is never changed
+// once a snapshot may hold it: a write in a newer epoch clones it first.
+type space struct {
+	epoch   uint64
+	objects map[string]api.Object
+}
+
+// New returns an empty store.
+func New(opts Options) *Store {
+	s := &Store{now: opts.Now, rand: opts.Rand, window: opts.WatchWindow, epoch: 1}
+	if s.now == nil {
+		s.now = func() time.Time { return DefaultEpoch }
+	}
+	if s.rand == nil {
+		s.rand = rand.New(rand.NewPCG(1, 0))
+	}
+	if s.window <= 0 {
+		s.window = DefaultWatchWindow
+	}
+	return s
+}
+
+// ResourceVersion returns the current global resourceVersion: the version of
+// the last write, 0 before the first.
+func (s *Store) ResourceVersion() uint64 { return s.rv }
+
+// Faults returns the store's fault rules, to add and heal them.
+func (s *Store) Faults() *Faults { return &s.faults }
+
+// Len returns how many objects of the kind the store holds.
+func (s *Store) Len(kind api.Kind) int {
+	info := infoFor(kind)
+	if info == nil {
+		return 0
+	}
+	return s.kinds[info.index].count
+}
+
+// Object returns the stored object, or false. It is a direct read for
+// observers (the page, expectations, invariant checks): it is not an API
+// request, so faults do not apply and nothing records it. The object is shared
+// and read-only: DeepCopyObject it before changing anything.
+func (s *Store) Object(kind api.Kind, namespace, name string) (api.Object, bool) {
+	info := infoFor(kind)
+	if info == nil {
+		return nil, false
+	}
+	obj := s.lookup(info, namespace, name)
+	return obj, obj != nil
+}
+
+// Objects returns the stored objects of a kind in one namespace ("" for all),
+// sorted by key. Like Object it is a direct read, not a request; the objects are
+// shared and read-only.
+func (s *Store) Objects(kind api.Kind, namespace string) []api.Object {
+	info := infoFor(kind)
+	if info == nil {
+		return nil
+	}
+	return s.collect(info, namespace, nil)
+}
+
+// lookup returns the stored object or nil.
+func (s *Store) lookup(info *kindInfo, namespace, name string) api.Object {
+	if !info.namespaced {
+		namespace = ""
+	}
+	sp := s.kinds[info.index].spaces[namespace]
+	if sp == nil {
+		return nil
+	}
+	return sp.objects[name]
+}
+
+// collect returns the objects in a namespace ("" for all) that the selector
+// matches (nil for all), sorted by key.
+func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) []api.Object {
+	ks := &s.kinds[info.index]
+	if !info.namespaced {
+		namespace = ""
+	}
+	if namespace != "" || !info.namespaced {
+		sp := ks.spaces[namespace]
+		if sp == nil {
+			return []api.Object{}
+		}
+		out := make([]api.Object, 0, len(sp.objects))
+		for _, name := range slices.Sorted(maps.Keys(sp.objects)) {
+			obj := sp.objects[name]
+			if sel == nil || sel.Matches(obj.Meta().Labels) {
+				out = append(out, obj)
+			}
+		}
+		return out
+	}
+	out := make([]api.Object, 0, ks.count)
+	for _, ns := range slices.Sorted(maps.Keys(ks.spaces)) {
+		sp := ks.spaces[ns]
+		for _, name := range slices.Sorted(maps.Keys(sp.objects)) {
+			obj := sp.objects[name]
+			if sel == nil || sel.Matches(obj.Meta().Labels) {
+				out = append(out, obj)
+			}
+		}
+	}
+	// Namespaces in order are not keys in order: "a-b/x" sorts before "a/y"
+	// because '-' < '/'. Sort by the key itself, as the API server lists.
+	slices.SortStableFunc(out, func(a, b api.Object) int {
+		return compareKeys(a.Meta(), b.Meta())
+	})
+	return out
+}
+
+// compareKeys orders two objects by "namespace/name" without building the keys.
+func compareKeys(a, b *api.ObjectMeta) int {
+	if a.Namespace == b.Namespace {
+		return strings.Compare(a.Name, b.Name)
+	}
+	return strings.Compare(api.Key(a.Namespace, a.Name), api.Key(b.Namespace, b.Name))
+}
+
+// nextRV advances the global resourceVersion for one write and returns it, with
+// its decimal form for metadata.resourceVersion.
+func (s *Store) nextRV() (uint64, string) {
+	s.rv++
+	return s.rv, strconv.FormatUint(s.rv, 10)
+}
+
+// writableSpace returns the namespace's space, ready to be written in the
+// current epoch: the kind's namespace map and the space are cloned first if a
+// snapshot may share them. With create, a missing space is made.
+func (s *Store) writableSpace(ks *kindState, namespace string, create bool) *space {
+	if ks.spacesEpoch != s.epoch {
+		clone := make(map[string]*space, len(ks.spaces)+1)
+		maps.Copy(clone, ks.spaces)
+		ks.spaces = clone
+		ks.spacesEpoch = s.epoch
+	}
+	sp := ks.spaces[namespace]
+	switch {
+	case sp == nil:
+		if !create {
+			return nil
+		}
+		sp = &space{epoch: s.epoch, objects: make(map[string]api.Object)}
+		ks.spaces[namespace] = sp
+	case sp.epoch != s.epoch:
+		sp = &space{epoch: s.epoch, objects: maps.Clone(sp.objects)}
+		ks.spaces[namespace] = sp
+	}
+	return sp
+}
+
+// store puts a new version of an object into the store at resourceVersion rv
+// and records the watch event. obj must be the store's own copy, with
+// metadata.resourceVersion already set to rv; it is never changed again.
+func (s *Store) store(info *kindInfo, obj api.Object, typ EventType, rv uint64) {
+	ks := &s.kinds[info.index]
+	m := obj.Meta()
+	sp := s.writableSpace(ks, m.Namespace, true)
+	if _, ok := sp.objects[m.Name]; !ok {
+		ks.count++
+	}
+	sp.objects[m.Name] = obj
+	s.record(info, WatchEvent{Type: typ, Object: obj, ResourceVersion: rv})
+}
+
+// drop removes an object at resourceVersion rv and records the DELETED event,
+// which carries the object's last state stamped with rv, as an etcd watch
+// reports a deletion.
+func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
+	ks := &s.kinds[info.index]
+	m := last.Meta()
+	sp := s.writableSpace(ks, m.Namespace, false)
+	delete(sp.objects, m.Name)
+	if len(sp.objects) == 0 {
+		delete(ks.spaces, m.Namespace)
+	}
+	ks.count--
+	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv})
+}
+
+// record appends a watch event to the kind's history and forgets the oldest
+// events beyond the window, folding each forgotten event into base.
+func (s *Store) record(info *kindInfo, ev WatchEvent) {
+	ks := &s.kinds[info.index]
+	ks.log = append(ks.log, ev)
+	for len(ks.log)-ks.first > s.window {
+		old := ks.log[ks.first]
+		s.foldIntoBase(ks, old)
+		ks.compacted = old.ResourceVersion
+		// The forgotten entry stays in the array untouched: a snapshot may still
+		// see it, and the log is never written below its length.
+		ks.first++
+	}
+	// Once the forgotten prefix is as long as the window, move the remembered
+	// events to a fresh array, so memory stays within twice the window.
+	if ks.first > 0 && ks.first >= s.window {
+		fresh := make([]WatchEvent, len(ks.log)-ks.first, 2*s.window)
+		copy(fresh, ks.log[ks.first:])
+		ks.log = fresh
+		ks.first = 0
+	}
+}
+
+// foldIntoBase applies a forgotten event to the kind's base state.
+func (s *Store) foldIntoBase(ks *kindState, ev WatchEvent) {
+	if ks.baseEpoch != s.epoch {
+		clone := make(map[string]api.Object, len(ks.base)+1)
+		maps.Copy(clone, ks.base)
+		ks.base = clone
+		ks.baseEpoch = s.epoch
+	}
+	key := keyOf(ev.Object.Meta())
+	if ev.Type == Deleted {
+		delete(ks.base, key)
+	} else {
+		ks.base[key] = ev.Object
+	}
+}

@@ -1,0 +1,172 @@
+package apistore
+
+import (
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+// serveUpdate replaces an object through the main resource or, with status,
+// through the status subresource.
+func (s *Store) serveUpdate(info *kindInfo, req Request, status bool) Response {
+	if req.Object == nil {
+		return Response{Err: newBadRequest("the request has no object")}
+	}
+	if req.Object.Kind() != info.kind {
+		return Response{Err: newBadRequest("the object is a " + string(req.Object.Kind()) + ", not a " + string(info.kind))}
+	}
+	obj := req.Object.DeepCopyObject()
+	m := obj.Meta()
+	if err := reconcileNamespace(info, m, req.Namespace); err != nil {
+		return Response{Err: err}
+	}
+	if req.Name != "" && req.Name != m.Name {
+		return Response{Err: newBadRequest("the name of the object (" + m.Name +
+			") does not match the name on the URL (" + req.Name + ")")}
+	}
+	if m.Name == "" {
+		return Response{Err: newBadRequest("resource name may not be empty")}
+	}
+	if resp, failed := s.fire(info, req, m.Name, m.Name); failed {
+		return resp
+	}
+	old := s.lookup(info, m.Namespace, m.Name)
+	if old == nil {
+		return Response{Err: newNotFound(info, m.Name)}
+	}
+	setDefaults(obj)
+	return s.applyUpdate(info, old, obj, status)
+}
+
+// applyUpdate writes obj (the store's private copy, with the client's changes)
+// over old. Update, status update and patch all end here. The steps are the API
+// server's update path (registry Store.Update and rest.BeforeUpdate):
+//
+//  1. Optimistic concurrency: a resourceVersion in obj must be the stored one,
+//     or the write is a Conflict: someone else wrote since the client read. No
+//     resourceVersion means an unconditional update, which these kinds allow.
+//  2. The strategy: the fields this endpoint may not change are taken from old.
+//  3. Validation.
+//  4. An object being deleted whose last finalizer this write removes is
+//     deleted now instead.
+//  5. A write that changes nothing is skipped: no new resourceVersion, no event.
+func (s *Store) applyUpdate(info *kindInfo, old, obj api.Object, status bool) Response {
+	m, om := obj.Meta(), old.Meta()
+	if m.ResourceVersion != "" && m.ResourceVersion != om.ResourceVersion {
+		return Response{Err: newOptimisticConflict(info, m.Name)}
+	}
+	m.ResourceVersion = om.ResourceVersion
+
+	m.Generation = om.Generation
+	if status {
+		prepareForStatusUpdate(obj, old)
+	} else {
+		prepareForUpdate(obj, old)
+	}
+	if m.UID == "" {
+		m.UID = om.UID
+	}
+	m.CreationTimestamp = om.CreationTimestamp
+	if om.DeletionTimestamp != nil {
+		m.DeletionTimestamp = om.DeletionTimestamp
+	}
+	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
+		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
+	}
+	truncateTimes(obj)
+
+	var errs fieldErrors
+	if status {
+		errs = validateStatusUpdate(obj, old)
+	} else {
+		errs = validateUpdate(obj, old)
+	}
+	if len(errs) > 0 {
+		return Response{Err: newInvalidObject(info, m.Name, errs)}
+	}
+
+	if deletionComplete(m, om) {
+		// The object last stored is what the DELETED event carries, finalizers
+		// and all, as an etcd watch reports the state before the deletion.
+		rv, rvs := s.nextRV()
+		s.drop(info, old, rv, rvs)
+		return Response{Object: old, ResourceVersion: rv, Deleted: true, Events: s.lastEvents(info, 1)}
+	}
+	if equalObjects(obj, old) {
+		return Response{Object: old, ResourceVersion: parseRV(om.ResourceVersion)}
+	}
+	rv, rvs := s.nextRV()
+	m.ResourceVersion = rvs
+	s.store(info, obj, Modified, rv)
+	return Response{Object: obj, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
+}
+
+// deletionComplete reports whether a write leaves an object that is being
+// deleted with nothing left to wait for: no finalizers, and no grace period
+// running (upstream's ShouldDeleteDuringUpdate). A pod in its grace period keeps
+// waiting for its kubelet even when its finalizers are gone.
+func deletionComplete(m, old *api.ObjectMeta) bool {
+	if len(m.Finalizers) > 0 || old.DeletionTimestamp == nil {
+		return false
+	}
+	return old.DeletionGracePeriodSeconds == nil || *old.DeletionGracePeriodSeconds == 0
+}
+
+// parseRV reads a resourceVersion the store wrote.
+func parseRV(rv string) uint64 {
+	n, _ := strconv.ParseUint(rv, 10, 64)
+	return n
+}
+
+// serveBind binds a pod to a node (create on pods/binding), as the scheduler
+// does. Upstream's binding storage updates the pod directly, without the pod
+// update strategy, and refuses to bind a pod twice or a pod being deleted.
+func (s *Store) serveBind(info *kindInfo, req Request) Response {
+	if resp, failed := s.fire(info, req, req.Name, req.Name); failed {
+		return resp
+	}
+	if errs := validateBinding(req.NodeName); len(errs) > 0 {
+		return Response{Err: newInvalid("Binding", "", "Binding", req.Name, errs)}
+	}
+	old, _ := s.lookup(info, req.Namespace, req.Name).(*api.Pod)
+	if old == nil {
+		return Response{Err: newNotFound(info, req.Name)}
+	}
+	if old.Metadata.DeletionTimestamp != nil {
+		return Response{Err: newConflict("", "pods/binding", req.Name,
+			"pod "+req.Name+" is being deleted, cannot be assigned to a host")}
+	}
+	if old.Spec.NodeName != "" {
+		return Response{Err: newConflict("", "pods/binding", req.Name,
+			"pod "+req.Name+" is already assigned to node "+strconv.Quote(old.Spec.NodeName))}
+	}
+	pod := old.DeepCopy()
+	pod.Spec.NodeName = req.NodeName
+	setPodCondition(&pod.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue},
+		api.NewTime(s.now()))
+	truncateTimes(pod)
+	rv, rvs := s.nextRV()
+	pod.Metadata.ResourceVersion = rvs
+	s.store(info, pod, Modified, rv)
+	return Response{Object: pod, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
+}
+
+// setPodCondition sets a condition as upstream's UpdatePodCondition does: the
+// transition time moves only when the status changes.
+func setPodCondition(status *api.PodStatus, c api.PodCondition, now api.Time) {
+	for i := range status.Conditions {
+		old := &status.Conditions[i]
+		if old.Type != c.Type {
+			continue
+		}
+		if old.Status == c.Status {
+			c.LastTransitionTime = old.LastTransitionTime
+		} else {
+			c.LastTransitionTime = now
+		}
+		*old = c
+		return
+	}
+	c.LastTransitionTime = now
+	status.Conditions = append(status.Conditions, c)
+}
