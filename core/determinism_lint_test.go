@@ -1,3 +1,5 @@
+//go:build !js
+
 package core_test
 
 // This file holds the determinism lint that determinism_test.go runs: the

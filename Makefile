@@ -1,0 +1,79 @@
+# Reconcile Lab's build. `make help` lists the targets; README.md explains them.
+# Everything here is a thin wrapper around the go command, so each recipe line
+# can also be run by hand.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-builtin-rules
+
+GO ?= go
+FUZZTIME ?= 10s
+
+# VERSION is what the page reports as rlab.version.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+# wasm_exec.js, and go_js_wasm_exec which runs js/wasm test binaries under
+# node, live here since Go 1.24. wasm_exec.js must come from the toolchain that
+# built main.wasm, so it is copied at build time, never committed.
+WASM_EXEC_DIR := $(shell $(GO) env GOROOT)/lib/wasm
+GOFMT := $(shell $(GO) env GOROOT)/bin/gofmt
+
+# staticcheck 2026.2.2 is version v0.8.2 of the module honnef.co/go/tools; the
+# module proxy resolves only the latter. lint uses the staticcheck on PATH or
+# in go install's directory, and installs this version there if there is none.
+STATICCHECK_VERSION := v0.8.2
+GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
+STATICCHECK := $(or $(shell command -v staticcheck 2>/dev/null),$(GOBIN_DIR)/staticcheck)
+
+.PHONY: help wasm run lint test bench fuzz clean
+
+help: ## list the targets
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+wasm: ## build site/main.wasm and copy the matching wasm_exec.js beside it
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o site/main.wasm ./wasm
+	install -m 0644 "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
+	@echo "site/main.wasm: $$(wc -c < site/main.wasm) bytes, $$(gzip -9 < site/main.wasm | wc -c) gzip -9 (budget: 5000000, 1300000)"
+
+run: wasm ## build the page and serve it on http://127.0.0.1:8080 (Ctrl-C stops)
+	$(GO) run ./cmd/rlab serve
+
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck, natively and for js/wasm
+	@unformatted="$$($(GOFMT) -l .)"; \
+	if [[ -n "$$unformatted" ]]; then \
+		printf 'gofmt: these files are not formatted (run gofmt -w on them):\n%s\n' "$$unformatted"; \
+		exit 1; \
+	fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./...
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# core/ is single-threaded by rule, so the race detector runs on everything
+# else. The js/wasm run proves the page's code also works where it ships; core
+# is pure Go and must pass there too.
+test: lint ## lint, then every test: native, with -race outside core/, and js/wasm under node
+	$(GO) test ./...
+	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)')
+	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./wasm/... ./core/...
+
+bench: ## run every benchmark once and judge them against the budgets (raw output: bench.out)
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./... | tee bench.out | $(GO) run ./cmd/benchreport
+
+fuzz: ## run every fuzz target for FUZZTIME (default 10s) each
+	@found=0; \
+	for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' "$$pkg" | grep '^Fuzz' || true); do \
+			found=1; \
+			echo "fuzz: $$pkg $$target for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) "$$pkg"; \
+		done; \
+	done; \
+	if (( ! found )); then echo "fuzz: no fuzz targets"; fi
+
+clean: ## remove build and test outputs
+	rm -rf site/main.wasm site/wasm_exec.js site/*.gz site/*.br bench.out tmp

@@ -1,0 +1,48 @@
+// Benchreport turns the output of go test -bench into a verdict on the
+// project's performance budgets. make bench runs it:
+//
+//	go test -run '^$' -bench . -benchmem -count 1 ./... | tee bench.out | go run ./cmd/benchreport
+//
+// It copies its input to standard output as it arrives, so the benchmarks'
+// progress stays visible, and then prints a table. Exit status 1 means a
+// budget was broken.
+//
+// # Ours against upstream
+//
+// Most budgets are relative, because the machine a benchmark runs on changes
+// and the upstream code it is compared with does not: a benchmark measures our
+// code and the Kubernetes code it models as two sub-benchmarks of one
+// benchmark, named ours and upstream, on the same machine in the same run:
+//
+//	func BenchmarkSelectorParse(b *testing.B) {
+//		b.Run("ours", func(b *testing.B) { … labels.Parse(s) … })
+//		b.Run("upstream", func(b *testing.B) { … k8slabels.Parse(s) … })
+//	}
+//
+// Benchreport pairs BenchmarkX/ours with BenchmarkX/upstream (ignoring the -N
+// GOMAXPROCS suffix go test appends) into one row of the table:
+//
+//	benchmark        ours ns/op  upstream ns/op  ratio  ours allocs/op  upstream allocs/op  budget                   verdict
+//	SelectorParse    812         4012            0.20   6               25                  ratio ≤ 0.25, allocs ≤ 10  ok
+//
+// The ratio is ours ns/op divided by upstream ns/op: 0.20 means ours takes a
+// fifth of the time. If a benchmark ran more than once (-count), each figure
+// is the median of its runs.
+//
+// # Budgets
+//
+// The budgets table in budget.go is the one place budgets live. An entry names
+// a benchmark (without "Benchmark"; it also covers that benchmark's
+// sub-benchmarks, as in SelectorParse/complex/ours) and limits any of:
+//
+//   - MaxRatio: ours/upstream ns/op, for a benchmark with an upstream twin;
+//   - MaxNsPerOp: absolute ns/op, for one without (KernelStep has no upstream
+//     counterpart to race);
+//   - MaxAllocs: ours allocs/op, which needs -benchmem.
+//
+// A row's verdict is ok, OVER (a limit was broken) or INCOMPLETE (a limit
+// could not be checked: the upstream twin or allocs/op is missing); OVER and
+// INCOMPLETE both fail the run. A budget whose benchmark did not run at all is
+// listed as not measured, which does not fail: a budget can be written before
+// its benchmark. Rows without a budget are shown with verdict "-".
+package main

@@ -1,0 +1,50 @@
+// Command wasm is Reconcile Lab's simulator as the browser runs it: the Go
+// program that make wasm compiles to site/main.wasm (GOOS=js GOARCH=wasm) and
+// the page's app.js starts with wasm_exec.js.
+//
+// The program is two files with one job each, so that nearly everything it does
+// can be tested natively, without a JavaScript engine:
+//
+//   - bridge.go (a later milestone) is plain Go: one JSON request in, one JSON
+//     response out ("step", "seek", "state", …), driving a world from core/. It
+//     has no build tag, imports nothing from JavaScript and is tested with go
+//     test like any other package.
+//   - main_js.go (//go:build js && wasm) is the only Go file of the project
+//     that touches JavaScript (its test aside), and it does so only through
+//     github.com/hack-pad/safejs, whose calls return errors where syscall/js
+//     panics. It publishes the API object globalThis.rlab, tells the page it
+//     is ready, and then parks main in select {} for the page's lifetime.
+//
+// The page sees this contract:
+//
+//	globalThis.rlab.version   // the build's version string, e.g. "dev"
+//	globalThis.rlab.ping()    // {version: "…"}, or {error: "…"} if something broke
+//	globalThis.rlabReady      // true once rlab is usable
+//	globalThis.onRlabReady()  // called once at that moment, if the page defined it
+//	globalThis.__rlabReadyAt  // performance.now() at that moment, for load-time budgets
+//
+// Three rules of the browser shape main_js.go, and every later callback must
+// keep them:
+//
+//   - A Go panic inside a callback kills the whole program, and safejs does not
+//     catch it (it only guards the calls Go makes into JavaScript). Every
+//     callback is therefore wrapped by callback, which recovers and answers
+//     {error: "…"}: the page reports a bug and keeps running.
+//   - A callback must never block. The browser's event loop is paused while Go
+//     runs, so a callback waiting for a timer, a fetch or a channel fed by
+//     another callback waits forever. Long work runs in a goroutine that
+//     settles a Promise. Even printing can block: under node, os.Stdout and
+//     os.Stderr are asynchronous fs.write calls (a panicking callback that
+//     printed its stack hung the tests), so callbacks log through
+//     console.error instead.
+//   - main must not return: the Go runtime would exit, and every later call
+//     from the page would throw "Go program has already exited". select {}
+//     parks main without spinning; callbacks still run, each on its own
+//     goroutine.
+//
+// Natively this directory builds only main_other.go, which explains how to build
+// the real thing, and runs wasm_node_test.go: it compiles the program for
+// js/wasm, checks the binary's dependencies and size budget, and starts it under
+// node to prove it gets ready. GOOS=js GOARCH=wasm go test runs main_js_test.go
+// under node, which calls the callbacks through JavaScript.
+package main
