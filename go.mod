@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/hack-pad/safejs v0.1.0
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/time v0.3.0
 	k8s.io/apimachinery v0.31.14
 	k8s.io/client-go v0.31.14
 )
@@ -21,7 +22,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/net v0.26.0 // indirect
 	golang.org/x/text v0.16.0 // indirect
-	golang.org/x/time v0.3.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect

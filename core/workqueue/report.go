@@ -1,0 +1,77 @@
+package workqueue
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// This file turns the queue's state into words for reports and views. Nothing
+// here runs on the Add/Get/Done path: text is only built when the kernel asks
+// a component what it did.
+
+// touched names the object a key stands for, so that the page can highlight
+// it. Only the keys of a queue with a Kind name objects.
+func (q *Queue) touched(key string) []sim.Ref {
+	if q.kind == "" {
+		return nil
+	}
+	ns, name, found := strings.Cut(key, "/")
+	if !found {
+		// A cluster-scoped object's key is its bare name.
+		ns, name = "", key
+	}
+	return []sim.Ref{{Kind: q.kind, Namespace: ns, Name: name}}
+}
+
+// waitText says what a delay was: "20ms back-off" when a rate limiter chose
+// it, "1s delay" when the caller of AddAfter did.
+func waitText(delay time.Duration, rateLimited bool) string {
+	if rateLimited {
+		return delay.String() + " back-off"
+	}
+	return delay.String() + " delay"
+}
+
+// waitingText says how many keys wait: "1 waiting", "3 waiting".
+func (q *Queue) waitingText() string { return itoa(q.queue.len()) + " waiting" }
+
+// dueSummary is the sentence for the step that moves a due key into the
+// queue: "default/web is due after its 20ms back-off; added to the queue (now
+// 2 waiting), waking worker-1".
+func (q *Queue) dueSummary(w waitFor, out Outcome, woken string) string {
+	var b strings.Builder
+	b.WriteString(w.key)
+	b.WriteString(" is due after its ")
+	b.WriteString(waitText(w.delay, w.rateLimited))
+	b.WriteString("; ")
+	switch out {
+	case Queued:
+		b.WriteString("added to the queue (now " + q.waitingText() + ")")
+		if woken != "" {
+			b.WriteString(", waking " + woken)
+		}
+	case AlreadyWaiting:
+		b.WriteString("it is already waiting in the queue and keeps its place (" + q.waitingText() + ")")
+	case RequeueAtDone:
+		b.WriteString(q.holderText(w.key) + " is still processing it, so it is marked dirty and goes back in the queue at Done")
+	case AlreadyRequeueAtDone:
+		b.WriteString(q.holderText(w.key) + " is still processing it and it is already marked dirty; nothing changes")
+	default:
+		b.WriteString("the queue is shutting down, so it is dropped")
+	}
+	return b.String()
+}
+
+// holderText names the worker processing key, or says "a worker" when the
+// key was taken by an anonymous Get.
+func (q *Queue) holderText(key string) string {
+	if r, _, ok := q.table.find(key); ok && q.table.worker[r] != "" {
+		return q.table.worker[r]
+	}
+	return "a worker"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
