@@ -31,6 +31,21 @@
 // cache's contents through the DeltaFIFO, followed by one processDeltas step
 // per key.
 //
+// # Invariants
+//
+// The tests check these after every step (checkFIFO, checkIndexer):
+//
+//   - Every key in the DeltaFIFO's queue has pending deltas, appears once, and
+//     every key with pending deltas is queued.
+//   - Every index agrees with recomputing it from the cached objects, holds
+//     no value without keys, and lists keys in the order they entered the
+//     cache.
+//   - The cache is updated before any handler hears of the change.
+//   - Each handler receives its notifications in the order they were
+//     distributed, one per step.
+//   - lastSyncRV only moves forward while a watch is open; a list resets it to
+//     the list's resourceVersion.
+//
 // # The rules, as tests pin them down
 //
 //   - Deltas are never merged, except two consecutive Deleted deltas, which

@@ -121,3 +121,40 @@ func (l *listener) deliver(n notification) sim.Report {
 	}
 	return rep
 }
+
+// FilteringHandler wraps h so that it only hears about objects filter
+// accepts, as client-go's FilteringResourceEventHandler does. An update whose
+// object enters the filter becomes an add, and one whose object leaves it
+// becomes a delete (of the old object); an update outside the filter both
+// before and after is dropped.
+func FilteringHandler(filter func(obj api.Object) bool, h Handler) Handler {
+	skipped := func(what string) sim.Report {
+		return sim.Report{Actor: h.Name, Models: "FilteringResourceEventHandler", Summary: "filtered out " + what}
+	}
+	out := h
+	out.OnAdd = func(obj api.Object, initial bool) sim.Report {
+		if !filter(obj) || h.OnAdd == nil {
+			return skipped("add of " + KeyOf(obj))
+		}
+		return h.OnAdd(obj, initial)
+	}
+	out.OnUpdate = func(old, cur api.Object) sim.Report {
+		was, is := filter(old), filter(cur)
+		switch {
+		case was && is && h.OnUpdate != nil:
+			return h.OnUpdate(old, cur)
+		case !was && is && h.OnAdd != nil:
+			return h.OnAdd(cur, false)
+		case was && !is && h.OnDelete != nil:
+			return h.OnDelete(old)
+		}
+		return skipped("update of " + KeyOf(cur))
+	}
+	out.OnDelete = func(obj any) sim.Report {
+		if o := objectOf(obj); o == nil || !filter(o) || h.OnDelete == nil {
+			return skipped("delete of " + KeyOf(obj))
+		}
+		return h.OnDelete(obj)
+	}
+	return out
+}

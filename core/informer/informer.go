@@ -550,6 +550,28 @@ func (l Lister) Get(namespace, name string) (api.Object, bool) {
 	return l.ix.GetByKey(api.Key(namespace, name))
 }
 
+// Namespace narrows the lister to one namespace, as a generated lister's
+// Pods(ns) does: lister.Namespace("default").List(sel).
+func (l Lister) Namespace(namespace string) NamespaceLister {
+	return NamespaceLister{ix: l.ix, namespace: namespace}
+}
+
+// NamespaceLister reads one namespace of an informer's cache.
+type NamespaceLister struct {
+	ix        *Indexer
+	namespace string
+}
+
+// List returns the cached objects of the namespace that sel matches.
+func (l NamespaceLister) List(sel labels.Selector) []api.Object {
+	return l.ix.ListSelected(l.namespace, sel)
+}
+
+// Get returns the cached object of the namespace with this name.
+func (l NamespaceLister) Get(name string) (api.Object, bool) {
+	return l.ix.GetByKey(api.Key(l.namespace, name))
+}
+
 var (
 	_ sim.Component   = (*Informer)(nil)
 	_ sim.Describer   = (*Informer)(nil)

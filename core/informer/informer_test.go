@@ -391,3 +391,5 @@ func TestListerFiltersBySelectorAndNamespace(t *testing.T) {
 	_, ok := l.Get("other", "web-2")
 	assert.True(t, ok)
 }
+
+func everything() labels.Selector { return labels.Everything() }

@@ -1,0 +1,180 @@
+package informer
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// controllerUID indexes an object under the uid of its controller, like the
+// index the ReplicaSet controller adds to find ReplicaSets of one Deployment.
+func controllerUID(obj api.Object) []string {
+	if ref := api.GetControllerOf(obj.Meta()); ref != nil {
+		return []string{ref.UID}
+	}
+	return nil
+}
+
+func owned(name, ownerUID string) *api.Pod {
+	p := pod(name, 1)
+	yes := true
+	p.Metadata.OwnerReferences = []api.OwnerReference{{Kind: "ReplicaSet", Name: "rs", UID: ownerUID, Controller: &yes}}
+	return p
+}
+
+func names(objs []api.Object) []string {
+	var out []string
+	for _, o := range objs {
+		out = append(out, o.Meta().Name)
+	}
+	return out
+}
+
+// checkIndexer verifies that every index agrees with recomputing it from the
+// items, and that lists follow the order keys entered the cache.
+func checkIndexer(t *testing.T, ix *Indexer) {
+	t.Helper()
+	require.Len(t, ix.all.keys, len(ix.items))
+	for i := 1; i < len(ix.all.keys); i++ {
+		require.Less(t, ix.all.keys[i-1].seq, ix.all.keys[i].seq)
+	}
+	for _, name := range ix.names {
+		want := map[string][]string{}
+		for _, k := range ix.all.keys {
+			for _, v := range ix.indexers[name](ix.items[k.key].obj) {
+				want[v] = append(want[v], k.key)
+			}
+		}
+		require.Len(t, ix.indices[name], len(want), "index %s has a value with no keys, or misses one", name)
+		for v, keys := range want {
+			got, err := ix.IndexKeys(name, v)
+			require.NoError(t, err)
+			require.Equal(t, keys, got, "index %s value %q", name, v)
+		}
+	}
+}
+
+func TestIndexerCustomIndex(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("controllerUID", controllerUID))
+	ix.Add(owned("a", "u1"))
+	ix.Add(owned("b", "u2"))
+	ix.Add(owned("c", "u1"))
+	ix.Add(pod("orphan", 1))
+	checkIndexer(t, ix)
+
+	got, err := ix.ByIndex("controllerUID", "u1")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "c"}, names(got))
+
+	ix.Update(owned("a", "u2")) // adopted by another owner: moves between values
+	checkIndexer(t, ix)
+	got, _ = ix.ByIndex("controllerUID", "u2")
+	assert.Equal(t, []string{"a", "b"}, names(got), "order is the order keys entered the cache, not of the update")
+
+	ix.Delete(owned("c", "u1"))
+	checkIndexer(t, ix)
+	got, _ = ix.ByIndex("controllerUID", "u1")
+	assert.Empty(t, got)
+	_, hasValue := ix.indices["controllerUID"]["u1"]
+	assert.False(t, hasValue, "an index value with no keys left is removed")
+}
+
+func TestIndexerMultiValueIndex(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("labels", func(obj api.Object) []string {
+		var out []string
+		for _, k := range []string{"app", "tier"} {
+			if v, ok := obj.Meta().Labels[k]; ok {
+				out = append(out, k+"="+v)
+			}
+		}
+		return out
+	}))
+	p := pod("a", 1)
+	p.Metadata.Labels = map[string]string{"app": "web", "tier": "front"}
+	ix.Add(p)
+	checkIndexer(t, ix)
+	for _, v := range []string{"app=web", "tier=front"} {
+		got, _ := ix.ByIndex("labels", v)
+		assert.Equal(t, []string{"a"}, names(got), v)
+	}
+}
+
+func TestIndexerConflictAndUnknownIndex(t *testing.T) {
+	ix := NewIndexer()
+	assert.ErrorIs(t, ix.AddIndexer(NamespaceIndex, IndexByNamespace), ErrIndexerConflict)
+	_, err := ix.ByIndex("nope", "x")
+	assert.ErrorContains(t, err, "index with name nope does not exist")
+}
+
+func TestIndexerIndexesExistingItemsWhenAnIndexIsAdded(t *testing.T) {
+	ix := NewIndexer()
+	ix.Add(owned("a", "u1"))
+	require.NoError(t, ix.AddIndexer("controllerUID", controllerUID))
+	got, _ := ix.ByIndex("controllerUID", "u1")
+	assert.Equal(t, []string{"a"}, names(got))
+}
+
+func TestIndexerSnapshotRestoreKeepsOrderAndIndices(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("controllerUID", controllerUID))
+	for _, n := range []string{"d", "b", "a", "c"} {
+		ix.Add(owned(n, "u"+n))
+	}
+	ix.Delete(owned("b", ""))
+	ix.Add(owned("b", "ua")) // comes back: now the newest
+	snap := ix.snapshot()
+	before := names(ix.List())
+
+	ix.Add(owned("e", "ua"))
+	ix.Delete(owned("d", ""))
+	ix.Update(owned("a", "zz"))
+
+	for range 2 {
+		ix.restore(snap)
+		checkIndexer(t, ix)
+		assert.Equal(t, before, names(ix.List()))
+		assert.Equal(t, []string{"d", "a", "c", "b"}, before)
+		got, _ := ix.ByIndex("controllerUID", "ua")
+		assert.Equal(t, []string{"a", "b"}, names(got))
+		ix.Add(owned("f", "ua")) // writing after a restore must not change the snapshot
+	}
+}
+
+func TestNamespaceLister(t *testing.T) {
+	r := newRig(t)
+	r.inf.Start()
+	r.create("a")
+	r.settle(t)
+	got := r.inf.Lister().Namespace("default").List(everything())
+	assert.Equal(t, []string{"a"}, names(got))
+	assert.Empty(t, r.inf.Lister().Namespace("other").List(everything()))
+	_, ok := r.inf.Lister().Namespace("default").Get("a")
+	assert.True(t, ok)
+}
+
+func TestFilteringHandler(t *testing.T) {
+	calls := &[]string{}
+	h := FilteringHandler(func(obj api.Object) bool { return obj.Meta().Labels["tier"] == "front" }, recorder("f", calls))
+	front := func(name, rv string) *api.Pod {
+		p := pod(name, 1)
+		p.Metadata.ResourceVersion = rv
+		p.Metadata.Labels = map[string]string{"tier": "front"}
+		return p
+	}
+	back := pod("a", 2)
+	h.OnAdd(back, false)
+	h.OnUpdate(back, front("a", "3")) // enters the filter: an add
+	h.OnUpdate(front("a", "3"), front("a", "4"))
+	h.OnUpdate(front("a", "4"), pod("a", 5)) // leaves it: a delete of the old object
+	h.OnUpdate(pod("a", 5), pod("a", 6))     // outside before and after: nothing
+	rep := h.OnDelete(DeletedFinalStateUnknown{Key: "default/a", Obj: front("a", "7")})
+	assert.Equal(t, []string{"f: add a", "f: update a 3→4", "f: delete a", "f: delete tombstone default/a"}, *calls)
+	assert.NotEqual(t, "FilteringResourceEventHandler", rep.Models)
+	assert.Equal(t, sim.Report{Actor: "f", Models: "FilteringResourceEventHandler", Summary: "filtered out add of default/a"}, h.OnAdd(back, false))
+}
