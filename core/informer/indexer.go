@@ -355,3 +355,52 @@ func (o *orderedKeys) remove(key string, seq uint64) {
 		o.keys = slices.Delete(o.keys, i, i+1)
 	}
 }
+
+// ByIndexValues returns the objects indexed under any of values in the named
+// index, each once, in the order their keys entered the cache: what a scan
+// of the whole cache would find, in the order it would find them, without
+// the scan. The replication manager uses it to visit only the pods it could
+// own (its own and the orphans) instead of every pod of the namespace.
+func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, error) {
+	idx, ok := ix.indices[name]
+	if !ok {
+		return nil, errors.New("index with name " + name + " does not exist")
+	}
+	var sets [][]seqKey
+	total := 0
+	for _, v := range values {
+		if set := idx[v]; set != nil && len(set.keys) > 0 {
+			sets = append(sets, set.keys)
+			total += len(set.keys)
+		}
+	}
+	out := make([]api.Object, 0, total)
+	if len(sets) == 1 {
+		for _, k := range sets[0] {
+			out = append(out, ix.items[k.key].obj)
+		}
+		return out, nil
+	}
+	// Merge the ordered key lists by seq; a key under two of the values
+	// appears once.
+	pos := make([]int, len(sets))
+	last := uint64(0)
+	first := true
+	for {
+		best := -1
+		for i, set := range sets {
+			if pos[i] < len(set) && (best < 0 || set[pos[i]].seq < sets[best][pos[best]].seq) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out, nil
+		}
+		k := sets[best][pos[best]]
+		pos[best]++
+		if first || k.seq != last {
+			out = append(out, ix.items[k.key].obj)
+			last, first = k.seq, false
+		}
+	}
+}

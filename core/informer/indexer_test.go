@@ -178,3 +178,27 @@ func TestFilteringHandler(t *testing.T) {
 	assert.NotEqual(t, "FilteringResourceEventHandler", rep.Models)
 	assert.Equal(t, sim.Report{Actor: "f", Models: "FilteringResourceEventHandler", Summary: "filtered out add of default/a"}, h.OnAdd(back, false))
 }
+
+func TestIndexerByIndexValuesMergesInCacheOrder(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("controllerUID", func(obj api.Object) []string {
+		if ref := api.GetControllerOf(obj.Meta()); ref != nil {
+			return []string{ref.UID}
+		}
+		return []string{"orphan"}
+	}))
+	ix.Add(owned("a", "u1"))
+	ix.Add(pod("o1", 1))
+	ix.Add(owned("b", "u2"))
+	ix.Add(owned("c", "u1"))
+	ix.Add(pod("o2", 1))
+	got, err := ix.ByIndexValues("controllerUID", "u1", "orphan")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "o1", "c", "o2"}, names(got), "as a scan of the cache would visit them")
+	got, _ = ix.ByIndexValues("controllerUID", "u1", "u1")
+	assert.Equal(t, []string{"a", "c"}, names(got), "a key is returned once")
+	got, _ = ix.ByIndexValues("controllerUID", "nobody")
+	assert.Empty(t, got)
+	_, err = ix.ByIndexValues("nope", "x")
+	assert.Error(t, err)
+}

@@ -1,0 +1,287 @@
+package controller
+
+import (
+	"maps"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/informer"
+	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/workqueue"
+)
+
+// everything selects every object, for listing a whole namespace.
+var everything = labels.Everything()
+
+// The event handlers turn informer notifications into keys on the queue, and
+// keep the expectations up to date: a pod seen created or deleted lowers what
+// the sync that caused it is waiting for. They model the handlers of upstream's
+// ReplicaSetController (addRS, updateRS, deleteRS, addPod, updatePod,
+// deletePod), rule for rule (spec §1.8). Each returns a report that says which
+// key it enqueued and why.
+
+func (m *Manager) handlerActor() string { return m.owner.short + "-controller" }
+
+func (m *Manager) report(models, summary string, touched ...sim.Ref) sim.Report {
+	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: touched}
+}
+
+func keyOf(m *api.ObjectMeta) string { return api.Key(m.Namespace, m.Name) }
+
+// enqueue adds an owner's key to the queue and says what became of it.
+func (m *Manager) enqueue(key string) string {
+	switch m.queue.Add(key) {
+	case workqueue.AlreadyWaiting:
+		return key + " (already waiting in the queue)"
+	case workqueue.RequeueAtDone:
+		return key + " (a worker holds it: it goes back in the queue at Done)"
+	case workqueue.AlreadyRequeueAtDone:
+		return key + " (already marked to go back in the queue at Done)"
+	case workqueue.Ignored:
+		return key + " (the queue is shutting down: ignored)"
+	}
+	return key
+}
+
+func (m *Manager) addRS(obj api.Object, _ bool) sim.Report {
+	rs, ok := m.asReplicaSet(obj)
+	if !ok {
+		return m.report("addRS", "ignored an object of another kind")
+	}
+	key := keyOf(&rs.Metadata)
+	return m.report("addRS", m.owner.short+"/"+rs.Metadata.Name+" added: enqueued "+m.enqueue(key), m.ownerRef(rs))
+}
+
+func (m *Manager) updateRS(oldObj, curObj api.Object) sim.Report {
+	old, ok1 := m.asReplicaSet(oldObj)
+	cur, ok2 := m.asReplicaSet(curObj)
+	if !ok1 || !ok2 {
+		return m.report("updateRS", "ignored an object of another kind")
+	}
+	key := keyOf(&cur.Metadata)
+	summary := m.owner.short + "/" + cur.Metadata.Name + " updated"
+	if old.Metadata.UID != cur.Metadata.UID {
+		// Deleted and recreated under the same name between two events: the
+		// old one's expectations must go, as if its delete had been seen.
+		m.expectations.DeleteExpectations(key)
+		summary = m.owner.short + "/" + cur.Metadata.Name + " was deleted and recreated (uid " + old.Metadata.UID + " → " + cur.Metadata.UID + "): dropped the old expectations"
+	} else if specReplicas(old) != specReplicas(cur) {
+		summary += " (spec.replicas " + strconv.Itoa(int(specReplicas(old))) + " → " + strconv.Itoa(int(specReplicas(cur))) + ")"
+	} else if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
+		summary += " (a resync: nothing changed, but every update is enqueued)"
+	}
+	return m.report("updateRS", summary+": enqueued "+m.enqueue(key), m.ownerRef(cur))
+}
+
+func (m *Manager) deleteRS(obj any) sim.Report {
+	o := obj
+	tombstone := ""
+	if t, ok := obj.(informer.DeletedFinalStateUnknown); ok {
+		o = t.Obj
+		tombstone = " (seen only as a tombstone after a relist)"
+	}
+	owner, isObj := o.(api.Object)
+	if !isObj || owner == nil {
+		return m.report("deleteRS", "could not read the deleted object: ignored")
+	}
+	rs, ok := m.asReplicaSet(owner)
+	if !ok {
+		return m.report("deleteRS", "ignored an object of another kind")
+	}
+	key := keyOf(&rs.Metadata)
+	m.expectations.DeleteExpectations(key)
+	return m.report("deleteRS", m.owner.short+"/"+rs.Metadata.Name+" deleted"+tombstone+
+		": its expectations are dropped and "+m.enqueue(key)+" is enqueued so its sync cleans up", m.ownerRef(rs))
+}
+
+// resolveControllerRef returns the owner a controller reference names, if it
+// is of our kind, in our cache, and the same object (same UID).
+func (m *Manager) resolveControllerRef(namespace string, ref *api.OwnerReference) *api.ReplicaSet {
+	if ref == nil || ref.Kind != string(m.owner.kind) {
+		return nil
+	}
+	obj, ok := m.ownerLister().Get(namespace, ref.Name)
+	if !ok {
+		return nil
+	}
+	rs, ok := m.asReplicaSet(obj)
+	if !ok || rs.Metadata.UID != ref.UID {
+		return nil
+	}
+	return rs
+}
+
+// podOwners returns the owners in the pod's namespace whose selectors match
+// it: who might adopt an orphan.
+func (m *Manager) podOwners(pod *api.Pod) []*api.ReplicaSet {
+	var all []*api.ReplicaSet
+	for _, obj := range m.ownerLister().Namespace(pod.Metadata.Namespace).List(everything) {
+		if rs, ok := m.asReplicaSet(obj); ok {
+			all = append(all, rs)
+		}
+	}
+	return getPodReplicaSets(pod, all)
+}
+
+func podRef(pod *api.Pod) sim.Ref {
+	return sim.Ref{Kind: "pod", Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name}
+}
+
+func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
+	pod, ok := obj.(*api.Pod)
+	if !ok {
+		return m.report("addPod", "ignored an object that is not a pod")
+	}
+	if pod.Metadata.DeletionTimestamp != nil {
+		// A pod that is already being deleted when we first see it (after a
+		// relist, say) must count as a deletion, never as a creation.
+		rep := m.deletePod(pod)
+		rep.Models = "addPod"
+		rep.Summary = "pod/" + pod.Metadata.Name + " appeared already being deleted, so it counts as a deletion: " + rep.Summary
+		return rep
+	}
+	if ref := api.GetControllerOf(&pod.Metadata); ref != nil {
+		rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
+		if rs == nil {
+			return m.report("addPod", "pod/"+pod.Metadata.Name+" added; its controller "+ref.Kind+"/"+ref.Name+" is not one of ours: ignored", podRef(pod))
+		}
+		key := keyOf(&rs.Metadata)
+		m.expectations.CreationObserved(key)
+		return m.report("addPod", "pod/"+pod.Metadata.Name+" added, owned by "+m.owner.short+"/"+rs.Metadata.Name+
+			": creation observed ("+m.expectationWords(key)+"); enqueued "+m.enqueue(key), podRef(pod), m.ownerRef(rs))
+	}
+	owners := m.podOwners(pod)
+	if len(owners) == 0 {
+		return m.report("addPod", "orphan pod/"+pod.Metadata.Name+" added; no "+m.owner.short+" selects it: ignored", podRef(pod))
+	}
+	summary := "orphan pod/" + pod.Metadata.Name + " added; enqueued every " + m.owner.short + " that selects it, one may adopt it:"
+	touched := []sim.Ref{podRef(pod)}
+	for _, rs := range owners {
+		summary += " " + m.enqueue(keyOf(&rs.Metadata))
+		touched = append(touched, m.ownerRef(rs))
+	}
+	if len(owners) > 1 {
+		summary += " (more than one selects it: a user error, their selectors overlap)"
+	}
+	return m.report("addPod", summary, touched...)
+}
+
+func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
+	old, ok1 := oldObj.(*api.Pod)
+	cur, ok2 := curObj.(*api.Pod)
+	if !ok1 || !ok2 {
+		return m.report("updatePod", "ignored an object that is not a pod")
+	}
+	name := "pod/" + cur.Metadata.Name
+	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
+		// Periodic resyncs send updates for every pod; a pod that did not
+		// change cannot change what a ReplicaSet should do.
+		return m.report("updatePod", name+" unchanged (same resourceVersion, a resync): ignored", podRef(cur))
+	}
+	labelChanged := !maps.Equal(old.Metadata.Labels, cur.Metadata.Labels)
+	if cur.Metadata.DeletionTimestamp != nil {
+		// Graceful deletion shows up as an update that sets
+		// deletionTimestamp; the delete event comes much later. Count it as
+		// the deletion now, so the ReplicaSet replaces the pod without waiting
+		// for the grace period.
+		rep := m.deletePod(cur)
+		summary := name + " is being deleted (deletionTimestamp set): " + rep.Summary
+		if labelChanged {
+			// Its labels changed too: the old owner may have lost it.
+			summary += "; its labels changed as well, so its old owner is told too: " + m.deletePod(old).Summary
+		}
+		return m.report("updatePod", summary, rep.Touched...)
+	}
+
+	oldRef, curRef := api.GetControllerOf(&old.Metadata), api.GetControllerOf(&cur.Metadata)
+	refChanged := !reflect.DeepEqual(oldRef, curRef)
+	summary := name + " updated"
+	touched := []sim.Ref{podRef(cur)}
+	if refChanged && oldRef != nil {
+		// The controller reference changed: the old owner must be told, it
+		// may need a replacement.
+		if rs := m.resolveControllerRef(old.Metadata.Namespace, oldRef); rs != nil {
+			summary += "; its controller reference changed, so its old owner is enqueued: " + m.enqueue(keyOf(&rs.Metadata))
+			touched = append(touched, m.ownerRef(rs))
+		}
+	}
+	if curRef != nil {
+		rs := m.resolveControllerRef(cur.Metadata.Namespace, curRef)
+		if rs == nil {
+			return m.report("updatePod", summary+"; its controller "+curRef.Kind+"/"+curRef.Name+" is not one of ours", touched...)
+		}
+		key := keyOf(&rs.Metadata)
+		summary += "; owned by " + m.owner.short + "/" + rs.Metadata.Name + ": enqueued " + m.enqueue(key)
+		touched = append(touched, m.ownerRef(rs))
+		if !IsPodReady(old) && IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
+			// The pod just became ready; it becomes available minReadySeconds
+			// later, and nothing else would wake the ReplicaSet then. The extra
+			// second guards against clock skew.
+			wait := time.Duration(rs.Spec.MinReadySeconds)*time.Second + time.Second
+			m.queue.AddAfter(key, wait)
+			summary += "; it just became ready, so " + key + " is also enqueued again in " + wait.String() + " to count it available"
+		}
+		return m.report("updatePod", summary, touched...)
+	}
+	if labelChanged || refChanged {
+		// An orphan whose labels changed may now match a ReplicaSet.
+		owners := m.podOwners(cur)
+		if len(owners) == 0 {
+			return m.report("updatePod", summary+"; an orphan no "+m.owner.short+" selects: nothing to do", touched...)
+		}
+		summary += "; an orphan: enqueued every " + m.owner.short + " that selects it:"
+		for _, rs := range owners {
+			summary += " " + m.enqueue(keyOf(&rs.Metadata))
+			touched = append(touched, m.ownerRef(rs))
+		}
+		return m.report("updatePod", summary, touched...)
+	}
+	return m.report("updatePod", summary+"; an orphan whose labels did not change: nothing to do", touched...)
+}
+
+func (m *Manager) deletePod(obj any) sim.Report {
+	pod, ok := obj.(*api.Pod)
+	tombstone := ""
+	if !ok {
+		t, isTomb := obj.(informer.DeletedFinalStateUnknown)
+		if !isTomb {
+			return m.report("deletePod", "could not read the deleted object: ignored")
+		}
+		// The delete itself was missed; the tombstone carries the last state
+		// the cache had, which is enough to find the owner.
+		pod, ok = t.Obj.(*api.Pod)
+		if !ok {
+			return m.report("deletePod", "tombstone "+t.Key+" does not hold a pod: ignored")
+		}
+		tombstone = " (unwrapped from a tombstone: the delete event itself was missed)"
+	}
+	name := "pod/" + pod.Metadata.Name
+	ref := api.GetControllerOf(&pod.Metadata)
+	if ref == nil {
+		return m.report("deletePod", name+" deleted"+tombstone+"; an orphan, nobody waits for it: ignored", podRef(pod))
+	}
+	rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
+	if rs == nil {
+		return m.report("deletePod", name+" deleted"+tombstone+"; its controller "+ref.Kind+"/"+ref.Name+" is not one of ours: ignored", podRef(pod))
+	}
+	key := keyOf(&rs.Metadata)
+	observed := m.expectations.DeletionObserved(key, PodKey(pod))
+	what := "deletion observed"
+	if !observed {
+		what = "not an expected deletion"
+	}
+	return m.report("deletePod", name+" deleted"+tombstone+", owned by "+m.owner.short+"/"+rs.Metadata.Name+": "+what+
+		" ("+m.expectationWords(key)+"); enqueued "+m.enqueue(key), podRef(pod), m.ownerRef(rs))
+}
+
+// expectationWords describes a key's expectations in a few words.
+func (m *Manager) expectationWords(key string) string {
+	add, del, ok := m.expectations.GetExpectations(key)
+	if !ok {
+		return "no expectations"
+	}
+	return "expecting " + strconv.FormatInt(max(add, 0), 10) + " more creates, " + strconv.FormatInt(max(del, 0), 10) + " more deletes"
+}

@@ -1,0 +1,317 @@
+package controller
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/informer"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/workqueue"
+)
+
+// Constants of the replication manager (spec §1.1).
+const (
+	// BurstReplicas is the most pods one sync creates or deletes.
+	BurstReplicas = 500
+	// DefaultWorkers is kube-controller-manager's --concurrent-replicaset-syncs.
+	DefaultWorkers = 5
+	// statusUpdateRetries is how often a failed status write is retried
+	// after a fresh GET.
+	statusUpdateRetries = 1
+	// cacheSyncPoll is how often the manager checks whether its informers have
+	// synced before it starts its workers (upstream's WaitForCacheSync polls
+	// every 100ms).
+	cacheSyncPoll = 100 * time.Millisecond
+)
+
+// PodOwnerIndex indexes pods by the UID of their controller, and orphans
+// under orphanIndexValue(namespace). A sync needs the pods it owns and the
+// orphans it might adopt; every other pod of the namespace it would skip.
+const PodOwnerIndex = "podOwner"
+
+func orphanIndexValue(namespace string) string { return "orphan/" + namespace }
+
+// indexPodByOwner is the IndexFunc of PodOwnerIndex.
+func indexPodByOwner(obj api.Object) []string {
+	m := obj.Meta()
+	if ref := api.GetControllerOf(m); ref != nil {
+		return []string{ref.UID}
+	}
+	return []string{orphanIndexValue(m.Namespace)}
+}
+
+// indexOwnerByControllerUID is the controllerUID index for either owner kind:
+// the UID of the owner's own controller, such as its Deployment.
+func indexOwnerByControllerUID(obj api.Object) []string {
+	if ref := api.GetControllerOf(obj.Meta()); ref != nil {
+		return []string{ref.UID}
+	}
+	return nil
+}
+
+// EventRecorder records Events about objects, asynchronously: the caller never
+// waits for the write. core/record implements it.
+type EventRecorder interface {
+	Eventf(sch sim.Scheduler, object api.Object, eventType, reason, message string)
+}
+
+// Config describes one replication manager. Zero values mean the documented
+// defaults.
+type Config struct {
+	// Kind is api.KindReplicaSet (the default) or
+	// api.KindReplicationController: the same code serves both, as upstream's
+	// does since v1.8.
+	Kind api.Kind
+	// Workers is the number of logical workers (default 5).
+	Workers int
+	// BurstReplicas is the most pods one sync creates or deletes (default 500).
+	BurstReplicas int
+	// Server is the API server the manager writes to.
+	Server *apistore.Server
+	// Pods and Owners are the informers for pods and for the owner kind; the
+	// manager registers its handlers and its indexes on them.
+	Pods, Owners *informer.Informer
+	// Recorder records the manager's Events; nil records none.
+	Recorder EventRecorder
+	// Gates sets the feature gates of the deletion ranking (the zero value is
+	// upstream's default: both on).
+	Gates RankingGates
+	// RateLimiter overrides the queue's rate limiter (default: the default
+	// controller rate limiter).
+	RateLimiter workqueue.RateLimiter
+}
+
+// ownerKind is what differs between the ReplicaSet and the
+// ReplicationController flavour of the manager: names, and the conversion of
+// the owner object to the ReplicaSet the shared code works on.
+type ownerKind struct {
+	kind       api.Kind
+	apiVersion string
+	short      string // "rs", "rc": used in component names
+	queueName  string // upstream's workqueue name
+	source     string // the Event source component
+}
+
+var (
+	replicaSetKind = ownerKind{kind: api.KindReplicaSet, apiVersion: "apps/v1", short: "rs",
+		queueName: "replicaset", source: "replicaset-controller"}
+	replicationControllerKind = ownerKind{kind: api.KindReplicationController, apiVersion: "v1", short: "rc",
+		queueName: "replicationmanager", source: "replication-controller"}
+)
+
+// Manager is the replication manager: the event handlers that turn informer
+// notifications into keys, the rate-limited queue, N workers that run
+// syncReplicaSet, and the expectations they share.
+type Manager struct {
+	cfg   Config
+	owner ownerKind
+	sch   sim.Scheduler
+	name  string // component name of the manager itself
+
+	queue        *workqueue.RateLimitingQueue
+	expectations *ControllerExpectations
+	workers      []*worker
+	gates        RankingGates
+
+	// started is set once the informers have synced and the workers run.
+	started bool
+
+	// last holds the last finished sync of each key, for the page and for
+	// "until sync"; syncs counts every finished sync.
+	last  map[string]SyncRecord
+	syncs int
+}
+
+// SyncRecord describes one finished sync.
+type SyncRecord struct {
+	Key    string
+	Worker string
+	// Start and End are the simulated times the worker took the key and
+	// called Done.
+	Start, End time.Duration
+	// Decision is the sync's decision in words: "3 pods owned, want 5:
+	// creating 2 (slow-start batches of 1, 1)".
+	Decision string
+	// Err is the error the sync returned ("" on success); the key was then
+	// requeued with back-off.
+	Err string
+	// Seq counts the manager's finished syncs, from 1.
+	Seq int
+}
+
+// New builds a manager on the kernel sch. Register every component of
+// Components with the kernel, then call Start.
+func New(cfg Config, sch sim.Scheduler) *Manager {
+	if cfg.Kind == "" {
+		cfg.Kind = api.KindReplicaSet
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.BurstReplicas <= 0 {
+		cfg.BurstReplicas = BurstReplicas
+	}
+	owner := replicaSetKind
+	if cfg.Kind == api.KindReplicationController {
+		owner = replicationControllerKind
+	}
+	m := &Manager{
+		cfg: cfg, owner: owner, sch: sch, name: owner.source,
+		expectations: NewControllerExpectations(ExpectationsConfig{Now: sch.Now}),
+		last:         map[string]SyncRecord{},
+	}
+	m.gates = cfg.Gates
+	limiter := cfg.RateLimiter
+	if limiter == nil {
+		limiter = workqueue.DefaultControllerRateLimiter(sch)
+	}
+	m.queue = workqueue.NewRateLimiting(workqueue.Config{Name: owner.queueName, Scheduler: sch, Kind: string(cfg.Kind)}, limiter)
+	for i := 1; i <= cfg.Workers; i++ {
+		m.workers = append(m.workers, &worker{m: m, name: owner.short + "-worker-" + strconv.Itoa(i)})
+	}
+	return m
+}
+
+// NamedComponent is a component with the name to register it under.
+type NamedComponent struct {
+	Name      string
+	Component sim.Component
+}
+
+// Components lists the manager's kernel components: the manager itself, its
+// queue and its workers.
+func (m *Manager) Components() []NamedComponent {
+	out := []NamedComponent{{m.name, m}, {m.queue.ComponentName(), m.queue}}
+	for _, w := range m.workers {
+		out = append(out, NamedComponent{w.name, w})
+	}
+	return out
+}
+
+// LastSync returns the last finished sync of a key.
+func (m *Manager) LastSync(key string) (SyncRecord, bool) {
+	r, ok := m.last[key]
+	return r, ok
+}
+
+// Syncs returns how many syncs have finished, over all keys.
+func (m *Manager) Syncs() int { return m.syncs }
+
+// Queue returns the manager's work queue.
+func (m *Manager) Queue() *workqueue.RateLimitingQueue { return m.queue }
+
+// Expectations returns the manager's expectations.
+func (m *Manager) Expectations() *ControllerExpectations { return m.expectations }
+
+// Kind returns the owner kind the manager serves.
+func (m *Manager) Kind() api.Kind { return m.owner.kind }
+
+// Name returns the manager's component name, which is also the source of its
+// Events ("replicaset-controller").
+func (m *Manager) Name() string { return m.name }
+
+// Start registers the handlers and indexes on the informers and schedules the
+// wait for their caches to sync, after which the workers start.
+func (m *Manager) Start() error {
+	// The pod informer is shared with the other flavour of the manager, which
+	// may have added the same index already.
+	if err := m.cfg.Pods.AddIndexer(PodOwnerIndex, indexPodByOwner); err != nil && !errors.Is(err, informer.ErrIndexerConflict) {
+		return err
+	}
+	if err := m.cfg.Owners.AddIndexer(controllerUIDIndex, indexOwnerByControllerUID); err != nil && !errors.Is(err, informer.ErrIndexerConflict) {
+		return err
+	}
+	m.cfg.Owners.AddEventHandler(informer.Handler{
+		Name: m.handlerActor(), OnAdd: m.addRS, OnUpdate: m.updateRS, OnDelete: m.deleteRS,
+	})
+	m.cfg.Pods.AddEventHandler(informer.Handler{
+		Name: m.handlerActor(), OnAdd: m.addPod, OnUpdate: m.updatePod, OnDelete: m.deletePod,
+	})
+	m.sch.After(0, m.name, eventCacheSync, nil)
+	return nil
+}
+
+const (
+	eventCacheSync = "wait-for-cache-sync"
+	eventWorkerRun = "run"
+)
+
+// Handle is the manager's own step: waiting for the caches to sync, then
+// starting the workers.
+func (m *Manager) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	if ev.Kind != eventCacheSync {
+		return sim.Report{Actor: m.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	}
+	if !m.cfg.Pods.HasSynced() || !m.cfg.Owners.HasSynced() {
+		ctx.After(cacheSyncPoll, m.name, eventCacheSync, nil)
+		return sim.Report{Actor: m.name, Models: "WaitForNamedCacheSync",
+			Summary: "informers not synced yet; checking again in 100ms before starting the workers"}
+	}
+	m.started = true
+	for _, w := range m.workers {
+		ctx.After(0, w.name, eventWorkerRun, nil)
+	}
+	return sim.Report{Actor: m.name, Models: "Run",
+		Summary: "pod and " + m.owner.kind.Resource() + " caches synced: starting " + strconv.Itoa(len(m.workers)) + " workers"}
+}
+
+// Describe says what a pending manager event will do.
+func (m *Manager) Describe(ev sim.Event) string {
+	return m.name + " checks whether its caches have synced"
+}
+
+// ownerLister reads the owner informer's cache.
+func (m *Manager) ownerLister() informer.Lister { return m.cfg.Owners.Lister() }
+
+// asReplicaSet returns the ReplicaSet the shared code works on for an owner
+// object: a ReplicaSet as it is, a ReplicationController converted, as
+// upstream's conversion informer does. The result is read-only.
+func (m *Manager) asReplicaSet(obj api.Object) (*api.ReplicaSet, bool) {
+	switch o := obj.(type) {
+	case *api.ReplicaSet:
+		return o, m.owner.kind == api.KindReplicaSet
+	case *api.ReplicationController:
+		return rcToRS(o), m.owner.kind == api.KindReplicationController
+	}
+	return nil, false
+}
+
+// ownerObject returns the owner object of the manager's kind with the given
+// ReplicaSet's status, ready to be written through the status subresource.
+func (m *Manager) ownerObject(orig api.Object, status api.ReplicaSetStatus) api.Object {
+	switch o := orig.(type) {
+	case *api.ReplicaSet:
+		out := o.DeepCopy()
+		out.Status = status
+		return out
+	case *api.ReplicationController:
+		out := o.DeepCopy()
+		out.Status = rsStatusToRC(status)
+		return out
+	}
+	return nil
+}
+
+// controllerRef is the owner reference the manager puts on pods it creates
+// or adopts.
+func (m *Manager) controllerRef(rs *api.ReplicaSet) api.OwnerReference {
+	return api.NewControllerRef(&rs.Metadata, m.owner.apiVersion, string(m.owner.kind))
+}
+
+func (m *Manager) ownerRef(rs *api.ReplicaSet) sim.Ref {
+	return sim.Ref{Kind: m.owner.short, Namespace: rs.Metadata.Namespace, Name: rs.Metadata.Name}
+}
+
+func (m *Manager) recordEvent(sch sim.Scheduler, obj api.Object, eventType, reason, message string) {
+	if m.cfg.Recorder != nil {
+		m.cfg.Recorder.Eventf(sch, obj, eventType, reason, message)
+	}
+}
+
+var (
+	_ sim.Component = (*Manager)(nil)
+	_ sim.Describer = (*Manager)(nil)
+)

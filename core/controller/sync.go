@@ -1,0 +1,578 @@
+package controller
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// syncRun is one run of syncReplicaSet for one key, as a state machine. Upstream
+// runs the whole sync on the worker's goroutine, blocking on every API call;
+// here the sync runs until it sends a request, and continues when the answer
+// arrives as a kernel event. The order of everything it does is upstream's
+// (spec §1.3):
+//
+//  1. look the owner up in the cache (gone: drop its expectations, done);
+//  2. check the expectations, before anything is listed;
+//  3. list the namespace's pods it could own from the cache, keep the active
+//     ones, and claim them: adopt matching orphans, release pods that no
+//     longer match (one API call at a time, after one fresh GET of the owner
+//     before the first adoption);
+//  4. if the expectations were satisfied and the owner is not being deleted,
+//     manageReplicas: create the missing pods in slow-start batches, or delete
+//     the surplus all at once;
+//  5. calculateStatus and write it, unless nothing changed (one retry after a
+//     fresh GET);
+//  6. requeue after minReadySeconds if pods are ready but not yet available.
+type syncRun struct {
+	w *worker
+
+	key, namespace, name string
+
+	// started is when the worker took the key.
+	started time.Duration
+
+	// orig is the owner as the cache held it when the sync began; rs is its
+	// ReplicaSet form. Both are read-only.
+	orig api.Object
+	rs   *api.ReplicaSet
+
+	// needsSync is the expectations check of step 2.
+	needsSync bool
+	selector  labels.Selector
+
+	// pods are the active pods the claim loop walks, next the index of the
+	// next one to decide; claimed are those the owner owns after claiming.
+	pods      []*api.Pod
+	next      int
+	claimed   []*api.Pod
+	claimErrs []error
+
+	// adoptChecked is set once the fresh GET of the owner (canAdopt) has
+	// answered, adoptErr is its verdict.
+	adoptChecked bool
+	adoptErr     error
+
+	// current is the pod whose adopt or release patch is in flight.
+	current *api.Pod
+
+	phase syncPhase
+
+	// waiting holds the IDs of the requests in flight.
+	waiting []uint64
+
+	manageErr error
+	// slow is the slow-start plan of the creates; batchOK and batchErr collect
+	// the answers of the batch in flight.
+	slow     slowStart
+	batchOK  int
+	batchErr error
+	created  int
+	// deletes counts the delete answers still expected, deleteErr the first
+	// error other than NotFound.
+	deleteErr error
+	deleted   int
+
+	newStatus   api.ReplicaSetStatus
+	statusTries int
+
+	finished     bool
+	err          error
+	requeueAfter time.Duration
+
+	// decision is the sync's decision in words, for the page.
+	decision string
+}
+
+type syncPhase uint8
+
+const (
+	phaseStart syncPhase = iota
+	phaseCanAdopt
+	phaseAdopt
+	phaseRelease
+	phaseCreate
+	phaseDelete
+	phaseStatusPut
+	phaseStatusGet
+	phaseDone
+)
+
+func newSyncRun(w *worker, key string, ctx *sim.Context) *syncRun {
+	return &syncRun{w: w, key: key, started: ctx.Now()}
+}
+
+func (r *syncRun) m() *Manager { return r.w.m }
+
+func (r *syncRun) expects(id uint64) bool { return slices.Contains(r.waiting, id) }
+
+func (r *syncRun) send(ctx *sim.Context, req apistore.Request) {
+	r.waiting = append(r.waiting, r.m().cfg.Server.Send(ctx, r.w.name, req))
+}
+
+func (r *syncRun) finish(err error) {
+	r.finished = true
+	r.err = err
+	r.phase = phaseDone
+}
+
+func (r *syncRun) ownerName() string { return r.m().owner.short + "/" + r.name }
+
+// start runs steps 1 to 3 until the first API call, or to the end.
+func (r *syncRun) start(ctx *sim.Context) sim.Report {
+	m := r.m()
+	ns, name, err := api.SplitKey(r.key)
+	if err != nil {
+		r.finish(err)
+		return sim.Report{Models: "syncReplicaSet", Summary: "took " + r.key + ": " + err.Error()}
+	}
+	r.namespace, r.name = ns, name
+	obj, ok := m.ownerLister().Get(ns, name)
+	if !ok {
+		m.expectations.DeleteExpectations(r.key)
+		r.decision = "deleted: expectations dropped"
+		r.finish(nil)
+		return sim.Report{Models: "syncReplicaSet",
+			Summary: "took " + r.key + ": " + r.ownerName() + " is not in the cache (it was deleted), so its expectations are dropped"}
+	}
+	rs, _ := m.asReplicaSet(obj)
+	r.orig, r.rs = obj, rs
+	r.needsSync = m.expectations.SatisfiedExpectations(r.key)
+	sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector)
+	if err != nil {
+		// Upstream only logs this: retrying cannot fix a bad selector.
+		r.decision = "invalid selector"
+		r.finish(nil)
+		return sim.Report{Models: "syncReplicaSet", Touched: []sim.Ref{m.ownerRef(rs)},
+			Summary: "took " + r.key + ": its selector is invalid (" + err.Error() + "); nothing to do"}
+	}
+	r.selector = sel
+
+	// Upstream lists every pod of the namespace and claims them; a pod owned
+	// by another controller is skipped at once. The pod informer's owner
+	// index hands over exactly the pods that are not skipped, ours and the
+	// orphans, in the order a scan would meet them.
+	objs, _ := m.cfg.Pods.Indexer().ByIndexValues(PodOwnerIndex, rs.Metadata.UID, orphanIndexValue(ns))
+	for _, o := range objs {
+		if pod := o.(*api.Pod); IsPodActive(pod) {
+			r.pods = append(r.pods, pod)
+		}
+	}
+	expect := "expectations satisfied"
+	if !r.needsSync {
+		expect = "expectations not yet satisfied (" + m.expectationWords(r.key) + "), so it will not create or delete"
+	}
+	intro := "took " + r.key + ": " + expect + "; " + strconv.Itoa(len(r.pods)) + " active pods it owns or could adopt"
+	return r.claimLoop(ctx, intro)
+}
+
+// claimLoop walks the pods from next, deciding each, until one needs an API
+// call or all are decided.
+func (r *syncRun) claimLoop(ctx *sim.Context, intro string) sim.Report {
+	m := r.m()
+	for r.next < len(r.pods) {
+		pod := r.pods[r.next]
+		decision, _ := claimDecision(pod, &r.rs.Metadata, r.selector)
+		switch decision {
+		case ClaimClaimed:
+			r.claimed = append(r.claimed, pod)
+		case ClaimNeedsRelease:
+			r.current = pod
+			r.phase = phaseRelease
+			patch := releasePatch(pod, r.rs.Metadata.UID)
+			r.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name, Patch: &patch})
+			return r.report("claimPods", intro, "pod/"+pod.Metadata.Name+" no longer matches "+r.selector.String()+": releasing it (patch removing our controller reference)", podRef(pod))
+		case ClaimNeedsAdoption:
+			r.current = pod
+			if !r.adoptChecked {
+				// Before the first adoption, make sure the owner is not being
+				// deleted: the cache may not know yet, the API server does.
+				r.phase = phaseCanAdopt
+				r.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: m.owner.kind, Namespace: r.namespace, Name: r.name})
+				return r.report("claimPods", intro, "orphan pod/"+pod.Metadata.Name+" matches: before adopting, a fresh GET of "+r.ownerName()+" checks it is not being deleted", podRef(pod))
+			}
+			if r.adoptErr != nil {
+				r.claimErrs = append(r.claimErrs, cantAdoptError(pod, r.adoptErr))
+				break
+			}
+			return r.adopt(ctx, intro)
+		}
+		r.next++
+	}
+	return r.afterClaim(ctx, intro)
+}
+
+func (r *syncRun) adopt(ctx *sim.Context, intro string) sim.Report {
+	m := r.m()
+	pod := r.current
+	r.phase = phaseAdopt
+	patch := adoptionPatch(pod, &r.rs.Metadata, m.owner.apiVersion, string(m.owner.kind))
+	r.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name, Patch: &patch})
+	return r.report("claimPods", intro, "adopting orphan pod/"+pod.Metadata.Name+" (patch adding our controller reference)", podRef(pod))
+}
+
+// onReply continues the sync with the answer to one of its requests.
+func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
+	r.waiting = slices.DeleteFunc(r.waiting, func(id uint64) bool { return id == reply.ID })
+	resp := reply.Response
+	m := r.m()
+	switch r.phase {
+	case phaseCanAdopt:
+		r.adoptChecked = true
+		var fresh *api.ObjectMeta
+		if resp.Object != nil {
+			fresh = resp.Object.Meta()
+		}
+		r.adoptErr = recheckDeletionTimestamp(string(m.owner.kind), &r.rs.Metadata, fresh, resp.Err)
+		if r.adoptErr != nil {
+			r.claimErrs = append(r.claimErrs, cantAdoptError(r.current, r.adoptErr))
+			r.next++
+			return r.claimLoop(ctx, "may not adopt: "+r.adoptErr.Error())
+		}
+		return r.adopt(ctx, "fresh GET: "+r.ownerName()+" is not being deleted")
+	case phaseAdopt:
+		claimed, reported := adoptResult(resp.Err)
+		pod := r.current
+		note := "adopted pod/" + pod.Metadata.Name
+		switch {
+		case claimed:
+			r.claimed = append(r.claimed, resp.Object.(*api.Pod))
+		case reported != nil:
+			r.claimErrs = append(r.claimErrs, reported)
+			note = "could not adopt pod/" + pod.Metadata.Name + ": " + reported.Error()
+		default:
+			note = "pod/" + pod.Metadata.Name + " is gone: skipped"
+		}
+		r.next++
+		return r.claimLoop(ctx, note)
+	case phaseRelease:
+		pod := r.current
+		note := "released pod/" + pod.Metadata.Name
+		if err := releaseResult(resp.Err); err != nil {
+			r.claimErrs = append(r.claimErrs, err)
+			note = "could not release pod/" + pod.Metadata.Name + ": " + err.Error()
+		}
+		r.next++
+		return r.claimLoop(ctx, note)
+	case phaseCreate:
+		return r.onCreate(ctx, reply)
+	case phaseDelete:
+		return r.onDelete(ctx, reply)
+	case phaseStatusPut:
+		return r.onStatusPut(ctx, reply)
+	case phaseStatusGet:
+		return r.onStatusGet(ctx, reply)
+	}
+	return sim.Report{Summary: "ignored an unexpected answer"}
+}
+
+// afterClaim ends step 3: claim errors end the sync (it is retried); else
+// manageReplicas if the expectations allow, then the status.
+func (r *syncRun) afterClaim(ctx *sim.Context, intro string) sim.Report {
+	r.current = nil
+	if len(r.claimErrs) > 0 {
+		err := errors.Join(r.claimErrs...)
+		r.decision = "claiming failed: " + err.Error()
+		r.finish(err)
+		return r.report("claimPods", intro, "claiming failed, so nothing is created or deleted and no status is written")
+	}
+	if r.needsSync && r.rs.Metadata.DeletionTimestamp == nil {
+		return r.manageReplicas(ctx, intro)
+	}
+	if r.rs.Metadata.DeletionTimestamp != nil {
+		r.decision = strconv.Itoa(len(r.claimed)) + " pods owned; being deleted, so it creates and deletes nothing"
+	} else {
+		r.decision = strconv.Itoa(len(r.claimed)) + " pods owned; waiting for earlier creates or deletes to be observed"
+	}
+	return r.updateStatus(ctx, intro)
+}
+
+// manageReplicas is step 4 (spec §1.4).
+func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
+	m := r.m()
+	want := int(specReplicas(r.rs))
+	diff := len(r.claimed) - want
+	owned := strconv.Itoa(len(r.claimed)) + " pods owned, want " + strconv.Itoa(want)
+	switch {
+	case diff < 0:
+		n := min(-diff, m.cfg.BurstReplicas)
+		m.expectations.ExpectCreations(r.key, n)
+		r.slow = newSlowStart(n, SlowStartInitialBatchSize)
+		batches := slowStartBatches(n, SlowStartInitialBatchSize)
+		r.decision = owned + ": creating " + strconv.Itoa(n) + " (" + describeBatches(batches) + ")"
+		if n < -diff {
+			r.decision += "; at most " + strconv.Itoa(m.cfg.BurstReplicas) + " per sync (burstReplicas)"
+		}
+		return r.sendCreateBatch(ctx, intro+"; "+r.decision)
+	case diff > 0:
+		n := min(diff, m.cfg.BurstReplicas)
+		toDelete := getPodsToDelete(r.claimed, r.relatedPods(), n, ctx.Wall(), m.gates)
+		keys := getPodKeys(toDelete)
+		m.expectations.ExpectDeletions(r.key, keys)
+		r.decision = owned + ": deleting " + strconv.Itoa(n) + ", all at once: " + strings.Join(podNames(toDelete), ", ")
+		r.phase = phaseDelete
+		touched := []sim.Ref{m.ownerRef(r.rs)}
+		for _, pod := range toDelete {
+			r.send(ctx, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name})
+			touched = append(touched, podRef(pod))
+		}
+		r.deleted = 0
+		return sim.Report{Models: "manageReplicas", Summary: intro + "; " + r.decision, Touched: touched}
+	}
+	r.decision = owned + ": nothing to create or delete"
+	return r.updateStatus(ctx, intro+"; "+r.decision)
+}
+
+func describeBatches(batches []int) string {
+	if len(batches) == 1 {
+		return "one batch of " + strconv.Itoa(batches[0])
+	}
+	parts := make([]string, len(batches))
+	for i, b := range batches {
+		parts[i] = strconv.Itoa(b)
+	}
+	return "slow-start batches of " + strings.Join(parts, ", ")
+}
+
+func podNames(pods []*api.Pod) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		out[i] = p.Metadata.Name
+	}
+	return out
+}
+
+// relatedPods are the pods of the owner's siblings (ReplicaSets with the same
+// controller, such as one Deployment's): the deletion ranking prefers pods on
+// nodes that run many of them.
+func (r *syncRun) relatedPods() []*api.Pod {
+	m := r.m()
+	ref := api.GetControllerOf(&r.rs.Metadata)
+	if ref == nil {
+		return nil
+	}
+	objs, err := m.cfg.Owners.Indexer().ByIndex(controllerUIDIndex, ref.UID)
+	if err != nil {
+		return nil
+	}
+	var siblings []*api.ReplicaSet
+	for _, o := range objs {
+		if rs, ok := m.asReplicaSet(o); ok {
+			siblings = append(siblings, rs)
+		}
+	}
+	var pods []*api.Pod
+	for _, o := range m.cfg.Pods.Lister().Namespace(r.namespace).List(everything) {
+		pods = append(pods, o.(*api.Pod))
+	}
+	return getIndirectlyRelatedPods(getReplicaSetsWithSameController(r.rs, siblings), pods)
+}
+
+// sendCreateBatch sends the next slow-start batch of creates.
+func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
+	m := r.m()
+	size := r.slow.next()
+	r.phase = phaseCreate
+	r.batchOK, r.batchErr = 0, nil
+	ref := m.controllerRef(r.rs)
+	pod, err := podFromTemplate(&r.rs.Spec.Template, &r.rs.Metadata, &ref)
+	if err != nil {
+		// The pod cannot even be built: every call of this batch fails
+		// before reaching the API, so slow start stops here.
+		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+err.Error())
+		r.slow.batchDone(0, err)
+		return r.endCreates(ctx, intro+"; cannot build the pod: "+err.Error())
+	}
+	for range size {
+		r.send(ctx, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod, Namespace: r.namespace, Object: pod})
+	}
+	return sim.Report{Models: "slowStartBatch", Touched: []sim.Ref{m.ownerRef(r.rs)},
+		Summary: intro + "; sending a batch of " + strconv.Itoa(size) + " creates"}
+}
+
+func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
+	m := r.m()
+	resp := reply.Response
+	var note string
+	var touched []sim.Ref
+	switch {
+	case resp.Err == nil:
+		r.batchOK++
+		r.created++
+		pod := resp.Object.(*api.Pod)
+		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulCreatePodReason, "Created pod: "+pod.Metadata.Name)
+		note = "created pod/" + pod.Metadata.Name
+		touched = append(touched, podRef(pod))
+	case apistore.HasStatusCause(resp.Err, "NamespaceTerminating"):
+		// A namespace being deleted refuses new pods; upstream counts that as
+		// success, so its expectation is never lowered (the ReplicaSet waits
+		// out the 5 minute expectations TTL, or goes with its namespace).
+		r.batchOK++
+		note = "create refused: namespace terminating (counted as success, as upstream does)"
+	default:
+		if r.batchErr == nil {
+			r.batchErr = resp.Err
+		}
+		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+resp.Err.Error())
+		note = "create failed: " + resp.Err.Error()
+	}
+	if len(r.waiting) > 0 {
+		return sim.Report{Models: "slowStartBatch", Touched: touched,
+			Summary: note + " (" + strconv.Itoa(len(r.waiting)) + " more answers of this batch to wait for)"}
+	}
+	size := r.slow.next()
+	r.slow.batchDone(r.batchOK, r.batchErr)
+	summary := note + "; batch of " + strconv.Itoa(size) + " done (" + strconv.Itoa(r.batchOK) + " ok)"
+	if !r.slow.done() {
+		rep := r.sendCreateBatch(ctx, summary)
+		rep.Touched = append(rep.Touched, touched...)
+		return rep
+	}
+	if r.batchErr != nil {
+		summary += "; it failed, so slow start stops here"
+	}
+	rep := r.endCreates(ctx, summary)
+	rep.Touched = append(rep.Touched, touched...)
+	return rep
+}
+
+// endCreates lowers the expectations for every create that was skipped or
+// failed, so the owner waits only for pods that exist, then writes status.
+func (r *syncRun) endCreates(ctx *sim.Context, summary string) sim.Report {
+	m := r.m()
+	_, skipped, err := r.slow.result()
+	for range skipped {
+		m.expectations.CreationObserved(r.key)
+	}
+	if skipped > 0 {
+		summary += "; " + strconv.Itoa(skipped) + " creates skipped or failed: expectations lowered by as many"
+	}
+	r.manageErr = err
+	return r.updateStatus(ctx, summary)
+}
+
+func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
+	m := r.m()
+	resp := reply.Response
+	name := reply.Request.Name
+	pod := sim.Ref{Kind: "pod", Namespace: reply.Request.Namespace, Name: name}
+	var note string
+	switch {
+	case resp.Err == nil:
+		r.deleted++
+		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulDeletePodReason, "Deleted pod: "+name)
+		note = "deleted pod/" + name
+	default:
+		// The pod will never be seen deleted by this request: stop waiting
+		// for it.
+		m.expectations.DeletionObserved(r.key, api.Key(reply.Request.Namespace, name))
+		if apistore.IsNotFound(resp.Err) {
+			note = "pod/" + name + " was already gone"
+			break
+		}
+		if r.deleteErr == nil {
+			r.deleteErr = resp.Err
+		}
+		m.recordEvent(ctx, r.orig, api.EventWarning, FailedDeletePodReason, "Error deleting: "+resp.Err.Error())
+		note = "delete of pod/" + name + " failed: " + resp.Err.Error()
+	}
+	if len(r.waiting) > 0 {
+		return sim.Report{Models: "manageReplicas", Touched: []sim.Ref{pod},
+			Summary: note + " (" + strconv.Itoa(len(r.waiting)) + " more deletes to wait for)"}
+	}
+	r.manageErr = r.deleteErr
+	rep := r.updateStatus(ctx, note+"; all deletes answered")
+	rep.Touched = append(rep.Touched, pod)
+	return rep
+}
+
+// updateStatus is step 5: calculateStatus, then updateReplicaSetStatus.
+func (r *syncRun) updateStatus(ctx *sim.Context, intro string) sim.Report {
+	m := r.m()
+	r.newStatus = calculateStatus(r.rs, r.claimed, r.manageErr, ctx.Wall())
+	if !statusNeedsUpdate(r.rs, r.newStatus) {
+		return r.end(ctx, intro+"; status unchanged, not written")
+	}
+	r.newStatus.ObservedGeneration = r.rs.Metadata.Generation
+	r.phase = phaseStatusPut
+	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
+		Object: m.ownerObject(r.orig, r.newStatus)})
+	return sim.Report{Models: "updateReplicaSetStatus", Touched: []sim.Ref{m.ownerRef(r.rs)},
+		Summary: intro + "; writing status " + statusWords(r.newStatus)}
+}
+
+func statusWords(s api.ReplicaSetStatus) string {
+	out := "replicas=" + strconv.Itoa(int(s.Replicas)) + " ready=" + strconv.Itoa(int(s.ReadyReplicas)) +
+		" available=" + strconv.Itoa(int(s.AvailableReplicas))
+	if c := GetCondition(s, api.ReplicaFailure); c != nil {
+		out += " ReplicaFailure=" + c.Status + " (" + c.Reason + ")"
+	}
+	return out
+}
+
+func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Report {
+	m := r.m()
+	resp := reply.Response
+	if resp.Err == nil {
+		return r.end(ctx, "status written (resourceVersion "+strconv.FormatUint(resp.ResourceVersion, 10)+")")
+	}
+	if r.statusTries >= statusUpdateRetries {
+		r.decision += "; status write failed"
+		r.finish(resp.Err)
+		return sim.Report{Models: "updateReplicaSetStatus", Summary: "status write failed again: " + resp.Err.Error()}
+	}
+	r.statusTries++
+	r.phase = phaseStatusGet
+	r.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: m.owner.kind, Namespace: r.namespace, Name: r.name})
+	return sim.Report{Models: "updateReplicaSetStatus",
+		Summary: "status write failed (" + resp.Err.Error() + "): fetching " + r.ownerName() + " fresh to retry once"}
+}
+
+func (r *syncRun) onStatusGet(ctx *sim.Context, reply *apistore.Reply) sim.Report {
+	m := r.m()
+	resp := reply.Response
+	if resp.Err != nil {
+		r.finish(resp.Err)
+		return sim.Report{Models: "updateReplicaSetStatus", Summary: "fresh GET failed: " + resp.Err.Error()}
+	}
+	r.phase = phaseStatusPut
+	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
+		Object: m.ownerObject(resp.Object, r.newStatus)})
+	return sim.Report{Models: "updateReplicaSetStatus", Summary: "got " + r.ownerName() + " fresh: writing the same status on it"}
+}
+
+// end is step 6, then the sync returns manageReplicas' error.
+func (r *syncRun) end(ctx *sim.Context, summary string) sim.Report {
+	want := specReplicas(r.rs)
+	if r.manageErr == nil && r.rs.Spec.MinReadySeconds > 0 &&
+		r.newStatus.ReadyReplicas == want && r.newStatus.AvailableReplicas != want {
+		r.requeueAfter = time.Duration(r.rs.Spec.MinReadySeconds) * time.Second
+	}
+	r.finish(r.manageErr)
+	return sim.Report{Models: "syncReplicaSet", Summary: summary}
+}
+
+func (r *syncRun) report(models, intro, what string, touched ...sim.Ref) sim.Report {
+	if r.rs != nil {
+		touched = append(touched, r.m().ownerRef(r.rs))
+	}
+	return sim.Report{Models: models, Summary: intro + "; " + what, Touched: touched}
+}
+
+// clone returns a copy that shares nothing mutable with r. Pods and owners
+// are shared: they are read-only.
+func (r *syncRun) clone() *syncRun {
+	c := *r
+	c.pods = slices.Clone(r.pods)
+	c.claimed = slices.Clone(r.claimed)
+	c.claimErrs = slices.Clone(r.claimErrs)
+	c.waiting = slices.Clone(r.waiting)
+	return &c
+}

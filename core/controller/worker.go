@@ -1,0 +1,142 @@
+package controller
+
+import (
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/workqueue"
+)
+
+// worker is one logical worker: a component that takes a key from the queue,
+// runs syncReplicaSet for it, and asks for the next key. While its sync waits
+// for the API it is busy; the queue guarantees that no other worker holds the
+// same key meanwhile.
+type worker struct {
+	m    *Manager
+	name string
+
+	// run is the sync in progress, nil while idle.
+	run *syncRun
+
+	// idle is set while the worker waits for the queue to wake it.
+	idle bool
+
+	// syncs counts the syncs the worker finished.
+	syncs int
+}
+
+// Handle runs one step of the worker: asking the queue for a key, or
+// continuing its sync with an API response.
+func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	switch ev.Kind {
+	case eventWorkerRun, workqueue.KindWake:
+		return w.processNextWorkItem(ctx)
+	case apistore.EventResponse:
+		reply := ev.Data.(*apistore.Reply)
+		if w.run == nil || !w.run.expects(reply.ID) {
+			return sim.Report{Actor: w.name, Summary: "ignored an answer to a request of a sync that is over"}
+		}
+		rep := w.run.onReply(ctx, reply)
+		return w.afterStep(ctx, rep)
+	}
+	return sim.Report{Actor: w.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+}
+
+// processNextWorkItem is upstream's worker loop body: Get a key and sync it.
+func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
+	if w.run != nil {
+		return sim.Report{Actor: w.name, Summary: "woken while busy syncing " + w.run.key + ": keeps working"}
+	}
+	key, ok, shutdown := w.m.queue.Get(w.name)
+	if shutdown {
+		w.idle = false
+		return sim.Report{Actor: w.name, Models: "processNextWorkItem", Summary: "the queue is shutting down: the worker stops"}
+	}
+	if !ok {
+		w.idle = true
+		return sim.Report{Actor: w.name, Models: "processNextWorkItem", Summary: "the queue is empty: idle until a key arrives"}
+	}
+	w.idle = false
+	w.run = newSyncRun(w, key, ctx)
+	rep := w.run.start(ctx)
+	return w.afterStep(ctx, rep)
+}
+
+// afterStep finishes the worker's step: when the sync is over, it tells the
+// queue (Forget on success, AddRateLimited on error, then Done) and schedules
+// the worker's next Get as a step of its own.
+func (w *worker) afterStep(ctx *sim.Context, rep sim.Report) sim.Report {
+	rep.Actor = w.name
+	r := w.run
+	if r == nil || !r.finished {
+		return rep
+	}
+	key := r.key
+	if r.err == nil {
+		w.m.queue.Forget(key)
+		rep.Summary += "; sync of " + key + " done"
+	} else {
+		wait, _ := w.m.queue.AddRateLimited(key)
+		rep.Summary += "; sync of " + key + " failed (" + r.err.Error() + "): retry in " + wait.String() +
+			" (requeue " + strconv.Itoa(w.m.queue.NumRequeues(key)) + ")"
+	}
+	if r.requeueAfter > 0 {
+		w.m.queue.AddAfter(key, r.requeueAfter)
+		rep.Summary += "; requeued in " + r.requeueAfter.String() + " to check availability after minReadySeconds"
+	}
+	w.m.queue.Done(key)
+	w.m.syncs++
+	rec := SyncRecord{Key: key, Worker: w.name, Start: r.started, End: ctx.Now(), Decision: r.decision, Seq: w.m.syncs}
+	if r.err != nil {
+		rec.Err = r.err.Error()
+	}
+	w.m.last[key] = rec
+	w.run = nil
+	w.syncs++
+	ctx.After(0, w.name, eventWorkerRun, nil)
+	return rep
+}
+
+// Describe says what a pending worker event will do.
+func (w *worker) Describe(ev sim.Event) string {
+	switch ev.Kind {
+	case apistore.EventResponse:
+		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + w.name
+	case workqueue.KindWake:
+		return w.name + " is woken: a key is waiting"
+	}
+	return w.name + " asks the queue for a key"
+}
+
+type workerSnapshot struct {
+	run   *syncRun
+	idle  bool
+	syncs int
+}
+
+// Snapshot captures the worker and its sync in progress.
+func (w *worker) Snapshot() any {
+	s := workerSnapshot{idle: w.idle, syncs: w.syncs}
+	if w.run != nil {
+		s.run = w.run.clone()
+	}
+	return s
+}
+
+// Restore returns the worker to a snapshot.
+func (w *worker) Restore(v any) {
+	s := v.(workerSnapshot)
+	w.idle, w.syncs = s.idle, s.syncs
+	w.run = nil
+	if s.run != nil {
+		w.run = s.run.clone()
+		w.run.w = w
+	}
+}
+
+var (
+	_ sim.Component   = (*worker)(nil)
+	_ sim.Snapshotter = (*worker)(nil)
+	_ sim.Describer   = (*worker)(nil)
+)
