@@ -1,0 +1,346 @@
+package gc
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/workqueue"
+)
+
+// Defaults.
+const (
+	// DefaultName is the component name of a collector whose Config names
+	// none.
+	DefaultName = "garbage-collector"
+	// DefaultActor is the trace's actor column for the collector's steps.
+	DefaultActor = "gc"
+	// RelistBackoff is the base wait before a monitor lists again after its
+	// list or watch failed (the reflector's 800ms, with up to 100% jitter).
+	RelistBackoff = 800 * time.Millisecond
+	// AbsentOwnerCacheSize is how many owners known to be gone the
+	// collector remembers (upstream's absentOwnerCache holds 500).
+	AbsentOwnerCacheSize = 500
+	// conflictRetries is how many times removeFinalizer reads and patches
+	// the owner when its patch meets a conflict (retry.DefaultBackoff:
+	// 4 steps, 10ms growing fivefold, 10% jitter).
+	conflictRetries = 4
+	conflictBackoff = 10 * time.Millisecond
+)
+
+// The event kinds the collector handles, besides the API server's responses
+// and watch deliveries.
+const (
+	eventStart = "start"
+	// eventRelist: a monitor's back-off is over; Data is the monitor index.
+	eventRelist = "relist"
+	// eventWork: the attemptToDelete worker takes the next dependent.
+	eventWork = "work"
+	// eventRetryDependent: a dependent's back-off is over; Data is its uid.
+	eventRetryDependent = "retry-dependent"
+	// eventRetryOwner: an owner's back-off is over; Data is its uid.
+	eventRetryOwner = "retry-owner"
+	// eventRetryFinalizer: removeFinalizer's conflict back-off is over;
+	// Data is the owner's uid.
+	eventRetryFinalizer = "retry-finalizer"
+)
+
+// Config describes the collector. Zero values mean the documented defaults.
+type Config struct {
+	// Name is the kernel component name (default "garbage-collector").
+	Name string
+	// Actor is the trace's actor column (default "gc").
+	Actor string
+	// Server is the API server the collector talks to.
+	Server *apistore.Server
+	// OwnerKinds are the kinds the collector watches for deletions (default
+	// ReplicaSets and ReplicationControllers).
+	OwnerKinds []api.Kind
+	// DependentKinds are the kinds it lists to find an owner's dependents
+	// (default Pods).
+	DependentKinds []api.Kind
+}
+
+func (c Config) withDefaults() Config {
+	if c.Name == "" {
+		c.Name = DefaultName
+	}
+	if c.Actor == "" {
+		c.Actor = DefaultActor
+	}
+	if len(c.OwnerKinds) == 0 {
+		c.OwnerKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController}
+	}
+	if len(c.DependentKinds) == 0 {
+		c.DependentKinds = []api.Kind{api.KindPod}
+	}
+	return c
+}
+
+// GarbageCollector is the garbage collector as one kernel component: monitors
+// that follow the owner kinds, the orphaning of an owner's dependents when it
+// is deleted with the orphan finalizer, and the attemptToDelete worker that
+// deletes (or unlinks) the dependents of an owner that is gone.
+type GarbageCollector struct {
+	cfg Config
+	sch sim.Scheduler
+
+	// monitors follow the owner kinds, one per kind, in Config order.
+	monitors []monitor
+
+	// owners maps the uid of every owner the monitors know to it.
+	owners map[string]ownerRef
+	// orphaned holds the uids of owners whose dependents were orphaned and
+	// whose orphan finalizer was removed: their removal needs nothing more.
+	// An entry is dropped when the owner's removal is seen.
+	orphaned map[string]bool
+
+	// tasks are the owners being processed, by uid; taskOrder lists their
+	// uids in the order they started.
+	tasks     map[string]*ownerTask
+	taskOrder []string
+	// ownerLimiter spaces the retries of owner tasks (upstream's
+	// attemptToOrphan queue limiter).
+	ownerLimiter *workqueue.MaxOfRateLimiter
+
+	// deps are the dependents waiting in or held by the attemptToDelete
+	// queue, by uid. queue lists the uids ready for the worker, oldest
+	// first; current is the uid the worker holds ("" when idle).
+	deps          map[string]*dependent
+	queue         []string
+	current       string
+	workScheduled bool
+	// depLimiter spaces the retries of dependents (upstream's
+	// attemptToDelete queue limiter).
+	depLimiter *workqueue.MaxOfRateLimiter
+
+	// absent is upstream's absentOwnerCache: uids of owners known to be
+	// gone, least recently used first, at most AbsentOwnerCacheSize.
+	absent []string
+
+	// requests maps the ID of every request in flight to what it is for.
+	requests map[uint64]pending
+
+	stats Stats
+}
+
+// Stats count the collector's work.
+type Stats struct {
+	// Deleted counts dependents deleted; Unlinked, dependents that only lost
+	// their reference to a gone owner; Orphaned, dependents orphaned.
+	Deleted, Unlinked, Orphaned int
+	// Errors counts failed requests that led to a retry.
+	Errors int
+}
+
+// ownerRef names an owner.
+type ownerRef struct {
+	Kind       api.Kind
+	Namespace  string
+	Name       string
+	UID        string
+	APIVersion string
+}
+
+func ownerOf(obj api.Object) ownerRef {
+	m := obj.Meta()
+	return ownerRef{Kind: obj.Kind(), Namespace: m.Namespace, Name: m.Name, UID: m.UID, APIVersion: obj.Kind().APIVersion()}
+}
+
+func (o ownerRef) ref() sim.Ref {
+	return sim.Ref{Kind: api.ShortName(o.Kind), Namespace: o.Namespace, Name: o.Name}
+}
+
+func (o ownerRef) String() string { return o.ref().String() }
+
+// pending is what a request in flight is for.
+type pending struct {
+	purpose purpose
+	// monitor is the monitor index, for list and watch of owners.
+	monitor int
+	// uid is the owner's or the dependent's uid.
+	uid string
+	// kind is the dependent kind listed, or the kind of the object patched.
+	kind api.Kind
+	// name is the dependent an orphaning patch is for.
+	name string
+}
+
+type purpose uint8
+
+const (
+	listOwners purpose = iota + 1
+	watchOwners
+	listDependents
+	orphanPatch
+	getOwnerForFinalizer
+	removeFinalizerPatch
+	getDependent
+	getOwner
+	deleteDependent
+	unlinkDependent
+)
+
+// New returns a collector that uses sch (the kernel) for its rate limiters'
+// clock. Register it with the kernel under Name(), then call Start.
+func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
+	cfg = cfg.withDefaults()
+	g := &GarbageCollector{
+		cfg:          cfg,
+		sch:          sch,
+		owners:       map[string]ownerRef{},
+		orphaned:     map[string]bool{},
+		tasks:        map[string]*ownerTask{},
+		deps:         map[string]*dependent{},
+		requests:     map[uint64]pending{},
+		ownerLimiter: workqueue.DefaultControllerRateLimiter(sch),
+		depLimiter:   workqueue.DefaultControllerRateLimiter(sch),
+	}
+	for _, k := range cfg.OwnerKinds {
+		g.monitors = append(g.monitors, monitor{kind: k, state: monitorNotStarted})
+	}
+	return g
+}
+
+// Name returns the component name.
+func (g *GarbageCollector) Name() string { return g.cfg.Name }
+
+// Stats returns the counters.
+func (g *GarbageCollector) Stats() Stats { return g.stats }
+
+// Start schedules the monitors' first lists.
+func (g *GarbageCollector) Start() {
+	g.sch.After(0, g.cfg.Name, eventStart, nil)
+}
+
+// Handle runs one of the collector's steps.
+func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	switch ev.Kind {
+	case eventStart:
+		return g.start(ctx)
+	case apistore.EventResponse:
+		return g.response(ctx, ev.Data.(*apistore.Reply))
+	case apistore.EventWatch:
+		return g.watchEvent(ctx, ev.Data.(apistore.WatchDelivery))
+	case eventRelist:
+		i := ev.Data.(int)
+		g.list(ctx, i)
+		return g.report("Reflector.list", "back-off over: listing "+g.monitors[i].kind.Resource()+" again")
+	case eventWork:
+		return g.work(ctx)
+	case eventRetryDependent:
+		return g.retryDependent(ctx, ev.Data.(string))
+	case eventRetryOwner:
+		return g.retryOwner(ctx, ev.Data.(string))
+	case eventRetryFinalizer:
+		return g.retryFinalizer(ctx, ev.Data.(string))
+	}
+	return g.report("", "ignored unknown event "+strconv.Quote(ev.Kind))
+}
+
+func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim.Report {
+	p, ok := g.requests[reply.ID]
+	if !ok {
+		return g.report("", "ignored the answer to an abandoned "+string(reply.Request.Verb)+" request")
+	}
+	delete(g.requests, reply.ID)
+	switch p.purpose {
+	case listOwners:
+		return g.ownersListed(ctx, p.monitor, reply)
+	case watchOwners:
+		return g.watchOpened(ctx, p.monitor, reply)
+	case listDependents:
+		return g.dependentsListed(ctx, p, reply)
+	case orphanPatch:
+		return g.orphanPatched(ctx, p, reply)
+	case getOwnerForFinalizer:
+		return g.ownerReadForFinalizer(ctx, p, reply)
+	case removeFinalizerPatch:
+		return g.finalizerRemoved(ctx, p, reply)
+	case getDependent:
+		return g.dependentRead(ctx, p, reply)
+	case getOwner:
+		return g.ownerRead(ctx, p, reply)
+	case deleteDependent, unlinkDependent:
+		return g.dependentWritten(ctx, p, reply)
+	}
+	return g.report("", "ignored an answer it did not expect: "+reply.Request.String())
+}
+
+// send issues a request and remembers what it is for.
+func (g *GarbageCollector) send(ctx *sim.Context, req apistore.Request, p pending) {
+	id := g.cfg.Server.Send(ctx, g.cfg.Name, req)
+	g.requests[id] = p
+}
+
+func (g *GarbageCollector) report(models, summary string, touched ...sim.Ref) sim.Report {
+	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: summary, Touched: touched}
+}
+
+// Describe says what a pending collector event will do, for the agenda view.
+func (g *GarbageCollector) Describe(ev sim.Event) string {
+	switch ev.Kind {
+	case eventStart:
+		return g.cfg.Name + " starts its monitors"
+	case apistore.EventResponse:
+		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + g.cfg.Name
+	case apistore.EventWatch:
+		d := ev.Data.(apistore.WatchDelivery)
+		m := d.Event.Object.Meta()
+		return string(d.Event.Type) + " " + api.ShortName(d.Event.Object.Kind()) + "/" + m.Name + " reaches " + g.cfg.Name
+	case eventRelist:
+		return g.cfg.Name + " lists " + g.monitors[ev.Data.(int)].kind.Resource() + " again"
+	case eventWork:
+		return g.cfg.Name + " takes the next dependent to attemptToDeleteItem"
+	case eventRetryDependent:
+		if d := g.deps[ev.Data.(string)]; d != nil {
+			return g.cfg.Name + " retries " + d.String()
+		}
+	case eventRetryOwner, eventRetryFinalizer:
+		if t := g.tasks[ev.Data.(string)]; t != nil {
+			return g.cfg.Name + " retries " + t.owner.String()
+		}
+	}
+	return g.cfg.Name + ": " + ev.Kind
+}
+
+// absentHas reports whether uid is in the absentOwnerCache, and marks it as
+// just used.
+func (g *GarbageCollector) absentHas(uid string) bool {
+	i := slices.Index(g.absent, uid)
+	if i < 0 {
+		return false
+	}
+	g.absent = append(slices.Delete(slices.Clone(g.absent), i, i+1), uid)
+	return true
+}
+
+// absentAdd records that the owner with uid is gone.
+func (g *GarbageCollector) absentAdd(uid string) {
+	if g.absentHas(uid) {
+		return
+	}
+	next := append(slices.Clip(g.absent), uid)
+	if len(next) > AbsentOwnerCacheSize {
+		next = next[len(next)-AbsentOwnerCacheSize:]
+	}
+	g.absent = next
+}
+
+func hasFinalizer(m *api.ObjectMeta, f string) bool { return slices.Contains(m.Finalizers, f) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+var (
+	_ sim.Component   = (*GarbageCollector)(nil)
+	_ sim.Snapshotter = (*GarbageCollector)(nil)
+	_ sim.Describer   = (*GarbageCollector)(nil)
+)

@@ -1,0 +1,203 @@
+package gc
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// monitorState says what a monitor is doing.
+type monitorState string
+
+const (
+	monitorNotStarted monitorState = "not started"
+	monitorListing    monitorState = "listing"
+	monitorOpening    monitorState = "opening watch"
+	monitorWatching   monitorState = "watching"
+	monitorBackingOff monitorState = "backing off"
+)
+
+// monitor follows one owner kind: list, then watch from the list's
+// resourceVersion, as a reflector does. Upstream's GraphBuilder runs one
+// shared informer per deletable resource; the model needs only the owner
+// kinds, and no cache: the collector keeps the uid and name of each owner.
+type monitor struct {
+	kind  api.Kind
+	state monitorState
+	// lastRV is the resourceVersion of the last list or watch event seen.
+	lastRV uint64
+	// request is the ID of the list or watch in flight; watchID the ID of the
+	// open watch (0 when none).
+	request uint64
+	watchID uint64
+}
+
+func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
+	kinds := ""
+	for i := range g.monitors {
+		g.list(ctx, i)
+		if i > 0 {
+			kinds += " and "
+		}
+		kinds += g.monitors[i].kind.Resource()
+	}
+	return g.report("GraphBuilder.startMonitors", "start: listing "+kinds+", the owners whose deletion the collector follows")
+}
+
+func (g *GarbageCollector) list(ctx *sim.Context, i int) {
+	m := &g.monitors[i]
+	m.state = monitorListing
+	m.request = g.cfg.Server.Send(ctx, g.cfg.Name, apistore.Request{Verb: apistore.VerbList, Kind: m.kind})
+	g.requests[m.request] = pending{purpose: listOwners, monitor: i}
+}
+
+func (g *GarbageCollector) watch(ctx *sim.Context, i int) {
+	m := &g.monitors[i]
+	m.state = monitorOpening
+	m.request = g.cfg.Server.Send(ctx, g.cfg.Name, apistore.Request{
+		Verb: apistore.VerbWatch, Kind: m.kind, ListOptions: apistore.ListOptions{ResourceVersion: m.lastRV},
+	})
+	g.requests[m.request] = pending{purpose: watchOwners, monitor: i}
+}
+
+// backOff closes the monitor's watch and lists again after the reflector's
+// back-off.
+func (g *GarbageCollector) backOff(ctx *sim.Context, i int, why string) sim.Report {
+	m := &g.monitors[i]
+	if m.watchID != 0 {
+		g.cfg.Server.CloseWatch(m.watchID)
+		m.watchID = 0
+	}
+	m.state = monitorBackingOff
+	m.request = 0
+	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
+	ctx.After(wait, g.cfg.Name, eventRelist, i)
+	return g.report("Reflector.ListAndWatch", why+"; listing "+m.kind.Resource()+" again after a back-off of "+wait.Round(time.Millisecond).String())
+}
+
+// ownersListed takes a monitor's list: every owner listed is observed, and
+// every owner of the kind known before but not listed any more was deleted
+// while the monitor was not watching. Then the monitor watches.
+func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+	m := &g.monitors[i]
+	m.request = 0
+	if err := reply.Response.Err; err != nil {
+		return g.backOff(ctx, i, "list of "+m.kind.Resource()+" failed: "+err.Error())
+	}
+	listed := map[string]bool{}
+	var notes []string
+	for _, obj := range reply.Response.Items {
+		listed[obj.Meta().UID] = true
+		if note := g.observe(ctx, obj); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	for _, uid := range slices.Sorted(maps.Keys(g.owners)) {
+		if o := g.owners[uid]; o.Kind == m.kind && !listed[uid] {
+			notes = append(notes, g.ownerGone(ctx, o, "gone from the list"))
+		}
+	}
+	m.lastRV = reply.Response.ResourceVersion
+	g.watch(ctx, i)
+	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
+		" at resourceVersion " + strconv.FormatUint(m.lastRV, 10) + "; watching from there"
+	for _, n := range notes {
+		summary += "; " + n
+	}
+	return g.report("Reflector.syncWith", summary)
+}
+
+func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+	m := &g.monitors[i]
+	m.request = 0
+	if err := reply.Response.Err; err != nil {
+		return g.backOff(ctx, i, "watch of "+m.kind.Resource()+" failed: "+err.Error())
+	}
+	m.state, m.watchID = monitorWatching, reply.ID
+	return g.report("Reflector.watch", "watch of "+m.kind.Resource()+" open from resourceVersion "+
+		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10))
+}
+
+// watchEvent is GraphBuilder.processGraphChanges for an owner: a deletion
+// starts the collection of its dependents, and a deletionTimestamp with the
+// orphan finalizer starts their orphaning.
+func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery) sim.Report {
+	i := -1
+	for j := range g.monitors {
+		m := &g.monitors[j]
+		if m.watchID == d.WatchID || (m.state == monitorOpening && m.request == d.WatchID) {
+			i = j
+			break
+		}
+	}
+	ev := d.Event
+	obj := ev.Object
+	o := ownerOf(obj)
+	what := string(ev.Type) + " " + o.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
+	if i < 0 {
+		return g.report("Reflector.watch", "discarded "+what+": it belongs to a watch that is closed", o.ref())
+	}
+	m := &g.monitors[i]
+	if m.state == monitorOpening {
+		// An event can overtake the answer that opened its watch.
+		delete(g.requests, m.request)
+		m.state, m.watchID, m.request = monitorWatching, d.WatchID, 0
+	}
+	m.lastRV = ev.ResourceVersion
+	if ev.Type == apistore.Deleted {
+		return g.report("processGraphChanges", "saw "+what+": "+g.ownerGone(ctx, o, "deleted"), o.ref())
+	}
+	note := g.observe(ctx, obj)
+	if note == "" {
+		note = "nothing for the garbage collector to do"
+	}
+	return g.report("processGraphChanges", "saw "+what+": "+note, o.ref())
+}
+
+// observe records an owner as it now is. If it is being deleted with the
+// orphan finalizer, its dependents must be orphaned: it starts that task and
+// says so; otherwise it returns "".
+func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
+	o := ownerOf(obj)
+	g.owners[o.UID] = o
+	m := obj.Meta()
+	if m.DeletionTimestamp == nil || !hasFinalizer(m, apistore.FinalizerOrphanDependents) ||
+		g.tasks[o.UID] != nil || g.orphaned[o.UID] {
+		return ""
+	}
+	g.startOrphaning(ctx, o)
+	return o.String() + " is being deleted with the orphan finalizer: its dependents must be orphaned before it goes; listing " +
+		g.dependentResources() + " in " + o.Namespace + " to find them"
+}
+
+// ownerGone handles an owner that no longer exists, and says what follows.
+func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) string {
+	delete(g.owners, o.UID)
+	if g.orphaned[o.UID] {
+		delete(g.orphaned, o.UID)
+		return o.String() + " is " + how + "; its dependents were orphaned before, so there is nothing to collect"
+	}
+	if t := g.tasks[o.UID]; t != nil {
+		t.gone = true
+		return o.String() + " is " + how + " while its dependents are being orphaned; the orphaning goes on"
+	}
+	g.startCollecting(ctx, o)
+	return o.String() + " is " + how + ", so its dependents must go too (background cascading deletion); listing " +
+		g.dependentResources() + " in " + o.Namespace + " to find those whose ownerReferences name uid " + o.UID
+}
+
+func (g *GarbageCollector) dependentResources() string {
+	s := ""
+	for i, k := range g.cfg.DependentKinds {
+		if i > 0 {
+			s += " and "
+		}
+		s += k.Resource()
+	}
+	return s
+}

@@ -1,0 +1,104 @@
+package gc
+
+import (
+	"maps"
+	"slices"
+)
+
+// View is a read-only picture of the collector for the page: plain values,
+// built on demand.
+type View struct {
+	Name string
+
+	// Monitors are the watches on the owner kinds.
+	Monitors []MonitorView
+
+	// KnownOwners is the number of owners the monitors know.
+	KnownOwners int
+
+	// Owners are the owners being processed, in the order they started.
+	Owners []OwnerView
+
+	// Dependents are the dependents in the attemptToDelete queue: the one the
+	// worker holds first, then the waiting ones in queue order, then those
+	// backing off.
+	Dependents []DependentView
+
+	// AbsentOwners are the uids of the owners known to be gone, least
+	// recently used first (upstream's absentOwnerCache).
+	AbsentOwners []string
+
+	Stats Stats
+}
+
+// MonitorView is one monitor.
+type MonitorView struct {
+	Kind   string
+	State  string
+	LastRV uint64
+}
+
+// OwnerView is one owner being processed.
+type OwnerView struct {
+	// Owner is "rs/web"; Namespace and UID complete it.
+	Owner     string
+	Namespace string
+	UID       string
+	// Mode is "background" (the owner is gone; its dependents are being
+	// found) or "orphan" (its dependents are being orphaned).
+	Mode string
+	// Phase says where the task is: "listing dependents", "orphaning
+	// dependents", "removing the orphan finalizer", "waiting to retry".
+	Phase string
+	// Dependents are the dependents found, "pod/web-x".
+	Dependents []string
+	// Retries counts the task's retries after errors.
+	Retries int
+}
+
+// DependentView is one dependent in the attemptToDelete queue.
+type DependentView struct {
+	// Object is "pod/web-x"; Namespace completes it.
+	Object    string
+	Namespace string
+	// Owner is the gone owner that made it a candidate, "rs/web".
+	Owner string
+	// State is "processing", "queued" or "waiting to retry".
+	State string
+	// Retries counts retries after errors; LastError is the last one.
+	Retries   int
+	LastError string
+}
+
+// View returns the collector's current picture.
+func (g *GarbageCollector) View() View {
+	v := View{Name: g.cfg.Name, KnownOwners: len(g.owners), AbsentOwners: slices.Clone(g.absent), Stats: g.stats}
+	for _, m := range g.monitors {
+		v.Monitors = append(v.Monitors, MonitorView{Kind: string(m.kind), State: string(m.state), LastRV: m.lastRV})
+	}
+	for _, uid := range g.taskOrder {
+		t := g.tasks[uid]
+		ov := OwnerView{Owner: t.owner.String(), Namespace: t.owner.Namespace, UID: uid,
+			Mode: string(t.mode), Phase: string(t.phase), Retries: t.retries}
+		for _, d := range t.found {
+			ov.Dependents = append(ov.Dependents, d.String())
+		}
+		v.Owners = append(v.Owners, ov)
+	}
+	add := func(d *dependent) {
+		v.Dependents = append(v.Dependents, DependentView{Object: d.String(), Namespace: d.namespace,
+			Owner: d.cause.String(), State: string(d.state), Retries: d.retries, LastError: d.lastErr})
+	}
+	if d := g.deps[g.current]; d != nil {
+		add(d)
+	}
+	for _, uid := range g.queue {
+		add(g.deps[uid])
+	}
+	for _, uid := range slices.Sorted(maps.Keys(g.deps)) {
+		if d := g.deps[uid]; d.state == depWaiting {
+			add(d)
+		}
+	}
+	return v
+}

@@ -1,0 +1,353 @@
+package record
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// The correlator's defaults, upstream's (client-go tools/record
+// events_cache.go).
+const (
+	// DefaultCacheSize is the capacity of each of the correlator's three
+	// caches.
+	DefaultCacheSize = 4096
+	// DefaultMaxEvents is how many similar events (same object, type and
+	// reason, different messages) an object may have within MaxInterval
+	// before they are combined: the 10th is the first to be combined.
+	DefaultMaxEvents = 10
+	// DefaultMaxInterval is how long after the last similar event a new one
+	// still counts as similar.
+	DefaultMaxInterval = 10 * time.Minute
+	// DefaultBurst is how many events one source may write about one object
+	// before the spam filter starts refusing them.
+	DefaultBurst = 25
+)
+
+// DefaultQPS is the spam filter's refill rate: one event every 5 minutes.
+// Upstream passes it as a float32 (1/300 rounded to float32, a hair above
+// 1/300) and x/time/rate widens it to float64; so does this model, so that a
+// token comes back when upstream's does.
+var DefaultQPS = float64(float32(1. / 300.))
+
+// CombinedPrefix starts the message of an event that stands for several
+// similar ones (upstream's EventAggregatorByReasonMessageFunc).
+const CombinedPrefix = "(combined from similar events): "
+
+// CorrelatorOptions tune the correlator. The zero value means upstream's
+// defaults.
+type CorrelatorOptions struct {
+	// CacheSize is the capacity of each cache (default 4096).
+	CacheSize int
+	// MaxEvents is the number of similar events at which they are combined
+	// (default 10).
+	MaxEvents int
+	// MaxInterval is how long a run of similar events stays open after the
+	// last one (default 10m).
+	MaxInterval time.Duration
+	// Burst is the spam filter's bucket size per source and object (default
+	// 25).
+	Burst int
+	// QPS is the spam filter's refill rate in events per second (default
+	// DefaultQPS, one every 5 minutes).
+	QPS float64
+}
+
+func (o CorrelatorOptions) withDefaults() CorrelatorOptions {
+	if o.CacheSize <= 0 {
+		o.CacheSize = DefaultCacheSize
+	}
+	if o.MaxEvents <= 0 {
+		o.MaxEvents = DefaultMaxEvents
+	}
+	if o.MaxInterval <= 0 {
+		o.MaxInterval = DefaultMaxInterval
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
+	}
+	if o.QPS <= 0 {
+		o.QPS = DefaultQPS
+	}
+	return o
+}
+
+// Correlator is client-go's EventCorrelator: every event goes through its
+// three parts, in this order, before anything is written.
+//
+//  1. The aggregator groups the events of one object by source, type and
+//     reason, and remembers the distinct messages of each group. Once a
+//     group holds MaxEvents distinct messages within MaxInterval of each
+//     other, the event is replaced by a combined one whose message is
+//     CombinedPrefix plus its own, and which is counted under the group's key
+//     rather than its own.
+//  2. The logger (upstream's eventLogger) counts occurrences per key: an
+//     event whose key it has seen turns into the next occurrence of the Event
+//     already written (same name, count + 1, first timestamp kept), which the
+//     recorder then updates instead of creating another.
+//  3. The spam filter takes one token from the bucket of the event's source
+//     and object, or refuses the event.
+//
+// The logger counts before the spam filter decides, as upstream's does: an
+// event the filter refuses still raises the count, so the next one written
+// jumps by more than one.
+type Correlator struct {
+	opts CorrelatorOptions
+
+	// aggregator maps an aggregate key (source, object, type, reason) to the
+	// distinct messages seen and when the last of them came.
+	aggregator *lru[aggregateRecord]
+	// logger maps an event key (source, object, type, reason, message), or an
+	// aggregate key for combined events, to the Event that stands for it.
+	logger *lru[eventLog]
+	// spam maps a spam key (source, object) to its token bucket.
+	spam *lru[spamRecord]
+}
+
+// aggregateRecord is a group of similar events. localKeys (the messages) is
+// never changed in place: a new record gets a new slice.
+type aggregateRecord struct {
+	// localKeys are the distinct messages seen, in the order first seen;
+	// never more than MaxEvents-1 between events.
+	localKeys []string
+	// last is when the last event of the group was seen.
+	last time.Duration
+}
+
+// eventLog is what the logger remembers of one Event.
+type eventLog struct {
+	// count is the number of occurrences so far, written or not.
+	count int32
+	// first is the Event's firstTimestamp.
+	first api.Time
+	// name is the Event's name: the name of its first occurrence.
+	name string
+	// resourceVersion is the version the server last returned.
+	resourceVersion string
+	// stored is the Event as the server last returned it under this key, nil
+	// if it was never written. (Upstream keeps only the fields above; the
+	// model keeps the object to build its update from; see Result.Previous.)
+	stored *api.Event
+}
+
+// NewCorrelator returns a correlator with empty caches.
+func NewCorrelator(opts CorrelatorOptions) *Correlator {
+	opts = opts.withDefaults()
+	return &Correlator{
+		opts:       opts,
+		aggregator: newLRU[aggregateRecord](opts.CacheSize),
+		logger:     newLRU[eventLog](opts.CacheSize),
+		spam:       newLRU[spamRecord](opts.CacheSize),
+	}
+}
+
+// Options returns the correlator's options, defaults filled in.
+func (c *Correlator) Options() CorrelatorOptions { return c.opts }
+
+// Result is what the correlator decided about one event.
+type Result struct {
+	// Event is the event to write: the one given, a combined one, or either
+	// turned into the next occurrence of an Event already written. Nil when
+	// Skip.
+	Event *api.Event
+	// Update says the Event exists already (its count is above one): the
+	// recorder updates it rather than creating it.
+	Update bool
+	// Previous is the Event as the server last returned it under this key,
+	// if the recorder wrote it before: the base of the update.
+	Previous *api.Event
+	// Combined says the aggregator replaced the event by a combined one.
+	Combined bool
+	// Similar is the number of distinct messages the event's group holds,
+	// counting its own (at most MaxEvents).
+	Similar int
+	// Skip says the spam filter refused the event; nothing is written.
+	Skip bool
+	// Wait is, when Skip, how long until the object's bucket has a token.
+	Wait time.Duration
+}
+
+// Correlate runs one event through the aggregator, the logger and the spam
+// filter at now, the kernel time since sim.Epoch. names draws the names of
+// combined events. ev is not changed.
+func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) Result {
+	aggregated, key, combined, similar := c.aggregate(ev, now, names)
+	observed, previous := c.observe(aggregated, key)
+	res := Result{Event: observed, Update: observed.Count > 1, Previous: previous, Combined: combined, Similar: similar}
+	if ok, wait := c.filter(observed, now); !ok {
+		return Result{Skip: true, Wait: wait, Combined: combined, Similar: similar}
+	}
+	return res
+}
+
+// UpdateState records the Event the server returned, as upstream's
+// UpdateState does: under the key of the Event as stored. For a combined
+// Event that is the key of its combined message, which no event will ask for
+// again; the combined occurrences keep being counted under the aggregate key.
+func (c *Correlator) UpdateState(stored *api.Event) {
+	c.logger.Add(eventKey(stored), eventLog{
+		count: stored.Count, first: stored.FirstTimestamp, name: stored.Metadata.Name,
+		resourceVersion: stored.Metadata.ResourceVersion, stored: stored,
+	})
+}
+
+// aggregate is EventAggregator.EventAggregate. It returns the event to count
+// (ev itself or a combined event), the key to count it under, whether it was
+// combined, and the size of ev's group.
+func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) (*api.Event, string, bool, int) {
+	key := eventKey(ev)
+	aggKey, localKey := aggregateKeys(ev)
+
+	rec, found := c.aggregator.Get(aggKey)
+	// A group whose last event is older than the interval starts again. (A
+	// group not found has last 0, far enough in the past in upstream's
+	// wall-clock terms; here the clock starts at 0, so found is checked too.)
+	if !found || now-rec.last > c.opts.MaxInterval {
+		rec = aggregateRecord{}
+	}
+	keys := rec.localKeys
+	if !slices.Contains(keys, localKey) {
+		keys = append(slices.Clip(keys), localKey)
+	}
+	if len(keys) < c.opts.MaxEvents {
+		c.aggregator.Add(aggKey, aggregateRecord{localKeys: keys, last: now})
+		return ev, key, false, len(keys)
+	}
+	// The group is full. Upstream drops one message at random
+	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
+	// model drops the one just added, so the group keeps the first messages
+	// it saw, and every new message keeps being combined.
+	c.aggregator.Add(aggKey, aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now})
+
+	wall := api.NewTime(sim.Epoch.Add(now))
+	return &api.Event{
+		Metadata: api.ObjectMeta{
+			Name:      names.Next(ev.InvolvedObject.Name, now),
+			Namespace: ev.Metadata.Namespace,
+		},
+		InvolvedObject: ev.InvolvedObject,
+		Reason:         ev.Reason,
+		Message:        CombinedPrefix + ev.Message,
+		Source:         ev.Source,
+		FirstTimestamp: wall,
+		LastTimestamp:  wall,
+		Count:          1,
+		Type:           ev.Type,
+	}, aggKey, true, len(keys)
+}
+
+// observe is eventLogger.eventObserve: it turns ev into the next occurrence of
+// the Event remembered under key, if there is one, and remembers it. It
+// returns the event to write and the Event as last stored under key.
+func (c *Correlator) observe(ev *api.Event, key string) (*api.Event, *api.Event) {
+	out := ev.DeepCopy()
+	last, found := c.logger.Get(key)
+	if found && last.count > 0 {
+		out.Metadata.Name = last.name
+		out.Metadata.ResourceVersion = last.resourceVersion
+		out.FirstTimestamp = last.first
+		out.Count = last.count + 1
+	}
+	c.logger.Add(key, eventLog{
+		count: out.Count, first: out.FirstTimestamp, name: out.Metadata.Name,
+		resourceVersion: out.Metadata.ResourceVersion, stored: last.stored,
+	})
+	if last.stored != nil && last.stored.Metadata.Name != out.Metadata.Name {
+		return out, nil
+	}
+	return out, last.stored
+}
+
+// filter is EventSourceObjectSpamFilter.Filter: it takes a token from the
+// bucket of ev's source and object and reports whether there was one.
+func (c *Correlator) filter(ev *api.Event, now time.Duration) (bool, time.Duration) {
+	key := spamKey(ev)
+	rec, _ := c.spam.Get(key)
+	bucket, ok, wait := rec.bucket.tryAccept(now, c.opts.QPS, c.opts.Burst, rec.started)
+	c.spam.Add(key, spamRecord{bucket: bucket, started: rec.started || ok})
+	return ok, wait
+}
+
+// CacheSizes returns the number of entries in the aggregator's, the logger's
+// and the spam filter's caches.
+func (c *Correlator) CacheSizes() (aggregator, logger, spam int) {
+	return c.aggregator.Len(), c.logger.Len(), c.spam.Len()
+}
+
+// The keys, as upstream builds them: the fields joined with nothing between
+// them. The model's Events have no fieldPath, reportingController or
+// reportingInstance; upstream's recorder sets the last two to the source's
+// component and host, which the keys hold already.
+
+// eventKey identifies an event exactly: source, object, type, reason and
+// message (upstream's getEventKey).
+func eventKey(e *api.Event) string {
+	o := &e.InvolvedObject
+	return strings.Join([]string{
+		e.Source.Component, e.Source.Host,
+		o.Kind, o.Namespace, o.Name, o.UID, o.APIVersion,
+		e.Type, e.Reason, e.Message,
+	}, "")
+}
+
+// aggregateKeys returns the key of ev's group of similar events and its key
+// within the group, the message (upstream's EventAggregatorByReasonFunc).
+func aggregateKeys(e *api.Event) (string, string) {
+	o := &e.InvolvedObject
+	return strings.Join([]string{
+		e.Source.Component, e.Source.Host,
+		o.Kind, o.Namespace, o.Name, o.UID, o.APIVersion,
+		e.Type, e.Reason,
+		e.Source.Component, e.Source.Host, // reportingController, reportingInstance
+	}, ""), e.Message
+}
+
+// spamKey identifies a source and an object (upstream's getSpamKey).
+func spamKey(e *api.Event) string {
+	o := &e.InvolvedObject
+	return strings.Join([]string{
+		e.Source.Component, e.Source.Host,
+		o.Kind, o.Namespace, o.Name, o.UID, o.APIVersion,
+	}, "")
+}
+
+// Namer draws Event names as upstream does, "<object name>.<unix nanoseconds
+// in hex>", from the kernel clock. Upstream relies on the wall clock never
+// showing the same nanosecond twice; the kernel clock often does (every event
+// of one step shares its instant), so a name that would repeat the last one's
+// time takes the next nanosecond instead. Names therefore stay unique and
+// ordered, and one seed gives one set of names.
+type Namer struct {
+	// last is the unix nanoseconds of the last name drawn.
+	last int64
+}
+
+// Next returns a fresh name for an event about the object called object.
+func (n *Namer) Next(object string, now time.Duration) string {
+	nanos := sim.Epoch.Add(now).UnixNano()
+	if nanos <= n.last {
+		nanos = n.last + 1
+	}
+	n.last = nanos
+	return object + "." + strconv.FormatInt(nanos, 16)
+}
+
+type correlatorSnapshot struct {
+	aggregator lruSnapshot[aggregateRecord]
+	logger     lruSnapshot[eventLog]
+	spam       lruSnapshot[spamRecord]
+}
+
+func (c *Correlator) snapshot() correlatorSnapshot {
+	return correlatorSnapshot{aggregator: c.aggregator.snapshot(), logger: c.logger.snapshot(), spam: c.spam.snapshot()}
+}
+
+func (c *Correlator) restore(s correlatorSnapshot) {
+	c.aggregator.restore(s.aggregator)
+	c.logger.restore(s.logger)
+	c.spam.restore(s.spam)
+}

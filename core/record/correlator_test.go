@@ -1,0 +1,103 @@
+package record
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+func newEvent(reason, message string) *api.Event {
+	return &api.Event{
+		Metadata:       api.ObjectMeta{Namespace: "default", Name: "web.1"},
+		InvolvedObject: api.ObjectReference{Kind: "ReplicaSet", Namespace: "default", Name: "web", UID: "u1", APIVersion: "apps/v1"},
+		Reason:         reason, Message: message, Type: api.EventWarning, Count: 1,
+		Source: api.EventSource{Component: "replicaset-controller"},
+	}
+}
+
+func TestCorrelatorKeysFollowUpstream(t *testing.T) {
+	a := newEvent("FailedCreate", "m1")
+	b := newEvent("FailedCreate", "m2")
+	b.InvolvedObject.ResourceVersion = "99" // not part of any key
+	assert.NotEqual(t, eventKey(a), eventKey(b), "the message is part of the event key")
+	ka, la := aggregateKeys(a)
+	kb, lb := aggregateKeys(b)
+	assert.Equal(t, ka, kb, "the message is not part of the aggregate key")
+	assert.Equal(t, "m1", la)
+	assert.Equal(t, "m2", lb)
+	c := newEvent("SuccessfulCreate", "m1")
+	assert.Equal(t, spamKey(a), spamKey(c), "the spam key is source and object only")
+	c.InvolvedObject.UID = "u2"
+	assert.NotEqual(t, spamKey(a), spamKey(c))
+}
+
+func TestCorrelatorGroupKeepsItsFirstMessages(t *testing.T) {
+	c := NewCorrelator(CorrelatorOptions{})
+	var names Namer
+	for i := 1; i <= 9; i++ {
+		res := c.Correlate(newEvent("FailedCreate", "m"+strconv.Itoa(i)), time.Duration(i)*time.Second, &names)
+		require.False(t, res.Combined)
+		assert.Equal(t, i, res.Similar)
+	}
+	res := c.Correlate(newEvent("FailedCreate", "m10"), 10*time.Second, &names)
+	assert.True(t, res.Combined)
+	assert.Equal(t, 10, res.Similar)
+	assert.Equal(t, CombinedPrefix+"m10", res.Event.Message)
+	assert.False(t, res.Update)
+
+	// A message the group holds is not combined: it counts on its own Event.
+	res = c.Correlate(newEvent("FailedCreate", "m3"), 11*time.Second, &names)
+	assert.False(t, res.Combined)
+	assert.True(t, res.Update)
+	assert.Equal(t, int32(2), res.Event.Count)
+
+	// A new one is.
+	res = c.Correlate(newEvent("FailedCreate", "m11"), 12*time.Second, &names)
+	assert.True(t, res.Combined)
+	assert.Equal(t, int32(2), res.Event.Count)
+	agg, logger, spam := c.CacheSizes()
+	assert.Equal(t, 1, agg)
+	assert.Equal(t, 10, logger, "nine messages and the combined event")
+	assert.Equal(t, 1, spam)
+	assert.Equal(t, DefaultMaxEvents, c.Options().MaxEvents)
+}
+
+func TestCorrelatorCombinedEventRespectsTheSpamFilter(t *testing.T) {
+	c := NewCorrelator(CorrelatorOptions{Burst: 10})
+	var names Namer
+	var last Result
+	for i := 1; i <= 11; i++ {
+		last = c.Correlate(newEvent("FailedCreate", "m"+strconv.Itoa(i)), 0, &names)
+	}
+	assert.True(t, last.Skip, "the 11th event finds the bucket of 10 empty")
+	assert.True(t, last.Combined)
+	assert.Nil(t, last.Event)
+}
+
+func TestNamerIsUniqueAndIncreasing(t *testing.T) {
+	var n Namer
+	a := n.Next("web", 0)
+	b := n.Next("db", 0)
+	c := n.Next("web", time.Nanosecond) // the clock reached a's successor already
+	d := n.Next("web", time.Second)
+	assert.NotEqual(t, a, b)
+	assert.Equal(t, "web.", a[:4])
+	base, _ := strconv.ParseInt(a[4:], 16, 64)
+	nb, _ := strconv.ParseInt(b[3:], 16, 64)
+	nc, _ := strconv.ParseInt(c[4:], 16, 64)
+	nd, _ := strconv.ParseInt(d[4:], 16, 64)
+	assert.Equal(t, base+1, nb)
+	assert.Equal(t, base+2, nc)
+	assert.Equal(t, base+int64(time.Second), nd)
+}
+
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 112: "112th"} {
+		assert.Equal(t, want, ordinal(n))
+	}
+}
