@@ -79,6 +79,10 @@ type Config struct {
 	// Gates sets the feature gates of the deletion ranking (the zero value is
 	// upstream's default: both on).
 	Gates RankingGates
+	// ResyncPeriod is the resync period of the manager's informer handlers
+	// (default 0: never). Upstream's kube-controller-manager resyncs every 12
+	// to 24 hours; every resync enqueues every owner again.
+	ResyncPeriod time.Duration
 	// RateLimiter overrides the queue's rate limiter (default: the default
 	// controller rate limiter).
 	RateLimiter workqueue.RateLimiter
@@ -226,9 +230,11 @@ func (m *Manager) Start() error {
 	}
 	m.cfg.Owners.AddEventHandler(informer.Handler{
 		Name: m.handlerActor(), OnAdd: m.addRS, OnUpdate: m.updateRS, OnDelete: m.deleteRS,
+		ResyncPeriod: m.cfg.ResyncPeriod,
 	})
 	m.cfg.Pods.AddEventHandler(informer.Handler{
 		Name: m.handlerActor(), OnAdd: m.addPod, OnUpdate: m.updatePod, OnDelete: m.deletePod,
+		ResyncPeriod: m.cfg.ResyncPeriod,
 	})
 	m.sch.After(0, m.name, eventCacheSync, nil)
 	return nil

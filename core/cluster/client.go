@@ -1,0 +1,104 @@
+package cluster
+
+import (
+	"maps"
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/api"
+
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// Client is a person at a terminal with kubectl: it sends requests to the API
+// server and reads the answers, one step each. The cluster uses it for the
+// node commands (cordon, uncordon); anything else that acts for the learner
+// may use it too.
+type Client struct {
+	name string
+	srv  *apistore.Server
+	sch  sim.Scheduler
+
+	// replies maps the ID of every request sent to its reply, nil while it is
+	// on its way. Entries are only added.
+	replies map[uint64]*apistore.Reply
+}
+
+// NewClient returns a client registered (by the caller) under name.
+func NewClient(name string, srv *apistore.Server, sch sim.Scheduler) *Client {
+	return &Client{name: name, srv: srv, sch: sch, replies: map[uint64]*apistore.Reply{}}
+}
+
+// Name returns the component name.
+func (c *Client) Name() string { return c.name }
+
+// Send sends a request and returns its ID; the answer arrives as a step of
+// its own, after which Reply returns it.
+func (c *Client) Send(req apistore.Request) uint64 {
+	id := c.srv.Send(c.sch, c.name, req)
+	c.replies[id] = nil
+	return id
+}
+
+// Reply returns the answer to request id, and false while it has not arrived
+// (or id was not sent by this client).
+func (c *Client) Reply(id uint64) (*apistore.Reply, bool) {
+	r := c.replies[id]
+	return r, r != nil
+}
+
+// Handle reads an answer.
+func (c *Client) Handle(_ *sim.Context, ev sim.Event) sim.Report {
+	rep, ok := ev.Data.(*apistore.Reply)
+	if ev.Kind != apistore.EventResponse || !ok {
+		return sim.Report{Actor: c.name, Summary: "ignored unexpected event " + strconv.Quote(ev.Kind)}
+	}
+	if _, sent := c.replies[rep.ID]; sent {
+		c.replies[rep.ID] = rep
+	}
+	what := rep.Request.String()
+	if node, ok := rep.Request.Object.(*api.Node); ok && rep.Request.Verb == apistore.VerbUpdate && rep.Response.Err == nil {
+		if node.Spec.Unschedulable {
+			return sim.Report{Actor: c.name, Models: "kubectl cordon", Touched: []sim.Ref{{Kind: "node", Name: node.Metadata.Name}},
+				Summary: "node/" + node.Metadata.Name + " is cordoned (spec.unschedulable=true, resourceVersion " +
+					rvText(rep.Response.ResourceVersion) + "): the scheduler places no new pods there; pods already there stay"}
+		}
+		return sim.Report{Actor: c.name, Models: "kubectl uncordon", Touched: []sim.Ref{{Kind: "node", Name: node.Metadata.Name}},
+			Summary: "node/" + node.Metadata.Name + " is uncordoned (spec.unschedulable=false, resourceVersion " +
+				rvText(rep.Response.ResourceVersion) + "): the scheduler may place pods there again"}
+	}
+	if rep.Response.Err != nil {
+		return sim.Report{Actor: c.name, Models: "kubectl",
+			Summary: "the API server refused " + what + ": " + rep.Response.Err.Error()}
+	}
+	return sim.Report{Actor: c.name, Models: "kubectl",
+		Summary: "the API server accepted " + what + " (resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"}
+}
+
+// Describe says what a pending answer is, for the agenda view.
+func (c *Client) Describe(ev sim.Event) string {
+	if rep, ok := ev.Data.(*apistore.Reply); ok {
+		return "answer to " + rep.Request.String() + " reaches " + c.name
+	}
+	return c.name + ": " + ev.Kind
+}
+
+// Snapshot captures the replies received so far. Replies are immutable, so
+// the snapshot shares them.
+func (c *Client) Snapshot() any { return cloneReplies(c.replies) }
+
+// Restore returns the client to a snapshot.
+func (c *Client) Restore(v any) { c.replies = cloneReplies(v.(map[uint64]*apistore.Reply)) }
+
+func cloneReplies(m map[uint64]*apistore.Reply) map[uint64]*apistore.Reply {
+	if out := maps.Clone(m); out != nil {
+		return out
+	}
+	return map[uint64]*apistore.Reply{}
+}
+
+var (
+	_ sim.Component   = (*Client)(nil)
+	_ sim.Snapshotter = (*Client)(nil)
+	_ sim.Describer   = (*Client)(nil)
+)

@@ -1,0 +1,977 @@
+package cluster
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// The kubelets' own event kinds, besides the API server's responses and watch
+// deliveries.
+const (
+	eventNodeStart    = "node-start"
+	eventRegister     = "register"
+	eventStarted      = "containers-started"
+	eventRestarted    = "container-restarted"
+	eventStopped      = "containers-stopped"
+	eventStatusRetry  = "status-retry"
+	eventCrash        = "crash"
+	eventEvict        = "evict"
+	eventSetReady     = "set-ready"
+	statusRetryPeriod = 10 * time.Second // the status manager's syncPeriod
+)
+
+// EvictionMessage is the message the kubelet's eviction manager writes on a
+// pod it evicts (its nodeLowMessageFmt, for memory; upstream goes on with the
+// threshold and the containers' usage, which this model does not have).
+const EvictionMessage = "The node was low on resource: memory."
+
+// Kubelets models the kubelet of every node as one component, so that one
+// watch of pods serves them all (N kubelets with N watches would turn every
+// pod change into N deliveries). Each step reports as the kubelet of the node
+// concerned, "kubelet/node-1".
+//
+// A node's kubelet starts (Cluster.Start for the configured nodes,
+// CreateNode later), registers its Node through the API, and from then on
+// runs the pods bound to its node: kubelet-start after it first sees a pod it
+// reports it Running and Ready through the status subresource; when it sees
+// the pod being deleted it stops it and removes it (a delete with grace 0 and
+// the pod's uid as precondition) kubelet-stop later, or when the grace period
+// ends if that is sooner. Crash, Evict and SetReady make things happen to a
+// running pod, each as a step of its own.
+type Kubelets struct {
+	name string
+	srv  *apistore.Server
+	sch  sim.Scheduler
+
+	// startDelay and stopDelay are the current kubelet-start and kubelet-stop.
+	startDelay, stopDelay time.Duration
+
+	// nodes are the nodes with a kubelet, in the order their kubelets were
+	// created. nodeIndex maps a name to its index in nodes.
+	nodes     []knode
+	nodeIndex map[string]int
+
+	podsR reflector
+
+	// pods holds every pod the kubelets know to be bound to a node, by key.
+	// Unbound pods are not held. Entries are shared with snapshots: one whose
+	// epoch is older than the component's is copied before it is changed (mut).
+	pods  map[string]*kpod
+	epoch uint64
+
+	// waiting maps a node that has no running kubelet to the keys of the pods
+	// bound to it, in the order they were seen. Every key in it is in pods in
+	// state podWaiting with that node.
+	waiting map[string][]string
+}
+
+// knode is one node's kubelet.
+type knode struct {
+	name string
+	// labels are the labels the kubelet registers its node with; never changed
+	// once set, so snapshots share them.
+	labels map[string]string
+	// ip is the node's address, reported as each pod's hostIP.
+	ip string
+	// started: the kubelet runs (its node-start step ran).
+	started bool
+	// regID is the registration request in flight, 0 when none.
+	regID uint64
+}
+
+// PodState is what a kubelet is doing with a pod.
+type PodState string
+
+// The states of a pod in its kubelet.
+const (
+	// PodWaiting: bound to a node that has no running kubelet; it stays
+	// Pending until the node's kubelet starts.
+	PodWaiting PodState = "waiting"
+	// PodStarting: admitted; its containers start at At.
+	PodStarting PodState = "starting"
+	// PodRunning: its containers run (Ready or not).
+	PodRunning PodState = "running"
+	// PodCrashed: its container exited and is restarted at At.
+	PodCrashed PodState = "crashed"
+	// PodFinished: the pod is Failed or Succeeded; nothing runs any more.
+	PodFinished PodState = "finished"
+	// PodStopping: it is being deleted; its containers are stopped and the
+	// pod removed at At.
+	PodStopping PodState = "stopping"
+	// PodRemoving: the kubelet has sent the delete that removes it.
+	PodRemoving PodState = "removing"
+)
+
+// kpod is what a kubelet knows and reports of one pod. The kubelet is the
+// owner of the pod's status: every status it writes is computed from these
+// fields, not from what it last read, so a report still on its way cannot be
+// undone by a stale read.
+type kpod struct {
+	epoch uint64
+
+	namespace, name, uid, node string
+	// pod is the latest version the kubelet saw (shared, read-only).
+	pod *api.Pod
+
+	state PodState
+	// timerSeq is the pending event of the state (start, restart, stop) when
+	// hasTimer; at is when that event fires, or, for a pod stopping without
+	// a timer of its own (its grace period ends first), when it ends.
+	timerSeq uint64
+	hasTimer bool
+	at       time.Duration
+
+	// What the kubelet reports.
+	phase           string
+	reason, message string
+	running, ready  bool
+	restarts        int32
+	evicted         bool
+	startTime       time.Time
+	// conds holds the kubelet-owned conditions with the time each last
+	// changed, so lastTransitionTime only moves when the status changes.
+	conds [numConds]condState
+
+	// statusID is the latest status write in flight, 0 when none.
+	statusID uint64
+}
+
+type condState struct {
+	set    bool
+	status string
+	since  time.Time
+}
+
+// The pod conditions the kubelet owns, in the order it writes them.
+const (
+	condReadyToStart = iota
+	condInitialized
+	condReady
+	condContainersReady
+	condScheduled
+	numConds
+)
+
+// condTypes are the condition types, by index. The kubelet writes
+// PodScheduled True too, as upstream's generateAPIPodStatus does: a pod
+// created with spec.nodeName gets it from its kubelet, a scheduled pod keeps
+// the one its binding wrote.
+var condTypes = [numConds]string{"PodReadyToStartContainers", "Initialized", api.PodReady, "ContainersReady", api.PodScheduled}
+
+// conditionDisruptionTarget is set on a pod the kubelet evicts.
+const conditionDisruptionTarget = "DisruptionTarget"
+
+// timerData identifies the pod a timer or action event is for.
+type timerData struct {
+	key, uid string
+}
+
+// actionData is a pod action (crash, evict, set ready) on its way.
+type actionData struct {
+	key, uid string
+	ready    bool
+}
+
+func newKubelets(cfg Config, srv *apistore.Server, sch sim.Scheduler) *Kubelets {
+	return &Kubelets{
+		name: cfg.KubeletName, srv: srv, sch: sch,
+		startDelay: cfg.KubeletStart, stopDelay: cfg.KubeletStop,
+		nodeIndex: map[string]int{}, podsR: reflector{kind: api.KindPod},
+		pods: map[string]*kpod{}, epoch: 1, waiting: map[string][]string{},
+	}
+}
+
+// Name returns the component name.
+func (k *Kubelets) Name() string { return k.name }
+
+// KubeletStart returns the current kubelet-start.
+func (k *Kubelets) KubeletStart() time.Duration { return k.startDelay }
+
+// KubeletStop returns the current kubelet-stop.
+func (k *Kubelets) KubeletStop() time.Duration { return k.stopDelay }
+
+// SetKubeletStart changes kubelet-start from now on (`slow kubelet D`,
+// `config kubelet-start=D`): pods admitted or crashed from now on take d to
+// be Running and Ready; those already starting keep their time. d <= 0 means
+// the default.
+func (k *Kubelets) SetKubeletStart(d time.Duration) {
+	if d <= 0 {
+		d = DefaultKubeletStart
+	}
+	k.startDelay = d
+}
+
+// SetKubeletStop changes kubelet-stop from now on (`config kubelet-stop=D`);
+// pods already stopping keep their time. d <= 0 means the default.
+func (k *Kubelets) SetKubeletStop(d time.Duration) {
+	if d <= 0 {
+		d = DefaultKubeletStop
+	}
+	k.stopDelay = d
+}
+
+func (k *Kubelets) hasNode(name string) bool {
+	_, ok := k.nodeIndex[name]
+	return ok
+}
+
+// start schedules the list of pods.
+func (k *Kubelets) start() { k.sch.After(0, k.name, eventStart, nil) }
+
+// startNode adds a node's kubelet and schedules its first step.
+func (k *Kubelets) startNode(name string, nodeLabels map[string]string) {
+	k.nodeIndex[name] = len(k.nodes)
+	k.nodes = append(k.nodes, knode{name: name, labels: maps.Clone(nodeLabels), ip: "10.0.0." + strconv.Itoa(len(k.nodes)+1)})
+	k.sch.After(0, k.name, eventNodeStart, name)
+}
+
+// actor names the kubelet of a node, "kubelet/node-1"; for a pod that is not
+// bound, or bound to a node without a kubelet, it is the component's name.
+func (k *Kubelets) actor(node string) string {
+	if !k.hasNode(node) {
+		return k.name
+	}
+	return k.name + "/" + node
+}
+
+// served reports whether a node's kubelet runs.
+func (k *Kubelets) served(node string) bool {
+	i, ok := k.nodeIndex[node]
+	return ok && k.nodes[i].started
+}
+
+// mut returns the pod's entry, copied first if a snapshot shares it.
+func (k *Kubelets) mut(key string) *kpod {
+	p := k.pods[key]
+	if p != nil && p.epoch != k.epoch {
+		cp := *p
+		cp.epoch = k.epoch
+		p = &cp
+		k.pods[key] = p
+	}
+	return p
+}
+
+// Handle runs one of the kubelets' steps.
+func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	switch ev.Kind {
+	case eventStart:
+		k.podsR.list(ctx, k.srv, k.name)
+		return sim.Report{Actor: k.name, Models: "Kubelet.Run", Summary: "the kubelets start: listing pods, to watch them from there"}
+	case eventRelist:
+		k.podsR.list(ctx, k.srv, k.name)
+		return sim.Report{Actor: k.name, Models: "Reflector.list", Summary: "listing pods again after a failed list or watch"}
+	case eventNodeStart:
+		return k.nodeStart(ctx, ev.Data.(string))
+	case eventRegister:
+		return k.register(ctx, ev.Data.(string), true)
+	case apistore.EventResponse:
+		return k.response(ctx, ev.Data.(*apistore.Reply))
+	case apistore.EventWatch:
+		d := ev.Data.(apistore.WatchDelivery)
+		if !k.podsR.accept(d) {
+			return sim.Report{Actor: k.name, Models: "Reflector.watch",
+				Summary: "discarded " + string(d.Event.Type) + " " + refOf(d.Event.Object).String() + ": it belongs to a watch that is closed"}
+		}
+		return k.podEvent(ctx, d.Event)
+	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
+		return k.timer(ctx, ev.Kind, ev.Data.(timerData))
+	case eventCrash, eventEvict, eventSetReady:
+		return k.action(ctx, ev.Kind, ev.Data.(actionData))
+	}
+	return sim.Report{Actor: k.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+}
+
+// nodeStart starts a node's kubelet: it registers the node and takes over
+// the pods already bound there.
+func (k *Kubelets) nodeStart(ctx *sim.Context, name string) sim.Report {
+	i := k.nodeIndex[name]
+	k.nodes[i].started = true
+	rep := k.register(ctx, name, false)
+	keys := k.waiting[name]
+	delete(k.waiting, name)
+	var taken []string
+	for _, key := range keys {
+		p := k.mut(key)
+		if p == nil || p.state != PodWaiting || p.node != name {
+			continue
+		}
+		k.sync(ctx, p)
+		taken = append(taken, "pod/"+p.name)
+		rep.Touched = append(rep.Touched, sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name})
+	}
+	switch len(taken) {
+	case 0:
+	case 1:
+		rep.Summary += "; it takes over " + taken[0] + ", bound here before the node existed"
+	default:
+		rep.Summary += "; it takes over " + strconv.Itoa(len(taken)) + " pods bound here before the node existed"
+	}
+	return rep
+}
+
+// register sends the node's registration.
+func (k *Kubelets) register(ctx *sim.Context, name string, again bool) sim.Report {
+	i := k.nodeIndex[name]
+	n := &k.nodes[i]
+	nodeLabels := map[string]string{
+		"kubernetes.io/arch":     "amd64",
+		"kubernetes.io/hostname": name,
+		"kubernetes.io/os":       "linux",
+	}
+	maps.Copy(nodeLabels, n.labels)
+	node := &api.Node{
+		Metadata: api.ObjectMeta{Name: name, Labels: nodeLabels},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{{
+			Type: api.NodeReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(ctx.Wall()),
+			Reason: "KubeletReady", Message: "kubelet is posting ready status",
+		}}},
+	}
+	n.regID = k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindNode, Object: node})
+	summary := "the kubelet of node " + name + " starts and registers its node with the API server (Ready)"
+	if again {
+		summary = "the kubelet of node " + name + " tries again to register its node with the API server"
+	}
+	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Summary: summary,
+		Touched: []sim.Ref{{Kind: "node", Name: name}}}
+}
+
+func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
+	req := rep.Request
+	switch {
+	case k.podsR.owns(rep):
+		items, err := k.podsR.answered(ctx, k.srv, k.name, eventRelist, rep)
+		if err != nil {
+			return sim.Report{Actor: k.name, Models: "Reflector.ListAndWatch",
+				Summary: req.String() + " failed (" + err.Error() + "); listing pods again in " + relistDelay.String()}
+		}
+		if req.Verb == apistore.VerbWatch {
+			return sim.Report{Actor: k.name, Models: "Reflector.watch",
+				Summary: "watch of pods open from resourceVersion " + rvText(req.ListOptions.ResourceVersion)}
+		}
+		return k.listed(ctx, items, rep.Response.ResourceVersion)
+	case req.Kind == api.KindNode && req.Verb == apistore.VerbCreate:
+		return k.registered(ctx, rep)
+	case req.Kind == api.KindPod && req.Subresource == apistore.SubresourceStatus:
+		return k.statusAnswered(ctx, rep)
+	case req.Kind == api.KindPod && req.Verb == apistore.VerbDelete:
+		return k.deleteAnswered(rep)
+	}
+	return sim.Report{Actor: k.name, Summary: "ignored the answer to " + req.String()}
+}
+
+func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
+	name := rep.Request.Object.Meta().Name
+	ref := sim.Ref{Kind: "node", Name: name}
+	i, ok := k.nodeIndex[name]
+	if !ok || k.nodes[i].regID != rep.ID {
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+			Summary: "ignored the answer to an earlier registration of node " + name}
+	}
+	n := &k.nodes[i]
+	n.regID = 0
+	err := rep.Response.Err
+	switch {
+	case err == nil:
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+			Summary: "node " + name + " is registered (resourceVersion " + rvText(rep.Response.ResourceVersion) +
+				"); the scheduler can place pods there once it hears of it"}
+	case apistore.IsAlreadyExists(err):
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+			Summary: "node " + name + " was already registered; the kubelet goes on with it"}
+	case apistore.IsInvalid(err):
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+			Summary: "registering node " + name + " failed for good: " + err.Error()}
+	}
+	ctx.After(relistDelay, k.name, eventRegister, name)
+	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+		Summary: "registering node " + name + " failed (" + err.Error() + "); trying again in " + relistDelay.String()}
+}
+
+// listed takes in a list of pods: every pod is observed, and the pods held
+// that the list lacks are forgotten.
+func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.Report {
+	seen := make(map[string]bool, len(items))
+	admitted, waiting := 0, 0
+	for _, obj := range items {
+		pod := obj.(*api.Pod)
+		key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
+		seen[key] = true
+		k.observe(ctx, key, pod)
+		if p := k.pods[key]; p != nil {
+			if p.state == PodWaiting {
+				waiting++
+			} else {
+				admitted++
+			}
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(k.pods)) {
+		if !seen[key] {
+			k.forget(ctx, key)
+		}
+	}
+	summary := "listed " + plural(len(items), "pod") + " at resourceVersion " + rvText(rv) + ": " +
+		strconv.Itoa(admitted) + " on nodes with a kubelet"
+	if waiting > 0 {
+		summary += ", " + strconv.Itoa(waiting) + " waiting for their node's kubelet"
+	}
+	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: summary + "; watching pods from there"}
+}
+
+func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
+	pod := ev.Object.(*api.Pod)
+	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
+	ref := podRef(pod)
+	if ev.Type == apistore.Deleted {
+		p := k.pods[key]
+		if p == nil || p.uid != pod.Metadata.UID {
+			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
+				Summary: "saw " + ref.String() + " deleted; no kubelet was running it"}
+		}
+		node, state, at := p.node, p.state, p.at
+		k.forget(ctx, key)
+		var why string
+		switch state {
+		case PodRemoving:
+			why = "its kubelet had stopped it and removed it; it forgets the pod"
+		case PodStopping:
+			if g := pod.Metadata.DeletionGracePeriodSeconds; g != nil && *g == 0 && at == ctx.Now() {
+				why = "it was deleted with no grace period, so its containers are killed at once; the kubelet forgets the pod"
+			} else if at <= ctx.Now() {
+				why = "its grace period ended, so its containers were killed; the kubelet forgets the pod"
+			} else {
+				why = "its containers are killed at once and the kubelet forgets the pod"
+			}
+		case PodStarting:
+			why = "it was deleted before its containers started; the kubelet forgets it"
+		case PodWaiting:
+			why = "it never ran: its node had no kubelet"
+		case PodFinished:
+			why = "it had finished; the kubelet forgets it"
+		default:
+			why = "its containers are killed at once and the kubelet forgets the pod"
+		}
+		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
+			Summary: ref.String() + " is gone from the API server: " + why}
+	}
+	models, summary := k.observe(ctx, key, pod)
+	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: []sim.Ref{ref}}
+}
+
+// observe takes in the current state of a pod and acts on it.
+func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
+	name := "pod/" + pod.Metadata.Name
+	if p := k.pods[key]; p != nil && p.uid != pod.Metadata.UID {
+		k.forget(ctx, key) // the name now belongs to a new pod
+	}
+	node := pod.Spec.NodeName
+	if node == "" {
+		return "HandlePodAdditions", "saw " + name + ", which is not bound to a node yet: no kubelet runs it until the scheduler binds it"
+	}
+	p := k.mut(key)
+	if p == nil {
+		p = &kpod{epoch: k.epoch, namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node}
+		k.pods[key] = p
+	}
+	p.pod = pod
+	if !k.served(node) {
+		if p.state == "" {
+			p.state = PodWaiting
+			// Clip: the list may be shared with a snapshot.
+			k.waiting[node] = append(slices.Clip(k.waiting[node]), key)
+		}
+		return "HandlePodAdditions", "saw " + name + " bound to " + node + ", which has no running kubelet: it stays Pending until a kubelet starts there"
+	}
+	return k.sync(ctx, p)
+}
+
+// forget drops a pod the API no longer holds.
+func (k *Kubelets) forget(ctx *sim.Context, key string) {
+	p := k.mut(key)
+	if p == nil {
+		return
+	}
+	k.cancelTimer(ctx, p)
+	if p.state == PodWaiting {
+		keys := slices.DeleteFunc(slices.Clone(k.waiting[p.node]), func(x string) bool { return x == key })
+		if len(keys) == 0 {
+			delete(k.waiting, p.node)
+		} else {
+			k.waiting[p.node] = keys
+		}
+	}
+	delete(k.pods, key)
+}
+
+func (k *Kubelets) cancelTimer(ctx *sim.Context, p *kpod) {
+	if p.hasTimer {
+		ctx.Cancel(p.timerSeq)
+		p.hasTimer = false
+	}
+}
+
+func (k *Kubelets) setTimer(ctx *sim.Context, p *kpod, d time.Duration, kind string) {
+	k.cancelTimer(ctx, p)
+	p.timerSeq = ctx.After(d, k.name, kind, timerData{key: api.Key(p.namespace, p.name), uid: p.uid})
+	p.hasTimer = true
+	p.at = ctx.Now() + d
+}
+
+// sync is the kubelet's syncPod: it compares the pod as the API has it with
+// what the kubelet is doing, and acts.
+func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
+	pod := p.pod
+	name := "pod/" + p.name
+	switch p.state {
+	case PodRemoving:
+		return "HandlePodUpdates", "saw " + name + " change while it is being removed: nothing to do"
+	case PodFinished:
+		return "HandlePodUpdates", "saw " + name + " as reported: " + p.phaseText() + "; nothing runs any more"
+	}
+	if isTerminal(pod) {
+		k.cancelTimer(ctx, p)
+		p.state, p.phase, p.running, p.ready = PodFinished, pod.Status.Phase, false, false
+		return "HandlePodUpdates", "saw " + name + " marked " + pod.Status.Phase + " by another writer: its containers are stopped for good"
+	}
+	if pod.Metadata.DeletionTimestamp != nil {
+		if p.state == PodStopping {
+			return "HandlePodUpdates", "saw " + name + " change while its containers stop: nothing more to do"
+		}
+		return k.beginStop(ctx, p)
+	}
+	switch p.state {
+	case "", PodWaiting:
+		if pod.Status.Phase == api.PodRunning {
+			k.adopt(p, ctx.Wall())
+			return "HandlePodAdditions", "admitted " + name + ", which another writer already reports Running" + readyText(p.ready) + ": it runs as reported"
+		}
+		now := ctx.Wall()
+		p.startTime = now
+		p.phase = api.PodPending
+		p.setCond(condReadyToStart, api.ConditionTrue, now)
+		p.setCond(condInitialized, api.ConditionTrue, now)
+		p.setCond(condReady, api.ConditionFalse, now)
+		p.setCond(condContainersReady, api.ConditionFalse, now)
+		p.takeScheduled(now)
+		p.state = PodStarting
+		k.setTimer(ctx, p, k.startDelay, eventStarted)
+		return "HandlePodAdditions", "admitted " + name + ": pulling the image and starting its containers; it will be Running and Ready in " +
+			k.startDelay.String() + " (t=" + sim.FormatSeconds(p.at) + ")"
+	case PodStarting:
+		if pod.Status.Phase == api.PodRunning {
+			k.cancelTimer(ctx, p)
+			k.adopt(p, ctx.Wall())
+			return "HandlePodUpdates", "saw another writer report " + name + " Running" + readyText(p.ready) + " before its containers started: it runs as reported"
+		}
+		return "HandlePodUpdates", "saw " + name + " change while its containers start (Running at t=" + sim.FormatSeconds(p.at) + "): nothing to do yet"
+	case PodCrashed:
+		return "HandlePodUpdates", "saw " + name + " change while its container restarts (back at t=" + sim.FormatSeconds(p.at) + "): nothing to do yet"
+	}
+	if p.reportedAs(pod) {
+		return "HandlePodUpdates", "saw " + name + " as its kubelet reported it: " + p.phaseText() + "; nothing to do"
+	}
+	return "HandlePodUpdates", "saw " + name + " change; it runs" + readyText(p.ready) + " as before, nothing to do"
+}
+
+// adopt takes over the status another writer gave a pod (a bare pod created
+// Running, or marked Running before its kubelet started it).
+func (k *Kubelets) adopt(p *kpod, now time.Time) {
+	st := &p.pod.Status
+	p.state, p.phase, p.running = PodRunning, api.PodRunning, true
+	p.ready = false
+	for _, c := range st.Conditions {
+		for i, t := range condTypes {
+			if c.Type == t {
+				p.conds[i] = condState{set: true, status: c.Status, since: c.LastTransitionTime.Time}
+			}
+		}
+		if c.Type == api.PodReady {
+			p.ready = c.Status == api.ConditionTrue
+		}
+	}
+	if st.StartTime != nil {
+		p.startTime = st.StartTime.Time
+	}
+	if len(st.ContainerStatuses) > 0 {
+		p.restarts = st.ContainerStatuses[0].RestartCount
+	}
+	p.takeScheduled(now)
+}
+
+// takeScheduled takes over the PodScheduled condition as the pod carries it
+// (the binding's), or, when it has none, sets it True from now.
+func (p *kpod) takeScheduled(now time.Time) {
+	for _, c := range p.pod.Status.Conditions {
+		if c.Type == api.PodScheduled {
+			p.conds[condScheduled] = condState{set: true, status: c.Status, since: c.LastTransitionTime.Time}
+			return
+		}
+	}
+	p.setCond(condScheduled, api.ConditionTrue, now)
+}
+
+// beginStop starts stopping a pod whose deletion the kubelet just saw.
+func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string) {
+	m := &p.pod.Metadata
+	name := "pod/" + p.name
+	k.cancelTimer(ctx, p)
+	p.state = PodStopping
+	grace := int64(0)
+	if m.DeletionGracePeriodSeconds != nil {
+		grace = *m.DeletionGracePeriodSeconds
+	}
+	if grace == 0 {
+		p.at = ctx.Now()
+		return "HandlePodUpdates", "saw " + name + " deleted with no grace period: the API server removes it at once and its containers are killed"
+	}
+	left := max(m.DeletionTimestamp.Sub(ctx.Wall()), 0)
+	deadline := ctx.Now() + left
+	graceText := " (grace period " + strconv.FormatInt(grace, 10) + "s, until t=" + sim.FormatSeconds(deadline) + ")"
+	if left <= k.stopDelay {
+		if !k.srv.Config().NoGraceEnforcement {
+			// The API server models the kubelet's forced kill at the end of
+			// the grace period; the kubelet leaves it to that.
+			p.at = deadline
+			return "killPod", "saw " + name + " being deleted" + graceText + ": the grace period ends before its containers would have stopped (kubelet-stop " +
+				k.stopDelay.String() + "), so they are killed then, and the API server removes the pod"
+		}
+		// The removal is sent one request latency early, so that it reaches
+		// the API server when the grace period ends, not after.
+		k.setTimer(ctx, p, max(left-k.srv.Config().Latency, 0), eventStopped)
+		return "killPod", "saw " + name + " being deleted" + graceText + ": its containers are killed and the pod removed as the grace period ends"
+	}
+	k.setTimer(ctx, p, k.stopDelay, eventStopped)
+	return "killPod", "saw " + name + " being deleted" + graceText + ": stopping its containers; the pod will be removed at t=" + sim.FormatSeconds(p.at)
+}
+
+// timer runs a pod's pending step: containers started or restarted, or
+// stopped, or a status write to retry.
+func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report {
+	p := k.pods[d.key]
+	if p == nil || p.uid != d.uid {
+		return sim.Report{Actor: k.name, Models: "syncPod", Summary: "a timer of pod/" + keyName(d.key) + " fired, but the pod is gone"}
+	}
+	p = k.mut(d.key)
+	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
+	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
+	if kind != eventStatusRetry {
+		p.hasTimer = false
+	}
+	now := ctx.Wall()
+	switch {
+	case kind == eventStarted && p.state == PodStarting:
+		p.state, p.phase, p.running, p.ready = PodRunning, api.PodRunning, true, true
+		p.setCond(condReady, api.ConditionTrue, now)
+		p.setCond(condContainersReady, api.ConditionTrue, now)
+		k.writeStatus(ctx, p)
+		rep.Models = "syncPod"
+		rep.Summary = "started the containers of " + ref.String() + ": reporting it Running and Ready"
+	case kind == eventRestarted && p.state == PodCrashed:
+		p.state, p.running, p.ready = PodRunning, true, true
+		p.setCond(condReady, api.ConditionTrue, now)
+		p.setCond(condContainersReady, api.ConditionTrue, now)
+		k.writeStatus(ctx, p)
+		rep.Models = "syncPod"
+		rep.Summary = "restarted the container of " + ref.String() + " (restart " + strconv.Itoa(int(p.restarts)) + "): reporting it Running and Ready again"
+	case kind == eventStopped && p.state == PodStopping:
+		p.state = PodRemoving
+		zero := int64(0)
+		k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: p.namespace, Name: p.name,
+			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: apistore.Preconditions{UID: p.uid}}})
+		rep.Models = "killPod"
+		rep.Summary = "stopped the containers of " + ref.String() + ": removing the pod from the API server (delete with grace period 0, uid precondition)"
+	case kind == eventStatusRetry && (p.state == PodRunning || p.state == PodCrashed || p.state == PodFinished):
+		k.writeStatus(ctx, p)
+		rep.Models = "statusManager.syncBatch"
+		rep.Summary = "writing the status of " + ref.String() + " again (" + p.phaseText() + ") after the last write failed"
+	default:
+		rep.Models = "syncPod"
+		rep.Summary = "a timer of " + ref.String() + " fired, but the pod has moved on (" + string(p.state) + "): nothing to do"
+	}
+	return rep
+}
+
+// writeStatus sends the status the kubelet reports for a pod through the
+// status subresource. Only the status and the pod's identity are sent; the
+// uid makes the write fail if another pod has taken the name since.
+func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
+	obj := &api.Pod{
+		Metadata: api.ObjectMeta{Namespace: p.namespace, Name: p.name, UID: p.uid},
+		Status:   k.status(p),
+	}
+	p.statusID = k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindPod,
+		Subresource: apistore.SubresourceStatus, Namespace: p.namespace, Name: p.name, Object: obj})
+}
+
+// status computes the pod status the kubelet reports, as its
+// generateAPIPodStatus does: the phase, the kubelet's conditions (with the
+// times they last changed), the conditions others own (PodScheduled) as last
+// read, and one status per container.
+func (k *Kubelets) status(p *kpod) api.PodStatus {
+	pod := p.pod
+	st := api.PodStatus{Phase: p.phase, Reason: p.reason, Message: p.message}
+	if i, ok := k.nodeIndex[p.node]; ok {
+		st.HostIP = k.nodes[i].ip
+	}
+	if !p.startTime.IsZero() {
+		st.StartTime = api.NewTimePtr(p.startTime)
+	}
+	var unready []string
+	if !p.running || !p.ready {
+		for _, c := range pod.Spec.Containers {
+			unready = append(unready, c.Name)
+		}
+	}
+	if p.evicted {
+		st.Conditions = append(st.Conditions, api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
+			Reason: "TerminationByKubelet", Message: p.message, LastTransitionTime: api.NewTime(p.conds[condReady].since)})
+	}
+	for i, t := range condTypes {
+		c := p.conds[i]
+		if !c.set {
+			continue
+		}
+		pc := api.PodCondition{Type: t, Status: c.status, LastTransitionTime: api.NewTime(c.since)}
+		if (i == condReady || i == condContainersReady) && c.status != api.ConditionTrue {
+			switch p.phase {
+			case api.PodFailed:
+				pc.Reason = "PodFailed"
+			case api.PodSucceeded:
+				pc.Reason = "PodCompleted"
+			default:
+				pc.Reason = "ContainersNotReady"
+				pc.Message = "containers with unready status: [" + joinNames(unready) + "]"
+			}
+		}
+		st.Conditions = append(st.Conditions, pc)
+	}
+	for _, c := range pod.Status.Conditions {
+		if !slices.Contains(condTypes[:], c.Type) && c.Type != conditionDisruptionTarget {
+			st.Conditions = append(st.Conditions, c)
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		started := p.running
+		st.ContainerStatuses = append(st.ContainerStatuses, api.ContainerStatus{
+			Name: c.Name, Image: c.Image, Ready: p.running && p.ready, RestartCount: p.restarts, Started: &started,
+		})
+	}
+	return st
+}
+
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += " "
+		}
+		s += n
+	}
+	return s
+}
+
+// setCond sets one of the kubelet's conditions; its time moves only when its
+// status changes.
+func (p *kpod) setCond(i int, status string, now time.Time) {
+	if p.conds[i].set && p.conds[i].status == status {
+		return
+	}
+	p.conds[i] = condState{set: true, status: status, since: now}
+}
+
+// reportedAs reports whether the pod as read is what the kubelet last
+// reported: its phase and its readiness.
+func (p *kpod) reportedAs(pod *api.Pod) bool {
+	if pod.Status.Phase != p.phase {
+		return false
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == api.PodReady {
+			return (c.Status == api.ConditionTrue) == (p.running && p.ready)
+		}
+	}
+	return false
+}
+
+func (p *kpod) phaseText() string {
+	switch {
+	case p.phase == api.PodFailed && p.reason != "":
+		return "Failed (" + p.reason + ")"
+	case p.phase == api.PodRunning && p.running && p.ready:
+		return "Running and Ready"
+	case p.phase == api.PodRunning:
+		return "Running, not Ready"
+	}
+	return p.phase
+}
+
+func readyText(ready bool) string {
+	if ready {
+		return " and Ready"
+	}
+	return ", not Ready"
+}
+
+func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
+	req := rep.Request
+	key := api.Key(req.Namespace, req.Name)
+	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
+	p := k.pods[key]
+	node := ""
+	if p != nil {
+		node = p.node
+	}
+	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
+	err := rep.Response.Err
+	if err == nil {
+		phase := "unchanged"
+		if pod, ok := rep.Response.Object.(*api.Pod); ok {
+			phase = pod.Status.Phase
+			if isReady(pod) {
+				phase += ", Ready"
+			} else {
+				phase += ", not Ready"
+			}
+		}
+		out.Summary = "the API server stored the status of " + ref.String() + " (" + phase + ", resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"
+		return out
+	}
+	if p == nil || p.uid != req.Object.Meta().UID || apistore.IsNotFound(err) || apistore.IsInvalid(err) {
+		out.Summary = "writing the status of " + ref.String() + " failed (" + rep.Response.Outcome() + "); the pod is gone or was replaced, so the kubelet lets it be"
+		return out
+	}
+	if p.statusID == rep.ID {
+		p = k.mut(key)
+		p.statusID = 0
+		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, timerData{key: key, uid: p.uid})
+		out.Summary = "writing the status of " + ref.String() + " failed (" + err.Error() + "); the status manager tries again in " + statusRetryPeriod.String()
+		return out
+	}
+	out.Summary = "an earlier status write of " + ref.String() + " failed (" + rep.Response.Outcome() + "); a later one is on its way"
+	return out
+}
+
+func (k *Kubelets) deleteAnswered(rep *apistore.Reply) sim.Report {
+	req := rep.Request
+	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
+	node := ""
+	if p := k.pods[api.Key(req.Namespace, req.Name)]; p != nil {
+		node = p.node
+	}
+	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
+	switch err := rep.Response.Err; {
+	case err == nil:
+		out.Summary = "the API server removed " + ref.String() + " (resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"
+	case apistore.IsNotFound(err):
+		out.Summary = ref.String() + " was already gone when its kubelet removed it"
+	case apistore.IsConflict(err):
+		out.Summary = "removing " + ref.String() + " failed: another pod has taken its name (" + err.Error() + ")"
+	default:
+		// A failed removal leaves the pod to the end of its grace period, when
+		// the API server removes it.
+		out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); it is removed when its grace period ends"
+	}
+	return out
+}
+
+// isReady reports whether a pod's Ready condition is True.
+func isReady(pod *api.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
+
+// Describe says what a pending kubelet event will do, for the agenda view.
+func (k *Kubelets) Describe(ev sim.Event) string {
+	switch d := ev.Data.(type) {
+	case timerData:
+		p := k.pods[d.key]
+		node := ""
+		if p != nil {
+			node = p.node
+		}
+		what := map[string]string{
+			eventStarted:     "starts the containers of",
+			eventRestarted:   "restarts the container of",
+			eventStopped:     "stops and removes",
+			eventStatusRetry: "writes again the status of",
+		}[ev.Kind]
+		return k.actor(node) + " " + what + " pod/" + keyName(d.key)
+	case actionData:
+		switch ev.Kind {
+		case eventCrash:
+			return "the container of pod/" + keyName(d.key) + " crashes"
+		case eventEvict:
+			return "the kubelet evicts pod/" + keyName(d.key)
+		}
+		return "the readiness of pod/" + keyName(d.key) + " becomes " + strconv.FormatBool(d.ready)
+	case string:
+		if ev.Kind == eventNodeStart {
+			return "the kubelet of node " + d + " starts"
+		}
+		return "the kubelet of node " + d + " registers its node again"
+	case *apistore.Reply:
+		return "answer to " + d.Request.String() + " reaches " + k.name
+	case apistore.WatchDelivery:
+		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + k.name
+	}
+	if ev.Kind == eventStart {
+		return "the kubelets start"
+	}
+	return k.name + ": " + ev.Kind
+}
+
+type kubeletsSnapshot struct {
+	startDelay, stopDelay time.Duration
+	nodes                 []knode
+	podsR                 reflector
+	pods                  map[string]*kpod
+	waiting               map[string][]string
+}
+
+// Snapshot captures the kubelets. Pod entries are shared with the live
+// state, which copies an entry before changing it.
+func (k *Kubelets) Snapshot() any {
+	s := &kubeletsSnapshot{
+		startDelay: k.startDelay, stopDelay: k.stopDelay,
+		nodes: slices.Clone(k.nodes), podsR: k.podsR,
+		pods: maps.Clone(k.pods), waiting: cloneWaiting(k.waiting),
+	}
+	k.epoch++
+	return s
+}
+
+// Restore returns the kubelets to a snapshot.
+func (k *Kubelets) Restore(v any) {
+	s := v.(*kubeletsSnapshot)
+	k.startDelay, k.stopDelay = s.startDelay, s.stopDelay
+	k.nodes = slices.Clone(s.nodes)
+	k.nodeIndex = make(map[string]int, len(k.nodes))
+	for i, n := range k.nodes {
+		k.nodeIndex[n.name] = i
+	}
+	k.podsR = s.podsR
+	k.pods = cloneMap(s.pods)
+	k.waiting = cloneWaiting(s.waiting)
+	k.epoch++
+}
+
+// cloneWaiting copies the waiting lists; a list is replaced, never changed
+// in place, so the lists themselves are shared.
+func cloneWaiting(m map[string][]string) map[string][]string { return cloneMap(m) }
+
+var (
+	_ sim.Component   = (*Kubelets)(nil)
+	_ sim.Snapshotter = (*Kubelets)(nil)
+	_ sim.Describer   = (*Kubelets)(nil)
+)

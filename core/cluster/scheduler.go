@@ -1,0 +1,657 @@
+package cluster
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// The scheduler's own event kinds, besides the API server's responses and
+// watch deliveries.
+const (
+	eventStart    = "start"
+	eventRelist   = "relist"
+	eventSchedule = "schedule"
+	eventRetry    = "backoff-over"
+)
+
+// Bind back-off, as kube-scheduler's defaults: a pod whose binding failed
+// waits 1s before its next attempt, doubling with each failure up to 10s
+// (podInitialBackoffSeconds, podMaxBackoffSeconds).
+const (
+	BindInitialBackoff = time.Second
+	BindMaxBackoff     = 10 * time.Second
+)
+
+// Scheduler is kube-scheduler reduced to what a ReplicaSet lesson needs: it
+// follows nodes and pods (list, then watch), keeps a queue of the pods that
+// are not bound to a node, and binds them one at a time to the schedulable
+// node with the fewest pods (ties: the first name in order), through the
+// pods/binding subresource.
+//
+// Each scheduling attempt is one step (scheduleOne: pick a node, assume the
+// pod there, send the binding), and the answer to the binding another. The
+// pod is "assumed" on its node from the attempt on, as upstream's cache
+// assumes it, so the next pod already sees it counted; a failed binding takes
+// it back and retries after a back-off.
+type Scheduler struct {
+	name string
+	srv  *apistore.Server
+
+	nodesR, podsR reflector
+
+	// nodes are the nodes the scheduler knows from its watch, sorted by name.
+	nodes []schedNode
+
+	// bound counts, per node name, the pods in pods with counted set whose node
+	// it is: the non-terminal pods bound or being bound there. Nodes the
+	// scheduler does not know (a bare pod created with --node) have counts too.
+	// Entries that fall to 0 are deleted.
+	bound map[string]int
+
+	// pods holds every pod the scheduler follows: live pods waiting for a node
+	// or being bound, and non-terminal bound pods (to count them). Finished
+	// pods, and unbound pods being deleted, are not held. Entries are shared
+	// with snapshots: an entry whose epoch is older than the scheduler's is
+	// copied before it is changed (see mut).
+	pods  map[string]*spod
+	epoch uint64
+
+	// active is the scheduling queue, oldest first, from index head on. An
+	// entry is live only while its pod is in qActive with the same gen; the
+	// others are skipped when they come up. activeLen counts the live entries.
+	active    []queueEntry
+	head      int
+	activeLen int
+
+	// unschedulable holds, in order, the pods that found no schedulable node.
+	// They go back to active when a node is added or becomes schedulable
+	// (upstream's MoveAllToActiveOrBackoffQueue). Same liveness rule as active.
+	unschedulable []queueEntry
+
+	// gen numbers queue entries; it only grows.
+	gen uint64
+
+	// scheduling is set while a schedule event is on the agenda.
+	scheduling bool
+
+	// Counters for the view.
+	attempts, binds, bindFailures int
+}
+
+type schedNode struct {
+	name          string
+	unschedulable bool
+}
+
+// queueState says where a pod waits in the scheduler.
+type queueState uint8
+
+const (
+	qNone          queueState = iota // not waiting: bound, or being bound
+	qActive                          // in active, waiting for an attempt
+	qUnschedulable                   // in unschedulable, waiting for a node
+	qBackoff                         // its binding failed; a retry timer is set
+)
+
+type queueEntry struct {
+	key string
+	gen uint64
+}
+
+// spod is what the scheduler knows of one pod.
+type spod struct {
+	epoch uint64
+
+	namespace, name, uid string
+
+	// node is the node the pod is bound to or being bound to; "" when unbound.
+	node string
+	// assumed: a binding to node is in flight (bindID).
+	assumed bool
+	bindID  uint64
+	// counted: the pod counts in bound[node].
+	counted bool
+
+	queue queueState
+	gen   uint64
+	// failures counts failed bindings, for the back-off; retrySeq is the retry
+	// timer while queue is qBackoff.
+	failures int
+	retrySeq uint64
+}
+
+type retry struct {
+	key string
+	gen uint64
+}
+
+func newScheduler(name string, srv *apistore.Server) *Scheduler {
+	return &Scheduler{
+		name: name, srv: srv, epoch: 1,
+		nodesR: reflector{kind: api.KindNode}, podsR: reflector{kind: api.KindPod},
+		bound: map[string]int{}, pods: map[string]*spod{},
+	}
+}
+
+// Name returns the component name.
+func (s *Scheduler) Name() string { return s.name }
+
+func (s *Scheduler) start(sch sim.Scheduler) { sch.After(0, s.name, eventStart, nil) }
+
+// Handle runs one of the scheduler's steps.
+func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+	switch ev.Kind {
+	case eventStart:
+		s.nodesR.list(ctx, s.srv, s.name)
+		s.podsR.list(ctx, s.srv, s.name)
+		return s.report("Scheduler.Run", "the scheduler starts: listing nodes and pods, to watch them from there")
+	case eventRelist:
+		kind := ev.Data.(api.Kind)
+		if kind == api.KindNode {
+			s.nodesR.list(ctx, s.srv, s.name)
+		} else {
+			s.podsR.list(ctx, s.srv, s.name)
+		}
+		return s.report("Reflector.list", "listing "+kind.Resource()+" again after a failed list or watch")
+	case apistore.EventResponse:
+		return s.response(ctx, ev.Data.(*apistore.Reply))
+	case apistore.EventWatch:
+		d := ev.Data.(apistore.WatchDelivery)
+		switch {
+		case s.nodesR.accept(d):
+			return s.nodeEvent(ctx, d.Event)
+		case s.podsR.accept(d):
+			return s.podEvent(ctx, d.Event)
+		}
+		return s.report("Reflector.watch", "discarded "+string(d.Event.Type)+" "+refOf(d.Event.Object).String()+
+			": it belongs to a watch that is closed")
+	case eventSchedule:
+		return s.scheduleOne(ctx)
+	case eventRetry:
+		return s.retry(ctx, ev.Data.(retry))
+	}
+	return s.report("", "ignored unknown event "+strconv.Quote(ev.Kind))
+}
+
+func (s *Scheduler) report(models, summary string, touched ...sim.Ref) sim.Report {
+	return sim.Report{Actor: s.name, Models: models, Summary: summary, Touched: touched}
+}
+
+// mut returns the pod's entry, copied first if a snapshot shares it.
+func (s *Scheduler) mut(key string) *spod {
+	p := s.pods[key]
+	if p != nil && p.epoch != s.epoch {
+		cp := *p
+		cp.epoch = s.epoch
+		p = &cp
+		s.pods[key] = p
+	}
+	return p
+}
+
+func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
+	switch {
+	case s.nodesR.owns(rep):
+		items, err := s.nodesR.answered(ctx, s.srv, s.name, eventRelist, rep)
+		if err != nil {
+			return s.report("Reflector.ListAndWatch", rep.Request.String()+" failed ("+err.Error()+"); listing nodes again in "+relistDelay.String())
+		}
+		if rep.Request.Verb == apistore.VerbWatch {
+			return s.report("Reflector.watch", "watch of nodes open from resourceVersion "+rvText(rep.Request.ListOptions.ResourceVersion))
+		}
+		return s.listedNodes(ctx, items, rep.Response.ResourceVersion)
+	case s.podsR.owns(rep):
+		items, err := s.podsR.answered(ctx, s.srv, s.name, eventRelist, rep)
+		if err != nil {
+			return s.report("Reflector.ListAndWatch", rep.Request.String()+" failed ("+err.Error()+"); listing pods again in "+relistDelay.String())
+		}
+		if rep.Request.Verb == apistore.VerbWatch {
+			return s.report("Reflector.watch", "watch of pods open from resourceVersion "+rvText(rep.Request.ListOptions.ResourceVersion))
+		}
+		return s.listedPods(ctx, items, rep.Response.ResourceVersion)
+	case rep.Request.Subresource == apistore.SubresourceBinding:
+		return s.bindAnswered(ctx, rep)
+	}
+	return s.report("", "ignored the answer to "+rep.Request.String())
+}
+
+// listedNodes replaces the scheduler's nodes with a list's.
+func (s *Scheduler) listedNodes(ctx *sim.Context, items []api.Object, rv uint64) sim.Report {
+	before := s.schedulableCount()
+	s.nodes = s.nodes[:0:0]
+	for _, obj := range items {
+		n := obj.(*api.Node)
+		s.nodes = append(s.nodes, schedNode{name: n.Metadata.Name, unschedulable: n.Spec.Unschedulable})
+	}
+	slices.SortFunc(s.nodes, func(a, b schedNode) int { return strings.Compare(a.name, b.name) })
+	summary := "listed " + plural(len(items), "node") + " at resourceVersion " + rvText(rv) + " (" +
+		strconv.Itoa(s.schedulableCount()) + " schedulable); watching nodes from there"
+	if s.schedulableCount() > before {
+		if moved := s.moveAllToActive(ctx); moved > 0 {
+			summary += "; " + plural(moved, "pod") + " that found no node go back to the scheduling queue"
+		}
+	}
+	return s.report("Reflector.syncWith", summary)
+}
+
+// listedPods takes in a list of pods: every pod is observed as if added, and
+// the pods the scheduler held that the list lacks are forgotten.
+func (s *Scheduler) listedPods(ctx *sim.Context, items []api.Object, rv uint64) sim.Report {
+	seen := make(map[string]bool, len(items))
+	for _, obj := range items {
+		pod := obj.(*api.Pod)
+		seen[api.Key(pod.Metadata.Namespace, pod.Metadata.Name)] = true
+		s.observe(ctx, pod)
+	}
+	for _, key := range slices.Sorted(maps.Keys(s.pods)) {
+		if !seen[key] {
+			s.forget(ctx, key)
+		}
+	}
+	return s.report("Reflector.syncWith", "listed "+plural(len(items), "pod")+" at resourceVersion "+rvText(rv)+": "+
+		strconv.Itoa(s.activeLen)+" wait in the scheduling queue; watching pods from there")
+}
+
+func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
+	n := ev.Object.(*api.Node)
+	name := n.Metadata.Name
+	ref := sim.Ref{Kind: "node", Name: name}
+	i, found := slices.BinarySearchFunc(s.nodes, name, func(x schedNode, name string) int { return strings.Compare(x.name, name) })
+	if ev.Type == apistore.Deleted {
+		if found {
+			s.nodes = slices.Delete(s.nodes, i, i+1)
+		}
+		return s.report("deleteNodeFromCache", "node "+name+" was deleted: no more pods will be placed there", ref)
+	}
+	wasSchedulable := found && !s.nodes[i].unschedulable
+	if found {
+		s.nodes[i].unschedulable = n.Spec.Unschedulable
+	} else {
+		s.nodes = slices.Insert(s.nodes, i, schedNode{name: name, unschedulable: n.Spec.Unschedulable})
+	}
+	models := "updateNodeInCache"
+	if !found {
+		models = "addNodeToCache"
+	}
+	var summary string
+	switch {
+	case n.Spec.Unschedulable && wasSchedulable:
+		return s.report(models, "node "+name+" was cordoned: no new pods will be placed there; the "+
+			plural(s.bound[name], "pod")+" already there stay", ref)
+	case n.Spec.Unschedulable:
+		return s.report(models, "learned of node "+name+", which is cordoned: no pods will be placed there", ref)
+	case wasSchedulable:
+		return s.report(models, "node "+name+" changed, but it stays schedulable: nothing to do", ref)
+	case found:
+		summary = "node " + name + " was uncordoned: it can take pods again"
+	default:
+		summary = "learned of node " + name + ": it can take pods"
+	}
+	if moved := s.moveAllToActive(ctx); moved > 0 {
+		summary += "; " + plural(moved, "pod") + " that found no node go back to the scheduling queue"
+	}
+	return s.report(models, summary, ref)
+}
+
+func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
+	pod := ev.Object.(*api.Pod)
+	ref := podRef(pod)
+	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
+	if ev.Type == apistore.Deleted {
+		p := s.pods[key]
+		if p == nil || p.uid != pod.Metadata.UID {
+			return s.report("deletePodFromCache", "saw "+ref.String()+" deleted; it was not waiting for a node and was not counted on one", ref)
+		}
+		what := "it no longer waits for a node"
+		if p.counted {
+			what = "it no longer counts on " + p.node + " (" + plural(s.bound[p.node]-1, "pod") + " left there)"
+		}
+		s.forget(ctx, key)
+		return s.report("deletePodFromCache", "saw "+ref.String()+" deleted: "+what, ref)
+	}
+	models, summary := s.observe(ctx, pod)
+	return s.report(models, summary, ref)
+}
+
+// observe takes in the current state of a pod and says what it made of it.
+func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary string) {
+	m := &pod.Metadata
+	key := api.Key(m.Namespace, m.Name)
+	name := "pod/" + m.Name
+	if p := s.pods[key]; p != nil && p.uid != m.UID {
+		s.forget(ctx, key) // the name now belongs to a new pod
+	}
+	terminal := isTerminal(pod)
+	node := pod.Spec.NodeName
+	p := s.mut(key)
+	if p == nil {
+		switch {
+		case node == "" && m.DeletionTimestamp != nil:
+			return "addPodToSchedulingQueue", "saw " + name + ", unbound and being deleted: it will not be scheduled"
+		case terminal:
+			return "addPodToCache", "saw " + name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
+		}
+		p = &spod{epoch: s.epoch, namespace: m.Namespace, name: m.Name, uid: m.UID}
+		s.pods[key] = p
+	}
+
+	if node != "" {
+		s.dequeue(ctx, p)
+		if p.counted && p.node != node {
+			s.uncount(p)
+		}
+		confirmed := p.assumed && p.node == node
+		p.node, p.assumed = node, false
+		if terminal {
+			s.uncount(p)
+			delete(s.pods, key)
+			return "updatePodInCache", name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
+				plural(s.bound[node], "pod") + " left)"
+		}
+		if !p.counted {
+			p.counted = true
+			s.bound[node]++
+			return "addPodToCache", "saw " + name + " bound to " + node + ": it counts there (" + plural(s.bound[node], "pod") + ")"
+		}
+		if confirmed {
+			return "updatePodInCache", "saw the binding of " + name + " to " + node + " stored: the assumed pod is confirmed"
+		}
+		if m.DeletionTimestamp != nil {
+			return "updatePodInCache", "saw " + name + " being deleted on " + node + ": it counts there until it is gone"
+		}
+		return "updatePodInCache", "saw " + name + " change on " + node + ": nothing to schedule"
+	}
+
+	if p.assumed {
+		return "updatePodInCache", "saw " + name + " change while its binding to " + p.node + " is on its way: nothing to do"
+	}
+	if terminal || m.DeletionTimestamp != nil {
+		s.forget(ctx, key)
+		return "updatePodInSchedulingQueue", "saw " + name + " being deleted before it was scheduled: it leaves the scheduling queue"
+	}
+	switch p.queue {
+	case qNone:
+		s.enqueue(ctx, p)
+		return "addPodToSchedulingQueue", "saw " + name + ", not bound to a node: it joins the scheduling queue (" +
+			plural(s.activeLen, "pod") + " waiting)"
+	case qUnschedulable:
+		return "updatePodInSchedulingQueue", "saw " + name + " change; it still waits for a schedulable node"
+	case qBackoff:
+		return "updatePodInSchedulingQueue", "saw " + name + " change; it waits out its back-off before the next try"
+	}
+	return "updatePodInSchedulingQueue", "saw " + name + " change; it is already in the scheduling queue"
+}
+
+// forget drops a pod: out of every queue and no longer counted.
+func (s *Scheduler) forget(ctx *sim.Context, key string) {
+	p := s.mut(key)
+	if p == nil {
+		return
+	}
+	s.dequeue(ctx, p)
+	s.uncount(p)
+	delete(s.pods, key)
+}
+
+func (s *Scheduler) uncount(p *spod) {
+	if !p.counted {
+		return
+	}
+	p.counted = false
+	if s.bound[p.node]--; s.bound[p.node] <= 0 {
+		delete(s.bound, p.node)
+	}
+}
+
+// enqueue puts a pod at the end of the active queue.
+func (s *Scheduler) enqueue(ctx *sim.Context, p *spod) {
+	s.gen++
+	p.queue, p.gen = qActive, s.gen
+	s.active = append(s.active, queueEntry{key: api.Key(p.namespace, p.name), gen: p.gen})
+	s.activeLen++
+	s.ensureScheduling(ctx)
+}
+
+// dequeue takes a pod out of whatever queue holds it; its entry there becomes
+// dead and is skipped later.
+func (s *Scheduler) dequeue(ctx *sim.Context, p *spod) {
+	switch p.queue {
+	case qActive:
+		s.activeLen--
+	case qBackoff:
+		ctx.Cancel(p.retrySeq)
+	}
+	p.queue = qNone
+}
+
+func (s *Scheduler) ensureScheduling(ctx *sim.Context) {
+	if !s.scheduling && s.activeLen > 0 {
+		s.scheduling = true
+		ctx.After(0, s.name, eventSchedule, nil)
+	}
+}
+
+// moveAllToActive moves the pods that found no node back to the active
+// queue, in the order they failed, and says how many moved.
+func (s *Scheduler) moveAllToActive(ctx *sim.Context) int {
+	moved := 0
+	for _, e := range s.unschedulable {
+		p := s.pods[e.key]
+		if p == nil || p.queue != qUnschedulable || p.gen != e.gen {
+			continue
+		}
+		s.enqueue(ctx, s.mut(e.key))
+		moved++
+	}
+	s.unschedulable = nil
+	return moved
+}
+
+// popActive returns the next live pod of the active queue.
+func (s *Scheduler) popActive() (string, *spod) {
+	for s.head < len(s.active) {
+		e := s.active[s.head]
+		s.active[s.head] = queueEntry{}
+		s.head++
+		if p := s.pods[e.key]; p != nil && p.queue == qActive && p.gen == e.gen {
+			if s.head == len(s.active) {
+				s.active, s.head = s.active[:0], 0
+			} else if s.head > 1024 && s.head*2 > len(s.active) {
+				s.active, s.head = slices.Clone(s.active[s.head:]), 0
+			}
+			return e.key, s.mut(e.key)
+		}
+	}
+	s.active, s.head = s.active[:0], 0
+	return "", nil
+}
+
+// scheduleOne takes the next pod from the queue and tries to place it:
+// upstream's scheduleOne, with the filter (schedulable nodes) and the score
+// (fewest pods, then name) of this model.
+func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
+	s.scheduling = false
+	key, p := s.popActive()
+	if p == nil {
+		return s.report("scheduleOne", "the scheduling queue is empty: the pods that were waiting were bound or deleted meanwhile")
+	}
+	s.activeLen--
+	p.queue = qNone
+	s.attempts++
+	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
+	node, fit, tied := s.pickNode()
+	if node == "" {
+		s.gen++
+		p.queue, p.gen = qUnschedulable, s.gen
+		s.unschedulable = append(s.unschedulable, queueEntry{key: key, gen: p.gen})
+		s.ensureScheduling(ctx)
+		return s.report("schedulePod", ref.String()+" is unschedulable: "+s.noFitMessage()+
+			"; it waits until a node is added or uncordoned", ref)
+	}
+	p.node, p.assumed, p.counted = node, true, true
+	s.bound[node]++
+	p.bindID = s.srv.Send(ctx, s.name, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod,
+		Subresource: apistore.SubresourceBinding, Namespace: p.namespace, Name: p.name, NodeName: node})
+	s.ensureScheduling(ctx)
+	why := node + " is the only schedulable node"
+	switch {
+	case fit > 1 && tied > 1:
+		why = node + " has the fewest pods (" + strconv.Itoa(s.bound[node]-1) + ") of the " + strconv.Itoa(fit) +
+			" schedulable nodes, tied with " + plural(tied-1, "other") + "; ties go to the first name"
+	case fit > 1:
+		why = node + " has the fewest pods (" + strconv.Itoa(s.bound[node]-1) + ") of the " + strconv.Itoa(fit) + " schedulable nodes"
+	}
+	return s.report("schedulePod", "assigned "+ref.String()+" to "+node+" ("+why+"); sending the binding", ref, sim.Ref{Kind: "node", Name: node})
+}
+
+// pickNode returns the schedulable node with the fewest pods (ties: the first
+// name), how many nodes were schedulable, and how many of them had as few
+// pods as the one picked; "" when none is.
+func (s *Scheduler) pickNode() (best string, fit, tied int) {
+	for _, n := range s.nodes {
+		if n.unschedulable {
+			continue
+		}
+		fit++
+		switch {
+		case best == "" || s.bound[n.name] < s.bound[best]:
+			best, tied = n.name, 1
+		case s.bound[n.name] == s.bound[best]:
+			tied++
+		}
+	}
+	return best, fit, tied
+}
+
+// noFitMessage explains, as kube-scheduler's FailedScheduling event does, why
+// no node fits.
+func (s *Scheduler) noFitMessage() string {
+	if len(s.nodes) == 0 {
+		return "no nodes available to schedule pods"
+	}
+	n := strconv.Itoa(len(s.nodes))
+	return "0/" + n + " nodes are available: " + n + " node(s) were unschedulable"
+}
+
+func (s *Scheduler) schedulableCount() int {
+	_, fit, _ := s.pickNode()
+	return fit
+}
+
+// bindAnswered handles the answer to a binding.
+func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
+	req := rep.Request
+	key := api.Key(req.Namespace, req.Name)
+	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
+	err := rep.Response.Err
+	if err == nil {
+		s.binds++
+		return s.report("bind", "bound "+ref.String()+" to "+req.NodeName+" (resourceVersion "+rvText(rep.Response.ResourceVersion)+
+			"); its kubelet takes it from here", ref, sim.Ref{Kind: "node", Name: req.NodeName})
+	}
+	s.bindFailures++
+	p := s.pods[key]
+	if p == nil || !p.assumed || p.bindID != rep.ID {
+		return s.report("bind", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
+			"); the scheduler has already moved on from that pod", ref)
+	}
+	p = s.mut(key)
+	s.uncount(p)
+	p.node, p.assumed = "", false
+	p.failures++
+	wait := BindInitialBackoff << min(p.failures-1, 8)
+	wait = min(wait, BindMaxBackoff)
+	s.gen++
+	p.queue, p.gen = qBackoff, s.gen
+	p.retrySeq = ctx.After(wait, s.name, eventRetry, retry{key: key, gen: p.gen})
+	return s.report("handleBindingCycleError", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
+		"); the pod is forgotten on "+req.NodeName+" and tried again in "+wait.String(), ref)
+}
+
+// retry ends a pod's back-off after a failed binding.
+func (s *Scheduler) retry(ctx *sim.Context, r retry) sim.Report {
+	p := s.pods[r.key]
+	if p == nil || p.queue != qBackoff || p.gen != r.gen {
+		return s.report("flushBackoffQCompleted", "the back-off of a pod ended, but the pod no longer waits for it")
+	}
+	p = s.mut(r.key)
+	p.queue = qNone
+	s.enqueue(ctx, p)
+	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
+	return s.report("flushBackoffQCompleted", "the back-off of "+ref.String()+" is over: it goes back to the scheduling queue", ref)
+}
+
+// Describe says what a pending scheduler event will do, for the agenda view.
+func (s *Scheduler) Describe(ev sim.Event) string {
+	switch ev.Kind {
+	case eventStart:
+		return s.name + " starts"
+	case eventRelist:
+		return s.name + " lists " + ev.Data.(api.Kind).Resource() + " again"
+	case eventSchedule:
+		return s.name + " schedules the next pod in its queue"
+	case eventRetry:
+		return s.name + " ends the back-off of pod/" + keyName(ev.Data.(retry).key)
+	case apistore.EventResponse:
+		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + s.name
+	case apistore.EventWatch:
+		d := ev.Data.(apistore.WatchDelivery)
+		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + s.name
+	}
+	return s.name + ": " + ev.Kind
+}
+
+type schedulerSnapshot struct {
+	nodesR, podsR reflector
+	nodes         []schedNode
+	bound         map[string]int
+	pods          map[string]*spod
+	active        []queueEntry
+	activeLen     int
+	unschedulable []queueEntry
+	gen           uint64
+	scheduling    bool
+
+	attempts, binds, bindFailures int
+}
+
+// Snapshot captures the scheduler. Pod entries are shared with the live
+// state, which copies an entry before changing it.
+func (s *Scheduler) Snapshot() any {
+	snap := &schedulerSnapshot{
+		nodesR: s.nodesR, podsR: s.podsR,
+		nodes: slices.Clone(s.nodes), bound: maps.Clone(s.bound), pods: maps.Clone(s.pods),
+		active: slices.Clone(s.active[s.head:]), activeLen: s.activeLen,
+		unschedulable: slices.Clone(s.unschedulable), gen: s.gen, scheduling: s.scheduling,
+		attempts: s.attempts, binds: s.binds, bindFailures: s.bindFailures,
+	}
+	s.epoch++
+	return snap
+}
+
+// Restore returns the scheduler to a snapshot.
+func (s *Scheduler) Restore(v any) {
+	snap := v.(*schedulerSnapshot)
+	s.nodesR, s.podsR = snap.nodesR, snap.podsR
+	s.nodes = slices.Clone(snap.nodes)
+	s.bound = cloneMap(snap.bound)
+	s.pods = cloneMap(snap.pods)
+	s.active, s.head, s.activeLen = slices.Clone(snap.active), 0, snap.activeLen
+	s.unschedulable = slices.Clone(snap.unschedulable)
+	s.gen, s.scheduling = snap.gen, snap.scheduling
+	s.attempts, s.binds, s.bindFailures = snap.attempts, snap.binds, snap.bindFailures
+	s.epoch++
+}
+
+var (
+	_ sim.Component   = (*Scheduler)(nil)
+	_ sim.Snapshotter = (*Scheduler)(nil)
+	_ sim.Describer   = (*Scheduler)(nil)
+)

@@ -1,0 +1,82 @@
+package world
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// convergeScenario is the upstream harness's workload (shared/oracle's
+// rsbench): R ReplicaSets of P replicas in one namespace, created at once;
+// converge until every pod is Ready and every status says so; then kill every
+// 10th pod and converge again.
+type convergeScenario struct{ R, P int }
+
+func (s convergeScenario) name() string { return strconv.Itoa(s.R) + "x" + strconv.Itoa(s.P) }
+
+func (s convergeScenario) run(tb testing.TB) (first, recover time.Duration, steps uint64) {
+	w, err := New(Config{SnapshotEvery: -1})
+	require.NoError(tb, err)
+	_, err = w.Stabilize(sim.Limits{})
+	require.NoError(tb, err)
+	lim := sim.Limits{MaxSteps: 100_000_000, MaxTime: time.Hour}
+	start := time.Now()
+	require.NoError(tb, w.Do("create", func(w *World) error {
+		for i := range s.R {
+			name := "web-" + strconv.Itoa(i)
+			w.Send(apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindReplicaSet,
+				Object: replicaSet(name, int32(s.P), map[string]string{"app": "web", "instance": name})})
+		}
+		return nil
+	}))
+	_, err = w.Stabilize(lim)
+	require.NoError(tb, err)
+	first = time.Since(start)
+	pods := w.Store.Objects(api.KindPod, "default")
+	require.Len(tb, pods, s.R*s.P)
+
+	start = time.Now()
+	require.NoError(tb, w.Do("kill every 10th pod", func(w *World) error {
+		zero := int64(0)
+		for i := 0; i < len(pods); i += 10 {
+			w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default",
+				Name: pods[i].Meta().Name, DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		}
+		return nil
+	}))
+	_, err = w.Stabilize(lim)
+	require.NoError(tb, err)
+	recover = time.Since(start)
+	require.Len(tb, w.Store.Objects(api.KindPod, "default"), s.R*s.P)
+	return first, recover, w.Kernel.Steps()
+}
+
+func TestConvergeSmall(t *testing.T) {
+	first, rec, steps := convergeScenario{R: 20, P: 10}.run(t)
+	t.Logf("20x10: converge %v, recover %v, %d steps", first, rec, steps)
+}
+
+// BenchmarkConverge reports, per scenario, the wall time to converge from
+// empty and to recover from killing every 10th pod, and the peak heap.
+func BenchmarkConverge(b *testing.B) {
+	for _, s := range []convergeScenario{{100, 10}, {1000, 10}, {10, 1000}} {
+		b.Run(s.name(), func(b *testing.B) {
+			for range b.N {
+				runtime.GC()
+				first, rec, steps := s.run(b)
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				b.ReportMetric(float64(first.Milliseconds()), "converge-ms")
+				b.ReportMetric(float64(rec.Milliseconds()), "recover-ms")
+				b.ReportMetric(float64(steps), "steps")
+			}
+		})
+	}
+}

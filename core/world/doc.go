@@ -1,0 +1,36 @@
+// Package world assembles a whole simulated cluster on one kernel, from one
+// Config: the API server, the controllers' informers (pods, ReplicaSets,
+// ReplicationControllers), the ReplicaSet and ReplicationController managers
+// with their event recorders, the garbage collector, and the cluster around
+// them (a scheduler, a kubelet per node, and kubectl for the learner).
+//
+// A world is driven from outside by inputs and steps. An input (World.Do) is
+// something a learner does at a step boundary: send a request as kubectl,
+// inject a fault, crash a pod. A step (World.Step) runs one event of the
+// kernel's agenda. Stabilize, RunUntil, UntilSync and Call step until
+// something holds.
+//
+// # Time travel
+//
+// Because a run is fully determined by its seed and its inputs, the world
+// keeps a timeline: every input with the step boundary it was applied at, a
+// snapshot every Config.SnapshotEvery steps, and the trace hash of every step.
+// Seek(n) restores the nearest snapshot at or before step n and replays the
+// recorded inputs and steps up to n; every replayed step must reproduce its
+// recorded hash, or the seek fails (ErrReplayDiverged). An input applied after
+// seeking back forks the timeline: the old future is dropped.
+//
+// Snapshots stay small because objects are immutable once stored: every
+// component's snapshot shares the objects with the live state and copies only
+// its own maps, and the API store and informer caches share even those
+// copy-on-write. Headless runs that never seek can turn snapshots off
+// (SnapshotEvery < 0).
+//
+// # Startup
+//
+// New registers every component and schedules its start: the kubelets
+// register their nodes, the informers list and then watch, and the managers
+// poll until their informers have synced before starting their workers, as
+// kube-controller-manager does. A fresh world therefore runs a few dozen steps
+// before it is ready; Stabilize runs them.
+package world

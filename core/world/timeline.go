@@ -1,0 +1,192 @@
+package world
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// The timeline is how a world travels in time. A run is fully determined by
+// its seed and its inputs, so the timeline keeps the inputs (each with the
+// step boundary it was applied at), a snapshot every few hundred steps, and
+// the trace hash of every step. Seeking to a step restores the nearest
+// snapshot at or before it and replays: the recorded inputs at each boundary,
+// then a step, until the target. The replayed hashes must equal the recorded
+// ones; a difference means something nondeterministic crept in, and the seek
+// fails loudly instead of showing a world that never was.
+//
+// Step numbers count kernel steps; "the world at step n" is the world right
+// after step n ran and after every input recorded at boundary n was applied.
+// An input applied after seeking back forks the timeline: the inputs recorded
+// after it and the snapshots after its step are dropped.
+type timeline struct {
+	every int
+
+	// snaps are the snapshots, ascending by step; each was taken right after
+	// its step ran, before the inputs of that boundary.
+	snaps []timelineSnap
+
+	// inputs are the recorded inputs, ascending by step (several may share a
+	// boundary, in the order they were applied); applied counts those applied
+	// to the current state.
+	inputs  []Input
+	applied int
+
+	// hashes[i] is the trace hash after step i+1.
+	hashes []uint64
+
+	// replaying is set while a seek replays, so that nothing is recorded.
+	replaying bool
+}
+
+type timelineSnap struct {
+	step uint64
+	snap *sim.Snapshot
+}
+
+// Input is one thing done to the world from outside, at a step boundary: a
+// learner's command. Apply must be deterministic given the world's state, so
+// that replaying it after a restore has the same effect; it must not step the
+// kernel (a command that waits for an answer is an input followed by steps).
+type Input struct {
+	// Step is the boundary the input was applied at: after this many steps.
+	Step uint64
+	// Name describes the input, as the learner typed it.
+	Name string
+	// Apply carries it out.
+	Apply func(w *World) error
+}
+
+func (t *timeline) init(w *World) {
+	t.every = w.cfg.SnapshotEvery
+	t.snapshot(w)
+}
+
+func (t *timeline) snapshot(w *World) {
+	s, err := w.Kernel.Snapshot()
+	if err != nil {
+		// Every component of a world implements Snapshotter; a failure here is
+		// a wiring bug that tests catch.
+		panic(err)
+	}
+	t.snaps = append(t.snaps, timelineSnap{step: w.Kernel.Steps(), snap: s})
+}
+
+// stepped records a step that just ran: its hash, a snapshot if one is due,
+// and the recorded inputs of this boundary, if the world is moving forward
+// along a timeline it had already been through.
+func (t *timeline) stepped(w *World) {
+	if t.replaying {
+		return
+	}
+	step := w.Kernel.Steps()
+	if uint64(len(t.hashes)) >= step {
+		// Re-walking recorded steps after a seek back: check, don't record.
+		if t.hashes[step-1] != w.Kernel.Hash() {
+			t.truncateAfter(step - 1)
+			t.hashes = append(t.hashes[:step-1], w.Kernel.Hash())
+		}
+	} else {
+		t.hashes = append(t.hashes, w.Kernel.Hash())
+	}
+	if t.every > 0 && step%uint64(t.every) == 0 && t.lastSnapStep() < step {
+		t.snapshot(w)
+	}
+	t.applyRecorded(w, step)
+}
+
+func (t *timeline) lastSnapStep() uint64 {
+	return t.snaps[len(t.snaps)-1].step
+}
+
+// applyRecorded applies the not yet applied inputs recorded at boundary step.
+func (t *timeline) applyRecorded(w *World, step uint64) {
+	for t.applied < len(t.inputs) && t.inputs[t.applied].Step == step {
+		in := t.inputs[t.applied]
+		t.applied++
+		// An input that failed when first applied fails the same way again;
+		// its error was reported then.
+		_ = in.Apply(w)
+	}
+}
+
+// truncateAfter forks the timeline at boundary step: recorded inputs not yet
+// applied, and snapshots and hashes after step, are dropped.
+func (t *timeline) truncateAfter(step uint64) {
+	t.inputs = t.inputs[:t.applied:t.applied]
+	for len(t.snaps) > 1 && t.snaps[len(t.snaps)-1].step > step {
+		t.snaps = t.snaps[:len(t.snaps)-1]
+	}
+	if uint64(len(t.hashes)) > step {
+		t.hashes = t.hashes[:step]
+	}
+}
+
+// Do applies an input now and records it, so that seeks replay it. Applying
+// an input after seeking back forks the timeline.
+func (w *World) Do(name string, apply func(w *World) error) error {
+	t := &w.timeline
+	step := w.Kernel.Steps()
+	t.truncateAfter(step)
+	t.inputs = append(t.inputs, Input{Step: step, Name: name, Apply: apply})
+	t.applied = len(t.inputs)
+	return apply(w)
+}
+
+// Inputs returns the recorded inputs, oldest first, including any not applied
+// yet because the world was sought back before them.
+func (w *World) Inputs() []Input { return append([]Input(nil), w.timeline.inputs...) }
+
+// RecordedSteps returns how many steps the timeline has hashes for: how far
+// Seek can go without running new steps.
+func (w *World) RecordedSteps() uint64 { return uint64(len(w.timeline.hashes)) }
+
+// ErrReplayDiverged is returned by Seek when a replayed step's trace hash
+// differs from the recorded one.
+var ErrReplayDiverged = errors.New("replay diverged from the recorded run")
+
+// Seek brings the world to step n: after step n ran and the inputs of
+// boundary n were applied. Going back restores the nearest snapshot and
+// replays; going forward steps, replaying recorded inputs on the way.
+func (w *World) Seek(n uint64) error {
+	t := &w.timeline
+	cur := w.Kernel.Steps()
+	if n >= cur {
+		for w.Kernel.Steps() < n {
+			if _, ok := w.Step(); !ok {
+				return errors.New("seek: the world has nothing left to do after step " + strconv.FormatUint(w.Kernel.Steps(), 10))
+			}
+		}
+		t.applyRecorded(w, n)
+		return nil
+	}
+	i := len(t.snaps) - 1
+	for i > 0 && t.snaps[i].step > n {
+		i--
+	}
+	base := t.snaps[i]
+	if err := w.Kernel.Restore(base.snap); err != nil {
+		return err
+	}
+	t.applied = 0
+	for t.applied < len(t.inputs) && t.inputs[t.applied].Step < base.step {
+		t.applied++
+	}
+	t.replaying = true
+	defer func() { t.replaying = false }()
+	t.applyRecorded(w, base.step)
+	for w.Kernel.Steps() < n {
+		if _, ok := w.Kernel.Step(); !ok {
+			return errors.New("seek: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
+		}
+		step := w.Kernel.Steps()
+		if step <= uint64(len(t.hashes)) && t.hashes[step-1] != w.Kernel.Hash() {
+			return errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
+		}
+		t.applyRecorded(w, step)
+	}
+	return nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

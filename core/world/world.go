@@ -1,0 +1,285 @@
+package world
+
+import (
+	"errors"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/cluster"
+	"github.com/reconcilelab/rlab/core/controller"
+	"github.com/reconcilelab/rlab/core/gc"
+	"github.com/reconcilelab/rlab/core/informer"
+	"github.com/reconcilelab/rlab/core/record"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// Config holds every knob of a world. The zero value is a valid world with the
+// documented defaults.
+type Config struct {
+	// Seed seeds the kernel's random source (default 1): generated names,
+	// uids, back-off jitter and --pick=random all draw from it.
+	Seed uint64
+
+	// Workers is the number of workers of each replication manager (default
+	// 5, kube-controller-manager's --concurrent-replicaset-syncs).
+	Workers int
+	// BurstReplicas is the most pods one sync creates or deletes (default 500).
+	BurstReplicas int
+	// Resync is the controllers' informer resync period (default 0: off).
+	Resync time.Duration
+
+	// APILatency is how long a request takes to reach the API server, and its
+	// response to come back (default 1ms each way). WatchLatency is how long a
+	// change takes to reach each watcher (default 1ms).
+	APILatency, WatchLatency time.Duration
+	// WatchWindow is how many events per kind the API server remembers for
+	// watches (default 1000).
+	WatchWindow int
+
+	// Nodes names the nodes the world starts with (default node-1, node-2,
+	// node-3). KubeletStart is how long a bound pod takes to become Running
+	// and Ready (default 2s); KubeletStop how long a kubelet takes to stop a
+	// pod being deleted (default 1s, never past its grace period).
+	Nodes                     []string
+	KubeletStart, KubeletStop time.Duration
+
+	// SnapshotEvery is how many steps apart the timeline keeps snapshots for
+	// seeking (default 256). Fewer steps make seeks faster and cost memory.
+	// A negative value keeps only the snapshot of the start: seeking back then
+	// replays from the beginning, which suits headless runs that never seek.
+	SnapshotEvery int
+}
+
+// Default values of Config.
+const (
+	DefaultSeed          = 1
+	DefaultSnapshotEvery = 256
+)
+
+func (c Config) withDefaults() Config {
+	if c.Seed == 0 {
+		c.Seed = DefaultSeed
+	}
+	if c.SnapshotEvery == 0 {
+		c.SnapshotEvery = DefaultSnapshotEvery
+	}
+	return c
+}
+
+// World is one whole simulated cluster on one kernel: the API server, the
+// controllers' informers, the ReplicaSet and ReplicationController managers
+// with their event recorders, the garbage collector, and the cluster around
+// them (scheduler, kubelets, a kubectl client).
+type World struct {
+	cfg Config
+
+	Kernel *sim.Kernel
+	Store  *apistore.Store
+	Server *apistore.Server
+
+	// Pods, ReplicaSets and ReplicationControllers are the controllers'
+	// informers, the ones the scenario language's watch faults act on.
+	Pods, ReplicaSets, ReplicationControllers *informer.Informer
+
+	// RS and RC are the two flavours of the replication manager.
+	RS, RC *controller.Manager
+
+	// RSEvents and RCEvents write the two managers' Events.
+	RSEvents, RCEvents *record.Recorder
+
+	GC      *gc.GarbageCollector
+	Cluster *cluster.Cluster
+
+	timeline timeline
+}
+
+// New assembles a world and starts it: every component is registered and
+// scheduled to start, but no step has run yet.
+func New(cfg Config) (*World, error) {
+	cfg = cfg.withDefaults()
+	k := sim.New(cfg.Seed)
+	store := apistore.New(apistore.Options{Now: k.Wall, Rand: k.Rand(), WatchWindow: cfg.WatchWindow})
+	srv := apistore.NewServer("apiserver", store, apistore.ServerConfig{Latency: cfg.APILatency, WatchLatency: cfg.WatchLatency})
+	w := &World{cfg: cfg, Kernel: k, Store: store, Server: srv}
+
+	w.Pods = informer.New(informer.Config{Name: "informer/pods", Kind: api.KindPod, Server: srv}, k)
+	w.ReplicaSets = informer.New(informer.Config{Name: "informer/replicasets", Kind: api.KindReplicaSet, Server: srv}, k)
+	w.ReplicationControllers = informer.New(informer.Config{Name: "informer/replicationcontrollers", Kind: api.KindReplicationController, Server: srv}, k)
+
+	w.RSEvents = record.New(record.Config{Name: "events/replicaset-controller", Component: "replicaset-controller", Server: srv})
+	w.RCEvents = record.New(record.Config{Name: "events/replication-controller", Component: "replication-controller", Server: srv})
+	w.RS = controller.New(controller.Config{Kind: api.KindReplicaSet, Workers: cfg.Workers, BurstReplicas: cfg.BurstReplicas,
+		Server: srv, Pods: w.Pods, Owners: w.ReplicaSets, Recorder: w.RSEvents, ResyncPeriod: cfg.Resync}, k)
+	w.RC = controller.New(controller.Config{Kind: api.KindReplicationController, Workers: cfg.Workers, BurstReplicas: cfg.BurstReplicas,
+		Server: srv, Pods: w.Pods, Owners: w.ReplicationControllers, Recorder: w.RCEvents, ResyncPeriod: cfg.Resync}, k)
+	w.GC = gc.New(gc.Config{Server: srv}, k)
+	cl, err := cluster.New(cluster.Config{Nodes: cfg.Nodes, KubeletStart: cfg.KubeletStart, KubeletStop: cfg.KubeletStop}, srv, k)
+	if err != nil {
+		return nil, err
+	}
+	w.Cluster = cl
+
+	reg := func(name string, c sim.Component) error { return k.Register(name, c) }
+	for _, c := range []struct {
+		name string
+		c    sim.Component
+	}{
+		{srv.Name(), srv},
+		{w.Pods.Name(), w.Pods},
+		{w.ReplicaSets.Name(), w.ReplicaSets},
+		{w.ReplicationControllers.Name(), w.ReplicationControllers},
+		{w.RSEvents.Name(), w.RSEvents},
+		{w.RCEvents.Name(), w.RCEvents},
+		{w.GC.Name(), w.GC},
+	} {
+		if err := reg(c.name, c.c); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range []*controller.Manager{w.RS, w.RC} {
+		for _, c := range m.Components() {
+			if err := reg(c.Name, c.Component); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := cl.Register(k); err != nil {
+		return nil, err
+	}
+
+	// Start order: the cluster registers its nodes first, then the
+	// informers list, then the controllers wait for them to sync.
+	cl.Start()
+	for _, inf := range []*informer.Informer{w.Pods, w.ReplicaSets, w.ReplicationControllers} {
+		inf.Start()
+	}
+	if err := w.RS.Start(); err != nil {
+		return nil, err
+	}
+	if err := w.RC.Start(); err != nil {
+		return nil, err
+	}
+	w.GC.Start()
+	w.timeline.init(w)
+	return w, nil
+}
+
+// Config returns the world's configuration, defaults filled in.
+func (w *World) Config() Config { return w.cfg }
+
+// Step runs one event. Every step goes through here, so the timeline can
+// keep its snapshots.
+func (w *World) Step() (sim.StepResult, bool) {
+	res, ok := w.Kernel.Step()
+	if ok {
+		w.timeline.stepped(w)
+	}
+	return res, ok
+}
+
+// Stabilize runs until only background work remains, or a limit is hit.
+func (w *World) Stabilize(lim sim.Limits) (int, error) {
+	return w.RunUntil("stabilize", func(sim.StepResult) bool { return !w.Kernel.Busy() }, lim, true)
+}
+
+// RunUntil steps until done holds after a step (or, with idleOK, until no
+// foreground work remains, which then counts as done). It fails with a
+// *sim.LimitError when a limit is reached first.
+func (w *World) RunUntil(what string, done func(sim.StepResult) bool, lim sim.Limits, idleOK bool) (int, error) {
+	if lim.MaxSteps <= 0 {
+		lim.MaxSteps = sim.DefaultMaxSteps
+	}
+	if lim.MaxTime <= 0 {
+		lim.MaxTime = sim.DefaultMaxTime
+	}
+	start := w.Kernel.Now()
+	n := 0
+	for {
+		if idleOK && !w.Kernel.Busy() {
+			return n, nil
+		}
+		next, ok := w.Kernel.Next()
+		if !ok {
+			if idleOK {
+				return n, nil
+			}
+			return n, sim.ErrIdle
+		}
+		if n >= lim.MaxSteps || next.At-start > lim.MaxTime {
+			limit := "--max-steps=" + itoa(lim.MaxSteps)
+			if n < lim.MaxSteps {
+				limit = "--max-time=" + lim.MaxTime.String()
+			}
+			return n, &sim.LimitError{What: what, Steps: n, Elapsed: w.Kernel.Now() - start, Limit: limit,
+				Next: sim.FormatSeconds(next.At) + " " + w.Kernel.Describe(next)}
+		}
+		res, _ := w.Step()
+		n++
+		if done(res) {
+			return n, nil
+		}
+	}
+}
+
+// UntilSync runs until the next sync of an owner's key has ended: its worker
+// called Done, and every write it issued had been answered.
+func (w *World) UntilSync(kind api.Kind, namespace, name string, lim sim.Limits) (controller.SyncRecord, error) {
+	m := w.manager(kind)
+	if m == nil {
+		return controller.SyncRecord{}, errors.New("no controller syncs " + string(kind) + " objects")
+	}
+	key := api.Key(namespace, name)
+	before, _ := m.LastSync(key)
+	_, err := w.RunUntil("until sync "+api.ShortName(kind)+"/"+name, func(sim.StepResult) bool {
+		rec, ok := m.LastSync(key)
+		return ok && rec.Seq != before.Seq
+	}, lim, false)
+	rec, _ := m.LastSync(key)
+	return rec, err
+}
+
+func (w *World) manager(kind api.Kind) *controller.Manager {
+	switch kind {
+	case api.KindReplicaSet:
+		return w.RS
+	case api.KindReplicationController:
+		return w.RC
+	}
+	return nil
+}
+
+// Informer returns the controllers' informer for a kind.
+func (w *World) Informer(kind api.Kind) *informer.Informer {
+	switch kind {
+	case api.KindPod:
+		return w.Pods
+	case api.KindReplicaSet:
+		return w.ReplicaSets
+	case api.KindReplicationController:
+		return w.ReplicationControllers
+	}
+	return nil
+}
+
+// Send sends a request as kubectl (the learner) and returns its ID; the
+// answer arrives as a step of its own (see Reply).
+func (w *World) Send(req apistore.Request) uint64 { return w.Cluster.Kubectl.Send(req) }
+
+// Reply returns kubectl's answer to a request, once it has arrived.
+func (w *World) Reply(id uint64) (*apistore.Reply, bool) { return w.Cluster.Kubectl.Reply(id) }
+
+// Call sends a request as kubectl and steps until its answer arrives.
+func (w *World) Call(req apistore.Request) (apistore.Response, error) {
+	id := w.Send(req)
+	var reply *apistore.Reply
+	_, err := w.RunUntil("waiting for the API server", func(sim.StepResult) bool {
+		r, ok := w.Reply(id)
+		reply = r
+		return ok
+	}, sim.Limits{}, false)
+	if err != nil {
+		return apistore.Response{}, err
+	}
+	return reply.Response, nil
+}

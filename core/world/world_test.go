@@ -1,0 +1,169 @@
+package world
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+func newWorld(t testing.TB, cfg Config) *World {
+	t.Helper()
+	w, err := New(cfg)
+	require.NoError(t, err)
+	_, err = w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	return w
+}
+
+func replicaSet(name string, replicas int32, labels map[string]string) *api.ReplicaSet {
+	return &api.ReplicaSet{
+		Metadata: api.ObjectMeta{Namespace: "default", Name: name},
+		Spec: api.ReplicaSetSpec{
+			Replicas: &replicas,
+			Selector: &api.LabelSelector{MatchLabels: labels},
+			Template: api.PodTemplateSpec{
+				Metadata: api.ObjectMeta{Labels: labels},
+				Spec:     api.PodSpec{Containers: []api.Container{{Name: "app", Image: "nginx"}}},
+			},
+		},
+	}
+}
+
+func createRS(t testing.TB, w *World, rs *api.ReplicaSet) {
+	t.Helper()
+	require.NoError(t, w.Do("create rs "+rs.Metadata.Name, func(w *World) error {
+		w.Send(apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindReplicaSet, Object: rs})
+		return nil
+	}))
+}
+
+// owned returns the active pods whose controller is the named owner, from
+// the API store.
+func owned(w *World, kind api.Kind, name string) []*api.Pod {
+	var out []*api.Pod
+	for _, o := range w.Store.Objects(api.KindPod, "default") {
+		p := o.(*api.Pod)
+		ref := api.GetControllerOf(&p.Metadata)
+		if ref != nil && ref.Kind == string(kind) && ref.Name == name &&
+			p.Metadata.DeletionTimestamp == nil && p.Status.Phase != api.PodFailed && p.Status.Phase != api.PodSucceeded {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func ready(pods []*api.Pod) int {
+	n := 0
+	for _, p := range pods {
+		for _, c := range p.Status.Conditions {
+			if c.Type == api.PodReady && c.Status == api.ConditionTrue {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func rsStatus(t testing.TB, w *World, name string) api.ReplicaSetStatus {
+	t.Helper()
+	o, ok := w.Store.Object(api.KindReplicaSet, "default", name)
+	require.True(t, ok)
+	return o.(*api.ReplicaSet).Status
+}
+
+func TestScaleUpFromZeroToReady(t *testing.T) {
+	w := newWorld(t, Config{})
+	createRS(t, w, replicaSet("web", 3, map[string]string{"app": "web"}))
+	_, err := w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	pods := owned(w, api.KindReplicaSet, "web")
+	require.Len(t, pods, 3)
+	assert.Equal(t, 3, ready(pods))
+	st := rsStatus(t, w, "web")
+	assert.Equal(t, int32(3), st.Replicas)
+	assert.Equal(t, int32(3), st.ReadyReplicas)
+	assert.Equal(t, int32(3), st.AvailableReplicas)
+	assert.Zero(t, w.RS.Queue().Len())
+	nodes := map[string]int{}
+	for _, p := range pods {
+		nodes[p.Spec.NodeName]++
+	}
+	assert.Equal(t, map[string]int{"node-1": 1, "node-2": 1, "node-3": 1}, nodes, "the scheduler spreads pods over the fewest-loaded nodes")
+}
+
+func TestKilledPodIsReplaced(t *testing.T) {
+	w := newWorld(t, Config{})
+	createRS(t, w, replicaSet("web", 3, map[string]string{"app": "web"}))
+	_, err := w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	victim := owned(w, api.KindReplicaSet, "web")[0].Metadata.Name
+	zero := int64(0)
+	require.NoError(t, w.Do("kill pod/"+victim, func(w *World) error {
+		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: victim,
+			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		return nil
+	}))
+	_, err = w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	pods := owned(w, api.KindReplicaSet, "web")
+	require.Len(t, pods, 3)
+	assert.Equal(t, 3, ready(pods))
+	for _, p := range pods {
+		assert.NotEqual(t, victim, p.Metadata.Name)
+	}
+}
+
+func TestSameSeedSameTraceAndSeekReplaysExactly(t *testing.T) {
+	run := func() (*World, uint64) {
+		w := newWorld(t, Config{Seed: 7, SnapshotEvery: 16})
+		createRS(t, w, replicaSet("web", 5, map[string]string{"app": "web"}))
+		_, err := w.Stabilize(sim.Limits{})
+		require.NoError(t, err)
+		return w, w.Kernel.Hash()
+	}
+	w, hash := run()
+	_, again := run()
+	require.Equal(t, hash, again, "one seed, one trace")
+
+	end := w.Kernel.Steps()
+	require.Greater(t, end, uint64(100))
+	names := func() []string {
+		var out []string
+		for _, p := range owned(w, api.KindReplicaSet, "web") {
+			out = append(out, p.Metadata.Name+"/"+p.Status.Phase)
+		}
+		return out
+	}
+	final := names()
+	for _, n := range []uint64{end / 2, 3, end - 1, 0, end} {
+		require.NoError(t, w.Seek(n), "seek %d", n)
+		assert.Equal(t, n, w.Kernel.Steps())
+	}
+	assert.Equal(t, hash, w.Kernel.Hash())
+	assert.Equal(t, final, names())
+}
+
+func TestInputAfterSeekForksTheTimeline(t *testing.T) {
+	w := newWorld(t, Config{SnapshotEvery: 16})
+	start := w.Kernel.Steps()
+	createRS(t, w, replicaSet("web", 2, map[string]string{"app": "web"}))
+	_, err := w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	// The world at step n includes the inputs applied at boundary n, so the
+	// world before the create is the one at the step before.
+	require.NoError(t, w.Seek(start-1))
+	assert.Empty(t, owned(w, api.KindReplicaSet, "web"), "before the create")
+	createRS(t, w, replicaSet("db", 1, map[string]string{"app": "db"}))
+	_, err = w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	assert.Len(t, owned(w, api.KindReplicaSet, "db"), 1)
+	assert.Empty(t, owned(w, api.KindReplicaSet, "web"), "the old future is gone")
+	require.Len(t, w.Inputs(), 1)
+	assert.True(t, strings.HasPrefix(w.Inputs()[0].Name, "create rs db"))
+}
