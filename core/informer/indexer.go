@@ -114,8 +114,15 @@ func (ix *Indexer) put(key string, obj api.Object) {
 	}
 	ix.items[key] = entry{obj: obj, seq: seq}
 	for _, name := range ix.names {
+		vals := ix.indexers[name](obj)
+		if exists && slices.Equal(vals, ix.values[name][key]) {
+			// Most updates (a status change) leave every index value alone;
+			// moving the key out of a large set and back would cost a copy
+			// of the set for nothing.
+			continue
+		}
 		ix.unindexKey(name, key, seq)
-		ix.indexKey(name, key, seq, obj)
+		ix.indexValues(name, key, seq, vals)
 	}
 }
 
@@ -134,7 +141,10 @@ func (ix *Indexer) DeleteKey(key string) {
 }
 
 func (ix *Indexer) indexKey(name, key string, seq uint64, obj api.Object) {
-	vals := ix.indexers[name](obj)
+	ix.indexValues(name, key, seq, ix.indexers[name](obj))
+}
+
+func (ix *Indexer) indexValues(name, key string, seq uint64, vals []string) {
 	if len(vals) == 0 {
 		return
 	}

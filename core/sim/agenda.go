@@ -3,29 +3,52 @@ package sim
 import (
 	"maps"
 	"slices"
+	"time"
 )
 
-// agenda is a binary min-heap of events ordered by (At, Seq).
+// agenda holds the pending events in a binary min-heap ordered by (At, Seq).
 //
-// It is written out by hand rather than with container/heap because
-// container/heap moves elements through interface values, which would allocate
-// on every Push of an Event struct; the kernel pushes and pops once per event.
+// The events themselves live in a slab (events, with free slots in free); the
+// heap orders small slots that hold only the ordering key and the event's slab
+// index. Sifting then moves 24-byte values without pointers, which the garbage
+// collector needs no write barriers for, instead of whole events. The heap is
+// written out by hand rather than with container/heap, which would move slots
+// through interface values and allocate on every push.
 //
 // Cancelled events stay in the heap and are skipped when they reach the top
 // (lazy deletion): removing from the middle of a heap needs a position index
 // that every snapshot would have to copy too.
 type agenda struct {
-	// events is the heap; events[0] is the earliest. heapOK in the tests
-	// checks the heap property after every operation.
+	// heap is the min-heap; heap[0] is the earliest event. check (in the
+	// tests) verifies the heap property after every operation.
+	heap []slot
+
+	// events is the slab the heap points into; an index on free is unused
+	// and holds the zero Event, so it keeps nothing alive.
 	events []Event
+	free   []int32
 
 	// cancelled holds the Seq of events that must not fire. Every Seq in it
-	// belongs to an event still in events.
+	// belongs to an event still in the heap.
 	cancelled map[uint64]struct{}
 
-	// foreground counts the events in events that are neither Background nor
-	// cancelled: the work that keeps Stabilize running.
+	// foreground counts the events in the heap that are neither Background
+	// nor cancelled: the work that keeps Stabilize running.
 	foreground int
+}
+
+// slot is one heap entry: the ordering key of an event and where it lives.
+type slot struct {
+	at  time.Duration
+	seq uint64
+	idx int32
+}
+
+func slotLess(a, b *slot) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.seq < b.seq
 }
 
 func eventLess(a, b *Event) bool {
@@ -36,8 +59,17 @@ func eventLess(a, b *Event) bool {
 }
 
 func (a *agenda) push(ev Event) {
-	a.events = append(a.events, ev)
-	a.up(len(a.events) - 1)
+	var idx int32
+	if n := len(a.free); n > 0 {
+		idx = a.free[n-1]
+		a.free = a.free[:n-1]
+		a.events[idx] = ev
+	} else {
+		idx = int32(len(a.events))
+		a.events = append(a.events, ev)
+	}
+	a.heap = append(a.heap, slot{at: ev.At, seq: ev.Seq, idx: idx})
+	a.up(len(a.heap) - 1)
 	if !ev.Background {
 		a.foreground++
 	}
@@ -46,12 +78,12 @@ func (a *agenda) push(ev Event) {
 // peek returns the earliest event that has not been cancelled, discarding
 // cancelled ones on the way.
 func (a *agenda) peek() (Event, bool) {
-	for len(a.events) > 0 {
-		top := a.events[0]
-		if _, gone := a.cancelled[top.Seq]; !gone {
-			return top, true
+	for len(a.heap) > 0 {
+		top := a.heap[0]
+		if _, gone := a.cancelled[top.seq]; !gone {
+			return a.events[top.idx], true
 		}
-		delete(a.cancelled, top.Seq)
+		delete(a.cancelled, top.seq)
 		a.removeTop()
 	}
 	return Event{}, false
@@ -70,11 +102,15 @@ func (a *agenda) pop() (Event, bool) {
 	return ev, true
 }
 
+// removeTop drops the heap's first slot and frees its event's place in the
+// slab.
 func (a *agenda) removeTop() {
-	n := len(a.events) - 1
-	a.events[0] = a.events[n]
-	a.events[n] = Event{} // drop the reference to Data for the garbage collector
-	a.events = a.events[:n]
+	idx := a.heap[0].idx
+	a.events[idx] = Event{} // drop the reference to Data for the garbage collector
+	a.free = append(a.free, idx)
+	n := len(a.heap) - 1
+	a.heap[0] = a.heap[n]
+	a.heap = a.heap[:n]
 	if n > 0 {
 		a.down(0)
 	}
@@ -86,15 +122,15 @@ func (a *agenda) cancel(seq uint64) bool {
 	if _, gone := a.cancelled[seq]; gone {
 		return false
 	}
-	for i := range a.events {
-		if a.events[i].Seq != seq {
+	for _, s := range a.heap {
+		if s.seq != seq {
 			continue
 		}
 		if a.cancelled == nil {
 			a.cancelled = make(map[uint64]struct{})
 		}
 		a.cancelled[seq] = struct{}{}
-		if !a.events[i].Background {
+		if !a.events[s.idx].Background {
 			a.foreground--
 		}
 		return true
@@ -103,40 +139,42 @@ func (a *agenda) cancel(seq uint64) bool {
 }
 
 func (a *agenda) up(i int) {
+	h := a.heap
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !eventLess(&a.events[i], &a.events[parent]) {
+		if !slotLess(&h[i], &h[parent]) {
 			return
 		}
-		a.events[i], a.events[parent] = a.events[parent], a.events[i]
+		h[i], h[parent] = h[parent], h[i]
 		i = parent
 	}
 }
 
 func (a *agenda) down(i int) {
-	n := len(a.events)
+	h := a.heap
+	n := len(h)
 	for {
 		least := i
-		if l := 2*i + 1; l < n && eventLess(&a.events[l], &a.events[least]) {
+		if l := 2*i + 1; l < n && slotLess(&h[l], &h[least]) {
 			least = l
 		}
-		if r := 2*i + 2; r < n && eventLess(&a.events[r], &a.events[least]) {
+		if r := 2*i + 2; r < n && slotLess(&h[r], &h[least]) {
 			least = r
 		}
 		if least == i {
 			return
 		}
-		a.events[i], a.events[least] = a.events[least], a.events[i]
+		h[i], h[least] = h[least], h[i]
 		i = least
 	}
 }
 
 // sorted returns the pending events that will fire, earliest first.
 func (a *agenda) sorted() []Event {
-	out := make([]Event, 0, len(a.events))
-	for _, ev := range a.events {
-		if _, gone := a.cancelled[ev.Seq]; !gone {
-			out = append(out, ev)
+	out := make([]Event, 0, len(a.heap))
+	for _, s := range a.heap {
+		if _, gone := a.cancelled[s.seq]; !gone {
+			out = append(out, a.events[s.idx])
 		}
 	}
 	slices.SortFunc(out, func(x, y Event) int {
@@ -155,7 +193,9 @@ func (a *agenda) sorted() []Event {
 // are shared, which is safe because they are never changed after scheduling.
 func (a *agenda) clone() agenda {
 	return agenda{
+		heap:       slices.Clone(a.heap),
 		events:     slices.Clone(a.events),
+		free:       slices.Clone(a.free),
 		cancelled:  maps.Clone(a.cancelled),
 		foreground: a.foreground,
 	}

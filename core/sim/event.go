@@ -87,8 +87,8 @@ type StepResult struct {
 	Summary string
 	Touched []Ref
 
-	// Hash is the running trace hash after this step: a digest of every trace
-	// line so far. Two runs with the same seed and inputs have equal hashes at
+	// Hash is the running trace hash after this step: a digest of the trace
+	// line fields of every step so far. Two runs with the same seed and inputs have equal hashes at
 	// every step; a replay that differs is caught at the first step that
 	// differs.
 	Hash uint64

@@ -218,7 +218,7 @@ func (k *Kernel) Step() (StepResult, bool) {
 		Summary: rep.Summary,
 		Touched: rep.Touched,
 	}
-	k.hash = hashLine(k.hash, res.TraceLine())
+	k.hash = hashStep(k.hash, &res)
 	res.Hash = k.hash
 	return res, true
 }

@@ -336,16 +336,33 @@ func TestAgendaHeapUnderRandomLoad(t *testing.T) {
 // theirs: the heap property, and that foreground counts the events that will
 // run and keep the world busy.
 func (a *agenda) check() error {
-	for i := 1; i < len(a.events); i++ {
-		if eventLess(&a.events[i], &a.events[(i-1)/2]) {
+	for i := 1; i < len(a.heap); i++ {
+		if slotLess(&a.heap[i], &a.heap[(i-1)/2]) {
 			return fmt.Errorf("heap property broken at %d", i)
 		}
 	}
 	fg := 0
-	for _, ev := range a.events {
-		if _, gone := a.cancelled[ev.Seq]; !gone && !ev.Background {
+	used := map[int32]bool{}
+	for _, s := range a.heap {
+		ev := a.events[s.idx]
+		if ev.Seq != s.seq || ev.At != s.at {
+			return fmt.Errorf("slot %d points at the wrong event", s.seq)
+		}
+		if used[s.idx] {
+			return fmt.Errorf("slab index %d used twice", s.idx)
+		}
+		used[s.idx] = true
+		if _, gone := a.cancelled[s.seq]; !gone && !ev.Background {
 			fg++
 		}
+	}
+	for _, idx := range a.free {
+		if used[idx] {
+			return fmt.Errorf("slab index %d both free and used", idx)
+		}
+	}
+	if len(used)+len(a.free) != len(a.events) {
+		return fmt.Errorf("slab has %d events, %d used and %d free", len(a.events), len(used), len(a.free))
 	}
 	if fg != a.foreground {
 		return fmt.Errorf("foreground = %d, want %d", a.foreground, fg)
