@@ -243,7 +243,12 @@ func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		note := "adopted pod/" + pod.Metadata.Name
 		switch {
 		case claimed:
-			r.claimed = append(r.claimed, resp.Object.(*api.Pod))
+			// Upstream's ClaimPods keeps the pod it listed from the cache, not
+			// the patch's answer: the answer may be newer than the cache (a
+			// pod that became ready meanwhile), and counting it would let the
+			// status and the deletion ranking see a state the rest of the
+			// sync does not.
+			r.claimed = append(r.claimed, pod)
 		case reported != nil:
 			r.claimErrs = append(r.claimErrs, reported)
 			note = "could not adopt pod/" + pod.Metadata.Name + ": " + reported.Error()
@@ -385,8 +390,8 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
 	pod, err := podFromTemplate(&r.rs.Spec.Template, &r.rs.Metadata, &ref)
 	if err != nil {
 		// The pod cannot even be built: every call of this batch fails
-		// before reaching the API, so slow start stops here.
-		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+err.Error())
+		// before reaching the API, so slow start stops here. Upstream
+		// returns this error without recording an event.
 		r.slow.batchDone(0, err)
 		return r.endCreates(ctx, intro+"; cannot build the pod: "+err.Error())
 	}
@@ -478,7 +483,10 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 			break
 		}
 		if r.deleteErr == nil {
-			r.deleteErr = resp.Err
+			// Upstream's RealPodControl.DeletePod wraps every error but
+			// NotFound as "unable to delete pods: …"; that text is what the
+			// sync returns and what the ReplicaFailure condition says.
+			r.deleteErr = errors.New("unable to delete pods: " + resp.Err.Error())
 		}
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedDeletePodReason, "Error deleting: "+resp.Err.Error())
 		note = "delete of pod/" + name + " failed: " + resp.Err.Error()
