@@ -54,6 +54,53 @@ func TestBudgetCheck(t *testing.T) {
 	}
 }
 
+// converged builds the samples of one convergence scenario that ran once.
+func converged(convergeMs, peakHeapMiB float64) *samples {
+	return &samples{ns: []float64{1e9}, metrics: map[string][]float64{
+		metricConvergeMs:  {convergeMs},
+		metricPeakHeapMiB: {peakHeapMiB},
+	}}
+}
+
+func TestBudgetCheckConvergence(t *testing.T) {
+	up := &upstreamRun{PodsMs: 6912, PodsMsMin: 5586, RecoverMs: 8999, PeakHeapMiB: 224}
+	both := budget{Name: "Converge/1000x10", MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs, Upstream: up}
+	speedOnly := budget{Name: "Converge/100x10", MinSpeedup: 10, MaxAllocs: anyAllocs,
+		Upstream: &upstreamRun{PodsMs: 137, PodsMsMin: 109, RecoverMs: 72, PeakHeapMiB: 29.1}}
+
+	tests := []struct {
+		name         string
+		budget       budget
+		ours         *samples
+		wantVerdict  string
+		wantProblems []string
+	}{
+		{"within both limits", both, converged(600, 41.2), verdictOK, nil},
+		{"exactly at the limits", both, converged(691.2, 60), verdictOK, nil},
+		{"too slow", both, converged(1194, 41.2), verdictOver,
+			[]string{"speed-up 5.79× < 10× (1194 ms against upstream's 6912 ms)"}},
+		{"too much heap", both, converged(600, 90.5), verdictOver, []string{"peak heap 90.5 MiB > 60 MiB"}},
+		{"both", both, converged(1194, 90.5), verdictOver,
+			[]string{"speed-up 5.79× < 10× (1194 ms against upstream's 6912 ms)", "peak heap 90.5 MiB > 60 MiB"}},
+		{"heap unchecked without a limit", speedOnly, converged(12, 500), verdictOK, nil},
+		{"figures not reported", both, measured(1e9, 3), verdictIncomplete,
+			[]string{"no converge-ms metric", "no peak-heap-MiB metric"}},
+		{"over beats incomplete", both, &samples{ns: []float64{1e9},
+			metrics: map[string][]float64{metricConvergeMs: {1194}}}, verdictOver,
+			[]string{"speed-up 5.79× < 10× (1194 ms against upstream's 6912 ms)", "no peak-heap-MiB metric"}},
+		{"no upstream figures", budget{Name: "X", MinSpeedup: 10, MaxAllocs: anyAllocs}, converged(1, 1),
+			verdictIncomplete, []string{"no upstream figures to compare with"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			verdict, problems := tt.budget.check(tt.ours, nil)
+
+			assert.Equal(t, tt.wantVerdict, verdict)
+			assert.Equal(t, tt.wantProblems, problems)
+		})
+	}
+}
+
 func TestBudgetCovers(t *testing.T) {
 	b := budget{Name: "SelectorParse"}
 
@@ -67,6 +114,15 @@ func TestBudgetString(t *testing.T) {
 	assert.Equal(t, "ratio ≤ 0.25, allocs ≤ 10", budget{MaxRatio: 0.25, MaxAllocs: 10}.String())
 	assert.Equal(t, "ratio ≤ 0.5", budget{MaxRatio: 0.5, MaxAllocs: anyAllocs}.String())
 	assert.Equal(t, "≤ 50000 ns/op", budget{MaxNsPerOp: 50_000, MaxAllocs: anyAllocs}.String())
+	assert.Equal(t, "speed-up ≥ 10×, peak heap ≤ 60 MiB",
+		budget{MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs}.String())
+}
+
+func TestBudgetMetricBased(t *testing.T) {
+	assert.True(t, budget{MinSpeedup: 10}.metricBased())
+	assert.True(t, budget{MaxPeakHeapMiB: 60}.metricBased())
+	assert.False(t, budget{MaxRatio: 0.5}.metricBased())
+	assert.False(t, budget{MaxNsPerOp: 50_000, MaxAllocs: 0}.metricBased())
 }
 
 // TestBudgetsTable keeps the project's table well formed.
@@ -79,7 +135,18 @@ func TestBudgetsTable(t *testing.T) {
 		assert.False(t, strings.HasPrefix(b.Name, "Benchmark"), "%s: write names without Benchmark", b.Name)
 		assert.False(t, b.MaxRatio > 0 && b.MaxNsPerOp > 0,
 			"%s: a benchmark has an upstream twin (MaxRatio) or not (MaxNsPerOp), not both", b.Name)
-		assert.True(t, b.MaxRatio > 0 || b.MaxNsPerOp > 0 || b.MaxAllocs != anyAllocs, "%s limits nothing", b.Name)
+		assert.True(t, b.MaxRatio > 0 || b.MaxNsPerOp > 0 || b.MaxAllocs != anyAllocs || b.metricBased(),
+			"%s limits nothing", b.Name)
+		assert.False(t, b.metricBased() && (b.MaxRatio > 0 || b.MaxNsPerOp > 0),
+			"%s: a benchmark is judged by ns/op or by its reported figures, not both", b.Name)
+		assert.Equal(t, b.MinSpeedup > 0, b.Upstream != nil,
+			"%s: a speed-up needs upstream figures, and upstream figures are there for a speed-up", b.Name)
+		if b.Upstream != nil {
+			assert.True(t, 0 < b.Upstream.PodsMsMin && b.Upstream.PodsMsMin <= b.Upstream.PodsMs,
+				"%s: the fastest upstream run is no slower than the median", b.Name)
+			assert.Positive(t, b.Upstream.RecoverMs, b.Name)
+			assert.Positive(t, b.Upstream.PeakHeapMiB, b.Name)
+		}
 		assert.True(t, b.MaxAllocs == anyAllocs || b.MaxAllocs >= 0, "%s: MaxAllocs is a count or anyAllocs", b.Name)
 	}
 }

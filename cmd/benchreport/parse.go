@@ -20,6 +20,12 @@ type result struct {
 	// only with -benchmem or b.ReportAllocs.
 	allocsPerOp float64
 	hasAllocs   bool
+
+	// metrics holds the figures a benchmark reports itself with
+	// b.ReportMetric, by unit ("converge-ms"), and is nil if it reports none.
+	// The convergence scenarios are judged by these rather than by ns/op,
+	// since one op is a whole run whose setup is not part of the figure.
+	metrics map[string]float64
 }
 
 // parseLine parses a benchmark result line and reports whether line was one.
@@ -46,6 +52,13 @@ func parseLine(line string) (result, bool) {
 			r.nsPerOp, hasNs = v, true
 		case "allocs/op":
 			r.allocsPerOp, r.hasAllocs = v, true
+		case "B/op", "MB/s":
+			// Reported by go test itself and budgeted by nothing.
+		default:
+			if r.metrics == nil {
+				r.metrics = make(map[string]float64)
+			}
+			r.metrics[f[i+1]] = v
 		}
 	}
 	return r, hasNs && r.name != ""
@@ -75,8 +88,9 @@ type resultSet struct {
 
 // samples are the runs of one benchmark: one per -count.
 type samples struct {
-	ns     []float64
-	allocs []float64 // empty if no run reported allocs/op
+	ns      []float64
+	allocs  []float64            // empty if no run reported allocs/op
+	metrics map[string][]float64 // by unit; nil if no run reported one
 }
 
 func (s *resultSet) add(r result) {
@@ -93,6 +107,12 @@ func (s *resultSet) add(r result) {
 	if r.hasAllocs {
 		sm.allocs = append(sm.allocs, r.allocsPerOp)
 	}
+	for unit, v := range r.metrics {
+		if sm.metrics == nil {
+			sm.metrics = make(map[string][]float64)
+		}
+		sm.metrics[unit] = append(sm.metrics[unit], v)
+	}
 }
 
 // nsPerOp is the median time of the runs.
@@ -105,6 +125,15 @@ func (s *samples) allocsPerOp() (float64, bool) {
 		return 0, false
 	}
 	return median(s.allocs), true
+}
+
+// metric is the median of the runs' figures in unit, if any run reported
+// one.
+func (s *samples) metric(unit string) (float64, bool) {
+	if len(s.metrics[unit]) == 0 {
+		return 0, false
+	}
+	return median(s.metrics[unit]), true
 }
 
 // median returns the middle value of xs (the mean of the two middle values

@@ -29,7 +29,14 @@ func TestParseLine(t *testing.T) {
 		},
 		{
 			line:   "BenchmarkCustomMetric-2  1000  512 ns/op  3.00 pods/op",
-			want:   result{name: "CustomMetric", nsPerOp: 512},
+			want:   result{name: "CustomMetric", nsPerOp: 512, metrics: map[string]float64{"pods/op": 3}},
+			wantOK: true,
+		},
+		{
+			line: "BenchmarkConverge/1000x10-2  1  1680958171 ns/op  1194 converge-ms  90.50 peak-heap-MiB" +
+				"  476.0 recover-ms  375807 steps  352254248 B/op  3693174 allocs/op",
+			want: result{name: "Converge/1000x10", nsPerOp: 1680958171, allocsPerOp: 3693174, hasAllocs: true,
+				metrics: map[string]float64{"converge-ms": 1194, "peak-heap-MiB": 90.5, "recover-ms": 476, "steps": 375807}},
 			wantOK: true,
 		},
 		{line: "BenchmarkSelectorParse/ours-2", wantOK: false},                          // -v prints the name alone first
@@ -65,6 +72,9 @@ func TestTrimProcs(t *testing.T) {
 		"Step/two-suffixes-3-2":   "Step/two-suffixes-3",
 		"Step/with-dash/ours-8":   "Step/with-dash/ours",
 		"Step/size-10/upstream-2": "Step/size-10/upstream",
+		"Converge/100x10-2":       "Converge/100x10", // x is not a digit: only -2 goes
+		"Converge/10x1000-16":     "Converge/10x1000",
+		"Converge/1000x10":        "Converge/1000x10",
 	} {
 		assert.Equal(t, want, trimProcs(name), name)
 	}
@@ -84,4 +94,17 @@ func TestResultSetTakesMedianOfRuns(t *testing.T) {
 	assert.Equal(t, 2.5, allocs)
 	_, ok = set.byName["X/upstream"].allocsPerOp()
 	assert.False(t, ok, "no run reported allocs/op")
+}
+
+func TestResultSetTakesMedianOfReportedFigures(t *testing.T) {
+	var set resultSet
+	for _, ms := range []float64{130, 125, 900} { // one slow outlier
+		set.add(result{name: "Converge/100x10", nsPerOp: ms * 1e6, metrics: map[string]float64{"converge-ms": ms}})
+	}
+
+	ms, ok := set.byName["Converge/100x10"].metric("converge-ms")
+	assert.True(t, ok)
+	assert.Equal(t, 130.0, ms)
+	_, ok = set.byName["Converge/100x10"].metric("recover-ms")
+	assert.False(t, ok, "no run reported recover-ms")
 }

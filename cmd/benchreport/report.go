@@ -3,14 +3,24 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
 
-// A report is the table benchreport prints: one row per benchmark with an
-// upstream twin or a budget, and the budgets nothing measured.
+// A report is the tables benchreport prints: one row per benchmark with an
+// upstream twin or a budget, one row per convergence scenario, and the
+// budgets nothing measured.
 type report struct {
-	rows        []*row
+	rows []*row
+
+	// world holds the convergence scenarios: benchmarks with a metric-based
+	// budget, or without a budget but reporting converge-ms. Once one has
+	// run, the scenarios that did not are listed here too, as not measured.
+	world []*row
+
+	// notMeasured holds the budgets whose benchmarks did not run and that
+	// are not already shown in world.
 	notMeasured []budget
 }
 
@@ -29,31 +39,35 @@ type row struct {
 func newReport(set *resultSet, budgets []budget) *report {
 	rep := &report{}
 	byName := make(map[string]*row)
-	rowFor := func(name string) *row {
+	rowIn := func(rows *[]*row, name string) *row {
 		r, ok := byName[name]
 		if !ok {
 			r = &row{name: name}
 			byName[name] = r
-			rep.rows = append(rep.rows, r)
+			*rows = append(*rows, r)
 		}
 		return r
 	}
 	for _, name := range set.order {
 		s := set.byName[name]
 		base, side := splitSide(name)
+		b := budgetFor(budgets, name)
+		_, reportsConvergence := s.metric(metricConvergeMs)
 		switch {
 		case side == "ours":
-			rowFor(base).ours = s
+			rowIn(&rep.rows, base).ours = s
 		case side == "upstream":
-			rowFor(base).upstream = s
-		case budgetFor(budgets, name) != nil:
+			rowIn(&rep.rows, base).upstream = s
+		case b != nil && b.metricBased(), b == nil && reportsConvergence:
+			rowIn(&rep.world, name).ours = s
+		case b != nil:
 			// A budgeted benchmark without an upstream twin.
-			rowFor(name).ours = s
+			rowIn(&rep.rows, name).ours = s
 		}
 	}
 
 	measured := make([]bool, len(budgets))
-	for _, r := range rep.rows {
+	for _, r := range slices.Concat(rep.rows, rep.world) {
 		i := budgetIndex(budgets, r.name)
 		if i < 0 {
 			r.verdict = verdictNone
@@ -64,7 +78,13 @@ func newReport(set *resultSet, budgets []budget) *report {
 		r.verdict, r.problems = r.budget.check(r.ours, r.upstream)
 	}
 	for i, b := range budgets {
-		if !measured[i] {
+		switch {
+		case measured[i]:
+		case b.metricBased() && len(rep.world) > 0:
+			// The convergence table is printed anyway, and the scenario's
+			// upstream figures are worth seeing there.
+			rep.world = append(rep.world, &row{name: b.Name, budget: &budgets[i], verdict: verdictNotMeasured})
+		default:
 			rep.notMeasured = append(rep.notMeasured, b)
 		}
 	}
@@ -104,7 +124,7 @@ func budgetFor(budgets []budget, name string) *budget {
 // failures describes every row whose verdict fails the run, one line each.
 func (rep *report) failures() []string {
 	var out []string
-	for _, r := range rep.rows {
+	for _, r := range slices.Concat(rep.rows, rep.world) {
 		if r.verdict == verdictOver || r.verdict == verdictIncomplete {
 			out = append(out, fmt.Sprintf("%s %s: %s", r.name, r.verdict, strings.Join(r.problems, "; ")))
 		}
@@ -112,22 +132,23 @@ func (rep *report) failures() []string {
 	return out
 }
 
-// measured counts the rows with a budget.
+// measured counts the rows with a budget that was measured.
 func (rep *report) measured() int {
 	n := 0
-	for _, r := range rep.rows {
-		if r.budget != nil {
+	for _, r := range slices.Concat(rep.rows, rep.world) {
+		if r.budget != nil && r.verdict != verdictNotMeasured {
 			n++
 		}
 	}
 	return n
 }
 
-// write prints the table, then one line per budget nothing measured.
+// write prints the tables, then one line per budget nothing measured.
 func (rep *report) write(w io.Writer) {
-	if len(rep.rows) == 0 {
+	switch {
+	case len(rep.rows) == 0 && len(rep.world) == 0:
 		fmt.Fprintln(w, "benchreport: no ours/upstream pairs or budgeted benchmarks in the input")
-	} else {
+	case len(rep.rows) > 0:
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "benchmark\tours ns/op\tupstream ns/op\tratio\tours allocs/op\tupstream allocs/op\tbudget\tverdict")
 		for _, r := range rep.rows {
@@ -140,13 +161,92 @@ func (rep *report) write(w io.Writer) {
 				allocsCell(r.ours), allocsCell(r.upstream), budget, r.verdict)
 		}
 		tw.Flush()
-		if len(rep.notMeasured) > 0 {
+	}
+	if len(rep.world) > 0 {
+		if len(rep.rows) > 0 {
 			fmt.Fprintln(w)
 		}
+		rep.writeWorld(w)
+	}
+	if len(rep.notMeasured) > 0 && (len(rep.rows) > 0 || len(rep.world) > 0) {
+		fmt.Fprintln(w)
 	}
 	for _, b := range rep.notMeasured {
 		fmt.Fprintf(w, "not measured: %s (%s)\n", b.Name, b)
 	}
+}
+
+// worldNote says what the speed-ups do not show: the scenarios are not the
+// same amount of work on both sides. Upstream's harness stops the clock once
+// its informer has seen every pod the controller created; it has no scheduler
+// or kubelets, and its controller's Events are written by a goroutine the
+// clock does not wait for. Our world converges only when every pod is bound,
+// Running and Ready and the event recorder has nothing left to write, so a
+// speed-up understates ours.
+const worldNote = "note: ours also times a scheduler binding every pod, kubelets making it Running and Ready, and Events written; upstream's harness does not."
+
+// writeWorld prints the convergence table: our figures, upstream's, the
+// speed-ups and the verdict. The first header line groups the columns, which
+// would be too wide for a terminal if every header named its side.
+func (rep *report) writeWorld(w io.Writer) {
+	fmt.Fprintln(w, "World convergence (R ReplicaSets × P pods, one namespace)")
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "\tours\t\t\t\tupstream\t\t\tspeed-up")
+	fmt.Fprintln(tw, "scenario\tconverge ms\trecover ms\tsteps\tpeak MiB\tpods ms\trecover ms\tpeak MiB\tconverge\trecover\tbudget\tverdict")
+	for _, r := range rep.world {
+		var up *upstreamRun
+		budget := "-"
+		if r.budget != nil {
+			up, budget = r.budget.Upstream, r.budget.String()
+		}
+		upPods, upRecover, upHeap := "-", "-", "-"
+		var upPodsMs, upRecoverMs float64
+		if up != nil {
+			upPods = formatFloat(up.PodsMsMin) + "–" + formatFloat(up.PodsMs)
+			upRecover, upHeap = formatFloat(up.RecoverMs), formatFloat(up.PeakHeapMiB)
+			upPodsMs, upRecoverMs = up.PodsMs, up.RecoverMs
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", scenario(r.name),
+			metricCell(r.ours, metricConvergeMs, "%.0f"), metricCell(r.ours, metricRecoverMs, "%.0f"),
+			metricCell(r.ours, metricSteps, "%.0f"), metricCell(r.ours, metricPeakHeapMiB, "%.1f"),
+			upPods, upRecover, upHeap,
+			speedupCell(upPodsMs, r.ours, metricConvergeMs), speedupCell(upRecoverMs, r.ours, metricRecoverMs),
+			budget, r.verdict)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, worldNote)
+}
+
+// scenario is the last element of a benchmark's name, "100x10" for
+// "Converge/100x10": the table's title already says what it converges.
+func scenario(name string) string {
+	return name[strings.LastIndexByte(name, '/')+1:]
+}
+
+// metricCell prints the figure s reported in unit, "-" if s did not run and
+// "?" if it did not report the figure.
+func metricCell(s *samples, unit, format string) string {
+	if s == nil {
+		return "-"
+	}
+	v, ok := s.metric(unit)
+	if !ok {
+		return "?"
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// speedupCell prints upstreamMs over the figure s reported in unit: how many
+// times faster ours was. It is "-" when either side is missing.
+func speedupCell(upstreamMs float64, s *samples, unit string) string {
+	if upstreamMs == 0 || s == nil {
+		return "-"
+	}
+	v, ok := s.metric(unit)
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", upstreamMs/v)
 }
 
 func nsCell(s *samples) string {

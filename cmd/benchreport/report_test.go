@@ -40,6 +40,9 @@ AgendaPush       110         330             0.33   0               1           
 
 not measured: AddGetDoneSerial (ratio ≤ 0.5, allocs ≤ 1)
 not measured: Dedup10kKeys (ratio ≤ 0.5)
+not measured: Converge/100x10 (speed-up ≥ 10×)
+not measured: Converge/1000x10 (speed-up ≥ 10×, peak heap ≤ 60 MiB)
+not measured: Converge/10x1000 (speed-up ≥ 10×, peak heap ≤ 60 MiB)
 `
 
 func TestRunEchoesInputThenReportsAndFailsOverBudget(t *testing.T) {
@@ -86,4 +89,106 @@ func TestRunWithoutBenchmarks(t *testing.T) {
 	assert.Equal(t, 0, status)
 	assert.Contains(t, stdout.String(), "no ours/upstream pairs or budgeted benchmarks in the input")
 	assert.Equal(t, len(budgets), strings.Count(stdout.String(), "not measured: "))
+}
+
+// convergeOutput is canned go test -bench output with a pair for the first
+// table and two of the three convergence scenarios: one within its budget, one
+// over both of its limits. go test prints reported figures sorted by unit.
+const convergeOutput = `pkg: github.com/reconcilelab/rlab/core/labels
+BenchmarkSelectorParse/ours-2         	 1477316	       812.0 ns/op	     384 B/op	       6 allocs/op
+BenchmarkSelectorParse/upstream-2     	  299580	      4012 ns/op	    1544 B/op	      25 allocs/op
+PASS
+ok  	github.com/reconcilelab/rlab/core/labels	3.120s
+pkg: github.com/reconcilelab/rlab/core/world
+BenchmarkConverge/100x10-2         	       5	  60185129 ns/op	        12.00 converge-ms	        13.05 peak-heap-MiB	         5.000 recover-ms	     40597 steps	41985172 B/op	  405143 allocs/op
+BenchmarkConverge/1000x10-2        	       1	1680958171 ns/op	      1194 converge-ms	        90.50 peak-heap-MiB	       476.0 recover-ms	    375807 steps	352254248 B/op	 3693174 allocs/op
+PASS
+ok  	github.com/reconcilelab/rlab/core/world	5.365s
+`
+
+const wantConvergeTables = `
+benchmark      ours ns/op  upstream ns/op  ratio  ours allocs/op  upstream allocs/op  budget                     verdict
+SelectorParse  812         4012            0.20   6               25                  ratio ≤ 0.25, allocs ≤ 10  ok
+
+World convergence (R ReplicaSets × P pods, one namespace)
+          ours                                       upstream                         speed-up
+scenario  converge ms  recover ms  steps   peak MiB  pods ms    recover ms  peak MiB  converge  recover  budget                              verdict
+100x10    12           5           40597   13.1      109–137    72          29.1      11.42×    14.40×   speed-up ≥ 10×                      ok
+1000x10   1194         476         375807  90.5      5586–6912  8999        224       5.79×     18.91×   speed-up ≥ 10×, peak heap ≤ 60 MiB  OVER
+10x1000   -            -           -       -         1764–2039  1128        150.6     -         -        speed-up ≥ 10×, peak heap ≤ 60 MiB  not measured
+note: ours also times a scheduler binding every pod, kubelets making it Running and Ready, and Events written; upstream's harness does not.
+
+not measured: SelectorMatches (ratio ≤ 0.5, allocs ≤ 0)
+not measured: AddGetDoneSerial (ratio ≤ 0.5, allocs ≤ 1)
+not measured: Dedup10kKeys (ratio ≤ 0.5)
+not measured: KernelStep (≤ 50000 ns/op)
+`
+
+func TestRunPrintsConvergenceTableAndFailsOverBudget(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+
+	status := run(strings.NewReader(convergeOutput), &stdout, &stderr)
+
+	assert.Equal(t, 1, status, "a broken convergence budget fails the run")
+	require.True(t, strings.HasPrefix(stdout.String(), convergeOutput), "the input is echoed first, unchanged")
+	assert.Equal(t, wantConvergeTables, strings.TrimPrefix(stdout.String(), convergeOutput))
+	assert.Equal(t, "benchreport: Converge/1000x10 OVER: speed-up 5.79× < 10× (1194 ms against upstream's 6912 ms); "+
+		"peak heap 90.5 MiB > 60 MiB\n"+
+		"benchreport: FAIL: 1 of 3 measured budgets not met\n", stderr.String(),
+		"a scenario that did not run is not counted as measured")
+}
+
+func TestRunPassesWhenEveryConvergenceBudgetHolds(t *testing.T) {
+	in := strings.NewReplacer("1194 converge-ms", "600.0 converge-ms", "90.50 peak-heap-MiB", "41.20 peak-heap-MiB").
+		Replace(convergeOutput)
+	var stdout, stderr bytes.Buffer
+
+	status := run(strings.NewReader(in), &stdout, &stderr)
+
+	assert.Equal(t, 0, status, "stderr: %s", &stderr)
+	assert.Empty(t, stderr.String())
+	assert.Contains(t, stdout.String(), "1000x10   600          476         375807  41.2      5586–6912  8999        224       "+
+		"11.52×    18.91×   speed-up ≥ 10×, peak heap ≤ 60 MiB  ok\n")
+}
+
+func TestRunConvergenceAlone(t *testing.T) {
+	in := "BenchmarkConverge/10x1000  1  1521811899 ns/op  150.0 converge-ms  30.00 peak-heap-MiB" +
+		"  90.00 recover-ms  303566 steps\n" + // GOMAXPROCS=1: no -N suffix
+		"BenchmarkConverge/1000x10x3  1  1521811899 ns/op  1500 converge-ms  80.00 peak-heap-MiB\n" // no budget
+	var stdout, stderr bytes.Buffer
+
+	status := run(strings.NewReader(in), &stdout, &stderr)
+
+	// No empty first table; a scenario without a budget is shown unjudged;
+	// the scenarios that did not run stay in the table and are not listed
+	// again below it.
+	assert.Equal(t, 0, status, "stderr: %s", &stderr)
+	assert.Equal(t, in+`
+World convergence (R ReplicaSets × P pods, one namespace)
+           ours                                       upstream                         speed-up
+scenario   converge ms  recover ms  steps   peak MiB  pods ms    recover ms  peak MiB  converge  recover  budget                              verdict
+10x1000    150          90          303566  30.0      1764–2039  1128        150.6     13.59×    12.53×   speed-up ≥ 10×, peak heap ≤ 60 MiB  ok
+1000x10x3  1500         ?           ?       80.0      -          -           -         -         -        -                                   -
+100x10     -            -           -       -         109–137    72          29.1      -         -        speed-up ≥ 10×                      not measured
+1000x10    -            -           -       -         5586–6912  8999        224       -         -        speed-up ≥ 10×, peak heap ≤ 60 MiB  not measured
+note: ours also times a scheduler binding every pod, kubelets making it Running and Ready, and Events written; upstream's harness does not.
+
+not measured: SelectorParse (ratio ≤ 0.25, allocs ≤ 10)
+not measured: SelectorMatches (ratio ≤ 0.5, allocs ≤ 0)
+not measured: AddGetDoneSerial (ratio ≤ 0.5, allocs ≤ 1)
+not measured: Dedup10kKeys (ratio ≤ 0.5)
+not measured: KernelStep (≤ 50000 ns/op)
+`, stdout.String())
+}
+
+func TestRunFailsWhenAScenarioReportsNoFigures(t *testing.T) {
+	in := "BenchmarkConverge/100x10-2  1  238657864 ns/op\n"
+	var stdout, stderr bytes.Buffer
+
+	status := run(strings.NewReader(in), &stdout, &stderr)
+
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stdout.String(), "\n100x10    ?            ?           ?      ?         109–137")
+	assert.Equal(t, "benchreport: Converge/100x10 INCOMPLETE: no converge-ms metric\n"+
+		"benchreport: FAIL: 1 of 1 measured budgets not met\n", stderr.String())
 }
