@@ -64,7 +64,7 @@ test: lint ## lint, then every test: native, with -race outside core/, and js/wa
 bench: ## run every benchmark once and judge them against the budgets (raw output: bench.out)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./... | tee bench.out | $(GO) run ./cmd/benchreport
 
-fuzz: ## run every fuzz target for FUZZTIME (default 10s) each
+fuzz: ## run every fuzz target for FUZZTIME (default 10s) each, then the 200-seed chaos run
 	@found=0; \
 	for pkg in $$($(GO) list ./...); do \
 		for target in $$($(GO) test -list '^Fuzz' "$$pkg" | grep '^Fuzz' || true); do \
@@ -74,6 +74,8 @@ fuzz: ## run every fuzz target for FUZZTIME (default 10s) each
 		done; \
 	done; \
 	if (( ! found )); then echo "fuzz: no fuzz targets"; fi
+	@echo "fuzz: chaos: 200 seeds of random faults, then heal and converge"
+	$(GO) test ./core/world -run 'TestChaos$$' -chaos.seeds=200 -count=1
 
 clean: ## remove build and test outputs
 	rm -rf site/main.wasm site/wasm_exec.js site/*.gz site/*.br bench.out tmp

@@ -702,8 +702,15 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 // status subresource. Only the status and the pod's identity are sent; the
 // uid makes the write fail if another pod has taken the name since.
 func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
+	// The real kubelet writes status with a patch (PatchPodStatus), which
+	// leaves metadata alone. This write is a PUT of the status subresource,
+	// which keeps labels, annotations, owners and finalizers from the stored
+	// pod but not generateName (upstream's ResetObjectMetaForStatus does not
+	// reset it either), so the pod's generateName is sent along: without it,
+	// every pod a ReplicaSet created lost its generateName ("web-") the
+	// moment its kubelet first reported it.
 	obj := &api.Pod{
-		Metadata: api.ObjectMeta{Namespace: p.namespace, Name: p.name, UID: p.uid},
+		Metadata: api.ObjectMeta{Namespace: p.namespace, Name: p.name, UID: p.uid, GenerateName: p.pod.Metadata.GenerateName},
 		Status:   k.status(p),
 	}
 	p.statusID = k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindPod,

@@ -47,6 +47,10 @@ func (s convergeScenario) run(tb testing.TB) (first, recover time.Duration, step
 }
 
 func (s convergeScenario) runSampling(tb testing.TB, heap *peakHeap) (first, recover time.Duration, steps uint64) {
+	return s.each(tb, heap, nil)
+}
+
+func (s convergeScenario) each(tb testing.TB, heap *peakHeap, keep func(*World)) (first, recover time.Duration, steps uint64) {
 	w, err := New(Config{SnapshotEvery: -1})
 	require.NoError(tb, err)
 	_, err = w.Stabilize(sim.Limits{})
@@ -77,6 +81,9 @@ func (s convergeScenario) runSampling(tb testing.TB, heap *peakHeap) (first, rec
 	stabilizeSampling(tb, w, heap)
 	recover = time.Since(start)
 	require.Len(tb, w.Store.Objects(api.KindPod, "default"), s.R*s.P)
+	if keep != nil {
+		keep(w)
+	}
 	return first, recover, w.Kernel.Steps()
 }
 
