@@ -3,15 +3,18 @@ module github.com/reconcilelab/rlab
 go 1.26
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/hack-pad/safejs v0.1.0
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/time v0.3.0
+	gopkg.in/yaml.v2 v2.4.0
+	k8s.io/api v0.31.14
 	k8s.io/apimachinery v0.31.14
 	k8s.io/client-go v0.31.14
+	sigs.k8s.io/yaml v1.4.0
 )
 
 require (
-	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect
@@ -24,7 +27,6 @@ require (
 	golang.org/x/net v0.26.0 // indirect
 	golang.org/x/text v0.16.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	gopkg.in/yaml.v2 v2.4.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/utils v0.0.0-20240711033017-18e509b52bc8 // indirect
 	sigs.k8s.io/json v0.0.0-20221116044647-bc3834ca7abd // indirect
