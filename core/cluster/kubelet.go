@@ -361,7 +361,7 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	case req.Kind == api.KindPod && req.Subresource == apistore.SubresourceStatus:
 		return k.statusAnswered(ctx, rep)
 	case req.Kind == api.KindPod && req.Verb == apistore.VerbDelete:
-		return k.deleteAnswered(rep)
+		return k.deleteAnswered(ctx, rep)
 	}
 	return sim.Report{Actor: k.name, Summary: "ignored the answer to " + req.String()}
 }
@@ -865,7 +865,7 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	return out
 }
 
-func (k *Kubelets) deleteAnswered(rep *apistore.Reply) sim.Report {
+func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	req := rep.Request
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
 	node := ""
@@ -881,9 +881,18 @@ func (k *Kubelets) deleteAnswered(rep *apistore.Reply) sim.Report {
 	case apistore.IsConflict(err):
 		out.Summary = "removing " + ref.String() + " failed: another pod has taken its name (" + err.Error() + ")"
 	default:
-		// A failed removal leaves the pod to the end of its grace period, when
-		// the API server removes it.
-		out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); it is removed when its grace period ends"
+		// The kubelet's status manager keeps trying to remove a pod whose
+		// containers it has stopped (its syncBatch runs every 10s); without
+		// the retry, a removal that failed after the grace period's end left
+		// the pod Terminating for ever.
+		p := k.pods[api.Key(req.Namespace, req.Name)]
+		if p != nil && p.state == PodRemoving && p.uid == req.DeleteOptions.Preconditions.UID {
+			p.state = PodStopping
+			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
+			out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); trying again in " + statusRetryPeriod.String()
+			break
+		}
+		out.Summary = "removing " + ref.String() + " failed (" + err.Error() + ")"
 	}
 	return out
 }

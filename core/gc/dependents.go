@@ -22,16 +22,19 @@ const (
 // Its slices are never changed in place once a snapshot may hold them.
 type dependent struct {
 	depRef
-	// owners, beingDeleted and finalizers are the object as last read: from
-	// the LIST that found it, or from the live GET of a retry.
+	// owners, beingDeleted and finalizers are the object as last read: as
+	// the graph last saw it, or from a live GET.
 	owners       []api.OwnerReference
 	beingDeleted bool
 	finalizers   []string
-	// cause is the gone owner that made it a candidate.
-	cause ownerRef
+	// cause is the gone owner that made it a candidate, and reason says why
+	// it is thought gone ("was seen deleted").
+	cause  ownerRef
+	reason string
 
 	state depState
-	// stale says the data above may be old: a retry reads the object again
+	// stale says the data above may be old: a retry, or a dependent queued
+	// while its kind's monitor was not watching, reads the object again
 	// first, as upstream's attemptToDeleteItem always does.
 	stale bool
 	// next is the index of the next owner reference to classify.
@@ -47,14 +50,14 @@ type dependent struct {
 
 func (d *dependent) String() string { return d.depRef.String() }
 
-func dependentOf(obj api.Object, cause ownerRef) *dependent {
-	m := obj.Meta()
+func dependentOf(n node, cause ownerRef, reason string) *dependent {
 	return &dependent{
-		depRef:       depRef{kind: obj.Kind(), namespace: m.Namespace, name: m.Name, uid: m.UID},
-		owners:       m.OwnerReferences,
-		beingDeleted: m.DeletionTimestamp != nil,
-		finalizers:   m.Finalizers,
+		depRef:       n.depRef,
+		owners:       n.owners,
+		beingDeleted: n.beingDeleted,
+		finalizers:   n.finalizers,
 		cause:        cause,
+		reason:       reason,
 		state:        depQueued,
 	}
 }
@@ -64,16 +67,25 @@ func (d *dependent) clone() *dependent {
 	return &c
 }
 
-// enqueue adds a dependent to the attemptToDelete queue, unless it is there
-// already (a workqueue holds a key once).
-func (g *GarbageCollector) enqueue(ctx *sim.Context, obj api.Object, cause ownerRef) {
-	uid := obj.Meta().UID
-	if g.deps[uid] != nil {
-		return
+// enqueueNode adds a dependent, as the graph last saw it, to the
+// attemptToDelete queue, unless it is there already (a workqueue holds a key
+// once). It reports whether it was added.
+func (g *GarbageCollector) enqueueNode(ctx *sim.Context, n node, cause ownerRef, reason string) bool {
+	if g.deps[n.uid] != nil {
+		return false
 	}
-	g.deps[uid] = dependentOf(obj, cause)
-	g.queue = append(slices.Clip(g.queue), uid)
+	d := dependentOf(n, cause, reason)
+	d.stale = !g.upToDate(n.kind)
+	g.deps[n.uid] = d
+	g.queue = append(slices.Clip(g.queue), n.uid)
 	g.scheduleWork(ctx)
+	return true
+}
+
+func (g *GarbageCollector) enqueueNodes(ctx *sim.Context, ns []node, cause ownerRef, reason string) {
+	for _, n := range ns {
+		g.enqueueNode(ctx, n, cause, reason)
+	}
 }
 
 func (g *GarbageCollector) scheduleWork(ctx *sim.Context) {
@@ -101,9 +113,13 @@ func (g *GarbageCollector) work(ctx *sim.Context) sim.Report {
 	if d.stale {
 		g.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: d.kind, Namespace: d.namespace, Name: d.name},
 			pending{purpose: getDependent, uid: uid})
-		return g.report("attemptToDeleteItem", "retrying "+d.String()+": reading it first, since it may have changed", d.ref())
+		if d.retries > 0 {
+			return g.report("attemptToDeleteItem", "retrying "+d.String()+": reading it first, since it may have changed", d.ref())
+		}
+		return g.report("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
+			"); it was queued while the graph of "+d.kind.Resource()+" was behind, so reading it first", d.ref())
 	}
-	return g.classify(ctx, d, "took "+d.String()+" from the queue ("+d.cause.String()+" was seen deleted)")
+	return g.classify(ctx, d, "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+")")
 }
 
 // dependentRead takes the live GET of a dependent being retried.
@@ -123,7 +139,7 @@ func (g *GarbageCollector) dependentRead(ctx *sim.Context, p pending, reply *api
 	if obj.Meta().UID != d.uid {
 		return g.finishDependent(ctx, d, d.String()+" is gone (a new object with uid "+obj.Meta().UID+" took its name); nothing to do")
 	}
-	fresh := dependentOf(obj, d.cause)
+	fresh := dependentOf(nodeOf(obj), d.cause, d.reason)
 	fresh.state, fresh.retries, fresh.lastErr = depProcessing, d.retries, d.lastErr
 	g.deps[p.uid] = fresh
 	return g.classify(ctx, fresh, "read "+d.String())

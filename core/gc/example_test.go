@@ -46,11 +46,15 @@ func Example() {
 		}
 	}
 	fmt.Println("pods left:", store.Len(api.KindPod))
+	// The owner's DELETED event finds the pod in the graph; the pod's own
+	// events (its deletionTimestamp, then its removal) update the graph.
+
 	// Output:
-	// processGraphChanges
 	// processGraphChanges
 	// isDangling
 	// attemptToDeleteItem
 	// attemptToDeleteItem
+	// processGraphChanges
+	// processGraphChanges
 	// pods left: 0
 }

@@ -35,6 +35,9 @@ const (
 // and watch deliveries.
 const (
 	eventStart = "start"
+	// eventOrphan: the attemptToOrphan worker takes an owner; Data is its
+	// uid.
+	eventOrphan = "orphan"
 	// eventRelist: a monitor's back-off is over; Data is the monitor index.
 	eventRelist = "relist"
 	// eventWork: the attemptToDelete worker takes the next dependent.
@@ -59,8 +62,9 @@ type Config struct {
 	// OwnerKinds are the kinds the collector watches for deletions (default
 	// ReplicaSets and ReplicationControllers).
 	OwnerKinds []api.Kind
-	// DependentKinds are the kinds it lists to find an owner's dependents
-	// (default Pods).
+	// DependentKinds are the kinds it watches to build its graph of
+	// dependents (default Pods). A kind that is also an owner kind is
+	// followed as an owner only.
 	DependentKinds []api.Kind
 }
 
@@ -81,25 +85,40 @@ func (c Config) withDefaults() Config {
 }
 
 // GarbageCollector is the garbage collector as one kernel component: monitors
-// that follow the owner kinds, the orphaning of an owner's dependents when it
+// that follow the owner kinds and the dependent kinds, the graph of owners
+// and dependents they build, the orphaning of an owner's dependents when it
 // is deleted with the orphan finalizer, and the attemptToDelete worker that
 // deletes (or unlinks) the dependents of an owner that is gone.
 type GarbageCollector struct {
 	cfg Config
 	sch sim.Scheduler
 
-	// monitors follow the owner kinds, one per kind, in Config order.
+	// monitors follow the owner kinds, then the dependent kinds, one per
+	// kind, in Config order.
 	monitors []monitor
 
-	// owners maps the uid of every owner the monitors know to it.
+	// owners maps the uid of every owner the monitors know alive to it.
 	owners map[string]ownerRef
-	// orphaned holds the uids of owners whose dependents were orphaned and
-	// whose orphan finalizer was removed: their removal needs nothing more.
-	// An entry is dropped when the owner's removal is seen.
-	orphaned map[string]bool
+	// nodes maps the uid of every object of a dependent kind the monitors
+	// know to it, as last seen.
+	nodes map[string]node
+	// dependents maps an owner's uid to the uids of the objects in nodes
+	// whose ownerReferences name it, in kind, namespace and name order. The
+	// owner need not be known: upstream keeps a virtual node for it. Slices
+	// are replaced, never changed in place.
+	dependents map[string][]string
+	// deletedOwners are the uids of owners seen deleted (or gone from a
+	// list), oldest first, at most AbsentOwnerCacheSize: a dependent naming
+	// one that shows up later is checked at once.
+	deletedOwners []string
+	// orphaned maps the uid of each owner whose dependents were orphaned and
+	// whose orphan finalizer was removed to the uids of the dependents
+	// orphaned: when the owner goes, only dependents that named it later are
+	// left to collect. An entry is dropped when the owner's removal is seen.
+	orphaned map[string][]string
 
-	// tasks are the owners being processed, by uid; taskOrder lists their
-	// uids in the order they started.
+	// tasks are the owners whose dependents are being orphaned, by uid;
+	// taskOrder lists their uids in the order they started.
 	tasks     map[string]*ownerTask
 	taskOrder []string
 	// ownerLimiter spaces the retries of owner tasks (upstream's
@@ -159,11 +178,11 @@ func (o ownerRef) String() string { return o.ref().String() }
 // pending is what a request in flight is for.
 type pending struct {
 	purpose purpose
-	// monitor is the monitor index, for list and watch of owners.
+	// monitor is the monitor index, for a monitor's list and watch.
 	monitor int
 	// uid is the owner's or the dependent's uid.
 	uid string
-	// kind is the dependent kind listed, or the kind of the object patched.
+	// kind is the kind of the object patched.
 	kind api.Kind
 	// name is the dependent an orphaning patch is for.
 	name string
@@ -172,9 +191,8 @@ type pending struct {
 type purpose uint8
 
 const (
-	listOwners purpose = iota + 1
-	watchOwners
-	listDependents
+	listMonitor purpose = iota + 1
+	watchMonitor
 	orphanPatch
 	getOwnerForFinalizer
 	removeFinalizerPatch
@@ -192,7 +210,9 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		cfg:          cfg,
 		sch:          sch,
 		owners:       map[string]ownerRef{},
-		orphaned:     map[string]bool{},
+		nodes:        map[string]node{},
+		dependents:   map[string][]string{},
+		orphaned:     map[string][]string{},
 		tasks:        map[string]*ownerTask{},
 		deps:         map[string]*dependent{},
 		requests:     map[uint64]pending{},
@@ -200,7 +220,12 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		depLimiter:   workqueue.DefaultControllerRateLimiter(sch),
 	}
 	for _, k := range cfg.OwnerKinds {
-		g.monitors = append(g.monitors, monitor{kind: k, state: monitorNotStarted})
+		g.monitors = append(g.monitors, monitor{kind: k, owner: true, state: monitorNotStarted})
+	}
+	for _, k := range cfg.DependentKinds {
+		if !slices.Contains(cfg.OwnerKinds, k) {
+			g.monitors = append(g.monitors, monitor{kind: k, state: monitorNotStarted})
+		}
 	}
 	return g
 }
@@ -229,6 +254,8 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		i := ev.Data.(int)
 		g.list(ctx, i)
 		return g.report("Reflector.list", "back-off over: listing "+g.monitors[i].kind.Resource()+" again")
+	case eventOrphan:
+		return g.orphanOwner(ctx, ev.Data.(string))
 	case eventWork:
 		return g.work(ctx)
 	case eventRetryDependent:
@@ -248,12 +275,10 @@ func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim
 	}
 	delete(g.requests, reply.ID)
 	switch p.purpose {
-	case listOwners:
-		return g.ownersListed(ctx, p.monitor, reply)
-	case watchOwners:
+	case listMonitor:
+		return g.listed(ctx, p.monitor, reply)
+	case watchMonitor:
 		return g.watchOpened(ctx, p.monitor, reply)
-	case listDependents:
-		return g.dependentsListed(ctx, p, reply)
 	case orphanPatch:
 		return g.orphanPatched(ctx, p, reply)
 	case getOwnerForFinalizer:
@@ -293,6 +318,10 @@ func (g *GarbageCollector) Describe(ev sim.Event) string {
 		return string(d.Event.Type) + " " + api.ShortName(d.Event.Object.Kind()) + "/" + m.Name + " reaches " + g.cfg.Name
 	case eventRelist:
 		return g.cfg.Name + " lists " + g.monitors[ev.Data.(int)].kind.Resource() + " again"
+	case eventOrphan:
+		if t := g.tasks[ev.Data.(string)]; t != nil {
+			return g.cfg.Name + " takes " + t.owner.String() + " to orphan its dependents"
+		}
 	case eventWork:
 		return g.cfg.Name + " takes the next dependent to attemptToDeleteItem"
 	case eventRetryDependent:

@@ -44,7 +44,9 @@ func TestBackgroundDeleteRemovesOwnerFirstThenEachDependent(t *testing.T) {
 		assert.Greater(t, i, r.stepOf("DELETED rs/web"))
 	}
 	assert.Equal(t, 3, r.requests(apistore.VerbDelete, "pods"))
-	assert.Equal(t, 1, r.requests(apistore.VerbList, "pods"), "one LIST finds the dependents")
+	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"), "no LIST is needed: the graph holds the dependents")
+	found := r.stepOf("found 3 dependents of rs/web in the graph (pod/web-a, pod/web-b, pod/web-c); queued for attemptToDeleteItem")
+	assert.Equal(t, r.stepOf("DELETED rs/web"), found, "the step that sees the owner go finds its dependents in the graph")
 	assert.Equal(t, 1, r.requests(apistore.VerbGet, "replicasets"),
 		"the first dependent's GET of the owner fills the absentOwnerCache; the others need no GET")
 	assert.Equal(t, 2, r.count("known to be gone (absentOwnerCache)"))
@@ -237,7 +239,8 @@ func TestFailedOrphanPatchRetriesTheOwner(t *testing.T) {
 	assert.Empty(t, r.get(api.KindPod, "web-b").Meta().OwnerReferences)
 	assert.GreaterOrEqual(t, r.stepOf("orphaning the dependents of rs/web failed"), 0)
 	assert.GreaterOrEqual(t, r.stepOf("back-off over: orphaning the dependents of rs/web again"), 0)
-	assert.Equal(t, 2, r.requests(apistore.VerbList, "pods"), "the retry starts over")
+	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"), "the retry starts over, with the dependents from the graph: no LIST")
+	assert.Equal(t, 3, r.requests(apistore.VerbPatch, "pods"), "two patches, then the one that failed again")
 }
 
 func TestFinalizerConflictReadsTheOwnerAgain(t *testing.T) {
@@ -281,17 +284,30 @@ func TestOwnerDeletedWithoutDependents(t *testing.T) {
 	assert.Zero(t, r.requests(apistore.VerbGet, "replicasets"))
 }
 
-func TestFailedListIsRetried(t *testing.T) {
+func TestFailedPodListIsRetriedAndTheGraphCatchesUp(t *testing.T) {
 	r := newRig(t)
 	web := r.rs("web")
 	r.pod("web-a", "", controllerRef(web))
-	r.start()
 	_, err := r.store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbList, Resource: "pods", Count: 1})
 	require.NoError(t, err)
-	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.gc.Start()
+	for r.stepOf("listing pods again after a back-off of") < 0 {
+		r.step()
+	}
+	assert.Equal(t, "backing off", r.gc.View().Monitors[2].State)
+	assert.Zero(t, r.gc.View().KnownDependents, "the graph has no pods yet")
+
+	// The owner goes while the graph knows none of its dependents.
+	_, err = r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{})
+	require.NoError(t, err)
 	r.settle()
+
+	assert.GreaterOrEqual(t, r.stepOf("found 0 dependents of rs/web in the graph; nothing to collect"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("listed 1 Pod at resourceVersion"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("1 dependent of owners not alive in the graph queued for attemptToDeleteItem"), 0,
+		"the list puts the pod in the graph, naming an owner seen deleted")
 	assert.False(t, r.exists(api.KindPod, "web-a"))
-	assert.Equal(t, 2, r.requests(apistore.VerbList, "pods"))
+	assert.Equal(t, 2, r.requests(apistore.VerbList, "pods"), "the failed list and the one after the back-off")
 }
 
 func TestViewShowsOwnersAndDependentsInProgress(t *testing.T) {
@@ -304,28 +320,30 @@ func TestViewShowsOwnersAndDependentsInProgress(t *testing.T) {
 	require.NoError(t, err)
 	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
 
-	var sawOwner bool
-	for r.stepOf("found 2 dependents of rs/web") < 0 {
+	for r.stepOf("found 2 dependents of rs/web in the graph") < 0 {
 		r.step()
-		if v := r.gc.View(); len(v.Owners) == 1 {
-			sawOwner = true
-			assert.Equal(t, "rs/web", v.Owners[0].Owner)
-			assert.Equal(t, "background", v.Owners[0].Mode)
-			assert.Equal(t, "listing dependents", v.Owners[0].Phase)
-		}
+		assert.Empty(t, r.gc.View().Owners, "a gone owner needs no task")
 	}
-	assert.True(t, sawOwner, "the owner shows while its dependents are being found")
+	v := r.gc.View()
+	require.Len(t, v.Dependents, 2, "its dependents are queued in the step that sees it go")
+	assert.Equal(t, "queued", v.Dependents[0].State)
+	assert.Equal(t, 2, v.KnownDependents)
+	assert.Equal(t, 1, v.OwnersWithDependents)
 
 	r.k.Advance(time.Second)
-	v := r.gc.View()
+	v = r.gc.View()
 	require.Len(t, v.Dependents, 2)
 	for _, d := range v.Dependents {
 		assert.Equal(t, "rs/web", d.Owner)
 		assert.NotEmpty(t, d.State)
 	}
 	assert.Equal(t, []string{web.Metadata.UID}, v.AbsentOwners)
-	assert.Len(t, v.Monitors, 2)
-	assert.Equal(t, "watching", v.Monitors[0].State)
+	require.Len(t, v.Monitors, 3)
+	assert.Equal(t, "ReplicaSet", v.Monitors[0].Kind)
+	assert.Equal(t, "Pod", v.Monitors[2].Kind)
+	for _, m := range v.Monitors {
+		assert.Equal(t, "watching", m.State)
+	}
 
 	r.store.Faults().HealAll()
 	r.settle()

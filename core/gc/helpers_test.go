@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,9 @@ type rig struct {
 	store *apistore.Store
 	gc    *GarbageCollector
 	trace []string
+	// started is the number of requests the server had received when start
+	// returned.
+	started int
 }
 
 func newRig(t *testing.T) *rig {
@@ -52,6 +56,7 @@ func (r *rig) start() {
 	for _, m := range r.gc.monitors {
 		require.Equal(r.t, monitorWatching, m.state)
 	}
+	r.started = len(r.srv.Requests())
 }
 
 func (r *rig) step() sim.StepResult {
@@ -100,6 +105,53 @@ func (r *rig) check() {
 		}
 	}
 	require.LessOrEqual(r.t, len(g.absent), AbsentOwnerCacheSize)
+	require.LessOrEqual(r.t, len(g.deletedOwners), AbsentOwnerCacheSize)
+	r.checkGraph()
+}
+
+// checkGraph verifies that the graph's edges match its nodes.
+func (r *rig) checkGraph() {
+	r.t.Helper()
+	g := r.gc
+	edges := 0
+	for uid, n := range g.nodes {
+		require.Equal(r.t, uid, n.uid)
+		seen := map[string]bool{}
+		for _, ref := range n.owners {
+			if seen[ref.UID] {
+				continue
+			}
+			seen[ref.UID] = true
+			edges++
+			require.Contains(r.t, g.dependents[ref.UID], uid, "%s is a dependent of %s", n, refString(ref))
+		}
+	}
+	n := 0
+	for owner, deps := range g.dependents {
+		require.NotEmpty(r.t, deps, "no empty dependents list is kept for %s", owner)
+		require.True(r.t, slices.IsSortedFunc(deps, g.cmpNodes), "the dependents of %s are in order", owner)
+		require.Len(r.t, slices.Compact(slices.Clone(deps)), len(deps), "no dependent twice")
+		for _, uid := range deps {
+			dep, ok := g.nodes[uid]
+			require.True(r.t, ok, "a dependent of %s is in the graph", owner)
+			require.True(r.t, slices.ContainsFunc(dep.owners, func(ref api.OwnerReference) bool { return ref.UID == owner }),
+				"%s names %s", dep, owner)
+		}
+		n += len(deps)
+	}
+	require.Equal(r.t, edges, n)
+}
+
+// requestsAfterStart counts the requests the collector sent with a verb on a
+// resource after start returned.
+func (r *rig) requestsAfterStart(verb apistore.Verb, resource string) int {
+	n := 0
+	for _, rec := range r.srv.Requests()[r.started:] {
+		if rec.From == DefaultName && rec.Verb == verb && rec.Resource == resource {
+			n++
+		}
+	}
+	return n
 }
 
 func (r *rig) send(req apistore.Request) { r.srv.Send(r.k, "kubectl", req) }
@@ -155,6 +207,14 @@ func (r *rig) pod(name, node string, owners ...api.OwnerReference) *api.Pod {
 	})
 	require.NoError(r.t, err)
 	return obj.(*api.Pod)
+}
+
+// createPod creates a pod through the API server, so that watches hear of it.
+func (r *rig) createPod(name string, owners ...api.OwnerReference) {
+	r.send(apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod, Object: &api.Pod{
+		Metadata: api.ObjectMeta{Namespace: "default", Name: name, Labels: map[string]string{"app": "x"}, OwnerReferences: owners},
+		Spec:     api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+	}})
 }
 
 func controllerRef(obj api.Object) api.OwnerReference {

@@ -22,12 +22,17 @@ const (
 	monitorBackingOff monitorState = "backing off"
 )
 
-// monitor follows one owner kind: list, then watch from the list's
-// resourceVersion, as a reflector does. Upstream's GraphBuilder runs one
-// shared informer per deletable resource; the model needs only the owner
-// kinds, and no cache: the collector keeps the uid and name of each owner.
+// monitor follows one kind: list, then watch from the list's
+// resourceVersion, as a reflector does; after an error (an expired watch
+// among them) it lists again after a back-off. Upstream's GraphBuilder runs
+// one shared informer per deletable resource; the model follows the owner
+// kinds and the dependent kinds, and keeps no cache of objects: the
+// collector keeps each owner's uid and name, and each dependent's owner
+// references (the graph).
 type monitor struct {
-	kind  api.Kind
+	kind api.Kind
+	// owner: the kind is an owner kind; otherwise a dependent kind.
+	owner bool
 	state monitorState
 	// lastRV is the resourceVersion of the last list or watch event seen.
 	lastRV uint64
@@ -38,22 +43,34 @@ type monitor struct {
 }
 
 func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
-	kinds := ""
+	owners, deps := "", ""
 	for i := range g.monitors {
 		g.list(ctx, i)
-		if i > 0 {
-			kinds += " and "
+		if m := &g.monitors[i]; m.owner {
+			owners = and(owners, m.kind.Resource())
+		} else {
+			deps = and(deps, m.kind.Resource())
 		}
-		kinds += g.monitors[i].kind.Resource()
 	}
-	return g.report("GraphBuilder.startMonitors", "start: listing "+kinds+", the owners whose deletion the collector follows")
+	summary := "start: listing " + owners + ", the owners whose deletion the collector follows"
+	if deps != "" {
+		summary += ", and " + deps + ", the dependents it keeps in its graph"
+	}
+	return g.report("GraphBuilder.startMonitors", summary)
+}
+
+func and(list, s string) string {
+	if list == "" {
+		return s
+	}
+	return list + " and " + s
 }
 
 func (g *GarbageCollector) list(ctx *sim.Context, i int) {
 	m := &g.monitors[i]
 	m.state = monitorListing
 	m.request = g.cfg.Server.Send(ctx, g.cfg.Name, apistore.Request{Verb: apistore.VerbList, Kind: m.kind})
-	g.requests[m.request] = pending{purpose: listOwners, monitor: i}
+	g.requests[m.request] = pending{purpose: listMonitor, monitor: i}
 }
 
 func (g *GarbageCollector) watch(ctx *sim.Context, i int) {
@@ -62,7 +79,7 @@ func (g *GarbageCollector) watch(ctx *sim.Context, i int) {
 	m.request = g.cfg.Server.Send(ctx, g.cfg.Name, apistore.Request{
 		Verb: apistore.VerbWatch, Kind: m.kind, ListOptions: apistore.ListOptions{ResourceVersion: m.lastRV},
 	})
-	g.requests[m.request] = pending{purpose: watchOwners, monitor: i}
+	g.requests[m.request] = pending{purpose: watchMonitor, monitor: i}
 }
 
 // backOff closes the monitor's watch and lists again after the reflector's
@@ -80,15 +97,26 @@ func (g *GarbageCollector) backOff(ctx *sim.Context, i int, why string) sim.Repo
 	return g.report("Reflector.ListAndWatch", why+"; listing "+m.kind.Resource()+" again after a back-off of "+wait.Round(time.Millisecond).String())
 }
 
-// ownersListed takes a monitor's list: every owner listed is observed, and
-// every owner of the kind known before but not listed any more was deleted
-// while the monitor was not watching. Then the monitor watches.
-func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+// listed takes the answer to a monitor's list.
+func (g *GarbageCollector) listed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
 	m := &g.monitors[i]
 	m.request = 0
 	if err := reply.Response.Err; err != nil {
 		return g.backOff(ctx, i, "list of "+m.kind.Resource()+" failed: "+err.Error())
 	}
+	if !m.owner {
+		return g.dependentsListed(ctx, i, reply)
+	}
+	return g.ownersListed(ctx, i, reply)
+}
+
+// ownersListed takes an owner monitor's list: every owner listed is
+// observed, and every owner of the kind known before but not listed any
+// more was deleted while the monitor was not watching; so was any owner of
+// the kind that dependents in the graph name and that was not listed. Then
+// the monitor watches.
+func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+	m := &g.monitors[i]
 	listed := map[string]bool{}
 	var notes []string
 	for _, obj := range reply.Response.Items {
@@ -104,6 +132,10 @@ func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore
 	}
 	m.lastRV = reply.Response.ResourceVersion
 	g.watch(ctx, i)
+	if n := g.sweep(ctx, m.kind); n > 0 {
+		notes = append(notes, plural(n, "dependent names", "dependents name")+" a "+string(m.kind)+
+			" that was not in the list: queued for attemptToDeleteItem")
+	}
 	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
 		" at resourceVersion " + strconv.FormatUint(m.lastRV, 10) + "; watching from there"
 	for _, n := range notes {
@@ -123,9 +155,10 @@ func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.
 		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10))
 }
 
-// watchEvent is GraphBuilder.processGraphChanges for an owner: a deletion
-// starts the collection of its dependents, and a deletionTimestamp with the
-// orphan finalizer starts their orphaning.
+// watchEvent is GraphBuilder.processGraphChanges. For an owner, a deletion
+// hands its dependents in the graph to attemptToDelete, and a
+// deletionTimestamp with the orphan finalizer starts their orphaning; for a
+// dependent, the graph is updated (see dependentEvent).
 func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery) sim.Report {
 	i := -1
 	for j := range g.monitors {
@@ -138,8 +171,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	ev := d.Event
 	obj := ev.Object
 	o := ownerOf(obj)
-	what := string(ev.Type) + " " + o.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
 	if i < 0 {
+		what := string(ev.Type) + " " + o.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
 		return g.report("Reflector.watch", "discarded "+what+": it belongs to a watch that is closed", o.ref())
 	}
 	m := &g.monitors[i]
@@ -149,8 +182,16 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 		m.state, m.watchID, m.request = monitorWatching, d.WatchID, 0
 	}
 	m.lastRV = ev.ResourceVersion
+	if !m.owner {
+		return g.dependentEvent(ctx, ev)
+	}
+	what := string(ev.Type) + " " + o.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
 	if ev.Type == apistore.Deleted {
-		return g.report("processGraphChanges", "saw "+what+": "+g.ownerGone(ctx, o, "deleted"), o.ref())
+		touched := []sim.Ref{o.ref()}
+		for _, d := range g.dependentsOf(o.UID) {
+			touched = append(touched, d.ref())
+		}
+		return g.report("processGraphChanges", "saw "+what+": "+g.ownerGone(ctx, o, "deleted"), touched...)
 	}
 	note := g.observe(ctx, obj)
 	if note == "" {
@@ -166,38 +207,49 @@ func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	o := ownerOf(obj)
 	g.owners[o.UID] = o
 	m := obj.Meta()
-	if m.DeletionTimestamp == nil || !hasFinalizer(m, apistore.FinalizerOrphanDependents) ||
-		g.tasks[o.UID] != nil || g.orphaned[o.UID] {
+	if _, done := g.orphaned[o.UID]; done || m.DeletionTimestamp == nil ||
+		!hasFinalizer(m, apistore.FinalizerOrphanDependents) || g.tasks[o.UID] != nil {
 		return ""
 	}
 	g.startOrphaning(ctx, o)
-	return o.String() + " is being deleted with the orphan finalizer: its dependents must be orphaned before it goes; listing " +
-		g.dependentResources() + " in " + o.Namespace + " to find them"
+	return o.String() + " is being deleted with the orphan finalizer: its dependents must be orphaned before it goes; queued for attemptToOrphan"
 }
 
-// ownerGone handles an owner that no longer exists, and says what follows.
+// ownerGone handles an owner that no longer exists, and says what follows:
+// its dependents in the graph go to attemptToDelete, as upstream's
+// processGraphChanges hands them over when it removes the owner's node.
 func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) string {
 	delete(g.owners, o.UID)
-	if g.orphaned[o.UID] {
+	g.noteDeleted(o.UID)
+	if done, ok := g.orphaned[o.UID]; ok {
 		delete(g.orphaned, o.UID)
-		return o.String() + " is " + how + "; its dependents were orphaned before, so there is nothing to collect"
+		var late []node
+		for _, d := range g.dependentsOf(o.UID) {
+			if !slices.Contains(done, d.uid) {
+				late = append(late, d)
+			}
+		}
+		if len(late) == 0 {
+			return o.String() + " is " + how + "; its dependents were orphaned before, so there is nothing to collect"
+		}
+		g.enqueueNodes(ctx, late, o, "was deleted after its dependents were orphaned")
+		return o.String() + " is " + how + "; its dependents were orphaned before, but " + plural(len(late), "dependent", "dependents") +
+			" that appeared since still " + pick(len(late) == 1, "names", "name") + " it (" + nodeNames(late) + "): queued for attemptToDeleteItem"
 	}
 	if t := g.tasks[o.UID]; t != nil {
 		t.gone = true
 		return o.String() + " is " + how + " while its dependents are being orphaned; the orphaning goes on"
 	}
-	g.startCollecting(ctx, o)
-	return o.String() + " is " + how + ", so its dependents must go too (background cascading deletion); listing " +
-		g.dependentResources() + " in " + o.Namespace + " to find those whose ownerReferences name uid " + o.UID
-}
-
-func (g *GarbageCollector) dependentResources() string {
-	s := ""
-	for i, k := range g.cfg.DependentKinds {
-		if i > 0 {
-			s += " and "
-		}
-		s += k.Resource()
+	deps := g.dependentsOf(o.UID)
+	lead := o.String() + " is " + how + ", so its dependents must go too (background cascading deletion): found " +
+		plural(len(deps), "dependent", "dependents") + " of " + o.String() + " in the graph"
+	if len(deps) == 0 {
+		return lead + "; nothing to collect"
 	}
-	return s
+	reason := "was seen deleted"
+	if how != "deleted" {
+		reason = "is " + how
+	}
+	g.enqueueNodes(ctx, deps, o, reason)
+	return lead + " (" + nodeNames(deps) + "); queued for attemptToDeleteItem"
 }

@@ -14,11 +14,10 @@ import (
 type taskMode string
 
 const (
-	// collecting: the owner is gone; its dependents are being found, to be
-	// handed to attemptToDelete.
-	collecting taskMode = "background"
 	// orphaning: the owner is being deleted with the orphan finalizer; its
-	// dependents lose their reference to it, then the finalizer goes.
+	// dependents lose their reference to it, then the finalizer goes. (A
+	// gone owner needs no task: its dependents in the graph go to
+	// attemptToDelete at once.)
 	orphaning taskMode = "orphan"
 )
 
@@ -26,7 +25,8 @@ const (
 type taskPhase string
 
 const (
-	phaseListing         taskPhase = "listing dependents"
+	phaseQueued          taskPhase = "queued for attemptToOrphan"
+	phaseWaitingForGraph taskPhase = "waiting for the graph to catch up"
 	phaseOrphaning       taskPhase = "orphaning dependents"
 	phaseReadingOwner    taskPhase = "reading the owner"
 	phaseRemovingFinal   taskPhase = "removing the orphan finalizer"
@@ -41,9 +41,8 @@ type ownerTask struct {
 	mode  taskMode
 	phase taskPhase
 
-	// lists is the number of dependent LISTs not yet answered.
-	lists int
-	// found are the dependents found so far.
+	// found are the dependents found in the graph when the orphaning
+	// started.
 	found []depRef
 	// patches is the number of orphaning patches not yet answered; failed
 	// counts those that failed, and firstErr is the first failure.
@@ -58,7 +57,7 @@ type ownerTask struct {
 	gone bool
 }
 
-// depRef names a dependent found by a LIST.
+// depRef names a dependent.
 type depRef struct {
 	kind      api.Kind
 	namespace string
@@ -85,88 +84,46 @@ func (g *GarbageCollector) endTask(uid string) {
 	g.ownerLimiter.Forget(uid)
 }
 
-func (g *GarbageCollector) startCollecting(ctx *sim.Context, o ownerRef) {
-	g.listDependents(ctx, g.addTask(o, collecting))
-}
-
+// startOrphaning queues an owner for attemptToOrphan: its worker takes it
+// in a step of its own.
 func (g *GarbageCollector) startOrphaning(ctx *sim.Context, o ownerRef) {
-	g.listDependents(ctx, g.addTask(o, orphaning))
+	t := g.addTask(o, orphaning)
+	t.phase = phaseQueued
+	ctx.After(0, g.cfg.Name, eventOrphan, o.UID)
 }
 
-// listDependents sends one LIST per dependent kind in the owner's namespace.
-// Upstream knows every owner's dependents from the graph its GraphBuilder
-// builds from informers; the model asks the API server instead (see doc.go).
-func (g *GarbageCollector) listDependents(ctx *sim.Context, t *ownerTask) {
-	t.phase = phaseListing
-	t.lists = len(g.cfg.DependentKinds)
-	t.found = nil
+// orphanOwner is the attemptToOrphan worker taking an owner.
+func (g *GarbageCollector) orphanOwner(ctx *sim.Context, uid string) sim.Report {
+	t := g.tasks[uid]
+	if t == nil || t.phase != phaseQueued {
+		return g.report("attemptToOrphanWorker", "no owner waiting to be orphaned")
+	}
+	return g.orphanDependents(ctx, t, "took "+t.owner.String()+" from the attemptToOrphan queue")
+}
+
+// orphanDependents removes the owner's reference from every dependent the
+// graph holds, all at once, as upstream's orphanDependents does on one
+// goroutine each. While a dependent kind's monitor is not watching, the
+// graph may miss dependents: the task waits until the monitor has listed
+// again.
+func (g *GarbageCollector) orphanDependents(ctx *sim.Context, t *ownerTask, lead string) sim.Report {
 	for _, k := range g.cfg.DependentKinds {
-		g.send(ctx, apistore.Request{Verb: apistore.VerbList, Kind: k, Namespace: t.owner.Namespace},
-			pending{purpose: listDependents, uid: t.owner.UID, kind: k})
-	}
-}
-
-// dependentsListed takes one LIST answer. When all are in, a gone owner's
-// dependents go to attemptToDelete, and an orphaning owner's dependents are
-// patched.
-func (g *GarbageCollector) dependentsListed(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
-	t := g.tasks[p.uid]
-	if t == nil {
-		return g.report("", "ignored a list for an owner no longer processed")
-	}
-	if err := reply.Response.Err; err != nil {
-		t.lists--
-		if t.lists > 0 {
-			t.failed++
-			t.firstErr = err.Error()
-			return g.report("processGraphChanges", "listing "+p.kind.Resource()+" for "+t.owner.String()+" failed: "+err.Error(), t.owner.ref())
+		if !g.upToDate(k) {
+			t.phase = phaseWaitingForGraph
+			return g.report("attemptToOrphanWorker", lead+"; "+k.Resource()+" are being listed again, so the graph may miss some of its dependents: "+
+				"orphaning once the list is in", t.owner.ref())
 		}
-		return g.retryTaskLater(ctx, t, "listing "+p.kind.Resource()+" to find the dependents of "+t.owner.String()+" failed: "+err.Error())
 	}
-	others := 0
-	found := slices.Clone(t.found)
-	for _, obj := range reply.Response.Items {
-		m := obj.Meta()
-		if !slices.ContainsFunc(m.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == t.owner.UID }) {
-			if len(m.OwnerReferences) > 0 {
-				others++
-			}
-			continue
-		}
-		found = append(found, depRef{kind: obj.Kind(), namespace: m.Namespace, name: m.Name, uid: m.UID})
-		if t.mode == collecting {
-			g.enqueue(ctx, obj, t.owner)
-		}
+	deps := g.dependentsOf(t.owner.UID)
+	found := make([]depRef, len(deps))
+	for i, d := range deps {
+		found[i] = d.depRef
 	}
 	t.found = found
-	t.lists--
-	if t.lists > 0 {
-		return g.report("processGraphChanges", "listed "+p.kind.Resource()+" for "+t.owner.String()+": "+
-			plural(len(found), "dependent", "dependents")+" so far", t.owner.ref())
-	}
-	if t.failed > 0 {
-		return g.retryTaskLater(ctx, t, "listing dependents of "+t.owner.String()+" failed: "+t.firstErr)
-	}
-	names := namesOf(found)
 	touched := append([]sim.Ref{t.owner.ref()}, refsOf(found)...)
-	if t.mode == collecting {
-		g.endTask(t.owner.UID)
-		summary := "found " + plural(len(found), "dependent", "dependents") + " of " + t.owner.String()
-		if len(found) > 0 {
-			summary += " (" + names + "); queued for attemptToDeleteItem"
-		}
-		if others > 0 {
-			summary += "; " + plural(others, "other object", "other objects") + " in " + t.owner.Namespace + " " +
-				pick(others == 1, "has other owners and stays", "have other owners and stay")
-		}
-		return g.report("processGraphChanges", summary, touched...)
-	}
-
-	// Orphaning: remove the owner's reference from every dependent, all at
-	// once, as upstream's orphanDependents does on one goroutine each.
 	if len(found) == 0 {
 		g.readOwnerForFinalizer(ctx, t)
-		return g.report("orphanDependents", t.owner.String()+" has no dependents to orphan; reading it to remove its orphan finalizer", touched...)
+		return g.report("orphanDependents", lead+": "+t.owner.String()+" has no dependents in the graph; reading it to remove its orphan finalizer", touched...)
 	}
 	t.phase = phaseOrphaning
 	t.patches, t.failed, t.firstErr = len(found), 0, ""
@@ -175,8 +132,22 @@ func (g *GarbageCollector) dependentsListed(ctx *sim.Context, p pending, reply *
 			Patch: &apistore.MetaPatch{UID: d.uid, RemoveOwnerReferences: []string{t.owner.UID}}},
 			pending{purpose: orphanPatch, uid: t.owner.UID, kind: d.kind, name: d.name})
 	}
-	return g.report("orphanDependents", "orphaning "+plural(len(found), "dependent", "dependents")+" of "+t.owner.String()+
-		" ("+names+"): removing its ownerReference from each, "+plural(len(found), "patch", "patches in parallel"), touched...)
+	return g.report("orphanDependents", lead+": orphaning "+plural(len(found), "dependent", "dependents")+" of "+t.owner.String()+
+		" found in the graph ("+namesOf(found)+"): removing its ownerReference from each, "+plural(len(found), "patch", "patches in parallel"), touched...)
+}
+
+// resumeOrphaning queues again the owners that waited for the graph, and
+// returns how many.
+func (g *GarbageCollector) resumeOrphaning(ctx *sim.Context) int {
+	n := 0
+	for _, uid := range g.taskOrder {
+		if t := g.tasks[uid]; t.phase == phaseWaitingForGraph {
+			t.phase = phaseQueued
+			ctx.After(0, g.cfg.Name, eventOrphan, uid)
+			n++
+		}
+	}
+	return n
 }
 
 // orphanPatched takes the answer to one orphaning patch.
@@ -232,16 +203,16 @@ func (g *GarbageCollector) ownerReadForFinalizer(ctx *sim.Context, p pending, re
 	err := reply.Response.Err
 	switch {
 	case apistore.IsNotFound(err):
-		return g.orphaningDone(t, t.owner.String()+" is already gone")
+		return g.orphaningDone(ctx, t, t.owner.String()+" is already gone")
 	case err != nil:
 		return g.retryTaskLater(ctx, t, "reading "+t.owner.String()+" failed: "+err.Error())
 	}
 	m := reply.Response.Object.Meta()
 	if m.UID != t.owner.UID {
-		return g.orphaningDone(t, t.owner.String()+" is gone (a new object with uid "+m.UID+" took its name)")
+		return g.orphaningDone(ctx, t, t.owner.String()+" is gone (a new object with uid "+m.UID+" took its name)")
 	}
 	if !hasFinalizer(m, apistore.FinalizerOrphanDependents) {
-		return g.orphaningDone(t, t.owner.String()+" no longer has the orphan finalizer")
+		return g.orphaningDone(ctx, t, t.owner.String()+" no longer has the orphan finalizer")
 	}
 	t.phase = phaseRemovingFinal
 	g.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: t.owner.Kind, Namespace: t.owner.Namespace, Name: t.owner.Name,
@@ -260,12 +231,12 @@ func (g *GarbageCollector) finalizerRemoved(ctx *sim.Context, p pending, reply *
 	err := reply.Response.Err
 	switch {
 	case err == nil && reply.Response.Deleted:
-		return g.orphaningDone(t, "removed the orphan finalizer from "+t.owner.String()+
+		return g.orphaningDone(ctx, t, "removed the orphan finalizer from "+t.owner.String()+
 			"; with no finalizer left, the API server removed it")
 	case err == nil:
-		return g.orphaningDone(t, "removed the orphan finalizer from "+t.owner.String()+"; other finalizers still hold it")
+		return g.orphaningDone(ctx, t, "removed the orphan finalizer from "+t.owner.String()+"; other finalizers still hold it")
 	case apistore.IsNotFound(err):
-		return g.orphaningDone(t, t.owner.String()+" is already gone")
+		return g.orphaningDone(ctx, t, t.owner.String()+" is already gone")
 	case apistore.IsConflict(err):
 		t.conflicts++
 		if t.conflicts < conflictRetries {
@@ -297,12 +268,30 @@ func (g *GarbageCollector) retryFinalizer(ctx *sim.Context, uid string) sim.Repo
 }
 
 // orphaningDone ends an orphaning task. If the owner is still there, its
-// removal (which the finalizer's removal lets happen) needs nothing more.
-func (g *GarbageCollector) orphaningDone(t *ownerTask, summary string) sim.Report {
-	if !t.gone {
-		g.orphaned[t.owner.UID] = true
+// removal (which the finalizer's removal lets happen) only collects the
+// dependents that named it after the orphaning began. If it went while
+// being orphaned, those are collected now.
+func (g *GarbageCollector) orphaningDone(ctx *sim.Context, t *ownerTask, summary string) sim.Report {
+	done := make([]string, len(t.found))
+	for i, d := range t.found {
+		done[i] = d.uid
 	}
 	g.endTask(t.owner.UID)
+	if !t.gone {
+		g.orphaned[t.owner.UID] = done
+		return g.report("attemptToOrphanWorker", summary, t.owner.ref())
+	}
+	var late []node
+	for _, d := range g.dependentsOf(t.owner.UID) {
+		if !slices.Contains(done, d.uid) {
+			late = append(late, d)
+		}
+	}
+	if len(late) > 0 {
+		g.enqueueNodes(ctx, late, t.owner, "was deleted while its dependents were being orphaned")
+		summary += "; " + plural(len(late), "dependent", "dependents") + " that appeared during the orphaning still " +
+			pick(len(late) == 1, "names", "name") + " it (" + nodeNames(late) + "): queued for attemptToDeleteItem"
+	}
 	return g.report("attemptToOrphanWorker", summary, t.owner.ref())
 }
 
@@ -314,11 +303,7 @@ func (g *GarbageCollector) retryTaskLater(ctx *sim.Context, t *ownerTask, why st
 	t.phase = phaseBackingOff
 	wait := g.ownerLimiter.When(t.owner.UID)
 	ctx.After(wait, g.cfg.Name, eventRetryOwner, t.owner.UID)
-	models := "attemptToOrphanWorker"
-	if t.mode == collecting {
-		models = "processGraphChanges"
-	}
-	return g.report(models, why+"; trying again in "+wait.String(), t.owner.ref())
+	return g.report("attemptToOrphanWorker", why+"; trying again in "+wait.String(), t.owner.ref())
 }
 
 func (g *GarbageCollector) retryOwner(ctx *sim.Context, uid string) sim.Report {
@@ -327,24 +312,32 @@ func (g *GarbageCollector) retryOwner(ctx *sim.Context, uid string) sim.Report {
 		return g.report("", "no owner waiting to be retried")
 	}
 	t.failed, t.firstErr, t.conflicts = 0, "", 0
-	g.listDependents(ctx, t)
-	verb := "collecting"
-	if t.mode == orphaning {
-		verb = "orphaning"
-	}
-	return g.report("processNextWorkItem", "back-off over: "+verb+" the dependents of "+t.owner.String()+
-		" again; listing "+g.dependentResources()+" in "+t.owner.Namespace, t.owner.ref())
+	return g.orphanDependents(ctx, t, "back-off over: orphaning the dependents of "+t.owner.String()+" again")
 }
+
+// maxNames is how many objects a summary names before it only counts.
+const maxNames = 10
 
 func namesOf(ds []depRef) string {
 	s := ""
 	for i, d := range ds {
+		if i == maxNames {
+			return s + " and " + strconv.Itoa(len(ds)-i) + " more"
+		}
 		if i > 0 {
 			s += ", "
 		}
 		s += d.String()
 	}
 	return s
+}
+
+func nodeNames(ns []node) string {
+	ds := make([]depRef, len(ns))
+	for i, n := range ns {
+		ds[i] = n.depRef
+	}
+	return namesOf(ds)
 }
 
 func refsOf(ds []depRef) []sim.Ref {

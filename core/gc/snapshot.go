@@ -7,11 +7,16 @@ import (
 
 // gcSnapshot is everything the collector needs to come back to one step.
 // Owner tasks and dependents are copied; their slices are shared, since they
-// are never changed in place.
+// are never changed in place. The graph's maps are cloned; their values are
+// plain values or slices that are replaced, never changed in place, and so
+// are shared too.
 type gcSnapshot struct {
 	monitors      []monitor
 	owners        map[string]ownerRef
-	orphaned      map[string]bool
+	nodes         map[string]node
+	dependents    map[string][]string
+	deletedOwners []string
+	orphaned      map[string][]string
 	tasks         map[string]ownerTask
 	taskOrder     []string
 	ownerLimiter  any
@@ -30,6 +35,9 @@ func (g *GarbageCollector) Snapshot() any {
 	s := &gcSnapshot{
 		monitors:      slices.Clone(g.monitors),
 		owners:        maps.Clone(g.owners),
+		nodes:         maps.Clone(g.nodes),
+		dependents:    maps.Clone(g.dependents),
+		deletedOwners: g.deletedOwners[:len(g.deletedOwners):len(g.deletedOwners)],
 		orphaned:      maps.Clone(g.orphaned),
 		tasks:         make(map[string]ownerTask, len(g.tasks)),
 		taskOrder:     slices.Clone(g.taskOrder),
@@ -57,6 +65,9 @@ func (g *GarbageCollector) Restore(v any) {
 	s := v.(*gcSnapshot)
 	g.monitors = slices.Clone(s.monitors)
 	g.owners = orEmpty(maps.Clone(s.owners))
+	g.nodes = orEmpty(maps.Clone(s.nodes))
+	g.dependents = orEmpty(maps.Clone(s.dependents))
+	g.deletedOwners = s.deletedOwners
 	g.orphaned = orEmpty(maps.Clone(s.orphaned))
 	g.tasks = make(map[string]*ownerTask, len(s.tasks))
 	for _, uid := range s.taskOrder {

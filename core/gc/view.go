@@ -10,13 +10,19 @@ import (
 type View struct {
 	Name string
 
-	// Monitors are the watches on the owner kinds.
+	// Monitors are the watches on the owner kinds, then on the dependent
+	// kinds.
 	Monitors []MonitorView
 
-	// KnownOwners is the number of owners the monitors know.
+	// KnownOwners is the number of owners the monitors know alive.
 	KnownOwners int
+	// KnownDependents is the number of objects of the dependent kinds in
+	// the graph, and OwnersWithDependents the number of owner uids (alive
+	// or not) that some of them name.
+	KnownDependents, OwnersWithDependents int
 
-	// Owners are the owners being processed, in the order they started.
+	// Owners are the owners whose dependents are being orphaned, in the
+	// order they started.
 	Owners []OwnerView
 
 	// Dependents are the dependents in the attemptToDelete queue: the one the
@@ -44,13 +50,14 @@ type OwnerView struct {
 	Owner     string
 	Namespace string
 	UID       string
-	// Mode is "background" (the owner is gone; its dependents are being
-	// found) or "orphan" (its dependents are being orphaned).
+	// Mode is "orphan": its dependents are being orphaned. (A gone owner's
+	// dependents go to the attemptToDelete queue at once, with no task.)
 	Mode string
-	// Phase says where the task is: "listing dependents", "orphaning
-	// dependents", "removing the orphan finalizer", "waiting to retry".
+	// Phase says where the task is: "queued for attemptToOrphan", "waiting
+	// for the graph to catch up", "orphaning dependents", "reading the
+	// owner", "removing the orphan finalizer", "waiting to retry".
 	Phase string
-	// Dependents are the dependents found, "pod/web-x".
+	// Dependents are the dependents found in the graph, "pod/web-x".
 	Dependents []string
 	// Retries counts the task's retries after errors.
 	Retries int
@@ -72,7 +79,8 @@ type DependentView struct {
 
 // View returns the collector's current picture.
 func (g *GarbageCollector) View() View {
-	v := View{Name: g.cfg.Name, KnownOwners: len(g.owners), AbsentOwners: slices.Clone(g.absent), Stats: g.stats}
+	v := View{Name: g.cfg.Name, KnownOwners: len(g.owners), KnownDependents: len(g.nodes),
+		OwnersWithDependents: len(g.dependents), AbsentOwners: slices.Clone(g.absent), Stats: g.stats}
 	for _, m := range g.monitors {
 		v.Monitors = append(v.Monitors, MonitorView{Kind: string(m.kind), State: string(m.state), LastRV: m.lastRV})
 	}

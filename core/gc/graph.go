@@ -1,0 +1,337 @@
+package gc
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// node is an object of a dependent kind as the graph last saw it: upstream's
+// graph node, less the owners' side (the collector keeps owners apart, in
+// owners). Its slices are the stored object's, never changed in place.
+type node struct {
+	depRef
+	owners       []api.OwnerReference
+	beingDeleted bool
+	finalizers   []string
+}
+
+func nodeOf(obj api.Object) node {
+	m := obj.Meta()
+	return node{
+		depRef:       depRef{kind: obj.Kind(), namespace: m.Namespace, name: m.Name, uid: m.UID},
+		owners:       m.OwnerReferences,
+		beingDeleted: m.DeletionTimestamp != nil,
+		finalizers:   m.Finalizers,
+	}
+}
+
+// cmpNodes orders dependents by kind, namespace, name and uid, the order a
+// LIST gives and the trace shows.
+func (g *GarbageCollector) cmpNodes(a, b string) int {
+	na, nb := g.nodes[a], g.nodes[b]
+	return cmp.Or(cmp.Compare(na.kind, nb.kind), cmp.Compare(na.namespace, nb.namespace),
+		cmp.Compare(na.name, nb.name), cmp.Compare(a, b))
+}
+
+// link records that the object with uid dep names owner as an owner. The
+// object must be in nodes already. Slices in dependents are replaced, never
+// changed in place, so snapshots share them.
+func (g *GarbageCollector) link(owner, dep string) {
+	s := g.dependents[owner]
+	i, found := slices.BinarySearchFunc(s, dep, g.cmpNodes)
+	if found {
+		return
+	}
+	g.dependents[owner] = slices.Insert(s[:len(s):len(s)], i, dep)
+}
+
+// unlink forgets that dep names owner.
+func (g *GarbageCollector) unlink(owner, dep string) {
+	s := g.dependents[owner]
+	i := slices.Index(s, dep)
+	switch {
+	case i < 0:
+	case len(s) == 1:
+		delete(g.dependents, owner)
+	default:
+		g.dependents[owner] = append(s[:i:i], s[i+1:]...)
+	}
+}
+
+// dependentsOf returns the graph's dependents of an owner, in order.
+func (g *GarbageCollector) dependentsOf(owner string) []node {
+	uids := g.dependents[owner]
+	out := make([]node, len(uids))
+	for i, uid := range uids {
+		out[i] = g.nodes[uid]
+	}
+	return out
+}
+
+// graphChange is what one object's new state changed in the graph.
+type graphChange struct {
+	// isNew: the object was not in the graph.
+	isNew bool
+	// added and removed are the owner references gained and lost (all of
+	// them for a new object).
+	added, removed []api.OwnerReference
+	// queued is the note on the dependent queued for attemptToDeleteItem
+	// because an owner it gained is gone ("" if none); waiting is the note
+	// on an owner the collector cannot judge yet.
+	queued, waiting string
+}
+
+// upsert puts an object of a dependent kind in the graph as it now is:
+// upstream's processGraphChanges for an add or an update. An owner reference
+// gained that names an owner of a kind the collector follows but does not
+// know alive (it was seen deleted, or never seen: upstream's virtual node)
+// queues the object for attemptToDeleteItem, which reads the owner live.
+func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
+	old, had := g.nodes[n.uid]
+	g.nodes[n.uid] = n
+	c := graphChange{isNew: !had}
+	if had {
+		c.added, c.removed = refsDiff(old.owners, n.owners)
+	} else {
+		c.added = n.owners
+	}
+	for _, r := range c.removed {
+		g.unlink(r.UID, n.uid)
+	}
+	for _, r := range c.added {
+		g.link(r.UID, n.uid)
+	}
+	if d := g.deps[n.uid]; d != nil && d.state == depQueued && !d.stale {
+		// Not taken yet: the worker's first look uses the object as now seen.
+		d = d.clone()
+		d.owners, d.beingDeleted, d.finalizers = n.owners, n.beingDeleted, n.finalizers
+		g.deps[n.uid] = d
+	}
+	for _, r := range c.added {
+		kind := api.Kind(r.Kind)
+		if _, alive := g.owners[r.UID]; alive || !slices.Contains(g.cfg.OwnerKinds, kind) {
+			continue
+		}
+		if !g.upToDate(kind) {
+			if c.waiting == "" {
+				c.waiting = refString(r) + " is not known yet; it is checked once " + kind.Resource() + " are listed"
+			}
+			continue
+		}
+		if n.beingDeleted {
+			continue
+		}
+		reason := g.goneReason(r.UID)
+		if g.enqueueNode(ctx, n, ownerOfRef(r, n.namespace), reason) {
+			c.queued = "its owner " + refString(r) + " " + reason + ": queued for attemptToDeleteItem"
+		}
+		break
+	}
+	return c
+}
+
+// remove takes an object of a dependent kind out of the graph.
+func (g *GarbageCollector) remove(uid string) (node, bool) {
+	n, ok := g.nodes[uid]
+	if !ok {
+		return n, false
+	}
+	for _, r := range n.owners {
+		g.unlink(r.UID, uid)
+	}
+	delete(g.nodes, uid)
+	return n, true
+}
+
+// goneReason says why an owner that is not alive in the graph may be gone.
+func (g *GarbageCollector) goneReason(uid string) string {
+	switch {
+	case slices.Contains(g.absent, uid):
+		return "is known to be gone (absentOwnerCache)"
+	case slices.Contains(g.deletedOwners, uid):
+		return "was seen deleted"
+	}
+	return "is not in the graph (deleted, or not seen yet)"
+}
+
+// noteDeleted remembers an owner seen deleted, so that a dependent naming it
+// that shows up later is checked at once.
+func (g *GarbageCollector) noteDeleted(uid string) {
+	if slices.Contains(g.deletedOwners, uid) {
+		return
+	}
+	next := append(slices.Clip(g.deletedOwners), uid)
+	if len(next) > AbsentOwnerCacheSize {
+		next = next[len(next)-AbsentOwnerCacheSize:]
+	}
+	g.deletedOwners = next
+}
+
+// upToDate reports whether the collector's picture of a kind is up to date: its
+// monitor has listed and has not failed since.
+func (g *GarbageCollector) upToDate(kind api.Kind) bool {
+	for i := range g.monitors {
+		if m := &g.monitors[i]; m.kind == kind {
+			return m.state == monitorOpening || m.state == monitorWatching
+		}
+	}
+	return false
+}
+
+// sweep runs after a list of an owner kind: every owner of that kind that
+// dependents in the graph name but that the collector does not know alive
+// was deleted while it was not looking (or before it started), or was only
+// just created; each such dependent not yet queued is queued for
+// attemptToDeleteItem, which reads the owner live. It returns how many were
+// queued.
+func (g *GarbageCollector) sweep(ctx *sim.Context, kind api.Kind) int {
+	n := 0
+	for _, uid := range slices.Sorted(maps.Keys(g.dependents)) {
+		if _, alive := g.owners[uid]; alive {
+			continue
+		}
+		for _, dep := range g.dependentsOf(uid) {
+			i := slices.IndexFunc(dep.owners, func(r api.OwnerReference) bool { return r.UID == uid })
+			if i < 0 || api.Kind(dep.owners[i].Kind) != kind || dep.beingDeleted {
+				continue
+			}
+			if g.enqueueNode(ctx, dep, ownerOfRef(dep.owners[i], dep.namespace), "was not in the list of "+kind.Resource()) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// dependentEvent is processGraphChanges for an object of a dependent kind.
+// Every delivery is a step; one that changes nothing for the collector says
+// so briefly.
+func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
+	n := nodeOf(ev.Object)
+	what := "saw " + string(ev.Type) + " " + n.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + "): "
+	if ev.Type == apistore.Deleted {
+		if _, ok := g.remove(n.uid); !ok {
+			return g.report("processGraphChanges", what+"it was not in the graph", n.ref())
+		}
+		return g.report("processGraphChanges", what+"removed from the graph", n.ref())
+	}
+	c := g.upsert(ctx, n)
+	var summary string
+	switch {
+	case c.isNew && len(n.owners) == 0:
+		summary = "added to the graph; it has no owner"
+	case c.isNew:
+		summary = "added to the graph as a dependent of " + refNames(n.owners)
+	case len(c.added) == 0 && len(c.removed) == 0:
+		summary = "its owners are unchanged; nothing to do"
+	case len(c.removed) > 0 && len(c.added) > 0:
+		summary = "no longer a dependent of " + refNames(c.removed) + "; now a dependent of " + refNames(c.added)
+	case len(c.removed) > 0:
+		summary = "no longer a dependent of " + refNames(c.removed)
+	default:
+		summary = "now a dependent of " + refNames(c.added)
+	}
+	if c.queued != "" {
+		summary += "; " + c.queued
+	} else if c.waiting != "" {
+		summary += "; " + c.waiting
+	}
+	return g.report("processGraphChanges", what+summary, n.ref())
+}
+
+// dependentsListed takes a dependent kind's list: every object listed is put
+// in the graph, and every object of the kind in the graph but not listed was
+// deleted while the monitor was not watching. Then the monitor watches, and
+// orphaning tasks that waited for the graph go on.
+func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+	m := &g.monitors[i]
+	listed := make(map[string]bool, len(reply.Response.Items))
+	queued, waiting := 0, 0
+	// The monitor is current from here on: what the list says is the truth
+	// as of its resourceVersion.
+	m.lastRV = reply.Response.ResourceVersion
+	g.watch(ctx, i)
+	for _, obj := range reply.Response.Items {
+		listed[obj.Meta().UID] = true
+		c := g.upsert(ctx, nodeOf(obj))
+		if c.queued != "" {
+			queued++
+		} else if c.waiting != "" {
+			waiting++
+		}
+	}
+	removed := 0
+	if len(g.nodes) > len(listed) {
+		for _, uid := range slices.Sorted(maps.Keys(g.nodes)) {
+			if g.nodes[uid].kind == m.kind && !listed[uid] {
+				g.remove(uid)
+				removed++
+			}
+		}
+	}
+	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
+		" at resourceVersion " + strconv.FormatUint(m.lastRV, 10) + " into the graph; watching from there"
+	if removed > 0 {
+		summary += "; " + plural(removed, "object", "objects") + " gone since the last list " + pick(removed == 1, "was", "were") + " removed from the graph"
+	}
+	if queued > 0 {
+		summary += "; " + plural(queued, "dependent", "dependents") + " of owners not alive in the graph queued for attemptToDeleteItem"
+	}
+	if waiting > 0 {
+		summary += "; " + plural(waiting, "dependent names", "dependents name") + " owners not known yet, checked once their kind is listed"
+	}
+	if resumed := g.resumeOrphaning(ctx); resumed > 0 {
+		summary += "; " + plural(resumed, "owner", "owners") + " waiting for the graph to orphan " + pick(resumed == 1, "its", "their") + " dependents go on"
+	}
+	return g.report("Reflector.syncWith", summary)
+}
+
+func refsDiff(old, cur []api.OwnerReference) (added, removed []api.OwnerReference) {
+	if len(old) == len(cur) {
+		same := true
+		for i := range old {
+			if old[i].UID != cur[i].UID {
+				same = false
+				break
+			}
+		}
+		if same {
+			return nil, nil
+		}
+	}
+	has := func(refs []api.OwnerReference, uid string) bool {
+		return slices.ContainsFunc(refs, func(r api.OwnerReference) bool { return r.UID == uid })
+	}
+	for _, r := range cur {
+		if !has(old, r.UID) {
+			added = append(added, r)
+		}
+	}
+	for _, r := range old {
+		if !has(cur, r.UID) {
+			removed = append(removed, r)
+		}
+	}
+	return added, removed
+}
+
+func ownerOfRef(r api.OwnerReference, namespace string) ownerRef {
+	return ownerRef{Kind: api.Kind(r.Kind), Namespace: namespace, Name: r.Name, UID: r.UID, APIVersion: r.APIVersion}
+}
+
+func refNames(refs []api.OwnerReference) string {
+	s := ""
+	for i, r := range refs {
+		if i > 0 {
+			s += ", "
+		}
+		s += refString(r)
+	}
+	return s
+}

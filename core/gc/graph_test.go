@@ -1,0 +1,250 @@
+package gc
+
+import (
+	"maps"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+)
+
+func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
+	r := newRig(t)
+	web, api2 := r.rs("web"), r.rs("api")
+	a := r.pod("web-a", "", controllerRef(web))
+	b := r.pod("web-b", "", controllerRef(web))
+	r.pod("lonely", "")
+	r.start()
+	assert.GreaterOrEqual(t, r.stepOf("listed 3 pods at resourceVersion"), 0)
+	assert.Equal(t, []string{a.Metadata.UID, b.Metadata.UID}, r.gc.dependents[web.Metadata.UID])
+	assert.Len(t, r.gc.nodes, 3)
+
+	// A change that does not touch the owners is a step with a short summary.
+	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: "default", Name: "web-a",
+		Patch: &apistore.MetaPatch{SetLabels: map[string]string{"tier": "front"}}})
+	r.settle()
+	assert.GreaterOrEqual(t, r.stepOf("saw MODIFIED pod/web-a (resourceVersion "), 0)
+	assert.GreaterOrEqual(t, r.stepOf("its owners are unchanged; nothing to do"), 0)
+
+	// web-b moves from web to api: the graph's edges follow.
+	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: "default", Name: "web-b",
+		Patch: &apistore.MetaPatch{RemoveOwnerReferences: []string{web.Metadata.UID}, SetOwnerReferences: []api.OwnerReference{controllerRef(api2)}}})
+	r.settle()
+	assert.GreaterOrEqual(t, r.stepOf("no longer a dependent of rs/web; now a dependent of rs/api"), 0)
+	assert.Equal(t, []string{a.Metadata.UID}, r.gc.dependents[web.Metadata.UID])
+	assert.Equal(t, []string{b.Metadata.UID}, r.gc.dependents[api2.Metadata.UID])
+
+	// A new pod joins the graph; a deleted one leaves it.
+	r.createPod("web-c", controllerRef(web))
+	zero := int64(0)
+	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: "web-a",
+		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+	r.settle()
+	assert.GreaterOrEqual(t, r.stepOf("saw ADDED pod/web-c"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("added to the graph as a dependent of rs/web"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("saw DELETED pod/web-a"), 0)
+	c := r.get(api.KindPod, "web-c")
+	assert.Equal(t, []string{c.Meta().UID}, r.gc.dependents[web.Metadata.UID])
+	assert.NotContains(t, r.gc.nodes, a.Metadata.UID)
+	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"))
+	assert.Zero(t, r.gc.Stats().Deleted, "nothing to collect: every owner is alive")
+}
+
+// A replication manager whose cache has not yet seen its owner's deletion
+// creates a pod for it: the pod names an owner that is gone.
+func TestLatePodOfADeletedOwnerIsCollected(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.start()
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.settle()
+	require.GreaterOrEqual(t, r.stepOf("found 0 dependents of rs/web in the graph; nothing to collect"), 0)
+
+	r.createPod("web-late", controllerRef(web))
+	r.settle()
+	assert.False(t, r.exists(api.KindPod, "web-late"), "the late pod is collected")
+	assert.GreaterOrEqual(t, r.stepOf("saw ADDED pod/web-late"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("its owner rs/web was seen deleted: queued for attemptToDeleteItem"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("rs/web is gone (NotFound)"), 0, "attemptToDeleteItem reads the owner live")
+	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"))
+	assert.Equal(t, 1, r.gc.Stats().Deleted)
+	assert.Empty(t, r.gc.nodes)
+	assert.Empty(t, r.gc.dependents)
+}
+
+func TestLatePodOfAnOwnerInTheAbsentOwnerCacheIsCollected(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "", controllerRef(web))
+	r.start()
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.settle()
+	require.Equal(t, []string{web.Metadata.UID}, r.gc.absent)
+
+	r.createPod("web-late", controllerRef(web))
+	r.settle()
+	assert.False(t, r.exists(api.KindPod, "web-late"))
+	assert.GreaterOrEqual(t, r.stepOf("its owner rs/web is known to be gone (absentOwnerCache): queued for attemptToDeleteItem"), 0)
+	assert.Equal(t, 1, r.requests(apistore.VerbGet, "replicasets"), "the cache spares the second read")
+}
+
+func TestPodThatGainsAReferenceToAGoneOwnerIsCollected(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("stray", "")
+	r.start()
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.settle()
+
+	// A lagging manager adopts the stray pod for the gone owner.
+	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: "default", Name: "stray",
+		Patch: &apistore.MetaPatch{SetOwnerReferences: []api.OwnerReference{controllerRef(web)}}})
+	r.settle()
+	assert.GreaterOrEqual(t, r.stepOf("now a dependent of rs/web; its owner rs/web was seen deleted: queued for attemptToDeleteItem"), 0)
+	assert.False(t, r.exists(api.KindPod, "stray"))
+}
+
+func TestPodNamingAnOwnerNeverSeenIsChecked(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "", controllerRef(web))
+	// The owner goes before the collector starts: it never sees it.
+	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{})
+	require.NoError(t, err)
+	r.start()
+
+	assert.False(t, r.exists(api.KindPod, "web-a"), "its owner went before the collector started")
+	assert.GreaterOrEqual(t, r.stepOf("1 dependent of owners not alive in the graph queued for attemptToDeleteItem"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("took pod/web-a from the queue (rs/web is not in the graph (deleted, or not seen yet))"), 0)
+}
+
+func TestPodWatchFailureRelistsAndTheGraphCatchesUp(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "", controllerRef(web))
+	r.pod("bare", "")
+	_, err := r.store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbWatch, Resource: "pods", Count: 1, Error: apistore.FaultExpired})
+	require.NoError(t, err)
+	r.gc.Start()
+	for r.stepOf("listing pods again after a back-off of") < 0 {
+		r.step()
+	}
+	require.Len(t, r.gc.nodes, 2, "the list filled the graph before the watch failed")
+
+	// While the pods' watch is down: a pod goes, the owner goes, and a late
+	// pod is created for it.
+	zero := int64(0)
+	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: "bare",
+		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.createPod("web-late", controllerRef(web))
+	r.settle()
+
+	assert.GreaterOrEqual(t, r.stepOf("found 1 dependent of rs/web in the graph (pod/web-a)"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("took pod/web-a from the queue (rs/web was seen deleted); it was queued while the graph of pods was behind, so reading it first"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("2 objects gone since the last list were removed from the graph"), 0)
+	assert.False(t, r.exists(api.KindPod, "web-a"))
+	assert.False(t, r.exists(api.KindPod, "web-late"), "the relist finds the late pod")
+	assert.Empty(t, r.gc.nodes)
+	assert.Equal(t, "watching", r.gc.View().Monitors[2].State)
+}
+
+// A pod created for an owner after its orphaning began is not orphaned: it
+// still names the owner when the owner goes, and is collected, as upstream
+// does.
+func TestLatePodOfAnOrphanedOwnerIsCollected(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "", controllerRef(web))
+	r.start()
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationOrphan)
+	for r.stepOf("took rs/web from the attemptToOrphan queue") < 0 {
+		r.step()
+	}
+	r.createPod("web-late", controllerRef(web))
+	r.settle()
+
+	assert.False(t, r.exists(api.KindReplicaSet, "web"))
+	assert.Empty(t, r.get(api.KindPod, "web-a").Meta().OwnerReferences, "the dependent found is orphaned")
+	assert.False(t, r.exists(api.KindPod, "web-late"), "the late one is collected")
+	assert.GreaterOrEqual(t, r.stepOf("its dependents were orphaned before, but 1 dependent that appeared since still names it (pod/web-late): queued for attemptToDeleteItem"), 0)
+	assert.Empty(t, r.gc.orphaned)
+}
+
+func TestOwnerRemovedWhileOrphaningCollectsOnlyLateDependents(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "", controllerRef(web))
+	r.start()
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationOrphan)
+	for r.stepOf("took rs/web from the attemptToOrphan queue") < 0 {
+		r.step()
+	}
+	r.createPod("web-late", controllerRef(web))
+	// Someone takes the orphan finalizer away by hand: the owner goes at once.
+	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindReplicaSet, Namespace: "default", Name: "web",
+		Patch: &apistore.MetaPatch{RemoveFinalizers: []string{apistore.FinalizerOrphanDependents}}})
+	r.settle()
+
+	assert.GreaterOrEqual(t, r.stepOf("while its dependents are being orphaned; the orphaning goes on"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("1 dependent that appeared during the orphaning still names it (pod/web-late): queued for attemptToDeleteItem"), 0)
+	assert.Empty(t, r.get(api.KindPod, "web-a").Meta().OwnerReferences)
+	assert.False(t, r.exists(api.KindPod, "web-late"))
+}
+
+func TestOrphaningWaitsForTheGraph(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "", controllerRef(web))
+	_, err := r.store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbList, Resource: "pods", Count: 1})
+	require.NoError(t, err)
+	r.gc.Start()
+	for r.stepOf("listing pods again after a back-off of") < 0 {
+		r.step()
+	}
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationOrphan)
+	r.settle()
+
+	assert.GreaterOrEqual(t, r.stepOf("pods are being listed again, so the graph may miss some of its dependents: orphaning once the list is in"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("1 owner waiting for the graph to orphan its dependents go on"), 0)
+	assert.Empty(t, r.get(api.KindPod, "web-a").Meta().OwnerReferences, "the pod is orphaned, not deleted")
+	assert.False(t, r.exists(api.KindReplicaSet, "web"))
+}
+
+func TestSnapshotCoversTheGraph(t *testing.T) {
+	r := newRig(t)
+	web, other := r.rs("web"), r.rs("other")
+	for _, name := range []string{"web-a", "web-b", "web-c"} {
+		r.pod(name, "", controllerRef(web))
+	}
+	r.pod("other-a", "", controllerRef(other))
+	r.start()
+	snap, err := r.k.Snapshot()
+	require.NoError(t, err)
+	nodes, deps := maps.Clone(r.gc.nodes), maps.Clone(r.gc.dependents)
+	want := map[string][]string{}
+	for k, v := range deps {
+		want[k] = append([]string(nil), v...)
+	}
+
+	// Change the graph every way: new pods, moved references, deletions.
+	r.createPod("web-d", controllerRef(web))
+	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: "default", Name: "web-b",
+		Patch: &apistore.MetaPatch{RemoveOwnerReferences: []string{web.Metadata.UID}, SetOwnerReferences: []api.OwnerReference{controllerRef(other)}}})
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.settle()
+	require.NotEqual(t, nodes, r.gc.nodes)
+
+	for round := 0; round < 2; round++ {
+		require.NoError(t, r.k.Restore(snap))
+		assert.Equal(t, nodes, r.gc.nodes, "round %d: the graph's nodes are back", round)
+		assert.Equal(t, want, r.gc.dependents, "round %d: the graph's edges are back, unchanged by what followed", round)
+		r.checkGraph()
+		r.createPod("web-d-"+string(rune('0'+round)), controllerRef(web))
+		r.settle()
+		r.checkGraph()
+	}
+}

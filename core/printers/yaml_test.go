@@ -1,0 +1,155 @@
+package printers
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+// TestYAMLQuoting pins down, case by case, how a string value is written;
+// yaml_oracle_test.go checks the same against yaml.v2 on generated input.
+func TestYAMLQuoting(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"web", "v: web\n"},
+		{"", "v: \"\"\n"},
+		{"true", "v: \"true\"\n"},
+		{"yes", "v: \"yes\"\n"},
+		{"Off", "v: \"Off\"\n"},
+		{"null", "v: \"null\"\n"},
+		{"~", "v: \"~\"\n"},
+		{"123", "v: \"123\"\n"},
+		{"-1.5", "v: \"-1.5\"\n"},
+		{"0x1F", "v: \"0x1F\"\n"},
+		{"1e3", "v: \"1e3\"\n"},
+		{".inf", "v: \".inf\"\n"},
+		{"1:30", "v: \"1:30\"\n"},
+		{"2025-01-01T00:00:00Z", "v: \"2025-01-01T00:00:00Z\"\n"},
+		{"2025-01-01", "v: \"2025-01-01\"\n"},
+		{"v1.31.14", "v: v1.31.14\n"},
+		{"nginx:1.27", "v: nginx:1.27\n"},
+		{"a: b", "v: 'a: b'\n"},
+		{"a #b", "v: 'a #b'\n"},
+		{"a#b", "v: a#b\n"},
+		{"#a", "v: '#a'\n"},
+		{"- a", "v: '- a'\n"},
+		{"-a", "v: -a\n"},
+		{"[a]", "v: '[a]'\n"},
+		{"{a}", "v: '{a}'\n"},
+		{"a,b", "v: a,b\n"},
+		{"&a", "v: '&a'\n"},
+		{"*a", "v: '*a'\n"},
+		{"!a", "v: '!a'\n"},
+		{"|a", "v: '|a'\n"},
+		{">a", "v: '>a'\n"},
+		{"%a", "v: '%a'\n"},
+		{"@a", "v: '@a'\n"},
+		{"`a", "v: '`a'\n"},
+		{"?a", "v: ?a\n"},
+		{"? a", "v: '? a'\n"},
+		{"'a'", "v: '''a'''\n"},
+		{`"a"`, "v: '\"a\"'\n"},
+		{`a"b`, "v: a\"b\n"},
+		{" lead", "v: ' lead'\n"},
+		{"trail ", "v: 'trail '\n"},
+		{"---", "v: '---'\n"},
+		{"a\tb", "v: \"a\\tb\"\n"},
+		{"a\nb", "v: |-\n  a\n  b\n"},
+		{"a\nb\n", "v: |\n  a\n  b\n"},
+		{"a\n\n", "v: |+\n  a\n\n"},
+		{" a\nb", "v: |2-\n   a\n  b\n"},
+		{"a \nb", "v: \"a \\nb\"\n"},
+		{"é日本語", "v: é日本語\n"},
+		{"emoji 🙂", "v: \"emoji \\U0001F642\"\n"},
+		{"bell\x07", "v: \"bell\\a\"\n"},
+		{"a\u0085b", "v: a b\n"}, // NEL: see asReadByYAML
+	} {
+		b, err := json.Marshal(map[string]any{"v": tc.in})
+		assert.NoError(t, err)
+		assert.Equal(t, tc.want, string(ourYAML(t, b)), "%q", tc.in)
+		if kubectl, ok := kubectlYAML(t, b); ok {
+			assert.Equal(t, string(kubectl), tc.want, "kubectl writes %q so", tc.in)
+		}
+	}
+}
+
+func TestYAMLFoldsLongLinesAt80Columns(t *testing.T) {
+	msg := "0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+	b, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"message": msg}}}})
+	kubectl, _ := kubectlYAML(t, b)
+	assert.Equal(t, string(kubectl), string(ourYAML(t, b)))
+	assert.Equal(t, `status:
+  conditions:
+  - message: '0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3
+      nodes are available: 3 Preemption is not helpful for scheduling.'
+`, string(ourYAML(t, b)))
+}
+
+func TestYAMLStructure(t *testing.T) {
+	doc := `{"a":{},"b":[],"c":[{"d":1,"e":[1,[2,3]]},[]],"f":null,"g":true,"h":{"i":{"j":"k"}},"a10":1,"a2":2,"A":3}`
+	assert.Equal(t, `A: 3
+a: {}
+a2: 2
+a10: 1
+b: []
+c:
+- d: 1
+  e:
+  - 1
+  - - 2
+    - 3
+- []
+f: null
+g: true
+h:
+  i:
+    j: k
+`, string(ourYAML(t, []byte(doc))))
+}
+
+func TestYAMLLongKeysAreComplexKeys(t *testing.T) {
+	key := strings.Repeat("k", 129)
+	b, _ := json.Marshal(map[string]any{key: "v"})
+	assert.Equal(t, "? "+key+"\n: v\n", string(ourYAML(t, b)))
+}
+
+func TestManifestGolden(t *testing.T) {
+	rs := webRS()
+	rs.Metadata.Annotations = map[string]string{"note": "two\nlines\n"}
+	rs.Spec.Selector.MatchExpressions = []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpNotIn, Values: []string{"canary"}}}
+	rs.Status.Conditions = []api.ReplicaSetCondition{{Type: api.ReplicaFailure, Status: api.ConditionTrue,
+		LastTransitionTime: at(90 * time.Second), Reason: "FailedCreate",
+		Message: `pods "web-x9z8y" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=3, limited: pods=3`}}
+	events := goldenEvents()
+	for _, tc := range []struct {
+		name string
+		obj  api.Object
+	}{
+		{"pod", webPod("web-a1b2c", 0)},
+		{"pod-terminating", terminatingPod()},
+		{"rs", rs},
+		{"rc", webRC()},
+		{"node", node("node-2", true)},
+		{"event", events[4]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			y, err := YAML(tc.obj)
+			assert.NoError(t, err)
+			checkGolden(t, "manifest/"+tc.name+".yaml", string(y))
+			j, err := JSON(tc.obj)
+			assert.NoError(t, err)
+			checkGolden(t, "manifest/"+tc.name+".json", string(j))
+		})
+	}
+	pods := []api.Object{webPod("web-a1b2c", 0), pendingPod()}
+	y, err := YAMLList(api.KindPod, pods)
+	assert.NoError(t, err)
+	checkGolden(t, "manifest/pods-list.yaml", string(y))
+	j, err := JSONList(api.KindPod, pods)
+	assert.NoError(t, err)
+	checkGolden(t, "manifest/pods-list.json", string(j))
+}
