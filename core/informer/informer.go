@@ -93,6 +93,10 @@ type Informer struct {
 	resyncSeq   uint64
 	resyncArmed bool
 
+	// relistSeq is the pending relist timer, armed while relistArmed.
+	relistSeq   uint64
+	relistArmed bool
+
 	faults faults
 
 	// lists and watches count the requests the reflector made, for the view.
@@ -195,6 +199,15 @@ func (inf *Informer) Heal() {
 	}
 }
 
+// cancelRelist cancels a relist still waiting out its back-off: only one
+// may be pending, or a stale one would list again over a healthy watch.
+func (inf *Informer) cancelRelist(sch sim.Scheduler) {
+	if inf.relistArmed {
+		sch.Cancel(inf.relistSeq)
+		inf.relistArmed = false
+	}
+}
+
 func (inf *Informer) closeWatch() {
 	if inf.watchID != 0 {
 		inf.cfg.Server.CloseWatch(inf.watchID)
@@ -220,6 +233,7 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventResync:
 		return inf.resync(ctx)
 	case eventRelist:
+		inf.relistArmed = false
 		return inf.list(ctx, "back-off over: listing "+inf.resource()+" again")
 	case eventWatchClosed:
 		return inf.rewatch(ctx)
@@ -236,6 +250,11 @@ func (inf *Informer) actor() string { return inf.cfg.Name }
 func (inf *Informer) resource() string { return inf.cfg.Kind.Resource() }
 
 func (inf *Informer) list(ctx *sim.Context, why string) sim.Report {
+	// A list supersedes whatever the reflector was doing: the open watch (its
+	// events still in flight must not land on top of the new list) and any
+	// relist still waiting out a back-off.
+	inf.closeWatch()
+	inf.cancelRelist(ctx)
 	inf.state = Listing
 	inf.lists++
 	inf.request = inf.cfg.Server.Send(ctx, inf.cfg.Name, apistore.Request{
@@ -293,7 +312,8 @@ func (inf *Informer) backOff(ctx *sim.Context, why string) sim.Report {
 	inf.closeWatch()
 	inf.state = BackingOff
 	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
-	ctx.After(wait, inf.cfg.Name, eventRelist, nil)
+	inf.cancelRelist(ctx)
+	inf.relistSeq, inf.relistArmed = ctx.After(wait, inf.cfg.Name, eventRelist, nil), true
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.ListAndWatch",
 		Summary: why + "; listing again after a back-off of " + wait.Round(time.Millisecond).String()}
 }

@@ -23,6 +23,8 @@ type informerSnapshot struct {
 	resyncSeq    uint64
 	resyncArmed  bool
 	faults       faults
+	relistSeq    uint64
+	relistArmed  bool
 	lists        int
 	watches      int
 }
@@ -60,6 +62,7 @@ func (inf *Informer) Snapshot() any {
 		state: inf.state, lastSyncRV: inf.lastSyncRV, request: inf.request, watchID: inf.watchID,
 		popScheduled: inf.popScheduled, resyncCheck: inf.resyncCheck, resyncSeq: inf.resyncSeq,
 		resyncArmed: inf.resyncArmed, faults: inf.faults, lists: inf.lists, watches: inf.watches,
+		relistSeq: inf.relistSeq, relistArmed: inf.relistArmed,
 	}
 	for _, l := range inf.listeners {
 		s.listeners = append(s.listeners, l.cloneState())
@@ -82,4 +85,5 @@ func (inf *Informer) Restore(v any) {
 	inf.state, inf.lastSyncRV, inf.request, inf.watchID = s.state, s.lastSyncRV, s.request, s.watchID
 	inf.popScheduled, inf.resyncCheck, inf.resyncSeq, inf.resyncArmed = s.popScheduled, s.resyncCheck, s.resyncSeq, s.resyncArmed
 	inf.faults, inf.lists, inf.watches = s.faults, s.lists, s.watches
+	inf.relistSeq, inf.relistArmed = s.relistSeq, s.relistArmed
 }
