@@ -322,6 +322,7 @@ func (s *Server) Describe(ev sim.Event) string {
 
 type serverSnapshot struct {
 	store   *Snapshot
+	cfg     ServerConfig
 	nextID  uint64
 	watches []openWatch
 	log     []RequestRecord
@@ -332,6 +333,7 @@ type serverSnapshot struct {
 func (s *Server) Snapshot() any {
 	return &serverSnapshot{
 		store:   s.store.Snapshot(),
+		cfg:     s.cfg,
 		nextID:  s.nextID,
 		watches: slices.Clone(s.watches),
 		log:     s.log[:len(s.log):len(s.log)],
@@ -343,6 +345,9 @@ func (s *Server) Snapshot() any {
 func (s *Server) Restore(v any) {
 	sn := v.(*serverSnapshot)
 	s.store.Restore(sn.store)
+	// The latencies are state too: a learner may change them mid-run, and a
+	// replay from before the change must run with the old ones.
+	s.cfg = sn.cfg
 	s.nextID = sn.nextID
 	s.watches = slices.Clone(sn.watches)
 	s.log = sn.log

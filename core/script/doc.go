@@ -1,7 +1,6 @@
-// Package script reads the scenario language: the one small command language
-// of the browser console, lesson blocks, golden tests and rlab run. This half
-// of the package parses; executing the parsed commands against a world is the
-// other half.
+// Package script reads and runs the scenario language: the one small command
+// language of the browser console, lesson blocks, golden tests and rlab run.
+// Parse turns text into commands; a Session runs them against a world.
 //
 // A script is one command per line. # starts a comment (outside double
 // quotes), blank lines are ignored, words are separated by spaces or tabs, and
@@ -60,4 +59,72 @@
 // switches on the type and acts. What can still fail is what only running can
 // tell: the API rejects a request, no pod matches a --pick, an expect does not
 // hold, stabilize hits its limit.
+//
+// # Running
+//
+// A Session carries one world (core/world) through a script:
+//
+//	s := script.NewSession(script.Options{Out: os.Stdout, Trace: true})
+//	err := s.RunScript(parsed)             // or s.Run(cmd), one command at a time
+//	code, err := script.Run(src, "web.txt", opts) // parse and run: exit 0, 1 or 2
+//
+// The world is built at the first command that needs one, from the seed and
+// config commands before it, and its start (kubelets registering, informers
+// listing, the managers waiting for their caches) runs to rest at once and
+// unprinted, so every script starts from a quiet cluster of three Ready nodes.
+// Until a command has changed the world, seed and config rebuild it; after,
+// seed and the config keys workers, burst-replicas and resync are refused,
+// while kubelet-start, kubelet-stop, api-latency and watch-latency change the
+// running world.
+//
+// Every command that changes the world is one input on the world's timeline
+// (world.World.Do), so seeking replays a session exactly; --pick=random draws
+// inside the input from the world's seeded source. The verbs kubectl has send
+// kubectl's requests and then step until kubectl has its answers (those steps
+// are real steps: with Options.Trace each prints its trace line), and print
+// what kubectl prints ("replicaset.apps/web created", `pod "web-7xk2p"
+// deleted`). kill is a delete with grace period 0. crash, evict and set ready
+// go to the pods' kubelets and faults to the API store and the informers;
+// they step nothing. step N, advance D, until sync and stabilize run the
+// kernel: step prints the steps it ran, advance and stabilize say how many,
+// until sync says what the sync decided.
+//
+// A verb on pods -l SEL acts on every pod the selector matches, in creation
+// order (the order of the API server's successful creates), narrowed by
+// --pick and --count. label, annotate and delete print "No resources found"
+// when nothing matches, as kubectl does; kill, crash, evict and set ready
+// fail. The chosen objects are checked before anything is sent: a label that
+// would need --overwrite, or a pod its kubelet cannot crash, fails the whole
+// command and changes nothing.
+//
+// # Runtime failures
+//
+// A command that parses but cannot be carried out returns a *RuntimeError,
+// printed with the command's position like a parse error:
+//
+//	web.txt:3:1: create rs web: replicasets.apps "web" already exists
+//	web.txt:9:1: kill pods -l app=web --pick=3: only 3 pods match -l app=web; --pick=3 needs 4
+//	web.txt:12:1: expect pods -l app=web count=3: found 2 (web-4vq9z Running Ready rs/web, web-kd2lm Running Ready rs/web)
+//	web.txt:14:1: stabilize: stopped after 100000 steps and 412.030s of simulated time (--max-steps=100000); next on the agenda: ...
+//
+// A failed expect says what it found and lists the objects involved: for
+// pods, each with its phase, readiness and owner (and the pods the selector
+// matched that the filters left out); for fields, each field that did not
+// hold with its actual value; for queues, events and requests, what is in
+// them. A failure of a check (every expect, a --pick with too few matches, a
+// missing object, a refused config) leaves the world exactly as it was; one
+// the API answered comes after the steps that carried the request.
+//
+// # Reading
+//
+// get prints kubectl's tables (core/printers; ages on the simulated clock,
+// --show-labels adds LABELS) and -o json and -o yaml manifests; describe
+// prints kubectl describe's report. queue, cache, expectations, agenda,
+// requests and trace print the inside views in the fixed formats views.go
+// documents: a summary line per component, then a table with upper-case
+// column names, one line per item, columns padded to the widest cell plus two
+// spaces, times as t=SECONDS, "-" for nothing, in a stated stable order
+// (queue keys as Get hands them out; cache and expectations by key; agenda
+// soonest first; requests and trace oldest first). trace prints the trace
+// lines of package sim, the world's start included.
 package script

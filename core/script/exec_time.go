@@ -1,0 +1,263 @@
+package script
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/controller"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/world"
+)
+
+// This file executes the time commands: seed, config, step, advance, until
+// sync and stabilize.
+
+// runSeed sets the seed the world is built from. Once a command has changed
+// the world it is too late; before that the world is rebuilt.
+func (s *Session) runSeed(c *Seed) error {
+	if s.opts.Seed != 0 {
+		return nil // rlab run --seed overrides the script's seed
+	}
+	if s.w != nil && s.changed {
+		return failure(c, "seed "+strconv.FormatUint(c.Value, 10)+
+			": the world has already changed; seed must come before every command that changes it")
+	}
+	s.cfg.Seed = c.Value
+	s.w = nil
+	return nil
+}
+
+// runConfig sets the world's knobs. Before the world has changed, every key
+// goes into the configuration it is (re)built from. After, only the keys the
+// world can change while it runs may be set: kubelet-start and kubelet-stop
+// (through the kubelets), api-latency and watch-latency (through the API
+// server), as one recorded input.
+func (s *Session) runConfig(c *Config) error {
+	for _, st := range c.Settings {
+		switch st.Key {
+		case ConfigKubeletStart, ConfigKubeletStop, ConfigAPILatency, ConfigWatchLatency:
+			if st.Duration <= 0 {
+				e := failure(c, "config "+st.Key+"=0: "+st.Key+" must be more than 0")
+				e.Pos = st.Pos
+				return e
+			}
+		}
+	}
+	if s.w == nil || !s.changed {
+		for _, st := range c.Settings {
+			switch st.Key {
+			case ConfigWorkers:
+				s.cfg.Workers = st.Int
+			case ConfigBurstReplicas:
+				s.cfg.BurstReplicas = st.Int
+			case ConfigKubeletStart:
+				s.cfg.KubeletStart = st.Duration
+			case ConfigKubeletStop:
+				s.cfg.KubeletStop = st.Duration
+			case ConfigResync:
+				s.cfg.Resync = st.Duration
+			case ConfigAPILatency:
+				s.cfg.APILatency = st.Duration
+			case ConfigWatchLatency:
+				s.cfg.WatchLatency = st.Duration
+			}
+		}
+		s.w = nil // built (again) from the new configuration when needed
+		return nil
+	}
+	for _, st := range c.Settings {
+		switch st.Key {
+		case ConfigWorkers, ConfigBurstReplicas, ConfigResync:
+			e := failure(c, "config "+st.Key+": "+st.Key+" is fixed once the world has changed; "+
+				"set it before the first command that changes the world (create, scale, step, stabilize, ...)")
+			e.Pos = st.Pos
+			return e
+		}
+	}
+	settings := c.Settings
+	for _, st := range settings {
+		if st.Key == ConfigKubeletStart {
+			s.kubeletStart = st.Duration
+		}
+	}
+	return s.do(c, func(w *world.World) error {
+		for _, st := range settings {
+			switch st.Key {
+			case ConfigKubeletStart:
+				w.Cluster.Kubelets.SetKubeletStart(st.Duration)
+			case ConfigKubeletStop:
+				w.Cluster.Kubelets.SetKubeletStop(st.Duration)
+			case ConfigAPILatency:
+				cfg := w.Server.Config()
+				cfg.Latency = st.Duration
+				w.Server.SetConfig(cfg)
+			case ConfigWatchLatency:
+				cfg := w.Server.Config()
+				cfg.WatchLatency = st.Duration
+				w.Server.SetConfig(cfg)
+			}
+		}
+		return nil
+	})
+}
+
+// runStep runs the next N events and prints their trace lines (unless
+// tracing printed them already).
+func (s *Session) runStep(c *Step) error {
+	if c.N > sim.DefaultMaxSteps {
+		return failure(c, "step "+itoa(c.N)+": at most "+itoa(sim.DefaultMaxSteps)+
+			" steps at a time; use stabilize, advance or until sync for longer runs")
+	}
+	ran := 0
+	for ran < c.N {
+		res, ok := s.step()
+		if !ok {
+			break
+		}
+		ran++
+		if !s.opts.Trace {
+			s.print(res.TraceLine())
+		}
+	}
+	if ran < c.N {
+		s.print("the agenda is empty: nothing left to do")
+	}
+	return nil
+}
+
+// maxAdvanceSteps bounds the events one advance may run, as stabilize's
+// default --max-steps bounds it.
+const maxAdvanceSteps = sim.DefaultMaxSteps
+
+// runAdvance moves the clock forward by D: it runs every event that falls due
+// on the way, as steps, and then moves the clock to the end, as an input so
+// that a seek replays it.
+func (s *Session) runAdvance(c *Advance) error {
+	w := s.w
+	start := w.Kernel.Now()
+	target := start + c.D
+	if target < start {
+		return failure(c, "advance "+c.D.String()+": the clock cannot go that far")
+	}
+	n := 0
+	for {
+		next, ok := w.Kernel.Next()
+		if !ok || next.At > target {
+			break
+		}
+		if n >= maxAdvanceSteps {
+			err := &sim.LimitError{What: "advance " + c.D.String(), Steps: n, Elapsed: w.Kernel.Now() - start,
+				Limit: "advance runs at most " + itoa(maxAdvanceSteps) + " steps",
+				Next:  sim.FormatSeconds(next.At) + " " + w.Kernel.Describe(next)}
+			return failureAfter(c, err.Error(), err)
+		}
+		s.step()
+		n++
+	}
+	if w.Kernel.Now() < target {
+		err := s.do(c, func(w *world.World) error {
+			if d := target - w.Kernel.Now(); d > 0 {
+				w.Kernel.Advance(d)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	s.print("advanced " + c.D.String() + " to t=" + sim.FormatSeconds(w.Kernel.Now()) + " (" + plural(n, "step") + ")")
+	return nil
+}
+
+// manager returns the replication manager that syncs a kind.
+func (s *Session) manager(kind api.Kind) *controller.Manager {
+	if kind == api.KindReplicationController {
+		return s.w.RC
+	}
+	return s.w.RS
+}
+
+// runUntilSync runs until the next sync of the object's key has ended, and
+// says what the sync decided.
+func (s *Session) runUntilSync(c *UntilSync) error {
+	m := s.manager(c.Object.Kind)
+	key := c.Object.Key()
+	if _, ok := s.w.Store.Object(c.Object.Kind, c.Object.Namespace, c.Object.Name); !ok && !queued(m, key) {
+		return failure(c, "until sync "+c.Object.String()+": "+notFound(c.Object.Kind, c.Object.Name)+inNamespace(c.Object.Namespace)+
+			", and "+key+" is not in the "+m.Queue().View().Name+" queue: no sync of it will come")
+	}
+	before, _ := m.LastSync(key)
+	what := "until sync " + c.Object.String()
+	_, err := s.runUntil(what, func() bool {
+		rec, ok := m.LastSync(key)
+		return ok && rec.Seq != before.Seq
+	}, c.Limits, false)
+	switch {
+	case errors.Is(err, sim.ErrIdle):
+		return failureAfter(c, what+": nothing is left on the agenda, and "+key+" was not synced", err)
+	case err != nil:
+		return failureAfter(c, err.Error(), err)
+	}
+	rec, _ := m.LastSync(key)
+	s.print(syncLine(c.Object, rec))
+	return nil
+}
+
+// syncLine says what a finished sync did:
+//
+//	rs/web synced by rs-worker-1 (t=0.102s to t=0.108s): 0 pods owned, want 3: creating 3 ...
+func syncLine(r Ref, rec controller.SyncRecord) string {
+	line := r.String() + " synced by " + rec.Worker + " (t=" + sim.FormatSeconds(rec.Start) + " to t=" +
+		sim.FormatSeconds(rec.End) + ")"
+	if rec.Decision != "" {
+		line += ": " + rec.Decision
+	}
+	if rec.Err != "" {
+		line += "; the sync failed: " + rec.Err + " (requeued with back-off)"
+	}
+	return line
+}
+
+// queued reports whether a key is waiting, being processed or delayed in a
+// manager's queue.
+func queued(m *controller.Manager, key string) bool {
+	v := m.Queue().View()
+	for _, k := range v.Waiting {
+		if k == key {
+			return true
+		}
+	}
+	for _, h := range v.Processing {
+		if h.Key == key {
+			return true
+		}
+	}
+	for _, d := range v.Delayed {
+		if d.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// runStabilize runs until nothing is left to do but periodic timers.
+func (s *Session) runStabilize(c *Stabilize) error {
+	n, err := s.runUntil("stabilize", func() bool { return !s.w.Kernel.Busy() }, c.Limits, true)
+	if err != nil {
+		return failureAfter(c, err.Error(), err)
+	}
+	s.print("the world is at rest after " + plural(n, "step") + " (t=" + sim.FormatSeconds(s.w.Kernel.Now()) + ")")
+	return nil
+}
+
+// plural writes "1 step", "3 steps".
+func plural(n int, noun string) string { return pluralAs(n, noun, noun+"s") }
+
+// pluralAs writes "1 watch", "2 watches".
+func pluralAs(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}

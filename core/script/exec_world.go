@@ -1,0 +1,422 @@
+package script
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/world"
+)
+
+// This file executes the world commands, the verbs kubectl has: create,
+// scale, label, annotate, delete, cordon and uncordon. Each is one input on
+// the world's timeline that sends kubectl's requests, followed by the steps
+// until kubectl has its answers; an answer that is an error is a runtime
+// failure with the API's message. Each prints what kubectl prints.
+
+// podContainers is the container every pod the scripts create runs.
+func podContainers() []api.Container {
+	return []api.Container{{Name: "nginx", Image: "nginx"}}
+}
+
+// expectOK turns the first failed reply into a runtime failure: what the
+// command was doing, then the API's message.
+func expectOK(cmd Command, what string, replies []*apistore.Reply) error {
+	for _, rep := range replies {
+		if rep.Response.Err != nil {
+			return failureAfter(cmd, what+": "+apiError(rep), rep.Response.Err)
+		}
+	}
+	return nil
+}
+
+// create sends one create request as kubectl and prints kubectl's message.
+func (s *Session) create(cmd Command, what string, obj api.Object) error {
+	replies, err := s.send(cmd, func(*world.World) ([]apistore.Request, error) {
+		return []apistore.Request{{Verb: apistore.VerbCreate, Kind: obj.Kind(), Object: obj}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := expectOK(cmd, what, replies); err != nil {
+		return err
+	}
+	s.print(kubectlName(obj.Kind(), replies[0].Response.Object.Meta().Name) + " created")
+	return nil
+}
+
+// runCreateNode starts a kubelet on a new machine and runs until it has
+// registered its Node.
+func (s *Session) runCreateNode(c *CreateNode) error {
+	w := s.w
+	if _, ok := w.Store.Object(api.KindNode, "", c.Name); ok {
+		return failure(c, "create node "+c.Name+": nodes "+strconv.Quote(c.Name)+" already exists")
+	}
+	name, nodeLabels := c.Name, maps.Clone(c.Labels)
+	if err := s.do(c, func(w *world.World) error { return w.Cluster.CreateNode(name, maps.Clone(nodeLabels)) }); err != nil {
+		return failureAfter(c, "create node "+c.Name+": "+err.Error(), err)
+	}
+	_, err := s.runUntil("create node "+c.Name, func() bool {
+		_, ok := w.Store.Object(api.KindNode, "", name)
+		return ok
+	}, sim.Limits{}, false)
+	if err != nil {
+		return failureAfter(c, "create node "+c.Name+": the kubelet did not register the node: "+err.Error(), err)
+	}
+	s.print("node/" + c.Name + " created")
+	return nil
+}
+
+// labelSelectorOf turns a parsed selector into a ReplicaSet's structured
+// selector, with empty parts left out.
+func labelSelectorOf(text string) (*api.LabelSelector, error) {
+	ls, err := labels.ParseToLabelSelector(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(ls.MatchLabels) == 0 {
+		ls.MatchLabels = nil
+	}
+	if len(ls.MatchExpressions) == 0 {
+		ls.MatchExpressions = nil
+	}
+	return ls, nil
+}
+
+func (s *Session) runCreateRS(c *CreateRS) error {
+	what := "create rs " + c.Name
+	sel, err := labelSelectorOf(c.SelectorText)
+	if err != nil {
+		return failure(c, what+": "+err.Error())
+	}
+	replicas := c.Replicas
+	rs := &api.ReplicaSet{
+		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
+		Spec: api.ReplicaSetSpec{
+			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
+			Template: api.PodTemplateSpec{
+				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
+				Spec:     api.PodSpec{Containers: podContainers()},
+			},
+		},
+	}
+	return s.create(c, what, rs)
+}
+
+func (s *Session) runCreateRC(c *CreateRC) error {
+	replicas := c.Replicas
+	rc := &api.ReplicationController{
+		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
+		Spec: api.ReplicationControllerSpec{
+			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector),
+			Template: &api.PodTemplateSpec{
+				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
+				Spec:     api.PodSpec{Containers: podContainers()},
+			},
+		},
+	}
+	return s.create(c, "create rc "+c.Name, rc)
+}
+
+// runCreatePod creates a bare pod. With --phase or --ready, a second request
+// writes the status it starts with, as a kubelet would have reported it.
+func (s *Session) runCreatePod(c *CreatePod) error {
+	what := "create pod " + c.Name
+	phase := c.Phase
+	if c.Ready && phase == "" {
+		phase = api.PodRunning
+	}
+	if c.Ready && phase != api.PodRunning {
+		return failure(c, what+": --ready needs --phase=Running: only a running pod can be Ready")
+	}
+	pod := &api.Pod{
+		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.Labels)},
+		Spec:     api.PodSpec{Containers: podContainers(), NodeName: c.Node},
+	}
+	if phase == "" {
+		return s.create(c, what, pod)
+	}
+	replies, err := s.send(c, func(*world.World) ([]apistore.Request, error) {
+		return []apistore.Request{{Verb: apistore.VerbCreate, Kind: api.KindPod, Object: pod}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := expectOK(c, what, replies); err != nil {
+		return err
+	}
+	ns, name, ready, node := c.Namespace, c.Name, c.Ready, c.Node
+	replies, err = s.send(c, func(w *world.World) ([]apistore.Request, error) {
+		o, ok := w.Store.Object(api.KindPod, ns, name)
+		if !ok {
+			return nil, nil // deleted in between: nothing to report
+		}
+		upd := o.(*api.Pod).DeepCopy()
+		upd.Metadata.ResourceVersion = ""
+		upd.Status = startedStatus(phase, ready, node != "", w.Kernel.Wall())
+		return []apistore.Request{{Verb: apistore.VerbUpdate, Kind: api.KindPod, Subresource: apistore.SubresourceStatus, Object: upd}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := expectOK(c, what+" (writing its status)", replies); err != nil {
+		return err
+	}
+	s.print("pod/" + c.Name + " created")
+	return nil
+}
+
+// startedStatus is the status of a bare pod created with --phase (and
+// --ready), as its kubelet would have reported it at now.
+func startedStatus(phase string, ready, bound bool, now time.Time) api.PodStatus {
+	st := api.PodStatus{Phase: phase}
+	if phase != api.PodRunning {
+		return st
+	}
+	at := api.NewTime(now)
+	readyStatus := api.ConditionFalse
+	if ready {
+		readyStatus = api.ConditionTrue
+	}
+	st.StartTime = api.NewTimePtr(now)
+	st.Conditions = []api.PodCondition{
+		{Type: "PodReadyToStartContainers", Status: api.ConditionTrue, LastTransitionTime: at},
+		{Type: "Initialized", Status: api.ConditionTrue, LastTransitionTime: at},
+		{Type: api.PodReady, Status: readyStatus, LastTransitionTime: at},
+		{Type: "ContainersReady", Status: readyStatus, LastTransitionTime: at},
+	}
+	if bound {
+		st.Conditions = append(st.Conditions, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: at})
+	}
+	started := true
+	for _, ct := range podContainers() {
+		st.ContainerStatuses = append(st.ContainerStatuses, api.ContainerStatus{Name: ct.Name, Image: ct.Image, Ready: ready, Started: &started})
+	}
+	return st
+}
+
+// runScale changes spec.replicas, as kubectl scale does: it reads the object
+// when the input is applied and writes it back with the new count.
+func (s *Session) runScale(c *Scale) error {
+	r := c.Object
+	what := "scale " + r.String()
+	if _, ok := s.w.Store.Object(r.Kind, r.Namespace, r.Name); !ok {
+		return failure(c, what+": "+notFound(r.Kind, r.Name)+inNamespace(r.Namespace))
+	}
+	replicas := c.Replicas
+	replies, err := s.send(c, func(w *world.World) ([]apistore.Request, error) {
+		o, ok := w.Store.Object(r.Kind, r.Namespace, r.Name)
+		if !ok {
+			return nil, nil
+		}
+		upd := o.DeepCopyObject()
+		switch u := upd.(type) {
+		case *api.ReplicaSet:
+			u.Spec.Replicas = &replicas
+		case *api.ReplicationController:
+			u.Spec.Replicas = &replicas
+		}
+		upd.Meta().ResourceVersion = ""
+		return []apistore.Request{{Verb: apistore.VerbUpdate, Kind: r.Kind, Object: upd}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := expectOK(c, what, replies); err != nil {
+		return err
+	}
+	s.print(kubectlName(r.Kind, r.Name) + " scaled")
+	return nil
+}
+
+// overwriteConflict says, as kubectl does, why k=v may not change an object
+// without --overwrite, or returns "".
+func overwriteConflict(c *Label, o api.Object) string {
+	if c.Overwrite {
+		return ""
+	}
+	have := o.Meta().Labels
+	if c.Annotate {
+		have = o.Meta().Annotations
+	}
+	var conflicts []string
+	for _, kv := range c.Set {
+		if cur, found := have[kv.Key]; found && cur != kv.Value {
+			conflicts = append(conflicts, "'"+kv.Key+"' already has a value ("+cur+")")
+		}
+	}
+	if len(conflicts) == 0 {
+		return ""
+	}
+	if c.Annotate {
+		return "--overwrite is false but found the following declared annotation(s): " + strings.Join(conflicts, "; ")
+	}
+	return strings.Join(conflicts, "; ") + ", and --overwrite is false"
+}
+
+// firstConflict finds the first chosen object a label command may not change.
+func firstConflict(c *Label, objs []api.Object) (string, string) {
+	for _, o := range objs {
+		if msg := overwriteConflict(c, o); msg != "" {
+			return o.Meta().Name, msg
+		}
+	}
+	return "", ""
+}
+
+// runLabel executes label and annotate: one metadata patch per chosen object.
+func (s *Session) runLabel(c *Label) error {
+	t := c.Target
+	verb, done, same := "label", "labeled", "not labeled"
+	if c.Annotate {
+		verb, done, same = "annotate", "annotated", "not annotated"
+	}
+	objs, rerr := chosen(c, s.w, t, nil)
+	if rerr != nil {
+		return rerr
+	}
+	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
+		s.printText(noResources(t.Kind, t.Namespace))
+		return nil
+	}
+	if name, msg := firstConflict(c, objs); msg != "" {
+		return failure(c, verb+" "+shortName(t.Kind)+"/"+name+": "+msg)
+	}
+	patch := apistore.MetaPatch{}
+	set := map[string]string{}
+	for _, kv := range c.Set {
+		set[kv.Key] = kv.Value
+	}
+	if c.Annotate {
+		patch.SetAnnotations, patch.RemoveAnnotations = set, slices.Clone(c.Remove)
+	} else {
+		patch.SetLabels, patch.RemoveLabels = set, slices.Clone(c.Remove)
+	}
+	var conflict, conflictName string
+	replies, err := s.send(c, func(w *world.World) ([]apistore.Request, error) {
+		objs, rerr := chosen(c, w, t, drawFrom(w))
+		if rerr != nil {
+			return nil, rerr
+		}
+		if conflictName, conflict = firstConflict(c, objs); conflict != "" {
+			return nil, &podError{name: conflictName, msg: conflict}
+		}
+		reqs := make([]apistore.Request, len(objs))
+		for i, o := range objs {
+			p := patch
+			reqs[i] = apistore.Request{Verb: apistore.VerbPatch, Kind: t.Kind, Namespace: o.Meta().Namespace, Name: o.Meta().Name, Patch: &p}
+		}
+		return reqs, nil
+	})
+	if conflict != "" {
+		return failureAfter(c, verb+" "+shortName(t.Kind)+"/"+conflictName+": "+conflict, err)
+	}
+	if err != nil {
+		return err
+	}
+	for _, rep := range replies {
+		if rep.Response.Err != nil {
+			return failureAfter(c, verb+" "+shortName(t.Kind)+"/"+rep.Request.Name+": "+apiError(rep), rep.Response.Err)
+		}
+		msg := done
+		if len(rep.Response.Events) == 0 {
+			msg = same
+		}
+		s.print(kubectlName(t.Kind, rep.Request.Name) + " " + msg)
+	}
+	return nil
+}
+
+// noResources is kubectl's message when a selector matched nothing.
+func noResources(kind api.Kind, ns string) string {
+	if !kind.Namespaced() {
+		return "No resources found\n"
+	}
+	return "No resources found in " + ns + " namespace.\n"
+}
+
+// runDelete deletes objects as kubectl delete does: pods with their grace
+// period (or --grace-period), owners with a propagation policy (kubectl's
+// default is background, whatever the API's default for the kind).
+func (s *Session) runDelete(c *Delete) error {
+	t := c.Target
+	objs, rerr := chosen(c, s.w, t, nil)
+	if rerr != nil {
+		return rerr
+	}
+	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
+		s.printText(noResources(t.Kind, t.Namespace))
+		return nil
+	}
+	opts := apistore.DeleteOptions{GracePeriodSeconds: c.GracePeriod}
+	if t.Kind != api.KindPod {
+		opts = apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationBackground}
+		if c.Cascade == CascadeOrphan {
+			opts.PropagationPolicy = apistore.DeletePropagationOrphan
+		}
+	}
+	replies, err := s.send(c, func(w *world.World) ([]apistore.Request, error) {
+		objs, rerr := chosen(c, w, t, drawFrom(w))
+		if rerr != nil {
+			return nil, rerr
+		}
+		reqs := make([]apistore.Request, len(objs))
+		for i, o := range objs {
+			reqs[i] = apistore.Request{Verb: apistore.VerbDelete, Kind: t.Kind, Namespace: o.Meta().Namespace, Name: o.Meta().Name,
+				DeleteOptions: opts}
+		}
+		return reqs, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, rep := range replies {
+		if rep.Response.Err != nil {
+			return failureAfter(c, "delete "+shortName(t.Kind)+"/"+rep.Request.Name+": "+apiError(rep), rep.Response.Err)
+		}
+		s.print(kubectlKind(t.Kind) + " " + strconv.Quote(rep.Request.Name) + " deleted")
+	}
+	return nil
+}
+
+// runCordon marks a node unschedulable or schedulable again, as kubectl
+// cordon does: an update of spec.unschedulable, unless it is already so.
+func (s *Session) runCordon(c *Cordon) error {
+	verb, done := "cordon", "cordoned"
+	if !c.Unschedulable {
+		verb, done = "uncordon", "uncordoned"
+	}
+	o, ok := s.w.Store.Object(api.KindNode, "", c.Node)
+	if !ok {
+		return failure(c, verb+" node/"+c.Node+": "+notFound(api.KindNode, c.Node))
+	}
+	if o.(*api.Node).Spec.Unschedulable == c.Unschedulable {
+		s.print("node/" + c.Node + " already " + done)
+		return nil
+	}
+	name, on := c.Node, c.Unschedulable
+	replies, err := s.send(c, func(w *world.World) ([]apistore.Request, error) {
+		o, ok := w.Store.Object(api.KindNode, "", name)
+		if !ok {
+			return nil, nil
+		}
+		upd := o.(*api.Node).DeepCopy()
+		upd.Metadata.ResourceVersion = ""
+		upd.Spec.Unschedulable = on
+		return []apistore.Request{{Verb: apistore.VerbUpdate, Kind: api.KindNode, Name: name, Object: upd}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := expectOK(c, verb+" node/"+c.Node, replies); err != nil {
+		return err
+	}
+	s.print("node/" + c.Node + " " + done)
+	return nil
+}

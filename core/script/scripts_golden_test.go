@@ -1,0 +1,199 @@
+package script
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The golden scripts in testdata/*.txt are scenarios in a small datadriven
+// format, after etcd-io/raft's and CockroachDB's: commands, then a line
+// "----", then what those commands print, up to a blank line.
+//
+//	# Comments and blank lines before commands are kept and ignored.
+//	seed 4
+//	create rs web --replicas=2 --selector=app=web
+//	----
+//	replicaset.apps/web created
+//
+//	# trace: on
+//	until sync rs/web
+//	----
+//	#66   t=0.101s  apiserver  ...
+//
+// Each file is one session: its commands run in order against one world.
+// A block's output is everything its commands print, then, for a command
+// that fails, "error: " and the error (with the file's line and column), or
+// "ok" when they print nothing; a failing command does not stop the file.
+// Output that holds blank lines is written between two "----" lines:
+//
+//	describe rs/web
+//	----
+//	----
+//	Name: ...
+//
+//	Events: ...
+//	----
+//	----
+//
+// A comment "# trace: on" (or "# trace: off") turns the printing of every
+// step's trace line on (off) from there on.
+//
+// Regenerate with go test ./core/script -run TestGoldenScripts -update, and
+// read the diff before accepting it.
+
+// goldenBlock is one block of a golden script: the lines before its "----"
+// as written, and the output written after it.
+type goldenBlock struct {
+	// head holds the lines from the end of the previous block up to, not
+	// including, the "----"; first is the line number of head[0].
+	head  []string
+	first int
+	want  string
+}
+
+// parseGolden splits a golden script into blocks; trailing lines with no
+// "----" after them come back as tail.
+func parseGolden(t *testing.T, name, text string) (blocks []goldenBlock, tail []string) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	i := 0
+	for i < len(lines) {
+		b := goldenBlock{first: i + 1}
+		for i < len(lines) && lines[i] != "----" {
+			b.head = append(b.head, lines[i])
+			i++
+		}
+		if i == len(lines) {
+			return blocks, b.head
+		}
+		i++ // the ----
+		var out []string
+		if i < len(lines) && lines[i] == "----" {
+			i++
+			for i < len(lines) && !(lines[i] == "----" && i+1 < len(lines) && lines[i+1] == "----") {
+				out = append(out, lines[i])
+				i++
+			}
+			require.Less(t, i, len(lines), "%s: unterminated ----/---- output of the block at line %d", name, b.first)
+			i += 2
+		} else {
+			for i < len(lines) && lines[i] != "" {
+				out = append(out, lines[i])
+				i++
+			}
+		}
+		if i < len(lines) && lines[i] == "" {
+			i++
+		}
+		b.want = strings.Join(out, "\n")
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// runGoldenBlock runs the commands of a block and returns what they printed.
+func runGoldenBlock(s *Session, out *strings.Builder, name string, b goldenBlock) string {
+	out.Reset()
+	for i, line := range b.head {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "# trace: on":
+			s.SetTrace(true)
+			continue
+		case trimmed == "# trace: off":
+			s.SetTrace(false)
+			continue
+		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+			continue
+		}
+		lineNo := b.first + i
+		script, err := Parse(strings.Repeat("\n", lineNo-1)+line, name)
+		if err != nil {
+			out.WriteString("parse error: " + err.Error() + "\n")
+			continue
+		}
+		for _, c := range script.Commands {
+			if err := s.Run(c); err != nil {
+				out.WriteString("error: " + err.Error() + "\n")
+			}
+		}
+	}
+	got := strings.TrimSuffix(out.String(), "\n")
+	if got == "" {
+		got = "ok"
+	}
+	return got
+}
+
+// formatGolden writes the blocks back with their new outputs.
+func formatGolden(blocks []goldenBlock, outputs []string, tail []string) string {
+	var b strings.Builder
+	for i, blk := range blocks {
+		for _, l := range blk.head {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString("----\n")
+		if strings.Contains(outputs[i], "\n\n") || strings.HasPrefix(outputs[i], "\n") {
+			b.WriteString("----\n" + outputs[i] + "\n----\n----\n")
+		} else {
+			b.WriteString(outputs[i] + "\n")
+		}
+		if i < len(blocks)-1 || len(tail) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	for _, l := range tail {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// TestGoldenScripts runs every testdata/*.txt script and compares what each
+// block prints with what the file says.
+func TestGoldenScripts(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "the golden scripts live in testdata/*.txt")
+	for _, path := range files {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".txt"), func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			require.NoError(t, err)
+			blocks, tail := parseGolden(t, name, string(raw))
+			var out strings.Builder
+			s := NewSession(Options{Out: &out, SnapshotEvery: -1})
+			outputs := make([]string, len(blocks))
+			for i, b := range blocks {
+				outputs[i] = runGoldenBlock(s, &out, name, b)
+			}
+			if *update {
+				require.NoError(t, os.WriteFile(path, []byte(formatGolden(blocks, outputs, tail)), 0o644))
+				return
+			}
+			for i, b := range blocks {
+				assert.Equal(t, b.want, outputs[i], "%s: the block at line %s printed something else; "+
+					"run go test ./core/script -run TestGoldenScripts -update and read the diff", name, strconv.Itoa(b.first))
+			}
+			assert.Equal(t, string(raw), formatGolden(blocks, outputs, tail), "%s is not in canonical form", name)
+		})
+	}
+}
+
+func TestGoldenFormatRoundTrips(t *testing.T) {
+	text := "# c\nseed 1\n----\nok\n\nget pods\n----\n----\na\n\nb\n----\n----\n\n# tail\n"
+	blocks, tail := parseGolden(t, "x", text)
+	require.Len(t, blocks, 2)
+	assert.Equal(t, []string{"# c", "seed 1"}, blocks[0].head)
+	assert.Equal(t, 1, blocks[0].first)
+	assert.Equal(t, "ok", blocks[0].want)
+	assert.Equal(t, []string{"get pods"}, blocks[1].head)
+	assert.Equal(t, 6, blocks[1].first)
+	assert.Equal(t, "a\n\nb", blocks[1].want)
+	assert.Equal(t, []string{"# tail"}, tail)
+	assert.Equal(t, text, formatGolden(blocks, []string{"ok", "a\n\nb"}, tail))
+}
