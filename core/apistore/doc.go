@@ -92,7 +92,11 @@
 // A pod that was never scheduled, or that has finished, has nothing to stop and
 // is removed at once. Controllers see the first step as an update with a
 // deletionTimestamp and count the pod as gone from then on. Use DeletionDeadline
-// or PendingDeletions to learn when a grace period ends.
+// or PendingDeletions to learn when a grace period ends. The Server stands in
+// for the kubelet's final delete when the period ends (see
+// ServerConfig.NoGraceEnforcement); that delete can fail like any request (an
+// injected fault), and is then tried again every GraceRetryPeriod, as the
+// kubelet's status manager does, so a pod is never left Terminating for ever.
 //
 // Finalizers hold any object: an object with finalizers is only marked
 // (deletionTimestamp set) by a delete, and is removed when an update or patch

@@ -57,7 +57,9 @@ type ServerConfig struct {
 	// NoGraceEnforcement turns off the removal of pods whose grace period has
 	// ended. With it on (the default), the server models the kubelet's final
 	// forced kill: a pod in its grace period is removed at its
-	// deletionTimestamp at the latest, even if no kubelet removed it earlier.
+	// deletionTimestamp at the latest, even if no kubelet removed it earlier;
+	// a removal that fails (an injected fault) is tried again after
+	// GraceRetryPeriod.
 	NoGraceEnforcement bool
 }
 
@@ -76,6 +78,12 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	return c
 }
+
+// GraceRetryPeriod is how long the server waits before it tries again to
+// remove a pod whose grace period ended but whose removal failed (an injected
+// fault): the kubelet status manager's sync period, after which the kubelet
+// sends its final delete again.
+const GraceRetryPeriod = 10 * time.Second
 
 // The event kinds the server sends and receives.
 const (
@@ -129,6 +137,8 @@ type inFlight struct {
 
 type graceEnd struct {
 	namespace, name, uid string
+	// retry: an earlier removal at the end of the grace period failed.
+	retry bool
 }
 
 // openWatch is one watch the server is feeding. cursor is the resourceVersion
@@ -300,13 +310,28 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero, Preconditions: Preconditions{UID: g.uid}}}
 	resp := s.store.Serve(req)
 	ref := sim.Ref{Kind: "pod", Namespace: g.namespace, Name: g.name}
-	if resp.Err != nil {
+	lead := "grace period of " + ref.String() + " ended"
+	if g.retry {
+		lead = "removing " + ref.String() + " again after its grace period ended"
+	}
+	switch err := resp.Err; {
+	case err == nil:
+	case IsNotFound(err) || (IsConflict(err) && resp.Fault == nil):
+		// NotFound, or the uid precondition failed: another pod took the name.
 		return sim.Report{Actor: s.name, Models: "graceful deletion",
-			Summary: "grace period of " + ref.String() + " ended; it was already gone (" + resp.Outcome() + ")"}
+			Summary: lead + "; it was already gone (" + resp.Outcome() + ")"}
+	default:
+		// The removal models the kubelet's final delete, which can fail like
+		// any request; the kubelet's status manager tries again on its next
+		// sync. Without the retry the pod stayed Terminating for ever.
+		g.retry = true
+		s.grace[g.uid] = ctx.After(GraceRetryPeriod, s.name, eventGraceEnd, g)
+		return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
+			Summary: lead + ", but removing it failed (" + err.Error() + "); trying again in " + GraceRetryPeriod.String()}
 	}
 	s.fanOut(ctx, api.KindPod)
 	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
-		Summary: "grace period of " + ref.String() + " ended: removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"}
+		Summary: lead + ": removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"}
 }
 
 // Describe says what a pending server event will do, for the agenda view.
@@ -315,6 +340,9 @@ func (s *Server) Describe(ev sim.Event) string {
 	case *inFlight:
 		return d.req.String() + " from " + d.from + " reaches " + s.name
 	case graceEnd:
+		if d.retry {
+			return "pod/" + d.name + ", past its grace period, is removed again"
+		}
 		return "grace period of pod/" + d.name + " ends"
 	}
 	return s.name + ": " + ev.Kind

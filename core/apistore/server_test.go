@@ -211,6 +211,43 @@ func TestServerEndsGracePeriods(t *testing.T) {
 	assert.Equal(t, 30*time.Second, w.k.Now(), "at the deletionTimestamp")
 }
 
+// The removal at the end of a grace period models the kubelet's final
+// delete, a request like any other: an injected fault may fail it. It used to
+// be taken for "already gone" and never tried again, leaving the pod
+// Terminating for ever (and, with its owner deleted, dangling: the garbage
+// collector leaves a pod being deleted alone). Now it is tried again after
+// GraceRetryPeriod, as the kubelet's status manager does; a NotFound, or a
+// uid precondition that fails because another pod took the name, ends it.
+func TestServerRetriesAGraceEndRemovalThatFailed(t *testing.T) {
+	for _, fault := range []FaultKind{FaultServer, FaultUnavailable, FaultConflict} {
+		t.Run(string(fault), func(t *testing.T) {
+			w := newTestWorld(t, 1)
+			pod := bareRSPod("web-")
+			pod.Spec.NodeName = "node-1"
+			w.send(Request{Verb: VerbCreate, Kind: api.KindPod, Object: pod})
+			w.stabilize(t)
+			name := w.client.replies[0].Response.Object.Meta().Name
+			// The client's delete goes through; the removal at the end of the
+			// grace period fails, and so does its first retry.
+			_, err := w.srv.Store().Faults().Add(FaultRule{Verb: VerbDelete, Resource: "pods", After: 1, Count: 2, Error: fault})
+			require.NoError(t, err)
+			w.send(Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name})
+			var summaries []string
+			for _, s := range w.stabilize(t) {
+				summaries = append(summaries, s.Summary)
+			}
+			_, ok := w.srv.Store().Object(api.KindPod, "default", name)
+			assert.False(t, ok, "removed in the end: %q", summaries)
+			assert.Equal(t, 30*time.Second+2*GraceRetryPeriod, w.k.Now(), "at the second retry")
+			joined := strings.Join(summaries, "\n")
+			assert.Equal(t, 2, strings.Count(joined, "but removing it failed"), joined)
+			assert.Contains(t, joined, "removing pod/"+name+" again after its grace period ended: removed")
+			assert.NotContains(t, joined, "already gone")
+			assert.Zero(t, w.srv.Store().Faults().Len(), "both failures were used up")
+		})
+	}
+}
+
 func TestServerCancelsGraceEndWhenPodGoesEarlier(t *testing.T) {
 	w := newTestWorld(t, 1)
 	pod := bareRSPod("web-")

@@ -37,6 +37,11 @@ type dependent struct {
 	// while its kind's monitor was not watching, reads the object again
 	// first, as upstream's attemptToDeleteItem always does.
 	stale bool
+	// recheck says it was queued stale because the collector orphaned it
+	// and the graph shows it naming the gone owner again: adopted again
+	// while the owner was being deleted, or the graph has not seen the
+	// orphaning patch yet. Only the live object tells.
+	recheck bool
 	// next is the index of the next owner reference to classify.
 	next int
 	// solid, dangling and waiting classify owners (indexes into owners):
@@ -71,11 +76,24 @@ func (d *dependent) clone() *dependent {
 // attemptToDelete queue, unless it is there already (a workqueue holds a key
 // once). It reports whether it was added.
 func (g *GarbageCollector) enqueueNode(ctx *sim.Context, n node, cause ownerRef, reason string) bool {
-	if g.deps[n.uid] != nil {
+	return g.enqueue(ctx, n, cause, reason, false)
+}
+
+// enqueue is enqueueNode; with recheck, the worker reads the dependent live
+// before it judges it (see dependent.recheck).
+func (g *GarbageCollector) enqueue(ctx *sim.Context, n node, cause ownerRef, reason string, recheck bool) bool {
+	if d := g.deps[n.uid]; d != nil {
+		if recheck && d.state == depQueued && !d.stale {
+			// Queued already, for another owner: it too must be read live.
+			d = d.clone()
+			d.stale = true
+			g.deps[n.uid] = d
+		}
 		return false
 	}
 	d := dependentOf(n, cause, reason)
-	d.stale = !g.upToDate(n.kind)
+	d.stale = recheck || !g.upToDate(n.kind)
+	d.recheck = recheck
 	g.deps[n.uid] = d
 	g.queue = append(slices.Clip(g.queue), n.uid)
 	g.scheduleWork(ctx)
@@ -86,6 +104,30 @@ func (g *GarbageCollector) enqueueNodes(ctx *sim.Context, ns []node, cause owner
 	for _, n := range ns {
 		g.enqueueNode(ctx, n, cause, reason)
 	}
+}
+
+// enqueueAfterOrphaning queues, when an owner whose dependents were orphaned
+// is gone, every dependent the graph still shows naming it, as upstream's
+// processGraphChanges hands all of a removed owner's dependents to
+// attemptToDelete. Those that appeared since the orphaning began (late) are
+// queued as any dependent of a gone owner; those the collector orphaned
+// (done) but that name the owner again are read live first (recheck): a
+// replication manager whose cache had not seen the deletion may have adopted
+// them again, or the graph has not seen the orphaning patch yet. It returns
+// the two lists.
+func (g *GarbageCollector) enqueueAfterOrphaning(ctx *sim.Context, o ownerRef, done []string, reason string) (late, again []node) {
+	for _, d := range g.dependentsOf(o.UID) {
+		if slices.Contains(done, d.uid) {
+			again = append(again, d)
+		} else {
+			late = append(late, d)
+		}
+	}
+	g.enqueueNodes(ctx, late, o, reason)
+	for _, d := range again {
+		g.enqueue(ctx, d, o, reason, true)
+	}
+	return late, again
 }
 
 func (g *GarbageCollector) scheduleWork(ctx *sim.Context) {
@@ -115,6 +157,10 @@ func (g *GarbageCollector) work(ctx *sim.Context) sim.Report {
 			pending{purpose: getDependent, uid: uid})
 		if d.retries > 0 {
 			return g.report("attemptToDeleteItem", "retrying "+d.String()+": reading it first, since it may have changed", d.ref())
+		}
+		if d.recheck {
+			return g.report("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
+				"); it was orphaned, yet the graph shows it naming "+d.cause.String()+" again (adopted again, or the graph has not seen the orphaning yet), so reading it first", d.ref())
 		}
 		return g.report("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
 			"); it was queued while the graph of "+d.kind.Resource()+" was behind, so reading it first", d.ref())

@@ -80,7 +80,11 @@
 // the resourceVersion just read as a precondition, and finally the owner's
 // DELETED event, which needs nothing more. A dependent that appeared after
 // the orphaning began still names the owner when it goes, and is collected
-// like the dependent of any gone owner, as upstream does.
+// like the dependent of any gone owner, as upstream does; so is one the
+// collector orphaned that names the owner again by then (a replication
+// manager whose cache had not seen the deletion adopted it back), after a
+// live read, since the graph cannot tell that from an orphaning patch it has
+// not seen yet.
 //
 // # What the model keeps, and what it leaves out
 //
@@ -133,10 +137,11 @@
 //   - The periodic resync of monitors with discovery, and foreground
 //     deletion, are not modelled.
 //   - An owner removed while its dependents are being orphaned (someone took
-//     its finalizer away by hand) finishes the orphaning; only the
-//     dependents that appeared meanwhile are collected. (Upstream hands every
-//     dependent still in the graph to attemptToDelete, racing the
-//     orphaning patches.)
+//     its finalizer away by hand) finishes the orphaning; then only the
+//     dependents that still name it are collected: those that appeared
+//     meanwhile, and those orphaned that a live read shows adopted back.
+//     (Upstream hands every dependent still in the graph to
+//     attemptToDelete at once, racing the orphaning patches.)
 //
 // # Invariants
 //

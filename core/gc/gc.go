@@ -113,8 +113,10 @@ type GarbageCollector struct {
 	deletedOwners []string
 	// orphaned maps the uid of each owner whose dependents were orphaned and
 	// whose orphan finalizer was removed to the uids of the dependents
-	// orphaned: when the owner goes, only dependents that named it later are
-	// left to collect. An entry is dropped when the owner's removal is seen.
+	// orphaned: when the owner goes, the dependents that still name it are
+	// collected, those orphaned (adopted back, or the graph behind the
+	// orphaning patch) after a live read. An entry is dropped when the
+	// owner's removal is seen.
 	orphaned map[string][]string
 
 	// tasks are the owners whose dependents are being orphaned, by uid;

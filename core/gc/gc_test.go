@@ -507,3 +507,30 @@ func TestOwnerOfAnUnservedKindIsKept(t *testing.T) {
 	assert.Equal(t, []api.OwnerReference{widget}, pod.Meta().OwnerReferences)
 	assert.GreaterOrEqual(t, r.stepOf("Widget/w is of a kind the API server does not serve: kept"), 0)
 }
+
+// A dependent already being deleted is left to its deletion, as upstream's
+// attemptToDeleteItem does; so the deletion must finish even when the final
+// removal at the end of its grace period fails. It used not to (the API
+// server took the failure for "already gone" and never tried again), which
+// left the pod Terminating for ever, controlled by an owner that was gone:
+// chaos seeds 291, 400 and 489. The API server now tries the removal again.
+func TestDependentBeingDeletedGoesEvenIfItsFinalRemovalFails(t *testing.T) {
+	r := newRig(t)
+	web := r.rs("web")
+	r.pod("web-a", "node-1", controllerRef(web))
+	r.start()
+	// kubectl's delete goes through; the removal when the grace period
+	// ends fails.
+	_, err := r.store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbDelete, Resource: "pods", After: 1, Count: 1,
+		Error: apistore.FaultUnavailable})
+	require.NoError(t, err)
+	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: "web-a"})
+	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
+	r.settle()
+	assert.False(t, r.exists(api.KindPod, "web-a"), "no pod is left controlled by a gone owner")
+	assert.GreaterOrEqual(t, r.stepOf("took pod/web-a from the queue (rs/web was seen deleted): it is being deleted already; nothing to do"), 0)
+	assert.Zero(t, r.requests(apistore.VerbDelete, "pods"), "the collector leaves a dependent being deleted alone")
+	failed := r.stepOf("grace period of pod/web-a ended, but removing it failed")
+	require.GreaterOrEqual(t, failed, 0)
+	assert.Greater(t, r.stepOf("removing pod/web-a again after its grace period ended: removed"), failed)
+}

@@ -248,3 +248,61 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 		r.checkGraph()
 	}
 }
+
+// A dependent orphaned and then adopted again before its owner goes (a
+// replication manager whose cache had not yet seen the owner's
+// deletionTimestamp patched its controller reference back) names the gone
+// owner, and is collected: upstream hands every dependent the graph holds
+// for a removed owner to attemptToDelete, which reads it live. The collector
+// used to skip every dependent it had orphaned, leaving it dangling (chaos
+// seed 2025).
+func TestDependentAdoptedAgainWhileItsOwnerIsOrphanedIsCollected(t *testing.T) {
+	r := newRig(t)
+	db := r.rc("db")
+	r.pod("db-a", "", controllerRef(db))
+	r.pod("db-b", "", controllerRef(db))
+	r.start()
+	r.delete(api.KindReplicationController, "db", apistore.DeletePropagationOrphan)
+	for r.stepOf("pod/db-a no longer names rc/db as an owner") < 0 {
+		r.step()
+	}
+	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: "default", Name: "db-a",
+		Patch: &apistore.MetaPatch{UID: r.get(api.KindPod, "db-a").Meta().UID, SetOwnerReferences: []api.OwnerReference{controllerRef(db)}}})
+	r.settle()
+
+	assert.False(t, r.exists(api.KindReplicationController, "db"))
+	assert.False(t, r.exists(api.KindPod, "db-a"), "the dependent adopted again names a gone owner: collected")
+	assert.Empty(t, r.get(api.KindPod, "db-b").Meta().OwnerReferences, "the other stays orphaned")
+	assert.GreaterOrEqual(t, r.stepOf("its dependents were orphaned before, but 1 dependent it orphaned names it again (pod/db-a; read live first): queued for attemptToDeleteItem"), 0)
+	assert.GreaterOrEqual(t, r.stepOf("it was orphaned, yet the graph shows it naming rc/db again"), 0)
+	assert.Equal(t, 1, r.requests(apistore.VerbDelete, "pods"))
+	assert.Empty(t, r.gc.orphaned)
+}
+
+// While the graph has not seen an orphaning patch, it still shows the
+// dependent naming the owner; the live read then finds it orphaned, and it
+// stays.
+func TestOrphanedDependentTheGraphShowsStaleIsReadLiveAndKept(t *testing.T) {
+	r := newRig(t)
+	db := r.rc("db")
+	r.pod("db-a", "", controllerRef(db))
+	r.start()
+	r.delete(api.KindReplicationController, "db", apistore.DeletePropagationOrphan)
+	for r.stepOf("pod/db-a no longer names rc/db as an owner") < 0 {
+		r.step()
+	}
+	// Make the graph behind: put the stale node back, as if the pod's
+	// MODIFIED event had not arrived yet.
+	for r.stepOf("saw MODIFIED pod/db-a") < 0 {
+		r.step()
+	}
+	n := r.gc.nodes[r.get(api.KindPod, "db-a").Meta().UID]
+	n.owners = []api.OwnerReference{controllerRef(db)}
+	r.gc.upsert(nil, n)
+	r.settle()
+
+	assert.False(t, r.exists(api.KindReplicationController, "db"))
+	assert.Empty(t, r.get(api.KindPod, "db-a").Meta().OwnerReferences, "orphaned, and kept")
+	assert.GreaterOrEqual(t, r.stepOf("read pod/db-a: it has no owner any more; nothing to do"), 0)
+	assert.Zero(t, r.requests(apistore.VerbDelete, "pods"))
+}

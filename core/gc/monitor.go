@@ -223,18 +223,11 @@ func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) s
 	g.noteDeleted(o.UID)
 	if done, ok := g.orphaned[o.UID]; ok {
 		delete(g.orphaned, o.UID)
-		var late []node
-		for _, d := range g.dependentsOf(o.UID) {
-			if !slices.Contains(done, d.uid) {
-				late = append(late, d)
-			}
-		}
-		if len(late) == 0 {
+		late, again := g.enqueueAfterOrphaning(ctx, o, done, "was deleted after its dependents were orphaned")
+		if len(late) == 0 && len(again) == 0 {
 			return o.String() + " is " + how + "; its dependents were orphaned before, so there is nothing to collect"
 		}
-		g.enqueueNodes(ctx, late, o, "was deleted after its dependents were orphaned")
-		return o.String() + " is " + how + "; its dependents were orphaned before, but " + plural(len(late), "dependent", "dependents") +
-			" that appeared since still " + pick(len(late) == 1, "names", "name") + " it (" + nodeNames(late) + "): queued for attemptToDeleteItem"
+		return o.String() + " is " + how + "; its dependents were orphaned before, but" + stillNaming(late, again, "since") + ": queued for attemptToDeleteItem"
 	}
 	if t := g.tasks[o.UID]; t != nil {
 		t.gone = true

@@ -281,18 +281,30 @@ func (g *GarbageCollector) orphaningDone(ctx *sim.Context, t *ownerTask, summary
 		g.orphaned[t.owner.UID] = done
 		return g.report("attemptToOrphanWorker", summary, t.owner.ref())
 	}
-	var late []node
-	for _, d := range g.dependentsOf(t.owner.UID) {
-		if !slices.Contains(done, d.uid) {
-			late = append(late, d)
-		}
-	}
-	if len(late) > 0 {
-		g.enqueueNodes(ctx, late, t.owner, "was deleted while its dependents were being orphaned")
-		summary += "; " + plural(len(late), "dependent", "dependents") + " that appeared during the orphaning still " +
-			pick(len(late) == 1, "names", "name") + " it (" + nodeNames(late) + "): queued for attemptToDeleteItem"
+	late, again := g.enqueueAfterOrphaning(ctx, t.owner, done, "was deleted while its dependents were being orphaned")
+	if len(late) > 0 || len(again) > 0 {
+		summary += ";" + stillNaming(late, again, "during the orphaning") + ": queued for attemptToDeleteItem"
 	}
 	return g.report("attemptToOrphanWorker", summary, t.owner.ref())
+}
+
+// stillNaming says which dependents of an owner whose dependents were
+// orphaned still name it: late appeared after the orphaning began (when
+// says so), again were orphaned and name it again.
+func stillNaming(late, again []node, when string) string {
+	s := ""
+	if len(late) > 0 {
+		s += " " + plural(len(late), "dependent", "dependents") + " that appeared " + when + " still " +
+			pick(len(late) == 1, "names", "name") + " it (" + nodeNames(late) + ")"
+	}
+	if len(again) > 0 {
+		if s != "" {
+			s += ", and"
+		}
+		s += " " + plural(len(again), "dependent", "dependents") + " it orphaned " + pick(len(again) == 1, "names", "name") +
+			" it again (" + nodeNames(again) + "; read live first)"
+	}
+	return s
 }
 
 // retryTaskLater puts a failed owner task back after the rate limiter's
