@@ -208,6 +208,18 @@ type chaosRun struct {
 	// bare counts the bare pods created, for their names.
 	bare  int
 	stats chaosStats
+	// apiController and cacheController map a pod's key to the UID of its
+	// controller, "" for an orphan: as the API server last had it (kept
+	// after the pod is gone, so it holds its final state) and as the pod
+	// informer's cache had it after the previous step.
+	apiController, cacheController map[string]string
+	// trackedRV is the store's resourceVersion when apiController was
+	// last brought up to date.
+	trackedRV uint64
+	// unwoken holds the UIDs of owners that lost a pod without being told:
+	// the pod informer learned of the deletion only from a relist, and the
+	// tombstone's last known state did not name the owner as controller.
+	unwoken map[string]bool
 }
 
 // chaosStats sums up what a run went through.
@@ -218,6 +230,9 @@ type chaosStats struct {
 	// expired counts the owners whose expectations only expired: they
 	// waited for an event their informer never delivered.
 	expired int
+	// unwoken counts the owners left for the resync to wake because a pod
+	// they controlled went away behind a stale tombstone.
+	unwoken int
 }
 
 func runChaos(t *testing.T, seed uint64, snapshotEvery int) chaosResult {
@@ -236,7 +251,8 @@ func runChaos(t *testing.T, seed uint64, snapshotEvery int) chaosResult {
 	require.NoError(t, err)
 	_, err = w.Stabilize(sim.Limits{})
 	require.NoError(t, err)
-	c := &chaosRun{t: t, w: w, rng: rng}
+	c := &chaosRun{t: t, w: w, rng: rng,
+		apiController: map[string]string{}, cacheController: map[string]string{}, unwoken: map[string]bool{}}
 
 	// Every random draw happens when an input is chosen, never inside its
 	// Apply: an input must do the same thing when a seek replays it.
@@ -276,7 +292,9 @@ func runChaos(t *testing.T, seed uint64, snapshotEvery int) chaosResult {
 	// a resync has come, and settles again.
 	//
 	// Before that, every owner whose expectations are fulfilled must have
-	// converged already: only the owners left waiting may need the expiry.
+	// converged already: only the owners left waiting may need the expiry,
+	// and only the owners that lost a pod behind a stale tombstone (see
+	// trackControllers) may need the resync.
 	c.checkOwners(true)
 	deadline := w.Kernel.Now() + controller.ExpectationsTimeout + chaosResync + time.Second
 	m, err := w.RunUntil("expectations expire", func(r sim.StepResult) bool {
@@ -326,6 +344,7 @@ func (c *chaosRun) observe(r sim.StepResult) {
 	if *chaosTrace {
 		fmt.Println(r.TraceLine())
 	}
+	c.trackControllers(r)
 	switch {
 	case r.Models == "processDeltas" && strings.Contains(r.Summary, "tombstone"):
 		c.stats.tombstones++
@@ -336,6 +355,62 @@ func (c *chaosRun) observe(r sim.StepResult) {
 	case strings.HasPrefix(r.Summary, "released pod/"):
 		c.stats.releases++
 	}
+}
+
+// trackControllers notes, for every pod, who controls it in the API server
+// and in the pod informer's cache, and catches the deletion that upstream
+// leaves to the periodic resync: a pod deleted while the pod informer was
+// not watching comes back from the relist as a DeletedFinalStateUnknown
+// tombstone carrying the cache's last state, which may be stale. If the
+// cache never saw the pod adopted (the adoption's patch, too, was made while
+// the watch was down), the tombstone holds an orphan and deletePod ignores
+// it ("No controller should care about orphans being deleted";
+// replica_set.go notes the value "might be stale" and that the owner "will
+// not be woken up till the periodic resync"). The owner's expectations are
+// satisfied, nothing is queued, and it stays one pod short until its own
+// informer resyncs (or anything else makes it sync again).
+func (c *chaosRun) trackControllers(r sim.StepResult) {
+	if r.Actor == c.w.Pods.Name() && r.Models == "processDeltas" && strings.Contains(r.Summary, "tombstone") {
+		key, _, _ := strings.Cut(r.Summary, ":")
+		if uid := c.apiController[key]; uid != "" && uid != c.cacheController[key] {
+			c.unwoken[uid] = true
+		}
+	}
+	// A sync that starts after the tombstone lists the pods from a cache
+	// that agrees with the API server again: the owner is awake.
+	if rest, ok := strings.CutPrefix(r.Summary, "took "); ok {
+		key, _, _ := strings.Cut(rest, ":")
+		ns, name, _ := strings.Cut(key, "/")
+		kind := api.KindReplicaSet
+		if strings.HasPrefix(r.Actor, "rc-") {
+			kind = api.KindReplicationController
+		}
+		if obj, ok := c.w.Store.Object(kind, ns, name); ok {
+			delete(c.unwoken, obj.Meta().UID)
+		}
+	}
+	// Only writes change the first map, and only the pod informer's own
+	// steps the second.
+	if rv := c.w.Store.ResourceVersion(); rv != c.trackedRV {
+		c.trackedRV = rv
+		for _, p := range pods(c.w) {
+			c.apiController[api.Key(p.Metadata.Namespace, p.Metadata.Name)] = controllerUID(&p.Metadata)
+		}
+	}
+	if r.Actor == c.w.Pods.Name() {
+		clear(c.cacheController)
+		for _, o := range c.w.Pods.Indexer().List() {
+			c.cacheController[api.Key(o.Meta().Namespace, o.Meta().Name)] = controllerUID(o.Meta())
+		}
+	}
+}
+
+// controllerUID returns the UID of an object's controller, "" if it has none.
+func controllerUID(m *api.ObjectMeta) string {
+	if ref := api.GetControllerOf(m); ref != nil {
+		return ref.UID
+	}
+	return ""
 }
 
 // pick returns a random element of a non-empty slice.
@@ -622,7 +697,9 @@ func ownedByUID(w *World, uid string) []*api.Pod {
 // checkOwners asserts that every owner owns exactly spec.replicas active
 // pods, all Ready, and that its status says so. With waiting set, owners
 // whose expectations are not fulfilled (they wait for events that may never
-// come, until the expectations expire) are left out, and counted.
+// come, until the expectations expire) are left out, and counted; so are
+// owners that lost a pod behind a stale tombstone (trackControllers): no
+// event will wake them before their informer's resync.
 func (c *chaosRun) checkOwners(waiting bool) {
 	t, w := c.t, c.w
 	for _, o := range chaosOwners {
@@ -632,6 +709,10 @@ func (c *chaosRun) checkOwners(waiting bool) {
 			add, del, ok := c.manager(o.kind).Expectations().GetExpectations(api.Key("default", o.name))
 			if ok && (add > 0 || del > 0) {
 				c.stats.expired++
+				continue
+			}
+			if c.unwoken[obj.Meta().UID] {
+				c.stats.unwoken++
 				continue
 			}
 		}
