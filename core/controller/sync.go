@@ -169,7 +169,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 	if !r.needsSync {
 		expect = "expectations not yet satisfied (" + m.expectationWords(r.key) + "), so it will not create or delete"
 	}
-	intro := "took " + r.key + ": " + expect + "; " + strconv.Itoa(len(r.pods)) + " active pods it owns or could adopt"
+	intro := "took " + r.key + ": " + expect + "; " + countOf(len(r.pods), "active pod") + " to consider (its own and the namespace's orphans)"
 	return r.claimLoop(ctx, intro)
 }
 
@@ -292,9 +292,9 @@ func (r *syncRun) afterClaim(ctx *sim.Context, intro string) sim.Report {
 		return r.manageReplicas(ctx, intro)
 	}
 	if r.rs.Metadata.DeletionTimestamp != nil {
-		r.decision = strconv.Itoa(len(r.claimed)) + " pods owned; being deleted, so it creates and deletes nothing"
+		r.decision = countOf(len(r.claimed), "pod") + " owned; being deleted, so it creates and deletes nothing"
 	} else {
-		r.decision = strconv.Itoa(len(r.claimed)) + " pods owned; waiting for earlier creates or deletes to be observed"
+		r.decision = countOf(len(r.claimed), "pod") + " owned; waiting for earlier creates or deletes to be observed"
 	}
 	return r.updateStatus(ctx, intro)
 }
@@ -304,7 +304,7 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
 	m := r.m()
 	want := int(specReplicas(r.rs))
 	diff := len(r.claimed) - want
-	owned := strconv.Itoa(len(r.claimed)) + " pods owned, want " + strconv.Itoa(want)
+	owned := countOf(len(r.claimed), "pod") + " owned, want " + strconv.Itoa(want)
 	switch {
 	case diff < 0:
 		n := min(-diff, m.cfg.BurstReplicas)
@@ -333,6 +333,14 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
 	}
 	r.decision = owned + ": nothing to create or delete"
 	return r.updateStatus(ctx, intro+"; "+r.decision)
+}
+
+// countOf writes a count with its noun, singular or plural: "1 pod", "3 pods".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func describeBatches(batches []int) string {
