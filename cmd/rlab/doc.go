@@ -7,11 +7,96 @@
 //
 // The commands are:
 //
-//	serve   serve the web page on this machine
+//	run       run scenario scripts headless
+//	trace     print the event trace of scenario scripts
+//	lessons   list the lessons, or prove that they work
+//	serve     serve the web page on this machine
 //
-// Use "rlab help <command>" for a command's flags. Commands that run
-// scenarios and lessons headless join serve as the engine grows; each is one
+// Use "rlab help <command>" for a command's flags, and "rlab help scenario
+// [topic]" for the scenario language: the same help, from the same command
+// table (core/script), as the page's console prints. Each command is one
 // entry in the commands table of main.go.
+//
+// # Run scripts
+//
+//	rlab run [--seed=N] [--trace] FILE...
+//
+// Run executes scenario scripts (spec/SCENARIO.md; core/script implements
+// them) without a browser, each in a fresh world, one after another, and
+// prints to standard output what their commands print:
+//
+//	$ rlab run web.txt
+//	replicaset.apps/web created
+//	the world is at rest after 156 steps (t=2.118s)
+//
+// Every file is parsed before any runs. A parse error anywhere runs nothing:
+// each error is printed as the Go toolchain prints them, and the status is 2.
+//
+//	$ rlab run typo.txt
+//	typo.txt:2:1: unknown command "scael"; did you mean "scale"?
+//
+// A command that cannot be carried out, or an expect that does not hold, is a
+// runtime failure: its file stops at that line, keeping what ran before it,
+// the failure is printed, and the status is 1. The next file still runs,
+// since its world is its own, so one run reports every failing file.
+//
+//	$ rlab run fail.txt
+//	replicaset.apps/web created
+//	the world is at rest after 156 steps (t=2.118s)
+//	fail.txt:3:1: expect pods -l app=web count=4: found 3 (web-5nl64 Running Ready rs/web, ...)
+//
+// --seed=N seeds every world with N instead of the script's seed command (or
+// the default seed, 1), so one script can be tried under other generated
+// names and random picks; 0 keeps the scripts' own seeds. --trace prints,
+// among the commands' output and as they happen, one line per kernel event
+// (step) in the kernel's fixed-column trace format (package sim):
+//
+//	#66   t=0.101s  apiserver       registry.Create    create replicasets default/web from kubectl: ok (resourceVersion 4)
+//
+// The columns are the step number, the simulated time in seconds, the actor,
+// the upstream function the step models and what happened; each is padded
+// to its width (6, 10, 16 and 19 characters) and never truncated. The steps
+// of the world's start (kubelets registering, informers listing), which
+// every world runs before its script, are not printed by --trace.
+//
+// # Trace scripts
+//
+//	rlab trace [--seed=N] FILE...
+//
+// Trace runs scripts as run does but prints only the event trace of each
+// world, the world's start included, in the format above, and discards what
+// the commands print: the view to read or diff when a scenario behaves
+// unexpectedly. A file that fails prints its trace up to the failure, then the
+// failure, with the exit statuses of run.
+//
+// # Lessons
+//
+//	rlab lessons [--check] [--dir=path] [ID...]
+//
+// Lessons lists the lessons built into rlab (package lessons embeds them), or
+// those named by ID, which may be a lesson's ID (01-self-healing), its number
+// (01 or 1) or its slug (self-healing):
+//
+//	$ rlab lessons
+//	ID               LEVEL     TITLE
+//	01-self-healing  beginner  Self-healing
+//
+// --check proves each lesson as CI does (core/lesson's Check): setup +
+// solution meets the goal, setup alone does not, and every page's checks
+// hold after its do blocks. The table gains a CHECK column, ok or FAIL; each
+// failure is printed on standard error, naming the lesson, the proof and the
+// line that broke it, and the exit status is 1:
+//
+//	$ rlab lessons --check --dir=lessons
+//	ID         LEVEL     TITLE         CHECK
+//	07-broken  beginner  Self-healing  FAIL
+//	lesson 07-broken.txtar: setup + solution must meet the goal: lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3 ...
+//	rlab lessons: 1 of 1 lessons failed their check
+//
+// --dir reads the lessons of a directory instead, so an author can check a
+// lesson without rebuilding rlab. A lesson that does not parse is reported
+// with every problem's position (exit status 1); an unknown ID is a usage
+// error (exit status 2).
 //
 // # Serve the page
 //

@@ -8,7 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/reconcilelab/rlab/core/script"
 )
 
 // A command is one subcommand of rlab. Adding one is adding an entry to
@@ -31,6 +35,9 @@ type runFunc func(ctx context.Context, stdout, stderr io.Writer, args []string) 
 
 // commands lists rlab's subcommands in the order "rlab help" shows them.
 var commands = []*command{
+	runCommand,
+	traceCommand,
+	lessonsCommand,
 	serveCommand,
 }
 
@@ -43,6 +50,14 @@ func (e usageError) Error() string { return e.msg }
 func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Sprintf(format, args...)}
 }
+
+// An exitStatus says that a command failed and has already said why on
+// stderr, in its own format (run prints a script's errors as the Go
+// toolchain does, file:line:col first, with no "rlab run:" before them). rlab
+// exits with it and prints nothing more.
+type exitStatus int
+
+func (e exitStatus) Error() string { return "exit status " + strconv.Itoa(int(e)) }
 
 func main() {
 	// The first interrupt cancels ctx, and the running command shuts down
@@ -87,6 +102,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	var status exitStatus
+	if errors.As(err, &status) {
+		return int(status)
+	}
 	fmt.Fprintf(stderr, "rlab %s: %v\n", cmd.name, err)
 	if errors.As(err, new(usageError)) {
 		fs.Usage()
@@ -95,9 +114,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// help prints the overview, or one command's usage, to stdout: the user asked
-// for it, so it is output, not an error.
+// help prints the overview, one command's usage, or the scenario language's
+// help to stdout: the user asked for it, so it is output, not an error.
 func help(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "scenario" {
+		// The scenario language's own help, from its command table, so that
+		// the terminal and the page's help panel can never disagree.
+		text, err := script.HelpText(strings.Join(args[1:], " "))
+		if err != nil {
+			fmt.Fprintf(stderr, "rlab help scenario: %v\n", err)
+			return 2
+		}
+		fmt.Fprint(stdout, text)
+		return 0
+	}
 	switch len(args) {
 	case 0:
 		printUsage(stdout)
@@ -113,7 +143,7 @@ func help(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 0
 	default:
-		fmt.Fprintln(stderr, "usage: rlab help [command]")
+		fmt.Fprintln(stderr, "usage: rlab help [command | scenario [topic]]")
 		return 2
 	}
 }
@@ -128,7 +158,8 @@ func printUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "\t%-*s   %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nUse \"rlab help <command>\" for more information about a command.\n")
+	fmt.Fprint(w, "\nUse \"rlab help <command>\" for more information about a command.\n"+
+		"Use \"rlab help scenario [topic]\" for the scenario language (\"rlab help scenario scale\").\n")
 }
 
 func lookup(name string) *command {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/script"
+	"github.com/reconcilelab/rlab/lessons"
+)
+
+var lessonsCommand = &command{
+	name:     "lessons",
+	synopsis: "[--check] [--dir=path] [ID...]",
+	summary:  "list the lessons, or prove that they work",
+	details: "Lessons lists the lessons built into rlab, or those given by ID (01-self-healing, 01 or\n" +
+		"self-healing), with their level and title. --check proves each: setup + solution meets the\n" +
+		"goal, setup alone does not, and every page's checks hold after its do blocks. A lesson that\n" +
+		"fails its proof is reported on stderr and the exit status is 1.",
+	flags: func(fs *flag.FlagSet) runFunc {
+		check := fs.Bool("check", false, "prove each lesson, as CI does")
+		dir := fs.String("dir", "", "read the lessons in `path` instead of those built in (for lesson authors)")
+		return func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+			fsys, from := lessons.FS(), "rlab"
+			if *dir != "" {
+				fsys, from = os.DirFS(*dir), displayDir(*dir)
+			}
+			return listLessons(ctx, stdout, stderr, fsys, from, args, *check)
+		}
+	},
+}
+
+// listLessons prints the lessons of fsys (found in from) named by ids (all
+// when there is none) and, with check, proves each.
+func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from string, ids []string, check bool) error {
+	all, err := lesson.ParseFS(fsys)
+	if err != nil {
+		// Each line names its lesson and position already, as compilers
+		// print errors.
+		fmt.Fprintln(stderr, err)
+		return exitStatus(1)
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("no lessons (NN-slug.txtar files) in %s", from)
+	}
+	chosen, err := chooseLessons(all, ids)
+	if err != nil {
+		fmt.Fprintf(stderr, "rlab lessons: %v\nRun 'rlab lessons' for the list.\n", err)
+		return exitStatus(2)
+	}
+
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	header := "ID\tLEVEL\tTITLE"
+	if check {
+		header += "\tCHECK"
+	}
+	fmt.Fprintln(tw, header)
+	failed := 0
+	for _, l := range chosen {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		row := l.ID + "\t" + string(l.Level) + "\t" + l.Title
+		if check {
+			if err := lesson.Check(l); err != nil {
+				failed++
+				fmt.Fprintln(stderr, err)
+				row += "\tFAIL"
+			} else {
+				row += "\tok"
+			}
+		}
+		fmt.Fprintln(tw, row)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "rlab lessons: %d of %d lessons failed their check\n", failed, len(chosen))
+		return exitStatus(1)
+	}
+	return nil
+}
+
+// chooseLessons returns the lessons named by ids, in the order given, or all
+// of them when there is no id. An id is a lesson's ID, its number (1 or 01)
+// or its slug.
+func chooseLessons(all []*lesson.Lesson, ids []string) ([]*lesson.Lesson, error) {
+	if len(ids) == 0 {
+		return all, nil
+	}
+	var out []*lesson.Lesson
+	for _, id := range ids {
+		l := findLesson(all, strings.TrimSuffix(id, ".txtar"))
+		if l == nil {
+			var names []string
+			for _, l := range all {
+				names = append(names, l.ID, l.Slug)
+			}
+			return nil, fmt.Errorf("%s", withSuggestion("unknown lesson "+strconv.Quote(id), script.Suggest(id, names)))
+		}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+func findLesson(all []*lesson.Lesson, id string) *lesson.Lesson {
+	n, err := strconv.Atoi(id)
+	for _, l := range all {
+		if l.ID == id || l.Slug == id || err == nil && l.Number == n {
+			return l
+		}
+	}
+	return nil
+}
+
+// withSuggestion appends `; did you mean "x"?` for the best suggestion.
+func withSuggestion(msg string, suggestions []string) string {
+	if len(suggestions) == 0 {
+		return msg
+	}
+	return msg + "; did you mean " + strconv.Quote(suggestions[0]) + "?"
+}

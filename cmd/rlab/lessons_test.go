@@ -1,0 +1,100 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/lessons"
+)
+
+func TestLessonsListsTheBuiltInLessons(t *testing.T) {
+	status, stdout, stderr := rlab(t, "lessons")
+
+	assert.Equal(t, 0, status)
+	assert.Empty(t, stderr)
+	lines := strings.Split(stdout, "\n")
+	assert.Equal(t, "ID               LEVEL     TITLE", lines[0])
+	assert.Equal(t, "01-self-healing  beginner  Self-healing", lines[1])
+}
+
+func TestLessonsChoosesByIDNumberOrSlug(t *testing.T) {
+	for _, id := range []string{"01-self-healing", "01-self-healing.txtar", "01", "1", "self-healing"} {
+		status, stdout, stderr := rlab(t, "lessons", id)
+
+		assert.Equal(t, 0, status, id)
+		assert.Empty(t, stderr, id)
+		assert.Equal(t, 1, strings.Count(stdout, "01-self-healing"), id)
+	}
+}
+
+func TestLessonsRefusesAnUnknownLesson(t *testing.T) {
+	status, stdout, stderr := rlab(t, "lessons", "self-heal")
+
+	assert.Equal(t, 2, status)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "rlab lessons: unknown lesson \"self-heal\"; did you mean \"self-healing\"?\n"+
+		"Run 'rlab lessons' for the list.\n", stderr)
+}
+
+func TestLessonsCheckProvesTheBuiltInLessons(t *testing.T) {
+	status, stdout, stderr := rlab(t, "lessons", "--check")
+
+	assert.Equal(t, 0, status, stderr)
+	assert.Empty(t, stderr)
+	assert.Contains(t, stdout, "01-self-healing  beginner  Self-healing  ok\n")
+}
+
+// writeLesson writes the built-in self-healing lesson, with old replaced by
+// new, under name in a new directory, and returns the directory.
+func writeLesson(t *testing.T, name, old, new string) string {
+	t.Helper()
+	data, err := fs.ReadFile(lessons.FS(), "01-self-healing.txtar")
+	require.NoError(t, err)
+	require.Contains(t, string(data), old)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(strings.Replace(string(data), old, new, 1)), 0o644))
+	return dir
+}
+
+func TestLessonsCheckReportsALessonThatFails(t *testing.T) {
+	// A solution that never kills a pod: no fourth create.
+	dir := writeLesson(t, "07-broken.txtar", "-- solution --\nkill pods -l app=web --pick=oldest\n", "-- solution --\n")
+
+	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir)
+
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stdout, "07-broken  beginner  Self-healing  FAIL\n")
+	assert.Contains(t, stderr, "lesson 07-broken.txtar: setup + solution must meet the goal: "+
+		"lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3")
+	assert.True(t, strings.HasSuffix(stderr, "rlab lessons: 1 of 1 lessons failed their check\n"), stderr)
+}
+
+func TestLessonsReportsALessonThatDoesNotParse(t *testing.T) {
+	dir := writeLesson(t, "07-broken.txtar", "count=4\n-- hints --", "cont=4\n-- hints --")
+
+	status, stdout, stderr := rlab(t, "lessons", "--dir="+dir)
+
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "lesson 07-broken.txtar, goal:2:43: unknown check \"cont\"; did you mean \"count\"?\n", stderr)
+}
+
+func TestLessonsUsageErrors(t *testing.T) {
+	status, _, stderr := rlab(t, "lessons", "--chek")
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr, "flag provided but not defined: -chek\nusage: rlab lessons [--check] [--dir=path] [ID...]")
+
+	status, _, stderr = rlab(t, "lessons", "--dir="+t.TempDir())
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stderr, "rlab lessons: no lessons (NN-slug.txtar files) in ")
+
+	status, stdout, _ := rlab(t, "help", "lessons")
+	assert.Equal(t, 0, status)
+	assert.Contains(t, stdout, "-check\n")
+}

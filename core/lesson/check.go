@@ -1,0 +1,130 @@
+package lesson
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/reconcilelab/rlab/core/script"
+)
+
+// This file proves a lesson, as CI does for every lesson and rlab lessons
+// --check does on demand.
+
+// Check proves that the lesson works, in three runs, each from a fresh world:
+//
+//   - setup, then the solution, meets the goal: every expect of the goal
+//     holds;
+//   - setup alone does not: at least one expect of the goal fails, so the
+//     learner has something to do;
+//   - walking the guide from setup, each page's blocks run in order, and every
+//     check holds where it stands, after the do blocks before it. This is
+//     what the page does when the learner clicks through, so a check that
+//     fails here would be a page the learner could never leave.
+//
+// It returns nil when all three hold, and otherwise one error per proof that
+// failed, joined; each is a *CheckError. A setup that fails is reported once,
+// alone, since every proof starts with it.
+func Check(l *Lesson) error {
+	var errs []error
+	if err := l.proveSetupAlone(); err != nil {
+		if err.Proof == proofSetupRuns {
+			return err
+		}
+		errs = append(errs, err)
+	}
+	if err := l.proveSolution(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := l.proveGuide(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// CheckError is one proof of Check that failed.
+type CheckError struct {
+	// Lesson is the lesson's file name.
+	Lesson string
+	// Proof says what should have held: "setup + solution must meet the
+	// goal", "setup alone must not meet the goal", "page 2 must hold its
+	// checks".
+	Proof string
+	// Err is the runtime failure that broke the proof, a *script.RuntimeError
+	// naming the block, line and column; nil when the proof failed because
+	// everything held (setup alone met the goal).
+	Err error
+}
+
+// Error prints the lesson, the proof and the failure:
+//
+//	lesson 01-self-healing.txtar: setup + solution must meet the goal: lesson 01-self-healing.txtar, goal:2:1: expect pods -l app=web count=3: found 2 (...)
+func (e *CheckError) Error() string {
+	msg := "lesson " + e.Lesson + ": " + e.Proof
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the runtime failure.
+func (e *CheckError) Unwrap() error { return e.Err }
+
+// newSession returns a session for a proof. Proofs never seek, so the world
+// keeps no snapshots but its start.
+func newSession() *script.Session {
+	return script.NewSession(script.Options{SnapshotEvery: -1})
+}
+
+// run runs blocks in order in session and returns the first failure.
+func run(session *script.Session, blocks ...*Block) error {
+	for _, b := range blocks {
+		if err := session.RunScript(b.Script); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// proofSetupRuns is the proof every other one starts with.
+const proofSetupRuns = "setup must run"
+
+func (l *Lesson) proveSolution() *CheckError {
+	if err := run(newSession(), l.Setup, l.Solution, l.Goal); err != nil {
+		return &CheckError{Lesson: l.File(), Proof: "setup + solution must meet the goal", Err: err}
+	}
+	return nil
+}
+
+func (l *Lesson) proveSetupAlone() *CheckError {
+	session := newSession()
+	if err := run(session, l.Setup); err != nil {
+		return &CheckError{Lesson: l.File(), Proof: proofSetupRuns, Err: err}
+	}
+	if err := run(session, l.Goal); err == nil {
+		return &CheckError{Lesson: l.File(),
+			Proof: "setup alone must not meet the goal, but every expect of the goal holds after it; the learner would have nothing to do"}
+	}
+	return nil
+}
+
+func (l *Lesson) proveGuide() *CheckError {
+	session := newSession()
+	if err := run(session, l.Setup); err != nil {
+		return &CheckError{Lesson: l.File(), Proof: proofSetupRuns, Err: err}
+	}
+	for _, p := range l.Pages {
+		for _, b := range p.Blocks {
+			if b.Kind == KindPredict {
+				continue // the page asks it; the check after its do proves it
+			}
+			if err := run(session, b); err != nil {
+				what := "its do blocks must run"
+				if b.Kind == KindCheck {
+					what = "its checks must hold after its do blocks"
+				}
+				return &CheckError{Lesson: l.File(), Proof: "page " + strconv.Itoa(p.N) + ": " + what, Err: err}
+			}
+		}
+	}
+	return nil
+}

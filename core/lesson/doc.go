@@ -1,0 +1,128 @@
+// Package lesson reads Reconcile Lab's lessons and proves that they work.
+//
+// A lesson is data, not code: one txtar file, NN-slug.txtar (two digits, a
+// dash, then lower-case letters, digits and dashes), whose commands are the
+// scenario language of package script. Parse reads and validates one; Check
+// proves it in a fresh world; ParseFS reads a directory of them. The page and
+// rlab lessons use the same two functions, so a lesson CI has proved is the
+// lesson the learner gets.
+//
+//	l, err := lesson.Parse("01-self-healing.txtar", data) // every problem, with its position
+//	err = lesson.Check(l)                                  // setup + solution meets the goal, ...
+//
+// # The format
+//
+// A txtar archive is a comment, then files, each started by a line
+// "-- name --". A lesson's comment is its header, three "key: value" lines;
+// its files are setup, guide.md, goal, hints and solution, all required:
+//
+//	title: Self-healing
+//	summary: A ReplicaSet replaces a pod that dies, and only that pod.
+//	level: beginner
+//	-- setup --
+//	create rs web --replicas=3 --selector=app=web
+//	stabilize
+//	-- guide.md --
+//	# A ReplicaSet keeps its pods
+//	... Markdown, with fenced do, predict and check blocks ...
+//	---
+//	# Kill a pod
+//	...
+//	-- goal --
+//	expect pods -l app=web count=3 ready=true owner=rs/web
+//	expect requests verb=create resource=pods count=4
+//	-- hints --
+//	The goal wants a fourth pod create.
+//
+//	A ReplicaSet creates a pod when it owns fewer than it wants.
+//	-- solution --
+//	kill pods -l app=web --pick=oldest
+//	stabilize
+//
+// The level is beginner, intermediate or advanced. setup builds the starting
+// world, and is run before the learner arrives; it alone may start with seed,
+// since a seed anywhere later would come after the world has changed. goal
+// holds the expects that define success, and only expects: a goal tests the
+// world and must never change it. hints are shown one at a time, one per
+// paragraph (paragraphs are separated by blank lines). solution is the
+// reference solution. Goals should check what a learner can see (counts,
+// readiness, owners, conditions, requests) rather than generated names, so
+// any correct solution passes, not only the reference.
+//
+// # The guide
+//
+// guide.md is the narration, in Markdown, split into pages by lines that are
+// exactly --- (outside fenced blocks; a --- in a ```yaml block is YAML's).
+// Every page needs text. Three kinds of fenced block have a meaning; fenced
+// blocks of any other kind are plain Markdown:
+//
+//	```do
+//	kill pods -l app=web --pick=oldest
+//	until sync rs/web
+//	```
+//
+// A do block holds commands the learner runs, with one click or by typing
+// them.
+//
+//	```check
+//	expect requests verb=create resource=pods count=4
+//	```
+//
+// A check block holds expects, and only expects, that must hold before the
+// next page opens.
+//
+//	```predict
+//	How many pods will rs/web create to make up for it?
+//	- [ ] none: the pod was killed on purpose, so it stays gone
+//	- [x] one: it counts two pods where it wants three
+//	- [ ] three: it starts over with fresh pods
+//
+//	The controller does not know why a pod went away: it counts.
+//	```
+//
+// A predict block is a question the learner answers before a step runs: the
+// question's text, then the choices as a Markdown task list with exactly one
+// ticked ([x] or [X]), at least two of them, then, optionally, an explanation
+// the page shows once the learner has answered. A predict must be followed on
+// its page by a do block (the step whose outcome it asks about, which runs
+// once the learner has answered) and a check block after that do, which
+// states what then happens: proving the lesson proves that the ticked answer
+// is what happens.
+//
+// Blocks run in the order they stand on the page, and the pages in order,
+// all in one world, from setup: what the learner does on page 2 is still
+// done on page 3.
+//
+// # Errors
+//
+// Parse reports every problem it finds, each with the lesson's file name, the
+// part of the lesson and, when there is one, the line and column, counted in
+// that part (for guide.md, in guide.md, so a block's lines are found where
+// they are written):
+//
+//	lesson 05-orphans.txtar, goal:3:8: unknown check "cont"; did you mean "count"?
+//	lesson 05-orphans.txtar, guide.md:30:4: unknown block kind "chek"; did you mean "check"?
+//	lesson 05-orphans.txtar, guide.md:11:1: a predict block without a right answer; tick the right choice: - [x]
+//	lesson 05-orphans.txtar:47:4: unknown file "solutoin"; did you mean "solution"?
+//	lesson 05-orphans.txtar:3:8: unknown level "beginer"; did you mean "beginner"?
+//
+// Errors about the header and the files count lines in the whole archive. The
+// positional errors are *script.ParseError values; misspellings get the same
+// "did you mean" suggestions as the scenario language.
+//
+// # Proof
+//
+// Check runs three proofs, each in a fresh world: setup then solution meets
+// the goal; setup alone does not (else the learner would have nothing to
+// do); and walking the guide from setup, every check holds where it stands,
+// after the do blocks before it. A failed proof is a *CheckError that names
+// the proof and wraps the *script.RuntimeError that broke it, which names
+// the block, line and column:
+//
+//	lesson 01-self-healing.txtar: setup + solution must meet the goal: lesson 01-self-healing.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3 ...
+//	lesson 01-self-healing.txtar: page 2: its checks must hold after its do blocks: lesson 01-self-healing.txtar, guide.md:33:1: ...
+//
+// Like the rest of core, this package is deterministic and never touches the
+// file system: callers hand it bytes or an fs.FS (package lessons embeds the
+// lessons; rlab lessons and the page read them from there).
+package lesson
