@@ -36,6 +36,13 @@ type Options struct {
 	// default (the page seeks back and forth), a negative value keeps only the
 	// start (headless runs that never seek).
 	SnapshotEvery int
+	// OnStep, when set, is called with every step the session runs, right
+	// after it ran: the world's start, the steps of kubectl's verbs, step,
+	// advance, until sync and stabilize. It is how a caller that wants more
+	// than the trace line (the page wants each step's touched objects) sees
+	// the steps; it must not change the world. Steps a seek replays are not
+	// the session's and are not reported.
+	OnStep func(sim.StepResult)
 }
 
 // Session executes parsed commands against one world. It builds the world
@@ -317,6 +324,9 @@ func (s *Session) observe(res sim.StepResult) {
 		s.trace = s.trace[:len(s.trace)-1]
 	}
 	s.trace = append(s.trace, res)
+	if s.opts.OnStep != nil {
+		s.opts.OnStep(res)
+	}
 	if s.starting {
 		return
 	}

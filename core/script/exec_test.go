@@ -310,3 +310,20 @@ func TestLimitErrorsAreRuntimeFailures(t *testing.T) {
 	assert.Contains(t, e.Msg, "(--max-time=1s)")
 	ts.ok(t, "stabilize")
 }
+
+func TestOnStepSeesEveryStepTheSessionRuns(t *testing.T) {
+	var seen []sim.StepResult
+	s := NewSession(Options{OnStep: func(res sim.StepResult) { seen = append(seen, res) }})
+	for _, line := range []string{"create rs web --replicas=2 --selector=app=web", "step 3", "stabilize"} {
+		cmd, err := ParseLine(line)
+		require.NoError(t, err)
+		require.NoError(t, s.Run(cmd), line)
+	}
+
+	require.NotEmpty(t, seen)
+	assert.Equal(t, s.World().Kernel.Steps(), uint64(len(seen)), "the world's start is reported too")
+	for i, res := range seen {
+		assert.Equal(t, uint64(i+1), res.N, "every step, once, in order")
+	}
+	assert.Equal(t, s.World().Kernel.Hash(), seen[len(seen)-1].Hash)
+}

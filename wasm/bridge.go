@@ -1,0 +1,996 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/reconcilelab/rlab/core/controller"
+	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/script"
+	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/world"
+	"github.com/reconcilelab/rlab/lessons"
+)
+
+// This file is the bridge: the page's whole API over the engine, as plain Go.
+// It imports nothing from JavaScript, so it builds and is tested natively;
+// main_js.go is to hand it the JSON the page sends (rlab.call) and return its
+// answer.
+//
+// # The contract
+//
+// A request is one JSON object naming an operation and its arguments:
+//
+//	{"op": "step", "args": {"n": 5}}
+//
+// and the answer is exactly one of
+//
+//	{"result": {...}}      the operation ran; the result's shape is the op's
+//	{"error": "..."}       it did not: bad JSON, an unknown op or argument,
+//	                       nothing loaded yet, a seek past the recorded steps,
+//	                       or a bug (a panic, recovered)
+//
+// Unknown fields, in the request or in its args, are errors, so a typo in the
+// page fails loudly. A console command that parses but fails (a typo, an
+// expect that does not hold) is not an error of the request: run answers it
+// as a result with a structured failure the console shows.
+//
+// The ops, with the Go methods they call and their argument and result types:
+//
+//	lessons     Lessons()                   → LessonsResult
+//	load        Load(LoadArgs)              → LoadResult      sandbox (optional seed) or lesson (runs its setup)
+//	run         Run(RunArgs)                → RunResult       one console line
+//	step        Step(StepArgs)              → StepsResult     N steps
+//	untilSync   UntilSync(UntilSyncArgs)    → StepsResult     until the next sync of any owner, or of one
+//	stabilize   Stabilize(StabilizeArgs)    → StepsResult     one chunk of at most maxSteps; atRest says if done
+//	seek        Seek(SeekArgs)              → SeekResult      to any recorded step
+//	view        View(ViewArgs)              → View            the page's whole picture of the world
+//	steps       Steps(StepsArgs)            → StepsResult     recorded steps by number, for the timeline
+//	check       Check(CheckArgs)            → CheckResult     a lesson's goal, or one page's checks
+//	complete    Complete(CompleteArgs)      → CompleteResult  tab completion
+//	help        Help(HelpArgs)              → HelpResult      help text, and the command table
+//
+// JSON names are lowerCamelCase. Lists are omitted when empty (read an absent
+// list as []). Simulated times are strings in seconds with milliseconds,
+// "2.004s", as the trace prints them; the view's clock is also given in
+// nanoseconds.
+//
+// # Determinism
+//
+// The engine is deterministic, and so is the bridge: the same requests, in
+// the same order, from a new Bridge, give the same answers byte for byte.
+// That is what lets the page rebuild a world from a share link, or from the
+// request log after its worker died, with no backend.
+//
+// # Chunking
+//
+// Nothing here blocks or waits for JavaScript, but a long run would freeze the
+// page's worker: stabilize therefore runs at most maxSteps steps per call and
+// says whether the world is at rest, so the caller loops, yielding between
+// calls, and can stop. step and untilSync are bounded the same way.
+
+// Limits of one call.
+const (
+	// maxStepN is the most steps one step call may run.
+	maxStepN = 10000
+	// defaultStabilizeChunk is stabilize's chunk when maxSteps is not given.
+	defaultStabilizeChunk = 1000
+	// maxReturnedSteps is the most steps one answer lists; the steps op
+	// fetches the others.
+	maxReturnedSteps = 500
+	// defaultViewAgenda and defaultViewSteps are how many agenda events and
+	// recent steps the view lists when not told.
+	defaultViewAgenda = 10
+	defaultViewSteps  = 10
+)
+
+// Bridge drives one world for the page. It is not safe for concurrent use:
+// the page calls it from one worker, one request at a time.
+type Bridge struct {
+	// e is what is loaded; nil before the first load. A load builds a new
+	// engine and swaps it in only once it is ready, so a failed load leaves
+	// the previous world in place.
+	e *engine
+}
+
+// engine is one loaded world and everything the bridge keeps about it.
+type engine struct {
+	session *script.Session
+	// out collects what the session prints during one request.
+	out bytes.Buffer
+
+	// mode is "sandbox" or "lesson".
+	mode   string
+	lesson *lesson.Lesson
+	// baseStep is the step at which the learner took over: after the
+	// world's start, or after a lesson's setup.
+	baseStep uint64
+
+	// w is the world the log belongs to; log holds the steps of its timeline
+	// that the session ran, ascending by number. After a seek back it holds
+	// the steps after the present too, until a new step forks the timeline.
+	w   *world.World
+	log []sim.StepResult
+}
+
+// NewBridge returns a bridge with nothing loaded: the first request that
+// needs a world must be a load.
+func NewBridge() *Bridge { return &Bridge{} }
+
+// --- JSON types --------------------------------------------------------------
+
+// Step is one step of the kernel, as the page shows it: its number, its
+// simulated time, who acted, the upstream function it models, what happened
+// in one sentence, the objects it touched (to highlight) and its trace line.
+type Step struct {
+	N       uint64 `json:"n"`
+	At      string `json:"at"`
+	Actor   string `json:"actor"`
+	Models  string `json:"models,omitempty"`
+	Summary string `json:"summary"`
+	Touched []Ref  `json:"touched,omitempty"`
+	Trace   string `json:"trace"`
+}
+
+// Ref names an object: kind is the short name ("pod", "rs", "rc", "node").
+type Ref struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// StepsResult is what the stepping ops answer.
+type StepsResult struct {
+	// Ran is how many steps the call ran (for steps, how many it lists).
+	Ran int `json:"ran"`
+	// Steps are the steps run, the last maxReturnedSteps of them when there
+	// were more (Truncated then says so).
+	Steps     []Step `json:"steps,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	// Step is the world's step number after the call.
+	Step uint64 `json:"step"`
+	// AtRest says nothing but periodic timers is left to do.
+	AtRest bool `json:"atRest"`
+	// Idle says the agenda ran dry before the call got what it asked for.
+	Idle bool `json:"idle,omitempty"`
+	// Limit is set when the call stopped at a limit before its goal: the
+	// limit, as a flag would name it ("--max-steps=1000").
+	Limit string `json:"limit,omitempty"`
+	// Sync is the sync that ended, for untilSync.
+	Sync *Sync `json:"sync,omitempty"`
+}
+
+// Sync is one finished sync of an owner's key.
+type Sync struct {
+	// Owner is "rs/web"; Key its queue key, "default/web".
+	Owner    string `json:"owner"`
+	Key      string `json:"key"`
+	Worker   string `json:"worker"`
+	Start    string `json:"start"`
+	End      string `json:"end"`
+	Decision string `json:"decision,omitempty"`
+	Err      string `json:"err,omitempty"`
+	Seq      int    `json:"seq"`
+}
+
+// LoadArgs: a sandbox (Lesson empty), or a lesson by ID ("01-self-healing").
+// Seed, when not 0, seeds the world (for a lesson, it overrides the setup's).
+type LoadArgs struct {
+	Lesson string `json:"lesson,omitempty"`
+	Seed   uint64 `json:"seed,omitempty"`
+}
+
+// LoadResult describes what was loaded.
+type LoadResult struct {
+	Mode string `json:"mode"`
+	Seed uint64 `json:"seed"`
+	// Step is where the learner starts: after the world's start, or after
+	// the lesson's setup.
+	Step   uint64      `json:"step"`
+	Lesson *LessonInfo `json:"lesson,omitempty"`
+}
+
+// LessonInfo is a lesson's content for the page.
+type LessonInfo struct {
+	ID       string     `json:"id"`
+	Number   int        `json:"number"`
+	Title    string     `json:"title"`
+	Summary  string     `json:"summary"`
+	Level    string     `json:"level"`
+	Pages    []PageInfo `json:"pages,omitempty"`
+	Hints    []string   `json:"hints,omitempty"`
+	Setup    string     `json:"setup,omitempty"`
+	Goal     string     `json:"goal,omitempty"`
+	Solution string     `json:"solution,omitempty"`
+}
+
+// PageInfo is one page of a lesson's guide: its Markdown as written, and its
+// do, predict and check blocks in order.
+type PageInfo struct {
+	N      int         `json:"n"`
+	Text   string      `json:"text"`
+	Blocks []BlockInfo `json:"blocks,omitempty"`
+}
+
+// BlockInfo is a do, predict or check block.
+type BlockInfo struct {
+	Kind    string       `json:"kind"`
+	Text    string       `json:"text"`
+	Predict *PredictInfo `json:"predict,omitempty"`
+}
+
+// PredictInfo is a predict block's question; Answer indexes Choices.
+type PredictInfo struct {
+	Question    string   `json:"question"`
+	Choices     []string `json:"choices"`
+	Answer      int      `json:"answer"`
+	Explanation string   `json:"explanation,omitempty"`
+}
+
+// LessonsResult lists the lessons, in order, without their content.
+type LessonsResult struct {
+	Lessons []LessonInfo `json:"lessons"`
+}
+
+// RunArgs is one console line.
+type RunArgs struct {
+	Line string `json:"line"`
+}
+
+// RunResult is what a console line did: what it printed, and how it failed,
+// if it did. Steps are the steps it ran (kubectl's verbs step until their
+// answers arrive).
+type RunResult struct {
+	Output  string        `json:"output,omitempty"`
+	Failure *CommandError `json:"failure,omitempty"`
+	StepsResult
+}
+
+// CommandError is a console line that did not parse (Kind "parse") or could
+// not be carried out (Kind "runtime"). Line and Col point at the problem (for
+// a runtime failure, at the command). Message says what was wrong;
+// Suggestions are did-you-mean candidates, best first; Hint says what is
+// valid when there is no suggestion; Error is the whole message as the
+// console prints it.
+type CommandError struct {
+	Kind        string   `json:"kind"`
+	Line        int      `json:"line"`
+	Col         int      `json:"col"`
+	Message     string   `json:"message"`
+	Suggestions []string `json:"suggestions,omitempty"`
+	Hint        string   `json:"hint,omitempty"`
+	Error       string   `json:"error"`
+}
+
+// StepArgs: how many steps (default 1, at most maxStepN).
+type StepArgs struct {
+	N int `json:"n,omitempty"`
+}
+
+// UntilSyncArgs: run until the next sync of Owner ("rs/web", in Namespace,
+// default "default") ends, or, with no Owner, of any owner. MaxSteps bounds
+// the run (default 100000).
+type UntilSyncArgs struct {
+	Owner     string `json:"owner,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	MaxSteps  int    `json:"maxSteps,omitempty"`
+}
+
+// StabilizeArgs: run at most MaxSteps steps (default 1000) towards rest.
+type StabilizeArgs struct {
+	MaxSteps int `json:"maxSteps,omitempty"`
+}
+
+// SeekArgs: the step to go to, from 0 to the recorded steps.
+type SeekArgs struct {
+	Step uint64 `json:"step"`
+}
+
+// SeekResult is where the world is after a seek.
+type SeekResult struct {
+	Step          uint64 `json:"step"`
+	RecordedSteps uint64 `json:"recordedSteps"`
+}
+
+// StepsArgs: the recorded steps numbered From to To, both included (To 0:
+// up to the present), at most maxReturnedSteps of them, the first ones.
+type StepsArgs struct {
+	From uint64 `json:"from,omitempty"`
+	To   uint64 `json:"to,omitempty"`
+}
+
+// CheckArgs: Page 0 checks the lesson's goal; Page N the check blocks of
+// the guide's page N.
+type CheckArgs struct {
+	Page int `json:"page,omitempty"`
+}
+
+// CheckResult says whether every expect held, and the first that did not.
+// Checking never changes the world.
+type CheckResult struct {
+	Met     bool          `json:"met"`
+	Failure *CommandError `json:"failure,omitempty"`
+}
+
+// CompleteArgs: the line and the cursor's byte offset (default: the end).
+type CompleteArgs struct {
+	Line   string `json:"line"`
+	Cursor *int   `json:"cursor,omitempty"`
+}
+
+// CompleteResult: the candidates replace line[start:end].
+type CompleteResult struct {
+	Start      int      `json:"start"`
+	End        int      `json:"end"`
+	Candidates []string `json:"candidates,omitempty"`
+}
+
+// HelpArgs: Topic as help TOPIC takes it ("" for the overview); Commands
+// adds the command table, for the page's help panel.
+type HelpArgs struct {
+	Topic    string `json:"topic,omitempty"`
+	Commands bool   `json:"commands,omitempty"`
+}
+
+// HelpResult is the help text, and the command table when asked.
+type HelpResult struct {
+	Text     string              `json:"text"`
+	Commands []script.CommandDoc `json:"commands,omitempty"`
+	Kinds    []script.KindDoc    `json:"kinds,omitempty"`
+}
+
+// --- Dispatch ----------------------------------------------------------------
+
+// request is the envelope of every request.
+type request struct {
+	Op   string          `json:"op"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// response is the envelope of every answer: exactly one field is set.
+type response struct {
+	Result any    `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// op runs one operation from its raw arguments.
+type op func(b *Bridge, args json.RawMessage) (any, error)
+
+// ops maps each op's name to its implementation; opTable builds it at the
+// first request. Tests may add to it.
+//
+// It is built on demand, not by a package initializer, so that a build whose
+// main never calls Handle links none of the engine (see main_js.go).
+var ops map[string]op
+
+func opTable() map[string]op {
+	if ops == nil {
+		ops = newOpTable()
+	}
+	return ops
+}
+
+func newOpTable() map[string]op {
+	return map[string]op{
+		"lessons":   func(b *Bridge, _ json.RawMessage) (any, error) { return b.Lessons() },
+		"load":      withArgs((*Bridge).Load),
+		"run":       withArgs((*Bridge).Run),
+		"step":      withArgs((*Bridge).Step),
+		"untilSync": withArgs((*Bridge).UntilSync),
+		"stabilize": withArgs((*Bridge).Stabilize),
+		"seek":      withArgs((*Bridge).Seek),
+		"view":      withArgs((*Bridge).View),
+		"steps":     withArgs((*Bridge).Steps),
+		"check":     withArgs((*Bridge).Check),
+		"complete":  withArgs((*Bridge).Complete),
+		"help":      withArgs((*Bridge).Help),
+	}
+}
+
+// withArgs adapts a method taking typed arguments to an op: the arguments
+// are decoded strictly (unknown fields are errors); absent arguments are the
+// zero value.
+func withArgs[A, R any](m func(*Bridge, A) (R, error)) op {
+	return func(b *Bridge, raw json.RawMessage) (any, error) {
+		var a A
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := decodeStrict(raw, &a); err != nil {
+				return nil, fmt.Errorf("bad args: %w", err)
+			}
+		}
+		return m(b, a)
+	}
+}
+
+// decodeStrict decodes one JSON value into v, refusing unknown fields and
+// anything after the value.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// opNames lists the ops, sorted, for error messages.
+func opNames() []string {
+	names := make([]string, 0, len(opTable()))
+	for n := range opTable() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Handle runs one request, {"op": NAME, "args": {...}}, and returns the
+// answer, {"result": ...} or {"error": "..."}. It never panics: a panic
+// inside an op is recovered and answered as an error, and the bridge stays
+// usable (the world may have stopped mid-command; a seek or a load puts it
+// back on its feet).
+func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
+	name := ""
+	defer func() {
+		if r := recover(); r != nil {
+			answer = errorJSON(fmt.Errorf("%s: internal error (a bug in Reconcile Lab): %v", orUnknown(name), r))
+		}
+	}()
+	var req request
+	if err := decodeStrict(requestJSON, &req); err != nil {
+		return errorJSON(fmt.Errorf("bad request: %w", err))
+	}
+	name = req.Op
+	f, ok := opTable()[req.Op]
+	if !ok {
+		msg := "unknown op " + strconv.Quote(req.Op)
+		if s := script.Suggest(req.Op, opNames()); len(s) > 0 {
+			msg += "; did you mean " + strconv.Quote(s[0]) + "?"
+		}
+		return errorJSON(errors.New(msg + " (ops: " + strings.Join(opNames(), ", ") + ")"))
+	}
+	res, err := f(b, req.Args)
+	if err != nil {
+		return errorJSON(fmt.Errorf("%s: %w", req.Op, err))
+	}
+	out, err := json.Marshal(response{Result: res})
+	if err != nil {
+		return errorJSON(fmt.Errorf("%s: internal error (a bug in Reconcile Lab): cannot encode the result: %w", req.Op, err))
+	}
+	return out
+}
+
+func orUnknown(name string) string {
+	if name == "" {
+		return "request"
+	}
+	return name
+}
+
+// errorJSON is the answer {"error": "..."}.
+func errorJSON(err error) []byte {
+	out, mErr := json.Marshal(response{Error: err.Error()})
+	if mErr != nil { // a string always encodes; this is only for vet's sake
+		return []byte(`{"error":"internal error"}`)
+	}
+	return out
+}
+
+// --- Loading -----------------------------------------------------------------
+
+// allLessons parses the embedded lessons once.
+func allLessons() ([]*lesson.Lesson, error) {
+	lessonsOnce.Do(func() { parsedLessons, lessonsErr = lessons.All() })
+	return parsedLessons, lessonsErr
+}
+
+var (
+	lessonsOnce   sync.Once
+	parsedLessons []*lesson.Lesson
+	lessonsErr    error
+)
+
+// Lessons lists the lessons the page offers, in order.
+func (b *Bridge) Lessons() (*LessonsResult, error) {
+	all, err := allLessons()
+	if err != nil {
+		return nil, err
+	}
+	res := &LessonsResult{Lessons: []LessonInfo{}}
+	for _, l := range all {
+		res.Lessons = append(res.Lessons, LessonInfo{ID: l.ID, Number: l.Number, Title: l.Title,
+			Summary: l.Summary, Level: string(l.Level)})
+	}
+	return res, nil
+}
+
+// Load starts over: a new sandbox world (three Ready nodes at rest), or a
+// lesson's world after its setup. Whatever was loaded before is dropped.
+func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
+	var l *lesson.Lesson
+	if a.Lesson != "" {
+		all, err := allLessons()
+		if err != nil {
+			return nil, err
+		}
+		var ids []string
+		for _, c := range all {
+			ids = append(ids, c.ID)
+			if c.ID == a.Lesson {
+				l = c
+			}
+		}
+		if l == nil {
+			msg := "no lesson " + strconv.Quote(a.Lesson)
+			if s := script.Suggest(a.Lesson, ids); len(s) > 0 {
+				msg += "; did you mean " + strconv.Quote(s[0]) + "?"
+			}
+			return nil, errors.New(msg)
+		}
+	}
+
+	e := &engine{}
+	opts := script.Options{Out: &e.out, OnStep: e.record}
+	if l != nil {
+		opts.Seed = a.Seed // overrides the setup's seed, as rlab run --seed does
+	}
+	e.session = script.NewSession(opts)
+	if l == nil && a.Seed != 0 {
+		seed := &script.Seed{Source: source("seed " + strconv.FormatUint(a.Seed, 10)), Value: a.Seed}
+		if err := e.session.Run(seed); err != nil {
+			return nil, err
+		}
+	}
+	e.mode = "sandbox"
+	if l != nil {
+		e.mode, e.lesson = "lesson", l
+		if err := e.session.RunScript(l.Setup.Script); err != nil {
+			return nil, fmt.Errorf("the setup of lesson %s failed: %w", l.ID, err)
+		}
+	}
+	w, err := e.ready()
+	if err != nil {
+		return nil, err
+	}
+	e.baseStep = w.Kernel.Steps()
+	e.out.Reset()
+	b.e = e
+
+	res := &LoadResult{Mode: e.mode, Seed: w.Config().Seed, Step: e.baseStep}
+	if l != nil {
+		res.Lesson = lessonInfo(l)
+	}
+	return res, nil
+}
+
+// lessonInfo is a lesson's content for the page.
+func lessonInfo(l *lesson.Lesson) *LessonInfo {
+	info := &LessonInfo{ID: l.ID, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level),
+		Hints: slices.Clone(l.Hints), Setup: l.Setup.Text, Goal: l.Goal.Text, Solution: l.Solution.Text}
+	for _, p := range l.Pages {
+		pi := PageInfo{N: p.N, Text: p.Text}
+		for _, blk := range p.Blocks {
+			bi := BlockInfo{Kind: string(blk.Kind), Text: blk.Text}
+			if q := blk.Predict; q != nil {
+				bi.Predict = &PredictInfo{Question: q.Question, Choices: slices.Clone(q.Choices), Answer: q.Answer,
+					Explanation: q.Explanation}
+			}
+			pi.Blocks = append(pi.Blocks, bi)
+		}
+		info.Pages = append(info.Pages, pi)
+	}
+	return info
+}
+
+// --- The engine's bookkeeping ------------------------------------------------
+
+// errNotLoaded answers every op that needs a world before the first load.
+var errNotLoaded = errors.New(`nothing is loaded yet: send {"op": "load"} first`)
+
+// loaded returns the engine and its world, built if a seed or config command
+// left the session without one.
+func (b *Bridge) loaded() (*engine, *world.World, error) {
+	if b.e == nil {
+		return nil, nil, errNotLoaded
+	}
+	w, err := b.e.ready()
+	return b.e, w, err
+}
+
+// ready returns the session's world, building it if need be.
+func (e *engine) ready() (*world.World, error) {
+	if err := e.session.Start(); err != nil {
+		return nil, err
+	}
+	return e.world(), nil
+}
+
+// world returns the session's world and makes sure the log is about it.
+func (e *engine) world() *world.World {
+	if w := e.session.World(); w != e.w {
+		e.w, e.log = w, nil
+	}
+	return e.w
+}
+
+// record keeps a step the session ran. A step numbered at or below steps
+// already kept means the world was sought back and took another course from
+// there: the old steps from that number on are dropped.
+func (e *engine) record(res sim.StepResult) {
+	e.world()
+	i := sort.Search(len(e.log), func(i int) bool { return e.log[i].N >= res.N })
+	e.log = append(e.log[:i], res)
+}
+
+// logRange returns the kept steps numbered from to to, both included.
+func (e *engine) logRange(from, to uint64) []sim.StepResult {
+	i := sort.Search(len(e.log), func(i int) bool { return e.log[i].N >= from })
+	j := sort.Search(len(e.log), func(i int) bool { return e.log[i].N > to })
+	if i >= j {
+		return nil
+	}
+	return e.log[i:j]
+}
+
+// progress describes what happened since the world w0 was at step n0: the
+// steps run since (all of the new world's, if the world was rebuilt).
+func (e *engine) progress(w0 *world.World, n0 uint64) StepsResult {
+	w := e.world()
+	if w != w0 {
+		n0 = 0
+	}
+	now := w.Kernel.Steps()
+	steps := e.logRange(n0+1, now)
+	res := StepsResult{Ran: len(steps), Step: now, AtRest: !w.Kernel.Busy()}
+	if len(steps) > maxReturnedSteps {
+		steps, res.Truncated = steps[len(steps)-maxReturnedSteps:], true
+	}
+	res.Steps = stepsJSON(steps)
+	return res
+}
+
+// stepsJSON converts steps for the page.
+func stepsJSON(steps []sim.StepResult) []Step {
+	if len(steps) == 0 {
+		return nil
+	}
+	out := make([]Step, len(steps))
+	for i, s := range steps {
+		out[i] = Step{N: s.N, At: sim.FormatSeconds(s.At), Actor: s.Actor, Models: s.Models, Summary: s.Summary,
+			Trace: s.TraceLine()}
+		for _, r := range s.Touched {
+			out[i].Touched = append(out[i].Touched, Ref{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name})
+		}
+	}
+	return out
+}
+
+// source is the Source of a command the bridge makes itself, as if typed on
+// the console.
+func source(text string) script.Source {
+	name, _, _ := strings.Cut(text, " ")
+	return script.Source{Pos: script.Pos{Line: 1, Col: 1}, Text: text, Name: name}
+}
+
+// runQuiet runs a command the bridge made, discarding what it prints.
+func (e *engine) runQuiet(cmd script.Command) error {
+	defer e.out.Reset()
+	return e.session.Run(cmd)
+}
+
+// --- Console -----------------------------------------------------------------
+
+// Run runs one console line: a command of the scenario language, or nothing
+// (a blank line, a comment). A line that does not parse, or fails, is
+// answered with a Failure, not an error.
+func (b *Bridge) Run(a RunArgs) (*RunResult, error) {
+	e, w0, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	n0 := w0.Kernel.Steps()
+	e.out.Reset()
+	res := &RunResult{}
+	cmd, err := script.ParseLine(a.Line)
+	switch {
+	case err != nil:
+		res.Failure = commandError(err)
+	case cmd != nil:
+		if err := e.session.Run(cmd); err != nil {
+			res.Failure = commandError(err)
+		}
+	}
+	res.Output = e.out.String()
+	e.out.Reset()
+	if _, err := e.ready(); err != nil {
+		return nil, err
+	}
+	res.StepsResult = e.progress(w0, n0)
+	return res, nil
+}
+
+// commandError turns a parse error or a runtime failure into its JSON form.
+func commandError(err error) *CommandError {
+	if pe := script.FirstError(err); pe != nil {
+		return &CommandError{Kind: "parse", Line: pe.Line, Col: pe.Col, Message: pe.Msg,
+			Suggestions: slices.Clone(pe.Suggestions), Hint: pe.Hint, Error: pe.Error()}
+	}
+	var re *script.RuntimeError
+	if errors.As(err, &re) {
+		return &CommandError{Kind: "runtime", Line: re.Pos.Line, Col: re.Pos.Col, Message: re.Msg, Error: re.Error()}
+	}
+	return &CommandError{Kind: "runtime", Line: 1, Col: 1, Message: err.Error(), Error: err.Error()}
+}
+
+// Complete offers completions for the word under the cursor.
+func (b *Bridge) Complete(a CompleteArgs) (*CompleteResult, error) {
+	cursor := len(a.Line)
+	if a.Cursor != nil {
+		cursor = *a.Cursor
+	}
+	c := script.CompleteAt(a.Line, cursor)
+	return &CompleteResult{Start: c.Start, End: c.End, Candidates: c.Candidates}, nil
+}
+
+// Help returns help TOPIC's text, and the command table when asked.
+func (b *Bridge) Help(a HelpArgs) (*HelpResult, error) {
+	text, err := script.HelpText(a.Topic)
+	if err != nil {
+		return nil, err
+	}
+	res := &HelpResult{Text: text}
+	if a.Commands {
+		res.Commands, res.Kinds = script.Commands(), script.Kinds()
+	}
+	return res, nil
+}
+
+// --- Time --------------------------------------------------------------------
+
+// Step runs the next N events (default 1).
+func (b *Bridge) Step(a StepArgs) (*StepsResult, error) {
+	n := a.N
+	if n == 0 {
+		n = 1
+	}
+	if n < 0 || n > maxStepN {
+		return nil, fmt.Errorf("n must be from 1 to %d, not %d; use stabilize or untilSync for longer runs", maxStepN, n)
+	}
+	e, w, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	n0 := w.Kernel.Steps()
+	if err := e.runQuiet(&script.Step{Source: source("step " + strconv.Itoa(n)), N: n}); err != nil {
+		return nil, err
+	}
+	res := e.progress(w, n0)
+	res.Idle = res.Ran < n
+	return &res, nil
+}
+
+// Stabilize runs towards rest, at most MaxSteps steps (default 1000) in this
+// call. The caller loops until AtRest, yielding between calls.
+func (b *Bridge) Stabilize(a StabilizeArgs) (*StepsResult, error) {
+	chunk := a.MaxSteps
+	if chunk == 0 {
+		chunk = defaultStabilizeChunk
+	}
+	if chunk < 0 || chunk > sim.DefaultMaxSteps {
+		return nil, fmt.Errorf("maxSteps must be from 1 to %d, not %d", sim.DefaultMaxSteps, chunk)
+	}
+	e, w, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	n0 := w.Kernel.Steps()
+	cmd := &script.Stabilize{Source: source("stabilize --max-steps=" + strconv.Itoa(chunk)), Limits: sim.Limits{MaxSteps: chunk}}
+	limit, idle, err := limitOf(e.runQuiet(cmd))
+	if err != nil {
+		return nil, err
+	}
+	res := e.progress(w, n0)
+	res.Limit, res.Idle = limit, idle
+	return &res, nil
+}
+
+// limitOf sorts a stepping command's failure: a limit reached (not an error
+// of the request: the caller asks again), the agenda running dry, or a real
+// error.
+func limitOf(err error) (limit string, idle bool, _ error) {
+	var le *sim.LimitError
+	switch {
+	case err == nil:
+		return "", false, nil
+	case errors.As(err, &le):
+		return le.Limit, false, nil
+	case errors.Is(err, sim.ErrIdle):
+		return "", true, nil
+	}
+	return "", false, err
+}
+
+// UntilSync runs until the next sync of an owner has ended (its worker
+// called Done and every write it issued was answered): of Owner, or, with
+// none, of any owner.
+func (b *Bridge) UntilSync(a UntilSyncArgs) (*StepsResult, error) {
+	maxSteps := a.MaxSteps
+	if maxSteps == 0 {
+		maxSteps = sim.DefaultMaxSteps
+	}
+	if maxSteps < 0 || maxSteps > sim.DefaultMaxSteps {
+		return nil, fmt.Errorf("maxSteps must be from 1 to %d, not %d", sim.DefaultMaxSteps, maxSteps)
+	}
+	if a.Owner == "" && a.Namespace != "" {
+		return nil, errors.New("namespace needs an owner")
+	}
+	e, w, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	n0 := w.Kernel.Steps()
+	if a.Owner != "" {
+		return e.untilSyncOf(w, n0, a, maxSteps)
+	}
+
+	before := [2]int{w.RS.Syncs(), w.RC.Syncs()}
+	one := &script.Step{Source: source("step 1"), N: 1}
+	var sync *Sync
+	idle := false
+	for ran := 0; ran < maxSteps && sync == nil; ran++ {
+		if _, ok := w.Kernel.Next(); !ok {
+			idle = true
+			break
+		}
+		if err := e.runQuiet(one); err != nil {
+			return nil, err
+		}
+		for i, m := range []*controller.Manager{w.RS, w.RC} {
+			if m.Syncs() != before[i] {
+				sync = lastSync(m)
+			}
+		}
+	}
+	res := e.progress(w, n0)
+	res.Sync, res.Idle = sync, idle
+	if sync == nil && !idle {
+		res.Limit = "--max-steps=" + strconv.Itoa(maxSteps)
+	}
+	return &res, nil
+}
+
+// untilSyncOf runs the scenario language's until sync OWNER.
+func (e *engine) untilSyncOf(w *world.World, n0 uint64, a UntilSyncArgs, maxSteps int) (*StepsResult, error) {
+	// The owner goes through the console's parser, for its kinds, names and
+	// did-you-mean, but only as one plain word: no flags or second command
+	// can ride along.
+	for _, s := range []string{a.Owner, a.Namespace} {
+		if strings.HasPrefix(s, "-") || strings.ContainsAny(s, " \t\r\n\"#\\") {
+			return nil, fmt.Errorf("bad owner or namespace %q: write KIND/NAME, as rs/web", s)
+		}
+	}
+	line := "until sync " + a.Owner
+	if a.Namespace != "" {
+		line += " -n " + a.Namespace
+	}
+	cmd, err := script.ParseLine(line)
+	if err != nil {
+		return nil, errors.New(commandError(err).Error)
+	}
+	us, ok := cmd.(*script.UntilSync)
+	if !ok {
+		return nil, fmt.Errorf("bad owner %q: write KIND/NAME, as rs/web", a.Owner)
+	}
+	us.Limits.MaxSteps = maxSteps
+	limit, idle, err := limitOf(e.runQuiet(us))
+	if err != nil {
+		return nil, err
+	}
+	res := e.progress(w, n0)
+	res.Limit, res.Idle = limit, idle
+	if limit == "" && !idle {
+		m := w.RS
+		if us.Object.Kind == w.RC.Kind() {
+			m = w.RC
+		}
+		if rec, ok := m.LastSync(us.Object.Key()); ok {
+			res.Sync = syncJSON(m, rec)
+		}
+	}
+	return &res, nil
+}
+
+// lastSync returns a manager's most recent finished sync.
+func lastSync(m *controller.Manager) *Sync {
+	for _, rec := range m.View().LastSyncs {
+		if rec.Seq == m.Syncs() {
+			return syncJSON(m, rec)
+		}
+	}
+	return nil
+}
+
+func syncJSON(m *controller.Manager, rec controller.SyncRecord) *Sync {
+	_, name, _ := strings.Cut(rec.Key, "/")
+	return &Sync{Owner: shortKind(m.Kind()) + "/" + name, Key: rec.Key, Worker: rec.Worker,
+		Start: sim.FormatSeconds(rec.Start), End: sim.FormatSeconds(rec.End), Decision: rec.Decision, Err: rec.Err, Seq: rec.Seq}
+}
+
+// Seek brings the world to a recorded step: back (restoring a snapshot and
+// replaying) or forward along the recorded timeline. Going past the recorded
+// steps is for step, untilSync and stabilize.
+func (b *Bridge) Seek(a SeekArgs) (*SeekResult, error) {
+	e, w, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	if rec := w.RecordedSteps(); a.Step > rec {
+		return nil, fmt.Errorf("step %d has not run yet: the recorded steps end at %d; step, untilSync or stabilize to go further", a.Step, rec)
+	}
+	if err := w.Seek(a.Step); err != nil {
+		return nil, err
+	}
+	e.world()
+	return &SeekResult{Step: w.Kernel.Steps(), RecordedSteps: w.RecordedSteps()}, nil
+}
+
+// Steps lists recorded steps by number, for the page's timeline.
+func (b *Bridge) Steps(a StepsArgs) (*StepsResult, error) {
+	e, w, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	rec := w.RecordedSteps()
+	from, to := max(a.From, 1), a.To
+	if to == 0 || to > rec {
+		to = rec
+	}
+	steps := e.logRange(from, to)
+	res := &StepsResult{Ran: len(steps), Step: w.Kernel.Steps(), AtRest: !w.Kernel.Busy()}
+	if len(steps) > maxReturnedSteps {
+		steps, res.Truncated = steps[:maxReturnedSteps], true
+	}
+	res.Steps = stepsJSON(steps)
+	return res, nil
+}
+
+// --- Lessons -----------------------------------------------------------------
+
+// Check runs the loaded lesson's goal (Page 0) or the check blocks of one
+// page of its guide, and says whether every expect held. Expects only read,
+// so checking never changes the world.
+func (b *Bridge) Check(a CheckArgs) (*CheckResult, error) {
+	e, _, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	l := e.lesson
+	if l == nil {
+		return nil, errors.New("no lesson is loaded: the sandbox has no goal")
+	}
+	var blocks []*lesson.Block
+	switch {
+	case a.Page == 0:
+		blocks = []*lesson.Block{l.Goal}
+	case a.Page > 0 && a.Page <= len(l.Pages):
+		blocks = l.Pages[a.Page-1].Checks()
+	default:
+		return nil, fmt.Errorf("lesson %s has pages 1 to %d, not %d (0 is the goal)", l.ID, len(l.Pages), a.Page)
+	}
+	defer e.out.Reset()
+	for _, blk := range blocks {
+		if err := e.session.RunScript(blk.Script); err != nil {
+			return &CheckResult{Failure: commandError(err)}, nil
+		}
+	}
+	return &CheckResult{Met: true}, nil
+}

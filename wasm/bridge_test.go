@@ -1,0 +1,562 @@
+package main
+
+// These tests drive the bridge the way the page does: JSON requests through
+// Handle, JSON answers back. They have no build tag: they run natively and,
+// under GOOS=js GOARCH=wasm go test, under node.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// answer is the envelope of every answer, with the result left raw.
+type answer struct {
+	Result json.RawMessage `json:"result"`
+	Error  string          `json:"error"`
+}
+
+// encodeRequest builds a request's JSON.
+func encodeRequest(t testing.TB, op string, args any) []byte {
+	t.Helper()
+	req := map[string]any{"op": op}
+	if args != nil {
+		req["args"] = args
+	}
+	data, err := json.Marshal(req)
+	require.NoError(t, err)
+	return data
+}
+
+// decodeAnswer decodes an answer strictly: exactly one of result and error.
+func decodeAnswer(t testing.TB, raw []byte) answer {
+	t.Helper()
+	var a answer
+	require.NoError(t, decodeStrict(raw, &a), "the answer is JSON: %s", raw)
+	require.True(t, (a.Error == "") != (len(a.Result) == 0), "exactly one of result and error: %s", raw)
+	return a
+}
+
+// callOp sends op and decodes its result into a T; the op must succeed.
+func callOp[T any](t testing.TB, b *Bridge, op string, args any) T {
+	t.Helper()
+	a := decodeAnswer(t, b.Handle(encodeRequest(t, op, args)))
+	require.Empty(t, a.Error, "%s %v", op, args)
+	var res T
+	require.NoError(t, json.Unmarshal(a.Result, &res))
+	return res
+}
+
+// fails sends a raw request that must be answered with an error, and
+// returns the error.
+func fails(t testing.TB, b *Bridge, raw string) string {
+	t.Helper()
+	a := decodeAnswer(t, b.Handle([]byte(raw)))
+	require.NotEmpty(t, a.Error, "want an error for %s, got %s", raw, a.Result)
+	return a.Error
+}
+
+// run runs console lines that must succeed.
+func run(t testing.TB, b *Bridge, lines ...string) RunResult {
+	t.Helper()
+	var res RunResult
+	for _, line := range lines {
+		res = callOp[RunResult](t, b, "run", RunArgs{Line: line})
+		require.Nil(t, res.Failure, "%s: %+v", line, res.Failure)
+	}
+	return res
+}
+
+// stabilize runs stabilize in chunks until the world is at rest, and
+// returns how many calls it took.
+func stabilize(t testing.TB, b *Bridge, chunk int) int {
+	t.Helper()
+	for calls := 1; calls <= 1000; calls++ {
+		res := callOp[StepsResult](t, b, "stabilize", StabilizeArgs{MaxSteps: chunk})
+		if res.AtRest {
+			assert.Empty(t, res.Limit)
+			return calls
+		}
+		require.Equal(t, fmt.Sprintf("--max-steps=%d", chunk), res.Limit)
+		require.Equal(t, chunk, res.Ran)
+	}
+	t.Fatal("the world never came to rest")
+	return 0
+}
+
+func newSandbox(t testing.TB, seed uint64) *Bridge {
+	t.Helper()
+	b := NewBridge()
+	res := callOp[LoadResult](t, b, "load", LoadArgs{Seed: seed})
+	require.Equal(t, "sandbox", res.Mode)
+	return b
+}
+
+func TestBridgeSandboxLifecycle(t *testing.T) {
+	b := NewBridge()
+	load := callOp[LoadResult](t, b, "load", LoadArgs{Seed: 7})
+	assert.Equal(t, LoadResult{Mode: "sandbox", Seed: 7, Step: load.Step}, load)
+	assert.Positive(t, load.Step, "the world's start ran")
+
+	v := callOp[View](t, b, "view", nil)
+	assert.Equal(t, "sandbox", v.Mode)
+	assert.Equal(t, uint64(7), v.Seed)
+	assert.Equal(t, load.Step, v.Step)
+	assert.Equal(t, load.Step, v.BaseStep)
+	assert.Equal(t, v.Step, v.RecordedSteps)
+	assert.True(t, v.AtRest)
+	require.Len(t, v.Nodes, 3)
+	for _, n := range v.Nodes {
+		assert.True(t, n.Registered && n.Ready && n.Schedulable && n.Kubelet, "%+v", n)
+	}
+	assert.Empty(t, v.Pods)
+	assert.Len(t, v.LastSteps, defaultViewSteps)
+	assert.Equal(t, v.Step, v.LastSteps[len(v.LastSteps)-1].N)
+
+	created := run(t, b, "create rs web --replicas=3 --selector=app=web")
+	assert.Contains(t, created.Output, "replicaset.apps/web created")
+	assert.Positive(t, created.Ran, "kubectl steps until its answer arrives")
+	assert.Len(t, created.Steps, created.Ran)
+	assert.Equal(t, v.Step+1, created.Steps[0].N)
+	assert.False(t, created.AtRest)
+
+	assert.Greater(t, stabilize(t, b, 5), 1, "a chunk of 5 steps cannot settle three pods")
+
+	v = callOp[View](t, b, "view", ViewArgs{Agenda: 3, Steps: 2})
+	assert.True(t, v.AtRest)
+	assert.Len(t, v.LastSteps, 2)
+	assert.LessOrEqual(t, len(v.Agenda.Next), 3)
+	assert.Equal(t, []Input{{Step: load.Step, Text: "create rs web --replicas=3 --selector=app=web"}}, v.Inputs)
+	require.Len(t, v.Owners, 1)
+	assert.Equal(t, Owner{Kind: "rs", Namespace: "default", Name: "web", Selector: "app=web", Replicas: 3,
+		Status: OwnerStatus{Replicas: 3, FullyLabeledReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3, ObservedGeneration: 1}},
+		v.Owners[0])
+	require.Len(t, v.Pods, 3)
+	for _, p := range v.Pods {
+		assert.Equal(t, "Running", p.Phase)
+		assert.True(t, p.Ready)
+		assert.Equal(t, "rs/web", p.Owner)
+		assert.Equal(t, map[string]string{"app": "web"}, p.Labels)
+		assert.NotEmpty(t, p.Node)
+		assert.Equal(t, "running, Ready", p.Kubelet)
+		assert.False(t, p.Terminating)
+	}
+	require.Len(t, v.Informers, 3)
+	pods := v.Informers[0]
+	assert.Equal(t, "informer/pods", pods.Name)
+	assert.Equal(t, 3, pods.Cached)
+	assert.Equal(t, 3, pods.InAPI)
+	for _, e := range pods.Entries {
+		assert.Empty(t, e.Diff, "at rest the cache holds what the API holds: %+v", e)
+	}
+	require.Len(t, v.Controllers, 2)
+	rs := v.Controllers[0]
+	assert.Equal(t, "rs", rs.Kind)
+	assert.True(t, rs.Started)
+	assert.Empty(t, rs.Queue.Waiting)
+	assert.Len(t, rs.Workers, 5)
+	require.Len(t, rs.Expectations, 1)
+	assert.Equal(t, "default/web", rs.Expectations[0].Key)
+	assert.Zero(t, rs.Expectations[0].Add)
+	assert.True(t, rs.Expectations[0].Satisfied)
+	require.NotEmpty(t, rs.LastSyncs)
+	assert.Equal(t, "rs/web", rs.LastSyncs[0].Owner)
+	assert.Empty(t, v.Faults.API)
+	assert.Empty(t, v.Faults.Watch)
+}
+
+func TestBridgeRunAnswersFailuresAsResults(t *testing.T) {
+	b := newSandbox(t, 1)
+	run(t, b, "create rs web --replicas=2 --selector=app=web", "stabilize")
+
+	res := callOp[RunResult](t, b, "run", RunArgs{Line: "scael rs/web --replicas=3"})
+	require.NotNil(t, res.Failure)
+	assert.Equal(t, "parse", res.Failure.Kind)
+	assert.Equal(t, 1, res.Failure.Line)
+	assert.Equal(t, 1, res.Failure.Col)
+	assert.Equal(t, `unknown command "scael"`, res.Failure.Message)
+	assert.Equal(t, []string{"scale"}, res.Failure.Suggestions)
+	assert.Contains(t, res.Failure.Error, `did you mean "scale"?`)
+	assert.Zero(t, res.Ran)
+
+	res = callOp[RunResult](t, b, "run", RunArgs{Line: "scale rs/web --replicas=3 --bogus"})
+	require.NotNil(t, res.Failure)
+	assert.Equal(t, "parse", res.Failure.Kind)
+	assert.Greater(t, res.Failure.Col, 1, "the column points at the bad flag")
+
+	res = callOp[RunResult](t, b, "run", RunArgs{Line: "expect pods -l app=web count=5"})
+	require.NotNil(t, res.Failure)
+	assert.Equal(t, "runtime", res.Failure.Kind)
+	assert.Contains(t, res.Failure.Message, "found 2")
+
+	res = callOp[RunResult](t, b, "run", RunArgs{Line: "create rs web --replicas=1 --selector=app=web"})
+	require.NotNil(t, res.Failure)
+	assert.Contains(t, res.Failure.Message, "already exists")
+	assert.Positive(t, res.Ran, "the request went to the API server and back")
+
+	res = callOp[RunResult](t, b, "run", RunArgs{Line: "   # only a comment"})
+	assert.Equal(t, RunResult{StepsResult: StepsResult{Step: res.Step, AtRest: true}}, res)
+
+	res = run(t, b, "get pods")
+	assert.Contains(t, res.Output, "NAME")
+	assert.Zero(t, res.Ran, "reading does not step")
+	assert.Contains(t, run(t, b, "help scale").Output, "scale")
+}
+
+func TestBridgeStep(t *testing.T) {
+	b := newSandbox(t, 1)
+	run(t, b, "create rs web --replicas=2 --selector=app=web")
+	before := callOp[View](t, b, "view", nil).Step
+
+	res := callOp[StepsResult](t, b, "step", nil)
+	require.Equal(t, 1, res.Ran)
+	assert.Equal(t, before+1, res.Steps[0].N)
+
+	res = callOp[StepsResult](t, b, "step", StepArgs{N: 4})
+	require.Equal(t, 4, res.Ran)
+	require.Len(t, res.Steps, 4)
+	assert.False(t, res.Idle)
+	touched := false
+	for i, s := range res.Steps {
+		assert.Equal(t, before+2+uint64(i), s.N)
+		assert.True(t, strings.HasPrefix(s.Trace, fmt.Sprintf("#%d ", s.N)), s.Trace)
+		assert.Contains(t, s.Trace, s.Summary)
+		assert.NotEmpty(t, s.Actor)
+		assert.True(t, strings.HasSuffix(s.At, "s"))
+		touched = touched || len(s.Touched) > 0
+	}
+	assert.True(t, touched, "some step touched an object")
+	assert.Equal(t, before+5, res.Step)
+
+	steps := callOp[StepsResult](t, b, "steps", StepsArgs{From: before + 1, To: before + 5})
+	assert.Equal(t, 5, steps.Ran)
+	assert.Equal(t, res.Steps, steps.Steps[1:], "the timeline keeps the steps as they were answered")
+}
+
+func TestBridgeUntilSync(t *testing.T) {
+	b := newSandbox(t, 3)
+	run(t, b, "create rs web --replicas=2 --selector=app=web", "stabilize")
+
+	run(t, b, "kill pods -l app=web --pick=oldest")
+	res := callOp[StepsResult](t, b, "untilSync", nil)
+	require.NotNil(t, res.Sync)
+	assert.Equal(t, "rs/web", res.Sync.Owner)
+	assert.Equal(t, "default/web", res.Sync.Key)
+	assert.Contains(t, res.Sync.Decision, "creating 1")
+	assert.Positive(t, res.Ran)
+	assert.Empty(t, res.Limit)
+
+	run(t, b, "kill pods -l app=web --pick=oldest")
+	res = callOp[StepsResult](t, b, "untilSync", UntilSyncArgs{Owner: "rs/web"})
+	require.NotNil(t, res.Sync)
+	assert.Equal(t, "rs/web", res.Sync.Owner)
+
+	res = callOp[StepsResult](t, b, "untilSync", UntilSyncArgs{Owner: "rs/web", MaxSteps: 1})
+	assert.Equal(t, "--max-steps=1", res.Limit, "a sync that does not come within the limit is not an error")
+	assert.Nil(t, res.Sync)
+
+	assert.Contains(t, fails(t, b, `{"op":"untilSync","args":{"owner":"rs/nope"}}`), `"nope" not found`)
+	assert.Contains(t, fails(t, b, `{"op":"untilSync","args":{"owner":"rx/web"}}`), `did you mean`)
+	assert.Contains(t, fails(t, b, `{"op":"untilSync","args":{"owner":"rs/web --max-steps=1"}}`), "bad owner")
+	assert.Contains(t, fails(t, b, `{"op":"untilSync","args":{"namespace":"default"}}`), "namespace needs an owner")
+}
+
+func TestBridgeCompleteAndHelp(t *testing.T) {
+	b := NewBridge() // neither needs a world
+
+	c := callOp[CompleteResult](t, b, "complete", CompleteArgs{Line: "sca"})
+	assert.Equal(t, CompleteResult{Start: 0, End: 3, Candidates: []string{"scale"}}, c)
+	cursor := 8
+	c = callOp[CompleteResult](t, b, "complete", CompleteArgs{Line: "scale rs/web --rep", Cursor: &cursor})
+	assert.Equal(t, 6, c.Start)
+	assert.Equal(t, 8, c.End)
+	c = callOp[CompleteResult](t, b, "complete", CompleteArgs{Line: "scale rs/web --rep"})
+	assert.Equal(t, []string{"--replicas="}, c.Candidates)
+
+	h := callOp[HelpResult](t, b, "help", nil)
+	assert.Contains(t, h.Text, "scale")
+	assert.Empty(t, h.Commands)
+	h = callOp[HelpResult](t, b, "help", HelpArgs{Topic: "create rs", Commands: true})
+	assert.Contains(t, h.Text, "--replicas")
+	assert.NotEmpty(t, h.Commands)
+	assert.NotEmpty(t, h.Kinds)
+	assert.Contains(t, fails(t, b, `{"op":"help","args":{"topic":"scael"}}`), `did you mean "scale"?`)
+
+	l := callOp[LessonsResult](t, b, "lessons", nil)
+	require.NotEmpty(t, l.Lessons)
+	assert.Equal(t, "01-self-healing", l.Lessons[0].ID)
+	assert.Empty(t, l.Lessons[0].Pages, "the list carries no content")
+}
+
+func TestBridgeRequestErrors(t *testing.T) {
+	b := NewBridge()
+	for _, tc := range []struct{ req, want string }{
+		{`{"op":"view"}`, "nothing is loaded yet"},
+		{`{"op":"step"}`, "nothing is loaded yet"},
+		{``, "bad request"},
+		{`not json`, "bad request"},
+		{`{"op":"view"`, "bad request"},
+		{`{"op":"view"} {"op":"view"}`, "unexpected data after the JSON value"},
+		{`[]`, "bad request"},
+		{`{}`, `unknown op ""`},
+		{`{"op":"veiw"}`, `unknown op "veiw"; did you mean "view"?`},
+		{`{"op":"view","arg":{}}`, `unknown field "arg"`},
+		{`{"op":"load","args":{"lesson":"01-self-healing","sede":3}}`, `bad args: json: unknown field "sede"`},
+		{`{"op":"load","args":{"seed":"three"}}`, "bad args"},
+		{`{"op":"load","args":{"seed":-1}}`, "bad args"},
+		{`{"op":"load","args":[]}`, "bad args"},
+		{`{"op":"load","args":{"lesson":"01-self-heeling"}}`, `no lesson "01-self-heeling"; did you mean "01-self-healing"?`},
+		{`{"op":"complete","args":{"line":3}}`, "bad args"},
+	} {
+		assert.Contains(t, fails(t, b, tc.req), tc.want, tc.req)
+	}
+
+	callOp[LoadResult](t, b, "load", nil)
+	for _, tc := range []struct{ req, want string }{
+		{`{"op":"step","args":{"n":-1}}`, "n must be from 1 to 10000"},
+		{`{"op":"step","args":{"n":10001}}`, "n must be from 1 to 10000"},
+		{`{"op":"stabilize","args":{"maxSteps":-5}}`, "maxSteps must be"},
+		{`{"op":"untilSync","args":{"maxSteps":1000001}}`, "maxSteps must be"},
+		{`{"op":"seek","args":{"step":1000000}}`, "has not run yet"},
+		{`{"op":"check"}`, "no lesson is loaded"},
+		{`{"op":"run","args":{"line":"get pods","cursor":1}}`, `unknown field "cursor"`},
+	} {
+		assert.Contains(t, fails(t, b, tc.req), tc.want, tc.req)
+	}
+	callOp[View](t, b, "view", nil) // and the bridge still answers
+}
+
+func TestBridgeFailedLoadKeepsTheWorld(t *testing.T) {
+	b := newSandbox(t, 1)
+	run(t, b, "create rs web --replicas=1 --selector=app=web")
+	before := callOp[View](t, b, "view", nil)
+	fails(t, b, `{"op":"load","args":{"lesson":"99-nope"}}`)
+	assert.Equal(t, before, callOp[View](t, b, "view", nil))
+}
+
+// session is a session of the page: the requests, in order.
+var session = []struct {
+	op   string
+	args any
+}{
+	{"load", LoadArgs{Seed: 42}},
+	{"run", RunArgs{Line: "create rs web --replicas=3 --selector=app=web"}},
+	{"step", StepArgs{N: 7}},
+	{"stabilize", StabilizeArgs{MaxSteps: 10}},
+	{"stabilize", StabilizeArgs{MaxSteps: 100000}},
+	{"run", RunArgs{Line: "kill pods -l app=web --pick=random"}},
+	{"untilSync", nil},
+	{"run", RunArgs{Line: "fail create pods --count=1 --error=quota"}},
+	{"run", RunArgs{Line: "drop watch pods --count=1"}},
+	{"run", RunArgs{Line: "scale rs/web --replicas=5"}},
+	{"step", StepArgs{N: 20}},
+	{"view", ViewArgs{Agenda: 50, Steps: 50}},
+	{"seek", SeekArgs{Step: 224}}, // after the first stabilize and the kill
+	{"view", nil},
+	{"run", RunArgs{Line: "label pods -l app=web --pick=oldest app=db --overwrite"}},
+	{"stabilize", StabilizeArgs{MaxSteps: 100000}},
+	{"run", RunArgs{Line: "get pods --show-labels"}},
+	{"steps", StepsArgs{From: 1}},
+	{"view", ViewArgs{Agenda: 50, Steps: 50}},
+}
+
+func TestBridgeIsDeterministic(t *testing.T) {
+	play := func() [][]byte {
+		b := NewBridge()
+		var out [][]byte
+		for _, r := range session {
+			ans := b.Handle(encodeRequest(t, r.op, r.args))
+			require.Empty(t, decodeAnswer(t, ans).Error, "%s %v", r.op, r.args)
+			out = append(out, ans)
+		}
+		return out
+	}
+	first, second := play(), play()
+	for i := range first {
+		assert.Equal(t, string(first[i]), string(second[i]), "request %d (%s) answered differently", i, session[i].op)
+	}
+
+	var v View
+	require.NoError(t, json.Unmarshal(decodeAnswer(t, first[len(first)-1]).Result, &v))
+	assert.True(t, v.AtRest)
+	owners := map[string]int{}
+	for _, p := range v.Pods {
+		owners[p.Owner+" "+p.Labels["app"]]++
+	}
+	assert.Equal(t, map[string]int{"rs/web web": 3, " db": 1}, owners,
+		"the label forked the timeline before the scale: three pods of rs/web and the one relabelled away")
+}
+
+func TestBridgeSeekBackAndForth(t *testing.T) {
+	b := newSandbox(t, 5)
+	run(t, b, "create rs web --replicas=3 --selector=app=web")
+	callOp[StepsResult](t, b, "step", StepArgs{N: 10})
+	mid := callOp[View](t, b, "view", ViewArgs{Agenda: 100, Steps: 100})
+	callOp[StepsResult](t, b, "step", StepArgs{N: 3}) // no input at mid's boundary
+	run(t, b, "kill pods -l app=web --pick=newest")
+	stabilize(t, b, 1000)
+	end := callOp[View](t, b, "view", ViewArgs{Agenda: 100, Steps: 100})
+
+	seek := func(step uint64) View {
+		t.Helper()
+		res := callOp[SeekResult](t, b, "seek", SeekArgs{Step: step})
+		require.Equal(t, step, res.Step)
+		require.Equal(t, end.RecordedSteps, res.RecordedSteps, "seeking does not change the timeline")
+		return callOp[View](t, b, "view", ViewArgs{Agenda: 100, Steps: 100})
+	}
+	back := seek(mid.Step)
+	assert.Equal(t, back, seek(mid.Step), "seeking to the same step twice")
+	forth := seek(end.Step)
+	assert.Equal(t, end, forth, "back and forth again is where we were")
+	assert.Equal(t, back, seek(mid.Step))
+	assert.Equal(t, forth, seek(end.Step))
+
+	// Back at mid, the world is what it was then; only the timeline knows
+	// more (the steps and inputs recorded since).
+	back = seek(mid.Step)
+	assert.Equal(t, end.RecordedSteps, back.RecordedSteps)
+	back.RecordedSteps, back.Inputs = mid.RecordedSteps, mid.Inputs
+	assert.Equal(t, mid, back)
+
+	// Going back to the start of the world and before it works too.
+	zero := seek(0)
+	assert.Zero(t, zero.Step)
+	assert.Empty(t, zero.LastSteps)
+	assert.Equal(t, "0.000s", zero.Clock)
+
+	// An input in the past forks the timeline: the old future is gone.
+	seek(mid.Step)
+	forked := run(t, b, "scale rs/web --replicas=1")
+	v := callOp[View](t, b, "view", nil)
+	assert.Equal(t, forked.Step, v.RecordedSteps, "the old future was dropped")
+	assert.Less(t, v.RecordedSteps, end.RecordedSteps)
+	steps := callOp[StepsResult](t, b, "steps", StepsArgs{From: mid.Step - 2})
+	require.Len(t, steps.Steps, int(v.RecordedSteps-mid.Step+3))
+	for i, s := range steps.Steps {
+		assert.Equal(t, mid.Step-2+uint64(i), s.N)
+	}
+	assert.Equal(t, forked.Steps, steps.Steps[3:], "the timeline holds the new steps, not the old ones")
+	assert.Contains(t, fails(t, b, fmt.Sprintf(`{"op":"seek","args":{"step":%d}}`, end.Step)), "has not run yet")
+}
+
+func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
+	b := NewBridge()
+	list := callOp[LessonsResult](t, b, "lessons", nil)
+	require.NotEmpty(t, list.Lessons)
+	for _, item := range list.Lessons {
+		t.Run(item.ID, func(t *testing.T) {
+			b := NewBridge()
+			load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: item.ID})
+			assert.Equal(t, "lesson", load.Mode)
+			l := load.Lesson
+			require.NotNil(t, l)
+			assert.Equal(t, item.Title, l.Title)
+			require.NotEmpty(t, l.Pages)
+			v := callOp[View](t, b, "view", nil)
+			assert.Equal(t, item.ID, v.Lesson)
+			assert.Equal(t, load.Step, v.BaseStep)
+
+			goal := callOp[CheckResult](t, b, "check", nil)
+			assert.False(t, goal.Met, "setup alone does not meet the goal")
+			require.NotNil(t, goal.Failure)
+			assert.Equal(t, "runtime", goal.Failure.Kind)
+
+			// Walk the guide as the learner does: each page's do blocks, line
+			// by line through the console, then its checks.
+			for _, p := range l.Pages {
+				for _, blk := range p.Blocks {
+					if blk.Kind == "do" {
+						run(t, b, strings.Split(blk.Text, "\n")...)
+					}
+				}
+				res := callOp[CheckResult](t, b, "check", CheckArgs{Page: p.N})
+				assert.True(t, res.Met, "page %d: %+v", p.N, res.Failure)
+			}
+
+			// The reference solution, from a fresh load, meets the goal.
+			callOp[LoadResult](t, b, "load", LoadArgs{Lesson: item.ID})
+			run(t, b, strings.Split(l.Solution, "\n")...)
+			before := callOp[View](t, b, "view", nil)
+			res := callOp[CheckResult](t, b, "check", nil)
+			assert.True(t, res.Met, "%+v", res.Failure)
+			assert.Equal(t, before, callOp[View](t, b, "view", nil), "checking changes nothing")
+
+			assert.Contains(t, fails(t, b, `{"op":"check","args":{"page":99}}`), "not 99")
+		})
+	}
+}
+
+func TestBridgeLessonContent(t *testing.T) {
+	b := NewBridge()
+	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-self-healing", Seed: 9}).Lesson
+	require.Len(t, l.Pages, 3)
+	blocks := l.Pages[1].Blocks
+	require.Len(t, blocks, 3)
+	assert.Equal(t, []string{"predict", "do", "check"}, []string{blocks[0].Kind, blocks[1].Kind, blocks[2].Kind})
+	require.NotNil(t, blocks[0].Predict)
+	assert.Equal(t, 1, blocks[0].Predict.Answer)
+	assert.Len(t, blocks[0].Predict.Choices, 3)
+	assert.NotEmpty(t, l.Hints)
+	assert.Equal(t, uint64(9), callOp[View](t, b, "view", nil).Seed, "the load's seed overrides the lesson's")
+}
+
+func TestBridgeSeeds(t *testing.T) {
+	podNames := func(seed uint64) []string {
+		b := newSandbox(t, seed)
+		run(t, b, "create rs web --replicas=2 --selector=app=web", "stabilize")
+		var names []string
+		for _, p := range callOp[View](t, b, "view", nil).Pods {
+			names = append(names, p.Name)
+		}
+		return names
+	}
+	assert.Equal(t, podNames(11), podNames(11))
+	assert.NotEqual(t, podNames(11), podNames(12))
+
+	b := newSandbox(t, 0)
+	assert.Equal(t, uint64(1), callOp[View](t, b, "view", nil).Seed, "the default seed")
+	run(t, b, "seed 5")
+	v := callOp[View](t, b, "view", nil)
+	assert.Equal(t, uint64(5), v.Seed, "seed before any change rebuilds the world")
+	assert.Equal(t, v.Step, v.RecordedSteps)
+	assert.Len(t, callOp[StepsResult](t, b, "steps", nil).Steps, int(v.Step), "the log is the new world's")
+	run(t, b, "create rs web --replicas=1 --selector=app=web")
+	res := callOp[RunResult](t, b, "run", RunArgs{Line: "seed 6"})
+	require.NotNil(t, res.Failure, "too late once the world changed")
+	assert.Contains(t, res.Failure.Message, "already changed")
+}
+
+func TestBridgeRecoversPanics(t *testing.T) {
+	opTable()["boom"] = func(b *Bridge, _ json.RawMessage) (any, error) { panic("boom in an op") }
+	opTable()["stepThenBoom"] = func(b *Bridge, _ json.RawMessage) (any, error) {
+		if _, err := b.Step(StepArgs{N: 2}); err != nil {
+			return nil, err
+		}
+		panic(fmt.Errorf("boom after stepping"))
+	}
+	t.Cleanup(func() { delete(ops, "boom"); delete(ops, "stepThenBoom") })
+
+	b := newSandbox(t, 1)
+	run(t, b, "create rs web --replicas=2 --selector=app=web")
+	before := callOp[View](t, b, "view", nil)
+
+	msg := fails(t, b, `{"op":"boom"}`)
+	assert.Equal(t, "boom: internal error (a bug in Reconcile Lab): boom in an op", msg)
+	assert.Equal(t, before, callOp[View](t, b, "view", nil), "a panic before any change changes nothing")
+
+	msg = fails(t, b, `{"op":"stepThenBoom"}`)
+	assert.Contains(t, msg, "boom after stepping")
+	after := callOp[View](t, b, "view", nil)
+	assert.Equal(t, before.Step+2, after.Step, "what ran before the panic stays done")
+
+	// The bridge keeps working: it steps, seeks and stabilizes.
+	callOp[StepsResult](t, b, "step", StepArgs{N: 3})
+	callOp[SeekResult](t, b, "seek", SeekArgs{Step: before.Step})
+	assert.Equal(t, before.Pods, callOp[View](t, b, "view", nil).Pods)
+	stabilize(t, b, 1000)
+	assert.Len(t, callOp[View](t, b, "view", nil).Pods, 2)
+}
