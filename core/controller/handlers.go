@@ -2,7 +2,6 @@ package controller
 
 import (
 	"maps"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -197,7 +196,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 	}
 
 	oldRef, curRef := api.GetControllerOf(&old.Metadata), api.GetControllerOf(&cur.Metadata)
-	refChanged := !reflect.DeepEqual(oldRef, curRef)
+	refChanged := !sameOwnerRef(oldRef, curRef)
 	summary := name + " updated"
 	touched := []sim.Ref{podRef(cur)}
 	if refChanged && oldRef != nil {
@@ -284,4 +283,23 @@ func (m *Manager) expectationWords(key string) string {
 		return "no expectations"
 	}
 	return "expecting " + strconv.FormatInt(max(add, 0), 10) + " more creates, " + strconv.FormatInt(max(del, 0), 10) + " more deletes"
+}
+
+// sameOwnerRef compares two controller references field by field, as
+// upstream's reflect.DeepEqual does: both nil, or both set with equal fields
+// and equally set flags. Comparing by hand keeps reflect out of the wasm
+// build.
+func sameOwnerRef(a, b *api.OwnerReference) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
+		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+func sameBoolPtr(a, b *bool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
