@@ -110,8 +110,10 @@ type engine struct {
 	mode   string
 	lesson *lesson.Lesson
 	// baseStep is the step at which the learner took over: after the
-	// world's start, or after a lesson's setup.
-	baseStep uint64
+	// world's start, or after a lesson's setup; baseInputs how many inputs
+	// the timeline held then (the setup's), which are not the learner's.
+	baseStep   uint64
+	baseInputs int
 
 	// w is the world the log belongs to; log holds the steps of its timeline
 	// that the session ran, ascending by number. After a seek back it holds
@@ -377,8 +379,11 @@ func opTable() map[string]op {
 	return ops
 }
 
+// testOps are ops that only test builds have (see bridge_testops.go).
+var testOps map[string]op
+
 func newOpTable() map[string]op {
-	return map[string]op{
+	table := map[string]op{
 		"lessons":   func(b *Bridge, _ json.RawMessage) (any, error) { return b.Lessons() },
 		"load":      withArgs((*Bridge).Load),
 		"run":       withArgs((*Bridge).Run),
@@ -392,6 +397,10 @@ func newOpTable() map[string]op {
 		"complete":  withArgs((*Bridge).Complete),
 		"help":      withArgs((*Bridge).Help),
 	}
+	for name, f := range testOps {
+		table[name] = f
+	}
+	return table
 }
 
 // withArgs adapts a method taking typed arguments to an op: the arguments
@@ -561,7 +570,10 @@ func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.baseStep = w.Kernel.Steps()
+	e.baseStep, e.baseInputs = w.Kernel.Steps(), len(w.Inputs())
+	if l != nil {
+		e.session.SetInputFloor(e.baseStep)
+	}
 	e.out.Reset()
 	b.e = e
 

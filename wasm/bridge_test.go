@@ -560,3 +560,52 @@ func TestBridgeRecoversPanics(t *testing.T) {
 	stabilize(t, b, 1000)
 	assert.Len(t, callOp[View](t, b, "view", nil).Pods, 2)
 }
+
+func TestBridgeLessonSetupIsNotTheLearners(t *testing.T) {
+	b := NewBridge()
+	load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-self-healing"})
+	require.Positive(t, load.Step)
+
+	v := callOp[View](t, b, "view", nil)
+	assert.Empty(t, v.Inputs, "the setup's commands are not the learner's, and a share link does not carry them")
+
+	// Back inside the setup the learner may watch but not change the world:
+	// a fork there could not be rebuilt from a share link.
+	callOp[SeekResult](t, b, "seek", SeekArgs{Step: load.Step - 1})
+	res := callOp[RunResult](t, b, "run", RunArgs{Line: "scale rs web --replicas=5"})
+	require.NotNil(t, res.Failure)
+	assert.Contains(t, res.Failure.Message, fmt.Sprintf("inside the lesson's setup, which runs until step %d", load.Step))
+	assert.Equal(t, load.Step, callOp[View](t, b, "view", nil).RecordedSteps, "the refused command forked nothing")
+
+	callOp[SeekResult](t, b, "seek", SeekArgs{Step: load.Step})
+	run(t, b, "scale rs web --replicas=5")
+	v = callOp[View](t, b, "view", nil)
+	assert.Equal(t, []Input{{Step: load.Step, Text: "scale rs web --replicas=5"}}, v.Inputs)
+}
+
+func TestBridgeViewCapsItsLists(t *testing.T) {
+	b := newSandbox(t, 0)
+	run(t, b, "create rs web --replicas=5 --selector=app=web")
+	stabilize(t, b, 10000)
+	// A dropped watch event leaves the pod informer's cache behind the API:
+	// that entry differs, and a capped view lists it before the equal ones.
+	run(t, b, "drop watch pods --count=3", "kill pod --selector=app=web --count=1")
+	stabilize(t, b, 10000)
+
+	full := callOp[View](t, b, "view", nil)
+	capped := callOp[View](t, b, "view", ViewArgs{Pods: 2, Entries: 2})
+
+	assert.Equal(t, full.PodsTotal, capped.PodsTotal)
+	assert.Equal(t, full.Pods[:2], capped.Pods, "the first pods, in the same order")
+	pods := capped.Informers[0]
+	require.Equal(t, "Pod", pods.Kind)
+	require.Len(t, pods.Entries, 2)
+	assert.Equal(t, full.Informers[0].EntriesTotal, pods.EntriesTotal)
+	assert.Positive(t, pods.Differ)
+	assert.NotEmpty(t, pods.Entries[0].Diff, "entries that differ come first")
+
+	none := callOp[View](t, b, "view", ViewArgs{Pods: -1, Entries: -1})
+	assert.Empty(t, none.Pods)
+	assert.Empty(t, none.Informers[0].Entries)
+	assert.Equal(t, full.PodsTotal, none.PodsTotal)
+}

@@ -17,12 +17,22 @@ import (
 // JSON value. Every list is in a fixed order, so equal worlds give equal
 // views, byte for byte.
 
-// ViewArgs: how many agenda events (default 10) and recent steps (default
-// 10) to list; -1 lists none.
+// ViewArgs: how many agenda events (default 10), recent steps (default 10),
+// pods (default 1000) and cache entries per informer (default 200) to list;
+// -1 lists none. The caps keep a view of a 10,000-pod world cheap enough to
+// fetch at every chunk of a long run; the totals say what was left out.
 type ViewArgs struct {
-	Agenda int `json:"agenda,omitempty"`
-	Steps  int `json:"steps,omitempty"`
+	Agenda  int `json:"agenda,omitempty"`
+	Steps   int `json:"steps,omitempty"`
+	Pods    int `json:"pods,omitempty"`
+	Entries int `json:"entries,omitempty"`
 }
+
+// Default caps of a view.
+const (
+	defaultViewPods    = 1000
+	defaultViewEntries = 200
+)
 
 // View is the page's whole picture of the world at the present step.
 type View struct {
@@ -44,12 +54,16 @@ type View struct {
 	AtRest bool `json:"atRest"`
 	// Inputs are the learner's commands on the timeline, with the step each
 	// was applied at (a seek back keeps the ones after the present until
-	// something new forks the timeline).
+	// something new forks the timeline). A lesson's setup is not the
+	// learner's: its commands are not listed.
 	Inputs []Input `json:"inputs,omitempty"`
 
 	Nodes  []Node  `json:"nodes,omitempty"`
 	Owners []Owner `json:"owners,omitempty"`
-	Pods   []Pod   `json:"pods,omitempty"`
+	// Pods are the first pods by namespace and name, at most ViewArgs.Pods
+	// of them; PodsTotal counts them all.
+	Pods      []Pod `json:"pods,omitempty"`
+	PodsTotal int   `json:"podsTotal"`
 
 	Informers   []Informer   `json:"informers"`
 	Controllers []Controller `json:"controllers"`
@@ -131,8 +145,13 @@ type Informer struct {
 	// Cached and InAPI count the objects in the cache and in the API store.
 	Cached int `json:"cached"`
 	InAPI  int `json:"inAPI"`
-	// Entries lists every key in the cache or the API, by key.
-	Entries []CacheEntry `json:"entries,omitempty"`
+	// Entries lists the keys in the cache or the API, by key: those whose
+	// cache differs from the API first, then the others, at most
+	// ViewArgs.Entries in all; EntriesTotal counts every key and Differ
+	// those that differ.
+	Entries      []CacheEntry `json:"entries,omitempty"`
+	EntriesTotal int          `json:"entriesTotal"`
+	Differ       int          `json:"differ"`
 	// Pending are the keys with deltas not yet processed, in order.
 	Pending []PendingKey `json:"pending,omitempty"`
 }
@@ -302,17 +321,19 @@ func (b *Bridge) View(a ViewArgs) (*View, error) {
 	if e.lesson != nil {
 		v.Lesson = e.lesson.ID
 	}
-	for _, in := range w.Inputs() {
+	inputs := w.Inputs()
+	for _, in := range inputs[min(e.baseInputs, len(inputs)):] {
 		v.Inputs = append(v.Inputs, Input{Step: in.Step, Text: in.Name})
 	}
 	v.Nodes = nodesView(w)
 	v.Owners = ownersView(w)
-	v.Pods = podsView(w)
+	v.Pods, v.PodsTotal = podsView(w, orDefault(a.Pods, defaultViewPods))
+	entriesN := orDefault(a.Entries, defaultViewEntries)
 	var infs []informer.View
 	for _, inf := range []*informer.Informer{w.Pods, w.ReplicaSets, w.ReplicationControllers} {
 		iv := inf.View()
 		infs = append(infs, iv)
-		v.Informers = append(v.Informers, informerView(w, iv, inf.Kind()))
+		v.Informers = append(v.Informers, informerView(w, iv, inf.Kind(), entriesN))
 	}
 	for _, m := range []*controller.Manager{w.RS, w.RC} {
 		v.Controllers = append(v.Controllers, controllerView(m))
@@ -402,9 +423,10 @@ func replicas(p *int32) int32 {
 	return *p
 }
 
-func podsView(w *world.World) []Pod {
+func podsView(w *world.World, limit int) ([]Pod, int) {
 	var out []Pod
-	for _, obj := range w.Store.Objects(api.KindPod, "") {
+	objs := w.Store.Objects(api.KindPod, "")
+	for _, obj := range objs[:min(limit, len(objs))] {
 		p := obj.(*api.Pod)
 		pod := Pod{Namespace: p.Metadata.Namespace, Name: p.Metadata.Name, Phase: p.Status.Phase,
 			Ready: controller.IsPodReady(p), Node: p.Spec.NodeName, Labels: maps.Clone(p.Metadata.Labels),
@@ -423,10 +445,10 @@ func podsView(w *world.World) []Pod {
 		}
 		out = append(out, pod)
 	}
-	return out
+	return out, len(objs)
 }
 
-func informerView(w *world.World, v informer.View, kind api.Kind) Informer {
+func informerView(w *world.World, v informer.View, kind api.Kind, limit int) Informer {
 	out := Informer{Name: v.Name, Kind: v.Kind, State: string(v.State), LastSyncRV: v.LastSyncRV, Synced: v.HasSynced,
 		Lists: v.Lists, Watches: v.Watches}
 	cached := map[string]string{}
@@ -445,6 +467,7 @@ func informerView(w *world.World, v informer.View, kind api.Kind) Informer {
 		}
 	}
 	slices.Sort(keys)
+	var same []CacheEntry
 	for _, k := range keys {
 		c, inCache := cached[k]
 		a, inStore := inAPI[k]
@@ -457,8 +480,19 @@ func informerView(w *world.World, v informer.View, kind api.Kind) Informer {
 		case c != a:
 			entry.Diff = "stale"
 		}
-		out.Entries = append(out.Entries, entry)
+		if entry.Diff == "" {
+			if len(same) < limit {
+				same = append(same, entry)
+			}
+			continue
+		}
+		out.Differ++
+		if len(out.Entries) < limit {
+			out.Entries = append(out.Entries, entry)
+		}
 	}
+	out.Entries = append(out.Entries, same[:min(len(same), limit-len(out.Entries))]...)
+	out.EntriesTotal = len(keys)
 	for _, p := range v.Pending {
 		out.Pending = append(out.Pending, PendingKey{Key: p.Key, Deltas: slices.Clone(p.Deltas)})
 	}

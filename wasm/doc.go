@@ -10,20 +10,23 @@
 //     world from core/ through core/script. It has no build tag, imports
 //     nothing from JavaScript and is tested with go test like any other
 //     package; its comment documents every op and JSON shape. main_js.go
-//     does not publish it yet: linking the engine takes main.wasm past its
-//     size budget (about 8.1 MB raw and 2.2 MB gzip against 5 MB and 1.3 MB),
-//     and the bridge's op table is built on first use so that, until then,
-//     none of the engine is linked.
+//     publishes it as rlab.call. Builds with the rlabtest tag add two ops
+//     that break the engine on purpose (bridge_testops.go), for the browser
+//     tests of the page's error handling.
 //   - main_js.go (//go:build js && wasm) is the only Go file of the project
 //     that touches JavaScript (its test aside), and it does so only through
 //     github.com/hack-pad/safejs, whose calls return errors where syscall/js
 //     panics. It publishes the API object globalThis.rlab, tells the page it
 //     is ready, and then parks main in select {} for the page's lifetime.
 //
-// The page sees this contract:
+// The program runs in a Web Worker (site/worker.js), never on the page's own
+// thread, so that no step, however long, freezes the page; site/engine.js is
+// the page's side of that conversation. The worker sees this contract:
 //
 //	globalThis.rlab.version   // the build's version string, e.g. "dev"
 //	globalThis.rlab.ping()    // {version: "…"}, or {error: "…"} if something broke
+//	globalThis.rlab.call(s)   // s: a bridge request as JSON text; answers the
+//	                          // bridge's JSON text, {"result": …} or {"error": …}
 //	globalThis.rlabReady      // true once rlab is usable
 //	globalThis.onRlabReady()  // called once at that moment, if the page defined it
 //	globalThis.__rlabReadyAt  // performance.now() at that moment, for load-time budgets
@@ -47,9 +50,15 @@
 //     parks main without spinning; callbacks still run, each on its own
 //     goroutine.
 //
+// A Go fatal error (running out of memory, a panic in a goroutine) cannot be
+// recovered by anything: the program exits. worker.js reports the death, and
+// engine.js starts a new worker and replays the learner's inputs, which the
+// engine's determinism turns back into the same world.
+//
 // Natively this directory builds only main_other.go, which explains how to build
 // the real thing, and runs wasm_node_test.go: it compiles the program for
-// js/wasm, checks the binary's dependencies and size budget, and starts it under
-// node to prove it gets ready. GOOS=js GOARCH=wasm go test runs main_js_test.go
+// js/wasm, checks the binary's dependencies and a size ceiling against
+// regressions (BenchmarkWasmSize reports the size for make bench to judge
+// against the budget), and starts it under node to prove it gets ready. GOOS=js GOARCH=wasm go test runs main_js_test.go
 // under node, which calls the callbacks through JavaScript.
 package main

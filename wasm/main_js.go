@@ -54,6 +54,13 @@ func install(target safejs.Value) error {
 	if err := api.Set("ping", pingFunc); err != nil {
 		return fmt.Errorf("set rlab.ping: %w", err)
 	}
+	callFunc, err := safejs.FuncOf(callback("call", call))
+	if err != nil {
+		return fmt.Errorf("create rlab.call: %w", err)
+	}
+	if err := api.Set("call", callFunc); err != nil {
+		return fmt.Errorf("set rlab.call: %w", err)
+	}
 	if err := target.Set("rlab", api); err != nil {
 		return fmt.Errorf("set globalThis.rlab: %w", err)
 	}
@@ -64,6 +71,26 @@ func install(target safejs.Value) error {
 // is alive and answering calls.
 func ping([]safejs.Value) (any, error) {
 	return map[string]any{"version": version}, nil
+}
+
+// bridge is the page's one world; rlab.call drives it.
+var bridge = NewBridge()
+
+// call is rlab.call(requestJSON): it hands the request, a JSON string, to the
+// bridge and returns the bridge's answer, a JSON string the page parses:
+// {"result": …} or {"error": "…"} (see bridge.go for the ops), also when
+// the call itself is wrong. The bridge recovers its own panics; should
+// anything else panic, callback answers the object {error: "…"} instead of a
+// string.
+func call(args []safejs.Value) (any, error) {
+	if len(args) != 1 || args[0].Type() != safejs.TypeString {
+		return string(errorJSON(errors.New("rlab.call takes one argument, a JSON string: rlab.call(JSON.stringify({op: \"view\"}))"))), nil
+	}
+	req, err := args[0].String()
+	if err != nil {
+		return string(errorJSON(err)), nil
+	}
+	return string(bridge.Handle([]byte(req))), nil
 }
 
 // A handler is the Go side of a function the page calls. It returns a value

@@ -8,6 +8,7 @@ package main
 // depends on what node's real global happens to hold.
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -237,4 +238,46 @@ func str(t *testing.T, v safejs.Value) string {
 	s, err := v.String()
 	require.NoError(t, err)
 	return s
+}
+
+func TestCallDrivesTheBridgeThroughJavaScript(t *testing.T) {
+	global := newTestObject(t)
+	require.NoError(t, install(global))
+	rlab := get(t, global, "rlab")
+
+	call := func(request string) map[string]any {
+		t.Helper()
+		res, err := rlab.Call("call", request)
+		require.NoError(t, err)
+		require.Equal(t, safejs.TypeString, res.Type(), "rlab.call answers JSON text")
+		var answer map[string]any
+		require.NoError(t, json.Unmarshal([]byte(str(t, res)), &answer))
+		return answer
+	}
+
+	assert.Contains(t, call(`{"op":"load"}`), "result")
+	run := call(`{"op":"run","args":{"line":"create rs web --replicas=2 --selector=app=web"}}`)
+	require.Contains(t, run, "result", "answer: %v", run)
+	stable := call(`{"op":"stabilize","args":{"maxSteps":100000}}`)
+	require.Contains(t, stable, "result")
+	assert.Equal(t, true, stable["result"].(map[string]any)["atRest"])
+	view := call(`{"op":"view"}`)
+	require.Contains(t, view, "result")
+	assert.EqualValues(t, 2, view["result"].(map[string]any)["podsTotal"], "the world under node is the world natively")
+
+	assert.Contains(t, call(`{"op":"nope"}`)["error"], `unknown op "nope"`)
+}
+
+func TestCallRefusesAnythingButOneString(t *testing.T) {
+	global := newTestObject(t)
+	require.NoError(t, install(global))
+	rlab := get(t, global, "rlab")
+
+	for _, args := range [][]any{nil, {42}, {"{}", "{}"}} {
+		res, err := rlab.Call("call", args...)
+		require.NoError(t, err)
+		var answer map[string]any
+		require.NoError(t, json.Unmarshal([]byte(str(t, res)), &answer))
+		assert.Contains(t, answer["error"], "one argument, a JSON string", "args %v", args)
+	}
 }

@@ -40,6 +40,22 @@ var budgets = []budget{
 		Upstream: &upstreamRun{PodsMs: 6912, PodsMsMin: 5586, RecoverMs: 8999, PeakHeapMiB: 224}},
 	{Name: "Converge/10x1000", MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs,
 		Upstream: &upstreamRun{PodsMs: 2039, PodsMsMin: 1764, RecoverMs: 1128, PeakHeapMiB: 150.6}},
+
+	// The page's budgets (the issue "The page"), judged by the figures the
+	// benchmarks report: the size of site/main.wasm as make wasm builds it
+	// (wasm/), and what a real headless Chromium measures (e2e/).
+	{Name: "WasmSize", MaxAllocs: anyAllocs, Limits: []limit{{"raw-bytes", 5_000_000}, {"gzip-bytes", 1_300_000}}},
+	{Name: "BrowserLoad", MaxAllocs: anyAllocs, Limits: []limit{{"load-ms", 200}}},
+	{Name: "BrowserStep", MaxAllocs: anyAllocs, Limits: []limit{{"step-ms", 0.5}}},
+	{Name: "BrowserSeek", MaxAllocs: anyAllocs, Limits: []limit{{"seek-ms", 100}, {"wasm-MiB", 256}}},
+	{Name: "BrowserResponsive", MaxAllocs: anyAllocs, Limits: []limit{{"click-ms", 100}}},
+}
+
+// A limit bounds one figure a benchmark reports with b.ReportMetric, by its
+// unit: {"load-ms", 200} holds the median page load to 200 ms.
+type limit struct {
+	Unit string
+	Max  float64
 }
 
 // The units of the figures a convergence scenario reports with
@@ -84,6 +100,10 @@ type budget struct {
 
 	// Upstream holds the reference figures MinSpeedup compares with.
 	Upstream *upstreamRun
+
+	// Limits bound figures the benchmark reports, which puts it in the
+	// table of figures.
+	Limits []limit
 }
 
 // An upstreamRun is what the real controller did in one convergence scenario,
@@ -106,6 +126,11 @@ type upstreamRun struct {
 // benchmark in the convergence table instead of the ns/op one.
 func (b budget) metricBased() bool {
 	return b.MinSpeedup > 0 || b.MaxPeakHeapMiB > 0
+}
+
+// figureBased reports whether b judges reported figures by plain limits.
+func (b budget) figureBased() bool {
+	return len(b.Limits) > 0
 }
 
 // covers reports whether the budget applies to the benchmark named name
@@ -131,6 +156,9 @@ func (b budget) String() string {
 	}
 	if b.MaxPeakHeapMiB > 0 {
 		limits = append(limits, "peak heap ≤ "+formatFloat(b.MaxPeakHeapMiB)+" MiB")
+	}
+	for _, l := range b.Limits {
+		limits = append(limits, l.Unit+" ≤ "+formatFloat(l.Max))
 	}
 	return strings.Join(limits, ", ")
 }
@@ -197,6 +225,13 @@ func (b budget) check(ours, upstream *samples) (verdict string, problems []strin
 			fail(false, "no %s metric", metricPeakHeapMiB)
 		} else if mib > b.MaxPeakHeapMiB {
 			fail(true, "peak heap %.1f MiB > %s MiB", mib, formatFloat(b.MaxPeakHeapMiB))
+		}
+	}
+	for _, l := range b.Limits {
+		if v, ok := ours.metric(l.Unit); !ok {
+			fail(false, "no %s metric", l.Unit)
+		} else if v > l.Max {
+			fail(true, "%s %s > %s", l.Unit, formatFloat(v), formatFloat(l.Max))
 		}
 	}
 	switch {

@@ -135,10 +135,12 @@ func TestBudgetsTable(t *testing.T) {
 		assert.False(t, strings.HasPrefix(b.Name, "Benchmark"), "%s: write names without Benchmark", b.Name)
 		assert.False(t, b.MaxRatio > 0 && b.MaxNsPerOp > 0,
 			"%s: a benchmark has an upstream twin (MaxRatio) or not (MaxNsPerOp), not both", b.Name)
-		assert.True(t, b.MaxRatio > 0 || b.MaxNsPerOp > 0 || b.MaxAllocs != anyAllocs || b.metricBased(),
+		assert.True(t, b.MaxRatio > 0 || b.MaxNsPerOp > 0 || b.MaxAllocs != anyAllocs || b.metricBased() || b.figureBased(),
 			"%s limits nothing", b.Name)
-		assert.False(t, b.metricBased() && (b.MaxRatio > 0 || b.MaxNsPerOp > 0),
+		assert.False(t, (b.metricBased() || b.figureBased()) && (b.MaxRatio > 0 || b.MaxNsPerOp > 0),
 			"%s: a benchmark is judged by ns/op or by its reported figures, not both", b.Name)
+		assert.False(t, b.metricBased() && b.figureBased(),
+			"%s: a benchmark is a convergence scenario or has plain figure limits, not both", b.Name)
 		assert.Equal(t, b.MinSpeedup > 0, b.Upstream != nil,
 			"%s: a speed-up needs upstream figures, and upstream figures are there for a speed-up", b.Name)
 		if b.Upstream != nil {

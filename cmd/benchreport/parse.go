@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,6 +135,11 @@ func (s *samples) metric(unit string) (float64, bool) {
 		return 0, false
 	}
 	return median(s.metrics[unit]), true
+}
+
+// units lists the units of the figures the runs reported, sorted.
+func (s *samples) units() []string {
+	return slices.Sorted(maps.Keys(s.metrics))
 }
 
 // median returns the middle value of xs (the mean of the two middle values

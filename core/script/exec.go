@@ -80,6 +80,10 @@ type Session struct {
 	// kubeletStart is kubelet-start as configured (the world's, or the last
 	// config kubelet-start=D): what heal kubelet restores after slow kubelet.
 	kubeletStart time.Duration
+
+	// inputFloor is the first step at which inputs may be applied (see
+	// SetInputFloor).
+	inputFloor uint64
 }
 
 // NewSession returns a session that has not built its world yet.
@@ -354,9 +358,20 @@ func (s *Session) runUntil(what string, done func() bool, lim sim.Limits, idleOK
 	}, lim, idleOK)
 }
 
+// SetInputFloor makes commands that change the world fail while the world is
+// before step: the page sets it to the end of a lesson's setup, so that a
+// learner who seeks back into the setup can watch it but not fork it, which
+// would leave a world no share link could rebuild (a link replays the
+// learner's inputs after the whole setup).
+func (s *Session) SetInputFloor(step uint64) { s.inputFloor = step }
+
 // do applies an input to the world through its timeline, so a seek replays
 // it. apply must be deterministic given the world's state and must not step.
 func (s *Session) do(cmd Command, apply func(w *world.World) error) error {
+	if now := s.w.Kernel.Steps(); now < s.inputFloor {
+		return failure(cmd, "step "+strconv.FormatUint(now, 10)+" is inside the lesson's setup, which runs until step "+
+			strconv.FormatUint(s.inputFloor, 10)+": watch it, or seek to that step or later to change the world")
+	}
 	s.changed = true
 	return s.w.Do(cmd.Src().Text, apply)
 }

@@ -1,0 +1,363 @@
+// engine.js is the page's side of the engine: it starts the worker that runs
+// Go (worker.js), sends it bridge requests and resolves their answers, runs
+// long operations in chunks that can be cancelled, and keeps what it needs to
+// rebuild the world, so that a Go fatal error (out of memory, a crash in a
+// goroutine), which no recover can catch, costs the learner nothing: the page
+// notices the dead worker, starts a new one and replays the learner's inputs
+// to where they were.
+//
+// The same replay turns a share link into a world: a link holds the engine
+// version, the world (sandbox or lesson), the seed, the learner's inputs with
+// the step each was given at, the present step and how far the timeline went.
+// The engine is deterministic, so replaying those gives back the same world,
+// byte for byte, with no backend. decodeState validates a link completely
+// before anything runs: a link is untrusted input, and its commands only ever
+// reach the console's parser, never JavaScript.
+"use strict";
+
+(() => {
+	// Limits of a share link. They bound how long a replay may take and how
+	// much a hostile link can make the page do.
+	const maxLinkSteps = 1000000;
+	const maxLinkInputs = 1000;
+	const maxInputLength = 500;
+	// The most steps one step request may run (the bridge's maxStepN).
+	const maxStepChunk = 10000;
+
+	class RlabEngine {
+		// options: workerURL; onStatus(text, kind); onRestart({reason, state});
+		// callTimeoutMs, after which an unanswered request counts as a hung
+		// worker (no bridge op runs anywhere near that long).
+		constructor(options = {}) {
+			this.workerURL = options.workerURL || "worker.js";
+			this.onStatus = options.onStatus || (() => {});
+			this.onRestart = options.onRestart || (() => {});
+			this.callTimeoutMs = options.callTimeoutMs || 60000;
+			this.version = "";
+			this.readyAt = 0;
+			// state is the replay state of the world on show, from the last
+			// view the page remembered; null before the first.
+			this.state = null;
+			this.worker = null;
+			this.nextID = 1;
+			this.pending = new Map();
+			// gate holds public calls back while a new worker is rebuilding
+			// the world after a death.
+			this.gate = Promise.resolve();
+			this.cancelled = false;
+			this.restarts = 0;
+			// memoryBytes is the size of the engine's wasm memory after the
+			// last answer: the most it has needed so far.
+			this.memoryBytes = 0;
+		}
+
+		// start loads main.wasm in a new worker and resolves {version, readyAt}
+		// when Go answers.
+		start() {
+			this.onStatus("loading the simulator…", "loading");
+			return this.spawn().then((info) => {
+				this.onStatus("ready", "ready");
+				return info;
+			});
+		}
+
+		spawn() {
+			return new Promise((resolve, reject) => {
+				const worker = new Worker(this.workerURL);
+				this.worker = worker;
+				let started = false;
+				worker.onmessage = (event) => {
+					const msg = event.data;
+					if (worker !== this.worker) {
+						return; // a message from a worker already replaced
+					}
+					switch (msg.type) {
+					case "ready":
+						started = true;
+						this.version = msg.version;
+						this.readyAt = msg.readyAt;
+						resolve({version: msg.version, readyAt: msg.readyAt});
+						break;
+					case "answer":
+						this.memoryBytes = msg.memory;
+						this.answer(msg.id, msg.answer);
+						break;
+					case "dead":
+						if (!started) {
+							reject(new Error(`the simulator could not start: ${msg.reason}`));
+						}
+						this.died(worker, msg.reason);
+						break;
+					}
+				};
+				worker.onerror = (event) => {
+					event.preventDefault();
+					const reason = event.message || "the worker failed";
+					if (!started) {
+						reject(new Error(`the simulator could not start: ${reason}`));
+					}
+					this.died(worker, reason);
+				};
+			});
+		}
+
+		answer(id, text) {
+			const p = this.pending.get(id);
+			if (!p) {
+				return;
+			}
+			this.pending.delete(id);
+			clearTimeout(p.timer);
+			let answer;
+			try {
+				answer = JSON.parse(text);
+			} catch (err) {
+				p.reject(new Error(`${p.op}: the simulator answered something that is not JSON`));
+				return;
+			}
+			if (answer.error !== undefined) {
+				p.reject(new Error(answer.error));
+			} else {
+				p.resolve(answer.result);
+			}
+		}
+
+		// call sends one request and resolves its result; it waits while the
+		// world is being rebuilt after a crash.
+		call(op, args) {
+			return this.gate.then(() => this.send(op, args));
+		}
+
+		send(op, args) {
+			return new Promise((resolve, reject) => {
+				if (!this.worker) {
+					reject(new Error("the simulator is not started"));
+					return;
+				}
+				const id = this.nextID++;
+				const worker = this.worker;
+				const timer = setTimeout(() => {
+					this.died(worker, `${op} did not answer within ${this.callTimeoutMs / 1000} s`);
+				}, this.callTimeoutMs);
+				this.pending.set(id, {resolve, reject, op, timer});
+				const request = args === undefined ? {op} : {op, args};
+				worker.postMessage({id, request: JSON.stringify(request)});
+			});
+		}
+
+		// died handles the death of worker: every request in flight fails,
+		// and a new worker rebuilds the world the page last remembered.
+		died(worker, reason) {
+			if (worker !== this.worker) {
+				return;
+			}
+			worker.terminate();
+			this.worker = null;
+			const err = new Error(`the simulator crashed (${reason}); it is being restarted`);
+			for (const p of this.pending.values()) {
+				clearTimeout(p.timer);
+				p.reject(err);
+			}
+			this.pending.clear();
+			this.restarts++;
+			this.onStatus("the simulator crashed; restarting…", "restarting");
+			const state = this.state;
+			this.gate = this.spawn()
+				.then(() => (state ? this.replay(state, () => {}) : null))
+				.then(() => {
+					this.onStatus("ready", "ready");
+					this.onRestart({reason, state});
+				}, (restartErr) => {
+					this.onStatus(`the simulator could not be restarted: ${restartErr.message}`, "error");
+					throw restartErr;
+				});
+			// A gate that failed fails every later call with its reason; this
+			// only keeps the browser from also reporting it as unhandled.
+			this.gate.catch(() => {});
+		}
+
+		// cancel stops the chunked operation in progress at its next chunk.
+		cancel() {
+			this.cancelled = true;
+		}
+
+		// stabilize runs the world towards rest, chunk steps per request,
+		// until it is at rest or cancel is called. onChunk sees every chunk's
+		// answer. It resolves the last answer with cancelled set.
+		async stabilize({chunk = 1000, onChunk = () => {}} = {}) {
+			this.cancelled = false;
+			let res;
+			for (;;) {
+				res = await this.call("stabilize", {maxSteps: chunk});
+				onChunk(res);
+				if (res.atRest || res.idle || this.cancelled) {
+					break;
+				}
+			}
+			const cancelled = this.cancelled && !res.atRest;
+			this.cancelled = false;
+			return Object.assign({}, res, {cancelled});
+		}
+
+		// remember records the replay state of the world a view shows.
+		remember(view) {
+			this.state = RlabEngine.stateFromView(view, this.version);
+		}
+
+		// restore rebuilds the world a state describes (a share link's). It
+		// can be cancelled between chunks; onProgress hears how far it got.
+		async restore(state, {onProgress = () => {}} = {}) {
+			this.cancelled = false;
+			try {
+				await this.gate;
+				await this.replay(state, onProgress);
+			} finally {
+				this.cancelled = false;
+			}
+		}
+
+		async replay(state, onProgress) {
+			const args = state.world === "sandbox" ? {} : {lesson: state.world};
+			if (state.seed) {
+				args.seed = state.seed;
+			}
+			const loaded = await this.send("load", args);
+			let step = loaded.step;
+			const failures = [];
+			for (const [i, input] of state.inputs.entries()) {
+				if (input.step < step) {
+					throw new Error(`input ${i + 1} ("${input.text}") is at step ${input.step}, but the world is already at step ${step}: the link does not describe a run of this engine`);
+				}
+				step = await this.stepTo(step, input.step, onProgress);
+				onProgress(`replaying input ${i + 1} of ${state.inputs.length}: ${input.text}`);
+				const res = await this.send("run", {line: input.text});
+				if (res.failure) {
+					failures.push(`${input.text}: ${res.failure.error}`);
+				}
+				step = res.step;
+			}
+			step = await this.stepTo(step, state.end, onProgress);
+			if (step !== state.at) {
+				await this.send("seek", {step: state.at});
+			}
+			return {failures};
+		}
+
+		// stepTo runs steps from step to target, in chunks.
+		async stepTo(step, target, onProgress) {
+			while (step < target) {
+				if (this.cancelled) {
+					throw new Error(`cancelled at step ${step} of ${target}`);
+				}
+				const res = await this.send("step", {n: Math.min(maxStepChunk, target - step)});
+				if (res.step === step) {
+					throw new Error(`the world had nothing left to do at step ${step}, before step ${target}`);
+				}
+				step = res.step;
+				onProgress(`replaying: step ${step} of ${target}`);
+			}
+			return step;
+		}
+
+		// stateFromView is the replay state of the world view shows.
+		static stateFromView(view, version) {
+			return {
+				version: String(version || ""),
+				world: view.mode === "lesson" ? view.lesson : "sandbox",
+				seed: view.seed,
+				inputs: (view.inputs || []).map((input) => ({step: input.step, text: input.text})),
+				at: view.step,
+				end: view.recordedSteps,
+			};
+		}
+
+		// encodeState writes a state as the fragment of a share link:
+		// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…
+		static encodeState(state) {
+			if (!Number.isSafeInteger(state.seed)) {
+				throw new Error(`seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
+			}
+			const p = new URLSearchParams();
+			p.append("v", state.version);
+			p.append("w", state.world);
+			p.append("seed", String(state.seed));
+			p.append("at", String(state.at));
+			p.append("end", String(state.end));
+			for (const input of state.inputs) {
+				p.append("i", `${input.step}:${input.text}`);
+			}
+			return p.toString();
+		}
+
+		// decodeState reads a share link's fragment (with or without its
+		// leading #) and validates every part of it; it throws an Error
+		// naming what is wrong and what is valid.
+		static decodeState(hash) {
+			const text = String(hash).replace(/^#/, "");
+			if (text.length > 200000) {
+				throw new Error("the link is too long to be a Reconcile Lab link");
+			}
+			const p = new URLSearchParams(text);
+			const known = new Set(["v", "w", "seed", "at", "end", "i"]);
+			for (const key of p.keys()) {
+				if (!known.has(key)) {
+					throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i)`);
+				}
+			}
+			for (const key of ["v", "w", "seed", "at", "end"]) {
+				if (p.getAll(key).length !== 1) {
+					throw new Error(`the link must have exactly one "${key}" part`);
+				}
+			}
+			const version = p.get("v");
+			if (!/^[\w.+-]{1,64}$/.test(version)) {
+				throw new Error(`the link's version "${clip(version)}" is not a version (letters, digits, . + - _, at most 64)`);
+			}
+			const world = p.get("w");
+			if (world !== "sandbox" && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(world)) {
+				throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 01-self-healing`);
+			}
+			const seed = number(p.get("seed"), "seed", Number.MAX_SAFE_INTEGER);
+			const end = number(p.get("end"), "end", maxLinkSteps);
+			const at = number(p.get("at"), "at", end);
+			const raw = p.getAll("i");
+			if (raw.length > maxLinkInputs) {
+				throw new Error(`the link has ${raw.length} inputs; at most ${maxLinkInputs} are allowed`);
+			}
+			const inputs = [];
+			let last = 0;
+			for (const [n, item] of raw.entries()) {
+				const m = /^(\d{1,7}):(.+)$/s.exec(item);
+				if (!m) {
+					throw new Error(`input ${n + 1} of the link, "${clip(item)}", is not STEP:COMMAND`);
+				}
+				const step = Number(m[1]);
+				const command = m[2];
+				if (step < last || step > end) {
+					throw new Error(`input ${n + 1} of the link is at step ${step}; inputs must be in step order and at most end=${end}`);
+				}
+				if (command.length > maxInputLength || /[\u0000-\u001f\u007f]/.test(command)) {
+					throw new Error(`input ${n + 1} of the link is not one console line of at most ${maxInputLength} characters`);
+				}
+				last = step;
+				inputs.push({step, text: command});
+			}
+			return {version, world, seed, inputs, at, end};
+		}
+	}
+
+	function number(text, name, max) {
+		if (!/^\d{1,16}$/.test(text) || Number(text) > max) {
+			throw new Error(`the link's ${name} "${clip(text)}" is not a whole number from 0 to ${max}`);
+		}
+		return Number(text);
+	}
+
+	// clip shortens untrusted text quoted in an error message.
+	function clip(text) {
+		const s = String(text);
+		return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+	}
+
+	globalThis.RlabEngine = RlabEngine;
+})();

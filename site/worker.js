@@ -1,0 +1,91 @@
+// worker.js runs Reconcile Lab's engine, Go compiled to WebAssembly, in a Web
+// Worker, so that no step, however long, can freeze the page: the page's own
+// thread only draws and listens, and talks to this worker by messages.
+//
+// The protocol (engine.js is the other side):
+//
+//	page → worker  {id, request}      request is the JSON text of one bridge
+//	                                  request, {"op": …, "args": …}
+//	worker → page  {type: "ready", version, readyAt}   once, when Go is up
+//	               {type: "answer", id, answer, memory} answer is the bridge's
+//	                                  JSON text, {"result": …} or {"error": …};
+//	                                  memory the wasm linear memory in bytes
+//	               {type: "dead", reason}               Go exited or crashed;
+//	                                  the page starts a new worker
+//
+// Requests are answered one at a time, in order: rlab.call runs to completion
+// before the next message is read, and between two messages the worker's
+// event loop runs, which is what makes chunked runs cancellable.
+"use strict";
+
+importScripts("wasm_exec.js");
+
+let dead = false;
+// memory is the Go program's linear memory, which only grows: its size is the
+// most the engine has ever needed, which the page and its tests report.
+let memory = null;
+
+function memoryBytes() {
+	return memory ? memory.buffer.byteLength : 0;
+}
+
+function die(reason) {
+	if (dead) {
+		return;
+	}
+	dead = true;
+	postMessage({type: "dead", reason: String(reason)});
+}
+
+const go = new Go();
+
+// wasm_exec.js calls exit when the Go program ends: normally never (main
+// parks forever), so any exit is a death, typically a fatal error such as
+// running out of memory or a panic in a goroutine. Go has already written the
+// reason to the console (console.error), which the page's developer sees.
+go.exit = (code) => die(`the Go program exited with code ${code}`);
+
+// main.wasm calls onRlabReady once globalThis.rlab is installed.
+self.onRlabReady = () => {
+	postMessage({type: "ready", version: self.rlab.version, readyAt: self.__rlabReadyAt});
+};
+
+self.onmessage = (event) => {
+	const {id, request} = event.data;
+	if (dead) {
+		postMessage({type: "answer", id, answer: JSON.stringify({error: "the simulator has stopped"})});
+		return;
+	}
+	let answer;
+	try {
+		answer = self.rlab.call(request);
+	} catch (err) {
+		// A JavaScript exception out of rlab.call means Go itself is gone
+		// ("Go program has already exited"): Go's own panics come back as
+		// {error} answers.
+		die(err instanceof Error ? err.message : err);
+		return;
+	}
+	if (typeof answer !== "string") {
+		// callback in main_js.go answers an object {error} when the call
+		// itself failed outside the bridge.
+		answer = JSON.stringify(answer && answer.error ? {error: String(answer.error)} : {error: "no answer"});
+	}
+	postMessage({type: "answer", id, answer, memory: memoryBytes()});
+};
+
+// Compile while the bytes stream in; check the response first, because
+// instantiateStreaming's own message for a 404 does not name the file.
+const wasm = fetch("main.wasm").then((response) => {
+	if (!response.ok) {
+		throw new Error(`main.wasm: ${response.status} ${response.statusText}; build it with make wasm`);
+	}
+	return response;
+});
+WebAssembly.instantiateStreaming(wasm, go.importObject)
+	.then((result) => {
+		memory = result.instance.exports.mem;
+		return go.run(result.instance);
+	})
+	.then(() => die("the Go program ended"))
+	.catch((err) => die(err instanceof Error ? err.message : err));
