@@ -115,11 +115,9 @@ type engine struct {
 	baseStep   uint64
 	baseInputs int
 
-	// w is the world the log belongs to; log holds the steps of its timeline
-	// that the session ran, ascending by number. After a seek back it holds
-	// the steps after the present too, until a new step forks the timeline.
-	w   *world.World
-	log []sim.StepResult
+	// w is the session's world when the bridge last looked: a different one
+	// means the session rebuilt it, and every step since is new.
+	w *world.World
 }
 
 // NewBridge returns a bridge with nothing loaded: the first request that
@@ -548,7 +546,7 @@ func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 	}
 
 	e := &engine{}
-	opts := script.Options{Out: &e.out, OnStep: e.record}
+	opts := script.Options{Out: &e.out}
 	if l != nil {
 		opts.Seed = a.Seed // overrides the setup's seed, as rlab run --seed does
 	}
@@ -626,31 +624,23 @@ func (e *engine) ready() (*world.World, error) {
 	return e.world(), nil
 }
 
-// world returns the session's world and makes sure the log is about it.
+// world returns the session's world, noting it as the one the bridge knows.
 func (e *engine) world() *world.World {
-	if w := e.session.World(); w != e.w {
-		e.w, e.log = w, nil
-	}
+	e.w = e.session.World()
 	return e.w
 }
 
-// record keeps a step the session ran. A step numbered at or below steps
-// already kept means the world was sought back and took another course from
-// there: the old steps from that number on are dropped.
-func (e *engine) record(res sim.StepResult) {
-	e.world()
-	i := sort.Search(len(e.log), func(i int) bool { return e.log[i].N >= res.N })
-	e.log = append(e.log[:i], res)
-}
-
-// logRange returns the kept steps numbered from to to, both included.
+// logRange returns the steps numbered from to to, both included, that the
+// session still keeps (see script.Session.Steps: the most recent ones, and
+// after a seek back the ones after the present too).
 func (e *engine) logRange(from, to uint64) []sim.StepResult {
-	i := sort.Search(len(e.log), func(i int) bool { return e.log[i].N >= from })
-	j := sort.Search(len(e.log), func(i int) bool { return e.log[i].N > to })
+	log := e.session.Steps()
+	i := sort.Search(len(log), func(i int) bool { return log[i].N >= from })
+	j := sort.Search(len(log), func(i int) bool { return log[i].N > to })
 	if i >= j {
 		return nil
 	}
-	return e.log[i:j]
+	return log[i:j]
 }
 
 // progress describes what happened since the world w0 was at step n0: the

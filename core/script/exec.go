@@ -327,6 +327,11 @@ func (s *Session) observe(res sim.StepResult) {
 	for len(s.trace) > 0 && s.trace[len(s.trace)-1].N >= res.N {
 		s.trace = s.trace[:len(s.trace)-1]
 	}
+	if len(s.trace) >= 2*keptSteps {
+		// Move the newest half to a new array, so that the old one, with
+		// the oldest steps' strings, can be freed.
+		s.trace = append(make([]sim.StepResult, 0, 2*keptSteps), s.trace[len(s.trace)-keptSteps:]...)
+	}
 	s.trace = append(s.trace, res)
 	if s.opts.OnStep != nil {
 		s.opts.OnStep(res)
@@ -357,6 +362,19 @@ func (s *Session) runUntil(what string, done func() bool, lim sim.Limits, idleOK
 		return done()
 	}, lim, idleOK)
 }
+
+// keptSteps is how many of the most recent steps a session is sure to keep
+// for its trace view and Steps; it keeps at most twice as many. A step costs
+// a few hundred bytes, and a 10,000-pod world runs 300,000 steps to rest:
+// keeping them all would cost more memory than the world itself. Tests
+// lower it.
+var keptSteps = 50_000
+
+// Steps returns the steps the session ran that it still keeps, ascending by
+// number: at least the last 50,000 of them, the world's start included.
+// After a seek back it holds the steps after the present too, until the
+// next step forks the timeline. The caller must not modify it.
+func (s *Session) Steps() []sim.StepResult { return s.trace }
 
 // SetInputFloor makes commands that change the world fail while the world is
 // before step: the page sets it to the end of a lesson's setup, so that a

@@ -327,3 +327,22 @@ func TestOnStepSeesEveryStepTheSessionRuns(t *testing.T) {
 	}
 	assert.Equal(t, s.World().Kernel.Hash(), seen[len(seen)-1].Hash)
 }
+
+func TestSessionKeepsOnlyTheMostRecentSteps(t *testing.T) {
+	defer func(n int) { keptSteps = n }(keptSteps)
+	keptSteps = 10
+	ts := newTestSession(t)
+	ts.ok(t, "create rs web --replicas=3 --selector=app=web")
+	ts.ok(t, "stabilize")
+
+	now := ts.World().Kernel.Steps()
+	steps := ts.Steps()
+	require.Greater(t, now, uint64(2*keptSteps), "the run is longer than twice what is kept")
+	assert.GreaterOrEqual(t, len(steps), keptSteps)
+	assert.Less(t, len(steps), 2*keptSteps)
+	assert.Equal(t, now, steps[len(steps)-1].N, "the newest step is kept")
+	for i := 1; i < len(steps); i++ {
+		assert.Equal(t, steps[i-1].N+1, steps[i].N, "the kept steps are consecutive")
+	}
+	assert.Equal(t, steps[len(steps)-1].TraceLine()+"\n", ts.ok(t, "trace 1"))
+}

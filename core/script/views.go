@@ -353,7 +353,8 @@ func (s *Session) requestsView(n int) string {
 //
 //	#57   t=2.004s  worker-1        claimPods          release pod/web-7xk2p (labels no longer match app=web)
 //
-// The world's start counts: its steps come first. After a seek back it shows
+// The world's start counts: its steps come first, unless the run is so long
+// that they are no longer kept (see Steps). After a seek back it shows
 // the steps up to the world's present. With no step yet it prints "no steps
 // yet".
 func (s *Session) traceView(n int) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -21,7 +22,13 @@ import (
 // An input applied after seeking back forks the timeline: the inputs recorded
 // after it and the snapshots after its step are dropped.
 type timeline struct {
+	// every is how many steps apart snapshots are taken; it doubles each
+	// time the snapshots outgrow their budget (see thin).
 	every int
+
+	// budget bounds weight, the summed weight of the snapshots kept (see
+	// snapWeight); 0 leaves it unbounded.
+	budget, weight int
 
 	// snaps are the snapshots, ascending by step; each was taken right after
 	// its step ran, before the inputs of that boundary.
@@ -41,8 +48,9 @@ type timeline struct {
 }
 
 type timelineSnap struct {
-	step uint64
-	snap *sim.Snapshot
+	step   uint64
+	snap   *sim.Snapshot
+	weight int
 }
 
 // Input is one thing done to the world from outside, at a step boundary: a
@@ -59,8 +67,43 @@ type Input struct {
 }
 
 func (t *timeline) init(w *World) {
-	t.every = w.cfg.SnapshotEvery
+	t.every, t.budget = w.cfg.SnapshotEvery, w.cfg.SnapshotBudget
 	t.snapshot(w)
+}
+
+// snapWeight estimates what a snapshot of w costs in memory, in objects: every
+// object in the API store, which the informers' caches, the controllers'
+// indexes and the kubelets mirror, plus one for the world's fixed parts. It
+// is what makes a snapshot of a 10,000-pod world count a thousand times one
+// of ten pods.
+func snapWeight(w *World) int {
+	n := 1
+	for _, k := range []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindNode, api.KindEvent} {
+		n += w.Store.Len(k)
+	}
+	return n
+}
+
+// thin halves the snapshots, keeping the start's and those on a multiple
+// of twice the spacing, and doubles the spacing, until the snapshots fit
+// their budget again. Seeks then replay up to twice as many steps, but a
+// long run of a large world keeps a bounded number of snapshots instead of
+// one every few hundred steps for ever; the ones kept stay evenly spread,
+// so the worst seek is still a bounded replay.
+func (t *timeline) thin() {
+	for t.budget > 0 && t.weight > t.budget && len(t.snaps) > 2 {
+		t.every *= 2
+		kept := t.snaps[:1]
+		t.weight = t.snaps[0].weight
+		for _, s := range t.snaps[1:] {
+			if s.step%uint64(t.every) == 0 {
+				kept = append(kept, s)
+				t.weight += s.weight
+			}
+		}
+		clear(t.snaps[len(kept):])
+		t.snaps = kept
+	}
 }
 
 func (t *timeline) snapshot(w *World) {
@@ -70,7 +113,10 @@ func (t *timeline) snapshot(w *World) {
 		// a wiring bug that tests catch.
 		panic(err)
 	}
-	t.snaps = append(t.snaps, timelineSnap{step: w.Kernel.Steps(), snap: s})
+	weight := snapWeight(w)
+	t.snaps = append(t.snaps, timelineSnap{step: w.Kernel.Steps(), snap: s, weight: weight})
+	t.weight += weight
+	t.thin()
 }
 
 // stepped records a step that just ran: its hash, a snapshot if one is due,
@@ -116,6 +162,8 @@ func (t *timeline) applyRecorded(w *World, step uint64) {
 func (t *timeline) truncateAfter(step uint64) {
 	t.inputs = t.inputs[:t.applied:t.applied]
 	for len(t.snaps) > 1 && t.snaps[len(t.snaps)-1].step > step {
+		t.weight -= t.snaps[len(t.snaps)-1].weight
+		t.snaps[len(t.snaps)-1] = timelineSnap{}
 		t.snaps = t.snaps[:len(t.snaps)-1]
 	}
 	if uint64(len(t.hashes)) > step {

@@ -49,12 +49,22 @@ type Config struct {
 	// A negative value keeps only the snapshot of the start: seeking back then
 	// replays from the beginning, which suits headless runs that never seek.
 	SnapshotEvery int
+
+	// SnapshotBudget bounds the memory the timeline's snapshots take, in
+	// objects snapshotted (default 100,000; an object costs about 1 KB
+	// across the components' copies, so about 100 MB): a snapshot counts
+	// every object in the API store at that step. When the
+	// snapshots outgrow it, every other one is dropped and the spacing
+	// doubles, so a long run of a large world keeps a bounded number of
+	// them. A negative value leaves them unbounded.
+	SnapshotBudget int
 }
 
 // Default values of Config.
 const (
-	DefaultSeed          = 1
-	DefaultSnapshotEvery = 256
+	DefaultSeed           = 1
+	DefaultSnapshotEvery  = 256
+	DefaultSnapshotBudget = 100_000
 )
 
 func (c Config) withDefaults() Config {
@@ -63,6 +73,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SnapshotEvery == 0 {
 		c.SnapshotEvery = DefaultSnapshotEvery
+	}
+	switch {
+	case c.SnapshotBudget == 0:
+		c.SnapshotBudget = DefaultSnapshotBudget
+	case c.SnapshotBudget < 0:
+		c.SnapshotBudget = 0 // unbounded, as timeline.budget reads it
 	}
 	return c
 }

@@ -149,6 +149,47 @@ func TestSameSeedSameTraceAndSeekReplaysExactly(t *testing.T) {
 	assert.Equal(t, final, names())
 }
 
+func TestSnapshotsStayWithinTheirBudget(t *testing.T) {
+	// A budget of 400 objects holds only a few snapshots of a world of 3
+	// nodes and 20 pods (and their Events): the timeline must thin them out
+	// and still seek exactly.
+	w := newWorld(t, Config{Seed: 3, SnapshotEvery: 8, SnapshotBudget: 400})
+	createRS(t, w, replicaSet("web", 20, map[string]string{"app": "web"}))
+	_, err := w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	end, hash := w.Kernel.Steps(), w.Kernel.Hash()
+	require.Greater(t, end, uint64(400), "the run is long enough to outgrow the budget many times")
+
+	tl := &w.timeline
+	assert.LessOrEqual(t, tl.weight, 400, "the snapshots fit their budget")
+	assert.Greater(t, tl.every, 8, "the spacing doubled")
+	sum := 0
+	for i, s := range tl.snaps {
+		sum += s.weight
+		if i > 0 {
+			assert.Zero(t, s.step%uint64(tl.every), "snapshot %d at step %d is on the spacing %d", i, s.step, tl.every)
+			assert.Greater(t, s.step, tl.snaps[i-1].step)
+		}
+	}
+	assert.Equal(t, sum, tl.weight, "the weight is the sum of the snapshots kept")
+
+	for _, n := range []uint64{end / 3, 5, end - 1, end / 2, end} {
+		require.NoError(t, w.Seek(n), "seek %d replays exactly from a thinned timeline", n)
+		assert.Equal(t, n, w.Kernel.Steps())
+	}
+	assert.Equal(t, hash, w.Kernel.Hash())
+
+	// Forking drops the snapshots after the fork, and their weight.
+	require.NoError(t, w.Seek(end/2))
+	createRS(t, w, replicaSet("db", 1, map[string]string{"app": "db"}))
+	sum = 0
+	for _, s := range tl.snaps {
+		assert.LessOrEqual(t, s.step, end/2)
+		sum += s.weight
+	}
+	assert.Equal(t, sum, tl.weight)
+}
+
 func TestInputAfterSeekForksTheTimeline(t *testing.T) {
 	w := newWorld(t, Config{SnapshotEvery: 16})
 	start := w.Kernel.Steps()
