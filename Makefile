@@ -31,9 +31,10 @@ STATICCHECK := $(or $(shell command -v staticcheck 2>/dev/null),$(GOBIN_DIR)/sta
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-wasm: ## build site/main.wasm and copy the matching wasm_exec.js beside it
+wasm: ## build site/main.wasm, copy the matching wasm_exec.js beside it, and precompress the page
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o site/main.wasm ./wasm
 	install -m 0644 "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
+	$(GO) run ./cmd/rlab compress --dir=site
 	@echo "site/main.wasm: $$(wc -c < site/main.wasm) bytes, $$(gzip -9 < site/main.wasm | wc -c) gzip -9 (budget: 5000000, 1300000)"
 
 run: wasm ## build the page and serve it on http://127.0.0.1:8080 (Ctrl-C stops)

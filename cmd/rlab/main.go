@@ -39,6 +39,7 @@ var commands = []*command{
 	traceCommand,
 	lessonsCommand,
 	serveCommand,
+	compressCommand,
 }
 
 // A usageError says that a command was called wrongly. It makes rlab print the
