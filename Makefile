@@ -55,11 +55,12 @@ $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 # core/ is single-threaded by rule, so the race detector runs on everything
-# else. The js/wasm run proves the page's code also works where it ships; core
-# is pure Go and must pass there too.
-test: lint ## lint, then every test: native, with -race outside core/, and js/wasm under node
+# else but e2e/, whose goroutines are chromedp's and whose browser runs once,
+# in the first line. The js/wasm run proves the page's code also works where
+# it ships; core is pure Go and must pass there too.
+test: lint ## lint, then every test: native (the browser suite included), with -race outside core/, and js/wasm under node
 	$(GO) test ./...
-	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)')
+	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$')
 	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./wasm/... ./core/...
 
 bench: ## run every benchmark once and judge them against the budgets (raw output: bench.out)

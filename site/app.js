@@ -1,47 +1,1134 @@
-// app.js starts Reconcile Lab's simulator, Go compiled to WebAssembly, and
-// says in #status how that went. It is deliberately small: once main.wasm runs,
-// it sets #status to "ready" itself and serves the page through globalThis.rlab
-// (see wasm/doc.go).
+// app.js is Reconcile Lab's page: it starts the engine (engine.js, which runs
+// the Go simulator in a Web Worker), loads the first world, and wires the
+// controls, the keyboard, the timeline, the console, the pod menu, lessons and
+// share links to it. The drawing itself lives in the ui-*.js files.
 //
-// It runs as a deferred external script, after wasm_exec.js has defined Go and
-// after the page has painted "loading…": the Content-Security-Policy forbids
-// inline scripts.
+// Three rules keep the page responsive and correct:
+//   - Every action that talks to the engine runs through act(), one at a
+//     time, so a step never interleaves with a seek or a console command and
+//     the page's idea of the present is always the engine's.
+//   - After an action the page fetches one view and schedules one render;
+//     renders are coalesced to at most one per animation frame, and a
+//     chunked run (stabilize) renders only at chunk ends.
+//   - Nothing the engine, a lesson or a share link says is parsed as HTML.
 "use strict";
 
 (() => {
-	const status = document.getElementById("status");
+	const UI = globalThis.RlabUI;
+	const {h} = UI;
 
-	function fail(err) {
-		console.error(err);
-		status.textContent = "error: " + (err instanceof Error ? err.message : String(err));
-	}
+	// The sandbox's first command: a ReplicaSet ready to be stepped, so a
+	// learner sees the controller work without reading anything first.
+	const defaultCommand = "create rs web --replicas=3 --selector=app=web";
+	// The timeline keeps this many recent steps in the DOM; older ones are
+	// fetched on demand.
+	const timelineCap = 500;
+	// A stabilize that has not come to rest after this many chunks of 1000
+	// steps is stopped, as the console's stabilize stops at --max-steps.
+	const stabilizeChunk = 1000;
+	const maxStabilizeChunks = 100;
+	// What each view asks for: the next agenda events, the last step (for the
+	// sentence), and caps on pods and cache entries.
+	const viewArgs = {agenda: 8, steps: 1, pods: 1000, entries: 200};
 
-	if (typeof WebAssembly !== "object") {
-		fail(new Error("this browser cannot run WebAssembly"));
-		return;
-	}
-	if (typeof Go !== "function") {
-		fail(new Error("wasm_exec.js did not load; build the page with make wasm"));
-		return;
-	}
-
-	globalThis.onRlabReady = () => {
-		console.info(`Reconcile Lab ${globalThis.rlab.version} ready ${Math.round(globalThis.__rlabReadyAt)} ms after navigation`);
+	const $ = (id) => document.getElementById(id);
+	const els = {
+		status: $("status"),
+		error: $("error"), errorText: $("error-text"), errorDismiss: $("error-dismiss"),
+		notice: $("notice"), noticeText: $("notice-text"), noticeDismiss: $("notice-dismiss"),
+		worldSelect: $("world-select"), sandboxForm: $("sandbox-form"), seedInput: $("seed-input"), newSandbox: $("new-sandbox"),
+		share: $("share"), shareRow: $("share-row"), shareLink: $("share-link"),
+		helpButton: $("help-button"), help: $("help"), helpClose: $("help-close"),
+		stepBack: $("step-back"), stepForward: $("step-forward"), untilSync: $("until-sync"),
+		play: $("play"), speed: $("speed"), stabilize: $("stabilize"), cancel: $("cancel"),
+		scrubber: $("scrubber"), stepCount: $("step-count"), clock: $("clock"), worldState: $("world-state"),
+		sentence: $("sentence"), syncNote: $("sync-note"), hint: $("hint"),
+		world: $("world"), timeline: $("timeline"), timelineEarlier: $("timeline-earlier"),
+		lesson: $("lesson"),
+		consoleOutput: $("console-output"), consoleInput: $("console-input"), consoleForm: $("console-form"), consoleRun: $("console-run"),
+		podMenu: $("pod-menu"),
 	};
 
-	const go = new Go();
-	// Check the response ourselves: instantiateStreaming's own message for a
-	// 404 does not say which file was missing.
-	const wasm = fetch("main.wasm").then((response) => {
-		if (!response.ok) {
-			throw new Error(`main.wasm: ${response.status} ${response.statusText}; build it with make wasm`);
+	const state = {
+		engine: null,
+		view: null,
+		ready: false, // the first world is drawn and the controls work
+		busy: false, // a chunked run or a restore is going
+		playing: false,
+		playTimer: 0,
+		scrubbing: false,
+		scrubTimer: 0,
+		renderQueued: false,
+		chunkViewPending: false,
+		// tl is the timeline: entries {n, step} for steps and {n: N + 0.5,
+		// fork: N} for "timeline forked at step N", sorted by n.
+		tl: [],
+	};
+
+	// --- Messages -------------------------------------------------------------
+
+	function showError(message) {
+		els.errorText.textContent = message;
+		els.error.hidden = false;
+	}
+
+	function clearError() {
+		els.error.hidden = true;
+		els.errorText.textContent = "";
+	}
+
+	function showNotice(message) {
+		els.noticeText.textContent = message;
+		els.notice.hidden = false;
+	}
+
+	function clearNotice() {
+		els.notice.hidden = true;
+		els.noticeText.textContent = "";
+	}
+
+	function setStatus(text) {
+		els.status.textContent = text;
+	}
+
+	// fail reports a problem the page cannot get past (no engine).
+	function fail(err) {
+		console.error(err);
+		const message = err instanceof Error ? err.message : String(err);
+		setStatus(`error: ${message}`);
+		showError(message);
+		document.body.dataset.state = "error";
+	}
+
+	// --- Talking to the engine ---------------------------------------------------
+
+	// call runs one engine op; a rejection is shown in #error and passed on
+	// (marked as shown, so act does not show it twice).
+	async function call(op, args) {
+		try {
+			return await state.engine.call(op, args);
+		} catch (err) {
+			showError(err.message);
+			err.shown = true;
+			throw err;
 		}
-		return response;
+	}
+
+	// act runs fn after every action before it has finished. Errors are shown
+	// and end the action (and play mode); the page goes on. A droppable action
+	// (a key held down) is skipped when several are already waiting.
+	let chain = Promise.resolve();
+	let waiting = 0;
+	function act(fn, {droppable = false, rethrow = false} = {}) {
+		if (droppable && waiting > 8) {
+			return Promise.resolve();
+		}
+		waiting++;
+		const run = chain.then(async () => {
+			try {
+				return await fn();
+			} catch (err) {
+				stopPlay();
+				if (!err.shown) {
+					showError(err.message || String(err));
+					err.shown = true;
+				}
+				if (rethrow) {
+					throw err;
+				}
+				return undefined;
+			} finally {
+				waiting--;
+			}
+		});
+		chain = run.catch(() => {});
+		return run;
+	}
+
+	// viewSupportsCaps is false once the engine refused the pods and entries
+	// arguments (an older engine): views are then fetched without them.
+	let viewSupportsCaps = true;
+	async function fetchView() {
+		const args = viewSupportsCaps ? viewArgs : {agenda: viewArgs.agenda, steps: viewArgs.steps};
+		try {
+			return await state.engine.call("view", args);
+		} catch (err) {
+			if (viewSupportsCaps && /unknown field/.test(err.message)) {
+				viewSupportsCaps = false;
+				return fetchView();
+			}
+			throw err;
+		}
+	}
+
+	// refresh fetches the view of the present, notes a fork of the timeline
+	// (an input given in the past), and schedules a render.
+	async function refresh(before = state.view) {
+		let view;
+		try {
+			view = await fetchView();
+		} catch (err) {
+			showError(err.message);
+			err.shown = true;
+			throw err;
+		}
+		state.engine.remember(view);
+		noteFork(before, view);
+		trimTimeline(view.recordedSteps);
+		state.view = view;
+		scheduleRender();
+		return view;
+	}
+
+	// noteFork adds "timeline forked at step N" when the learner gave a new
+	// input while the world was sought back to step N: the recorded steps
+	// after N are gone (the scrubber's maximum shrinks with them).
+	function noteFork(before, view) {
+		if (!before || before.step >= before.recordedSteps) {
+			return;
+		}
+		if (before.mode !== view.mode || before.lesson !== view.lesson || before.seed !== view.seed) {
+			return;
+		}
+		if (inputsKey(before) === inputsKey(view)) {
+			return;
+		}
+		const at = before.step;
+		const entry = {n: at + 0.5, fork: at, dropped: before.recordedSteps - at};
+		const i = state.tl.findIndex((e) => e.n > entry.n);
+		state.tl.splice(i < 0 ? state.tl.length : i, 0, entry);
+		consoleUI.print(`timeline forked at step ${at}: the ${UI.plural(entry.dropped, "recorded step")} after it were dropped`, "console-note fork-note");
+	}
+
+	function inputsKey(view) {
+		return JSON.stringify(view.inputs || []);
+	}
+
+	// --- The timeline ------------------------------------------------------------
+
+	function lastStepN() {
+		for (let i = state.tl.length - 1; i >= 0; i--) {
+			if (state.tl[i].step) {
+				return state.tl[i].n;
+			}
+		}
+		return null;
+	}
+
+	// addSteps adds steps an op ran to the timeline. A step the timeline
+	// already holds with the same trace (stepping forward along the recorded
+	// timeline after a seek back) keeps its item; a different one replaces it
+	// and everything after it. A gap (an answer that listed only its last
+	// steps) starts the timeline over from the new steps.
+	function addSteps(steps) {
+		if (!steps || !steps.length) {
+			return;
+		}
+		const tl = state.tl;
+		for (const s of steps) {
+			let i = tl.length - 1;
+			while (i >= 0 && tl[i].n > s.n) {
+				i--;
+			}
+			if (i >= 0 && tl[i].n === s.n && tl[i].step && tl[i].step.trace === s.trace) {
+				continue;
+			}
+			// Drop the entries from this step on, then append.
+			let cut = tl.length;
+			while (cut > 0 && tl[cut - 1].n >= s.n) {
+				cut--;
+			}
+			tl.length = cut;
+			const last = lastStepN();
+			if (last !== null && s.n > last + 1) {
+				tl.length = 0;
+			}
+			tl.push({n: s.n, step: s});
+		}
+		if (tl.length > timelineCap) {
+			tl.splice(0, tl.length - timelineCap);
+		}
+	}
+
+	// trimTimeline drops steps past the recorded end (a fork that ran no
+	// steps) but keeps the fork's note.
+	function trimTimeline(recorded) {
+		const tl = state.tl;
+		while (tl.length && tl[tl.length - 1].n > recorded && !(tl[tl.length - 1].fork !== undefined && tl[tl.length - 1].fork <= recorded)) {
+			tl.pop();
+		}
+	}
+
+	// fillTimeline loads the most recent steps of the recorded timeline, for a
+	// world that was just loaded or restored.
+	async function fillTimeline(around) {
+		const rec = state.view ? state.view.recordedSteps : 0;
+		if (!rec) {
+			state.tl = [];
+			return;
+		}
+		const center = around === undefined ? rec : around;
+		const from = Math.max(1, Math.min(center - Math.floor(timelineCap / 2), rec - timelineCap + 1));
+		const res = await call("steps", {from, to: Math.min(rec, from + timelineCap - 1)});
+		// Keep the items of steps the timeline already shows (no redraw),
+		// and replace the list in one go, so it is never seen empty.
+		const known = new Map(state.tl.filter((e) => e.step).map((e) => [e.n, e]));
+		state.tl = (res.steps || []).map((s) => {
+			const old = known.get(s.n);
+			return old && old.step.trace === s.trace ? old : {n: s.n, step: s};
+		});
+	}
+
+	// earlierSteps prepends up to 200 older steps to the timeline.
+	function earlierSteps() {
+		return act(async () => {
+			const first = state.tl.find((e) => e.step);
+			if (!first || first.n <= 1) {
+				return;
+			}
+			const res = await call("steps", {from: Math.max(1, first.n - 200), to: first.n - 1});
+			state.tl.unshift(...(res.steps || []).map((s) => ({n: s.n, step: s})));
+			scheduleRender();
+		});
+	}
+
+	function timelineItem(entry) {
+		if (entry.fork !== undefined) {
+			const li = h("li", {class: "fork"},
+				h("span", {"aria-hidden": "true", text: "⎇ "}),
+				`timeline forked at step ${entry.fork}: your input replaced the ${UI.plural(entry.dropped, "recorded step")} after it`);
+			li._entry = entry;
+			return li;
+		}
+		const s = entry.step;
+		const li = h("li", {dataset: {step: s.n}, title: s.trace},
+			h("span", {class: "tl-n mono", text: `#${s.n}`}), " ",
+			h("span", {class: "tl-at mono", text: s.at}), " ",
+			h("span", {class: "tl-actor", text: s.actor}), " ",
+			h("span", {class: "tl-summary", text: s.summary}),
+			s.models ? [" ", h("code", {class: "tl-models", text: s.models})] : null);
+		li._entry = entry;
+		return li;
+	}
+
+	// renderTimeline brings the list in line with state.tl, reusing items,
+	// and marks the present step and the recorded future.
+	function renderTimeline() {
+		const ol = els.timeline;
+		const want = new Set(state.tl);
+		for (const li of [...ol.children]) {
+			if (!want.has(li._entry)) {
+				li.remove();
+			}
+		}
+		let prev = null;
+		let added = false;
+		for (const entry of state.tl) {
+			if (!entry.li) {
+				entry.li = timelineItem(entry);
+			}
+			const li = entry.li;
+			const expected = prev ? prev.nextSibling : ol.firstChild;
+			if (li !== expected) {
+				ol.insertBefore(li, expected);
+				added = true;
+			}
+			prev = li;
+		}
+		const view = state.view;
+		const present = view ? view.step : 0;
+		let current = null;
+		for (const entry of state.tl) {
+			if (!entry.step) {
+				continue;
+			}
+			const isCurrent = entry.n === present;
+			entry.li.classList.toggle("future", entry.n > present);
+			entry.li.classList.toggle("current", isCurrent);
+			if (isCurrent) {
+				entry.li.setAttribute("aria-current", "step");
+				current = entry.li;
+			} else {
+				entry.li.removeAttribute("aria-current");
+			}
+		}
+		const first = state.tl.find((e) => e.step);
+		els.timelineEarlier.hidden = !first || first.n <= 1;
+		if (current && (added || state.lastCurrent !== present)) {
+			// Scroll the list itself, never the page.
+			const top = current.offsetTop - ol.offsetTop;
+			if (top < ol.scrollTop || top + current.offsetHeight > ol.scrollTop + ol.clientHeight) {
+				ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
+			}
+		}
+		state.lastCurrent = present;
+	}
+
+	// --- Rendering ------------------------------------------------------------------
+
+	function scheduleRender() {
+		if (state.renderQueued) {
+			return;
+		}
+		state.renderQueued = true;
+		requestAnimationFrame(() => {
+			state.renderQueued = false;
+			render();
+		});
+	}
+
+	// lastStep is the step that brought the world to the present, if the view
+	// lists it.
+	function lastStep(view) {
+		const steps = view.lastSteps || [];
+		const s = steps[steps.length - 1];
+		return s && s.n === view.step ? s : null;
+	}
+
+	function findPod(namespace, name) {
+		for (const button of els.world.querySelectorAll("button.pod")) {
+			if (button.dataset.pod === name && button.dataset.namespace === namespace) {
+				return button;
+			}
+		}
+		return null;
+	}
+
+	function render() {
+		const view = state.view;
+		if (view) {
+			// The world is redrawn from scratch: keep keyboard focus on the
+			// same pod across the redraw.
+			const active = document.activeElement;
+			const focused = active && active.matches && active.matches("button.pod") && els.world.contains(active)
+				? {namespace: active.dataset.namespace, name: active.dataset.pod} : null;
+			const last = lastStep(view);
+			UI.renderWorld(els.world, view, UI.touchedSet(last));
+			if (focused) {
+				const again = findPod(focused.namespace, focused.name);
+				if (again) {
+					again.focus({preventScroll: true});
+				}
+			}
+			UI.renderInside(view);
+			renderSentence(view, last);
+		}
+		// During a chunked run the timeline grows by a chunk at a time; it
+		// is drawn once the run ends, so the page stays responsive.
+		if (!state.busy) {
+			renderTimeline();
+		}
+		updateControls();
+	}
+
+	function renderSentence(view, last) {
+		if (!last) {
+			els.sentence.replaceChildren(view.step === 0
+				? "Nothing has happened yet: press Step to run the first event."
+				: `Step ${view.step}.`);
+			return;
+		}
+		els.sentence.replaceChildren(
+			h("span", {class: "sentence-meta mono", text: `step ${last.n} · t=${last.at} · `}),
+			h("strong", {class: "sentence-actor", text: last.actor}), ": ",
+			last.summary,
+			...(last.models ? [h("span", {class: "sentence-models", text: " — models "}), h("code", {text: last.models})] : []));
+	}
+
+	function setSyncNote(text) {
+		els.syncNote.textContent = text || "";
+		els.syncNote.hidden = !text;
+	}
+
+	// updateControls enables what can be used now and shows where time is.
+	function updateControls() {
+		const view = state.view;
+		const usable = state.ready && !state.busy && Boolean(view);
+		for (const el of [els.stepForward, els.untilSync, els.stabilize, els.scrubber, els.share, els.worldSelect,
+			els.seedInput, els.newSandbox, els.speed]) {
+			el.disabled = !usable;
+		}
+		els.play.disabled = !usable;
+		els.stepBack.disabled = !usable || view.step === 0;
+		els.cancel.hidden = !state.busy;
+		els.play.setAttribute("aria-pressed", state.playing ? "true" : "false");
+		els.play.querySelector(".play-label").textContent = state.playing ? "Pause" : "Play";
+		els.play.querySelector(".play-icon").textContent = state.playing ? "‖" : "▶";
+		consoleUI.setEnabled(state.ready && !state.busy);
+		if (!view) {
+			return;
+		}
+		// The first-time hint is for the sandbox; a lesson has its guide.
+		els.hint.hidden = view.mode !== "sandbox";
+		els.scrubber.max = String(view.recordedSteps);
+		if (!state.scrubbing) {
+			els.scrubber.value = String(view.step);
+			els.stepCount.textContent = `step ${view.step} of ${view.recordedSteps}`;
+		}
+		els.scrubber.setAttribute("aria-valuetext", `step ${view.step} of ${view.recordedSteps}`);
+		els.clock.textContent = `simulated time ${view.clock}`;
+		const pending = view.agenda ? view.agenda.pending : 0;
+		els.worldState.textContent = view.atRest
+			? "at rest"
+			: `${UI.plural(pending, "event")} pending`;
+		els.worldState.classList.toggle("at-rest", view.atRest);
+	}
+
+	function setBusy(busy, text) {
+		state.busy = busy;
+		document.body.dataset.state = busy ? "busy" : state.ready ? "ready" : "loading";
+		els.timeline.setAttribute("aria-busy", busy ? "true" : "false");
+		if (busy) {
+			setStatus(text || "busy…");
+		} else if (state.ready) {
+			setStatus("ready");
+			scheduleRender();
+		}
+		updateControls();
+	}
+
+	// --- Time controls -----------------------------------------------------------
+
+	function stepForward() {
+		return act(async () => {
+			stopPlay();
+			await stepOnce(1);
+		}, {droppable: true});
+	}
+
+	// stepOnce runs n steps and redraws; it says so when nothing is left to do.
+	async function stepOnce(n) {
+		const res = await call("step", {n});
+		addSteps(res.steps);
+		await refresh();
+		if (res.ran === 0) {
+			setSyncNote("The agenda is empty: nothing happens until you intervene (try the console, or click a pod).");
+		} else {
+			setSyncNote("");
+		}
+		return res;
+	}
+
+	function stepBack() {
+		if (!state.view || state.view.step === 0) {
+			return Promise.resolve();
+		}
+		return act(async () => {
+			stopPlay();
+			await seekTo(state.view.step - 1);
+		}, {droppable: true});
+	}
+
+	function untilSync() {
+		return act(async () => {
+			stopPlay();
+			const res = await call("untilSync", {});
+			addSteps(res.steps);
+			await refresh();
+			if (res.sync) {
+				const s = res.sync;
+				setSyncNote(`The sync of ${s.owner} (key ${s.key}) by ${s.worker} ran from ${s.start} to ${s.end}${s.decision ? `: ${s.decision}` : ""}${s.err ? `; it failed: ${s.err}` : ""}.`);
+			} else if (res.idle) {
+				setSyncNote("No sync came: the agenda ran dry first.");
+			} else if (res.limit) {
+				setSyncNote(`No sync ended within ${res.limit}.`);
+			}
+		});
+	}
+
+	// seekTo moves the world to a recorded step (inside an action).
+	async function seekTo(n) {
+		const view = state.view;
+		const target = Math.max(0, Math.min(n, view.recordedSteps));
+		if (target === view.step) {
+			scheduleRender();
+			return;
+		}
+		await call("seek", {step: target});
+		await refresh();
+		setSyncNote("");
+		// Keep the timeline around the present when the learner jumps far.
+		if (target > 0 && !state.tl.some((e) => e.n === target)) {
+			const forks = state.tl.filter((e) => e.fork !== undefined);
+			await fillTimeline(target);
+			restoreForks(forks);
+			scheduleRender();
+		}
+	}
+
+	// restoreForks puts fork notes back into a refilled timeline, where
+	// it holds steps on both sides of them.
+	function restoreForks(forks) {
+		for (const f of forks) {
+			const i = state.tl.findIndex((e) => e.n > f.n);
+			if (i > 0) {
+				state.tl.splice(i, 0, f);
+			}
+		}
+	}
+
+	function seek(n) {
+		return act(async () => {
+			stopPlay();
+			await seekTo(n);
+		});
+	}
+
+	function togglePlay() {
+		if (state.playing) {
+			stopPlay();
+		} else {
+			startPlay();
+		}
+	}
+
+	function startPlay() {
+		if (!state.ready || state.busy || state.playing) {
+			return;
+		}
+		state.playing = true;
+		updateControls();
+		playTick();
+	}
+
+	function stopPlay() {
+		if (!state.playing) {
+			return;
+		}
+		state.playing = false;
+		clearTimeout(state.playTimer);
+		updateControls();
+	}
+
+	// playTick steps, redraws and waits, at the chosen speed: up to 10 ticks
+	// a second, several steps a tick beyond that.
+	async function playTick() {
+		if (!state.playing) {
+			return;
+		}
+		const speed = Number(els.speed.value) || 1;
+		const ticks = Math.min(speed, 10);
+		const n = Math.max(1, Math.round(speed / ticks));
+		const started = performance.now();
+		await act(async () => {
+			if (!state.playing) {
+				return;
+			}
+			const res = await stepOnce(n);
+			if (res.ran === 0 || state.view.atRest) {
+				stopPlay();
+				setSyncNote(state.view.atRest ? "Play stopped: the world is at rest." : "Play stopped: nothing is left to do.");
+			}
+		});
+		if (!state.playing) {
+			return;
+		}
+		const wait = Math.max(0, 1000 / ticks - (performance.now() - started));
+		state.playTimer = setTimeout(playTick, wait);
+	}
+
+	// stabilize runs the world to rest in chunks (inside an action), drawing
+	// at chunk ends; Cancel or Escape stops it at the next chunk.
+	async function stabilizeNow() {
+		stopPlay();
+		setBusy(true, "stabilizing…");
+		let chunks = 0;
+		try {
+			const res = await state.engine.stabilize({
+				chunk: stabilizeChunk,
+				onChunk: (r) => {
+					chunks++;
+					addSteps(r.steps);
+					els.stepCount.textContent = `step ${r.step} of ${Math.max(r.step, state.view ? state.view.recordedSteps : 0)}`;
+					setStatus(`stabilizing… step ${r.step}`);
+					if (chunks >= maxStabilizeChunks && !r.atRest) {
+						state.engine.cancel();
+						state.stabilizeLimited = true;
+					}
+					chunkView();
+				},
+			});
+			await refresh();
+			if (state.stabilizeLimited) {
+				setSyncNote(`Stopped after ${chunks * stabilizeChunk} steps: the world does not come to rest.`);
+			} else if (res.cancelled) {
+				setSyncNote(`Cancelled at step ${res.step}.`);
+			} else {
+				setSyncNote(`At rest after ${state.view.clock} of simulated time.`);
+			}
+			return res;
+		} catch (err) {
+			showError(err.message);
+			err.shown = true;
+			// The world went on as far as it got; show that.
+			await refresh().catch(() => {});
+			throw err;
+		} finally {
+			state.stabilizeLimited = false;
+			setBusy(false);
+		}
+	}
+
+	function stabilize() {
+		return act(stabilizeNow);
+	}
+
+	// chunkView fetches a view between chunks of a run, one at a time, so
+	// the learner sees progress without the page doing more than drawing.
+	function chunkView() {
+		// A few pictures a second are enough to see a run progress; more
+		// would only cost the page time it needs for input.
+		const now = performance.now();
+		if (state.chunkViewPending || now - (state.lastChunkView || 0) < 250) {
+			return;
+		}
+		state.lastChunkView = now;
+		state.chunkViewPending = true;
+		fetchView()
+			.then((view) => {
+				if (state.busy) {
+					state.view = view;
+					state.engine.remember(view);
+					scheduleRender();
+				}
+			})
+			.catch(() => {})
+			.finally(() => {
+				state.chunkViewPending = false;
+			});
+	}
+
+	// --- Worlds: sandbox, lessons, share links --------------------------------------------
+
+	// loadSandbox starts a new sandbox and creates the default ReplicaSet
+	// (inside an action).
+	async function loadSandbox(seed) {
+		await call("load", seed ? {seed} : {});
+		lesson.show(null);
+		els.worldSelect.value = "sandbox";
+		state.view = null;
+		state.tl = [];
+		setSyncNote("");
+		await consoleUI.exec(defaultCommand);
+		// The timeline now holds the command's steps; the world's start
+		// (nodes registering, workers starting) is listed once the page is
+		// interactive, or at once when this is not the first world.
+		if (state.ready) {
+			await fillTimeline();
+		}
+		scheduleRender();
+	}
+
+	async function loadLesson(id) {
+		const res = await call("load", {lesson: id});
+		state.view = null;
+		lesson.show(res.lesson || null);
+		els.worldSelect.value = id;
+		setSyncNote("");
+		await refresh(null);
+		await fillTimeline();
+		consoleUI.print(`Loaded lesson ${res.lesson ? res.lesson.title : id}: its setup ran to step ${res.step}.`);
+		scheduleRender();
+	}
+
+	// restoreLink rebuilds the world a share link describes; it resolves
+	// false when that failed (the caller then loads the default sandbox).
+	async function restoreLink(link) {
+		if (link.version !== state.engine.version) {
+			showNotice(`This link was made with engine ${link.version}, this is ${state.engine.version}; replaying anyway.`);
+		}
+		setBusy(true, "restoring the shared world…");
+		try {
+			// A lesson's guide comes with its load; the restore loads again.
+			let info = null;
+			if (link.world !== "sandbox") {
+				info = (await call("load", {lesson: link.world})).lesson || null;
+			}
+			await state.engine.restore(link, {onProgress: (text) => setStatus(text)});
+			lesson.show(info);
+			els.worldSelect.value = link.world;
+			state.view = null;
+			await refresh(null);
+			await fillTimeline(link.at);
+			consoleUI.print(`Restored a shared world: ${UI.plural(link.inputs.length, "input")} replayed, now at step ${link.at} of ${link.end}.`);
+			return true;
+		} catch (err) {
+			showError(`This share link could not be replayed: ${err.message}. Showing the default sandbox instead.`);
+			return false;
+		} finally {
+			setBusy(false);
+		}
+	}
+
+	function clearHash() {
+		if (location.hash) {
+			history.replaceState(null, "", location.pathname + location.search);
+		}
+		els.shareRow.hidden = true;
+	}
+
+	async function loadLessonList() {
+		try {
+			const res = await state.engine.call("lessons");
+			for (const l of res.lessons || []) {
+				els.worldSelect.appendChild(h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}));
+			}
+		} catch (err) {
+			showError(`The lessons could not be listed: ${err.message}`);
+		}
+	}
+
+	function share() {
+		const view = state.view;
+		if (!view) {
+			return;
+		}
+		let hash;
+		try {
+			hash = RlabEngine.encodeState(RlabEngine.stateFromView(view, state.engine.version));
+		} catch (err) {
+			showError(err.message);
+			return;
+		}
+		const url = `${location.origin}${location.pathname}#${hash}`;
+		els.shareRow.hidden = false;
+		els.shareLink.value = url;
+		els.shareLink.focus();
+		els.shareLink.select();
+		history.replaceState(null, "", `#${hash}`);
+		if (navigator.clipboard && navigator.clipboard.writeText) {
+			navigator.clipboard.writeText(url).then(
+				() => showNotice("The share link is copied: whoever opens it gets this world, at this step."),
+				() => showNotice("The share link is in the field above: copy it from there."));
+		}
+	}
+
+	// --- Console ----------------------------------------------------------------
+
+	// runLine runs one console line and brings the page up to date (inside an
+	// action). A bare "stabilize" runs chunked, so it can be cancelled.
+	async function runLine(line) {
+		if (/^\s*stabilize\s*$/.test(line)) {
+			const res = await stabilizeNow();
+			return {ran: 0, step: res.step, atRest: res.atRest, output: res.cancelled ? "cancelled\n" : `at rest at step ${res.step}\n`};
+		}
+		const before = state.view;
+		const res = await call("run", {line});
+		addSteps(res.steps);
+		await refresh(before);
+		return res;
+	}
+
+	const consoleUI = new UI.Console({
+		output: els.consoleOutput, input: els.consoleInput, form: els.consoleForm, button: els.consoleRun,
+	}, {
+		execute: runLine,
+		submit: (line) => act(() => consoleUI.exec(line)),
+		complete: (line, cursor) => call("complete", {line, cursor}),
 	});
-	WebAssembly.instantiateStreaming(wasm, go.importObject)
-		.then((result) => go.run(result.instance))
-		// go.run settles only when the Go program exits, which it must not do
-		// while the page is open.
-		.then(() => fail(new Error("the simulator stopped; the browser console says why")))
-		.catch(fail);
+
+	// runCommand echoes and runs a line the page made (the pod menu's).
+	function runCommand(line) {
+		return act(async () => {
+			stopPlay();
+			await consoleUI.exec(line);
+		});
+	}
+
+	// --- Lessons -------------------------------------------------------------------
+
+	const lesson = new UI.Lesson(els.lesson, {
+		run: (lines) => act(async () => {
+			stopPlay();
+			for (const line of lines) {
+				const res = await consoleUI.exec(line);
+				if (!res || res.failure) {
+					break;
+				}
+			}
+		}),
+		check: (page) => act(() => call("check", {page}), {rethrow: true}),
+		announce: (text) => showNotice(text),
+	});
+
+	// --- The pod menu --------------------------------------------------------------
+
+	const podMenu = new UI.PodMenu(els.podMenu, {
+		onCommand: runCommand,
+		findPod,
+		fallbackFocus: () => els.stepForward,
+	});
+
+	// --- Wiring ------------------------------------------------------------------------
+
+	function openHelp() {
+		if (!els.help.open) {
+			state.helpReturn = document.activeElement;
+			els.help.showModal();
+			els.helpClose.focus();
+		}
+	}
+
+	function wire() {
+		els.stepForward.addEventListener("click", stepForward);
+		els.stepBack.addEventListener("click", stepBack);
+		els.untilSync.addEventListener("click", untilSync);
+		els.play.addEventListener("click", togglePlay);
+		els.stabilize.addEventListener("click", stabilize);
+		els.cancel.addEventListener("click", () => state.engine && state.engine.cancel());
+		els.share.addEventListener("click", share);
+		els.errorDismiss.addEventListener("click", clearError);
+		els.noticeDismiss.addEventListener("click", clearNotice);
+		els.timelineEarlier.addEventListener("click", earlierSteps);
+
+		els.helpButton.addEventListener("click", openHelp);
+		els.helpClose.addEventListener("click", () => els.help.close());
+		els.help.addEventListener("close", () => {
+			const back = state.helpReturn;
+			state.helpReturn = null;
+			if (back && document.contains(back)) {
+				back.focus();
+			}
+		});
+		// A click on the backdrop (outside the dialog's box) closes it.
+		els.help.addEventListener("click", (event) => {
+			if (event.target === els.help) {
+				const r = els.help.getBoundingClientRect();
+				if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) {
+					els.help.close();
+				}
+			}
+		});
+
+		// The scrubber seeks when let go, and while dragging once it rests
+		// for a moment.
+		els.scrubber.addEventListener("pointerdown", () => {
+			state.scrubbing = true;
+		});
+		els.scrubber.addEventListener("input", () => {
+			const n = Number(els.scrubber.value);
+			els.stepCount.textContent = `step ${n} of ${els.scrubber.max}`;
+			clearTimeout(state.scrubTimer);
+			state.scrubTimer = setTimeout(() => seek(n), 200);
+		});
+		els.scrubber.addEventListener("change", () => {
+			clearTimeout(state.scrubTimer);
+			state.scrubbing = false;
+			seek(Number(els.scrubber.value));
+		});
+		els.scrubber.addEventListener("pointerup", () => {
+			state.scrubbing = false;
+		});
+
+		els.timeline.addEventListener("click", (event) => {
+			const li = event.target.closest("li[data-step]");
+			if (li && state.ready && !state.busy) {
+				seek(Number(li.dataset.step));
+			}
+		});
+
+		els.world.addEventListener("click", (event) => {
+			const button = event.target.closest("button.pod");
+			if (button && state.ready && !state.busy) {
+				if (podMenu.isOpen() && podMenu.pod && podMenu.pod.name === button.dataset.pod) {
+					podMenu.close(true);
+				} else {
+					podMenu.open(button);
+				}
+			}
+		});
+
+		els.worldSelect.addEventListener("change", () => {
+			const id = els.worldSelect.value;
+			act(async () => {
+				stopPlay();
+				clearHash();
+				if (id === "sandbox") {
+					await loadSandbox();
+				} else {
+					await loadLesson(id);
+				}
+			});
+		});
+
+		els.sandboxForm.addEventListener("submit", (event) => {
+			event.preventDefault();
+			const raw = els.seedInput.value.trim();
+			const seed = raw === "" ? 0 : Number(raw);
+			if (!Number.isSafeInteger(seed) || seed < 0) {
+				showError(`The seed must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, not "${raw}".`);
+				return;
+			}
+			act(async () => {
+				stopPlay();
+				clearHash();
+				await loadSandbox(seed);
+				consoleUI.print(`New sandbox${seed ? ` with seed ${seed}` : ""}.`);
+			});
+		});
+
+		document.addEventListener("keydown", keydown);
+	}
+
+	// keydown runs the page's shortcuts; none fires while the learner types
+	// in a field, or with a modifier held (the browser's own shortcuts).
+	function keydown(event) {
+		if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) {
+			return;
+		}
+		if (event.key === "Escape") {
+			if (els.help.open) {
+				return; // the dialog closes itself
+			}
+			if (podMenu.isOpen()) {
+				podMenu.close(true);
+			} else if (state.busy && state.engine) {
+				state.engine.cancel();
+			} else if (state.playing) {
+				stopPlay();
+			} else {
+				return;
+			}
+			event.preventDefault();
+			return;
+		}
+		if (els.help.open || podMenu.isOpen() || UI.isTyping(event.target) || !state.ready) {
+			return;
+		}
+		const onButton = event.target.closest && event.target.closest("button, a, summary, [role=button]");
+		switch (event.key) {
+		case "ArrowRight":
+		case ".":
+			stepForward();
+			break;
+		case "ArrowLeft":
+		case ",":
+			stepBack();
+			break;
+		case "n":
+			untilSync();
+			break;
+		case " ":
+			if (onButton) {
+				return; // Space presses the focused button
+			}
+			togglePlay();
+			break;
+		case "r":
+			stabilize();
+			break;
+		case "/":
+			els.consoleInput.focus();
+			break;
+		case "g":
+			els.scrubber.focus();
+			break;
+		case "?":
+			openHelp();
+			break;
+		default:
+			return;
+		}
+		event.preventDefault();
+	}
+
+	// markReady says the page is interactive: the first world is drawn and
+	// the controls work. The test suite measures time to interactive by it.
+	function markReady() {
+		state.ready = true;
+		render();
+		setBusy(false);
+		setStatus("ready");
+		document.body.dataset.state = "ready";
+		globalThis.__rlabReadyAt = performance.now();
+	}
+
+	async function main() {
+		wire();
+		if (typeof globalThis.RlabEngine !== "function") {
+			fail(new Error("engine.js did not load"));
+			return;
+		}
+		if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+			fail(new Error("this browser cannot run WebAssembly in a worker"));
+			return;
+		}
+		const engine = new RlabEngine({
+			workerURL: "worker.js",
+			onStatus: (text, kind) => {
+				if (kind === "error") {
+					setStatus(text);
+					showError(text);
+				} else if (kind === "restarting") {
+					setStatus(text);
+				} else if (kind === "ready" && state.ready && !state.busy) {
+					setStatus("ready");
+				}
+			},
+			onRestart: (info) => {
+				showError(`The simulator crashed (${info.reason}) and was restarted; your world was rebuilt.`);
+				act(async () => {
+					await refresh();
+					scheduleRender();
+				});
+			},
+		});
+		state.engine = engine;
+		globalThis.__rlab = {engine, view: () => state.view};
+
+		// Marks on the performance timeline show where the time to
+		// interactive goes (the browser's devtools list them).
+		performance.mark("rlab:start");
+		try {
+			await engine.start();
+		} catch (err) {
+			fail(err);
+			return;
+		}
+		performance.mark("rlab:engine-ready");
+
+		await act(async () => {
+			let restored = false;
+			const hash = location.hash.replace(/^#/, "");
+			if (hash) {
+				let link = null;
+				try {
+					link = RlabEngine.decodeState(hash);
+				} catch (err) {
+					showError(`This share link cannot be used: ${err.message}. Showing the default sandbox instead.`);
+				}
+				if (link) {
+					restored = await restoreLink(link);
+				}
+			}
+			if (!restored) {
+				await loadSandbox();
+			}
+		});
+		if (!state.view) {
+			// Even the default world failed to load: say so, keep what works.
+			setStatus("error: the first world could not be loaded");
+			document.body.dataset.state = "error";
+			return;
+		}
+		performance.mark("rlab:world-loaded");
+		markReady();
+		performance.mark("rlab:ready");
+		// The lessons and the start of the timeline are fetched after the
+		// page is interactive: nothing waits for them.
+		await act(async () => {
+			if (!state.tl.some((e) => e.step && e.n === 1)) {
+				const forks = state.tl.filter((e) => e.fork !== undefined);
+				await fillTimeline(state.view.step);
+				restoreForks(forks);
+				scheduleRender();
+			}
+		});
+		await loadLessonList();
+		if (state.view && state.view.mode === "lesson") {
+			els.worldSelect.value = state.view.lesson;
+		}
+	}
+
+	main();
 })();

@@ -1,0 +1,244 @@
+// ui-inside.js draws "Inside the controller": the parts of the control loop a
+// kubectl user never sees. Each panel is named after its upstream concept:
+// the workqueue (waiting, dirty, processing, delayed, requeues), the workers
+// of processNextWorkItem, the ControllerExpectations, the informers (their
+// indexer cache against the API store, and the DeltaFIFO's pending deltas),
+// the kernel's agenda, the faults in force and the garbage collector.
+"use strict";
+
+(() => {
+	const UI = globalThis.RlabUI;
+	const {h, table, plural} = UI;
+
+	// maxEntries is the most cache entries drawn per informer; the console's
+	// cache command shows the rest.
+	const maxEntries = 40;
+	const maxLastSyncs = 5;
+
+	function empty(text) {
+		return h("p", {class: "empty", text});
+	}
+
+	// keyList draws keys as a list whose items carry data-queue-key.
+	function keyList(tag, items, render) {
+		return h(tag, {class: "keys"}, items.map((item) => render(item)));
+	}
+
+	// queueSection draws one controller's workqueue.
+	function queueSection(c) {
+		const q = c.queue || {};
+		const waiting = q.waiting || [];
+		const dirty = q.dirty || [];
+		const processing = q.processing || [];
+		const delayed = q.delayed || [];
+		const requeues = q.requeues || [];
+		const parts = [h("h4", null, h("code", {text: q.name || c.kind}), ` (${c.name})`)];
+		const nothing = !waiting.length && !dirty.length && !processing.length && !delayed.length && !requeues.length;
+		parts.push(h("div", {class: "waiting"},
+			h("span", {class: "q-label", text: "waiting"}),
+			waiting.length
+				? keyList("ol", waiting, (key) => h("li", {dataset: {queueKey: key}}, h("code", {text: key})))
+				: h("span", {class: "none", text: "none"})));
+		parts.push(h("div", {class: "processing"},
+			h("span", {class: "q-label", text: "processing"}),
+			processing.length
+				? keyList("ul", processing, (p) => h("li", {dataset: {queueKey: p.key}}, h("code", {text: p.key}), p.worker ? ` ← ${p.worker}` : ""))
+				: h("span", {class: "none", text: "none"})));
+		if (!nothing) {
+			parts.push(h("div", {class: "dirty"},
+				h("span", {class: "q-label", text: "dirty"}),
+				dirty.length
+					? keyList("ul", dirty, (key) => h("li", {dataset: {dirtyKey: key}}, h("code", {text: key})))
+					: h("span", {class: "none", text: "none"})));
+			parts.push(h("div", {class: "delayed"},
+				h("span", {class: "q-label", text: "delayed (AddAfter)"}),
+				delayed.length
+					? keyList("ul", delayed, (d) => h("li", {dataset: {queueKey: d.key}},
+						h("code", {text: d.key}), ` ready at ${d.readyAt} (after ${d.delay}${d.rateLimited ? ", rate limited" : ""})`))
+					: h("span", {class: "none", text: "none"})));
+			if (requeues.length) {
+				parts.push(h("div", {class: "requeues"},
+					h("span", {class: "q-label", text: "requeues (NumRequeues)"}),
+					keyList("ul", requeues, (r) => h("li", {dataset: {queueKey: r.key}}, h("code", {text: r.key}), ` × ${r.count}`))));
+			}
+		}
+		const idle = (q.idleWorkers || []).length;
+		parts.push(h("p", {class: "q-foot", text: `${plural(idle, "worker")} idle in Get${nothing ? "; the queue is empty" : ""}`}));
+		return h("section", {class: "controller-section" + (nothing ? " quiet" : ""), dataset: {controller: c.kind}}, parts);
+	}
+
+	// workersSection draws one controller's workers and its last syncs.
+	function workersSection(c) {
+		const workers = c.workers || [];
+		const parts = [h("h4", {text: c.name})];
+		const busy = workers.filter((w) => w.state !== "idle");
+		if (!busy.length && !(c.lastSyncs || []).length) {
+			parts.push(h("p", {class: "compact", text: `${plural(workers.length, "worker")}, all idle: ${workers.map((w) => w.name).join(", ")}`}));
+		} else {
+			parts.push(table(`${c.name} workers`, ["worker", "state", "key", "phase", "syncs"], workers.map((w) => ({
+				attrs: {class: w.state === "idle" ? "idle" : "active", dataset: {worker: w.name}},
+				cells: [
+					h("code", {text: w.name}),
+					w.state === "syncing" ? "▶ syncing" : w.state,
+					w.key ? h("code", {text: w.key}) : "",
+					w.phase ? w.phase + (w.waiting ? ` (awaiting ${plural(w.waiting, "answer")})` : "") : "",
+					String(w.syncs),
+				],
+			}))));
+		}
+		const syncs = (c.lastSyncs || []).slice(-maxLastSyncs).reverse();
+		if (syncs.length) {
+			parts.push(h("p", {class: "q-label", text: "last syncs (syncReplicaSet)"}));
+			parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,
+				h("code", {text: s.owner}), ` by ${s.worker}, ${s.start}→${s.end}`,
+				s.decision ? `: ${s.decision}` : "",
+				s.err ? h("span", {class: "err", text: ` ✕ ${s.err}`}) : null))));
+		}
+		return h("section", {class: "controller-section", dataset: {controller: c.kind}}, parts);
+	}
+
+	// expectationsSection draws one controller's ControllerExpectations.
+	function expectationsSection(c) {
+		const list = c.expectations || [];
+		const parts = [h("h4", {text: c.name})];
+		if (!list.length) {
+			parts.push(empty("no expectations recorded"));
+		} else {
+			parts.push(table(`${c.name} expectations`, ["key", "add", "del", "state", "age"], list.map((x) => ({
+				attrs: {dataset: {key: x.key}, class: x.satisfied ? "satisfied" : "waiting"},
+				cells: [
+					h("code", {text: x.key}),
+					{content: String(x.add), class: "add num"},
+					{content: String(x.del), class: "del num"},
+					x.expired ? "◔ expired: may sync" : x.satisfied ? "✓ satisfied: may sync" : "… waiting for the informer",
+					x.age,
+				],
+			}))));
+			for (const x of list) {
+				if ((x.pendingDeletes || []).length) {
+					parts.push(h("p", {class: "compact"}, "deletes awaited for ", h("code", {text: x.key}), ": ", x.pendingDeletes.join(", ")));
+				}
+			}
+		}
+		return h("section", {class: "controller-section", dataset: {controller: c.kind}}, parts);
+	}
+
+	// informerSection draws one informer: its state, its cache against the
+	// API store, and the deltas its DeltaFIFO has not delivered yet.
+	function informerSection(inf) {
+		const entries = inf.entries || [];
+		const pending = inf.pending || [];
+		const total = inf.entriesTotal ?? entries.length;
+		const differing = entries.filter((e) => e.diff);
+		const shown = differing.concat(entries.filter((e) => !e.diff)).slice(0, maxEntries);
+		const parts = [
+			h("h4", null, h("code", {text: inf.name}), ` · ${inf.state}`),
+			h("p", {class: "compact", text: `${inf.synced ? "✓ HasSynced" : "✕ not synced"} · lastSyncResourceVersion ${inf.lastSyncRV} · ${plural(inf.lists, "list")}, ${plural(inf.watches, "watch", "watches")} · ${inf.cached} cached, ${inf.inAPI} in the API${differing.length ? ` · ${differing.length} differ` : ""}`}),
+		];
+		if (pending.length) {
+			parts.push(h("div", {class: "pending"},
+				h("span", {class: "q-label", text: "DeltaFIFO: not yet delivered"}),
+				h("ol", {class: "keys"}, pending.map((p) => h("li", {dataset: {pendingKey: p.key}},
+					h("code", {text: p.key}), ": ", (p.deltas || []).join(" → "))))));
+		}
+		if (shown.length) {
+			parts.push(table(`${inf.name} cache`, ["key", "cache RV", "API RV", "diff"], shown.map((e) => ({
+				attrs: {class: e.diff ? "diff" : "", dataset: {entry: e.key}},
+				cells: [
+					h("code", {text: e.key}),
+					{content: e.cache || "—", class: "num"},
+					{content: e.api || "—", class: "num"},
+					e.diff ? `≠ ${e.diff}` : "=",
+				],
+			}))));
+			if (total > shown.length) {
+				parts.push(h("p", {class: "more", text: `and ${total - shown.length} more entries (the console's cache command lists them)`}));
+			}
+		}
+		return h("section", {class: "informer-section" + (entries.length || pending.length ? "" : " quiet"), dataset: {informer: inf.name}}, parts);
+	}
+
+	function agendaBody(agenda) {
+		const next = agenda.next || [];
+		const parts = [h("p", {class: "compact", text: `${plural(agenda.pending || 0, "event")} pending${agenda.background ? `, ${agenda.background} of them periodic` : ""}`})];
+		if (next.length) {
+			parts.push(h("ol", {class: "agenda-list"}, next.map((ev, i) => h("li", {class: ev.background ? "background" : (i === 0 ? "next" : "")},
+				h("span", {class: "mono at", text: ev.at}), " ",
+				h("span", {class: "to", text: ev.to}), ": ", ev.what,
+				ev.background ? " (periodic)" : "",
+				i === 0 ? h("span", {class: "badge", text: "next"}) : null))));
+		} else {
+			parts.push(empty("nothing: the world is idle"));
+		}
+		return parts;
+	}
+
+	function faultsBody(faults) {
+		const api = faults.api || [];
+		const watch = faults.watch || [];
+		if (!api.length && !watch.length) {
+			return [empty("none in force")];
+		}
+		const parts = [];
+		if (api.length) {
+			parts.push(h("ul", {class: "faults-list"}, api.map((f) => h("li", {dataset: {fault: f.id}}, h("span", {"aria-hidden": "true", text: "⚠ "}), `#${f.id} ${f.text}`))));
+		}
+		if (watch.length) {
+			parts.push(h("ul", {class: "faults-list"}, watch.map((w) => h("li", null, h("span", {"aria-hidden": "true", text: "⚠ "}),
+				h("code", {text: w.informer}), ": ",
+				[w.dropNext ? `next ${plural(w.dropNext, "event")} dropped` : "", w.lost ? `${w.lost} lost since the last list` : "", w.delay ? `events ${w.delay} late` : ""].filter(Boolean).join(", ")))));
+		}
+		return parts;
+	}
+
+	function gcBody(gc) {
+		const owners = gc.owners || [];
+		const dependents = gc.dependents || [];
+		if (!owners.length && !dependents.length) {
+			return [empty("idle: no owner is being deleted")];
+		}
+		const parts = [];
+		if (owners.length) {
+			parts.push(table("owners being deleted", ["owner", "mode", "phase", "dependents"], owners.map((o) => [
+				h("code", {text: (o.namespace ? o.namespace + "/" : "") + o.owner}), o.mode, o.phase, (o.dependents || []).join(", ")])));
+		}
+		if (dependents.length) {
+			parts.push(table("attemptToDelete", ["dependent", "owner", "state"], dependents.map((d) => [
+				h("code", {text: (d.namespace ? d.namespace + "/" : "") + d.object}), d.owner, d.state])));
+		}
+		return parts;
+	}
+
+	// body returns a panel's body element.
+	function body(id) {
+		return document.querySelector(`#${id} > .sub-body`);
+	}
+
+	// drawn remembers what each panel shows, as JSON, so a panel whose data
+	// did not change is not rebuilt (most steps change one or two panels).
+	const drawn = new Map();
+	function panel(id, data, build) {
+		const key = JSON.stringify(data);
+		if (drawn.get(id) === key) {
+			return;
+		}
+		drawn.set(id, key);
+		body(id).replaceChildren(...build());
+	}
+
+	// renderInside redraws the panels whose data changed.
+	function renderInside(view) {
+		const controllers = view.controllers || [];
+		panel("queue", controllers.map((c) => c.queue), () => controllers.map(queueSection));
+		panel("workers", controllers.map((c) => [c.workers, c.lastSyncs]), () => controllers.map(workersSection));
+		panel("expectations", controllers.map((c) => c.expectations), () => controllers.map(expectationsSection));
+		panel("informers", view.informers, () => (view.informers || []).map(informerSection));
+		panel("agenda", view.agenda, () => agendaBody(view.agenda || {}));
+		panel("faults", view.faults, () => faultsBody(view.faults || {}));
+		panel("gc", view.gc, () => gcBody(view.gc || {}));
+		const faults = view.faults || {};
+		document.getElementById("faults").classList.toggle("active", Boolean((faults.api || []).length || (faults.watch || []).length));
+	}
+
+	Object.assign(UI, {renderInside});
+})();

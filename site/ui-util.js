@@ -1,0 +1,250 @@
+// ui-util.js holds the small helpers every part of the page uses: building
+// DOM nodes, rendering a safe subset of Markdown, and converting between the
+// character offsets of a text field and the byte offsets the engine speaks.
+//
+// Everything the page shows comes from the engine, from a lesson file or from
+// a share link, so nothing here ever parses text as HTML: every node is made
+// with document.createElement and every piece of text goes in as a text node.
+"use strict";
+
+(() => {
+	const UI = (globalThis.RlabUI = globalThis.RlabUI || {});
+
+	// h builds an element. attrs maps attribute names to values, with three
+	// special keys: class (a string), text (the element's text content) and
+	// dataset (an object of data-* values). A value of null, undefined or false
+	// leaves the attribute out; true sets it empty. Children may be nodes,
+	// strings (added as text nodes), or null to skip.
+	function h(tag, attrs, ...children) {
+		const el = document.createElement(tag);
+		if (attrs) {
+			for (const [key, value] of Object.entries(attrs)) {
+				if (value === null || value === undefined || value === false) {
+					continue;
+				}
+				if (key === "class") {
+					el.className = value;
+				} else if (key === "text") {
+					el.textContent = String(value);
+				} else if (key === "dataset") {
+					for (const [dk, dv] of Object.entries(value)) {
+						el.dataset[dk] = String(dv);
+					}
+				} else {
+					el.setAttribute(key, value === true ? "" : String(value));
+				}
+			}
+		}
+		append(el, children);
+		return el;
+	}
+
+	// append adds children (nodes, strings, arrays of them) to el.
+	function append(el, children) {
+		for (const child of children) {
+			if (child === null || child === undefined || child === false) {
+				continue;
+			}
+			if (Array.isArray(child)) {
+				append(el, child);
+			} else if (child instanceof Node) {
+				el.appendChild(child);
+			} else {
+				el.appendChild(document.createTextNode(String(child)));
+			}
+		}
+	}
+
+	// table builds a compact table: headers are the column titles, rows are
+	// arrays of cells (strings or nodes), or {cells, attrs} for a row that
+	// needs attributes of its own. A cell may be {content, class} to get a
+	// class on its td.
+	function table(caption, headers, rows, className) {
+		const thead = h("thead", null, h("tr", null, headers.map((t) => h("th", {scope: "col", text: t}))));
+		const tbody = h("tbody");
+		for (const row of rows) {
+			const cells = Array.isArray(row) ? row : row.cells;
+			const tr = h("tr", Array.isArray(row) ? null : row.attrs);
+			for (const cell of cells) {
+				if (cell && typeof cell === "object" && !(cell instanceof Node) && "content" in cell) {
+					tr.appendChild(h("td", {class: cell.class}, cell.content));
+				} else {
+					tr.appendChild(h("td", null, cell));
+				}
+			}
+			tbody.appendChild(tr);
+		}
+		return h("table", {class: className || "grid"}, caption ? h("caption", {class: "visually-hidden", text: caption}) : null, thead, tbody);
+	}
+
+	// inline renders one paragraph's inline Markdown: `code`, **bold** and
+	// *emphasis*. Anything else, including HTML, stays literal text.
+	function inline(text) {
+		const frag = document.createDocumentFragment();
+		let plain = "";
+		const flush = () => {
+			if (plain) {
+				frag.appendChild(document.createTextNode(plain));
+				plain = "";
+			}
+		};
+		let i = 0;
+		while (i < text.length) {
+			const c = text[i];
+			if (c === "`") {
+				const end = text.indexOf("`", i + 1);
+				if (end > i) {
+					flush();
+					frag.appendChild(h("code", {text: text.slice(i + 1, end)}));
+					i = end + 1;
+					continue;
+				}
+			} else if (c === "*" && text[i + 1] === "*") {
+				const end = text.indexOf("**", i + 2);
+				if (end > i + 2) {
+					flush();
+					frag.appendChild(h("strong", null, inline(text.slice(i + 2, end))));
+					i = end + 2;
+					continue;
+				}
+			} else if ((c === "*" || c === "_") && text[i + 1] && text[i + 1] !== " ") {
+				// Single * or _ emphasis, only when it closes on the same
+				// paragraph and the opener starts a word (so snake_case and
+				// 2*3 stay literal).
+				const end = text.indexOf(c, i + 1);
+				const startsWord = i === 0 || /[\s(]/.test(text[i - 1]);
+				if (end > i + 1 && startsWord && text[end - 1] !== " ") {
+					flush();
+					frag.appendChild(h("em", null, inline(text.slice(i + 1, end))));
+					i = end + 1;
+					continue;
+				}
+			}
+			plain += c;
+			i++;
+		}
+		flush();
+		return frag;
+	}
+
+	// markdown renders a safe subset of Markdown into a fragment: headings
+	// (# becomes h3, so a lesson page sits under the page's h2), paragraphs,
+	// lists, fenced code, and inline code, bold and emphasis. A fenced block
+	// whose info string is in special (do, predict, check) is replaced by what
+	// special[info]() returns, so lesson widgets appear where the author put
+	// them.
+	function markdown(text, special) {
+		const frag = document.createDocumentFragment();
+		const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+		let para = [];
+		let list = null; // {el, ordered}
+		const endPara = () => {
+			if (para.length) {
+				frag.appendChild(h("p", null, inline(para.join(" "))));
+				para = [];
+			}
+		};
+		const endList = () => {
+			list = null;
+		};
+		for (let i = 0; i < lines.length; i++) {
+			const line = lines[i];
+			const fence = /^```\s*([\w-]*)\s*$/.exec(line);
+			if (fence) {
+				endPara();
+				endList();
+				const body = [];
+				for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) {
+					body.push(lines[i]);
+				}
+				const kind = fence[1];
+				if (special && typeof special[kind] === "function") {
+					const node = special[kind](body.join("\n"));
+					if (node) {
+						frag.appendChild(node);
+					}
+				} else {
+					frag.appendChild(h("pre", null, h("code", {text: body.join("\n")})));
+				}
+				continue;
+			}
+			if (/^\s*$/.test(line)) {
+				endPara();
+				endList();
+				continue;
+			}
+			const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+			if (heading) {
+				endPara();
+				endList();
+				const level = Math.min(6, heading[1].length + 2);
+				frag.appendChild(h("h" + level, null, inline(heading[2].trim())));
+				continue;
+			}
+			const item = /^\s*(?:([-*+])|(\d+)[.)])\s+(.*)$/.exec(line);
+			if (item) {
+				endPara();
+				const ordered = !item[1];
+				if (!list || list.ordered !== ordered) {
+					list = {el: h(ordered ? "ol" : "ul"), ordered};
+					frag.appendChild(list.el);
+				}
+				list.el.appendChild(h("li", null, inline(item[3])));
+				continue;
+			}
+			if (list && /^\s+\S/.test(line)) {
+				// An indented line continues the last list item.
+				list.el.lastChild.appendChild(document.createTextNode(" "));
+				list.el.lastChild.appendChild(inline(line.trim()));
+				continue;
+			}
+			endList();
+			para.push(line.trim());
+		}
+		endPara();
+		return frag;
+	}
+
+	// The engine's offsets into a console line are UTF-8 byte offsets (Go
+	// strings); a text field's are UTF-16 code units. These convert.
+	const encoder = new TextEncoder();
+	function byteOffset(text, charIndex) {
+		return encoder.encode(text.slice(0, charIndex)).length;
+	}
+	function charOffset(text, byteIndex) {
+		let bytes = 0;
+		for (let i = 0; i < text.length; i++) {
+			if (bytes >= byteIndex) {
+				return i;
+			}
+			const code = text.codePointAt(i);
+			bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+			if (code >= 0x10000) {
+				i++; // the second half of a surrogate pair
+			}
+		}
+		return text.length;
+	}
+
+	// isTyping says whether keyboard input should go to the element, not to
+	// the page's shortcuts.
+	function isTyping(el) {
+		if (!el) {
+			return false;
+		}
+		const tag = el.tagName;
+		return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
+	}
+
+	// plural says "1 pod" or "3 pods".
+	function plural(n, word, many) {
+		return `${n} ${n === 1 ? word : many || word + "s"}`;
+	}
+
+	// reducedMotion is true when the reader asked for less animation.
+	function reducedMotion() {
+		return globalThis.matchMedia && globalThis.matchMedia("(prefers-reduced-motion: reduce)").matches;
+	}
+
+	Object.assign(UI, {h, append, table, inline, markdown, byteOffset, charOffset, isTyping, plural, reducedMotion});
+})();
