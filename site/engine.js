@@ -25,11 +25,16 @@
 	const maxStepChunk = 10000;
 
 	class RlabEngine {
-		// options: workerURL; onStatus(text, kind); onRestart({reason, state});
+		// options: workerURL and wasmURL (default worker.js and main.wasm);
+		// onStatus(text, kind); onRestart({reason, state});
 		// callTimeoutMs, after which an unanswered request counts as a hung
 		// worker (no bridge op runs anywhere near that long).
 		constructor(options = {}) {
 			this.workerURL = options.workerURL || "worker.js";
+			this.wasmURL = options.wasmURL || "main.wasm";
+			// module is the compiled main.wasm (a Promise), shared by every
+			// worker this engine starts.
+			this.module = null;
 			this.onStatus = options.onStatus || (() => {});
 			this.onRestart = options.onRestart || (() => {});
 			this.callTimeoutMs = options.callTimeoutMs || 60000;
@@ -61,10 +66,41 @@
 			});
 		}
 
+		// compile fetches and compiles main.wasm on the page's side, once:
+		// compiling runs off the main thread while the bytes stream in, and
+		// overlaps the worker's own start; a worker restarted after a crash
+		// reuses the module instead of compiling it again. Where modules
+		// cannot be compiled here (no compileStreaming), the worker fetches
+		// main.wasm itself.
+		compile() {
+			if (!this.module) {
+				this.module = typeof WebAssembly.compileStreaming !== "function"
+					? Promise.resolve(null)
+					: WebAssembly.compileStreaming(fetch(this.wasmURL).then((response) => {
+						if (!response.ok) {
+							throw new Error(`${this.wasmURL}: ${response.status} ${response.statusText}; build it with make wasm`);
+						}
+						return response;
+					}));
+			}
+			return this.module;
+		}
+
 		spawn() {
+			const module = this.compile();
 			return new Promise((resolve, reject) => {
 				const worker = new Worker(this.workerURL);
 				this.worker = worker;
+				module.then((m) => worker.postMessage({module: m}), (err) => {
+					// A module that cannot be fetched or compiled leaves
+					// nothing to run; the worker is not needed.
+					this.module = null;
+					worker.terminate();
+					if (worker === this.worker) {
+						this.worker = null;
+					}
+					reject(new Error(`the simulator could not start: ${err.message}`));
+				});
 				let started = false;
 				worker.onmessage = (event) => {
 					const msg = event.data;

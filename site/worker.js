@@ -4,7 +4,10 @@
 //
 // The protocol (engine.js is the other side):
 //
-//	page → worker  {id, request}      request is the JSON text of one bridge
+//	page → worker  {module}           first, once: main.wasm compiled by the
+//	                                  page (a WebAssembly.Module), or null to
+//	                                  have the worker fetch and compile it
+//	               {id, request}      request is the JSON text of one bridge
 //	                                  request, {"op": …, "args": …}
 //	worker → page  {type: "ready", version, readyAt}   once, when Go is up
 //	               {type: "answer", id, answer, memory} answer is the bridge's
@@ -50,7 +53,13 @@ self.onRlabReady = () => {
 	postMessage({type: "ready", version: self.rlab.version, readyAt: self.__rlabReadyAt});
 };
 
+// The first message hands over the module; every later one is a request.
 self.onmessage = (event) => {
+	self.onmessage = serve;
+	start(event.data.module);
+};
+
+function serve(event) {
 	const {id, request} = event.data;
 	if (dead) {
 		postMessage({type: "answer", id, answer: JSON.stringify({error: "the simulator has stopped"})});
@@ -72,20 +81,33 @@ self.onmessage = (event) => {
 		answer = JSON.stringify(answer && answer.error ? {error: String(answer.error)} : {error: "no answer"});
 	}
 	postMessage({type: "answer", id, answer, memory: memoryBytes()});
-};
+}
 
-// Compile while the bytes stream in; check the response first, because
-// instantiateStreaming's own message for a 404 does not name the file.
-const wasm = fetch("main.wasm").then((response) => {
-	if (!response.ok) {
-		throw new Error(`main.wasm: ${response.status} ${response.statusText}; build it with make wasm`);
-	}
-	return response;
-});
-WebAssembly.instantiateStreaming(wasm, go.importObject)
-	.then((result) => {
-		memory = result.instance.exports.mem;
-		return go.run(result.instance);
-	})
-	.then(() => die("the Go program ended"))
-	.catch((err) => die(err instanceof Error ? err.message : err));
+// start runs Go from module, or, without one, from main.wasm fetched and
+// compiled here. The page normally compiles it: it can start the download
+// before this worker exists, and keeps the compiled module to start a new
+// worker at once after a crash.
+function start(module) {
+	const instantiated = module
+		? WebAssembly.instantiate(module, go.importObject)
+		: WebAssembly.instantiateStreaming(fetchWasm(), go.importObject).then((result) => result.instance);
+	instantiated
+		.then((instance) => {
+			memory = instance.exports.mem;
+			return go.run(instance);
+		})
+		.then(() => die("the Go program ended"))
+		.catch((err) => die(err instanceof Error ? err.message : err));
+}
+
+// fetchWasm fetches main.wasm for compiling while the bytes stream in. It
+// checks the response first, because instantiateStreaming's own message for
+// a 404 does not name the file.
+function fetchWasm() {
+	return fetch("main.wasm").then((response) => {
+		if (!response.ok) {
+			throw new Error(`main.wasm: ${response.status} ${response.statusText}; build it with make wasm`);
+		}
+		return response;
+	});
+}
