@@ -145,20 +145,8 @@
 		return run;
 	}
 
-	// viewSupportsCaps is false once the engine refused the pods and entries
-	// arguments (an older engine): views are then fetched without them.
-	let viewSupportsCaps = true;
-	async function fetchView() {
-		const args = viewSupportsCaps ? viewArgs : {agenda: viewArgs.agenda, steps: viewArgs.steps};
-		try {
-			return await state.engine.call("view", args);
-		} catch (err) {
-			if (viewSupportsCaps && /unknown field/.test(err.message)) {
-				viewSupportsCaps = false;
-				return fetchView();
-			}
-			throw err;
-		}
+	function fetchView() {
+		return state.engine.call("view", viewArgs);
 	}
 
 	// refresh fetches the view of the present, notes a fork of the timeline
@@ -1079,17 +1067,34 @@
 		// Marks on the performance timeline show where the time to
 		// interactive goes (the browser's devtools list them).
 		performance.mark("rlab:start");
+		const started = engine.start().then(() => performance.mark("rlab:engine-ready"));
+		const hash = location.hash.replace(/^#/, "");
+		if (!hash && showFirstWorld(await firstWorld)) {
+			// Interactive now, with the engine's own answers computed ahead;
+			// the engine catches up before any action runs (act queues them).
+			markReady();
+			performance.mark("rlab:ready");
+			await act(async () => {
+				try {
+					await started;
+				} catch (err) {
+					fail(err);
+					return;
+				}
+				await catchUp(await firstWorld);
+			});
+			await afterReady();
+			return;
+		}
 		try {
-			await engine.start();
+			await started;
 		} catch (err) {
 			fail(err);
 			return;
 		}
-		performance.mark("rlab:engine-ready");
 
 		await act(async () => {
 			let restored = false;
-			const hash = location.hash.replace(/^#/, "");
 			if (hash) {
 				let link = null;
 				try {
@@ -1114,8 +1119,54 @@
 		performance.mark("rlab:world-loaded");
 		markReady();
 		performance.mark("rlab:ready");
-		// The lessons and the start of the timeline are fetched after the
-		// page is interactive: nothing waits for them.
+		await afterReady();
+	}
+
+	// firstWorld is site/first-view.json: the answers the engine gives the
+	// page's first three requests (load the sandbox, run defaultCommand, view
+	// it), computed ahead by the engine itself (wasm/firstview_test.go keeps
+	// the file current). Drawing it makes the page interactive while
+	// main.wasm still downloads and compiles. Null if it cannot be had.
+	const firstWorld = fetch("first-view.json")
+		.then((response) => (response.ok ? response.json() : null))
+		.catch(() => null);
+
+	// showFirstWorld draws the prerendered first world, if it is the one
+	// this page would load; it says whether it did.
+	function showFirstWorld(first) {
+		if (!first || first.command !== defaultCommand || JSON.stringify(first.viewArgs) !== JSON.stringify(viewArgs)) {
+			return false;
+		}
+		lesson.show(null);
+		els.worldSelect.value = "sandbox";
+		consoleUI.echo(first.command, first.run);
+		addSteps(first.run.steps);
+		state.view = first.view;
+		state.engine.remember(first.view);
+		return true;
+	}
+
+	// catchUp makes the engine's world the one the page drew from
+	// first-view.json, by sending the same requests. The engine is
+	// deterministic, so the answers are the same; if they are not, the file
+	// is stale, and the engine's world replaces the drawing.
+	async function catchUp(first) {
+		await call("load", {});
+		const res = await call("run", {line: first.command});
+		const view = await fetchView();
+		if (JSON.stringify(view) !== JSON.stringify(first.view) || res.step !== first.run.step) {
+			console.warn("site/first-view.json is stale: the engine computed another first world (go test ./wasm -run TestFirstViewIsCurrent -update)");
+			state.tl = [];
+			addSteps(res.steps);
+			state.view = view;
+			scheduleRender();
+		}
+		state.engine.remember(view);
+	}
+
+	// afterReady fetches what nothing waits for once the page is
+	// interactive: the start of the timeline and the lessons.
+	async function afterReady() {
 		await act(async () => {
 			if (!state.tl.some((e) => e.step && e.n === 1)) {
 				const forks = state.tl.filter((e) => e.fork !== undefined);

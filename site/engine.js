@@ -58,12 +58,16 @@
 
 		// start loads main.wasm in a new worker and resolves {version, readyAt}
 		// when Go answers.
+		// Calls made before it resolves wait for it.
 		start() {
 			this.onStatus("loading the simulator…", "loading");
-			return this.spawn().then((info) => {
+			const started = this.spawn().then((info) => {
 				this.onStatus("ready", "ready");
 				return info;
 			});
+			// A failed start leaves no worker, and every call then says so.
+			this.gate = started.then(() => {}, () => {});
+			return started;
 		}
 
 		// compile fetches and compiles main.wasm on the page's side, once:

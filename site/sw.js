@@ -25,6 +25,7 @@ const shell = [
 	"ui-console.js",
 	"app.js",
 	"offline.js",
+	"first-view.json",
 	"engine.js",
 	"worker.js",
 	"wasm_exec.js",

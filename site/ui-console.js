@@ -74,6 +74,16 @@
 			return result;
 		}
 
+		// echo shows a line and a RunResult the page already has, as if the
+		// line had just been run: the page's prerendered first command.
+		echo(line, result) {
+			this.remember(line);
+			const entry = h("div", {class: "console-entry"}, h("p", {class: "console-echo"}, h("span", {class: "prompt", "aria-hidden": "true", text: "$ "}), h("code", {text: line})));
+			this.add(entry);
+			this.show(entry, line, result);
+			this.scroll();
+		}
+
 		// show adds a RunResult's output, failure and step count to an entry.
 		show(entry, line, result) {
 			if (result.output) {
