@@ -4,6 +4,9 @@ go 1.26
 
 require (
 	github.com/agnivade/levenshtein v1.2.2
+	github.com/andybalholm/brotli v1.2.8
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/hack-pad/safejs v0.1.0
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/time v0.3.0
@@ -15,9 +18,6 @@ require (
 )
 
 require (
-	github.com/andybalholm/brotli v1.2.8 // indirect
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect

@@ -1067,13 +1067,16 @@
 		// Marks on the performance timeline show where the time to
 		// interactive goes (the browser's devtools list them).
 		performance.mark("rlab:start");
-		const started = engine.start().then(() => performance.mark("rlab:engine-ready"));
+		const start = () => engine.start().then(() => performance.mark("rlab:engine-ready"));
 		const hash = location.hash.replace(/^#/, "");
 		if (!hash && showFirstWorld(await firstWorld)) {
 			// Interactive now, with the engine's own answers computed ahead;
 			// the engine catches up before any action runs (act queues them).
+			// It starts only now: compiling 8 MB of wasm takes every core of a
+			// small machine for a while, and the first drawing comes first.
 			markReady();
 			performance.mark("rlab:ready");
+			const started = start();
 			await act(async () => {
 				try {
 					await started;
@@ -1087,7 +1090,7 @@
 			return;
 		}
 		try {
-			await started;
+			await start();
 		} catch (err) {
 			fail(err);
 			return;

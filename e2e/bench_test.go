@@ -1,0 +1,289 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The benchmarks of this file measure the page in a real Chromium: load to
+// interactive, a step and a seek in big worlds, and how fast the page answers
+// a click while the engine works. They are figures, not ns/op: each runs its
+// measurement once and reports it with b.ReportMetric; cmd/benchreport
+// judges the figures against their budgets.
+// Times are taken inside the page (performance.now), so they hold no CDP
+// round trip.
+
+// report reports a benchmark's figures. The measurement ran once, whatever
+// b.N is: each takes seconds, so with the default -benchtime testing calls
+// the function once, with b.N = 1, and ns/op is the whole run's wall time,
+// setup included, which nothing judges. (cmd/benchreport reads only lines
+// that have an ns/op, so it is not suppressed.)
+func report(b *testing.B, figures map[string]float64) {
+	for unit, v := range figures {
+		b.ReportMetric(v, unit)
+	}
+}
+
+// median of xs, which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// BenchmarkBrowserLoad measures page load to interactive, from navigation
+// start to window.__rlabReadyAt, over 10 loads, each in a new tab with the
+// HTTP cache disabled: "load-ms" is the median, "load-max-ms" the slowest.
+// The page is interactive once it draws its first world, which it may do
+// before main.wasm runs (from site/first-view.json); "engine-ms" is the
+// median time until the engine is up (the page's rlab:engine-ready mark),
+// when the learner's first action can run.
+func BenchmarkBrowserLoad(b *testing.B) {
+	const loads = 10
+	var ready, engine []float64
+	for range loads {
+		p := newTab(b)
+		p.disableCache()
+		p.navigate(p.s.server.URL + "/")
+		p.waitReady()
+		ready = append(ready, eval[float64](p, `window.__rlabReadyAt`))
+		p.waitFor("the engine to be up", loadTimeout, `performance.getEntriesByName("rlab:engine-ready").length > 0`)
+		engine = append(engine, eval[float64](p, `performance.getEntriesByName("rlab:engine-ready")[0].startTime`))
+		p.close()
+	}
+	b.Logf("load to interactive, ms: %.1f", ready)
+	b.Logf("load to engine ready, ms: %.1f", engine)
+	report(b, map[string]float64{"load-ms": median(ready), "load-max-ms": slices.Max(ready), "engine-ms": median(engine)})
+}
+
+// BenchmarkBrowserStep measures stepping a world of 1,000 pods, as the page
+// runs it (a request to the worker and its answer included): the world is
+// brought to rest, 100 of its pods are killed so that there is work to
+// step through (a world at rest has nothing on its agenda), and "step-ms"
+// is the time of one step request of 1,000 steps over the steps it ran.
+func BenchmarkBrowserStep(b *testing.B) {
+	p := openPage(b, "")
+	p.waitEngine()
+	type result struct {
+		Ms  float64 `json:"ms"`
+		Ran int     `json:"ran"`
+	}
+	setup := time.Now()
+	rest := evalLong[result](p, 5*time.Minute, `(async () => {
+		const e = window.__rlab.engine;
+		await e.call("run", {line: "create rs big --replicas=1000 --selector=app=big"});
+		const t0 = performance.now();
+		const r = await e.stabilize({chunk: 10000});
+		const ms = performance.now() - t0;
+		await e.call("run", {line: "kill pods -l app=big --count=100"});
+		return {ms, ran: r.step};
+	})()`)
+	b.Logf("1,000 pods created and at rest at step %d in %v (stabilize: %.1f ms, %.3f ms a step)",
+		rest.Ran, time.Since(setup).Round(time.Millisecond), rest.Ms, rest.Ms/float64(rest.Ran))
+	r := evalLong[result](p, 5*time.Minute, `(async () => {
+		const t0 = performance.now();
+		const r = await window.__rlab.engine.call("step", {n: 1000});
+		return {ms: performance.now() - t0, ran: r.ran};
+	})()`)
+	if r.Ran == 0 {
+		b.Fatalf("step ran no steps")
+	}
+	if r.Ran != 1000 {
+		b.Logf("step ran %d steps, not 1000: the agenda ran dry", r.Ran)
+	}
+	b.Logf("1 request of %d steps: %.1f ms", r.Ran, r.Ms)
+	report(b, map[string]float64{"step-ms": r.Ms / float64(r.Ran)})
+}
+
+// BenchmarkBrowserSeek measures seeks in a run of at least 10,000 steps: 20
+// seeks to pseudo-random steps (a fixed seed), each timed in the page.
+// "seek-ms" is the slowest, "seek-median-ms" the median, and "wasm-MiB" the
+// engine's wasm memory afterwards, which never shrinks: the most the run
+// needed.
+func BenchmarkBrowserSeek(b *testing.B) {
+	p := openPage(b, "")
+	p.waitEngine()
+	setup := time.Now()
+	recorded := evalLong[int](p, 5*time.Minute, `(async () => {
+		const e = window.__rlab.engine;
+		const none = {agenda: -1, steps: -1, pods: -1, entries: -1};
+		await e.call("run", {line: "create rs seek --replicas=200 --selector=app=seek"});
+		await e.stabilize({chunk: 10000});
+		let v = await e.call("view", none);
+		while (v.recordedSteps < 10000) {
+			await e.call("run", {line: "kill pods -l app=seek --count=50"});
+			await e.stabilize({chunk: 10000});
+			v = await e.call("view", none);
+		}
+		return v.recordedSteps;
+	})()`)
+	b.Logf("a run of %d steps in %v", recorded, time.Since(setup).Round(time.Millisecond))
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	targets := make([]int, 20)
+	for i := range targets {
+		targets[i] = rng.IntN(recorded + 1)
+	}
+	ms := evalLong[[]float64](p, 5*time.Minute, fmt.Sprintf(`(async () => {
+		const ms = [];
+		for (const step of %s) {
+			const t0 = performance.now();
+			await window.__rlab.engine.call("seek", {step});
+			ms.push(performance.now() - t0);
+		}
+		return ms;
+	})()`, mustJSON(targets)))
+	mem := eval[float64](p, `window.__rlab.engine.memoryBytes`)
+	for i, step := range targets {
+		b.Logf("seek to %d: %.1f ms", step, ms[i])
+	}
+	report(b, map[string]float64{
+		"seek-ms":        slices.Max(ms),
+		"seek-median-ms": median(ms),
+		"wasm-MiB":       mem / (1 << 20),
+	})
+}
+
+// BenchmarkBrowserResponsive measures whether the page stays responsive
+// while the engine works hard: with a 10,000-pod ReplicaSet stabilizing
+// through the page's #stabilize, it sends 20 real mouse clicks, 150 ms apart,
+// on a harmless element (#step-count's text), and a capturing click listener
+// records how late each was handled (performance.now() - event.timeStamp).
+// "click-ms" is the latest, "click-median-ms" the median, and "click-rtt-ms"
+// the slowest press and release through CDP (which also counts the
+// browser's wait for the page to take the input); "stabilize-s" is the time
+// from the first click on #stabilize to rest, and "stabilize-presses" how
+// many it took (the page stops one run at its own limit of steps, and the
+// benchmark presses again, as a learner would). A world not at rest after two
+// minutes is cancelled with #cancel and reports "steps-at-stop" instead.
+func BenchmarkBrowserResponsive(b *testing.B) {
+	const limit = 120 * time.Second
+	p := openPage(b, "")
+	p.waitEngine()
+	if _, err := p.engineCall(runTimeout, "run", `{line: "create rs huge --replicas=10000 --selector=app=huge"}`); err != nil {
+		b.Fatalf("creating rs/huge: %v", err)
+	}
+	type point struct {
+		X float64 `json:"x"`
+		Y float64 `json:"y"`
+	}
+	at := eval[point](p, `(() => {
+		window.__clickDelays = [];
+		addEventListener("click", (e) => { window.__clickDelays.push(performance.now() - e.timeStamp); }, true);
+		const r = document.getElementById("step-count").getBoundingClientRect();
+		return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+	})()`)
+
+	start := time.Now()
+	p.click("#stabilize")
+	p.waitFor("the page to start stabilizing", quick, `document.body.dataset.state === "busy"`)
+	// Only the clicks below count, not the one on #stabilize.
+	eval[any](p, `window.__clickDelays.length = 0, null`)
+	tick := time.NewTicker(150 * time.Millisecond)
+	var rtt []float64
+	for range 20 {
+		<-tick.C
+		ctx, cancel := context.WithTimeout(p.ctx, runTimeout)
+		t0 := time.Now()
+		err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y))
+		cancel()
+		if err != nil {
+			b.Fatalf("clicking at %v: %v", at, err)
+		}
+		rtt = append(rtt, float64(time.Since(t0).Microseconds())/1000)
+	}
+	tick.Stop()
+	delays := eval[[]float64](p, `window.__clickDelays`)
+	if len(delays) != 20 {
+		b.Fatalf("the page handled %d of the 20 clicks", len(delays))
+	}
+	b.Logf("click handling delays, ms: %.1f", delays)
+	b.Logf("click round trips through CDP, ms: %.1f", rtt)
+
+	figures := map[string]float64{
+		"click-ms":        slices.Max(delays),
+		"click-median-ms": median(delays),
+		"click-rtt-ms":    slices.Max(rtt),
+	}
+
+	// The page stops a run at its own limit of steps (saying so in
+	// #sync-note), and a learner then presses Stabilize again: so does this
+	// benchmark, until the world is at rest, or until the time limit, when
+	// it cancels the run in progress with #cancel.
+	type progress struct {
+		Step   int  `json:"step"`
+		AtRest bool `json:"atRest"`
+		Pods   int  `json:"pods"`
+		Ready  int  `json:"ready"`
+	}
+	readProgress := func() progress {
+		return eval[progress](p, `(() => {
+			const v = window.__rlab.view();
+			const huge = (v.owners ?? []).find((o) => o.name === "huge") ?? {status: {}};
+			return {step: v.step, atRest: v.atRest, pods: v.podsTotal, ready: huge.status.readyReplicas ?? 0};
+		})()`)
+	}
+	presses, cancelled := 1, false
+	var got progress
+	for {
+		if err := p.poll(max(limit-time.Since(start), time.Millisecond), `document.body.dataset.state !== "busy"`); err != nil {
+			p.click("#cancel")
+			p.waitIdle(runTimeout)
+			cancelled = true
+		}
+		p.waitSettled()
+		got = readProgress()
+		if got.AtRest || cancelled || time.Since(start) >= limit {
+			break
+		}
+		b.Logf("after %v: the page stopped at step %d with %d pods, %d ready; it says %q; pressing Stabilize again",
+			time.Since(start).Round(time.Millisecond), got.Step, got.Pods, got.Ready, p.text("#sync-note"))
+		p.click("#stabilize")
+		p.waitFor("the page to start stabilizing again", quick, `document.body.dataset.state === "busy"`)
+		presses++
+	}
+	elapsed := time.Since(start)
+	p.shot("end")
+	figures["stabilize-presses"] = float64(presses)
+	if got.AtRest {
+		b.Logf("at rest at step %d after %v and %d presses of Stabilize", got.Step, elapsed.Round(time.Millisecond), presses)
+		figures["stabilize-s"] = elapsed.Seconds()
+	} else {
+		b.Logf("not at rest after %v and %d presses of Stabilize (cancelled: %v): at step %d with %d pods, %d of rs/huge's ready",
+			elapsed.Round(time.Millisecond), presses, cancelled, got.Step, got.Pods, got.Ready)
+		figures["steps-at-stop"] = float64(got.Step)
+	}
+	report(b, figures)
+}
+
+// evalLong is eval with a timeout of its own, for setups that run the
+// engine for minutes.
+func evalLong[T any](p *page, timeout time.Duration, expr string) T {
+	p.t.Helper()
+	v, err := evalErr[T](p, timeout, expr)
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// mustJSON is v as JSON, to write a Go value into a script.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only called with values that encode
+	}
+	return string(b)
+}
