@@ -61,7 +61,7 @@
 //   - BenchmarkBrowserStep: one step in a world of 1,000 pods with work to do
 //     (step-ms, from one request of 1,000 steps).
 //   - BenchmarkBrowserSeek: 20 seeks to pseudo-random steps of a run of at
-//     least 10,000 steps: seek-ms (the slowest), seek-median-ms, and wasm-MiB,
+//     least 10,000 steps with 1,000 pods: seek-ms (the slowest), seek-median-ms, and wasm-MiB,
 //     the engine's memory afterwards.
 //   - BenchmarkBrowserResponsive: 20 real mouse clicks while a 10,000-pod
 //     ReplicaSet stabilizes through the page's Stabilize button: click-ms
