@@ -24,9 +24,11 @@
 	// fetched on demand.
 	const timelineCap = 500;
 	// A stabilize that has not come to rest after this many chunks of 1000
-	// steps is stopped, as the console's stabilize stops at --max-steps.
+	// steps is stopped, as the console's stabilize stops at --max-steps: a
+	// world that never rests (a create that fails for ever) must not run
+	// unattended. A million steps bring 10,000 pods to rest three times over.
 	const stabilizeChunk = 1000;
-	const maxStabilizeChunks = 100;
+	const maxStabilizeChunks = 1000;
 	// What each view asks for: the next agenda events, the last step (for the
 	// sentence), and caps on pods and cache entries.
 	const viewArgs = {agenda: 8, steps: 1, pods: 1000, entries: 200};
@@ -638,7 +640,7 @@
 			});
 			await refresh();
 			if (state.stabilizeLimited) {
-				setSyncNote(`Stopped after ${chunks * stabilizeChunk} steps: the world does not come to rest.`);
+				setSyncNote(`Stopped after ${chunks * stabilizeChunk} steps without coming to rest: press Stabilize to go on, or read the agenda for what keeps the world busy.`);
 			} else if (res.cancelled) {
 				setSyncNote(`Cancelled at step ${res.step}.`);
 			} else {
