@@ -345,13 +345,26 @@
 		const first = state.tl.find((e) => e.step);
 		els.timelineEarlier.hidden = !first || first.n <= 1;
 		if (current && (added || state.lastCurrent !== present)) {
-			// Scroll the list itself, never the page.
-			const top = current.offsetTop - ol.offsetTop;
-			if (top < ol.scrollTop || top + current.offsetHeight > ol.scrollTop + ol.clientHeight) {
-				ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
-			}
+			scrollTimelineTo(current);
 		}
 		state.lastCurrent = present;
+	}
+
+	// scrollTimelineTo brings the present step into the timeline's view, in
+	// the next frame: measuring it now would make the browser lay out the
+	// whole page in the middle of drawing it, for nothing.
+	function scrollTimelineTo(li) {
+		requestAnimationFrame(() => {
+			const ol = els.timeline;
+			if (!li.isConnected) {
+				return;
+			}
+			// Scroll the list itself, never the page.
+			const top = li.offsetTop - ol.offsetTop;
+			if (top < ol.scrollTop || top + li.offsetHeight > ol.scrollTop + ol.clientHeight) {
+				ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
+			}
+		});
 	}
 
 	// --- Rendering ------------------------------------------------------------------
