@@ -37,6 +37,11 @@
 //     step and world. This uses the test-only ops "panic" and "crash" of the
 //     rlabtest build (wasm/bridge_testops.go), which is what the harness
 //     builds.
+//   - TestShareLinkIsValidatedNotTrusted: a wrong link names what is wrong
+//     and the default sandbox loads; markup in a link's command stays text;
+//     a link from another engine version says so and replays anyway.
+//   - TestPageWorksOffline: after one visit the service worker serves the
+//     page, and the engine steps, with the server gone.
 //   - TestKeyboardShortcuts: . and → step, ? opens the help and Escape closes
 //     it, and the same keys typed into the console are only text.
 //
