@@ -195,6 +195,7 @@ func TestHandlerServesRealPage(t *testing.T) {
 	wantTypes := map[string]string{
 		".css":  "text/css; charset=utf-8",
 		".js":   "text/javascript; charset=utf-8",
+		".json": "application/json",
 		".wasm": "application/wasm",
 	}
 	// The simulator loads main.wasm and wasm_exec.js from its script, not
