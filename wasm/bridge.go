@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -802,8 +803,21 @@ func (b *Bridge) Stabilize(a StabilizeArgs) (*StepsResult, error) {
 	}
 	res := e.progress(w, n0)
 	res.Limit, res.Idle = limit, idle
+	if res.AtRest && res.Ran > 0 {
+		collectGarbage()
+	}
 	return &res, nil
 }
+
+// collectGarbage runs the Go garbage collector now, when a run has come to
+// rest: the learner waits for the run anyway, and afterwards looks around,
+// steps and seeks, which then do not pay for a collection. Under js/wasm the
+// collector cannot run beside the program (there is one thread), so a
+// collection that starts in the middle of a seek through a large world
+// stops it for as long as marking the whole heap takes, a few hundred
+// milliseconds for a thousand pods and their snapshots; one here costs the
+// same, once, where nobody notices. Tests replace it to count the calls.
+var collectGarbage = runtime.GC
 
 // limitOf sorts a stepping command's failure: a limit reached (not an error
 // of the request: the caller asks again), the agenda running dry, or a real

@@ -609,3 +609,19 @@ func TestBridgeViewCapsItsLists(t *testing.T) {
 	assert.Empty(t, none.Informers[0].Entries)
 	assert.Equal(t, full.PodsTotal, none.PodsTotal)
 }
+
+func TestBridgeCollectsGarbageWhenARunComesToRest(t *testing.T) {
+	collections := 0
+	defer func(f func()) { collectGarbage = f }(collectGarbage)
+	collectGarbage = func() { collections++ }
+
+	b := newSandbox(t, 0)
+	run(t, b, "create rs web --replicas=3 --selector=app=web")
+	res := callOp[StepsResult](t, b, "stabilize", StabilizeArgs{MaxSteps: 5})
+	require.False(t, res.AtRest)
+	assert.Zero(t, collections, "not in the middle of a run")
+	stabilize(t, b, 10000)
+	assert.Equal(t, 1, collections, "once, when the run came to rest")
+	callOp[StepsResult](t, b, "stabilize", nil)
+	assert.Equal(t, 1, collections, "not again for a world already at rest")
+}

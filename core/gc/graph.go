@@ -40,15 +40,14 @@ func (g *GarbageCollector) cmpNodes(a, b string) int {
 }
 
 // link records that the object with uid dep names owner as an owner. The
-// object must be in nodes already. Slices in dependents are replaced, never
-// changed in place, so snapshots share them.
+// object must be in nodes already.
 func (g *GarbageCollector) link(owner, dep string) {
 	s := g.dependents[owner]
 	i, found := slices.BinarySearchFunc(s, dep, g.cmpNodes)
 	if found {
 		return
 	}
-	g.dependents[owner] = slices.Insert(s[:len(s):len(s)], i, dep)
+	g.dependents[owner] = slices.Insert(g.own(owner, s), i, dep)
 }
 
 // unlink forgets that dep names owner.
@@ -59,9 +58,25 @@ func (g *GarbageCollector) unlink(owner, dep string) {
 	case i < 0:
 	case len(s) == 1:
 		delete(g.dependents, owner)
+		delete(g.mine, owner)
 	default:
-		g.dependents[owner] = append(s[:i:i], s[i+1:]...)
+		g.dependents[owner] = slices.Delete(g.own(owner, s), i, i+1)
 	}
+}
+
+// own returns owner's dependents as a slice this collector may change in
+// place: s itself if it was copied since the last snapshot, else a copy
+// (with room to grow), which it is from then on. Snapshots share the slices
+// in dependents, so one must never change a slice it did not copy.
+func (g *GarbageCollector) own(owner string, s []string) []string {
+	if g.mine[owner] {
+		return s
+	}
+	if g.mine == nil {
+		g.mine = make(map[string]bool)
+	}
+	g.mine[owner] = true
+	return append(make([]string, 0, len(s)+len(s)/4+1), s...)
 }
 
 // dependentsOf returns the graph's dependents of an owner, in order.

@@ -51,6 +51,9 @@ func (g *GarbageCollector) Snapshot() any {
 		requests:      maps.Clone(g.requests),
 		stats:         g.stats,
 	}
+	// The snapshot shares every dependents slice: none is this collector's
+	// to change in place any more.
+	g.mine = nil
 	for _, uid := range g.taskOrder {
 		s.tasks[uid] = *g.tasks[uid]
 	}
@@ -67,6 +70,7 @@ func (g *GarbageCollector) Restore(v any) {
 	g.owners = orEmpty(maps.Clone(s.owners))
 	g.nodes = orEmpty(maps.Clone(s.nodes))
 	g.dependents = orEmpty(maps.Clone(s.dependents))
+	g.mine = nil
 	g.deletedOwners = s.deletedOwners
 	g.orphaned = orEmpty(maps.Clone(s.orphaned))
 	g.tasks = make(map[string]*ownerTask, len(s.tasks))

@@ -461,10 +461,14 @@ func retryable(err error) bool {
 // remember adds an outcome to the recent list.
 func (r *Recorder) remember(ctx *sim.Context, o Outcome) {
 	o.At = ctx.Now()
-	if len(r.recent) >= recentLength {
-		r.recent = append(r.recent[:0:0], r.recent[len(r.recent)-recentLength+1:]...)
+	if len(r.recent) < recentLength {
+		r.recent = append(r.recent, o)
+		return
 	}
-	r.recent = append(r.recent, o)
+	// Full: shift in place, without allocating (snapshots keep copies of
+	// their own).
+	n := copy(r.recent, r.recent[len(r.recent)-recentLength+1:])
+	r.recent = append(r.recent[:n], o)
 }
 
 // Describe says what a pending recorder event will do, for the agenda view.
