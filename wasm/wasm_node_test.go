@@ -20,6 +20,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/internal/gotool"
 )
 
 // Ceilings for site/main.wasm that make test holds: not the budget (5 MB
@@ -44,7 +46,7 @@ var forbiddenDeps = []struct{ path, why string }{
 }
 
 func TestWasmDependencies(t *testing.T) {
-	out := goCmd(t, jsWasmEnv(), "list", "-deps", ".")
+	out := gotool.Run(t, gotool.JSWasm(), "list", "-deps", ".")
 
 	deps := strings.Fields(out)
 	require.Contains(t, deps, "github.com/hack-pad/safejs", "sanity check: the list is of the js/wasm build")
@@ -69,7 +71,7 @@ func TestWasmBinary(t *testing.T) {
 
 	t.Run("gets ready under node", func(t *testing.T) {
 		node := requireNode(t)
-		wasmExec := filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "wasm_exec.js")
+		wasmExec := filepath.Join(gotool.Env(t, "GOROOT"), "lib", "wasm", "wasm_exec.js")
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 
@@ -116,7 +118,7 @@ func wasmSizes(tb testing.TB, path string) (raw, gz int) {
 func buildWasm(tb testing.TB) string {
 	tb.Helper()
 	out := filepath.Join(tb.TempDir(), "main.wasm")
-	goCmd(tb, jsWasmEnv(), "build", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+	gotool.Run(tb, gotool.JSWasm(), "build", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
 	return out
 }
 
@@ -139,27 +141,4 @@ func requireNode(t *testing.T) string {
 func inCI() bool {
 	v := os.Getenv("CI")
 	return v != "" && v != "0" && v != "false"
-}
-
-func jsWasmEnv() []string {
-	// exec uses the last value of a repeated variable, so these override the
-	// caller's GOOS and GOARCH.
-	return append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-}
-
-func goEnv(t *testing.T, name string) string {
-	t.Helper()
-	return strings.TrimSpace(goCmd(t, nil, "env", name))
-}
-
-// goCmd runs the go command with args in env (nil: this process's) and returns
-// its standard output, failing the test with the command's stderr on error.
-func goCmd(tb testing.TB, env []string, args ...string) string {
-	tb.Helper()
-	cmd := exec.CommandContext(tb.Context(), "go", args...)
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(tb, cmd.Run(), "go %s\n%s", strings.Join(args, " "), &stderr)
-	return stdout.String()
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/internal/gotool"
 )
 
 func TestCompressCommandWritesEachFileOnce(t *testing.T) {
@@ -102,7 +104,7 @@ func TestCompressCommandRejectsBadInput(t *testing.T) {
 // TestWasmDoesNotLinkBrotli keeps the brotli encoder, which only rlab
 // compress needs, out of main.wasm, whose every byte the page downloads.
 func TestWasmDoesNotLinkBrotli(t *testing.T) {
-	deps := goCmd(t, append(os.Environ(), "GOOS=js", "GOARCH=wasm"), "list", "-deps", "../../wasm")
+	deps := gotool.Run(t, append(os.Environ(), "GOOS=js", "GOARCH=wasm"), "list", "-deps", "../../wasm")
 
 	assert.NotContains(t, deps, "github.com/andybalholm/brotli")
 	assert.NotContains(t, deps, "github.com/reconcilelab/rlab/internal/siteserver")

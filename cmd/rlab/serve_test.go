@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -148,18 +147,6 @@ func readBody(t *testing.T, res *http.Response) []byte {
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	return b
-}
-
-// goCmd runs the go command (go test puts its own toolchain first on PATH)
-// with args in env (nil: this process's) and returns its standard output.
-func goCmd(t *testing.T, env []string, args ...string) string {
-	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "go", args...)
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "go %s\n%s", strings.Join(args, " "), &stderr)
-	return stdout.String()
 }
 
 // lockedBuffer is a bytes.Buffer that a server goroutine may write while the

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/internal/gotool"
 )
 
 // TestServeStopsCleanlyOnInterrupt runs the real binary, as make run does, and
@@ -22,7 +24,7 @@ import (
 func TestServeStopsCleanlyOnInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "rlab")
-	goCmd(t, nil, "build", "-o", bin, ".")
+	gotool.Run(t, nil, "build", "-o", bin, ".")
 	site := filepath.Join(dir, "site")
 	require.NoError(t, os.Mkdir(site, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(site, "main.wasm"), fakeWasm, 0o644))

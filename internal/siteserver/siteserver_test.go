@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/internal/gotool"
 
 	"github.com/reconcilelab/rlab/internal/siteserver"
 )
@@ -182,8 +183,8 @@ func TestHandlerServesRealPage(t *testing.T) {
 		}
 		copyFile(t, filepath.Join(repoSite, name), filepath.Join(dir, name))
 	}
-	copyFile(t, filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
-	goCmd(t, append(os.Environ(), "GOOS=js", "GOARCH=wasm"),
+	copyFile(t, filepath.Join(gotool.Env(t, "GOROOT"), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+	gotool.Run(t, append(os.Environ(), "GOOS=js", "GOARCH=wasm"),
 		"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), "../../wasm")
 	h := serveDir(t, dir)
 
@@ -331,21 +332,4 @@ func copyFile(t *testing.T, from, to string) {
 	b, err := os.ReadFile(from)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(to, b, 0o644))
-}
-
-func goEnv(t *testing.T, name string) string {
-	t.Helper()
-	return strings.TrimSpace(goCmd(t, nil, "env", name))
-}
-
-// goCmd runs the go command (go test puts its own toolchain first on PATH)
-// with args in env (nil: this process's) and returns its standard output.
-func goCmd(t *testing.T, env []string, args ...string) string {
-	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "go", args...)
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "go %s\n%s", strings.Join(args, " "), &stderr)
-	return stdout.String()
 }
