@@ -32,9 +32,12 @@ type Server struct {
 	// watches are the open watches, in the order they were opened.
 	watches []openWatch
 
-	// log is every request received, oldest first. It is append-only, so a
-	// snapshot shares it as log[:n:n].
-	log []RequestRecord
+	// log is every request received, oldest first, in chunks of logChunk
+	// records; every chunk but the last is full. Chunks are append-only, so a
+	// snapshot shares them, the last as last[:n:n], and copies only the list
+	// of chunks. One flat slice shared as log[:n:n] instead made the first
+	// request after every restore copy the whole log, thousands of records.
+	log [][]RequestRecord
 
 	// grace maps the uid of a pod in its grace period to the agenda event that
 	// removes it when the period ends, so the event can be cancelled when the
@@ -203,9 +206,49 @@ func (s *Server) Watches(subscriber string) []uint64 {
 	return ids
 }
 
-// Requests returns the log of every request received, oldest first. The slice
-// is shared and read-only.
-func (s *Server) Requests() []RequestRecord { return s.log[:len(s.log):len(s.log)] }
+// Requests returns the log of every request received, oldest first, in a
+// new slice.
+func (s *Server) Requests() []RequestRecord {
+	n := 0
+	for _, c := range s.log {
+		n += len(c)
+	}
+	out := make([]RequestRecord, 0, n)
+	for _, c := range s.log {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// logChunk is how many request records one chunk of the log holds.
+const logChunk = 64
+
+// appendLog adds a record to the log. A last chunk whose capacity ends at
+// its length is shared with a snapshot (a chunk of its own has room for
+// logChunk records), so it is copied before it grows.
+func (s *Server) appendLog(rec RequestRecord) {
+	n := len(s.log)
+	if n == 0 || len(s.log[n-1]) == logChunk {
+		s.log = append(s.log, make([]RequestRecord, 0, logChunk))
+		n++
+	}
+	last := s.log[n-1]
+	if len(last) == cap(last) {
+		last = append(make([]RequestRecord, 0, logChunk), last...)
+	}
+	s.log[n-1] = append(last, rec)
+}
+
+// snapshotLog returns the log's chunks for a snapshot to share: a new list,
+// with the last chunk's capacity ending at its length, so that neither the
+// list nor a chunk the snapshot sees is ever written again.
+func (s *Server) snapshotLog() [][]RequestRecord {
+	out := slices.Clone(s.log)
+	if n := len(out); n > 0 {
+		out[n-1] = slices.Clip(out[n-1])
+	}
+	return out
+}
 
 // Handle serves a request or ends a grace period.
 func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
@@ -225,7 +268,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 		ID: in.id, At: ctx.Now(), From: in.from, Verb: req.Verb, Resource: req.Resource(),
 		Key: requestKey(req, resp), Outcome: resp.Outcome(), Fault: resp.Fault,
 	}
-	s.log = append(s.log, rec)
+	s.appendLog(rec)
 
 	if req.Verb == VerbWatch && resp.Err == nil {
 		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.ListOptions.ResourceVersion}
@@ -353,7 +396,7 @@ type serverSnapshot struct {
 	cfg     ServerConfig
 	nextID  uint64
 	watches []openWatch
-	log     []RequestRecord
+	log     [][]RequestRecord
 	grace   map[string]uint64
 }
 
@@ -364,7 +407,7 @@ func (s *Server) Snapshot() any {
 		cfg:     s.cfg,
 		nextID:  s.nextID,
 		watches: slices.Clone(s.watches),
-		log:     s.log[:len(s.log):len(s.log)],
+		log:     s.snapshotLog(),
 		grace:   cloneGrace(s.grace),
 	}
 }
@@ -378,7 +421,9 @@ func (s *Server) Restore(v any) {
 	s.cfg = sn.cfg
 	s.nextID = sn.nextID
 	s.watches = slices.Clone(sn.watches)
-	s.log = sn.log
+	// The list of chunks is the server's to append to; the chunks are
+	// shared, and the last one is copied before it grows (see appendLog).
+	s.log = slices.Clone(sn.log)
 	s.grace = cloneGrace(sn.grace)
 }
 

@@ -62,8 +62,12 @@ type Kubelets struct {
 	// pods holds every pod the kubelets know to be bound to a node, by key.
 	// Unbound pods are not held. Entries are shared with snapshots: one whose
 	// epoch is older than the component's is copied before it is changed (mut).
-	pods  map[string]*kpod
-	epoch uint64
+	// So is the map itself: podsEpoch is the epoch it was made in, and it is
+	// cloned before its first change in a later one (see writablePods). Each
+	// snapshot and each restore starts a new epoch.
+	pods      map[string]*kpod
+	podsEpoch uint64
+	epoch     uint64
 
 	// waiting maps a node that has no running kubelet to the keys of the pods
 	// bound to it, in the order they were seen. Every key in it is in pods in
@@ -183,7 +187,7 @@ func newKubelets(cfg Config, srv *apistore.Server, sch sim.Scheduler) *Kubelets 
 		name: cfg.KubeletName, srv: srv, sch: sch,
 		startDelay: cfg.KubeletStart, stopDelay: cfg.KubeletStop,
 		nodeIndex: map[string]int{}, podsR: reflector{kind: api.KindPod},
-		pods: map[string]*kpod{}, epoch: 1, waiting: map[string][]string{},
+		pods: map[string]*kpod{}, podsEpoch: 1, epoch: 1, waiting: map[string][]string{},
 	}
 }
 
@@ -253,9 +257,18 @@ func (k *Kubelets) mut(key string) *kpod {
 		cp := *p
 		cp.epoch = k.epoch
 		p = &cp
-		k.pods[key] = p
+		k.writablePods()[key] = p
 	}
 	return p
+}
+
+// writablePods returns pods, cloned first if a snapshot may share it.
+func (k *Kubelets) writablePods() map[string]*kpod {
+	if k.podsEpoch != k.epoch {
+		k.pods = cloneMap(k.pods)
+		k.podsEpoch = k.epoch
+	}
+	return k.pods
 }
 
 // Handle runs one of the kubelets' steps.
@@ -478,7 +491,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, 
 	p := k.mut(key)
 	if p == nil {
 		p = &kpod{epoch: k.epoch, namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node}
-		k.pods[key] = p
+		k.writablePods()[key] = p
 	}
 	p.pod = pod
 	if !k.served(node) {
@@ -507,7 +520,7 @@ func (k *Kubelets) forget(ctx *sim.Context, key string) {
 			k.waiting[p.node] = keys
 		}
 	}
-	delete(k.pods, key)
+	delete(k.writablePods(), key)
 }
 
 func (k *Kubelets) cancelTimer(ctx *sim.Context, p *kpod) {
@@ -955,13 +968,13 @@ type kubeletsSnapshot struct {
 	waiting               map[string][]string
 }
 
-// Snapshot captures the kubelets. Pod entries are shared with the live
-// state, which copies an entry before changing it.
+// Snapshot captures the kubelets. The pods map and its entries are shared
+// with the live state, which copies them before changing them.
 func (k *Kubelets) Snapshot() any {
 	s := &kubeletsSnapshot{
 		startDelay: k.startDelay, stopDelay: k.stopDelay,
 		nodes: slices.Clone(k.nodes), podsR: k.podsR,
-		pods: maps.Clone(k.pods), waiting: cloneWaiting(k.waiting),
+		pods: k.pods, waiting: cloneWaiting(k.waiting),
 	}
 	k.epoch++
 	return s
@@ -977,7 +990,7 @@ func (k *Kubelets) Restore(v any) {
 		k.nodeIndex[n.name] = i
 	}
 	k.podsR = s.podsR
-	k.pods = cloneMap(s.pods)
+	k.pods = s.pods
 	k.waiting = cloneWaiting(s.waiting)
 	k.epoch++
 }

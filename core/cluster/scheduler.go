@@ -59,9 +59,13 @@ type Scheduler struct {
 	// or being bound, and non-terminal bound pods (to count them). Finished
 	// pods, and unbound pods being deleted, are not held. Entries are shared
 	// with snapshots: an entry whose epoch is older than the scheduler's is
-	// copied before it is changed (see mut).
-	pods  map[string]*spod
-	epoch uint64
+	// copied before it is changed (see mut). So is the map itself: podsEpoch
+	// is the epoch it was made in, and it is cloned before its first change
+	// in a later one (see writablePods). Each snapshot and each restore
+	// starts a new epoch.
+	pods      map[string]*spod
+	podsEpoch uint64
+	epoch     uint64
 
 	// active is the scheduling queue, oldest first, from index head on. An
 	// entry is live only while its pod is in qActive with the same gen; the
@@ -134,7 +138,7 @@ type retry struct {
 
 func newScheduler(name string, srv *apistore.Server) *Scheduler {
 	return &Scheduler{
-		name: name, srv: srv, epoch: 1,
+		name: name, srv: srv, epoch: 1, podsEpoch: 1,
 		nodesR: reflector{kind: api.KindNode}, podsR: reflector{kind: api.KindPod},
 		bound: map[string]int{}, pods: map[string]*spod{},
 	}
@@ -191,9 +195,18 @@ func (s *Scheduler) mut(key string) *spod {
 		cp := *p
 		cp.epoch = s.epoch
 		p = &cp
-		s.pods[key] = p
+		s.writablePods()[key] = p
 	}
 	return p
+}
+
+// writablePods returns pods, cloned first if a snapshot may share it.
+func (s *Scheduler) writablePods() map[string]*spod {
+	if s.podsEpoch != s.epoch {
+		s.pods = cloneMap(s.pods)
+		s.podsEpoch = s.epoch
+	}
+	return s.pods
 }
 
 func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
@@ -339,7 +352,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 			return "addPodToCache", "saw " + name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
 		}
 		p = &spod{epoch: s.epoch, namespace: m.Namespace, name: m.Name, uid: m.UID}
-		s.pods[key] = p
+		s.writablePods()[key] = p
 	}
 
 	if node != "" {
@@ -351,7 +364,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 		p.node, p.assumed = node, false
 		if terminal {
 			s.uncount(p)
-			delete(s.pods, key)
+			delete(s.writablePods(), key)
 			return "updatePodInCache", name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
 				plural(s.bound[node], "pod") + " left)"
 		}
@@ -397,7 +410,7 @@ func (s *Scheduler) forget(ctx *sim.Context, key string) {
 	}
 	s.dequeue(ctx, p)
 	s.uncount(p)
-	delete(s.pods, key)
+	delete(s.writablePods(), key)
 }
 
 func (s *Scheduler) uncount(p *spod) {
@@ -622,12 +635,12 @@ type schedulerSnapshot struct {
 	attempts, binds, bindFailures int
 }
 
-// Snapshot captures the scheduler. Pod entries are shared with the live
-// state, which copies an entry before changing it.
+// Snapshot captures the scheduler. The pods map and its entries are shared
+// with the live state, which copies them before changing them.
 func (s *Scheduler) Snapshot() any {
 	snap := &schedulerSnapshot{
 		nodesR: s.nodesR, podsR: s.podsR,
-		nodes: slices.Clone(s.nodes), bound: maps.Clone(s.bound), pods: maps.Clone(s.pods),
+		nodes: slices.Clone(s.nodes), bound: maps.Clone(s.bound), pods: s.pods,
 		active: slices.Clone(s.active[s.head:]), activeLen: s.activeLen,
 		unschedulable: slices.Clone(s.unschedulable), gen: s.gen, scheduling: s.scheduling,
 		attempts: s.attempts, binds: s.binds, bindFailures: s.bindFailures,
@@ -642,7 +655,7 @@ func (s *Scheduler) Restore(v any) {
 	s.nodesR, s.podsR = snap.nodesR, snap.podsR
 	s.nodes = slices.Clone(snap.nodes)
 	s.bound = cloneMap(snap.bound)
-	s.pods = cloneMap(snap.pods)
+	s.pods = snap.pods
 	s.active, s.head, s.activeLen = slices.Clone(snap.active), 0, snap.activeLen
 	s.unschedulable = slices.Clone(snap.unschedulable)
 	s.gen, s.scheduling = snap.gen, snap.scheduling

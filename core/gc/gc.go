@@ -100,8 +100,12 @@ type GarbageCollector struct {
 	// owners maps the uid of every owner the monitors know alive to it.
 	owners map[string]ownerRef
 	// nodes maps the uid of every object of a dependent kind the monitors
-	// know to it, as last seen.
-	nodes map[string]node
+	// know to it, as last seen. When nodesShared is set, a snapshot shares
+	// the map, and the first change after clones it (see writableNodes):
+	// cloning a thousand nodes at every snapshot and every restore, whether
+	// or not the graph changes before the next, made seeks slow.
+	nodes       map[string]node
+	nodesShared bool
 	// dependents maps an owner's uid to the uids of the objects in nodes
 	// whose ownerReferences name it, in kind, namespace and name order. The
 	// owner need not be known: upstream keeps a virtual node for it. Only

@@ -109,7 +109,12 @@ type graphChange struct {
 // queues the object for attemptToDeleteItem, which reads the owner live.
 func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 	old, had := g.nodes[n.uid]
-	g.nodes[n.uid] = n
+	if !had || !sameNode(old, n) {
+		// Most updates (a pod's status) change nothing the graph keeps;
+		// writing them anyway would clone nodes after every snapshot or
+		// restore for nothing.
+		g.writableNodes()[n.uid] = n
+	}
 	c := graphChange{isNew: !had}
 	if had {
 		c.added, c.removed = refsDiff(old.owners, n.owners)
@@ -160,8 +165,41 @@ func (g *GarbageCollector) remove(uid string) (node, bool) {
 	for _, r := range n.owners {
 		g.unlink(r.UID, uid)
 	}
-	delete(g.nodes, uid)
+	delete(g.writableNodes(), uid)
 	return n, true
+}
+
+// sameNode reports whether a and b hold the same values: the same object,
+// owner references, deletion state and finalizers, nil slices apart from
+// empty ones.
+func sameNode(a, b node) bool {
+	return a.depRef == b.depRef && a.beingDeleted == b.beingDeleted &&
+		(a.owners == nil) == (b.owners == nil) && slices.EqualFunc(a.owners, b.owners, sameRef) &&
+		(a.finalizers == nil) == (b.finalizers == nil) && slices.Equal(a.finalizers, b.finalizers)
+}
+
+// sameRef reports whether two owner references hold the same values,
+// comparing what their pointer fields point to.
+func sameRef(a, b api.OwnerReference) bool {
+	if !sameBool(a.Controller, b.Controller) || !sameBool(a.BlockOwnerDeletion, b.BlockOwnerDeletion) {
+		return false
+	}
+	a.Controller, a.BlockOwnerDeletion = nil, nil
+	b.Controller, b.BlockOwnerDeletion = nil, nil
+	return a == b
+}
+
+func sameBool(a, b *bool) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// writableNodes returns nodes, cloned first if a snapshot shares it.
+func (g *GarbageCollector) writableNodes() map[string]node {
+	if g.nodesShared {
+		g.nodes = maps.Clone(g.nodes)
+		g.nodesShared = false
+	}
+	return g.nodes
 }
 
 // goneReason says why an owner that is not alive in the graph may be gone.

@@ -7,9 +7,10 @@ import (
 
 // gcSnapshot is everything the collector needs to come back to one step.
 // Owner tasks and dependents are copied; their slices are shared, since they
-// are never changed in place. The graph's maps are cloned; their values are
-// plain values or slices that are replaced, never changed in place, and so
-// are shared too.
+// are never changed in place. The graph's maps are cloned, but for nodes,
+// which is shared and cloned by the collector before its next change (see
+// nodesShared); their values are plain values or slices that are replaced,
+// never changed in place, and so are shared too.
 type gcSnapshot struct {
 	monitors      []monitor
 	owners        map[string]ownerRef
@@ -35,7 +36,7 @@ func (g *GarbageCollector) Snapshot() any {
 	s := &gcSnapshot{
 		monitors:      slices.Clone(g.monitors),
 		owners:        maps.Clone(g.owners),
-		nodes:         maps.Clone(g.nodes),
+		nodes:         g.nodes,
 		dependents:    maps.Clone(g.dependents),
 		deletedOwners: g.deletedOwners[:len(g.deletedOwners):len(g.deletedOwners)],
 		orphaned:      maps.Clone(g.orphaned),
@@ -51,8 +52,9 @@ func (g *GarbageCollector) Snapshot() any {
 		requests:      maps.Clone(g.requests),
 		stats:         g.stats,
 	}
-	// The snapshot shares every dependents slice: none is this collector's
-	// to change in place any more.
+	// The snapshot shares the nodes map and every dependents slice: none is
+	// this collector's to change in place any more.
+	g.nodesShared = true
 	g.mine = nil
 	for _, uid := range g.taskOrder {
 		s.tasks[uid] = *g.tasks[uid]
@@ -68,7 +70,7 @@ func (g *GarbageCollector) Restore(v any) {
 	s := v.(*gcSnapshot)
 	g.monitors = slices.Clone(s.monitors)
 	g.owners = orEmpty(maps.Clone(s.owners))
-	g.nodes = orEmpty(maps.Clone(s.nodes))
+	g.nodes, g.nodesShared = orEmpty(s.nodes), true
 	g.dependents = orEmpty(maps.Clone(s.dependents))
 	g.mine = nil
 	g.deletedOwners = s.deletedOwners

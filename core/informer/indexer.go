@@ -33,7 +33,8 @@ func IndexByNamespace(obj api.Object) []string {
 type Indexer struct {
 	// items maps a key to its object and the position it entered the cache at.
 	// It is shared copy-on-write with snapshots: itemsEpoch is the epoch it was
-	// made in, and a write in a later epoch clones it first.
+	// made in, and a write in a later epoch clones it first. Each snapshot
+	// and each restore starts a new epoch.
 	items      map[string]entry
 	itemsEpoch uint64
 	epoch      uint64
@@ -41,7 +42,8 @@ type Indexer struct {
 	// nextSeq is the position the next new key gets.
 	nextSeq uint64
 
-	// all holds every key, ordered by seq.
+	// all holds every key, ordered by seq. Like the indices, it is shared
+	// copy-on-write with snapshots (see orderedKeys.epoch).
 	all orderedKeys
 
 	// indexers are the index functions by name; names lists them sorted.
@@ -50,12 +52,21 @@ type Indexer struct {
 
 	// indices maps an index name to its values, and each value to the keys
 	// indexed under it, ordered by seq. An empty key list is removed.
-	indices map[string]map[string]*orderedKeys
+	//
+	// The inner maps and their key lists are shared copy-on-write with
+	// snapshots, as items is, so that a restore need not rebuild every index
+	// from the items: indicesEpoch holds the epoch each index's map was made
+	// in, and each orderedKeys carries its own.
+	indices      map[string]map[string]*orderedKeys
+	indicesEpoch map[string]uint64
 
 	// values remembers, per index name and key, the values the key is indexed
 	// under now, so an update can remove the old ones without recomputing them
-	// from the old object.
-	values map[string]map[string][]string
+	// from the old object. Its inner maps are shared copy-on-write with
+	// snapshots too; valuesEpoch holds the epoch each was made in. The value
+	// slices themselves are never changed in place.
+	values      map[string]map[string][]string
+	valuesEpoch map[string]uint64
 }
 
 type entry struct {
@@ -68,7 +79,9 @@ func NewIndexer() *Indexer {
 	ix := &Indexer{items: map[string]entry{}, epoch: 1, itemsEpoch: 1}
 	ix.indexers = map[string]IndexFunc{}
 	ix.indices = map[string]map[string]*orderedKeys{}
+	ix.indicesEpoch = map[string]uint64{}
 	ix.values = map[string]map[string][]string{}
+	ix.valuesEpoch = map[string]uint64{}
 	if err := ix.AddIndexer(NamespaceIndex, IndexByNamespace); err != nil {
 		panic(err) // an empty indexer cannot conflict
 	}
@@ -86,12 +99,19 @@ func (ix *Indexer) AddIndexer(name string, fn IndexFunc) error {
 	ix.indexers[name] = fn
 	ix.names = append(ix.names, name)
 	slices.Sort(ix.names)
-	ix.indices[name] = map[string]*orderedKeys{}
-	ix.values[name] = map[string][]string{}
+	ix.resetIndex(name)
 	for _, k := range ix.all.keys {
 		ix.indexKey(name, k.key, k.seq, ix.items[k.key].obj)
 	}
 	return nil
+}
+
+// resetIndex empties the named index, with maps of the current epoch.
+func (ix *Indexer) resetIndex(name string) {
+	ix.indices[name] = map[string]*orderedKeys{}
+	ix.indicesEpoch[name] = ix.epoch
+	ix.values[name] = map[string][]string{}
+	ix.valuesEpoch[name] = ix.epoch
 }
 
 // Add puts obj into the cache under its key, replacing what was there.
@@ -110,6 +130,7 @@ func (ix *Indexer) put(key string, obj api.Object) {
 	if !exists {
 		seq = ix.nextSeq
 		ix.nextSeq++
+		ix.all.writable(ix.epoch)
 		ix.all.insert(key, seq)
 	}
 	ix.items[key] = entry{obj: obj, seq: seq}
@@ -134,6 +155,7 @@ func (ix *Indexer) DeleteKey(key string) {
 	}
 	ix.writable()
 	delete(ix.items, key)
+	ix.all.writable(ix.epoch)
 	ix.all.remove(key, old.seq)
 	for _, name := range ix.names {
 		ix.unindexKey(name, key, old.seq)
@@ -148,15 +170,10 @@ func (ix *Indexer) indexValues(name, key string, seq uint64, vals []string) {
 	if len(vals) == 0 {
 		return
 	}
-	ix.values[name][key] = vals
-	idx := ix.indices[name]
+	ix.writableValues(name)[key] = vals
+	idx := ix.writableIndex(name)
 	for _, v := range vals {
-		set := idx[v]
-		if set == nil {
-			set = &orderedKeys{}
-			idx[v] = set
-		}
-		set.insert(key, seq)
+		ix.writableSet(idx, v).insert(key, seq)
 	}
 }
 
@@ -165,16 +182,64 @@ func (ix *Indexer) unindexKey(name, key string, seq uint64) {
 	if !ok {
 		return
 	}
-	delete(ix.values[name], key)
-	idx := ix.indices[name]
+	delete(ix.writableValues(name), key)
+	idx := ix.writableIndex(name)
 	for _, v := range vals {
-		if set := idx[v]; set != nil {
+		if idx[v] != nil {
+			set := ix.writableSet(idx, v)
 			set.remove(key, seq)
 			if len(set.keys) == 0 {
 				delete(idx, v)
 			}
 		}
 	}
+}
+
+// writableValues returns the named index's values map, cloned first if a
+// snapshot may share it.
+func (ix *Indexer) writableValues(name string) map[string][]string {
+	m := ix.values[name]
+	if ix.valuesEpoch[name] != ix.epoch {
+		m = maps.Clone(m)
+		if m == nil {
+			m = map[string][]string{}
+		}
+		ix.values[name] = m
+		ix.valuesEpoch[name] = ix.epoch
+	}
+	return m
+}
+
+// writableIndex returns the named index's map from values to key sets,
+// cloned first if a snapshot may share it. The sets in it may still be
+// shared: see writableSet.
+func (ix *Indexer) writableIndex(name string) map[string]*orderedKeys {
+	m := ix.indices[name]
+	if ix.indicesEpoch[name] != ix.epoch {
+		m = maps.Clone(m)
+		if m == nil {
+			m = map[string]*orderedKeys{}
+		}
+		ix.indices[name] = m
+		ix.indicesEpoch[name] = ix.epoch
+	}
+	return m
+}
+
+// writableSet returns the set of keys under value v in idx, which must be
+// writable (see writableIndex): a new set if there is none, a copy if a
+// snapshot may share it (the copy replaces it in idx), else the set itself.
+func (ix *Indexer) writableSet(idx map[string]*orderedKeys, v string) *orderedKeys {
+	set := idx[v]
+	switch {
+	case set == nil:
+		set = &orderedKeys{epoch: ix.epoch}
+		idx[v] = set
+	case set.epoch != ix.epoch:
+		set = &orderedKeys{keys: set.cloneKeys(), epoch: ix.epoch}
+		idx[v] = set
+	}
+	return set
 }
 
 // writable makes items safe to write: if a snapshot may share it, it is
@@ -286,47 +351,70 @@ func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Obj
 	return out
 }
 
-// indexerSnapshot is what a snapshot of the cache keeps: the items and the
-// sequence counter. The indices are derived from them and rebuilt on restore.
+// indexerSnapshot is what a snapshot of the cache keeps: the items, the
+// sequence counter, the order of the keys and the indices, all shared with
+// the cache, which copies each of them before it next changes it.
 type indexerSnapshot struct {
 	items   map[string]entry
 	nextSeq uint64
+	all     orderedKeys
+	indices map[string]map[string]*orderedKeys
+	values  map[string]map[string][]string
 }
 
-// snapshot freezes the current items; the next write clones them.
+// snapshot freezes the current items, order and indices: starting a new
+// epoch makes the next write to each clone it first.
 func (ix *Indexer) snapshot() indexerSnapshot {
 	ix.epoch++
-	return indexerSnapshot{items: ix.items, nextSeq: ix.nextSeq}
+	return indexerSnapshot{items: ix.items, nextSeq: ix.nextSeq, all: ix.all,
+		indices: maps.Clone(ix.indices), values: maps.Clone(ix.values)}
 }
 
-// restore rebuilds the cache from a snapshot: the items are shared (and frozen),
-// the orders and indices recomputed from each key's position.
+// restore brings the cache back to a snapshot. Everything is shared with the
+// snapshot and stays frozen: a new epoch starts, so the cache copies what it
+// changes. An index added since the snapshot was taken is rebuilt from the
+// items, in the order they entered the cache.
 func (ix *Indexer) restore(s indexerSnapshot) {
 	ix.epoch++
 	ix.items = s.items
 	ix.nextSeq = s.nextSeq
-	ix.all = orderedKeys{}
+	ix.all = s.all
 	for _, name := range ix.names {
-		ix.indices[name] = map[string]*orderedKeys{}
-		ix.values[name] = map[string][]string{}
-	}
-	ordered := make([]seqKey, 0, len(s.items))
-	for _, key := range slices.Sorted(maps.Keys(s.items)) {
-		ordered = append(ordered, seqKey{key: key, seq: s.items[key].seq})
-	}
-	slices.SortFunc(ordered, func(a, b seqKey) int { return compareSeq(a.seq, b.seq) })
-	ix.all.keys = ordered
-	for _, name := range ix.names {
-		for _, k := range ordered {
-			ix.indexKey(name, k.key, k.seq, s.items[k.key].obj)
+		sets, ok := s.indices[name]
+		if ok {
+			ix.indices[name], ix.values[name] = sets, s.values[name]
+			continue
+		}
+		ix.resetIndex(name)
+		for _, k := range ix.all.keys {
+			ix.indexKey(name, k.key, k.seq, ix.items[k.key].obj)
 		}
 	}
 }
 
 // orderedKeys is a set of keys kept in seq order. New keys usually have the
 // highest seq and are appended; removal finds the key by binary search on seq.
+//
+// epoch is the indexer epoch the set was made in. A set of an earlier epoch
+// may be shared with a snapshot and must be copied before it is changed.
 type orderedKeys struct {
-	keys []seqKey
+	keys  []seqKey
+	epoch uint64
+}
+
+// writable makes o safe to change in the indexer epoch epoch: if it was made
+// in an earlier one, a snapshot may share its keys, so it takes a copy.
+func (o *orderedKeys) writable(epoch uint64) {
+	if o.epoch != epoch {
+		o.keys = o.cloneKeys()
+		o.epoch = epoch
+	}
+}
+
+// cloneKeys copies the keys, with room for a few more so that the next
+// inserts do not have to copy them again at once.
+func (o *orderedKeys) cloneKeys() []seqKey {
+	return append(make([]seqKey, 0, len(o.keys)+len(o.keys)/4+1), o.keys...)
 }
 
 type seqKey struct {

@@ -189,14 +189,39 @@ func (a *agenda) sorted() []Event {
 	return out
 }
 
-// clone returns an agenda that shares nothing mutable with a. Data payloads
-// are shared, which is safe because they are never changed after scheduling.
-func (a *agenda) clone() agenda {
-	return agenda{
-		heap:       slices.Clone(a.heap),
-		events:     slices.Clone(a.events),
-		free:       slices.Clone(a.free),
+// restoreFrom sets a to a copy of s, an agenda a snapshot holds, reusing a's own
+// slices, which nothing else holds (snapshots take copies, see compacted):
+// a restore then allocates nothing for the agenda, and the pushes after it
+// find room in a slab as large as the run ever needed. Slots past the end of
+// the slab are kept zero, so that they keep no Data alive.
+func (a *agenda) restoreFrom(s *agenda) {
+	clear(a.events)
+	a.heap = append(a.heap[:0], s.heap...)
+	a.events = append(a.events[:0], s.events...)
+	a.free = append(a.free[:0], s.free...)
+	a.cancelled = maps.Clone(s.cancelled)
+	a.foreground = s.foreground
+}
+
+// compacted returns a copy of a for a snapshot, one that shares nothing
+// mutable with a (Data payloads are shared, which is safe because they are
+// never changed after scheduling). The copy's slab holds only the pending
+// events, without the free slots a busy stretch left behind (a world of a
+// thousand pods often keeps more free slots than events), so the snapshot
+// and every restore of it copy no more than they need. Only the slab indices
+// in the heap change; the heap's shape and its keys, which alone decide the
+// order events fire in, are kept.
+func (a *agenda) compacted() agenda {
+	c := agenda{
+		heap:       make([]slot, len(a.heap)),
+		events:     make([]Event, len(a.heap)),
 		cancelled:  maps.Clone(a.cancelled),
 		foreground: a.foreground,
 	}
+	for i, s := range a.heap {
+		c.events[i] = a.events[s.idx]
+		s.idx = int32(i)
+		c.heap[i] = s
+	}
+	return c
 }

@@ -48,7 +48,7 @@ func (k *Kernel) Snapshot() (*Snapshot, error) {
 		steps:      k.steps,
 		hash:       k.hash,
 		rng:        rng,
-		agenda:     k.agenda.clone(),
+		agenda:     k.agenda.compacted(),
 		components: make([]componentSnapshot, 0, len(k.names)),
 	}
 	for _, name := range k.names {
@@ -77,7 +77,7 @@ func (k *Kernel) Restore(s *Snapshot) error {
 		return err
 	}
 	k.now, k.seq, k.steps, k.hash = s.now, s.seq, s.steps, s.hash
-	k.agenda = s.agenda.clone()
+	k.agenda.restoreFrom(&s.agenda)
 	for _, cs := range s.components {
 		k.components[cs.name].(Snapshotter).Restore(cs.state)
 	}
