@@ -34,6 +34,7 @@ help: ## list the targets
 wasm: ## build site/main.wasm, copy the matching wasm_exec.js beside it, and precompress the page
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o site/main.wasm ./wasm
 	install -m 0644 "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
+	$(GO) run ./cmd/rlab bundle --dir=site
 	$(GO) run ./cmd/rlab compress --dir=site
 	@echo "site/main.wasm: $$(wc -c < site/main.wasm) bytes, $$(gzip -9 < site/main.wasm | wc -c) gzip -9 (budget: 5000000, 1300000)"
 
@@ -80,4 +81,4 @@ fuzz: ## run every fuzz target for FUZZTIME (default 10s) each, then the 200-see
 	$(GO) test ./core/world -run 'TestChaos$$' -chaos.seeds=200 -count=1
 
 clean: ## remove build and test outputs
-	rm -rf site/main.wasm site/wasm_exec.js site/*.gz site/*.br bench.out tmp
+	rm -rf site/main.wasm site/wasm_exec.js site/rlab.js site/*.gz site/*.br bench.out tmp

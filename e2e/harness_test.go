@@ -234,6 +234,12 @@ func buildSite(root, dir string) error {
 		}
 	}
 
+	// index.html loads the page's scripts as one file, which make wasm
+	// writes; it is built here from the sources just read.
+	if files[siteserver.BundleName], err = siteserver.BundleScripts(os.DirFS(filepath.Join(root, "site"))); err != nil {
+		return err
+	}
+
 	// wasm_exec.js must come from the Go that built main.wasm.
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -275,7 +281,7 @@ func buildSite(root, dir string) error {
 // buildOutput says whether a file in site/ is one make wasm writes rather
 // than part of the page's source.
 func buildOutput(name string) bool {
-	return name == "main.wasm" || name == "wasm_exec.js" ||
+	return name == "main.wasm" || name == "wasm_exec.js" || name == siteserver.BundleName ||
 		strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz")
 }
 

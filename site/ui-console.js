@@ -142,8 +142,18 @@
 			}
 		}
 
+		// scroll shows the newest output, in the next frame: reading the
+		// output's height now would make the browser lay out the whole page
+		// in the middle of building it.
 		scroll() {
-			this.output.scrollTop = this.output.scrollHeight;
+			if (this.scrollQueued) {
+				return;
+			}
+			this.scrollQueued = true;
+			requestAnimationFrame(() => {
+				this.scrollQueued = false;
+				this.output.scrollTop = this.output.scrollHeight;
+			});
 		}
 
 		remember(line) {

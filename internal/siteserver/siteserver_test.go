@@ -175,7 +175,7 @@ func TestHandlerServesRealPage(t *testing.T) {
 	for _, e := range sources {
 		name := e.Name()
 		switch {
-		case !e.Type().IsRegular(), name == "main.wasm", name == "wasm_exec.js",
+		case !e.Type().IsRegular(), name == "main.wasm", name == "wasm_exec.js", name == siteserver.BundleName,
 			strings.HasSuffix(name, ".gz"), strings.HasSuffix(name, ".br"):
 			continue // make wasm's outputs, built below as it builds them
 		case strings.HasSuffix(name, ".js"):
@@ -184,6 +184,8 @@ func TestHandlerServesRealPage(t *testing.T) {
 		copyFile(t, filepath.Join(repoSite, name), filepath.Join(dir, name))
 	}
 	copyFile(t, filepath.Join(gotool.Env(t, "GOROOT"), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+	_, err = siteserver.Bundle(dir)
+	require.NoError(t, err)
 	gotool.Run(t, append(os.Environ(), "GOOS=js", "GOARCH=wasm"),
 		"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), "../../wasm")
 	h := serveDir(t, dir)

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/reconcilelab/rlab/internal/siteserver"
+)
+
+var bundleCommand = &command{
+	name:     "bundle",
+	synopsis: "[--dir=path]",
+	summary:  "join the web page's scripts into rlab.js",
+	details: "Bundle writes rlab.js in --dir: the page's scripts (engine.js, ui-*.js, app.js,\n" +
+		"offline.js) joined in the order they run, which index.html loads as one file. It is\n" +
+		"skipped when rlab.js is newer than every script. make wasm runs it.",
+	flags: func(fs *flag.FlagSet) runFunc {
+		dir := fs.String("dir", "site", "bundle the page in `path`")
+		return func(_ context.Context, stdout, _ io.Writer, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unexpected argument %q", args[0])
+			}
+			if *dir == "" {
+				return usageErrorf("--dir is empty; it names the page's directory")
+			}
+			wrote, err := siteserver.Bundle(*dir)
+			if err != nil {
+				return fmt.Errorf("cannot bundle the page: %w", err)
+			}
+			if wrote {
+				fmt.Fprintf(stdout, "%s: the page's %d scripts in one file\n",
+					filepath.ToSlash(filepath.Join(*dir, siteserver.BundleName)), len(siteserver.PageScripts))
+			}
+			return nil
+		}
+	},
+}
