@@ -40,6 +40,8 @@
 //   - TestShareLinkIsValidatedNotTrusted: a wrong link names what is wrong
 //     and the default sandbox loads; markup in a link's command stays text;
 //     a link from another engine version says so and replays anyway.
+//   - TestSandboxStartsFromAChosenWorld: the sandbox's "two orphans, then
+//     rs/web" start draws the orphans, and the next sync adopts them.
 //   - TestPageWorksOffline: after one visit the service worker serves the
 //     page, and the engine steps, with the server gone.
 //   - TestKeyboardShortcuts: . and → step, ? opens the help and Escape closes

@@ -92,3 +92,28 @@ func TestPageWorksOffline(t *testing.T) {
 	after := p.stepForward()
 	assert.Equal(t, before+1, after, "the engine steps offline")
 }
+
+// TestSandboxStartsFromAChosenWorld proves the sandbox's starting worlds:
+// choosing "two orphans, then rs/web" draws the two bare pods as orphans,
+// and the next sync of rs/web adopts them, which the world then shows.
+func TestSandboxStartsFromAChosenWorld(t *testing.T) {
+	p := openPage(t, "")
+	eval[any](p, `(() => {
+		const s = document.getElementById("world-select");
+		s.value = "sandbox:adopt";
+		s.dispatchEvent(new Event("change"));
+		return null;
+	})()`)
+	p.waitFor("the orphans to be drawn", runTimeout,
+		`document.querySelectorAll('#orphans button.pod[data-pod^="stray-"]').length === 2 && document.body.dataset.state === "ready"`)
+	p.waitSettled()
+	p.shot("orphans")
+
+	p.untilSync()
+	p.waitSettled()
+	p.shot("adopted")
+	assert.Zero(t, p.count(`#orphans button.pod`), "rs/web adopted the orphans")
+	assert.Equal(t, 2, p.count(`#world .owner[data-owner="rs/web"] button.pod[data-pod^="stray-"]`),
+		"the strays are drawn under rs/web")
+	assert.Contains(t, p.text("#console-output"), "create pod stray-1", "the start's commands are echoed, so the learner learns them")
+}

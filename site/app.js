@@ -20,6 +20,21 @@
 	// The sandbox's first command: a ReplicaSet ready to be stepped, so a
 	// learner sees the controller work without reading anything first.
 	const defaultCommand = "create rs web --replicas=3 --selector=app=web";
+	// The sandbox's starting worlds, by the value of their option in
+	// #world-select: the commands each runs after a new sandbox loads, echoed
+	// in the console as if the learner had typed them. They are the
+	// learner's inputs, so a share link carries them like any other.
+	const sandboxStarts = {
+		"sandbox": [defaultCommand],
+		"sandbox:empty": [],
+		"sandbox:adopt": [
+			"create pod stray-1 --labels=app=web --node=node-1 --phase=Running --ready",
+			"create pod stray-2 --labels=app=web --node=node-2 --phase=Running --ready",
+			defaultCommand,
+		],
+		"sandbox:rc": ["create rc db --replicas=2 --selector=app=db"],
+		"sandbox:two": [defaultCommand, "create rs api --replicas=2 --selector=tier=api --template-labels=tier=api,app=api"],
+	};
 	// The timeline keeps this many recent steps in the DOM; older ones are
 	// fetched on demand.
 	const timelineCap = 500;
@@ -707,16 +722,21 @@
 
 	// --- Worlds: sandbox, lessons, share links --------------------------------------------
 
-	// loadSandbox starts a new sandbox and creates the default ReplicaSet
-	// (inside an action).
-	async function loadSandbox(seed) {
+	// loadSandbox starts a new sandbox from one of sandboxStarts (the
+	// default: a ReplicaSet ready to step), inside an action.
+	async function loadSandbox(seed, start = "sandbox") {
 		await call("load", seed ? {seed} : {});
 		lesson.show(null);
-		els.worldSelect.value = "sandbox";
+		els.worldSelect.value = start;
 		state.view = null;
 		state.tl = [];
 		setSyncNote("");
-		await consoleUI.exec(defaultCommand);
+		for (const line of sandboxStarts[start] || sandboxStarts.sandbox) {
+			await consoleUI.exec(line);
+		}
+		if (!state.view) {
+			await refresh(null); // the empty start ran no command
+		}
 		// The timeline now holds the command's steps; the world's start
 		// (nodes registering, workers starting) is listed once the page is
 		// interactive, or at once when this is not the first world.
@@ -777,8 +797,10 @@
 	async function loadLessonList() {
 		try {
 			const res = await state.engine.call("lessons");
-			for (const l of res.lessons || []) {
-				els.worldSelect.appendChild(h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}));
+			const lessons = res.lessons || [];
+			if (lessons.length) {
+				els.worldSelect.appendChild(h("optgroup", {label: "Lessons"},
+					lessons.map((l) => h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}))));
 			}
 		} catch (err) {
 			showError(`The lessons could not be listed: ${err.message}`);
@@ -950,8 +972,8 @@
 			act(async () => {
 				stopPlay();
 				clearHash();
-				if (id === "sandbox") {
-					await loadSandbox();
+				if (id in sandboxStarts) {
+					await loadSandbox(0, id);
 				} else {
 					await loadLesson(id);
 				}
@@ -969,7 +991,8 @@
 			act(async () => {
 				stopPlay();
 				clearHash();
-				await loadSandbox(seed);
+				const start = els.worldSelect.value in sandboxStarts ? els.worldSelect.value : "sandbox";
+				await loadSandbox(seed, start);
 				consoleUI.print(`New sandbox${seed ? ` with seed ${seed}` : ""}.`);
 			});
 		});
