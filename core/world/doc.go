@@ -16,15 +16,22 @@
 // keeps a timeline: every input with the step boundary it was applied at, a
 // snapshot every Config.SnapshotEvery steps, and the trace hash of every step.
 // Seek(n) restores the nearest snapshot at or before step n and replays the
-// recorded inputs and steps up to n; every replayed step must reproduce its
-// recorded hash, or the seek fails (ErrReplayDiverged). An input applied after
+// recorded inputs and steps up to n, going back or forward alike (a jump
+// forward past a snapshot starts from it, rather than stepping through
+// everything in between); every replayed step must reproduce its recorded
+// hash, or the seek fails (ErrReplayDiverged). An input applied after
 // seeking back forks the timeline: the old future is dropped.
 //
 // Snapshots stay small because objects are immutable once stored: every
-// component's snapshot shares the objects with the live state and copies only
-// its own maps, and the API store and informer caches share even those
-// copy-on-write. Headless runs that never seek can turn snapshots off
-// (SnapshotEvery < 0).
+// component's snapshot shares the objects with the live state, and the API
+// store, the informers' caches and indexes, the garbage collector's graph,
+// the scheduler and the kubelets share their maps too, copying one only
+// before its first change after a snapshot (copy-on-write). What is copied
+// still grows with the world, so the snapshots are bounded by
+// Config.SnapshotBudget, counted in objects snapshotted: past it, every other
+// snapshot is dropped and the spacing doubles, so a long run of a large world
+// keeps a bounded number of evenly spread snapshots. Headless runs that never
+// seek can turn snapshots off (SnapshotEvery < 0).
 //
 // # Startup
 //
