@@ -46,10 +46,12 @@ func median(xs []float64) float64 {
 // BenchmarkBrowserLoad measures page load to interactive, from navigation
 // start to window.__rlabReadyAt, over 10 loads, each in a new tab with the
 // HTTP cache disabled: "load-ms" is the median, "load-max-ms" the slowest.
-// The page is interactive once it draws its first world, which it may do
-// before main.wasm runs (from site/first-view.json); "engine-ms" is the
-// median time until the engine is up (the page's rlab:engine-ready mark),
-// when the learner's first action can run.
+// The page is interactive once its first world is in the document and its
+// controls take input (the browser lays it out and paints it in the next
+// frame), which it is before main.wasm runs: it draws the engine's first
+// answers from site/first-view.json. "engine-ms" is the median time until
+// the engine is up (the page's rlab:engine-ready mark), when the learner's
+// first action runs; one given earlier waits for it.
 func BenchmarkBrowserLoad(b *testing.B) {
 	const loads = 10
 	var ready, engine []float64
