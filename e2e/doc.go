@@ -44,6 +44,8 @@
 //     rs/web" start draws the orphans, and the next sync adopts them.
 //   - TestPageWorksOffline: after one visit the service worker serves the
 //     page, and the engine steps, with the server gone.
+//   - TestPlayPauseAndScrub: Play steps on its own until paused; the
+//     scrubber, by keyboard, seeks to step 0 and back to the same world.
 //   - TestKeyboardShortcuts: . and → step, ? opens the help and Escape closes
 //     it, and the same keys typed into the console are only text.
 //
