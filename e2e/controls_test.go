@@ -4,11 +4,14 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/lessons"
 )
 
 // TestPlayPauseAndScrub proves the two controls that move through time by
@@ -51,4 +54,44 @@ func TestPlayPauseAndScrub(t *testing.T) {
 	for _, sel := range insidePanels {
 		assert.Equal(t, want[sel], got[sel], "%s after scrubbing to 0 and back", sel)
 	}
+}
+
+// TestLessonGoalThroughThePage proves a lesson works in the page as it does
+// headless: chosen from #world-select, its guide shows, its goal is not met
+// by the setup alone, and the reference solution, typed into the console,
+// meets it.
+func TestLessonGoalThroughThePage(t *testing.T) {
+	all, err := lessons.All()
+	require.NoError(t, err)
+	require.NotEmpty(t, all)
+	l := all[0]
+
+	p := openPage(t, "")
+	p.waitFor("the lessons to be listed", runTimeout,
+		`document.querySelector('#world-select option[value=`+js(l.ID)+`]') !== null`)
+	eval[any](p, `(() => {
+		const s = document.getElementById("world-select");
+		s.value = `+js(l.ID)+`;
+		s.dispatchEvent(new Event("change"));
+		return null;
+	})()`)
+	p.waitFor("the lesson's guide", runTimeout, `document.getElementById("check-goal") !== null && document.body.dataset.state === "ready"`)
+	p.waitSettled()
+	assert.Contains(t, p.text("#lesson"), l.Title)
+
+	p.click("#check-goal")
+	p.waitFor("the goal's verdict", quick, `document.getElementById("goal-result")?.textContent !== ""`)
+	p.shot("not-yet")
+	assert.Contains(t, p.text("#goal-result"), "Not yet")
+
+	for _, line := range strings.Split(l.Solution.Text, "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		p.command(line)
+		p.waitIdle(runTimeout)
+	}
+	p.click("#check-goal")
+	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+	p.shot("met")
 }

@@ -46,6 +46,9 @@
 //     page, and the engine steps, with the server gone.
 //   - TestPlayPauseAndScrub: Play steps on its own until paused; the
 //     scrubber, by keyboard, seeks to step 0 and back to the same world.
+//   - TestLessonGoalThroughThePage: the first lesson, chosen in the page,
+//     shows its guide; its goal is not met by the setup, and is met after
+//     its reference solution is typed into the console.
 //   - TestKeyboardShortcuts: . and → step, ? opens the help and Escape closes
 //     it, and the same keys typed into the console are only text.
 //
