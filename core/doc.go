@@ -40,8 +40,8 @@
 //
 // # What the determinism lint forbids, and why
 //
-// TestDeterminismLint type-checks the non-test files of every package under
-// core/ and fails on each of the following. It resolves names with go/types,
+// TestDeterminismLint runs internal/detlint, which type-checks the non-test
+// files of every package under core/, and fails on each of the following. It resolves names with go/types,
 // so a renamed import, a dot import or a function stored in a variable is
 // caught as surely as the plain spelling.
 //

@@ -1,13 +1,10 @@
-//go:build !js
+package detlint
 
-package core_test
-
-// This file holds the determinism lint that determinism_test.go runs: the
-// loader, which type-checks packages with go/types, and the checker, which
-// walks their syntax and reports every construct that could make two runs of
-// the kernel with one seed differ. The rules are the ones DESIGN.md states and
-// core/doc.go explains; the reasons below are the sentences a failing test
-// prints next to each violation.
+// This file holds the lint: the loader, which type-checks packages with
+// go/types, and the checker, which walks their syntax and reports every
+// construct that could make two runs of the kernel with one seed differ. The
+// reasons below are the sentences a failing test prints next to each
+// violation.
 //
 // Every decision is made on type information, not on spelling: an identifier
 // counts as time.Now because go/types resolved it to the function Now of
@@ -122,30 +119,30 @@ var mapIterFuncs = map[string]bool{"Keys": true, "Values": true, "All": true}
 // of maps.Keys or maps.Values, because they sort what it yields.
 var sortingFuncs = map[string]bool{"Sorted": true, "SortedFunc": true}
 
-// finding is one violation of the rule.
-type finding struct {
-	pos  token.Position // Filename is relative to the module root when possible
-	what string
-	why  string
+// Finding is one violation of the rule.
+type Finding struct {
+	Pos  token.Position // Filename is relative to the module root when possible
+	What string
+	Why  string
 }
 
-func (f finding) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s (%s)", f.pos.Filename, f.pos.Line, f.pos.Column, f.what, f.why)
+func (f Finding) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s (%s)", f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.What, f.Why)
 }
 
-// lintResult is what one run of the lint found.
-type lintResult struct {
-	// packages are the import paths checked from source, in dependency order.
-	packages []string
-	// findings are the violations, sorted by position.
-	findings []finding
-	// broken are the import paths of the packages that have type errors.
-	broken []string
-	// typeErrors are the reasons a package could not be loaded or type-checked,
+// Result is what one run of the lint found.
+type Result struct {
+	// Packages are the import paths checked from source, in dependency order.
+	Packages []string
+	// Findings are the violations, sorted by position.
+	Findings []Finding
+	// Broken are the import paths of the packages that have type errors.
+	Broken []string
+	// TypeErrors are the reasons a package could not be loaded or type-checked,
 	// each starting with a position or a package path. A package with type
 	// errors is still linted as far as its type information goes, but the lint
 	// cannot vouch for it.
-	typeErrors []string
+	TypeErrors []string
 }
 
 // maxTypeErrors caps the type errors reported per package: the first few say
@@ -172,12 +169,12 @@ type listedPackage struct {
 	}
 }
 
-// packageDirs finds every directory under root that holds a package the go
+// PackageDirs finds every directory under root that holds a package the go
 // command would build: it has at least one .go file that is not a test, and
 // it is not, and is not inside, a testdata directory, a directory whose name
 // starts with "." or "_", or a nested module. It returns go list patterns
 // relative to root ("." for root itself), sorted.
-func packageDirs(root string) ([]string, error) {
+func PackageDirs(root string) ([]string, error) {
 	seen := map[string]bool{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -337,7 +334,7 @@ func (pi packageImporter) ImportFrom(path, _ string, _ types.ImportMode) (*types
 	return pi.gc.Import(path)
 }
 
-// runDeterminismLint type-checks the packages that the go list patterns name,
+// Run type-checks the packages that the go list patterns name,
 // run from dir, and lints their non-test files.
 //
 // It asks the go command twice: once for the packages and their dependencies
@@ -345,7 +342,7 @@ func (pi packageImporter) ImportFrom(path, _ string, _ types.ImportMode) (*types
 // dependencies that are not being linted (compiled once, then cached by the
 // go command). The linted packages are then checked from source, each after
 // the ones it imports.
-func runDeterminismLint(ctx context.Context, dir string, patterns []string) (*lintResult, error) {
+func Run(ctx context.Context, dir string, patterns []string) (*Result, error) {
 	listed, err := goList(ctx, dir, append([]string{"-e", "-deps",
 		"-json=ImportPath,Name,Dir,GoFiles,CgoFiles,IgnoredGoFiles,ImportMap,DepOnly,Module,Error"}, patterns...)...)
 	if err != nil {
@@ -373,36 +370,36 @@ func runDeterminismLint(ctx context.Context, dir string, patterns []string) (*li
 		im.load(exported)
 	}
 
-	res := &lintResult{}
+	res := &Result{}
 	for _, p := range targets {
-		res.packages = append(res.packages, p.ImportPath)
+		res.Packages = append(res.Packages, p.ImportPath)
 		pkg, findings, typeErrs := checkPackage(fset, im, p)
 		im.source[p.ImportPath] = pkg
-		res.findings = append(res.findings, findings...)
+		res.Findings = append(res.Findings, findings...)
 		if len(typeErrs) > 0 {
-			res.broken = append(res.broken, p.ImportPath)
+			res.Broken = append(res.Broken, p.ImportPath)
 		}
 		if len(typeErrs) > maxTypeErrors {
 			more := len(typeErrs) - maxTypeErrors
 			typeErrs = append(typeErrs[:maxTypeErrors], fmt.Sprintf("%s: … and %d more type errors", p.ImportPath, more))
 		}
-		res.typeErrors = append(res.typeErrors, typeErrs...)
+		res.TypeErrors = append(res.TypeErrors, typeErrs...)
 	}
-	slices.SortFunc(res.findings, func(a, b finding) int {
+	slices.SortFunc(res.Findings, func(a, b Finding) int {
 		return cmp.Or(
-			cmp.Compare(a.pos.Filename, b.pos.Filename),
-			cmp.Compare(a.pos.Line, b.pos.Line),
-			cmp.Compare(a.pos.Column, b.pos.Column),
-			cmp.Compare(a.what, b.what))
+			cmp.Compare(a.Pos.Filename, b.Pos.Filename),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Column, b.Pos.Column),
+			cmp.Compare(a.What, b.What))
 	})
-	res.findings = slices.Compact(res.findings)
+	res.Findings = slices.Compact(res.Findings)
 	return res, nil
 }
 
 // checkPackage parses and type-checks one package from source and lints it.
 // It always returns a package, possibly incomplete, so that packages which
 // import a broken one can still be checked.
-func checkPackage(fset *token.FileSet, im *lintImporter, p *listedPackage) (*types.Package, []finding, []string) {
+func checkPackage(fset *token.FileSet, im *lintImporter, p *listedPackage) (*types.Package, []Finding, []string) {
 	var root string
 	if p.Module != nil {
 		root = p.Module.Dir
@@ -480,7 +477,7 @@ func checkPackage(fset *token.FileSet, im *lintImporter, p *listedPackage) (*typ
 	for _, f := range files {
 		ast.Inspect(f, c.visit)
 	}
-	return pkg, c.findings, typeErrs
+	return pkg, c.Findings, typeErrs
 }
 
 func posString(pos token.Position) string {
@@ -495,7 +492,7 @@ type checker struct {
 	pkg      *types.Package
 	info     *types.Info
 	relative func(token.Position) token.Position
-	findings []finding
+	Findings []Finding
 
 	// sanctioned holds the identifiers naming maps.Keys or maps.Values whose
 	// call is the direct first argument of slices.Sorted or slices.SortedFunc.
@@ -509,7 +506,7 @@ type checker struct {
 }
 
 func (c *checker) report(pos token.Pos, what, why string) {
-	c.findings = append(c.findings, finding{pos: c.relative(c.fset.Position(pos)), what: what, why: why})
+	c.Findings = append(c.Findings, Finding{Pos: c.relative(c.fset.Position(pos)), What: what, Why: why})
 }
 
 func (c *checker) visit(n ast.Node) bool {
