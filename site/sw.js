@@ -15,8 +15,8 @@ const cacheName = "rlab-site-v1";
 // shell is cached when the worker installs, so that the first visit already
 // makes the next one work offline, even for files the page fetches later.
 const shell = [
+	// The page itself, as "./": the server redirects index.html there.
 	"./",
-	"index.html",
 	"style.css",
 	"rlab.js",
 	"first-view.json",

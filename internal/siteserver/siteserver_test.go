@@ -218,6 +218,21 @@ func TestHandlerServesRealPage(t *testing.T) {
 			t.Logf("main.wasm: %d bytes", len(body))
 		}
 	}
+	// The service worker caches these at install for offline use; a file
+	// renamed without updating its list would silently not be cached.
+	sw := readRepoSite(t, "sw.js")
+	_, list, ok := strings.Cut(sw, "const shell = [")
+	require.True(t, ok, "sw.js lists its shell in const shell = [...]")
+	list, _, _ = strings.Cut(list, "];")
+	for _, line := range strings.Split(list, "\n") {
+		ref := strings.Trim(strings.TrimSpace(line), `",`)
+		if ref == "" || strings.HasPrefix(ref, "//") {
+			continue
+		}
+		res := get(t, h, "/"+strings.TrimPrefix(ref, "./"))
+		assert.Equal(t, http.StatusOK, res.StatusCode, "sw.js caches %s, which the built site does not serve", ref)
+	}
+
 	loadsWasm := false
 	for _, name := range scripts {
 		b, err := os.ReadFile(filepath.Join(dir, name))
