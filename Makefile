@@ -32,7 +32,7 @@ help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 wasm: ## build site/main.wasm, copy the matching wasm_exec.js beside it, and precompress the page
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o site/main.wasm ./wasm
+	$(GO) run ./cmd/rlab wasm --go=$(GO) --out=site/main.wasm --version=$(VERSION)
 	install -m 0644 "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
 	$(GO) run ./cmd/rlab bundle --dir=site
 	$(GO) run ./cmd/rlab compress --dir=site

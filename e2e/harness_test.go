@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/reconcilelab/rlab/internal/siteserver"
+	"github.com/reconcilelab/rlab/internal/wasmbuild"
 )
 
 // This file holds what the whole test binary shares: the page built once
@@ -205,10 +206,9 @@ func buildSite(root, dir string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.Command("go", "build", "-tags", "rlabtest", "-trimpath",
-		"-ldflags=-s -w -X main.version=e2e", "-o", filepath.Join(tmp, "main.wasm"), "./wasm")
+	cmd := exec.Command("go", wasmbuild.Args(filepath.Join(tmp, "main.wasm"), "e2e", "rlabtest")...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Env = wasmbuild.Env(os.Environ())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building main.wasm: %w\n%s", err, out)
 	}

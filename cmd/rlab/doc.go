@@ -11,6 +11,7 @@
 //	trace      print the event trace of scenario scripts
 //	lessons    list the lessons, or prove that they work
 //	serve      serve the web page on this machine
+//	wasm       build the engine for the web page (main.wasm)
 //	bundle     join the web page's scripts into rlab.js
 //	compress   precompress the web page for serving
 //
@@ -129,6 +130,22 @@
 // ETag, so a reload revalidates every file, never runs a stale main.wasm, and
 // costs a 304 for each file that has not changed. Package
 // internal/siteserver is the server.
+//
+// # Build the engine for the page
+//
+//	rlab wasm [--out=file] [--version=v] [--tags=t,…] [--go=path]
+//
+// Wasm compiles package wasm for js/wasm into --out (default site/main.wasm)
+// with the flags of internal/wasmbuild, which every build of the page shares:
+// make wasm, the wasm program's size test and the browser suite. It prints the
+// go command it runs, so the line can be pasted:
+//
+//	$ rlab wasm --version=v0.3.0
+//	GOOS=js GOARCH=wasm go build -trimpath '-ldflags=-s -w -X main.version=v0.3.0' -gcflags=all=-l …
+//
+// Inlining is off outside the Go runtime: on wasm it makes the file bigger
+// and the page no faster, since the browser inlines hot wasm code itself
+// (internal/wasmbuild's documentation has the figures).
 //
 // # Bundle the page's scripts
 //

@@ -39,6 +39,7 @@ var commands = []*command{
 	traceCommand,
 	lessonsCommand,
 	serveCommand,
+	wasmCommand,
 	bundleCommand,
 	compressCommand,
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reconcilelab/rlab/internal/wasmbuild"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -29,9 +31,8 @@ func Env(tb testing.TB, name string) string {
 	return strings.TrimSpace(Run(tb, nil, "env", name))
 }
 
-// JSWasm is this process's environment set to build for js/wasm. exec uses
-// the last value of a repeated variable, so these override the caller's
-// GOOS and GOARCH.
+// JSWasm is this process's environment set to build for js/wasm, as
+// wasmbuild.Env makes it for every build of the page.
 func JSWasm() []string {
-	return append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	return wasmbuild.Env(os.Environ())
 }

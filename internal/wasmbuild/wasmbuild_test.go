@@ -1,0 +1,37 @@
+package wasmbuild
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestArgsBuildTheProgramWithTheSharedFlags(t *testing.T) {
+	assert.Equal(t, []string{
+		"build", "-trimpath", "-ldflags=-s -w -X main.version=v1.2.3",
+		"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...=",
+		"-o", "site/main.wasm", "./wasm",
+	}, Args("site/main.wasm", "v1.2.3"))
+}
+
+func TestArgsWithoutVersionKeepTheDefaultAndJoinTags(t *testing.T) {
+	args := Args("out.wasm", "", "rlabtest", "other")
+	assert.Contains(t, args, "-ldflags=-s -w")
+	assert.Contains(t, args, "-tags=rlabtest,other")
+	assert.Equal(t, []string{"-o", "out.wasm", "./wasm"}, args[len(args)-3:])
+}
+
+func TestRuntimeFlagsComeAfterAll(t *testing.T) {
+	// The go command applies the last matching -gcflags, so the runtime's
+	// exemption must follow all=-l or it has no effect.
+	assert.Equal(t, "-gcflags=all=-l", GCFlags[0])
+}
+
+func TestEnvTargetsJSWasmWithoutTouchingTheCallersSlice(t *testing.T) {
+	environ := make([]string, 1, 4)
+	environ[0] = "GOOS=plan9"
+	env := Env(environ)
+	assert.Equal(t, []string{"GOOS=plan9", "GOOS=js", "GOARCH=wasm"}, env)
+	assert.Equal(t, []string{"GOOS=plan9"}, environ[:1])
+	assert.Equal(t, "", environ[:2][1], "Env does not write into the caller's spare capacity")
+}
