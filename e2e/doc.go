@@ -51,6 +51,19 @@
 //     its reference solution is typed into the console.
 //   - TestKeyboardShortcuts: . and → step, ? opens the help and Escape closes
 //     it, and the same keys typed into the console are only text.
+//   - TestPhoneTapToStep: on a phone-sized touch screen nothing scrolls
+//     sideways, Step spans the screen, every control is a 44 px tap target,
+//     a tap steps, and a tap on a pod opens its menu as a bottom sheet.
+//   - TestControlsHaveAccessibleNames: every control in Chromium's
+//     accessibility tree has a name, at rest, with a pod's menu open and in
+//     the help dialog; the timeline, console output and status are live
+//     regions.
+//   - TestTextContrast: every visible text meets WCAG AA contrast against
+//     what is behind it (gradients and translucent layers composited), in
+//     the light and the dark scheme, including a terminating pod's stripes.
+//
+// The accessibility and contrast checks each prove first that they can fail:
+// a probe without a name, and a pale probe text, are added and reported.
 //
 // Every test fails on any console error: console.error, an uncaught
 // exception, or a browser log entry of level error, from the page or from

@@ -34,6 +34,7 @@ func TestPageLoads(t *testing.T) {
 	assert.True(t, p.exists(`#world .owner[data-owner="rs/web"]`), `#world has no .owner[data-owner="rs/web"]`)
 	assert.True(t, p.exists(`#world .owner[data-owner="rs/web"] .selector`), `rs/web's owner has no .selector`)
 	assert.Contains(t, p.text("#clock"), "simulated")
+	assert.Contains(t, p.text("#hint"), "Press Step", "the sandbox's hint should say how to start")
 	readyAt := eval[float64](p, `window.__rlabReadyAt ?? -1`)
 	assert.Greater(t, readyAt, 0.0, "window.__rlabReadyAt is not set")
 	t.Logf("interactive %.0f ms after navigation", readyAt)
@@ -67,6 +68,7 @@ func TestKillPodByClick(t *testing.T) {
 	p.stabilize()
 	const ready = `#world .owner[data-owner="rs/web"] button.pod[data-ready="true"]`
 	require.Equal(t, 3, p.count(ready), "rs/web should have 3 ready pods at rest")
+	assert.Contains(t, p.text("#hint"), "Click a pod", "at rest, the sandbox's hint should suggest disturbing the world")
 	p.shot("at-rest")
 
 	victim := eval[string](p, `document.querySelector(`+js(ready)+`).dataset.pod`)

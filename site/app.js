@@ -480,8 +480,11 @@
 		if (!view) {
 			return;
 		}
-		// The first-time hint is for the sandbox; a lesson has its guide.
+		// The first-time hint is for the sandbox; a lesson has its guide. It
+		// says what to do next: step while something is pending, and once the
+		// world is at rest, disturb it.
 		els.hint.hidden = view.mode !== "sandbox";
+		els.hint.textContent = sandboxHint(view);
 		els.scrubber.max = String(view.recordedSteps);
 		if (!state.scrubbing) {
 			els.scrubber.value = String(view.step);
@@ -494,6 +497,16 @@
 			? "at rest"
 			: `${UI.plural(pending, "event")} pending`;
 		els.worldState.classList.toggle("at-rest", view.atRest);
+	}
+
+	function sandboxHint(view) {
+		if (!view.atRest) {
+			return "Press Step (→) to run the next event and watch the controller work.";
+		}
+		if ((view.podsTotal ?? 0) === 0) {
+			return "The world is at rest. Type a command below, such as create rs web --replicas=3 --selector=app=web, then press Step.";
+		}
+		return "The world is at rest. Click a pod to kill or relabel it, or type a command below, then press Step to watch the controller react.";
 	}
 
 	function setBusy(busy, text) {
