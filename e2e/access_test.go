@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -378,4 +379,97 @@ func (p *page) checkContrast(when string) {
 		p.shot("low-contrast")
 		p.t.Errorf("%s: %d texts are below WCAG AA contrast:\n\t%s", when, len(r.Failures), strings.Join(r.Failures, "\n\t"))
 	}
+}
+
+// focusStop is where one press of Tab left the focus.
+type focusStop struct {
+	Name    string `json:"name"`    // #id, or tag.class[data-pod=…]
+	Ring    bool   `json:"ring"`    // a focus outline of at least 2 px is drawn
+	Visible bool   `json:"visible"` // the element has a box on screen
+}
+
+// focusNow describes document.activeElement as a focusStop.
+const focusNow = `(() => {
+	const e = document.activeElement;
+	if (e === null || e === document.body) return {name: "body", ring: false, visible: false};
+	const s = getComputedStyle(e);
+	const r = e.getBoundingClientRect();
+	const name = e.id ? "#" + e.id : e.tagName.toLowerCase() + "." + [...e.classList].join(".") + (e.dataset.pod ? "[data-pod=" + e.dataset.pod + "]" : "");
+	return {
+		name,
+		ring: s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2,
+		visible: r.width > 0 && r.height > 0 && s.visibility === "visible",
+	};
+})()`
+
+// TestKeyboardOnly proves a reader with only a keyboard can reach and use
+// everything: Tab walks every control of the page in order, each with a
+// visible focus ring; a pod reached by Tab opens its menu with Enter, the
+// menu keeps the focus until Escape gives it back to the pod, and its kill,
+// chosen with Enter, runs and leaves the focus where the reader can go on.
+func TestKeyboardOnly(t *testing.T) {
+	p := openPage(t, "")
+	p.press("r") // Stabilize
+	p.waitFor("the world to be at rest after r", runTimeout,
+		`document.body.dataset.state === "ready" && window.__rlab?.view()?.atRest === true`)
+	p.waitSettled()
+
+	eval[any](p, `document.activeElement?.blur(), null`)
+	var stops []focusStop
+	reached := map[string]bool{}
+	podAt := -1
+	for i := 0; i < 120; i++ {
+		p.press(kb.Tab)
+		s := eval[focusStop](p, focusNow)
+		if s.Name == "body" || (len(stops) > 0 && s.Name == stops[0].Name) {
+			break // past the last control, to the browser's own UI, or around
+		}
+		stops = append(stops, s)
+		reached[s.Name] = true
+		if podAt < 0 && strings.HasPrefix(s.Name, "button.pod") {
+			podAt = len(stops)
+		}
+		assert.True(t, s.Visible, "Tab stop %d, %s, is not visible", len(stops), s.Name)
+		assert.True(t, s.Ring, "Tab stop %d, %s, shows no focus ring", len(stops), s.Name)
+	}
+	t.Logf("%d Tab stops", len(stops))
+	for _, want := range []string{"#world-select", "#step-back", "#step-forward", "#until-sync", "#play", "#speed",
+		"#stabilize", "#scrubber", "#console-input", "#console-run", "#help-button", "#share"} {
+		assert.True(t, reached[want], "Tab never reached %s", want)
+	}
+	require.Positive(t, podAt, "Tab never reached a pod")
+
+	// Tab from the top again, to the first pod, and act on it by keyboard.
+	eval[any](p, `document.activeElement?.blur(), null`)
+	for range podAt {
+		p.press(kb.Tab)
+	}
+	pod := eval[focusStop](p, focusNow)
+	require.True(t, strings.HasPrefix(pod.Name, "button.pod"), "the %dth Tab stop is %s, not the pod", podAt, pod.Name)
+	p.press(kb.Enter)
+	p.waitFor("the pod menu", quick, `!document.getElementById("pod-menu").hidden`)
+	assert.True(t, eval[bool](p, `document.getElementById("pod-menu").contains(document.activeElement)`), "the open menu does not have the focus")
+	for range 12 {
+		p.press(kb.Tab)
+		require.True(t, eval[bool](p, `document.getElementById("pod-menu").contains(document.activeElement)`), "Tab left the open pod menu")
+	}
+	p.press(kb.Escape)
+	p.waitFor("the pod menu to close", quick, `document.getElementById("pod-menu").hidden`)
+	assert.Equal(t, pod.Name, eval[focusStop](p, focusNow).Name, "Escape did not give the focus back to the pod")
+
+	p.press(kb.Enter)
+	p.waitFor("the pod menu", quick, `!document.getElementById("pod-menu").hidden`)
+	require.Equal(t, "kill", eval[string](p, `document.activeElement.dataset.action ?? ""`), "the menu's first choice is not kill")
+	p.markConsole()
+	p.press(kb.Enter)
+	p.waitConsole("kill, chosen with Enter")
+	p.shot("killed-by-keyboard")
+	after := eval[focusStop](p, focusNow)
+	t.Logf("after the kill the focus is on %s", after.Name)
+	assert.True(t, after.Name == pod.Name || after.Name == "#step-forward",
+		"after the kill the focus is on %s, neither the pod nor Step", after.Name)
+	before, _ := p.stepCount()
+	eval[any](p, `document.activeElement?.blur(), null`)
+	p.press(".")
+	p.waitFor(fmt.Sprintf("step %d after .", before+1), quick, stepIs(before+1))
 }

@@ -58,6 +58,10 @@
 //     accessibility tree has a name, at rest, with a pod's menu open and in
 //     the help dialog; the timeline, console output and status are live
 //     regions.
+//   - TestKeyboardOnly: Tab reaches every control, each with a visible focus
+//     ring; a pod reached by Tab opens its menu with Enter, the menu keeps
+//     the focus until Escape returns it to the pod, and a kill chosen with
+//     Enter leaves the focus on the pod or, once it is gone, on Step.
 //   - TestTextContrast: every visible text meets WCAG AA contrast against
 //     what is behind it (gradients and translucent layers composited), in
 //     the light and the dark scheme, including a terminating pod's stripes.

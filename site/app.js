@@ -418,7 +418,8 @@
 		const view = state.view;
 		if (view) {
 			// The world is redrawn from scratch: keep keyboard focus on the
-			// same pod across the redraw.
+			// same pod across the redraw, or, if that pod is gone (killed,
+			// deleted), on Step, so a keyboard reader never loses their place.
 			const active = document.activeElement;
 			const focused = active && active.matches && active.matches("button.pod") && els.world.contains(active)
 				? {namespace: active.dataset.namespace, name: active.dataset.pod} : null;
@@ -426,9 +427,7 @@
 			UI.renderWorld(els.world, view, UI.touchedSet(last));
 			if (focused) {
 				const again = findPod(focused.namespace, focused.name);
-				if (again) {
-					again.focus({preventScroll: true});
-				}
+				(again || els.stepForward).focus({preventScroll: true});
 			}
 			if (!first) {
 				UI.renderInside(view);
