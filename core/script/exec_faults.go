@@ -5,6 +5,7 @@ import (
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/informer"
 	"github.com/reconcilelab/rlab/core/world"
+	"strconv"
 )
 
 // This file executes the faults: fail (the API store's fault rules), the
@@ -158,16 +159,6 @@ func (s *Session) runHeal(c *Heal) error {
 	return nil
 }
 
-func uitoa(n uint64) string {
-	if n == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	i := len(buf)
-	for n > 0 {
-		i--
-		buf[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(buf[i:])
-}
+// uitoa formats n in decimal; the views and messages build their lines by
+// concatenation, where this reads shorter than strconv.FormatUint(n, 10).
+func uitoa(n uint64) string { return strconv.FormatUint(n, 10) }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -113,7 +114,7 @@ const (
 func (r StepResult) TraceLine() string {
 	var b strings.Builder
 	b.Grow(96 + len(r.Summary))
-	pad(&b, "#"+uitoa(r.N), traceStepWidth)
+	pad(&b, "#"+strconv.FormatUint(r.N, 10), traceStepWidth)
 	pad(&b, "t="+FormatSeconds(r.At), traceTimeWidth)
 	pad(&b, r.Actor, traceActorWidth)
 	model := r.Models
@@ -147,23 +148,9 @@ func FormatSeconds(d time.Duration) string {
 	}
 	ms := uint64(d / time.Millisecond)
 	frac := ms % 1000
-	s := uitoa(ms/1000) + "." + string([]byte{byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}) + "s"
+	s := strconv.FormatUint(ms/1000, 10) + "." + string([]byte{byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}) + "s"
 	if neg {
 		return "-" + s
 	}
 	return s
-}
-
-func uitoa(n uint64) string {
-	if n == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	i := len(buf)
-	for n > 0 {
-		i--
-		buf[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(buf[i:])
 }
