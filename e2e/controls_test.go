@@ -95,3 +95,63 @@ func TestLessonGoalThroughThePage(t *testing.T) {
 	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
 	p.shot("met")
 }
+
+// TestInterveningInThePastForks proves what the help promises: a command
+// given after stepping back forks the timeline there. The console and the
+// timeline say so; the recorded future after that step is dropped, so the
+// scrubber's end is the new branch's; stepping back across the fork and
+// forward again replays the new branch, not the old; and a share link made
+// on the new branch reopens it.
+func TestInterveningInThePastForks(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	_, oldEnd := p.stepCount()
+	const pods = `#world .owner[data-owner="rs/web"] button.pod`
+	require.Equal(t, 3, p.count(pods), "rs/web has three pods at rest")
+
+	for range 6 {
+		p.stepBack()
+	}
+	at, recorded := p.stepCount()
+	require.Equal(t, oldEnd, recorded, "stepping back keeps the recorded future")
+	p.shot("stepped-back")
+
+	p.command("scale rs/web --replicas=4")
+	p.shot("forked")
+	assert.Contains(t, p.text("#console-output"), fmt.Sprintf("timeline forked at step %d", at),
+		"the console does not say the timeline forked")
+	assert.True(t, p.exists("#timeline li.fork"), "the timeline has no fork entry")
+	step, newEnd := p.stepCount()
+	assert.Equal(t, step, newEnd, "after the fork the present is the end of what is recorded")
+	assert.Greater(t, oldEnd, newEnd, "the old future is still recorded")
+
+	p.stabilize()
+	require.Equal(t, 4, p.count(pods), "the new branch scales rs/web to four pods")
+	want := p.state()
+	_, end := p.stepCount()
+
+	// Back across the fork, then forward to the end again: the new branch
+	// is replayed, byte for byte.
+	for step := end; step > at-2; {
+		step = p.stepBack()
+	}
+	eval[any](p, `document.getElementById("scrubber").focus(), null`)
+	p.press(kb.End)
+	p.waitFor("the seek to the end of the new branch", runTimeout, stepIs(end))
+	p.waitSettled()
+	got := p.state()
+	assert.Equal(t, want.World, got.World, "#world at the new branch's end, after stepping back across the fork")
+	assert.Equal(t, want.View, got.View, "the view at the new branch's end, after stepping back across the fork")
+
+	p.click("#share")
+	p.waitFor("#share-link to hold the link", quick, `document.getElementById("share-link").value.includes("#")`)
+	link := p.value("#share-link")
+	q := newTab(t)
+	q.navigate(link)
+	q.waitReady()
+	q.waitFor("the link's step", runTimeout, `document.getElementById("step-count")?.textContent === `+js(want.StepCount)+
+		` && document.body.dataset.state === "ready"`)
+	q.shot("reopened")
+	assert.Equal(t, 4, q.count(pods), "the share link reopened the old branch")
+	assert.Equal(t, want.View, q.state().View, "the share link's view")
+}

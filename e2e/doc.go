@@ -46,6 +46,10 @@
 //     page, and the engine steps, with the server gone.
 //   - TestPlayPauseAndScrub: Play steps on its own until paused; the
 //     scrubber, by keyboard, seeks to step 0 and back to the same world.
+//   - TestInterveningInThePastForks: a command given after stepping back
+//     forks the timeline there: the console and the timeline say so, the old
+//     future is dropped, stepping back across the fork and forward again
+//     replays the new branch, and its share link reopens it.
 //   - TestLessonGoalThroughThePage: the first lesson, chosen in the page,
 //     shows its guide; its goal is not met by the setup, and is met after
 //     its reference solution is typed into the console.
