@@ -23,6 +23,13 @@
 //     step at a time shows the control loop in order: the pod leaves, the
 //     owner's key is queued, the sync expects one creation (add=1), the
 //     informer sees it (add=0), and three pods are ready again.
+//   - TestRelabelMakesAnOrphan: relabelling a pod out of rs/web's selector
+//     with the pod menu makes the controller release it (drawn with the
+//     orphans) and create a replacement.
+//   - TestPodMenuActions: the menu's set not ready, crash, evict, delete and
+//     set ready each run their command without an error; a pod set not
+//     ready is not replaced, and rs/web has three ready pods again at the
+//     end.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.

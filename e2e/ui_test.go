@@ -390,3 +390,79 @@ func TestKeyboardShortcuts(t *testing.T) {
 	step, _ = p.stepCount()
 	assert.Equal(t, start+3, step)
 }
+
+// TestRelabelMakesAnOrphan proves the lesson the page is built for, done
+// with the pod menu: relabelling a pod out of its ReplicaSet's selector
+// makes the controller release it (it is drawn with the orphans) and create
+// a replacement, so rs/web owns three pods again and the relabelled one is
+// left running alone.
+func TestRelabelMakesAnOrphan(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	const owned = `#world .owner[data-owner="rs/web"] button.pod`
+	require.Equal(t, 3, p.count(owned))
+	victim := eval[string](p, `document.querySelector(`+js(owned)+`).dataset.pod`)
+
+	p.click(`#world button.pod[data-pod="` + victim + `"]`)
+	p.waitFor("the pod menu", quick, `!document.getElementById("pod-menu").hidden`)
+	p.click(`#pod-menu [data-action="relabel"]`)
+	p.waitFor("the relabel form", quick, `!document.getElementById("relabel-form").hidden`)
+	assert.Equal(t, "app=orphan", p.value("#relabel-input"), "the form should suggest moving the pod out of app=web")
+	p.shot("relabel-form")
+	p.markConsole()
+	p.click("#relabel-apply")
+	p.waitConsole("the pod menu's relabel")
+	assert.Contains(t, p.text("#console-output .console-entry:last-child"), "label pod/"+victim+" app=orphan --overwrite",
+		"the menu should show the command it ran")
+
+	p.stabilize()
+	p.shot("orphaned")
+	assert.True(t, p.exists(`#orphans button.pod[data-pod="`+victim+`"]`), "%s is not drawn with the orphans", victim)
+	assert.Equal(t, 3, p.count(owned), "rs/web should own three pods again")
+	assert.False(t, p.exists(`#world .owner[data-owner="rs/web"] button.pod[data-pod="`+victim+`"]`),
+		"%s is still drawn under rs/web", victim)
+}
+
+// TestPodMenuActions proves every other action of the pod menu runs its
+// command without an error: set not ready, crash, evict and delete, each on
+// a ready pod of rs/web, then set ready on the pod made not ready. A pod set
+// not ready is not replaced (the controller counts it, as upstream does), so
+// rs/web has three ready pods again only after the last.
+func TestPodMenuActions(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	const ready = `#world .owner[data-owner="rs/web"] button.pod[data-ready="true"]`
+	act := func(action, command, pod string) {
+		t.Helper()
+		p.click(`#world button.pod[data-pod="` + pod + `"]`)
+		p.waitFor("the pod menu", quick, `!document.getElementById("pod-menu").hidden`)
+		p.markConsole()
+		p.click(`#pod-menu [data-action="` + action + `"]`)
+		p.waitConsole("the pod menu's " + action)
+		entry := p.text("#console-output .console-entry:last-child")
+		assert.Contains(t, entry, fmt.Sprintf(command, pod), "%s ran another command", action)
+		assert.False(t, p.exists("#console-output .console-entry:last-child .console-error"), "%s failed: %s", action, entry)
+		p.stabilize()
+	}
+	first := func() string {
+		t.Helper()
+		require.True(t, p.exists(ready), "rs/web has no ready pod")
+		return eval[string](p, `document.querySelector(`+js(ready)+`).dataset.pod`)
+	}
+
+	notReady := first()
+	act("not-ready", "set ready pod/%s false", notReady)
+	assert.Equal(t, 2, p.count(ready), "a pod set not ready stays, not ready, and is not replaced")
+	assert.True(t, p.exists(`#world button.pod[data-pod="`+notReady+`"][data-ready="false"]`), "%s is not drawn not ready", notReady)
+	for _, c := range []struct{ action, command string }{
+		{"crash", "crash pod/%s"},
+		{"evict", "evict pod/%s"},
+		{"delete", "delete pod/%s"},
+	} {
+		act(c.action, c.command, first())
+		assert.Equal(t, 2, p.count(ready), "rs/web did not heal after %s", c.action)
+	}
+	act("ready", "set ready pod/%s true", notReady)
+	p.shot("healed")
+	assert.Equal(t, 3, p.count(ready), "rs/web should have three ready pods again")
+}
