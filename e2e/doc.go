@@ -23,9 +23,10 @@
 //     step at a time shows the control loop in order: the pod leaves, the
 //     owner's key is queued, the sync expects one creation (add=1), the
 //     informer sees it (add=0), and three pods are ready again.
-//   - TestRelabelMakesAnOrphan: relabelling a pod out of rs/web's selector
-//     with the pod menu makes the controller release it (drawn with the
-//     orphans) and create a replacement.
+//   - TestRelabelMakesAnOrphan: a pod relabelled out of rs/web's selector
+//     with the pod menu is marked as about to be released; the controller
+//     releases it (drawn with the orphans) and creates a replacement; labelled
+//     back, it is marked as about to be adopted, and is.
 //   - TestPodMenuActions: the menu's set not ready, crash, evict, delete and
 //     set ready each run their command without an error; a pod set not
 //     ready is not replaced, and rs/web has three ready pods again at the
@@ -48,7 +49,8 @@
 //     and the default sandbox loads; markup in a link's command stays text;
 //     a link from another engine version says so and replays anyway.
 //   - TestSandboxStartsFromAChosenWorld: the sandbox's "two orphans, then
-//     rs/web" start draws the orphans, and the next sync adopts them.
+//     rs/web" start draws the orphans, marked as about to be adopted, and the
+//     next sync adopts them.
 //   - TestPageWorksOffline: after one visit the service worker serves the
 //     page, and the engine steps, with the server gone.
 //   - TestPlayPauseAndScrub: Play steps on its own until paused; the

@@ -95,7 +95,8 @@ func TestPageWorksOffline(t *testing.T) {
 
 // TestSandboxStartsFromAChosenWorld proves the sandbox's starting worlds:
 // choosing "two orphans, then rs/web" draws the two bare pods as orphans,
-// and the next sync of rs/web adopts them, which the world then shows.
+// marked as about to be adopted, and the next sync of rs/web adopts them,
+// which the world then shows.
 func TestSandboxStartsFromAChosenWorld(t *testing.T) {
 	p := openPage(t, "")
 	eval[any](p, `(() => {
@@ -108,11 +109,14 @@ func TestSandboxStartsFromAChosenWorld(t *testing.T) {
 		`document.querySelectorAll('#orphans button.pod[data-pod^="stray-"]').length === 2 && document.body.dataset.state === "ready"`)
 	p.waitSettled()
 	p.shot("orphans")
+	assert.Equal(t, 2, p.count(`#orphans button.pod.adoptable[data-pod^="stray-"]`),
+		"the strays match rs/web's selector, so they should be marked as about to be adopted")
 
 	p.untilSync()
 	p.waitSettled()
 	p.shot("adopted")
 	assert.Zero(t, p.count(`#orphans button.pod`), "rs/web adopted the orphans")
+	assert.Zero(t, p.count(`#world button.pod.adoptable`), "adopted pods are no longer marked as about to be adopted")
 	assert.Equal(t, 2, p.count(`#world .owner[data-owner="rs/web"] button.pod[data-pod^="stray-"]`),
 		"the strays are drawn under rs/web")
 	assert.Contains(t, p.text("#console-output"), "create pod stray-1", "the start's commands are echoed, so the learner learns them")

@@ -392,10 +392,11 @@ func TestKeyboardShortcuts(t *testing.T) {
 }
 
 // TestRelabelMakesAnOrphan proves the lesson the page is built for, done
-// with the pod menu: relabelling a pod out of its ReplicaSet's selector
-// makes the controller release it (it is drawn with the orphans) and create
-// a replacement, so rs/web owns three pods again and the relabelled one is
-// left running alone.
+// with the pod menu: a pod relabelled out of its ReplicaSet's selector is
+// marked as about to be released, then the controller releases it (it is
+// drawn with the orphans) and creates a replacement, so rs/web owns three
+// pods again. Labelled back, the orphan is marked as about to be adopted,
+// and is.
 func TestRelabelMakesAnOrphan(t *testing.T) {
 	p := openPage(t, "")
 	p.stabilize()
@@ -415,12 +416,36 @@ func TestRelabelMakesAnOrphan(t *testing.T) {
 	assert.Contains(t, p.text("#console-output .console-entry:last-child"), "label pod/"+victim+" app=orphan --overwrite",
 		"the menu should show the command it ran")
 
+	assert.True(t, eval[bool](p, `document.getElementById("sync-note").hidden`),
+		"the note of the stabilize before the relabel still shows: %q", p.text("#sync-note"))
+
+	// Until rs/web's next sync releases it, the pod is still rs/web's, and
+	// marked as about to be released.
+	pod := `button.pod[data-pod="` + victim + `"]`
+	require.True(t, p.exists(`#world .owner[data-owner="rs/web"] `+pod+`.releasing`), "%s is not marked as about to be released", victim)
+	assert.Contains(t, p.text(pod+" .pod-claim"), "left rs/web's selector")
+	assert.Contains(t, eval[string](p, `document.querySelector(`+js(pod)+`).getAttribute("aria-label")`),
+		"so the next sync of rs/web releases it", "the pod's label does not say it is about to be released")
+	p.checkContrast("with a pod about to be released")
+	p.shot("releasing")
+
 	p.stabilize()
 	p.shot("orphaned")
-	assert.True(t, p.exists(`#orphans button.pod[data-pod="`+victim+`"]`), "%s is not drawn with the orphans", victim)
+	assert.True(t, p.exists(`#orphans `+pod), "%s is not drawn with the orphans", victim)
+	assert.False(t, p.exists(`#world `+pod+`.releasing`), "%s is still marked as about to be released", victim)
 	assert.Equal(t, 3, p.count(owned), "rs/web should own three pods again")
-	assert.False(t, p.exists(`#world .owner[data-owner="rs/web"] button.pod[data-pod="`+victim+`"]`),
-		"%s is still drawn under rs/web", victim)
+	assert.False(t, p.exists(`#world .owner[data-owner="rs/web"] `+pod), "%s is still drawn under rs/web", victim)
+
+	// Labelled back, the orphan matches rs/web's selector again: it is
+	// marked as about to be adopted, and the next sync adopts it (and, with
+	// four pods for three replicas, deletes one).
+	p.command("label pod/" + victim + " app=web --overwrite")
+	require.True(t, p.exists(`#orphans `+pod+`.adoptable`), "%s is not marked as about to be adopted", victim)
+	assert.Contains(t, p.text(pod+" .pod-claim"), "matches rs/web")
+	p.shot("adoptable")
+	p.stabilize()
+	assert.False(t, p.exists(`#orphans `+pod), "%s is still an orphan", victim)
+	assert.Equal(t, 3, p.count(owned), "rs/web should own three pods after adopting one and deleting one")
 }
 
 // TestPodMenuActions proves every other action of the pod menu runs its

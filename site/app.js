@@ -857,6 +857,11 @@
 		const res = await call("run", {line});
 		addSteps(res.steps);
 		await refresh(before);
+		if (res.ran > 0) {
+			// The world moved: a note on an earlier run ("At rest after …")
+			// no longer holds.
+			setSyncNote("");
+		}
 		return res;
 	}
 

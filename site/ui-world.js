@@ -74,6 +74,10 @@
 			classes.push("touched");
 		}
 		const labels = Object.entries(pod.labels || {}).map(([k, v]) => `${k}=${v}`).join(",");
+		const claim = claimHint(pod);
+		if (claim) {
+			classes.push(claim.kind);
+		}
 		const details = [state.text];
 		if (pod.restarts) {
 			details.push(plural(pod.restarts, "restart"));
@@ -86,6 +90,7 @@
 			pod.node ? `on ${pod.node}` : "not scheduled",
 			pod.owner ? `controlled by ${pod.owner}` : "orphan: no controller",
 			labels ? `labels ${labels}` : "no labels",
+			claim ? claim.long : "",
 			pod.kubelet ? `kubelet: ${pod.kubelet}` : "",
 			isTouched ? "touched by the last step" : "",
 		].filter(Boolean).join(", ");
@@ -111,7 +116,32 @@
 		h("span", {class: "pod-name", text: pod.name}),
 		h("span", {class: "pod-state", text: details.join(" · ")}),
 		h("span", {class: "pod-node", text: pod.node ? `on ${pod.node}` : "not scheduled"}),
-		labels ? h("span", {class: "pod-labels", text: labels}) : null);
+		labels ? h("span", {class: "pod-labels", text: labels}) : null,
+		claim ? h("span", {class: "pod-claim", text: claim.short}) : null);
+	}
+
+	// claimHint says what the next sync of an owner will do with the pod, as
+	// the view computed it from the selectors (upstream's claimPods): release
+	// a pod whose labels left its controller's selector, or adopt an orphan
+	// whose labels match one. Null when neither.
+	function claimHint(pod) {
+		if (pod.releasing) {
+			return {
+				kind: "releasing",
+				short: `↗ left ${pod.owner}'s selector`,
+				long: `its labels no longer match ${pod.owner}'s selector, so the next sync of ${pod.owner} releases it`,
+			};
+		}
+		const by = pod.adoptableBy || [];
+		if (by.length) {
+			const owners = by.join(" and ");
+			return {
+				kind: "adoptable",
+				short: `⤵ matches ${owners}`,
+				long: `its labels match the selector of ${owners}, so the next sync of ${by.length > 1 ? "either" : owners} adopts it`,
+			};
+		}
+		return null;
 	}
 
 	// podGrid lays pods out in the node columns: column 0 holds the pods not

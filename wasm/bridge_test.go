@@ -12,6 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/labels"
 )
 
 // answer is the envelope of every answer, with the result left raw.
@@ -624,4 +627,113 @@ func TestBridgeCollectsGarbageWhenARunComesToRest(t *testing.T) {
 	assert.Equal(t, 1, collections, "once, when the run came to rest")
 	callOp[StepsResult](t, b, "stabilize", nil)
 	assert.Equal(t, 1, collections, "not again for a world already at rest")
+}
+
+// podNamed returns the view's pod called name, failing the test without one.
+func podNamed(t *testing.T, v View, name string) Pod {
+	t.Helper()
+	for _, p := range v.Pods {
+		if p.Name == name {
+			return p
+		}
+	}
+	require.Failf(t, "no such pod in the view", "%s", name)
+	return Pod{}
+}
+
+// TestBridgeViewSaysWhatClaimPodsWillDo proves the view's claim hints follow
+// upstream's ClaimObject: a controlled pod relabelled out of its owner's
+// selector is Releasing until the owner's sync releases it; an orphan whose
+// labels match owners' selectors is AdoptableBy all of them, sorted, until
+// one adopts it; an owner being deleted neither releases nor adopts; and a
+// pod that no selector concerns has neither hint.
+func TestBridgeViewSaysWhatClaimPodsWillDo(t *testing.T) {
+	b := newSandbox(t, 3)
+	run(t, b, "create rs web --replicas=2 --selector=app=web", "stabilize")
+	v := callOp[View](t, b, "view", nil)
+	require.Len(t, v.Pods, 2)
+	for _, p := range v.Pods {
+		assert.False(t, p.Releasing, "%s matches its owner", p.Name)
+		assert.Empty(t, p.AdoptableBy, "%s is owned", p.Name)
+	}
+
+	victim := v.Pods[0].Name
+	run(t, b, "label pod/"+victim+" app=db --overwrite")
+	p := podNamed(t, callOp[View](t, b, "view", nil), victim)
+	assert.Equal(t, "rs/web", p.Owner, "the release has not happened yet")
+	assert.True(t, p.Releasing, "app=db no longer matches rs/web's app=web")
+	run(t, b, "stabilize")
+	p = podNamed(t, callOp[View](t, b, "view", nil), victim)
+	assert.Empty(t, p.Owner, "rs/web released it")
+	assert.False(t, p.Releasing)
+	assert.Empty(t, p.AdoptableBy, "no selector matches app=db")
+
+	// Two owners whose selectors match the orphan, created with a step
+	// budget that lets neither sync yet.
+	run(t, b, "create rs db-b --replicas=1 --selector=app=db", "create rs db-a --replicas=1 --selector=app=db")
+	p = podNamed(t, callOp[View](t, b, "view", nil), victim)
+	assert.Equal(t, []string{"rs/db-a", "rs/db-b"}, p.AdoptableBy)
+	run(t, b, "stabilize")
+	p = podNamed(t, callOp[View](t, b, "view", nil), victim)
+	assert.Contains(t, []string{"rs/db-a", "rs/db-b"}, p.Owner, "one of them adopted it")
+	assert.Empty(t, p.AdoptableBy)
+	assert.False(t, p.Releasing)
+
+}
+
+// TestClaimHintsFollowClaimObject covers the cases of spec §1.7 that the
+// console cannot stop at (kubectl's delete waits until the owner is gone):
+// an owner being deleted neither releases nor adopts; a pod that is not
+// active (terminating, Failed or Succeeded) is not claimed at all; a
+// controller reference to another owner of the same name (another uid) is
+// someone else's; and an owner adopts only in its namespace.
+func TestClaimHintsFollowClaimObject(t *testing.T) {
+	web, err := labels.Parse("app=web")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name          string
+		namespace     string // the pod's; "" is default
+		owner         string // the uid its controller reference names; "" for an orphan
+		app           string
+		phase         string
+		podDeleting   bool
+		ownerDeleting bool
+		releasing     bool
+		adoptableBy   []string
+	}{
+		{name: "owned and matching", owner: "uid-web", app: "web"},
+		{name: "owned, left the selector", owner: "uid-web", app: "db", releasing: true},
+		{name: "owned, left the selector of an owner being deleted", owner: "uid-web", app: "db", ownerDeleting: true},
+		{name: "owned by an earlier rs/web, left the selector", owner: "uid-old", app: "db"},
+		{name: "owned, terminating, left the selector", owner: "uid-web", app: "db", podDeleting: true},
+		{name: "owned, Failed, left the selector", owner: "uid-web", app: "db", phase: api.PodFailed},
+		{name: "orphan matching", app: "web", adoptableBy: []string{"rs/web"}},
+		{name: "orphan matching an owner being deleted", app: "web", ownerDeleting: true},
+		{name: "orphan terminating", app: "web", podDeleting: true},
+		{name: "orphan Succeeded", app: "web", phase: api.PodSucceeded},
+		{name: "orphan that an owner in another namespace matches", namespace: "other", app: "web"},
+		{name: "orphan matching nothing", app: "db"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			namespace := c.namespace
+			if namespace == "" {
+				namespace = "default"
+			}
+			p := &api.Pod{Metadata: api.ObjectMeta{Name: "p", Namespace: namespace, Labels: map[string]string{"app": c.app}},
+				Status: api.PodStatus{Phase: c.phase}}
+			v := Pod{}
+			if c.owner != "" {
+				yes := true
+				p.Metadata.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: c.owner, Controller: &yes}}
+				v.Owner = "rs/web"
+			}
+			if c.podDeleting {
+				p.Metadata.DeletionTimestamp = &api.Time{}
+			}
+			owners := map[string]claimant{"default/rs/web": {ref: "rs/web", uid: "uid-web", namespace: "default", selector: web, deleting: c.ownerDeleting}}
+			claimHints(&v, p, owners)
+			assert.Equal(t, c.releasing, v.Releasing, "Releasing")
+			assert.Equal(t, c.adoptableBy, v.AdoptableBy, "AdoptableBy")
+		})
+	}
 }

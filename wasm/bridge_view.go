@@ -130,6 +130,14 @@ type Pod struct {
 	// Kubelet says what its kubelet is doing with it ("starting at
 	// t=2.003s"); empty when no kubelet holds it.
 	Kubelet string `json:"kubelet,omitempty"`
+	// Releasing says the pod's labels no longer match its controller's
+	// selector: the controller's next sync releases it (claimPods), unless
+	// the labels change back first.
+	Releasing bool `json:"releasing,omitempty"`
+	// AdoptableBy lists the owners ("rs/web") whose selector an orphan's
+	// labels match: the next sync of any of them adopts it, and the first to
+	// patch it wins.
+	AdoptableBy []string `json:"adoptableBy,omitempty"`
 }
 
 // Informer is one of the controllers' informers, with its cache compared to
@@ -423,9 +431,69 @@ func replicas(p *int32) int32 {
 	return *p
 }
 
+// claimant is an owner as claimPods sees it: its uid, its selector, and
+// whether it is being deleted (then it neither adopts nor releases).
+type claimant struct {
+	ref       string // "rs/web"
+	uid       string
+	namespace string
+	selector  labels.Selector
+	deleting  bool
+}
+
+// claimants returns the world's ReplicaSets and ReplicationControllers by
+// "namespace/kind/name", with the selectors their controllers claim pods
+// by. An owner whose selector does not convert claims nothing and is left
+// out.
+func claimants(w *world.World) map[string]claimant {
+	out := map[string]claimant{}
+	add := func(m *api.ObjectMeta, kind api.Kind, sel labels.Selector) {
+		ref := shortKind(kind) + "/" + m.Name
+		out[m.Namespace+"/"+ref] = claimant{ref: ref, uid: m.UID, namespace: m.Namespace, selector: sel,
+			deleting: m.DeletionTimestamp != nil}
+	}
+	for _, obj := range w.Store.Objects(api.KindReplicaSet, "") {
+		rs := obj.(*api.ReplicaSet)
+		if sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
+			add(&rs.Metadata, api.KindReplicaSet, sel)
+		}
+	}
+	for _, obj := range w.Store.Objects(api.KindReplicationController, "") {
+		rc := obj.(*api.ReplicationController)
+		add(&rc.Metadata, api.KindReplicationController, labels.SelectorFromSet(rc.Spec.Selector))
+	}
+	return out
+}
+
+// claimHints fills in what the next sync of an owner will do with pod, as
+// upstream's ClaimObject decides it (spec §1.7). Only active pods are
+// claimed at all: one terminating, Failed or Succeeded gets no hint. A pod
+// whose controller reference names a live owner, by uid, and whose labels
+// no longer match that owner's selector is released. An orphan is adopted
+// by every live owner in its namespace whose selector matches it (an empty
+// selector matches nothing here, as the API refuses one).
+func claimHints(pod *Pod, p *api.Pod, owners map[string]claimant) {
+	if !controller.IsPodActive(p) {
+		return
+	}
+	set := labels.Set(p.Metadata.Labels)
+	if ref := api.GetControllerOf(&p.Metadata); ref != nil {
+		c, ok := owners[p.Metadata.Namespace+"/"+pod.Owner]
+		pod.Releasing = ok && c.uid == ref.UID && !c.deleting && !c.selector.Matches(set)
+		return
+	}
+	for _, c := range owners {
+		if c.namespace == p.Metadata.Namespace && !c.deleting && !c.selector.Empty() && c.selector.Matches(set) {
+			pod.AdoptableBy = append(pod.AdoptableBy, c.ref)
+		}
+	}
+	slices.Sort(pod.AdoptableBy)
+}
+
 func podsView(w *world.World, limit int) ([]Pod, int) {
 	var out []Pod
 	objs := w.Store.Objects(api.KindPod, "")
+	owners := claimants(w)
 	for _, obj := range objs[:min(limit, len(objs))] {
 		p := obj.(*api.Pod)
 		pod := Pod{Namespace: p.Metadata.Namespace, Name: p.Metadata.Name, Phase: p.Status.Phase,
@@ -443,6 +511,7 @@ func podsView(w *world.World, limit int) ([]Pod, int) {
 		if kp, ok := w.Cluster.Kubelets.Pod(p.Metadata.Namespace, p.Metadata.Name); ok {
 			pod.Kubelet = kp.String()
 		}
+		claimHints(&pod, p, owners)
 		out = append(out, pod)
 	}
 	return out, len(objs)
