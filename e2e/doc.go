@@ -31,6 +31,9 @@
 //     set ready each run their command without an error; a pod set not
 //     ready is not replaced, and rs/web has three ready pods again at the
 //     end.
+//   - TestGoneOwnerIsNotItsNamesake: rs/web deleted and created again at
+//     once: the old pods are drawn under a group marked gone, not under the
+//     new rs/web, until the garbage collector has deleted them.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.

@@ -491,3 +491,37 @@ func TestPodMenuActions(t *testing.T) {
 	p.shot("healed")
 	assert.Equal(t, 3, p.count(ready), "rs/web should have three ready pods again")
 }
+
+// TestGoneOwnerIsNotItsNamesake proves the world draws the pods of a deleted
+// ReplicaSet apart from a new one of the same name: deleted (the garbage
+// collector then deletes its pods) and created again at once, rs/web's old
+// pods are drawn under a group marked gone, and the new rs/web gets pods of
+// its own.
+func TestGoneOwnerIsNotItsNamesake(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	const live = `#world .owner[data-owner="rs/web"] button.pod`
+	old := eval[[]string](p, `[...document.querySelectorAll(`+js(live)+`)].map((e) => e.dataset.pod)`)
+	require.Len(t, old, 3)
+
+	p.command("delete rs/web")
+	p.command("create rs web --replicas=3 --selector=app=web")
+	p.shot("recreated")
+	for _, name := range old {
+		pod := `button.pod[data-pod="` + name + `"]`
+		if !p.exists(`#world ` + pod) {
+			continue // the garbage collector was quicker
+		}
+		assert.True(t, p.exists(`#world .owner-gone[data-gone-owner="rs/web"] `+pod), "%s is not drawn under the gone rs/web", name)
+		assert.False(t, p.exists(live+`[data-pod="`+name+`"]`), "%s is drawn under the new rs/web", name)
+	}
+	require.True(t, p.exists(`#world .owner-gone[data-gone-owner="rs/web"]`), "no gone rs/web is drawn: the test needs its pods")
+
+	p.stabilize()
+	p.shot("at-rest")
+	assert.False(t, p.exists(`#world .owner-gone`), "the garbage collector has deleted the old pods")
+	assert.Equal(t, 3, p.count(live), "the new rs/web has its three pods")
+	for _, name := range old {
+		assert.False(t, p.exists(`#world button.pod[data-pod="`+name+`"]`), "%s outlived its owner", name)
+	}
+}

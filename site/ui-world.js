@@ -243,18 +243,22 @@
 		const pods = view.pods || [];
 
 		// Group the pods by their controller, keyed by namespace and kind/name.
+		// A pod whose controller is gone goes with the other pods of that gone
+		// owner, even when a new owner of the same name exists (another uid).
 		const byOwner = new Map();
+		const byGoneOwner = new Map();
 		const orphans = [];
 		for (const pod of pods) {
 			if (!pod.owner) {
 				orphans.push(pod);
 				continue;
 			}
+			const groups = pod.ownerGone ? byGoneOwner : byOwner;
 			const key = `${pod.namespace}/${pod.owner}`;
-			if (!byOwner.has(key)) {
-				byOwner.set(key, []);
+			if (!groups.has(key)) {
+				groups.set(key, []);
 			}
-			byOwner.get(key).push(pod);
+			groups.get(key).push(pod);
 		}
 
 		const parts = [];
@@ -270,11 +274,21 @@
 		}
 		// Pods whose controller is gone from the API (the garbage collector
 		// has yet to act on them) keep their owner reference: group them
-		// under that name, marked as gone.
+		// under that name, marked as gone. (A pod under an owner the view
+		// does not list is one too.)
 		for (const [key, list] of byOwner) {
+			const gone = byGoneOwner.get(key) || [];
+			byGoneOwner.set(key, gone.concat(list));
+		}
+		for (const [key, list] of byGoneOwner) {
 			const [namespace, kind, name] = key.split("/");
 			const group = ownerGroup({kind, namespace, name, selector: "", replicas: 0, status: {}}, list, columns, touched);
 			group.classList.add("owner-gone");
+			// data-owner names live owners only: a new owner of the same
+			// name may be drawn above.
+			delete group.dataset.owner;
+			group.dataset.goneOwner = `${kind}/${name}`;
+			group.setAttribute("aria-label", `${kindNames[kind] || kind} ${name}, gone from the API`);
 			group.querySelector(".owner-meta").replaceChildren(h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}));
 			parts.push(group);
 		}

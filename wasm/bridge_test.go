@@ -730,10 +730,42 @@ func TestClaimHintsFollowClaimObject(t *testing.T) {
 			if c.podDeleting {
 				p.Metadata.DeletionTimestamp = &api.Time{}
 			}
-			owners := map[string]claimant{"default/rs/web": {ref: "rs/web", uid: "uid-web", namespace: "default", selector: web, deleting: c.ownerDeleting}}
+			owners := map[string]claimant{"default/rs/web": {ref: "rs/web", uid: "uid-web", namespace: "default", selector: web, claims: !c.ownerDeleting}}
 			claimHints(&v, p, owners)
 			assert.Equal(t, c.releasing, v.Releasing, "Releasing")
 			assert.Equal(t, c.adoptableBy, v.AdoptableBy, "AdoptableBy")
 		})
+	}
+}
+
+// TestBridgeViewTellsAGoneOwnerFromItsNamesake proves a pod whose controller
+// reference names an owner that no longer exists is OwnerGone, even when a
+// new owner of the same name exists (another uid): deleted with the default
+// background cascade, rs/web goes at once and leaves its pods for the
+// garbage collector, and a new rs/web created at once must not be drawn
+// as their owner.
+func TestBridgeViewTellsAGoneOwnerFromItsNamesake(t *testing.T) {
+	b := newSandbox(t, 4)
+	run(t, b, "create rs web --replicas=2 --selector=app=web", "stabilize")
+	old := map[string]bool{}
+	for _, p := range callOp[View](t, b, "view", nil).Pods {
+		assert.False(t, p.OwnerGone, "%s's owner is alive", p.Name)
+		old[p.Name] = true
+	}
+	run(t, b, "delete rs/web", "create rs web --replicas=2 --selector=app=web")
+	gone := 0
+	for _, p := range callOp[View](t, b, "view", nil).Pods {
+		if old[p.Name] {
+			assert.Equal(t, "rs/web", p.Owner, "%s still names rs/web", p.Name)
+			assert.True(t, p.OwnerGone, "%s names the deleted rs/web, not the new one", p.Name)
+			assert.False(t, p.Releasing, "a gone owner releases nothing")
+			gone++
+		}
+	}
+	require.Positive(t, gone, "the garbage collector deleted the old pods before the view; the test needs them")
+	run(t, b, "stabilize")
+	for _, p := range callOp[View](t, b, "view", nil).Pods {
+		assert.False(t, old[p.Name], "the garbage collector should have deleted %s", p.Name)
+		assert.False(t, p.OwnerGone)
 	}
 }

@@ -123,7 +123,10 @@ type Pod struct {
 	Ready     bool   `json:"ready"`
 	Node      string `json:"node,omitempty"`
 	// Owner is the controlling owner, "rs/web"; empty for an orphan.
+	// OwnerGone says that owner is no longer in the API (nor is any other
+	// of its name with its uid): the garbage collector will act on the pod.
 	Owner       string            `json:"owner,omitempty"`
+	OwnerGone   bool              `json:"ownerGone,omitempty"`
 	Labels      map[string]string `json:"labels,omitempty"`
 	Terminating bool              `json:"terminating,omitempty"`
 	Restarts    int32             `json:"restarts,omitempty"`
@@ -432,35 +435,35 @@ func replicas(p *int32) int32 {
 }
 
 // claimant is an owner as claimPods sees it: its uid, its selector, and
-// whether it is being deleted (then it neither adopts nor releases).
+// whether it claims at all: not while it is being deleted, nor when its
+// selector does not convert (its sync stops there, as upstream's does).
 type claimant struct {
 	ref       string // "rs/web"
 	uid       string
 	namespace string
 	selector  labels.Selector
-	deleting  bool
+	claims    bool
 }
 
 // claimants returns the world's ReplicaSets and ReplicationControllers by
 // "namespace/kind/name", with the selectors their controllers claim pods
-// by. An owner whose selector does not convert claims nothing and is left
-// out.
+// by. Every owner is there, so that a pod's owner is known to exist even
+// when it claims nothing.
 func claimants(w *world.World) map[string]claimant {
 	out := map[string]claimant{}
-	add := func(m *api.ObjectMeta, kind api.Kind, sel labels.Selector) {
+	add := func(m *api.ObjectMeta, kind api.Kind, sel labels.Selector, valid bool) {
 		ref := shortKind(kind) + "/" + m.Name
 		out[m.Namespace+"/"+ref] = claimant{ref: ref, uid: m.UID, namespace: m.Namespace, selector: sel,
-			deleting: m.DeletionTimestamp != nil}
+			claims: valid && m.DeletionTimestamp == nil}
 	}
 	for _, obj := range w.Store.Objects(api.KindReplicaSet, "") {
 		rs := obj.(*api.ReplicaSet)
-		if sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
-			add(&rs.Metadata, api.KindReplicaSet, sel)
-		}
+		sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector)
+		add(&rs.Metadata, api.KindReplicaSet, sel, err == nil)
 	}
 	for _, obj := range w.Store.Objects(api.KindReplicationController, "") {
 		rc := obj.(*api.ReplicationController)
-		add(&rc.Metadata, api.KindReplicationController, labels.SelectorFromSet(rc.Spec.Selector))
+		add(&rc.Metadata, api.KindReplicationController, labels.SelectorFromSet(rc.Spec.Selector), true)
 	}
 	return out
 }
@@ -479,11 +482,11 @@ func claimHints(pod *Pod, p *api.Pod, owners map[string]claimant) {
 	set := labels.Set(p.Metadata.Labels)
 	if ref := api.GetControllerOf(&p.Metadata); ref != nil {
 		c, ok := owners[p.Metadata.Namespace+"/"+pod.Owner]
-		pod.Releasing = ok && c.uid == ref.UID && !c.deleting && !c.selector.Matches(set)
+		pod.Releasing = ok && c.uid == ref.UID && c.claims && !c.selector.Matches(set)
 		return
 	}
 	for _, c := range owners {
-		if c.namespace == p.Metadata.Namespace && !c.deleting && !c.selector.Empty() && c.selector.Matches(set) {
+		if c.claims && c.namespace == p.Metadata.Namespace && !c.selector.Empty() && c.selector.Matches(set) {
 			pod.AdoptableBy = append(pod.AdoptableBy, c.ref)
 		}
 	}
@@ -504,6 +507,8 @@ func podsView(w *world.World, limit int) ([]Pod, int) {
 		}
 		if ref := api.GetControllerOf(&p.Metadata); ref != nil {
 			pod.Owner = shortKind(api.Kind(ref.Kind)) + "/" + ref.Name
+			c, ok := owners[p.Metadata.Namespace+"/"+pod.Owner]
+			pod.OwnerGone = !ok || c.uid != ref.UID
 		}
 		for _, cs := range p.Status.ContainerStatuses {
 			pod.Restarts += cs.RestartCount
