@@ -172,6 +172,9 @@ func BenchmarkBrowserSeek(b *testing.B) {
 // many it took (the page stops one run at its own limit of steps, and the
 // benchmark presses again, as a learner would). A world not at rest after two
 // minutes is cancelled with #cancel and reports "steps-at-stop" instead.
+// "wasm-MiB" is the engine's wasm memory at the end, which the tab keeps (a
+// wasm memory never shrinks); it has no budget of its own (DESIGN.md's is
+// for 1,000 pods, which BenchmarkBrowserSeek measures).
 func BenchmarkBrowserResponsive(b *testing.B) {
 	const limit = 120 * time.Second
 	p := openPage(b, "")
@@ -261,6 +264,9 @@ func BenchmarkBrowserResponsive(b *testing.B) {
 	elapsed := time.Since(start)
 	p.shot("end")
 	figures["stabilize-presses"] = float64(presses)
+	// The engine's wasm memory after the run: it never shrinks, so this is
+	// what a tab that ran 10,000 pods keeps.
+	figures["wasm-MiB"] = eval[float64](p, `window.__rlab.engine.memoryBytes`) / (1 << 20)
 	if got.AtRest {
 		b.Logf("at rest at step %d after %v and %d presses of Stabilize", got.Step, elapsed.Round(time.Millisecond), presses)
 		figures["stabilize-s"] = elapsed.Seconds()
