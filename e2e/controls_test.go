@@ -143,15 +143,7 @@ func TestInterveningInThePastForks(t *testing.T) {
 	assert.Equal(t, want.World, got.World, "#world at the new branch's end, after stepping back across the fork")
 	assert.Equal(t, want.View, got.View, "the view at the new branch's end, after stepping back across the fork")
 
-	p.click("#share")
-	p.waitFor("#share-link to hold the link", quick, `document.getElementById("share-link").value.includes("#")`)
-	link := p.value("#share-link")
-	q := newTab(t)
-	q.navigate(link)
-	q.waitReady()
-	q.waitFor("the link's step", runTimeout, `document.getElementById("step-count")?.textContent === `+js(want.StepCount)+
-		` && document.body.dataset.state === "ready"`)
-	q.shot("reopened")
+	q := openLink(t, p.shareLink(), want.StepCount)
 	assert.Equal(t, 4, q.count(pods), "the share link reopened the old branch")
 	assert.Equal(t, want.View, q.state().View, "the share link's view")
 }

@@ -233,6 +233,28 @@ func (p *page) state() pageState {
 	}
 }
 
+// shareLink clicks #share and returns the link the page offers.
+func (p *page) shareLink() string {
+	p.t.Helper()
+	p.click("#share")
+	p.waitFor("#share-link to hold the link", quick, `document.getElementById("share-link").value.includes("#")`)
+	return p.value("#share-link")
+}
+
+// openLink opens link in a new tab (a fresh browser context, so nothing is
+// shared but the link) and waits until it shows stepCount ("step 42 of 57")
+// and is idle.
+func openLink(t *testing.T, link, stepCount string) *page {
+	t.Helper()
+	q := newTab(t)
+	q.navigate(link)
+	q.waitReady()
+	q.waitFor("the link's step", runTimeout, `document.getElementById("step-count")?.textContent === `+js(stepCount)+
+		` && document.body.dataset.state === "ready"`)
+	q.shot("reopened")
+	return q
+}
+
 // TestShareLinkReproducesState proves a share link is the whole state: made
 // after console inputs, steps and a seek back, it reopens in a fresh tab (a
 // fresh browser context, so nothing is shared but the link) at the same
@@ -252,19 +274,12 @@ func TestShareLinkReproducesState(t *testing.T) {
 	p.shot("original")
 	want := p.state()
 
-	p.click("#share")
-	p.waitFor("#share-link to hold the link", quick, `document.getElementById("share-link").value.includes("#")`)
-	link := p.value("#share-link")
+	link := p.shareLink()
 	t.Logf("share link: %s", link)
 	require.True(t, strings.HasPrefix(link, p.s.server.URL), "the share link %q is not on this site", link)
 	p.shot("shared")
 
-	q := newTab(t)
-	q.navigate(link)
-	q.waitReady()
-	q.waitFor("the link's step", runTimeout, `document.getElementById("step-count")?.textContent === `+js(want.StepCount)+
-		` && document.body.dataset.state === "ready"`)
-	q.shot("reopened")
+	q := openLink(t, link, want.StepCount)
 	got := q.state()
 	assert.Equal(t, want.StepCount, got.StepCount)
 	assert.Equal(t, want.World, got.World, "#world")
