@@ -686,7 +686,8 @@ func TestBridgeViewSaysWhatClaimPodsWillDo(t *testing.T) {
 // an owner being deleted neither releases nor adopts; a pod that is not
 // active (terminating, Failed or Succeeded) is not claimed at all; a
 // controller reference to another owner of the same name (another uid) is
-// someone else's; and an owner adopts only in its namespace.
+// to a gone owner, whatever the pod's state; and an owner adopts only in its
+// namespace.
 func TestClaimHintsFollowClaimObject(t *testing.T) {
 	web, err := labels.Parse("app=web")
 	require.NoError(t, err)
@@ -698,13 +699,15 @@ func TestClaimHintsFollowClaimObject(t *testing.T) {
 		phase         string
 		podDeleting   bool
 		ownerDeleting bool
+		ownerGone     bool
 		releasing     bool
 		adoptableBy   []string
 	}{
 		{name: "owned and matching", owner: "uid-web", app: "web"},
 		{name: "owned, left the selector", owner: "uid-web", app: "db", releasing: true},
 		{name: "owned, left the selector of an owner being deleted", owner: "uid-web", app: "db", ownerDeleting: true},
-		{name: "owned by an earlier rs/web, left the selector", owner: "uid-old", app: "db"},
+		{name: "owned by an earlier rs/web, left the selector", owner: "uid-old", app: "db", ownerGone: true},
+		{name: "owned by an earlier rs/web, terminating", owner: "uid-old", app: "web", podDeleting: true, ownerGone: true},
 		{name: "owned, terminating, left the selector", owner: "uid-web", app: "db", podDeleting: true},
 		{name: "owned, Failed, left the selector", owner: "uid-web", app: "db", phase: api.PodFailed},
 		{name: "orphan matching", app: "web", adoptableBy: []string{"rs/web"}},
@@ -732,6 +735,7 @@ func TestClaimHintsFollowClaimObject(t *testing.T) {
 			}
 			owners := map[string]claimant{"default/rs/web": {ref: "rs/web", uid: "uid-web", namespace: "default", selector: web, claims: !c.ownerDeleting}}
 			claimHints(&v, p, owners)
+			assert.Equal(t, c.ownerGone, v.OwnerGone, "OwnerGone")
 			assert.Equal(t, c.releasing, v.Releasing, "Releasing")
 			assert.Equal(t, c.adoptableBy, v.AdoptableBy, "AdoptableBy")
 		})

@@ -468,21 +468,25 @@ func claimants(w *world.World) map[string]claimant {
 	return out
 }
 
-// claimHints fills in what the next sync of an owner will do with pod, as
-// upstream's ClaimObject decides it (spec §1.7). Only active pods are
-// claimed at all: one terminating, Failed or Succeeded gets no hint. A pod
-// whose controller reference names a live owner, by uid, and whose labels
-// no longer match that owner's selector is released. An orphan is adopted
-// by every live owner in its namespace whose selector matches it (an empty
-// selector matches nothing here, as the API refuses one).
+// claimHints fills in what the pod's ownership means for the next syncs,
+// as upstream's ClaimObject decides it (spec §1.7). A pod whose controller
+// reference names no live owner with that uid is OwnerGone: the garbage
+// collector, not a sync, acts on it. Only active pods are claimed at all:
+// one terminating, Failed or Succeeded is neither released nor adopted. A pod
+// controlled by a live owner whose selector its labels no longer match is
+// Releasing. An orphan is AdoptableBy every live owner in its namespace
+// whose selector matches it (an empty selector matches nothing here, as the
+// API refuses one).
 func claimHints(pod *Pod, p *api.Pod, owners map[string]claimant) {
-	if !controller.IsPodActive(p) {
-		return
-	}
+	active := controller.IsPodActive(p)
 	set := labels.Set(p.Metadata.Labels)
 	if ref := api.GetControllerOf(&p.Metadata); ref != nil {
 		c, ok := owners[p.Metadata.Namespace+"/"+pod.Owner]
-		pod.Releasing = ok && c.uid == ref.UID && c.claims && !c.selector.Matches(set)
+		pod.OwnerGone = !ok || c.uid != ref.UID
+		pod.Releasing = active && !pod.OwnerGone && c.claims && !c.selector.Matches(set)
+		return
+	}
+	if !active {
 		return
 	}
 	for _, c := range owners {
@@ -507,8 +511,6 @@ func podsView(w *world.World, limit int) ([]Pod, int) {
 		}
 		if ref := api.GetControllerOf(&p.Metadata); ref != nil {
 			pod.Owner = shortKind(api.Kind(ref.Kind)) + "/" + ref.Name
-			c, ok := owners[p.Metadata.Namespace+"/"+pod.Owner]
-			pod.OwnerGone = !ok || c.uid != ref.UID
 		}
 		for _, cs := range p.Status.ContainerStatuses {
 			pod.Restarts += cs.RestartCount

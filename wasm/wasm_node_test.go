@@ -126,9 +126,8 @@ func wasmSizes(tb testing.TB, path string) (raw, gz int) {
 func buildWasm(tb testing.TB) string {
 	tb.Helper()
 	out := filepath.Join(tb.TempDir(), "main.wasm")
-	args := wasmbuild.Args(out, "")
-	args[len(args)-1] = "." // this package, from its own directory
-	gotool.Run(tb, gotool.JSWasm(), args...)
+	args := append([]string{"build"}, wasmbuild.Flags("")...)
+	gotool.Run(tb, gotool.JSWasm(), append(args, "-o", out, ".")...)
 	return out
 }
 

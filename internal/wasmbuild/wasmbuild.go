@@ -21,21 +21,28 @@ var GCFlags = []string{
 	"-gcflags=internal/runtime/...=",
 }
 
-// Args returns the arguments of the go command that build the wasm program
-// into out: stripped of its symbol table and debug information, with paths
-// trimmed so the file does not depend on where the checkout is, and with
-// version as main.version (what the page reports as rlab.version; empty
-// leaves the program's default). tags are extra build tags, such as the test
-// build's rlabtest.
-func Args(out, version string, tags ...string) []string {
+// Flags returns the go build flags of the wasm program: stripped of its
+// symbol table and debug information, with paths trimmed so the file does
+// not depend on where the checkout is, with GCFlags, and with version as
+// main.version (what the page reports as rlab.version; empty leaves the
+// program's default). tags are extra build tags, such as the test build's
+// rlabtest.
+func Flags(version string, tags ...string) []string {
 	ldflags := "-s -w"
 	if version != "" {
 		ldflags += " -X main.version=" + version
 	}
-	args := []string{"build", "-trimpath", "-ldflags=" + ldflags}
-	args = append(args, GCFlags...)
+	flags := []string{"-trimpath", "-ldflags=" + ldflags}
+	flags = append(flags, GCFlags...)
 	if len(tags) > 0 {
-		args = append(args, "-tags="+strings.Join(tags, ","))
+		flags = append(flags, "-tags="+strings.Join(tags, ","))
 	}
+	return flags
+}
+
+// Args returns the arguments of the go command, run in the module's root,
+// that build the wasm program into out with Flags.
+func Args(out, version string, tags ...string) []string {
+	args := append([]string{"build"}, Flags(version, tags...)...)
 	return append(args, "-o", out, Package)
 }

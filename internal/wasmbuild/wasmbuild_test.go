@@ -1,9 +1,11 @@
 package wasmbuild
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestArgsBuildTheProgramWithTheSharedFlags(t *testing.T) {
@@ -23,8 +25,18 @@ func TestArgsWithoutVersionKeepTheDefaultAndJoinTags(t *testing.T) {
 
 func TestRuntimeFlagsComeAfterAll(t *testing.T) {
 	// The go command applies the last matching -gcflags, so the runtime's
-	// exemption must follow all=-l or it has no effect.
-	assert.Equal(t, "-gcflags=all=-l", GCFlags[0])
+	// exemptions must follow all=-l or they have no effect.
+	all := slices.Index(GCFlags, "-gcflags=all=-l")
+	require.GreaterOrEqual(t, all, 0)
+	for _, f := range []string{"-gcflags=runtime=", "-gcflags=internal/runtime/...="} {
+		assert.Greater(t, slices.Index(GCFlags, f), all, "%s must come after all=-l", f)
+	}
+}
+
+func TestArgsAreFlagsAroundTheOutputAndPackage(t *testing.T) {
+	args := Args("x.wasm", "v", "t")
+	assert.Equal(t, "build", args[0])
+	assert.Equal(t, Flags("v", "t"), args[1:len(args)-3])
 }
 
 func TestEnvTargetsJSWasmWithoutTouchingTheCallersSlice(t *testing.T) {
