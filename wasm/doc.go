@@ -55,10 +55,19 @@
 // engine.js starts a new worker and replays the learner's inputs, which the
 // engine's determinism turns back into the same world.
 //
-// Natively this directory builds only main_other.go, which explains how to build
-// the real thing, and runs wasm_node_test.go: it compiles the program for
-// js/wasm, checks the binary's dependencies and a size ceiling against
-// regressions (BenchmarkWasmSize reports the size for make bench to judge
-// against the budget), and starts it under node to prove it gets ready. GOOS=js GOARCH=wasm go test runs main_js_test.go
+// Natively this directory builds only main_other.go, which explains how to
+// build the real thing. Its tests drive the bridge through Handle, as the page
+// does, and wasm_node_test.go compiles the program for js/wasm, checks the
+// binary's dependencies and a size ceiling against regressions
+// (BenchmarkWasmSize reports the size for make bench to judge against the
+// budget), and starts it under node to prove it gets ready. GOOS=js
+// GOARCH=wasm go test runs the bridge's tests again, and main_js_test.go,
 // under node, which calls the callbacks through JavaScript.
+//
+// FuzzBridge holds the bridge to the project's rule for bad input: a script
+// of requests, however malformed, gets a JSON answer for each and never an
+// internal error; a request that only reads, or that is refused, leaves the
+// world byte for byte as it was; and the same script sent to a fresh bridge
+// gets the same answers. go test runs its seeds, and make fuzz explores from
+// them.
 package main
