@@ -15,7 +15,8 @@ import (
 //
 // An input is a script of requests, one per line, each an op name and its
 // arguments as JSON ("step {"n":3}"), or a whole request ("{"op":"view"}")
-// when the line starts with "{". Writing the op apart from its arguments lets
+// when the line starts with "{"; spaces around a line are dropped, so the
+// seeds below can be indented. Writing the op apart from its arguments lets
 // the fuzzer change the arguments of a real op instead of breaking the
 // envelope. For every request, the test checks that:
 //
@@ -32,14 +33,57 @@ import (
 // go test runs the seeds below; make fuzz explores from them.
 func FuzzBridge(f *testing.F) {
 	for _, seed := range []string{
-		"load {}\nrun {\"line\":\"create rs web --replicas=3 --selector=app=web\"}\nstabilize {\"maxSteps\":100000}\nview {}",
-		"load {\"seed\":7}\nrun {\"line\":\"create rc db --replicas=2 --selector=app=db\"}\nstep {\"n\":25}\nseek {\"step\":10}\nstep {\"n\":5}\nsteps {\"from\":1}",
-		"load {\"lesson\":\"01-self-healing\"}\ncheck {}\nrun {\"line\":\"kill pods -l app=web --pick=oldest\"}\nuntilSync {\"owner\":\"rs/web\"}\ncheck {\"page\":1}",
-		"load {}\nrun {\"line\":\"create rs web --replicas=2 --selector=app=web\"}\nrun {\"line\":\"fail create pods --count=1 --error=quota\"}\nrun {\"line\":\"drop watch pods --count=1\"}\nstabilize {\"maxSteps\":5000}\nview {\"agenda\":-1,\"steps\":3,\"pods\":1,\"entries\":1}",
-		"load {}\nrun {\"line\":\"create rs web --replicas=2 --selector=app=web\"}\nstabilize {\"maxSteps\":2000}\nrun {\"line\":\"label pods -l app=web --pick=newest app=db --overwrite\"}\nstep {\"n\":40}\nseek {\"step\":3}\nrun {\"line\":\"scale rs/web --replicas=0\"}\nstabilize {\"maxSteps\":2000}",
-		"view {}\nstep {}\ncheck {}\nload {\"lesson\":\"01-self-heeling\"}\nload {\"seed\":-1}\n{\"op\":\"veiw\"}\n{}\nnot json",
-		"load {}\nstep {\"n\":0}\nstep {\"n\":10001}\nstabilize {\"maxSteps\":-1}\nuntilSync {\"owner\":\"rs/\",\"namespace\":\"\"}\nseek {\"step\":18446744073709551615}\nsteps {\"from\":5,\"to\":2}",
-		"load {}\nrun {\"line\":\"scael rs/web --replicas=2\"}\ncomplete {\"line\":\"kill po\",\"cursor\":99}\ncomplete {\"line\":\"get \",\"cursor\":-3}\nhelp {\"topic\":\"kill\",\"commands\":true}\nhelp {\"topic\":\"nope\"}\nlessons",
+		`load {}
+			run {"line":"create rs web --replicas=3 --selector=app=web"}
+			stabilize {"maxSteps":100000}
+			view {}`,
+		`load {"seed":7}
+			run {"line":"create rc db --replicas=2 --selector=app=db"}
+			step {"n":25}
+			seek {"step":10}
+			step {"n":5}
+			steps {"from":1}`,
+		`load {"lesson":"01-self-healing"}
+			check {}
+			run {"line":"kill pods -l app=web --pick=oldest"}
+			untilSync {"owner":"rs/web"}
+			check {"page":1}`,
+		`load {}
+			run {"line":"create rs web --replicas=2 --selector=app=web"}
+			run {"line":"fail create pods --count=1 --error=quota"}
+			run {"line":"drop watch pods --count=1"}
+			stabilize {"maxSteps":5000}
+			view {"agenda":-1,"steps":3,"pods":1,"entries":1}`,
+		`load {}
+			run {"line":"create rs web --replicas=2 --selector=app=web"}
+			stabilize {"maxSteps":2000}
+			run {"line":"label pods -l app=web --pick=newest app=db --overwrite"}
+			step {"n":40}
+			seek {"step":3}
+			run {"line":"scale rs/web --replicas=0"}
+			stabilize {"maxSteps":2000}`,
+		`view {}
+			step {}
+			check {}
+			load {"lesson":"01-self-heeling"}
+			load {"seed":-1}
+			{"op":"veiw"}
+			{}
+			not json`,
+		`load {}
+			step {"n":0}
+			step {"n":10001}
+			stabilize {"maxSteps":-1}
+			untilSync {"owner":"rs/","namespace":""}
+			seek {"step":18446744073709551615}
+			steps {"from":5,"to":2}`,
+		`load {}
+			run {"line":"scael rs/web --replicas=2"}
+			complete {"line":"kill po","cursor":99}
+			complete {"line":"get ","cursor":-3}
+			help {"topic":"kill","commands":true}
+			help {"topic":"nope"}
+			lessons`,
 	} {
 		f.Add(seed)
 	}
