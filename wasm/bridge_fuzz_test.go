@@ -134,8 +134,8 @@ func fuzzRequest(line string) string {
 	return req + "}"
 }
 
-// viewRequest is the page's view, asked for before and after every request
-// that fails, to prove that the failure changed nothing.
+// viewRequest is the page's view. It is asked for before every request, and
+// again after one that must leave the world as it was, to prove that it did.
 var viewRequest = []byte(`{"op":"view","args":{"agenda":50,"steps":50}}`)
 
 // playChecked sends the requests to a fresh bridge, checking every answer,
