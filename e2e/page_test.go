@@ -506,9 +506,22 @@ var (
 // not a check.
 func (p *page) shot(stage string) {
 	p.t.Helper()
+	p.saveShot(stage, chromedp.FullScreenshot(100))
+}
+
+// viewShot saves a PNG of what the screen shows now, scrolled as it is, as
+// shot does for the whole page: a full-page picture cannot show what stays on
+// screen while the page scrolls.
+func (p *page) viewShot(stage string) {
+	p.t.Helper()
+	p.saveShot(stage, chromedp.CaptureScreenshot())
+}
+
+func (p *page) saveShot(stage string, capture chromedp.Action[[]byte]) {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, quick)
 	defer cancel()
-	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	buf, err := chromedp.Run(ctx, capture)
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", stage, err)
 		return

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"maps"
-	"strconv"
 	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -36,12 +35,7 @@ func keyName(key string) string {
 }
 
 // plural writes "1 pod", "3 pods".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+func plural(n int, noun string) string { return sim.Count(n, noun, noun+"s") }
 
 // cloneMap copies a map, never returning nil. maps.Clone does not depend on
 // iteration order, so it keeps runs deterministic.

@@ -373,12 +373,7 @@ func (g *GarbageCollector) absentAdd(uid string) {
 
 func hasFinalizer(m *api.ObjectMeta, f string) bool { return slices.Contains(m.Finalizers, f) }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+func plural(n int, one, many string) string { return sim.Count(n, one, many) }
 
 var (
 	_ sim.Component   = (*GarbageCollector)(nil)

@@ -368,7 +368,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 	inf.lastSyncRV = ev.ResourceVersion
 	inf.schedulePop(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref},
-		Summary: "received " + what + "; queued in the DeltaFIFO (" + strconv.Itoa(inf.fifo.Len()) + " keys pending)"}
+		Summary: "received " + what + "; queued in the DeltaFIFO (" + sim.Count(inf.fifo.Len(), "key", "keys") + " pending)"}
 }
 
 func (inf *Informer) schedulePop(ctx *sim.Context) {
@@ -396,7 +396,7 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	}
 	inf.schedulePop(ctx)
 	if n := inf.fifo.Len(); n > 0 {
-		summary += " (" + strconv.Itoa(n) + " more keys pending)"
+		summary += " (" + sim.Count(n, "more key", "more keys") + " pending)"
 	}
 	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: summary, Touched: touched}
 }

@@ -255,9 +255,4 @@ func (s *Session) runStabilize(c *Stabilize) error {
 func plural(n int, noun string) string { return pluralAs(n, noun, noun+"s") }
 
 // pluralAs writes "1 watch", "2 watches".
-func pluralAs(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return itoa(n) + " " + many
-}
+func pluralAs(n int, one, many string) string { return sim.Count(n, one, many) }
