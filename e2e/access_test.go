@@ -407,6 +407,8 @@ const focusNow = `(() => {
 // visible focus ring; a pod reached by Tab opens its menu with Enter, the
 // menu keeps the focus until Escape gives it back to the pod, and its kill,
 // chosen with Enter, runs and leaves the focus where the reader can go on.
+// At rest, with nothing left to run, the controls that run time are disabled
+// and say why; once the kill gives the controller work, Tab reaches them.
 func TestKeyboardOnly(t *testing.T) {
 	p := openPage(t, "")
 	p.press("r") // Stabilize
@@ -414,28 +416,13 @@ func TestKeyboardOnly(t *testing.T) {
 		`document.body.dataset.state === "ready" && window.__rlab?.view()?.atRest === true`)
 	p.waitSettled()
 
-	eval[any](p, `document.activeElement?.blur(), null`)
-	var stops []focusStop
-	reached := map[string]bool{}
-	podAt := -1
-	for i := 0; i < 120; i++ {
-		p.press(kb.Tab)
-		s := eval[focusStop](p, focusNow)
-		if s.Name == "body" || (len(stops) > 0 && s.Name == stops[0].Name) {
-			break // past the last control, to the browser's own UI, or around
-		}
-		stops = append(stops, s)
-		reached[s.Name] = true
-		if podAt < 0 && strings.HasPrefix(s.Name, "button.pod") {
-			podAt = len(stops)
-		}
-		assert.True(t, s.Visible, "Tab stop %d, %s, is not visible", len(stops), s.Name)
-		assert.True(t, s.Ring, "Tab stop %d, %s, shows no focus ring", len(stops), s.Name)
-	}
-	t.Logf("%d Tab stops", len(stops))
-	for _, want := range []string{"#world-select", "#step-back", "#step-forward", "#until-sync", "#play", "#speed",
-		"#stabilize", "#scrubber", "#console-input", "#console-run", "#help-button", "#share"} {
+	_, reached, podAt := p.tabWalk()
+	for _, want := range []string{"#world-select", "#step-back", "#speed", "#scrubber", "#console-input", "#console-run", "#help-button", "#share"} {
 		assert.True(t, reached[want], "Tab never reached %s", want)
+	}
+	for _, idle := range []string{"#step-forward", "#until-sync", "#play", "#stabilize"} {
+		assert.True(t, eval[bool](p, `document.querySelector(`+js(idle)+`).disabled`), "%s is enabled with nothing to run", idle)
+		assert.Contains(t, eval[string](p, `document.querySelector(`+js(idle)+`).title`), "Nothing to run", "%s does not say why it is disabled", idle)
 	}
 	require.Positive(t, podAt, "Tab never reached a pod")
 
@@ -468,8 +455,47 @@ func TestKeyboardOnly(t *testing.T) {
 	t.Logf("after the kill the focus is on %s", after.Name)
 	assert.True(t, after.Name == pod.Name || after.Name == "#step-forward",
 		"after the kill the focus is on %s, neither the pod nor Step", after.Name)
+	_, reached, _ = p.tabWalk()
+	for _, want := range []string{"#step-forward", "#until-sync", "#play", "#stabilize"} {
+		assert.True(t, reached[want], "with work to do, Tab never reached %s", want)
+	}
 	before, _ := p.stepCount()
 	eval[any](p, `document.activeElement?.blur(), null`)
 	p.press(".")
 	p.waitFor(fmt.Sprintf("step %d after .", before+1), quick, stepIs(before+1))
+}
+
+// tabWalk presses Tab from the top of the page until the focus leaves it or
+// comes around, and returns the stops, the set of their names, and the
+// position (from 1) of the first pod among them, or -1. Every stop must be
+// visible and show a focus ring.
+func (p *page) tabWalk() (stops []focusStop, reached map[string]bool, podAt int) {
+	p.t.Helper()
+	// Blurring alone leaves Chromium's starting point for Tab where the
+	// focus was; focusing the body moves it to the top of the page.
+	eval[any](p, `(() => {
+		document.activeElement?.blur();
+		document.body.tabIndex = -1;
+		document.body.focus();
+		document.body.removeAttribute("tabindex");
+		return null;
+	})()`)
+	reached = map[string]bool{}
+	podAt = -1
+	for i := 0; i < 120; i++ {
+		p.press(kb.Tab)
+		s := eval[focusStop](p, focusNow)
+		if s.Name == "body" || (len(stops) > 0 && s.Name == stops[0].Name) {
+			break // past the last control, to the browser's own UI, or around
+		}
+		stops = append(stops, s)
+		reached[s.Name] = true
+		if podAt < 0 && strings.HasPrefix(s.Name, "button.pod") {
+			podAt = len(stops)
+		}
+		assert.True(p.t, s.Visible, "Tab stop %d, %s, is not visible", len(stops), s.Name)
+		assert.True(p.t, s.Ring, "Tab stop %d, %s, shows no focus ring", len(stops), s.Name)
+	}
+	p.t.Logf("%d Tab stops", len(stops))
+	return stops, reached, podAt
 }

@@ -3,11 +3,16 @@
 package e2e
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/lessons"
 )
 
 // The tests of this file pin down what a learner tripped over the first time
@@ -75,4 +80,105 @@ func TestControlsStayOnScreen(t *testing.T) {
 			p.stepForward()
 		})
 	}
+}
+
+// TestFirstScreenSaysWhereTheLearnerIs opens the default sandbox and proves
+// that its setup is marked as the world's history, not the learner's: the
+// step counter counts from where the learner took over, the scrubber shows a
+// labelled setup segment, and the sentence says in words what the learner is
+// looking at and what to do. Stepping back into the setup says so.
+func TestFirstScreenSaysWhereTheLearnerIs(t *testing.T) {
+	p := openPage(t, "")
+	p.shot("first-screen")
+	step, recorded := p.stepCount()
+	base := int(eval[float64](p, `window.__rlab.view().baseStep`))
+	require.Greater(t, base, 0, "the default sandbox has no setup steps, so this test proves nothing")
+	assert.Equal(t, fmt.Sprintf("step %d of %d", step-base, recorded-base), p.text("#step-count"),
+		"the counter does not count from the learner's first step")
+	assert.True(t, eval[bool](p, `!document.getElementById("setup-segment").hidden`), "the scrubber has no setup segment")
+	assert.Equal(t, fmt.Sprintf("setup: %d steps", base), p.text("#setup-label"))
+	sentence := p.text("#sentence")
+	assert.Contains(t, sentence, "You are looking at a cluster of 3 nodes")
+	assert.Contains(t, sentence, "create rs web --replicas=3 --selector=app=web")
+	assert.Contains(t, sentence, "rs/web wants 3 pods and has 0")
+	assert.Contains(t, sentence, "Press Step")
+
+	// A step shows what it did, numbered as the counter numbers it.
+	p.stepForward()
+	assert.Regexp(t, fmt.Sprintf(`^step %d · t=`, step+1-base), p.text("#sentence"))
+	assert.Contains(t, p.text("#timeline li[aria-current=step]"), fmt.Sprintf("#%d ", step+1-base))
+
+	// Back, past the learner's start, goes into the setup, and says so.
+	for n := step + 1; n >= base; n-- {
+		p.stepBack()
+	}
+	p.shot("in-the-setup")
+	assert.Equal(t, fmt.Sprintf("setup step %d of %d", base-1, base), p.text("#step-count"))
+	assert.Regexp(t, fmt.Sprintf(`^setup step %d · t=`, base-1), p.text("#sentence"))
+	assert.True(t, p.exists(`#timeline li.setup[aria-current=step]`), "the timeline does not mark the present step as a setup step")
+	assert.Contains(t, eval[string](p, `document.getElementById("step-back").title`), "setup")
+}
+
+// chooseWorld picks a world (a sandbox start or a lesson id) in the World
+// select, as a learner does, and waits until it is drawn.
+func (p *page) chooseWorld(id string) {
+	p.t.Helper()
+	p.waitFor("the world "+id+" to be listed", runTimeout,
+		`document.querySelector('#world-select option[value=`+js(id)+`]') !== null`)
+	eval[any](p, `(() => {
+		const s = document.getElementById("world-select");
+		s.value = `+js(id)+`;
+		s.dispatchEvent(new Event("change"));
+		return null;
+	})()`)
+	p.waitFor("the world "+id+" to load", runTimeout, `window.__rlab.view()?.mode !== undefined && document.body.dataset.state === "ready" &&
+		(window.__rlab.view().lesson ?? "sandbox") === `+js(strings.SplitN(id, ":", 2)[0]))
+	p.waitSettled()
+}
+
+// reload reloads the tab at the address it shows now, as the browser's
+// reload button does, and waits until the page is ready and drawn.
+func (p *page) reload() {
+	p.t.Helper()
+	p.navigate(eval[string](p, `location.href`))
+	p.waitReady()
+	p.waitSettled()
+}
+
+// TestReloadReturnsHere proves that the URL follows the learner: the
+// default first screen keeps a bare address (the fast path), and once they
+// step, the address holds where they are, so a reload returns to exactly
+// that step, world and view; in a lesson, to the same page of its guide.
+func TestReloadReturnsHere(t *testing.T) {
+	p := openPage(t, "")
+	eval[any](p, `new Promise((resolve) => setTimeout(() => resolve(null), 600))`)
+	assert.Empty(t, eval[string](p, `location.hash`), "the default first screen should keep a bare address")
+
+	p.stepForward()
+	p.stepForward()
+	p.stepBack()
+	step, _ := p.stepCount()
+	p.waitFor("the address to hold the present step", quick, `location.hash.includes("at=`+strconv.Itoa(step)+`&")`)
+	before := p.state()
+	p.reload()
+	p.shot("reloaded-sandbox")
+	assert.Equal(t, before, p.state(), "a reload did not return to the same step, world and view")
+	assert.Empty(t, eval[string](p, `document.getElementById("error").hidden ? "" : document.getElementById("error").textContent`))
+
+	all, err := lessons.All()
+	require.NoError(t, err)
+	l := all[0]
+	p.chooseWorld(l.ID)
+	require.Contains(t, p.text("#lesson .page-count"), "page 1 of")
+	p.click(`#lesson .check-block button`)
+	p.waitFor("the first page's check to hold", runTimeout, `!document.querySelector("#lesson .lesson-nav button:last-of-type").disabled`)
+	p.click(`#lesson .lesson-nav button:last-of-type`)
+	p.waitFor("the guide's second page", quick, `document.querySelector("#lesson .page-count")?.textContent.startsWith("page 2 of")`)
+	p.waitFor("the address to hold the lesson's page", quick, `location.hash.includes("p=2")`)
+	before = p.state()
+	p.reload()
+	p.shot("reloaded-lesson")
+	assert.Equal(t, before, p.state(), "a reload did not return to the same lesson world")
+	assert.Equal(t, l.ID, p.value("#world-select"))
+	assert.Contains(t, p.text("#lesson .page-count"), "page 2 of", "a reload did not return to the guide's page")
 }

@@ -307,28 +307,35 @@ func (p *page) value(sel string) string {
 	return *v
 }
 
-var stepCountRE = regexp.MustCompile(`step (\d+) of (\d+)`)
-
-// stepCount reads #step-count, "step 42 of 57": the present step and the
-// recorded steps.
+// stepCount reads the step counter's engine numbers: the present step and
+// the recorded steps, both counted from the world's start, setup included.
+// (Its text counts the learner's steps, from the end of the setup; the
+// engine's numbers are what every other part of a test speaks.)
 func (p *page) stepCount() (step, recorded int) {
 	p.t.Helper()
-	text := p.text("#step-count")
-	m := stepCountRE.FindStringSubmatch(text)
-	if m == nil {
-		p.t.Fatalf(`#step-count says %q, not "step N of M"`, text)
+	at := eval[[]string](p, `(() => { const d = document.getElementById("step-count").dataset; return [d.step ?? "", d.recorded ?? ""]; })()`)
+	var err1, err2 error
+	step, err1 = strconv.Atoi(at[0])
+	recorded, err2 = strconv.Atoi(at[1])
+	if err1 != nil || err2 != nil {
+		p.t.Fatalf(`#step-count has data-step %q and data-recorded %q, not numbers`, at[0], at[1])
 	}
-	step, _ = strconv.Atoi(m[1])
-	recorded, _ = strconv.Atoi(m[2])
 	return step, recorded
 }
 
-// stepIs is a JavaScript expression that is true when #step-count shows step
-// n and the page is not busy.
+// base reads the step counter's base: the engine's step at which the
+// learner took over the world on show, from which the page counts steps.
+func (p *page) base() int {
+	p.t.Helper()
+	return int(eval[float64](p, `Number(document.getElementById("step-count").dataset.base)`))
+}
+
+// stepIs is a JavaScript expression that is true when the step counter
+// shows the engine's step n and the page is not busy.
 func stepIs(n int) string {
 	return fmt.Sprintf(`(() => {
-		const m = /step (\d+) of (\d+)/.exec(document.getElementById("step-count")?.textContent ?? "");
-		return m !== null && Number(m[1]) === %d && document.body.dataset.state === "ready";
+		const d = document.getElementById("step-count")?.dataset;
+		return d !== undefined && Number(d.step) === %d && document.body.dataset.state === "ready";
 	})()`, n)
 }
 
@@ -422,8 +429,8 @@ func (p *page) waitConsole(what string) {
 // the page draws is the engine's latest word.
 const settled = `(() => {
 	const v = window.__rlab?.view();
-	const m = /step (\d+) of (\d+)/.exec(document.getElementById("step-count")?.textContent ?? "");
-	return v != null && m !== null && Number(m[1]) === v.step && Number(m[2]) === v.recordedSteps &&
+	const d = document.getElementById("step-count")?.dataset;
+	return v != null && d !== undefined && Number(d.step) === v.step && Number(d.recorded) === v.recordedSteps &&
 		document.body.dataset.state === "ready";
 })()`
 

@@ -211,8 +211,8 @@ func (p *page) untilSync() {
 	step, _ := p.stepCount()
 	p.click("#until-sync")
 	p.waitFor("#until-sync to run", runTimeout, fmt.Sprintf(`(() => {
-		const m = /step (\d+) of/.exec(document.getElementById("step-count")?.textContent ?? "");
-		return m !== null && Number(m[1]) > %d && document.body.dataset.state === "ready";
+		const d = document.getElementById("step-count")?.dataset;
+		return d !== undefined && Number(d.step) > %d && document.body.dataset.state === "ready";
 	})()`, step))
 }
 

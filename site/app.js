@@ -58,7 +58,8 @@
 		helpButton: $("help-button"), help: $("help"), helpClose: $("help-close"),
 		stepBack: $("step-back"), stepForward: $("step-forward"), untilSync: $("until-sync"),
 		play: $("play"), speed: $("speed"), stabilize: $("stabilize"), cancel: $("cancel"),
-		scrubber: $("scrubber"), stepCount: $("step-count"), clock: $("clock"), worldState: $("world-state"),
+		scrubber: $("scrubber"), scrubTrack: $("scrub-track"), setupSegment: $("setup-segment"), setupLabel: $("setup-label"),
+		stepCount: $("step-count"), clock: $("clock"), worldState: $("world-state"),
 		sentence: $("sentence"), syncNote: $("sync-note"), hint: $("hint"),
 		world: $("world"), timeline: $("timeline"), timelineEarlier: $("timeline-earlier"),
 		lesson: $("lesson"),
@@ -80,6 +81,15 @@
 		// tl is the timeline: entries {n, step} for steps and {n: N + 0.5,
 		// fork: N} for "timeline forked at step N", sorted by n.
 		tl: [],
+		// base is the step at which the learner took over the world on show:
+		// the steps up to it are the world's setup (nodes registering,
+		// informers listing, a lesson's setup script), its history rather
+		// than the learner's. The page counts the learner's steps from it.
+		base: 0,
+		// intro is true until the learner first moves time or gives an input
+		// in a newly loaded world: until then the sentence says what they
+		// are looking at, rather than what the last setup step did.
+		intro: false,
 	};
 
 	// --- Messages -------------------------------------------------------------
@@ -115,6 +125,25 @@
 		setStatus(`error: ${message}`);
 		showError(message);
 		document.body.dataset.state = "error";
+	}
+
+	// --- Step numbers ------------------------------------------------------------------
+
+	// The engine numbers every step from the world's start; the page counts
+	// the learner's steps from the end of the setup (state.base), and names
+	// a setup step as one. Share links and the engine's own trace keep the
+	// engine's numbers.
+
+	// stepName names step n for the learner: "step 3" or "setup step 40".
+	function stepName(n) {
+		return n >= state.base ? `step ${n - state.base}` : `setup step ${n}`;
+	}
+
+	// counterText is what the step counter says for step n of recorded.
+	function counterText(n, recorded) {
+		return n < state.base
+			? `setup step ${n} of ${state.base}`
+			: `step ${n - state.base} of ${Math.max(0, recorded - state.base)}`;
 	}
 
 	// --- Talking to the engine ---------------------------------------------------
@@ -180,9 +209,15 @@
 		state.engine.remember(view);
 		noteFork(before, view);
 		trimTimeline(view.recordedSteps);
-		state.view = view;
+		setView(view);
 		scheduleRender();
 		return view;
+	}
+
+	// setView makes view the present, with the base of its world.
+	function setView(view) {
+		state.view = view;
+		state.base = view.baseStep || 0;
 	}
 
 	// noteFork adds "timeline forked at step N" when the learner gave a new
@@ -202,7 +237,7 @@
 		const entry = {n: at + 0.5, fork: at, dropped: before.recordedSteps - at};
 		const i = state.tl.findIndex((e) => e.n > entry.n);
 		state.tl.splice(i < 0 ? state.tl.length : i, 0, entry);
-		consoleUI.print(`timeline forked at step ${at}: the ${UI.plural(entry.dropped, "recorded step")} after it were dropped`, "console-note fork-note");
+		consoleUI.print(`timeline forked at ${stepName(at)}: the ${UI.plural(entry.dropped, "recorded step")} after it were dropped`, "console-note fork-note");
 	}
 
 	function inputsKey(view) {
@@ -301,13 +336,19 @@
 		if (entry.fork !== undefined) {
 			const li = h("li", {class: "fork"},
 				h("span", {"aria-hidden": "true", text: "⎇ "}),
-				`timeline forked at step ${entry.fork}: your input replaced the ${UI.plural(entry.dropped, "recorded step")} after it`);
+				`timeline forked at ${stepName(entry.fork)}: your input replaced the ${UI.plural(entry.dropped, "recorded step")} after it`);
 			li._entry = entry;
 			return li;
 		}
 		const s = entry.step;
-		const li = h("li", {dataset: {step: s.n}, title: s.trace},
-			h("span", {class: "tl-n mono", text: `#${s.n}`}), " ",
+		// The item is drawn for the setup it was made under: a world loaded
+		// anew (another base) draws its items anew.
+		entry.base = state.base;
+		const setup = s.n <= state.base;
+		const li = h("li", {class: setup ? "setup" : null, dataset: {step: s.n}, title: s.trace},
+			setup
+				? h("span", {class: "tl-n mono", text: `setup ${s.n}`})
+				: h("span", {class: "tl-n mono", text: `#${s.n - state.base}`}), " ",
 			h("span", {class: "tl-at mono", text: s.at}), " ",
 			h("span", {class: "tl-actor", text: s.actor}), " ",
 			h("span", {class: "tl-summary", text: s.summary}),
@@ -329,6 +370,10 @@
 		let prev = null;
 		let added = false;
 		for (const entry of state.tl) {
+			if (entry.li && entry.step && entry.base !== state.base) {
+				entry.li.remove();
+				entry.li = null;
+			}
 			if (!entry.li) {
 				entry.li = timelineItem(entry);
 			}
@@ -426,6 +471,10 @@
 			const last = lastStep(view);
 			UI.renderWorld(els.world, view, UI.touchedSet(last));
 			if (focused) {
+				// The controls first: Step may have been disabled a moment
+				// ago, with nothing to run, and a disabled button takes no
+				// focus.
+				updateControls();
 				const again = findPod(focused.namespace, focused.name);
 				(again || els.stepForward).focus({preventScroll: true});
 			}
@@ -440,9 +489,14 @@
 			renderTimeline();
 		}
 		updateControls();
+		syncURL();
 	}
 
 	function renderSentence(view, last) {
+		if (state.intro) {
+			els.sentence.replaceChildren(...introSentence(view).flat());
+			return;
+		}
 		if (!last) {
 			els.sentence.replaceChildren(view.step === 0
 				? "Nothing has happened yet: press Step to run the first event."
@@ -450,10 +504,34 @@
 			return;
 		}
 		els.sentence.replaceChildren(
-			h("span", {class: "sentence-meta mono", text: `step ${last.n} · t=${last.at} · `}),
+			h("span", {class: "sentence-meta mono", text: `${stepName(last.n)} · t=${last.at} · `}),
 			h("strong", {class: "sentence-actor", text: last.actor}), ": ",
 			last.summary,
 			...(last.models ? [h("span", {class: "sentence-models", text: " — models "}), h("code", {text: last.models})] : []));
+	}
+
+	// introSentence says, in one sentence, what a learner is looking at in a
+	// world just loaded: what its setup built, what they ran, what each
+	// owner wants and has, and what to do next.
+	function introSentence(view) {
+		const nodes = UI.plural((view.nodes || []).length, "node");
+		const where = view.mode === "lesson"
+			? `the world of this lesson, after the ${UI.plural(state.base, "step")} of its setup: a cluster of ${nodes}`
+			: `a cluster of ${nodes} whose controllers are running (${UI.plural(state.base, "setup step")} built it)`;
+		const ran = (view.inputs || []).filter((i) => i.step >= state.base).map((i) => i.text);
+		const did = ran.length === 1 ? [", where you just ran ", h("code", {text: ran[0]})] : ran.length > 1 ? `, where you just ran ${UI.plural(ran.length, "command")}` : "";
+		const owners = (view.owners || []).slice(0, 3).map((o) => {
+			const id = `${o.kind}/${o.name}`;
+			const has = (view.pods || []).filter((p) => p.owner === id && p.namespace === o.namespace && !p.terminating).length;
+			return `${id} wants ${UI.plural(o.replicas, "pod")} and has ${has}`;
+		});
+		const wants = owners.length ? `: ${owners.join("; ")}` : (view.podsTotal ? "" : ": no controller owns anything yet");
+		const next = nothingToRun(view)
+			? "Nothing is pending: intervene (click a pod, or type a command) and watch the controller react."
+			: view.mode === "lesson"
+				? "Read the guide, then press Step (→) to run the next event."
+				: "Press Step (→) to run the next event and follow the controller's reaction, one step at a time.";
+		return [`You are looking at ${where}`, did, `${wants}. ${next}`];
 	}
 
 	function setSyncNote(text) {
@@ -461,16 +539,30 @@
 		els.syncNote.hidden = !text;
 	}
 
+	// nothingToRun says whether running time forward would do nothing: the
+	// present is the end of the recorded timeline and the agenda is empty
+	// (no periodic timers either), so Step, Next sync, Play and Stabilize
+	// are disabled, and the hint says why.
+	function nothingToRun(view) {
+		return Boolean(view) && view.step >= view.recordedSteps && (view.agenda ? view.agenda.pending : 0) === 0;
+	}
+
 	// updateControls enables what can be used now and shows where time is.
 	function updateControls() {
 		const view = state.view;
 		const usable = state.ready && !state.busy && Boolean(view);
-		for (const el of [els.stepForward, els.untilSync, els.stabilize, els.scrubber, els.share, els.worldSelect,
-			els.seedInput, els.newSandbox, els.speed]) {
+		for (const el of [els.scrubber, els.share, els.worldSelect, els.seedInput, els.newSandbox, els.speed]) {
 			el.disabled = !usable;
 		}
-		els.play.disabled = !usable;
+		const idle = nothingToRun(view);
+		for (const el of [els.stepForward, els.untilSync, els.play, els.stabilize]) {
+			el.disabled = !usable || (idle && !(el === els.play && state.playing));
+			el.title = usable && idle ? "Nothing to run: the agenda is empty and the world is at rest. Intervene first: click a pod, or type a command in the console." : "";
+		}
 		els.stepBack.disabled = !usable || view.step === 0;
+		els.stepBack.title = usable && view.step <= state.base && view.step > 0
+			? `Back into the world's setup: the ${UI.plural(state.base, "step")} that built it before you took over.`
+			: "";
 		els.cancel.hidden = !state.busy;
 		els.play.setAttribute("aria-pressed", state.playing ? "true" : "false");
 		els.play.querySelector(".play-label").textContent = state.playing ? "Pause" : "Play";
@@ -482,14 +574,15 @@
 		// The first-time hint is for the sandbox; a lesson has its guide. It
 		// says what to do next: step while something is pending, and once the
 		// world is at rest, disturb it.
-		els.hint.hidden = view.mode !== "sandbox";
-		els.hint.textContent = sandboxHint(view);
+		els.hint.hidden = view.mode !== "sandbox" && !idle;
+		els.hint.textContent = sandboxHint(view, idle);
 		els.scrubber.max = String(view.recordedSteps);
 		if (!state.scrubbing) {
 			els.scrubber.value = String(view.step);
-			els.stepCount.textContent = `step ${view.step} of ${view.recordedSteps}`;
+			setCounter(view.step, view.recordedSteps);
 		}
-		els.scrubber.setAttribute("aria-valuetext", `step ${view.step} of ${view.recordedSteps}`);
+		els.scrubber.setAttribute("aria-valuetext", counterText(view.step, view.recordedSteps));
+		drawSetupSegment(view.recordedSteps);
 		els.clock.textContent = `simulated time ${view.clock}`;
 		const pending = view.agenda ? view.agenda.pending : 0;
 		els.worldState.textContent = view.atRest
@@ -498,14 +591,36 @@
 		els.worldState.classList.toggle("at-rest", view.atRest);
 	}
 
-	function sandboxHint(view) {
+	// setCounter shows step n of recorded in the step counter, counted from
+	// the learner's start. Its data attributes keep the engine's numbers,
+	// for the test suite and for anyone reading the DOM.
+	function setCounter(n, recorded) {
+		els.stepCount.textContent = counterText(n, recorded);
+		els.stepCount.dataset.step = String(n);
+		els.stepCount.dataset.recorded = String(recorded);
+		els.stepCount.dataset.base = String(state.base);
+	}
+
+	// drawSetupSegment marks the part of the scrubber's range that is the
+	// world's setup: a hatched, labelled band under the track, as wide as the
+	// setup's share of the recorded steps.
+	function drawSetupSegment(recorded) {
+		const share = recorded > 0 ? Math.min(1, state.base / recorded) : 0;
+		els.setupSegment.hidden = state.base === 0;
+		els.scrubTrack.style.setProperty("--setup-share", String(share));
+		els.setupLabel.textContent = `setup: ${UI.plural(state.base, "step")}`;
+	}
+
+	function sandboxHint(view, idle) {
+		if (idle) {
+			return (view.podsTotal ?? 0) === 0
+				? "Nothing is left to run. Type a command below, such as create rs web --replicas=3 --selector=app=web, then press Step (→)."
+				: "The world is at rest and nothing is left to run. Click a pod to kill or relabel it, or type a command below; then press Step (→) to watch the controller react.";
+		}
 		if (!view.atRest) {
 			return "Press Step (→) to run the next event and watch the controller work.";
 		}
-		if ((view.podsTotal ?? 0) === 0) {
-			return "The world is at rest. Type a command below, such as create rs web --replicas=3 --selector=app=web, then press Step.";
-		}
-		return "The world is at rest. Click a pod to kill or relabel it, or type a command below, then press Step to watch the controller react.";
+		return "The world is at rest. Click a pod to kill or relabel it, or type a command below; then press Step (→) to watch the controller react.";
 	}
 
 	function setBusy(busy, text) {
@@ -526,6 +641,7 @@
 	function stepForward() {
 		return act(async () => {
 			stopPlay();
+			state.intro = false;
 			await stepOnce(1);
 		}, {droppable: true});
 	}
@@ -549,6 +665,7 @@
 		}
 		return act(async () => {
 			stopPlay();
+			state.intro = false;
 			await seekTo(state.view.step - 1);
 		}, {droppable: true});
 	}
@@ -556,6 +673,7 @@
 	function untilSync() {
 		return act(async () => {
 			stopPlay();
+			state.intro = false;
 			const res = await call("untilSync", {});
 			addSteps(res.steps);
 			await refresh();
@@ -604,6 +722,7 @@
 	function seek(n) {
 		return act(async () => {
 			stopPlay();
+			state.intro = false;
 			await seekTo(n);
 		});
 	}
@@ -621,6 +740,7 @@
 			return;
 		}
 		state.playing = true;
+		state.intro = false;
 		updateControls();
 		playTick();
 	}
@@ -665,6 +785,7 @@
 	// at chunk ends; Cancel or Escape stops it at the next chunk.
 	async function stabilizeNow() {
 		stopPlay();
+		state.intro = false;
 		setBusy(true, "stabilizing…");
 		let chunks = 0;
 		try {
@@ -673,8 +794,8 @@
 				onChunk: (r) => {
 					chunks++;
 					addSteps(r.steps);
-					els.stepCount.textContent = `step ${r.step} of ${Math.max(r.step, state.view ? state.view.recordedSteps : 0)}`;
-					setStatus(`stabilizing… step ${r.step}`);
+					setCounter(r.step, Math.max(r.step, state.view ? state.view.recordedSteps : 0));
+					setStatus(`stabilizing… ${stepName(r.step)}`);
 					if (chunks >= maxStabilizeChunks && !r.atRest) {
 						state.engine.cancel();
 						state.stabilizeLimited = true;
@@ -686,7 +807,7 @@
 			if (state.stabilizeLimited) {
 				setSyncNote(`Stopped after ${chunks * stabilizeChunk} steps without coming to rest: press Stabilize to go on, or read the agenda for what keeps the world busy.`);
 			} else if (res.cancelled) {
-				setSyncNote(`Cancelled at step ${res.step}.`);
+				setSyncNote(`Cancelled at ${stepName(res.step)}.`);
 			} else {
 				setSyncNote(`At rest after ${state.view.clock} of simulated time.`);
 			}
@@ -721,7 +842,7 @@
 		fetchView()
 			.then((view) => {
 				if (state.busy) {
-					state.view = view;
+					setView(view);
 					state.engine.remember(view);
 					scheduleRender();
 				}
@@ -737,7 +858,9 @@
 	// loadSandbox starts a new sandbox from one of sandboxStarts (the
 	// default: a ReplicaSet ready to step), inside an action.
 	async function loadSandbox(seed, start = "sandbox") {
-		await call("load", seed ? {seed} : {});
+		// The world's setup ends where the load leaves it: the start
+		// commands below are the learner's, counted from there.
+		state.base = (await call("load", seed ? {seed} : {})).step;
 		lesson.show(null);
 		els.worldSelect.value = start;
 		state.view = null;
@@ -748,6 +871,10 @@
 		}
 		if (!state.view) {
 			await refresh(null); // the empty start ran no command
+		}
+		state.intro = true;
+		if (!seed && start === "sandbox") {
+			rememberStart();
 		}
 		// The timeline now holds the command's steps; the world's start
 		// (nodes registering, workers starting) is listed once the page is
@@ -761,12 +888,14 @@
 	async function loadLesson(id) {
 		const res = await call("load", {lesson: id});
 		state.view = null;
+		state.base = res.step;
 		lesson.show(res.lesson || null);
 		els.worldSelect.value = id;
 		setSyncNote("");
 		await refresh(null);
+		state.intro = true;
 		await fillTimeline();
-		consoleUI.print(`Loaded lesson ${res.lesson ? res.lesson.title : id}: its setup ran to step ${res.step}.`);
+		consoleUI.print(`Loaded lesson ${res.lesson ? res.lesson.title : id}: its setup ran ${UI.plural(res.step, "step")}; your steps count from there.`);
 		scheduleRender();
 	}
 
@@ -784,12 +913,15 @@
 				info = (await call("load", {lesson: link.world})).lesson || null;
 			}
 			await state.engine.restore(link, {onProgress: (text) => setStatus(text)});
-			lesson.show(info);
+			lesson.show(info, {page: link.page});
 			els.worldSelect.value = link.world;
 			state.view = null;
 			await refresh(null);
+			state.intro = false;
 			await fillTimeline(link.at);
-			consoleUI.print(`Restored a shared world: ${UI.plural(link.inputs.length, "input")} replayed, now at step ${link.at} of ${link.end}.`);
+			// The counter's own words, from the world as restored: a link's
+			// at and end are the engine's numbers, which count the setup.
+			consoleUI.print(`Restored a shared world: ${UI.plural(link.inputs.length, "input")} replayed, now at ${counterText(state.view.step, state.view.recordedSteps)}.`);
 			return true;
 		} catch (err) {
 			showError(`This share link could not be replayed: ${err.message}. Showing the default sandbox instead.`);
@@ -797,6 +929,70 @@
 		} finally {
 			setBusy(false);
 		}
+	}
+
+	// --- The URL ---------------------------------------------------------------------
+
+	// The page's URL always says where the learner is, as a share link does
+	// (the world, the seed, the inputs, the present step, the lesson's
+	// page), so that a reload, or a link copied from the address bar,
+	// returns to exactly here. It is rewritten with replaceState, which adds
+	// no history entry, a moment after the learner stops moving; the
+	// default first world has no hash at all, so "/" stays the fast path
+	// that draws first-view.json.
+	const urlDelay = 300;
+
+	// urlState is the replay state of the present, with the lesson's page;
+	// null before the engine has said its version.
+	function urlState() {
+		const view = state.view;
+		if (!view || !state.engine || !state.engine.version) {
+			return null;
+		}
+		const st = RlabEngine.stateFromView(view, state.engine.version);
+		if (view.mode === "lesson" && lesson.info) {
+			st.page = lesson.page + 1;
+		}
+		return st;
+	}
+
+	// startKey identifies the default first world, whatever the version.
+	function startKey(st) {
+		return JSON.stringify(Object.assign({}, st, {version: ""}));
+	}
+
+	function syncURL() {
+		clearTimeout(state.urlTimer);
+		state.urlTimer = setTimeout(writeURL, urlDelay);
+	}
+
+	// writeURL puts the present in the URL now. During a chunked run it
+	// waits: the run's end renders, which syncs again.
+	function writeURL() {
+		clearTimeout(state.urlTimer);
+		if (!state.ready || state.busy) {
+			return;
+		}
+		const st = urlState();
+		if (!st) {
+			return;
+		}
+		let hash;
+		try {
+			hash = RlabEngine.encodeState(st);
+		} catch (err) {
+			return; // a seed too large for a link: the URL stays as it was
+		}
+		const want = startKey(st) === state.startKey ? "" : `#${hash}`;
+		if (location.hash !== want && !(want === "" && location.hash === "#")) {
+			history.replaceState(null, "", location.pathname + location.search + want);
+		}
+	}
+
+	// rememberStart notes the world on show as the default first world.
+	function rememberStart() {
+		const st = state.view ? RlabEngine.stateFromView(state.view, "") : null;
+		state.startKey = st ? startKey(st) : null;
 	}
 
 	function clearHash() {
@@ -849,9 +1045,10 @@
 	// runLine runs one console line and brings the page up to date (inside an
 	// action). A bare "stabilize" runs chunked, so it can be cancelled.
 	async function runLine(line) {
+		state.intro = false;
 		if (/^\s*stabilize\s*$/.test(line)) {
 			const res = await stabilizeNow();
-			return {ran: 0, step: res.step, atRest: res.atRest, output: res.cancelled ? "cancelled\n" : `at rest at step ${res.step}\n`};
+			return {ran: 0, step: res.step, atRest: res.atRest, output: res.cancelled ? "cancelled\n" : `at rest at ${stepName(res.step)}\n`};
 		}
 		const before = state.view;
 		const res = await call("run", {line});
@@ -871,6 +1068,7 @@
 		execute: runLine,
 		submit: (line) => act(() => consoleUI.exec(line)),
 		complete: (line, cursor) => call("complete", {line, cursor}),
+		stepName: (n) => stepName(n),
 	});
 
 	// runCommand echoes and runs a line the page made (the pod menu's).
@@ -895,6 +1093,7 @@
 		}),
 		check: (page) => act(() => call("check", {page}), {rethrow: true}),
 		announce: (text) => showNotice(text),
+		moved: () => syncURL(),
 	});
 
 	// --- The pod menu --------------------------------------------------------------
@@ -953,7 +1152,7 @@
 		});
 		els.scrubber.addEventListener("input", () => {
 			const n = Number(els.scrubber.value);
-			els.stepCount.textContent = `step ${n} of ${els.scrubber.max}`;
+			setCounter(n, Number(els.scrubber.max));
 			clearTimeout(state.scrubTimer);
 			state.scrubTimer = setTimeout(() => seek(n), 200);
 		});
@@ -1015,6 +1214,27 @@
 		});
 
 		document.addEventListener("keydown", keydown);
+		watchDock();
+		// A reload right after a step must not lose it to the URL's delay.
+		addEventListener("pagehide", writeURL);
+	}
+
+	// watchDock keeps --dock-height, which style.css pads the page's
+	// scrolling with, at the height of the sticky dock, so that whatever the
+	// page or the browser scrolls into view (a focused pod, a found text)
+	// lands below the dock rather than under it. On a phone the dock does
+	// not stick, and the padding is the bottom bar's, in the stylesheet.
+	function watchDock() {
+		const dock = document.querySelector(".dock");
+		if (!dock || typeof ResizeObserver !== "function") {
+			return;
+		}
+		const measure = () => {
+			const sticky = getComputedStyle(dock).position === "sticky";
+			document.documentElement.style.setProperty("--dock-height", `${sticky ? dock.offsetHeight : 0}px`);
+		};
+		new ResizeObserver(measure).observe(dock);
+		addEventListener("resize", measure);
 	}
 
 	// keydown runs the page's shortcuts; none fires while the learner types
@@ -1205,9 +1425,11 @@
 		}
 		lesson.show(null);
 		els.worldSelect.value = "sandbox";
+		setView(first.view);
 		consoleUI.echo(first.command, first.run);
 		addSteps(first.run.steps);
-		state.view = first.view;
+		state.intro = true;
+		rememberStart();
 		state.engine.remember(first.view);
 		return true;
 	}
@@ -1224,7 +1446,7 @@
 			console.warn("site/first-view.json is stale: the engine computed another first world (go test ./wasm -run TestFirstViewIsCurrent -update)");
 			state.tl = [];
 			addSteps(res.steps);
-			state.view = view;
+			setView(view);
 			scheduleRender();
 		}
 		state.engine.remember(view);

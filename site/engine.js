@@ -21,6 +21,7 @@
 	const maxLinkSteps = 1000000;
 	const maxLinkInputs = 1000;
 	const maxInputLength = 500;
+	const maxLinkPages = 100;
 	// The most steps one step request may run (the bridge's maxStepN).
 	const maxStepChunk = 10000;
 
@@ -312,7 +313,8 @@
 		}
 
 		// encodeState writes a state as the fragment of a share link:
-		// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…
+		// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…, and p=N,
+		// the lesson's page on show, when the state has one past the first.
 		static encodeState(state) {
 			if (!Number.isSafeInteger(state.seed)) {
 				throw new Error(`seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
@@ -326,6 +328,9 @@
 			for (const input of state.inputs) {
 				p.append("i", `${input.step}:${input.text}`);
 			}
+			if (state.page > 1) {
+				p.append("p", String(state.page));
+			}
 			return p.toString();
 		}
 
@@ -338,11 +343,14 @@
 				throw new Error("the link is too long to be a Reconcile Lab link");
 			}
 			const p = new URLSearchParams(text);
-			const known = new Set(["v", "w", "seed", "at", "end", "i"]);
+			const known = new Set(["v", "w", "seed", "at", "end", "i", "p"]);
 			for (const key of p.keys()) {
 				if (!known.has(key)) {
-					throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i)`);
+					throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i, p)`);
 				}
+			}
+			if (p.getAll("p").length > 1) {
+				throw new Error(`the link must have at most one "p" part`);
 			}
 			for (const key of ["v", "w", "seed", "at", "end"]) {
 				if (p.getAll(key).length !== 1) {
@@ -382,7 +390,13 @@
 				last = step;
 				inputs.push({step, text: command});
 			}
-			return {version, world, seed, inputs, at, end};
+			// p, the lesson's page, is a hint for the guide: a page past
+			// the lesson's last opens its last.
+			const page = p.has("p") ? number(p.get("p"), "page", maxLinkPages) : 1;
+			if (page < 1 || (page > 1 && world === "sandbox")) {
+				throw new Error(`the link's page "${page}" is not a lesson page (from 1, and only with a lesson)`);
+			}
+			return {version, world, seed, inputs, at, end, page};
 		}
 	}
 

@@ -19,7 +19,8 @@
 	class Console {
 		// hooks: execute(line) resolves the RunResult (or rejects with the
 		// engine's error); complete(line, byteCursor) resolves a
-		// CompleteResult.
+		// CompleteResult; stepName(n), if given, names the engine's step n
+		// as the page counts it ("step 3", "setup step 40").
 		constructor({output, input, form, button}, hooks) {
 			this.output = output;
 			this.input = input;
@@ -46,6 +47,10 @@
 				}
 			});
 			input.addEventListener("keydown", (event) => this.keydown(event));
+		}
+
+		stepName(n) {
+			return this.hooks.stepName ? this.hooks.stepName(n) : `step ${n}`;
 		}
 
 		setEnabled(enabled) {
@@ -93,7 +98,7 @@
 				entry.appendChild(this.failureView(line, result.failure));
 			}
 			if (result.ran) {
-				entry.appendChild(h("p", {class: "console-note", text: `ran ${UI.plural(result.ran, "step")}; now at step ${result.step}`}));
+				entry.appendChild(h("p", {class: "console-note", text: `ran ${UI.plural(result.ran, "step")}; now at ${this.stepName(result.step)}`}));
 			}
 			if (!result.output && !result.failure && !result.ran) {
 				entry.appendChild(h("p", {class: "console-note", text: "ok"}));

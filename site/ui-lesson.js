@@ -15,7 +15,8 @@
 	class Lesson {
 		// hooks: run(lines) runs console lines in order and resolves when
 		// done; check(page) resolves a CheckResult; announce(text) tells the
-		// learner something (the notice area).
+		// learner something (the notice area); moved() hears that the
+		// learner turned a page.
 		constructor(panel, hooks) {
 			this.panel = panel;
 			this.title = panel.querySelector("#lesson-title");
@@ -25,8 +26,11 @@
 		}
 
 		// show loads a lesson's content (LessonInfo) into the panel, or hides
-		// the panel for the sandbox (info null).
-		show(info) {
+		// the panel for the sandbox (info null). page, from 1, opens that
+		// page (a reload or a share link returning to where the learner
+		// was): the learner got past the pages before it, so their checks
+		// count as passed.
+		show(info, {page = 1} = {}) {
 			this.info = info;
 			this.page = 0;
 			this.predictions = new Map(); // "page/block" → chosen index
@@ -36,6 +40,11 @@
 			if (!info) {
 				this.body.replaceChildren();
 				return;
+			}
+			const pages = info.pages || [];
+			this.page = Math.max(0, Math.min(page, pages.length) - 1);
+			for (const p of pages.slice(0, this.page)) {
+				this.passed.add(p.n);
 			}
 			this.title.textContent = `Lesson ${info.number}: ${info.title}`;
 			this.render();
@@ -69,6 +78,9 @@
 		go(index) {
 			this.page = index;
 			this.render();
+			if (this.hooks.moved) {
+				this.hooks.moved();
+			}
 			const heading = this.body.querySelector(".lesson-page h3, .lesson-page h4");
 			if (heading) {
 				heading.setAttribute("tabindex", "-1");
