@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -181,4 +182,41 @@ func TestReloadReturnsHere(t *testing.T) {
 	assert.Equal(t, before, p.state(), "a reload did not return to the same lesson world")
 	assert.Equal(t, l.ID, p.value("#world-select"))
 	assert.Contains(t, p.text("#lesson .page-count"), "page 2 of", "a reload did not return to the guide's page")
+}
+
+// TestShortcutsAfterAConsoleCommand proves a learner can go from a command
+// to its steps without the mouse: → on the console's empty line steps, ←
+// steps back, Escape leaves the console for Step, where → steps again; and
+// → inside a line being typed only moves the cursor.
+func TestShortcutsAfterAConsoleCommand(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	eval[any](p, `document.getElementById("console-input").focus(), null`)
+	p.command("scale rs/web --replicas=4")
+	require.True(t, eval[bool](p, `document.activeElement === document.getElementById("console-input")`), "the console lost the focus after its command")
+	step, _ := p.stepCount()
+
+	p.press(kb.ArrowRight)
+	p.waitFor("→ on the console's empty line to step", quick, stepIs(step+1))
+	p.press(kb.ArrowRight)
+	p.waitFor("a second →", quick, stepIs(step+2))
+	p.press(kb.ArrowLeft)
+	p.waitFor("← on the console's empty line to step back", quick, stepIs(step+1))
+	assert.True(t, eval[bool](p, `document.activeElement === document.getElementById("console-input")`), "stepping from the console took the focus away")
+
+	p.press(kb.Escape)
+	assert.Equal(t, "step-forward", eval[string](p, `document.activeElement.id`), "Escape did not leave the console for Step")
+	p.press(kb.ArrowRight)
+	p.waitFor("→ after Escape", quick, stepIs(step+2))
+
+	// In a line being typed, → is the cursor's.
+	p.press("/")
+	p.typeLine("#console-input", "get pods")
+	p.press(kb.ArrowLeft)
+	p.press(kb.ArrowRight)
+	p.waitSettled()
+	now, _ := p.stepCount()
+	assert.Equal(t, step+2, now, "→ and ← in a typed line moved time")
+	assert.Contains(t, p.text("#help"), "empty line")
+	assert.Contains(t, p.text("#hint"), "Esc")
 }

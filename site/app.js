@@ -614,13 +614,13 @@
 	function sandboxHint(view, idle) {
 		if (idle) {
 			return (view.podsTotal ?? 0) === 0
-				? "Nothing is left to run. Type a command below, such as create rs web --replicas=3 --selector=app=web, then press Step (→)."
-				: "The world is at rest and nothing is left to run. Click a pod to kill or relabel it, or type a command below; then press Step (→) to watch the controller react.";
+				? "Nothing is left to run. Type a command below, such as create rs web --replicas=3 --selector=app=web, then step with → (it works on the console's empty line too)."
+				: "The world is at rest and nothing is left to run. Click a pod to kill or relabel it, or type a command below; then step with → (on the console's empty line too, or press Esc to leave the console) and watch the controller react.";
 		}
 		if (!view.atRest) {
-			return "Press Step (→) to run the next event and watch the controller work.";
+			return "Press Step (→) to run the next event and watch the controller work. In the console, → on an empty line steps too, and Esc leaves it.";
 		}
-		return "The world is at rest. Click a pod to kill or relabel it, or type a command below; then press Step (→) to watch the controller react.";
+		return "The world is at rest. Click a pod to kill or relabel it, or type a command below; then step with → (on the console's empty line too, or press Esc to leave the console) and watch the controller react.";
 	}
 
 	function setBusy(busy, text) {
@@ -1237,10 +1237,43 @@
 		addEventListener("resize", measure);
 	}
 
+	// consoleKey runs the keys that let a learner go on from the console
+	// without a mouse: Escape leaves it, for Step (or, when nothing is left
+	// to run, the console's output), so the shortcuts work again; → and ←
+	// on an empty line step and step back, as they would outside it. It
+	// says whether it used the key. A key the console itself used (an open
+	// completion list's Escape) arrives marked defaultPrevented and is left
+	// alone.
+	function consoleKey(event) {
+		if (!state.ready) {
+			return false;
+		}
+		if (event.key === "Escape") {
+			(els.stepForward.disabled ? els.consoleOutput : els.stepForward).focus();
+			return true;
+		}
+		if (els.consoleInput.value !== "" || event.shiftKey) {
+			return false;
+		}
+		if (event.key === "ArrowRight") {
+			stepForward();
+			return true;
+		}
+		if (event.key === "ArrowLeft") {
+			stepBack();
+			return true;
+		}
+		return false;
+	}
+
 	// keydown runs the page's shortcuts; none fires while the learner types
 	// in a field, or with a modifier held (the browser's own shortcuts).
 	function keydown(event) {
 		if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) {
+			return;
+		}
+		if (event.target === els.consoleInput && consoleKey(event)) {
+			event.preventDefault();
 			return;
 		}
 		if (event.key === "Escape") {
