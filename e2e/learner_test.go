@@ -220,3 +220,73 @@ func TestShortcutsAfterAConsoleCommand(t *testing.T) {
 	assert.Contains(t, p.text("#help"), "empty line")
 	assert.Contains(t, p.text("#hint"), "Esc")
 }
+
+// TestSmallThingsALearnerSaw pins the small things a learner met on the
+// page: counts whose noun disagreed ("1 keys pending"), an owner's status
+// beside a different pod count with nothing saying why, pod cards that did
+// not name their node, a relabel field whose text became flags, the
+// timeline's present lagging a long run, and a link's step told in other
+// numbers than the counter's.
+func TestSmallThingsALearnerSaw(t *testing.T) {
+	p := openPage(t, "")
+	p.stepForward()
+	assert.Contains(t, p.text("#sentence"), "DeltaFIFO (1 key pending)")
+
+	p.stabilize()
+	const rs = `#world .owner[data-owner="rs/web"]`
+	assert.NotContains(t, p.text(rs+" .replicas"), "catches up", "at rest the status and the pods agree")
+	for _, card := range eval[[]string](p, `[...document.querySelectorAll("#world button.pod .pod-node")].map((e) => e.checkVisibility() ? e.textContent : "hidden")`) {
+		assert.Regexp(t, `^on node-\d$`, card, "a pod card does not name its node")
+	}
+
+	// A relabel that is not label changes says so, and runs nothing.
+	p.click(rs + ` button.pod[data-ready="true"]`)
+	p.waitFor("the pod menu", quick, `!document.getElementById("pod-menu").hidden`)
+	p.click(`#pod-menu [data-action="relabel"]`)
+	entries := p.count("#console-output .console-entry")
+	for input, want := range map[string]string{
+		"":                     "Type at least one label change",
+		"app=orphan --dry-run": `"--dry-run" is not a label change`,
+		"app":                  `"app" is not a label change`,
+	} {
+		eval[any](p, `document.getElementById("relabel-input").value = `+js(input)+`, null`)
+		p.click("#relabel-apply")
+		p.waitFor("the relabel form's error", quick, `!document.getElementById("relabel-error").hidden`)
+		assert.Contains(t, p.text("#relabel-error"), want, "relabel %q", input)
+		assert.Equal(t, "true", eval[string](p, `document.getElementById("relabel-input").getAttribute("aria-invalid") ?? ""`))
+	}
+	p.viewShot("relabel-refused")
+	assert.Equal(t, entries, p.count("#console-output .console-entry"), "a refused relabel ran a command")
+	eval[any](p, `document.getElementById("relabel-input").value = "app=orphan", null`)
+	p.click("#relabel-apply")
+	p.waitConsole("label app=orphan")
+	assert.Contains(t, p.text("#console-output .console-entry:last-child"), "app=orphan --overwrite")
+	p.stabilize()
+
+	// Between syncs, the status trails the pods, and the owner's line says so.
+	p.command("kill pods -l app=web --pick=newest")
+	assert.Contains(t, p.text(rs+" .replicas"), "2 active pods now: the status catches up", "after one of three pods was killed")
+
+	// The timeline's present keeps up with a long run.
+	p.command("scale rs/web --replicas=400")
+	start, _ := p.stepCount()
+	p.click("#stabilize")
+	p.waitFor("the run to get going", runTimeout, fmt.Sprintf(`Number(document.getElementById("step-count").dataset.step) > %d || document.body.dataset.state === "ready"`, start+8000))
+	lag := eval[float64](p, `(() => {
+		const now = Number(document.getElementById("step-count").dataset.step);
+		const li = document.querySelector("#timeline li[aria-current=step]");
+		return li === null ? now : now - Number(li.dataset.step);
+	})()`)
+	p.shot("long-run")
+	assert.Less(t, lag, 4000.0, "the timeline's present lags the counter")
+	eval[any](p, `document.getElementById("cancel").click(), null`)
+	p.waitIdle(runTimeout)
+
+	// A link at step 0 says, as the counter does, that it is in the setup.
+	q := openPage(t, "#v=e2e&w=sandbox&seed=1&at=0&end=0")
+	_, recorded := q.stepCount()
+	require.Greater(t, recorded, 0)
+	want := fmt.Sprintf("setup step 0 of %d", recorded)
+	assert.Equal(t, want, q.text("#step-count"))
+	assert.Contains(t, q.text("#console-output"), "now at "+want)
+}

@@ -385,8 +385,10 @@
 			}
 			prev = li;
 		}
+		// During a chunked run the present is the run's newest step, as the
+		// counter says; the view, fetched between chunks, trails it.
 		const view = state.view;
-		const present = view ? view.step : 0;
+		const present = state.busy ? lastStepN() ?? 0 : view ? view.step : 0;
 		let current = null;
 		for (const entry of state.tl) {
 			if (!entry.step) {
@@ -483,9 +485,10 @@
 			}
 			renderSentence(view, last);
 		}
-		// During a chunked run the timeline grows by a chunk at a time; it
-		// is drawn once the run ends, so the page stays responsive.
-		if (!state.busy && !first) {
+		// During a chunked run the timeline is drawn with the view fetched
+		// between chunks (a few times a second at most), so its present
+		// keeps up with the step counter.
+		if (!first) {
 			renderTimeline();
 		}
 		updateControls();

@@ -159,9 +159,25 @@
 		return [grid, more > 0 ? h("p", {class: "more", text: `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`}) : null];
 	}
 
-	function statusLine(owner) {
+	// isActive says whether the controller counts a pod as one of its
+	// replicas (upstream's FilterActivePods): not finished and not being
+	// deleted.
+	function isActive(pod) {
+		return !pod.terminating && pod.phase !== "Failed" && pod.phase !== "Succeeded";
+	}
+
+	// statusLine says what an owner wants and what its status says. The
+	// status is what the controller last wrote, at the end of a sync, so
+	// between syncs it can trail the pods drawn below it: when it does, the
+	// line says so, rather than showing two counts that disagree silently.
+	function statusLine(owner, pods) {
 		const s = owner.status || {};
-		return `${owner.replicas} desired · ${s.replicas || 0} current · ${s.readyReplicas || 0} ready · ${s.availableReplicas || 0} available`;
+		const active = pods.filter(isActive).length;
+		const status = `status, as last written: ${s.replicas || 0} current · ${s.readyReplicas || 0} ready · ${s.availableReplicas || 0} available`;
+		const behind = active !== (s.replicas || 0)
+			? ` (${plural(active, "active pod")} now: the status catches up when the controller next syncs and writes it)`
+			: "";
+		return `${owner.replicas} desired · ${status}${behind}`;
 	}
 
 	// ownerGroup draws one owner with its pods.
@@ -188,7 +204,7 @@
 				h("p", {class: "owner-meta"},
 					h("span", {class: "meta-label", text: "selector "}),
 					h("code", {class: "selector", text: owner.selector || "(none)"}),
-					h("span", {class: "replicas", text: " · " + statusLine(owner)})),
+					h("span", {class: "replicas", text: " · " + statusLine(owner, pods)})),
 				owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null),
 			pods.length ? podGrid(pods, columns, touched) : h("p", {class: "empty", text: "no pods"}));
 	}
@@ -306,6 +322,25 @@
 
 	// --- The pod menu --------------------------------------------------------
 
+	// labelChanges reads the relabel field: label changes separated by
+	// spaces or commas, each key=value (set) or key- (remove), as kubectl
+	// label takes them. It returns the changes, or the problem with the
+	// first word that is not one, in words that say what would be right.
+	// The engine checks the keys and values themselves, with its own errors.
+	function labelChanges(text) {
+		const words = String(text).split(/[\s,]+/).filter(Boolean);
+		const example = "write key=value to set a label or key- to remove one, e.g. app=orphan or tier-";
+		if (!words.length) {
+			return {changes: [], problem: `Type at least one label change: ${example}.`};
+		}
+		for (const word of words) {
+			if (word.startsWith("-") || !/^[^=]+=[^=]*$|^[^=]+-$/.test(word)) {
+				return {changes: [], problem: `"${word}" is not a label change: ${example}.`};
+			}
+		}
+		return {changes: words, problem: ""};
+	}
+
 	// PodMenu is the small dialog a pod's button opens: it offers what can
 	// happen to a pod, each as the console command that does it, so the
 	// learner sees the syntax. It traps focus while open, closes on Escape or
@@ -321,6 +356,7 @@
 			this.form = menu.querySelector("#relabel-form");
 			this.input = menu.querySelector("#relabel-input");
 			this.relabelButton = menu.querySelector('[data-action="relabel"]');
+			this.error = menu.querySelector("#relabel-error");
 
 			menu.addEventListener("click", (event) => {
 				const button = event.target.closest("button");
@@ -424,6 +460,9 @@
 
 		showRelabel() {
 			this.form.hidden = false;
+			this.error.hidden = true;
+			this.error.textContent = "";
+			this.input.removeAttribute("aria-invalid");
 			this.relabelButton.setAttribute("aria-expanded", "true");
 			// Suggest taking the pod out of its owner's selector: the first
 			// label, set to "orphan".
@@ -434,13 +473,21 @@
 			this.input.select();
 		}
 
+		// applyRelabel runs the label command for what the learner typed,
+		// once it is nothing but label changes: the text becomes words of a
+		// console line, where anything starting with - would be read as a
+		// flag (--dry-run, -n kube-system), so it is checked first, and what
+		// is wrong is said in the form, next to the field.
 		applyRelabel() {
-			const labels = this.input.value.trim();
-			if (!labels) {
+			const {changes, problem} = labelChanges(this.input.value);
+			if (problem) {
+				this.error.textContent = problem;
+				this.error.hidden = false;
+				this.input.setAttribute("aria-invalid", "true");
 				this.input.focus();
 				return;
 			}
-			this.run(`label ${this.target()} ${labels} --overwrite`);
+			this.run(`label ${this.target()} ${changes.join(" ")} --overwrite`);
 		}
 
 		run(line) {
@@ -481,5 +528,5 @@
 		}
 	}
 
-	Object.assign(UI, {renderWorld, touchedSet, refKey, PodMenu});
+	Object.assign(UI, {renderWorld, touchedSet, refKey, PodMenu, labelChanges});
 })();
