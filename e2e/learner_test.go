@@ -60,6 +60,17 @@ func TestControlsStayOnScreen(t *testing.T) {
 			p.navigate(p.s.server.URL + "/")
 			p.waitReady()
 			p.waitSettled()
+			if screen.mobile {
+				// The first screen's long sentence is clamped along the
+				// bottom; a tap shows it whole, another clamps it again.
+				const whole = `(() => { const e = document.getElementById("sentence"); return e.scrollHeight <= e.clientHeight + 1; })()`
+				require.False(t, eval[bool](p, whole), "the first screen's sentence is not clamped on a phone, so this proves nothing")
+				p.click("#sentence")
+				assert.True(t, eval[bool](p, whole), "a tap on the clamped sentence does not show it whole")
+				p.viewShot("sentence-whole")
+				p.click("#sentence")
+				assert.False(t, eval[bool](p, whole), "a second tap does not clamp the sentence again")
+			}
 			p.stepForward()
 			require.Greater(t, eval[float64](p, `document.documentElement.scrollHeight`), float64(screen.height),
 				"the page is not taller than the screen, so this test proves nothing")
@@ -79,6 +90,7 @@ func TestControlsStayOnScreen(t *testing.T) {
 			p.viewShot("scrolled-to-bottom")
 			// The controls still work from there.
 			p.stepForward()
+
 		})
 	}
 }

@@ -520,7 +520,7 @@
 		const nodes = UI.plural((view.nodes || []).length, "node");
 		const where = view.mode === "lesson"
 			? `the world of this lesson, after the ${UI.plural(state.base, "step")} of its setup: a cluster of ${nodes}`
-			: `a cluster of ${nodes} whose controllers are running (${UI.plural(state.base, "setup step")} built it)`;
+			: `a cluster of ${nodes}, built by ${UI.plural(state.base, "setup step")}`;
 		const ran = (view.inputs || []).filter((i) => i.step >= state.base).map((i) => i.text);
 		const did = ran.length === 1 ? [", where you just ran ", h("code", {text: ran[0]})] : ran.length > 1 ? `, where you just ran ${UI.plural(ran.length, "command")}` : "";
 		const owners = (view.owners || []).slice(0, 3).map((o) => {
@@ -533,7 +533,7 @@
 			? "Nothing is pending: intervene (click a pod, or type a command) and watch the controller react."
 			: view.mode === "lesson"
 				? "Read the guide, then press Step (→) to run the next event."
-				: "Press Step (→) to run the next event and follow the controller's reaction, one step at a time.";
+				: "Press Step (→) to run the next event and follow the controller's reaction.";
 		return [`You are looking at ${where}`, did, `${wants}. ${next}`];
 	}
 
@@ -1218,6 +1218,13 @@
 
 		document.addEventListener("keydown", keydown);
 		watchDock();
+		// On a phone the sentence is clamped to a few lines along the
+		// bottom of the screen; a tap shows it whole, another clamps it.
+		els.sentence.closest(".now").addEventListener("click", (event) => {
+			if (!event.target.closest("a, button")) {
+				event.currentTarget.classList.toggle("expanded");
+			}
+		});
 		// A reload right after a step must not lose it to the URL's delay.
 		addEventListener("pagehide", writeURL);
 	}
