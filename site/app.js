@@ -433,6 +433,7 @@
 				UI.renderInside(view);
 			}
 			renderSentence(view, last);
+			news.note(view, last, state.playing || state.busy);
 		}
 		// During a chunked run the timeline grows by a chunk at a time; it
 		// is drawn once the run ends, so the page stays responsive.
@@ -673,8 +674,11 @@
 				onChunk: (r) => {
 					chunks++;
 					addSteps(r.steps);
+					// The step count shows the progress; #status, a live
+					// region, keeps saying "stabilizing…", and #timeline-news
+					// tells a screen reader how far the run got every few
+					// seconds, rather than at every chunk.
 					els.stepCount.textContent = `step ${r.step} of ${Math.max(r.step, state.view ? state.view.recordedSteps : 0)}`;
-					setStatus(`stabilizing… step ${r.step}`);
 					if (chunks >= maxStabilizeChunks && !r.atRest) {
 						state.engine.cancel();
 						state.stabilizeLimited = true;
@@ -741,6 +745,7 @@
 		lesson.show(null);
 		els.worldSelect.value = start;
 		state.view = null;
+		news.forget();
 		state.tl = [];
 		setSyncNote("");
 		for (const line of sandboxStarts[start] || sandboxStarts.sandbox) {
@@ -761,6 +766,7 @@
 	async function loadLesson(id) {
 		const res = await call("load", {lesson: id});
 		state.view = null;
+		news.forget();
 		lesson.show(res.lesson || null);
 		els.worldSelect.value = id;
 		setSyncNote("");
@@ -787,6 +793,7 @@
 			lesson.show(info);
 			els.worldSelect.value = link.world;
 			state.view = null;
+			news.forget();
 			await refresh(null);
 			await fillTimeline(link.at);
 			consoleUI.print(`Restored a shared world: ${UI.plural(link.inputs.length, "input")} replayed, now at step ${link.at} of ${link.end}.`);
@@ -905,6 +912,10 @@
 		fallbackFocus: () => els.stepForward,
 	});
 
+	// --- What a screen reader hears of the timeline ----------------------------------
+
+	const news = new UI.News(document.getElementById("timeline-news"));
+
 	// --- Wiring ------------------------------------------------------------------------
 
 	function openHelp() {
@@ -929,11 +940,21 @@
 
 		els.helpButton.addEventListener("click", openHelp);
 		els.helpClose.addEventListener("click", () => els.help.close());
+		// Closing the help gives the focus back to where it was, or, when
+		// that was nowhere (the help opened by ? with nothing focused) or
+		// cannot take it any more, to the ? button, so that a keyboard reader
+		// goes on from a control rather than from the top of the page. (With
+		// nothing to go back to, the browser leaves the focus on the closed
+		// dialog's button, and drops it to the body at its next layout.)
 		els.help.addEventListener("close", () => {
 			const back = state.helpReturn;
 			state.helpReturn = null;
-			if (back && document.contains(back)) {
+			if (back && back !== document.body && back.isConnected) {
 				back.focus();
+			}
+			const now = document.activeElement;
+			if (now === null || now === document.body || els.help.contains(now)) {
+				els.helpButton.focus();
 			}
 		});
 		// A click on the backdrop (outside the dialog's box) closes it.
