@@ -1,5 +1,5 @@
 // ui-news.js tells a screen reader what the simulation did, in a sentence
-// and a few times a minute at most, through one visually hidden live region
+// and every few seconds at most, through one visually hidden live region
 // (#timeline-news). The timeline itself is a plain list, not a live region:
 // Play adds ten items a second and Stabilize hundreds, and a reader who was
 // told each of them would hear nothing else for minutes.
