@@ -59,7 +59,15 @@ $(STATICCHECK):
 # else but e2e/, whose goroutines are chromedp's and whose browser runs once,
 # in the first line. The js/wasm run proves the page's code also works where
 # it ships; core is pure Go and must pass there too.
-test: lint ## lint, then every test: native (the browser suite included), with -race outside core/, and js/wasm under node
+# The browser tests' JavaScript dependency, axe-core, pinned in
+# e2e/package-lock.json: npm ci installs it when it is missing or older than
+# the lock file. Without npm the accessibility test skips (fails with CI=true).
+E2E_MODULES := e2e/node_modules/.package-lock.json
+$(E2E_MODULES): e2e/package.json e2e/package-lock.json
+	@if command -v npm >/dev/null; then npm ci --prefix e2e --no-audit --no-fund; \
+	else echo "make: npm is missing, so the axe-core test will not run; install it (Debian: apt-get install npm)"; fi
+
+test: lint $(E2E_MODULES) ## lint, then every test: native (the browser suite included), with -race outside core/, and js/wasm under node
 	$(GO) test ./...
 	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$')
 	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./wasm/... ./core/...

@@ -78,8 +78,9 @@ func TestPhoneTapToStep(t *testing.T) {
 // TestControlsHaveAccessibleNames reads Chromium's accessibility tree, the
 // one a screen reader is given, with the page at rest, with a pod's menu
 // open and with the help open, and proves that every control in it (button,
-// text box, list box, slider, …) has a name, and that the timeline and the
-// console's output are live regions, so that what happens is announced.
+// text box, list box, slider, …) has a name, and that the timeline's news
+// (#timeline-news, what a run did, in a sentence) and the console's output
+// are live regions, so that what happens is announced.
 func TestControlsHaveAccessibleNames(t *testing.T) {
 	p := openPage(t, "")
 	p.stabilize()
@@ -106,7 +107,7 @@ func TestControlsHaveAccessibleNames(t *testing.T) {
 	_, unnamed := p.unnamedControls()
 	assert.Len(t, unnamed, 1, "the check should report exactly the empty probe button")
 
-	for _, sel := range []string{"#timeline", "#console-output", "#status"} {
+	for _, sel := range []string{"#timeline-news", "#console-output", "#status"} {
 		assert.Contains(t, []string{"polite", "assertive"}, eval[string](p, `document.querySelector(`+js(sel)+`).getAttribute("aria-live") ?? ""`),
 			"%s is not a live region, so a screen reader does not announce it", sel)
 	}

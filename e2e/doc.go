@@ -72,8 +72,8 @@
 //     a tap steps, and a tap on a pod opens its menu as a bottom sheet.
 //   - TestControlsHaveAccessibleNames: every control in Chromium's
 //     accessibility tree has a name, at rest, with a pod's menu open and in
-//     the help dialog; the timeline, console output and status are live
-//     regions.
+//     the help dialog; the timeline's news, console output and status are
+//     live regions.
 //   - TestKeyboardOnly: Tab reaches every control, each with a visible focus
 //     ring; a pod reached by Tab opens its menu with Enter, the menu keeps
 //     the focus until Escape returns it to the pod, and a kill chosen with
@@ -81,9 +81,31 @@
 //   - TestTextContrast: every visible text meets WCAG AA contrast against
 //     what is behind it (gradients and translucent layers composited), in
 //     the light and the dark scheme, including a terminating pod's stripes.
+//   - TestAxeFindsNothingSerious: axe-core finds no violation of serious or
+//     critical impact, nor of a rule it used to report (listitem,
+//     scrollable-region-focusable, label-content-name-mismatch,
+//     landmark-one-main, region, aria-allowed-role), at first view, after
+//     stepping, with a pod's menu open, with a lesson open, with the share
+//     link and a notice, with an error, and at 390×844; each violation is
+//     printed with its rule, impact and selectors.
+//   - TestHelpGivesTheFocusBack: closing the help returns the focus to the
+//     control focused before it opened, or to the ? button when none was.
+//   - TestRunsAreAnnouncedInAFewSentences: the timeline is not a live
+//     region; during Play and Stabilize every live region speaks at most
+//     every 3 s, #timeline-news says how far a run got and where it ended,
+//     and a single step is told at once, with what it did.
 //
 // The accessibility and contrast checks each prove first that they can fail:
-// a probe without a name, and a pale probe text, are added and reported.
+// a probe without a name, a pale probe text, and a list item outside a list
+// (for axe) are added and reported.
+//
+// axe-core is the suite's one JavaScript dependency, pinned in
+// e2e/package.json and e2e/package-lock.json and installed into
+// e2e/node_modules by npm ci (make test runs it when node_modules is missing
+// or older than the lock file; .ci/run always does). The test evaluates
+// axe.min.js in the tab through CDP, which the page's Content-Security-Policy
+// does not govern, so the page is checked with the policy it ships with.
+// Without it the axe test skips, except when CI=true, where it fails.
 //
 // Every test fails on any console error: console.error, an uncaught
 // exception, or a browser log entry of level error, from the page or from

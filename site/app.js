@@ -484,6 +484,7 @@
 				UI.renderInside(view);
 			}
 			renderSentence(view, last);
+			news.note(view, last, state.playing || state.busy);
 		}
 		// During a chunked run the timeline is drawn with the view fetched
 		// between chunks (a few times a second at most), so its present
@@ -797,8 +798,11 @@
 				onChunk: (r) => {
 					chunks++;
 					addSteps(r.steps);
+					// The step count shows the progress; #status, a live
+					// region, keeps saying "stabilizing…", and #timeline-news
+					// tells a screen reader how far the run got every few
+					// seconds, rather than at every chunk.
 					setCounter(r.step, Math.max(r.step, state.view ? state.view.recordedSteps : 0));
-					setStatus(`stabilizing… ${stepName(r.step)}`);
 					if (chunks >= maxStabilizeChunks && !r.atRest) {
 						state.engine.cancel();
 						state.stabilizeLimited = true;
@@ -867,6 +871,7 @@
 		lesson.show(null);
 		els.worldSelect.value = start;
 		state.view = null;
+		news.forget();
 		state.tl = [];
 		setSyncNote("");
 		for (const line of sandboxStarts[start] || sandboxStarts.sandbox) {
@@ -892,6 +897,7 @@
 		const res = await call("load", {lesson: id});
 		state.view = null;
 		state.base = res.step;
+		news.forget();
 		lesson.show(res.lesson || null);
 		els.worldSelect.value = id;
 		setSyncNote("");
@@ -919,6 +925,7 @@
 			lesson.show(info, {page: link.page});
 			els.worldSelect.value = link.world;
 			state.view = null;
+			news.forget();
 			await refresh(null);
 			state.intro = false;
 			await fillTimeline(link.at);
@@ -1107,6 +1114,10 @@
 		fallbackFocus: () => els.stepForward,
 	});
 
+	// --- What a screen reader hears of the timeline ----------------------------------
+
+	const news = new UI.News(document.getElementById("timeline-news"), {stepName: (n) => stepName(n)});
+
 	// --- Wiring ------------------------------------------------------------------------
 
 	function openHelp() {
@@ -1131,11 +1142,21 @@
 
 		els.helpButton.addEventListener("click", openHelp);
 		els.helpClose.addEventListener("click", () => els.help.close());
+		// Closing the help gives the focus back to where it was, or, when
+		// that was nowhere (the help opened by ? with nothing focused) or
+		// cannot take it any more, to the ? button, so that a keyboard reader
+		// goes on from a control rather than from the top of the page. (With
+		// nothing to go back to, the browser leaves the focus on the closed
+		// dialog's button, and drops it to the body at its next layout.)
 		els.help.addEventListener("close", () => {
 			const back = state.helpReturn;
 			state.helpReturn = null;
-			if (back && document.contains(back)) {
+			if (back && back !== document.body && back.isConnected) {
 				back.focus();
+			}
+			const now = document.activeElement;
+			if (now === null || now === document.body || els.help.contains(now)) {
+				els.helpButton.focus();
 			}
 		});
 		// A click on the backdrop (outside the dialog's box) closes it.

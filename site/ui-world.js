@@ -82,14 +82,23 @@
 		if (pod.restarts) {
 			details.push(plural(pod.restarts, "restart"));
 		}
+		const node = pod.node ? `on ${pod.node}` : "not scheduled";
+		// The button's name holds its visible text, in the same order, and
+		// only then what the card does not show (WCAG 2.5.3, label in name):
+		// a learner who speaks to the page, "click web-x Running", or reads
+		// it with a screen reader, meets the words on the card. The node is
+		// the card's last line, shown on narrow screens only (wide ones
+		// show it as the pod's column), so the name holds the visible text
+		// on both.
 		const description = [
 			`pod ${pod.name}`,
+			details.join(", "),
+			labels,
+			claim ? claim.short : "",
+			node,
 			pod.namespace !== "default" ? `in namespace ${pod.namespace}` : "",
-			state.text,
-			pod.restarts ? plural(pod.restarts, "restart") : "",
-			pod.node ? `on ${pod.node}` : "not scheduled",
 			pod.owner ? `controlled by ${pod.owner}` : "orphan: no controller",
-			labels ? `labels ${labels}` : "no labels",
+			labels ? "" : "no labels",
 			claim ? claim.long : "",
 			pod.kubelet ? `kubelet: ${pod.kubelet}` : "",
 			isTouched ? "touched by the last step" : "",
@@ -113,11 +122,14 @@
 			isTouched ? h("span", {class: "mark-touched", text: "◆"}) : null,
 			!pod.owner ? h("span", {class: "mark-orphan", text: "⚠"}) : null,
 			h("span", {class: "mark-state", text: state.mark})),
-		h("span", {class: "pod-name", text: pod.name}),
-		h("span", {class: "pod-state", text: details.join(" · ")}),
-		h("span", {class: "pod-node", text: pod.node ? `on ${pod.node}` : "not scheduled"}),
-		labels ? h("span", {class: "pod-labels", text: labels}) : null,
-		claim ? h("span", {class: "pod-claim", text: claim.short}) : null);
+		// The spaces are not drawn (the lines are flex items) but keep the
+		// card's text words apart for whatever reads it as text: "web-x
+		// Running", not "web-xRunning".
+		" ", h("span", {class: "pod-name", text: pod.name}),
+		" ", h("span", {class: "pod-state", text: details.join(" · ")}),
+		labels ? [" ", h("span", {class: "pod-labels", text: labels})] : null,
+		claim ? [" ", h("span", {class: "pod-claim", text: claim.short})] : null,
+		" ", h("span", {class: "pod-node", text: node}));
 	}
 
 	// claimHint says what the next sync of an owner will do with the pod, as

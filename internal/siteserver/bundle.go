@@ -13,8 +13,8 @@ import (
 // engine client, the drawing helpers, the page, and the service worker's
 // registration. They are written as separate files, one concern each, and
 // served as one, BundleName, which index.html loads: one request instead of
-// eight, which on a cold load brings the page to interactive about 40 ms
-// sooner. Each is an immediately invoked function or a plain statement, so
+// one per script, which on a cold load (eight scripts, when it was measured)
+// brings the page to interactive about 40 ms sooner. Each is an immediately invoked function or a plain statement, so
 // joining them cannot make their names collide. worker.js and sw.js are not
 // among them: they run in workers of their own.
 var PageScripts = []string{
@@ -24,6 +24,7 @@ var PageScripts = []string{
 	"ui-inside.js",
 	"ui-lesson.js",
 	"ui-console.js",
+	"ui-news.js",
 	"app.js",
 	"offline.js",
 }
