@@ -342,6 +342,9 @@ func TestRunsAreAnnouncedInAFewSentences(t *testing.T) {
 	p.click("#play")
 	p.waitFor("Play to pause", quick, `document.getElementById("play").getAttribute("aria-pressed") === "false"`)
 	d := time.Since(started)
+	// A tick of Play may still be in flight when the pause lands; it ends
+	// within a tick (100 ms at this speed), and its step is the last one.
+	eval[any](p, `new Promise((resolve) => setTimeout(() => resolve(null), 500))`)
 	p.waitSettled()
 	base := p.base()
 	played, _ := p.stepCount()
