@@ -55,7 +55,7 @@ import (
 //	view        View(ViewArgs)              → View            the page's whole picture of the world
 //	steps       Steps(StepsArgs)            → StepsResult     recorded steps by number, for the timeline
 //	check       Check(CheckArgs)            → CheckResult     a lesson's goal, or one page's checks
-//	complete    Complete(CompleteArgs)      → CompleteResult  tab completion
+//	complete    Complete(CompleteArgs)      → CompleteResult  tab completion, with the names of what exists
 //	help        Help(HelpArgs)              → HelpResult      help text, and the command table
 //
 // JSON names are lowerCamelCase. Lists are omitted when empty (read an absent
