@@ -41,7 +41,19 @@
 //     steps and a seek back reopens, in a fresh browser context, at the same
 //     step with the same world and the same view, byte for byte.
 //   - TestConsoleTypoSuggestion: a mistyped command shows an error with a
-//     did-you-mean button that fixes the line.
+//     did-you-mean button that fixes the line, and says "did you mean"
+//     once.
+//   - TestConsoleCompletesPodNamesFromAList: Tab after kill pod/ lists the
+//     world's pods as options of a listbox under the console's field (the
+//     ARIA combobox pattern), not in the log, and fills in their common
+//     prefix; ↓ and Enter pick one, a click picks one, Escape closes the
+//     list without reaching the page's shortcuts, and ↑ recalls history
+//     again once it is closed. The list's texts meet WCAG AA contrast in
+//     both schemes.
+//   - TestConsoleCompletesOneMatchAtOnce: a single candidate (scale rs/ is
+//     rs/web, a unique start of a pod's name) goes in the line at once;
+//     describe pod lists bare names; nothing to complete is said in a
+//     status line in the list's place, not in the log.
 //   - TestEngineSurvivesPanicAndCrash: a Go panic inside an op is answered as
 //     an error and the page goes on; a crash that kills the Go program makes
 //     the page say so in #error, restart its worker and replay to the same

@@ -290,7 +290,8 @@ func TestShareLinkReproducesState(t *testing.T) {
 }
 
 // TestConsoleTypoSuggestion proves a mistyped command shows an error with a
-// did-you-mean button, and that the button fixes the line.
+// did-you-mean button, saying "did you mean" once, and that the button fixes
+// the line.
 func TestConsoleTypoSuggestion(t *testing.T) {
 	p := openPage(t, "")
 	p.typeLine("#console-input", "crate rs x"+kb.Enter)
@@ -298,6 +299,9 @@ func TestConsoleTypoSuggestion(t *testing.T) {
 	p.waitFor("the suggestion", quick, `document.querySelector('button.suggestion[data-suggestion="create"]') !== null`)
 	p.shot("typo")
 	assert.Contains(t, p.text(".console-error"), "crate")
+	shown := eval[string](p, `document.querySelector("#console-output .console-entry:last-child").innerText`)
+	assert.Equal(t, 1, strings.Count(strings.ToLower(shown), "did you mean"), "the entry says did you mean once:\n%s", shown)
+	assert.Equal(t, 1, strings.Count(shown, "create"), "the entry names the suggestion once:\n%s", shown)
 
 	p.click(`button.suggestion[data-suggestion="create"]`)
 	p.waitFor("the fixed line", quick, `document.getElementById("console-input").value === "create rs x"`)

@@ -55,7 +55,7 @@ import (
 //	view        View(ViewArgs)              → View            the page's whole picture of the world
 //	steps       Steps(StepsArgs)            → StepsResult     recorded steps by number, for the timeline
 //	check       Check(CheckArgs)            → CheckResult     a lesson's goal, or one page's checks
-//	complete    Complete(CompleteArgs)      → CompleteResult  tab completion
+//	complete    Complete(CompleteArgs)      → CompleteResult  tab completion, with the names of what exists
 //	help        Help(HelpArgs)              → HelpResult      help text, and the command table
 //
 // JSON names are lowerCamelCase. Lists are omitted when empty (read an absent
@@ -734,13 +734,22 @@ func commandError(err error) *CommandError {
 	return &CommandError{Kind: "runtime", Line: 1, Col: 1, Message: err.Error(), Error: err.Error()}
 }
 
-// Complete offers completions for the word under the cursor.
+// Complete offers completions for the word under the cursor: the grammar's,
+// and the names of what exists in the loaded world at its present step (pods,
+// ReplicaSets, nodes, namespaces; see script.CompleteIn). Before a load there
+// is no world, and it offers the grammar alone. It reads the world and
+// changes nothing, not even by building one.
 func (b *Bridge) Complete(a CompleteArgs) (*CompleteResult, error) {
 	cursor := len(a.Line)
 	if a.Cursor != nil {
 		cursor = *a.Cursor
 	}
-	c := script.CompleteAt(a.Line, cursor)
+	var c script.Completion
+	if b.e != nil {
+		c = b.e.session.Complete(a.Line, cursor)
+	} else {
+		c = script.CompleteAt(a.Line, cursor)
+	}
 	return &CompleteResult{Start: c.Start, End: c.End, Candidates: c.Candidates}, nil
 }
 

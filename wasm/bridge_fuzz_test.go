@@ -81,6 +81,12 @@ func FuzzBridge(f *testing.F) {
 			run {"line":"scael rs/web --replicas=2"}
 			complete {"line":"kill po","cursor":99}
 			complete {"line":"get ","cursor":-3}
+			run {"line":"create rs web --replicas=2 --selector=app=web"}
+			stabilize {}
+			complete {"line":"kill pod/"}
+			complete {"line":"describe pod  -n default","cursor":13}
+			seek {"step":1}
+			complete {"line":"scale rs/"}
 			help {"topic":"kill","commands":true}
 			help {"topic":"nope"}
 			lessons`,

@@ -7,6 +7,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,6 +294,41 @@ func TestBridgeCompleteAndHelp(t *testing.T) {
 	require.NotEmpty(t, l.Lessons)
 	assert.Equal(t, "01-self-healing", l.Lessons[0].ID)
 	assert.Empty(t, l.Lessons[0].Pages, "the list carries no content")
+}
+
+// TestBridgeCompletesNamesFromTheLiveWorld: completion names the objects of
+// the loaded world at its present step, sorted, as the view lists them, and
+// reading them changes nothing. Before a load it offers the grammar alone.
+func TestBridgeCompletesNamesFromTheLiveWorld(t *testing.T) {
+	complete := func(b *Bridge, line string) []string {
+		t.Helper()
+		return callOp[CompleteResult](t, b, "complete", CompleteArgs{Line: line}).Candidates
+	}
+	assert.Equal(t, []string{"node/"}, complete(NewBridge(), "cordon "), "nothing is loaded: no names")
+
+	b := newSandbox(t, 3)
+	assert.Equal(t, []string{"node/node-1", "node/node-2", "node/node-3"}, complete(b, "cordon node/"))
+	assert.Empty(t, complete(b, "kill pod/"), "the sandbox starts without pods")
+	before := callOp[View](t, b, "view", nil).Step
+
+	run(t, b, "create rs web --replicas=3 --selector=app=web")
+	stabilize(t, b, 1000)
+	v := callOp[View](t, b, "view", ViewArgs{Agenda: 100, Steps: 100})
+	require.Len(t, v.Pods, 3)
+	var want []string
+	for _, p := range v.Pods {
+		want = append(want, "pod/"+p.Name)
+	}
+	slices.Sort(want)
+	assert.Equal(t, want, complete(b, "kill pod/"))
+	assert.Equal(t, want, complete(b, "kill pod/web-"))
+	assert.Equal(t, []string{"rs/web"}, complete(b, "scale rs/"))
+	assert.Equal(t, []string{"default"}, complete(b, "get pods -n "))
+	assert.Equal(t, v, callOp[View](t, b, "view", ViewArgs{Agenda: 100, Steps: 100}), "completing changed the world")
+
+	callOp[SeekResult](t, b, "seek", SeekArgs{Step: before})
+	assert.Empty(t, complete(b, "kill pod/"), "back before rs/web, its pods do not exist")
+	assert.Empty(t, complete(b, "scale rs/"))
 }
 
 func TestBridgeRequestErrors(t *testing.T) {

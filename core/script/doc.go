@@ -34,6 +34,26 @@
 // ConfigKeys) and completion (Complete) all read it, and a test parses every
 // example in it. Adding a command is adding a row and its parse function.
 //
+// # Completion
+//
+// Tab completion offers what may come at the cursor: commands, kinds, flags,
+// enumerated values, config keys and fields from the table, and, wherever
+// the line names something that exists, its name. The table says which
+// argument, flag or field names what (an object of the command's kinds, a
+// node, a namespace, an owner); the names come from the world. CompleteAt
+// knows the grammar alone; CompleteIn also asks an ObjectLister (the API
+// store) for names, and Session.Complete asks its own world's:
+//
+//	kill pod/w<Tab>              pod/web-4vq9z  pod/web-kd2lm
+//	describe pod <Tab>           stray  web-4vq9z  web-kd2lm
+//	scale rs/<Tab>               rs/web
+//	create pod p --node=<Tab>    --node=node-1  --node=node-2  --node=node-3
+//	expect pods owner=rs/<Tab>   owner=rs/web
+//
+// Names are sorted, and come from the namespace the line selects with -n
+// (anywhere in the line), or default. Completing reads the world and never
+// changes it.
+//
 // # Parsing
 //
 // Parse reads a whole script before anything runs. Whatever is wrong with it

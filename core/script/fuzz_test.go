@@ -67,8 +67,25 @@ func checkParse(t *testing.T, src string) {
 			comp := CompleteAt(line, cursor)
 			require.LessOrEqual(t, comp.Start, comp.End)
 			require.LessOrEqual(t, comp.End, len(line))
+			// With a world to name things from, the span is the same: the
+			// names only add candidates.
+			named := fuzzCompletionWorld(t).Complete(line, cursor)
+			require.Equal(t, comp.Start, named.Start)
+			require.Equal(t, comp.End, named.End)
+			require.GreaterOrEqual(t, len(named.Candidates), len(comp.Candidates))
 		}
 	}
+}
+
+// fuzzWorld is the world checkParse completes names from, built once: a
+// session only reads it when it completes.
+var fuzzWorld *Session
+
+func fuzzCompletionWorld(t *testing.T) *Session {
+	if fuzzWorld == nil {
+		fuzzWorld = completionWorld(t).Session
+	}
+	return fuzzWorld
 }
 
 // fuzzSeeds are inputs worth starting from: every example in the table, and

@@ -72,6 +72,9 @@ type FlagDoc struct {
 	lo, hi int64
 	// minDur bounds a duration flag's value from below.
 	minDur time.Duration
+	// names says which existing things the value names (a node, a
+	// namespace), so that completion can offer them.
+	names valueNames
 }
 
 // Spelling returns how the flag is written in a usage line: --replicas=N, or
@@ -95,20 +98,47 @@ type ArgDoc struct {
 
 	// complete says what completion offers for the argument.
 	complete argCompletion
+	// named are the KEY= words of Values whose value names something that
+	// exists (object=KIND/NAME), so completion can offer it after the =.
+	named []namedKey
+}
+
+// namedKey is a KEY= word of an argument whose value names something.
+type namedKey struct {
+	key   string
+	names valueNames
 }
 
 // argCompletion is what completion offers for a positional argument.
 type argCompletion uint8
 
 const (
-	completeNothing  argCompletion = iota
-	completeValues                 // ArgDoc.Values
-	completeRef                    // KIND/ prefixes of the command's kinds, and those kinds
-	completeKind                   // the command's kinds
-	completeConfig                 // config keys, each with its "="
-	completeField                  // fields of the object named before
-	completePodField               // pod filters and count=
-	completeTopic                  // help topics
+	completeNothing argCompletion = iota
+	completeValues                // ArgDoc.Values
+	// completeRef is an object of the command's kinds, written KIND/NAME or
+	// KIND NAME: completion offers the KIND/ prefixes (and the kinds, where
+	// a selector may follow), then the names of the objects that exist.
+	completeRef
+	// completeRefOrName is completeRef, and also the bare NAME of an object
+	// of the command's one kind (cordon node-1, as kubectl writes it).
+	completeRefOrName
+	completeKind     // the command's kinds
+	completeConfig   // config keys, each with its "="
+	completeField    // fields of the object named before
+	completePodField // pod filters and count=
+	completeTopic    // help topics
+)
+
+// valueNames says what existing thing a flag's, a field's or a KEY='s value
+// names, so that completion can ask the world for the names (see CompleteIn).
+type valueNames uint8
+
+const (
+	namesNone      valueNames = iota
+	namesNode                 // a node: node-1
+	namesNamespace            // a namespace: default, or one objects are in
+	namesOwner                // a pod's controller: rs/NAME, rc/NAME or none
+	namesObject               // any object describe takes: pod/NAME, rs/NAME, ...
 )
 
 // CommandDoc describes one command, for help, the page's help panel and
@@ -237,7 +267,7 @@ var (
 // The flags more than one command shares.
 var (
 	flagNamespace = FlagDoc{Name: "namespace", Short: "n", Type: TypeName, Placeholder: "NS", Default: "default",
-		Help: "the namespace of the objects (nodes have none)"}
+		Help: "the namespace of the objects (nodes have none)", names: namesNamespace}
 	flagSelector = FlagDoc{Name: "selector", Short: "l", Type: TypeSelector, Placeholder: "SEL",
 		Help: `label selector, as one word: quote it when it holds spaces, -l "tier in (a,b)"`}
 	flagAll = FlagDoc{Name: "all", Type: TypeBool,
@@ -450,7 +480,7 @@ func commandTable() []*spec {
 				Args: []ArgDoc{{Name: "NAME", Help: "the pod's name (a DNS-1123 subdomain)"}},
 				Flags: []FlagDoc{
 					{Name: "labels", Type: TypeLabels, Placeholder: "k=v,...", Help: "the pod's labels"},
-					{Name: "node", Type: TypeName, Placeholder: "NODE", Help: "bind the pod to this node at once"},
+					{Name: "node", Type: TypeName, Placeholder: "NODE", Help: "bind the pod to this node at once", names: namesNode},
 					{Name: "phase", Type: TypeEnum, Placeholder: "PHASE", Values: podPhases, Help: "the phase it starts in"},
 					{Name: "ready", Type: TypeBool, Help: "it starts Ready"},
 					flagNamespace},
@@ -523,7 +553,7 @@ func commandTable() []*spec {
 			CommandDoc: CommandDoc{Name: "cordon", Group: GroupWorld,
 				Usage:    "cordon node/NAME",
 				Summary:  "mark a node unschedulable: the scheduler places no new pods on it",
-				Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRef}},
+				Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRefOrName}},
 				Examples: []string{"cordon node/node-1", "cordon node-2"},
 			},
 			words: []string{"cordon"}, kinds: nodeKinds, parse: parseCordon,
@@ -532,7 +562,7 @@ func commandTable() []*spec {
 			CommandDoc: CommandDoc{Name: "uncordon", Group: GroupWorld,
 				Usage:    "uncordon node/NAME",
 				Summary:  "mark a node schedulable again",
-				Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRef}},
+				Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRefOrName}},
 				Examples: []string{"uncordon node/node-1"},
 			},
 			words: []string{"uncordon"}, kinds: nodeKinds, parse: parseCordon,
@@ -813,7 +843,7 @@ func commandTable() []*spec {
 					"into one whose count goes up.",
 				Args: []ArgDoc{{Name: "CHECK", Help: "filters, and count or total with a comparison", Repeated: true,
 					Values:   []string{"reason=", "object=", "type=", "count=", "total="},
-					complete: completeValues}},
+					complete: completeValues, named: []namedKey{{"object=", namesObject}}}},
 				Flags:    []FlagDoc{flagNamespace},
 				Examples: []string{"expect events reason=FailedCreate object=rs/web count=1", "expect events reason=SuccessfulCreate total=3", "expect events type=Warning count=0"},
 			},
@@ -1061,6 +1091,9 @@ type field struct {
 	values []string
 	help   string
 	filter bool
+	// names says which existing things the value names (owner, node), so
+	// that completion can offer them.
+	names valueNames
 	// get reads the field from an object of one of kinds; key is the map key.
 	get func(o api.Object, key string) Value
 }
@@ -1181,11 +1214,11 @@ var fieldTable = []field{
 		get: func(o api.Object, _ string) Value { return enumValue(podOf(o).Status.Phase) }},
 	{path: "ready", kinds: podKinds, typ: TypeBool, filter: true, help: "whether the pod's Ready condition is True",
 		get: func(o api.Object, _ string) Value { return boolValue(podReady(podOf(o))) }},
-	{path: "owner", kinds: podKinds, typ: TypeOwner, filter: true, help: "the pod's controller, rs/NAME or rc/NAME, or none",
+	{path: "owner", kinds: podKinds, typ: TypeOwner, filter: true, names: namesOwner, help: "the pod's controller, rs/NAME or rc/NAME, or none",
 		get: func(o api.Object, _ string) Value { return ownerValue(ownerOf(o.Meta())) }},
 	{path: "terminating", kinds: podKinds, typ: TypeBool, filter: true, help: "whether the pod is being deleted",
 		get: func(o api.Object, _ string) Value { return boolValue(o.Meta().DeletionTimestamp != nil) }},
-	{path: "node", kinds: podKinds, typ: TypeString, filter: true, help: "the node the pod is bound to, or empty (spec.nodeName)",
+	{path: "node", kinds: podKinds, typ: TypeString, filter: true, names: namesNode, help: "the node the pod is bound to, or empty (spec.nodeName)",
 		get: func(o api.Object, _ string) Value { return strValue(podOf(o).Spec.NodeName) }},
 	{path: "restarts", kinds: podKinds, typ: TypeInt, filter: true, help: "the restarts of the pod's containers, summed",
 		get: func(o api.Object, _ string) Value {
@@ -1196,7 +1229,7 @@ var fieldTable = []field{
 			return intValue(n)
 		}},
 
-	{path: "spec.nodeName", kinds: podKinds, typ: TypeString, help: "the node the pod is bound to",
+	{path: "spec.nodeName", kinds: podKinds, typ: TypeString, names: namesNode, help: "the node the pod is bound to",
 		get: func(o api.Object, _ string) Value { return strValue(podOf(o).Spec.NodeName) }},
 	{path: "status.phase", kinds: podKinds, typ: TypeEnum, values: podPhases, help: "the pod's phase",
 		get: func(o api.Object, _ string) Value { return enumValue(podOf(o).Status.Phase) }},
