@@ -81,6 +81,26 @@
 //   - TestTextContrast: every visible text meets WCAG AA contrast against
 //     what is behind it (gradients and translucent layers composited), in
 //     the light and the dark scheme, including a terminating pod's stripes.
+//   - TestEveryTermHasAGlossaryEntry: every glossary term in the panels
+//     inside the controller and in the world, in the middle of a sync and at
+//     rest, names an entry of the Glossary panel, which names its upstream
+//     function and file, and its tooltip (aria-describedby) says the entry's
+//     one-line explanation; every entry has its texts and upstream name; a
+//     probe term naming no entry is caught.
+//   - TestRequiredWordsAreTerms: each word the issue names (dirty,
+//     processing, AddAfter, NumRequeues, add and del, HasSynced,
+//     resourceVersion, tombstone, DeltaFIFO, relist, resync, controllerRef,
+//     slow start, burst, attemptToDelete, orphan, adopt, release,
+//     terminating, …) is drawn as a term somewhere the learner sees it.
+//   - TestTermExplainsItselfOnHoverAndFocus: hovering a term with the mouse
+//     and reaching one with Tab each show its one-line explanation beside
+//     it, not over it, which is also its accessible description; Escape
+//     hides it and does nothing else; Tab goes on past it; in the help, a
+//     modal dialog, the tooltip is drawn on top.
+//   - TestGlossaryPanelOpens: the Glossary panel opens from the header, from
+//     the help (and closes back to it), from a term (at its entry) and with
+//     t, which the help lists; its controls are named, keys pressed in it do
+//     not step the world, and closing it gives the focus back.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, and a pale probe text, are added and reported.
