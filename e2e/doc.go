@@ -101,6 +101,8 @@
 //     the help (and closes back to it), from a term (at its entry) and with
 //     t, which the help lists; its controls are named, keys pressed in it do
 //     not step the world, and closing it gives the focus back.
+//   - TestGlossaryContrast: a term's tooltip and the open Glossary panel meet
+//     WCAG AA contrast in the light and the dark scheme.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, and a pale probe text, are added and reported.

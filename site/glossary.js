@@ -4,11 +4,11 @@
 // it comes from, with its file. ui-glossary.js draws it.
 //
 // To translate the page's glossary, copy this file and translate the
-// strings under text, groups, captions and entries. Every text is a whole
-// sentence, never joined from pieces: where a word inside it is another
-// entry, it says so in place as {{id}} (the entry's term) or {{id|the words
-// shown}}, and a template names its parts as {name} and {file}, so a
-// translation may put them in any order. Upstream names and files are code:
+// strings under text, labels, groups, captions and entries. Every text is a
+// whole sentence or phrase, never joined from pieces: where a word inside it
+// is an entry, it says so in place as {{id}} (the entry's term) or {{id|the
+// words shown}}, and where the page puts in a value it names it, as {name}
+// and {file}, so a translation may put them in any order. Upstream names and files are code:
 // they stay as they are. The match table at the end is not text to
 // translate either: it lists the words the engine and the panels write (in
 // English), by which the page finds an entry's term in their text.
@@ -25,6 +25,16 @@ globalThis.RlabGlossary = {
 		upstream: "In Kubernetes v1.31: {name} in {file}",
 		model: "Reconcile Lab's own, with no Kubernetes counterpart: {name} in {file}",
 		sections: "Sections of the glossary",
+	},
+
+	// labels are the panels' phrases that hold a term, by name: {{…}}
+	// marks the term, {key} and the like the values the panel puts in.
+	labels: {
+		lastSyncs: "last syncs ({{sync|syncReplicaSet}})",
+		pendingDeltas: "{{deltafifo|DeltaFIFO}}: not yet delivered",
+		deletesAwaited: "{{deletes-awaited|deletes awaited}} for {key}: {pods}",
+		gcOwners: "owners whose dependents are being orphaned ({{attempt-to-orphan|attemptToOrphan}})",
+		gcDependents: "dependents to check ({{attempt-to-delete|attemptToDelete}})",
 	},
 
 	// groups are the glossary's sections, in the order it lists them.
@@ -293,7 +303,7 @@ globalThis.RlabGlossary = {
 		{
 			id: "faults", group: "agenda", term: "faults",
 			short: "Failures you injected: errors the API server returns to chosen requests, and watch events dropped or delayed.",
-			long: "The console's fault, drop watch, break watch and delay watch commands add them, to show how the controller copes: a refused create comes back with back-off, and lost events are repaired by a {{relist}} or outlasted by {{expired}} expectations. A real cluster has such failures without being asked.",
+			long: "The console's fail command adds the API errors, and drop watch, break watch, expire watch and delay watch the watch faults; heal ends them. They show how the controller copes: a refused create comes back with back-off, and lost events are repaired by a {{relist}} or outlasted by {{expired}} expectations. A real cluster has such failures without being asked.",
 			origin: "rlab",
 			upstream: {name: "apistore.Faults", file: "core/apistore/faults.go"},
 		},

@@ -62,17 +62,17 @@
 	}
 
 	// format builds a sentence from a text whose {{id}} and {{id|words}}
-	// name entries, with each such place drawn by place(id, words) and the
-	// rest as text.
-	function format(text, place) {
+	// name entries, with each such place drawn by place(id, words), {name}
+	// replaced by parts[name] (a node or a string), and the rest as text.
+	function format(text, place, parts = {}) {
 		const out = [];
-		const re = /\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}/g;
+		const re = /\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}|\{([a-z]+)\}/g;
 		let last = 0;
 		for (const m of text.matchAll(re)) {
 			if (m.index > last) {
 				out.push(text.slice(last, m.index));
 			}
-			out.push(place(m[1], m[2]));
+			out.push(m[3] ? parts[m[3]] ?? m[0] : place(m[1], m[2]));
 			last = m.index + m[0].length;
 		}
 		if (last < text.length) {
@@ -81,17 +81,10 @@
 		return out;
 	}
 
-	// fill builds a template's sentence with its {name} parts replaced by
-	// the nodes in parts.
-	function fill(template, parts) {
-		const out = [];
-		let last = 0;
-		for (const m of template.matchAll(/\{([a-z]+)\}/g)) {
-			out.push(template.slice(last, m.index), parts[m[1]] ?? m[0]);
-			last = m.index + m[0].length;
-		}
-		out.push(template.slice(last));
-		return out.filter((part) => part !== "");
+	// phrase builds the panel phrase G.labels[name], its terms drawn as
+	// terms and its {part} places filled from parts.
+	function phrase(name, parts) {
+		return format(G.labels[name], (id, words) => term(id, words), parts);
 	}
 
 	// matchers caches, by the list of entries looked for, a regular
@@ -378,7 +371,7 @@
 			h("h4", {id: `${entryId(e.id)}-term`, class: "gloss-term"}, e.term),
 			h("p", {class: "gloss-short"}, e.short),
 			h("p", {class: "gloss-long"}, rich(e.long)),
-			h("p", {class: "gloss-upstream"}, fill(template, {
+			h("p", {class: "gloss-upstream"}, format(template, term, {
 				name: h("code", {class: "gloss-name", text: e.upstream.name}),
 				file: h("code", {class: "gloss-file", text: e.upstream.file}),
 			})));
@@ -518,5 +511,5 @@
 		}
 	}
 
-	Object.assign(UI, {term, termify, decorate, decorateWorld, termFocus, restoreTermFocus, openGlossary, glossary: G});
+	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, termFocus, restoreTermFocus, openGlossary, glossary: G});
 })();

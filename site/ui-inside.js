@@ -14,7 +14,7 @@
 
 (() => {
 	const UI = globalThis.RlabUI;
-	const {h, table, plural, term, termify} = UI;
+	const {h, table, plural, term, termify, phrase} = UI;
 
 	// maxEntries is the most cache entries drawn per informer; the console's
 	// cache command shows the rest.
@@ -98,7 +98,7 @@
 		}
 		const syncs = (c.lastSyncs || []).slice(-maxLastSyncs).reverse();
 		if (syncs.length) {
-			parts.push(h("p", {class: "q-label"}, "last syncs (", term("sync"), ")"));
+			parts.push(h("p", {class: "q-label"}, phrase("lastSyncs")));
 			parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,
 				h("code", {text: s.owner}), ` by ${s.worker}, ${s.start}→${s.end}`,
 				s.decision ? termify(`: ${s.decision}`, ["slow-start", "burst-replicas", "expectations"], seen) : "",
@@ -126,7 +126,7 @@
 			}))));
 			for (const x of list) {
 				if ((x.pendingDeletes || []).length) {
-					parts.push(h("p", {class: "compact"}, term("deletes-awaited"), " for ", h("code", {text: x.key}), ": ", x.pendingDeletes.join(", ")));
+					parts.push(h("p", {class: "compact"}, phrase("deletesAwaited", {key: h("code", {text: x.key}), pods: x.pendingDeletes.join(", ")})));
 				}
 			}
 		}
@@ -148,7 +148,7 @@
 		];
 		if (pending.length) {
 			parts.push(h("div", {class: "pending"},
-				h("span", {class: "q-label"}, term("deltafifo"), ": not yet delivered"),
+				h("span", {class: "q-label"}, phrase("pendingDeltas")),
 				h("ol", {class: "keys"}, pending.map((p) => h("li", {dataset: {pendingKey: p.key}},
 					h("code", {text: p.key}), ": ", termify((p.deltas || []).join(" → "), ["delta", "tombstone", "relist", "resync"], seen))))));
 		}
@@ -214,12 +214,12 @@
 		const parts = [];
 		if (owners.length) {
 			const seen = new Set(["attempt-to-orphan"]);
-			parts.push(h("p", {class: "q-label"}, "owners whose dependents are being orphaned (", term("attempt-to-orphan"), ")"));
+			parts.push(h("p", {class: "q-label"}, phrase("gcOwners")));
 			parts.push(table("owners being deleted", [term("owner"), term("propagation", "mode"), "phase", term("dependent", "dependents")], owners.map((o) => [
 				h("code", {text: (o.namespace ? o.namespace + "/" : "") + o.owner}), o.mode, termify(o.phase, ["graph", "finalizer", "attempt-to-orphan"], seen), (o.dependents || []).join(", ")])));
 		}
 		if (dependents.length) {
-			parts.push(h("p", {class: "q-label"}, "dependents to check (", term("attempt-to-delete"), ")"));
+			parts.push(h("p", {class: "q-label"}, phrase("gcDependents")));
 			parts.push(table("attemptToDelete", [term("dependent"), term("owner"), "state"], dependents.map((d) => [
 				h("code", {text: (d.namespace ? d.namespace + "/" : "") + d.object}), d.owner, d.state])));
 		}
