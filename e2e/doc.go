@@ -106,6 +106,28 @@
 //     region; during Play and Stabilize every live region speaks at most
 //     every 3 s, #timeline-news says how far a run got and where it ended,
 //     and a single step is told at once, with what it did.
+//   - TestEveryTermHasAGlossaryEntry: every glossary term in the panels
+//     inside the controller and in the world, in the middle of a sync and at
+//     rest, names an entry of the Glossary panel, which names its upstream
+//     function and file, and its tooltip (aria-describedby) says the entry's
+//     one-line explanation; every entry has its texts and upstream name; a
+//     probe term naming no entry is caught.
+//   - TestRequiredWordsAreTerms: each word the issue names (dirty,
+//     processing, AddAfter, NumRequeues, add and del, HasSynced,
+//     resourceVersion, tombstone, DeltaFIFO, relist, resync, controllerRef,
+//     slow start, burst, attemptToDelete, orphan, adopt, release,
+//     terminating, …) is drawn as a term somewhere the learner sees it.
+//   - TestTermExplainsItselfOnHoverAndFocus: hovering a term with the mouse
+//     and reaching one with Tab each show its one-line explanation beside
+//     it, not over it, which is also its accessible description; Escape
+//     hides it and does nothing else; Tab goes on past it; in the help, a
+//     modal dialog, the tooltip is drawn on top.
+//   - TestGlossaryPanelOpens: the Glossary panel opens from the header, from
+//     the help (and closes back to it), from a term (at its entry) and with
+//     t, which the help lists; its controls are named, keys pressed in it do
+//     not step the world, and closing it gives the focus back.
+//   - TestGlossaryContrast: a term's tooltip and the open Glossary panel meet
+//     WCAG AA contrast in the light and the dark scheme.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list

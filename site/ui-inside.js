@@ -4,11 +4,17 @@
 // of processNextWorkItem, the ControllerExpectations, the informers (their
 // indexer cache against the API store, and the DeltaFIFO's pending deltas),
 // the kernel's agenda, the faults in force and the garbage collector.
+//
+// Its words are the upstream ones, which a learner has mostly never met: each
+// is drawn as a term (UI.term, ui-glossary.js) that explains itself on hover
+// and focus and leads to the glossary. Labels name their entry directly;
+// words inside the engine's own text (a sync's decision, a worker's phase,
+// the agenda) are found by UI.termify, once per section.
 "use strict";
 
 (() => {
 	const UI = globalThis.RlabUI;
-	const {h, table, plural} = UI;
+	const {h, table, plural, term, termify, phrase} = UI;
 
 	// maxEntries is the most cache entries drawn per informer; the console's
 	// cache command shows the rest.
@@ -25,7 +31,7 @@
 	}
 
 	// queueSection draws one controller's workqueue.
-	function queueSection(c) {
+	function queueSection(c, seen) {
 		const q = c.queue || {};
 		const waiting = q.waiting || [];
 		const dirty = q.dirty || [];
@@ -35,88 +41,92 @@
 		const parts = [h("h4", null, h("code", {text: q.name || c.kind}), ` (${c.name})`)];
 		const nothing = !waiting.length && !dirty.length && !processing.length && !delayed.length && !requeues.length;
 		parts.push(h("div", {class: "waiting"},
-			h("span", {class: "q-label", text: "waiting"}),
+			h("span", {class: "q-label"}, term("waiting")),
 			waiting.length
 				? keyList("ol", waiting, (key) => h("li", {dataset: {queueKey: key}}, h("code", {text: key})))
 				: h("span", {class: "none", text: "none"})));
 		parts.push(h("div", {class: "processing"},
-			h("span", {class: "q-label", text: "processing"}),
+			h("span", {class: "q-label"}, term("processing")),
 			processing.length
 				? keyList("ul", processing, (p) => h("li", {dataset: {queueKey: p.key}}, h("code", {text: p.key}), p.worker ? ` ← ${p.worker}` : ""))
 				: h("span", {class: "none", text: "none"})));
 		if (!nothing) {
 			parts.push(h("div", {class: "dirty"},
-				h("span", {class: "q-label", text: "dirty"}),
+				h("span", {class: "q-label"}, term("dirty")),
 				dirty.length
 					? keyList("ul", dirty, (key) => h("li", {dataset: {dirtyKey: key}}, h("code", {text: key})))
 					: h("span", {class: "none", text: "none"})));
 			parts.push(h("div", {class: "delayed"},
-				h("span", {class: "q-label", text: "delayed (AddAfter)"}),
+				h("span", {class: "q-label"}, term("delayed")),
 				delayed.length
 					? keyList("ul", delayed, (d) => h("li", {dataset: {queueKey: d.key}},
-						h("code", {text: d.key}), ` ready at ${d.readyAt} (after ${d.delay}${d.rateLimited ? ", rate limited" : ""})`))
+						h("code", {text: d.key}), termify(` ready at ${d.readyAt} (after ${d.delay}${d.rateLimited ? ", rate limited" : ""})`, ["rate-limited"], seen)))
 					: h("span", {class: "none", text: "none"})));
-			if (requeues.length) {
-				parts.push(h("div", {class: "requeues"},
-					h("span", {class: "q-label", text: "requeues (NumRequeues)"}),
-					keyList("ul", requeues, (r) => h("li", {dataset: {queueKey: r.key}}, h("code", {text: r.key}), ` × ${r.count}`))));
-			}
+			// Shown whenever the queue holds anything, like delayed, so
+			// that the learner meets the rate limiter's count before a
+			// failure fills it.
+			parts.push(h("div", {class: "requeues"},
+				h("span", {class: "q-label"}, term("requeues", "requeues (NumRequeues)")),
+				requeues.length
+					? keyList("ul", requeues, (r) => h("li", {dataset: {queueKey: r.key}}, h("code", {text: r.key}), ` × ${r.count}`))
+					: h("span", {class: "none", text: "none"})));
 		}
 		const idle = (q.idleWorkers || []).length;
-		parts.push(h("p", {class: "q-foot", text: `${plural(idle, "worker")} idle in Get${nothing ? "; the queue is empty" : ""}`}));
+		parts.push(h("p", {class: "q-foot"}, termify(`${plural(idle, "worker")} idle in Get${nothing ? "; the queue is empty" : ""}`, ["worker", "get"], seen)));
 		return h("section", {class: "controller-section" + (nothing ? " quiet" : ""), dataset: {controller: c.kind}}, parts);
 	}
 
 	// workersSection draws one controller's workers and its last syncs.
-	function workersSection(c) {
+	function workersSection(c, seen) {
 		const workers = c.workers || [];
 		const parts = [h("h4", {text: c.name})];
 		const busy = workers.filter((w) => w.state !== "idle");
 		if (!busy.length && !(c.lastSyncs || []).length) {
-			parts.push(h("p", {class: "compact", text: `${plural(workers.length, "worker")}, all idle: ${workers.map((w) => w.name).join(", ")}`}));
+			parts.push(h("p", {class: "compact"}, termify(`${plural(workers.length, "worker")}, all idle: ${workers.map((w) => w.name).join(", ")}`, ["worker"], seen)));
 		} else {
-			parts.push(table(`${c.name} workers`, ["worker", "state", "key", "phase", "syncs"], workers.map((w) => ({
+			seen.add("worker").add("key").add("sync");
+			parts.push(table(`${c.name} workers`, [term("worker"), "state", term("key"), "phase", term("sync", "syncs")], workers.map((w) => ({
 				attrs: {class: w.state === "idle" ? "idle" : "active", dataset: {worker: w.name}},
 				cells: [
 					h("code", {text: w.name}),
 					w.state === "syncing" ? "▶ syncing" : w.state,
 					w.key ? h("code", {text: w.key}) : "",
-					w.phase ? w.phase + (w.waiting ? ` (awaiting ${plural(w.waiting, "answer")})` : "") : "",
+					w.phase ? termify(w.phase + (w.waiting ? ` (awaiting ${plural(w.waiting, "answer")})` : ""), ["claim", "adopt", "release", "status"], seen) : "",
 					String(w.syncs),
 				],
 			}))));
 		}
 		const syncs = (c.lastSyncs || []).slice(-maxLastSyncs).reverse();
 		if (syncs.length) {
-			parts.push(h("p", {class: "q-label", text: "last syncs (syncReplicaSet)"}));
+			parts.push(h("p", {class: "q-label"}, phrase("lastSyncs")));
 			parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,
 				h("code", {text: s.owner}), ` by ${s.worker}, ${s.start}→${s.end}`,
-				s.decision ? `: ${s.decision}` : "",
+				s.decision ? termify(`: ${s.decision}`, ["slow-start", "burst-replicas", "expectations"], seen) : "",
 				s.err ? h("span", {class: "err", text: ` ✕ ${s.err}`}) : null))));
 		}
 		return h("section", {class: "controller-section", dataset: {controller: c.kind}}, parts);
 	}
 
 	// expectationsSection draws one controller's ControllerExpectations.
-	function expectationsSection(c) {
+	function expectationsSection(c, seen) {
 		const list = c.expectations || [];
 		const parts = [h("h4", {text: c.name})];
 		if (!list.length) {
-			parts.push(empty("no expectations recorded"));
+			parts.push(h("p", {class: "empty"}, termify("no expectations recorded", ["expectations"], seen)));
 		} else {
-			parts.push(table(`${c.name} expectations`, ["key", "add", "del", "state", "age"], list.map((x) => ({
+			parts.push(table(`${c.name} expectations`, [term("key"), term("add"), term("del"), "state", "age"], list.map((x) => ({
 				attrs: {dataset: {key: x.key}, class: x.satisfied ? "satisfied" : "waiting"},
 				cells: [
 					h("code", {text: x.key}),
 					{content: String(x.add), class: "add num"},
 					{content: String(x.del), class: "del num"},
-					x.expired ? "◔ expired: may sync" : x.satisfied ? "✓ satisfied: may sync" : "… waiting for the informer",
+					termify(x.expired ? "◔ expired: may sync" : x.satisfied ? "✓ satisfied: may sync" : "… waiting for the informer", ["satisfied", "expired", "informer"], seen),
 					x.age,
 				],
 			}))));
 			for (const x of list) {
 				if ((x.pendingDeletes || []).length) {
-					parts.push(h("p", {class: "compact"}, "deletes awaited for ", h("code", {text: x.key}), ": ", x.pendingDeletes.join(", ")));
+					parts.push(h("p", {class: "compact"}, phrase("deletesAwaited", {key: h("code", {text: x.key}), pods: x.pendingDeletes.join(", ")})));
 				}
 			}
 		}
@@ -125,24 +135,26 @@
 
 	// informerSection draws one informer: its state, its cache against the
 	// API store, and the deltas its DeltaFIFO has not delivered yet.
-	function informerSection(inf) {
+	function informerSection(inf, seen) {
 		const entries = inf.entries || [];
 		const pending = inf.pending || [];
 		const total = inf.entriesTotal ?? entries.length;
 		const differing = entries.filter((e) => e.diff);
 		const shown = differing.concat(entries.filter((e) => !e.diff)).slice(0, maxEntries);
 		const parts = [
-			h("h4", null, h("code", {text: inf.name}), ` · ${inf.state}`),
-			h("p", {class: "compact", text: `${inf.synced ? "✓ HasSynced" : "✕ not synced"} · lastSyncResourceVersion ${inf.lastSyncRV} · ${plural(inf.lists, "list")}, ${plural(inf.watches, "watch", "watches")} · ${inf.cached} cached, ${inf.inAPI} in the API${differing.length ? ` · ${differing.length} differ` : ""}`}),
+			h("h4", null, h("code", {text: inf.name}), termify(` · ${inf.state}`, ["list", "watch", "backing-off"], seen)),
+			h("p", {class: "compact"}, termify(`${inf.synced ? "✓ HasSynced" : "✕ not synced"} · lastSyncResourceVersion ${inf.lastSyncRV} · ${plural(inf.lists, "list")}, ${plural(inf.watches, "watch", "watches")} · ${inf.cached} cached, ${inf.inAPI} in the API${differing.length ? ` · ${differing.length} differ` : ""}`,
+				["has-synced", "last-sync-rv", "list", "watch", "cache", "api-server", "differ"], seen)),
 		];
 		if (pending.length) {
 			parts.push(h("div", {class: "pending"},
-				h("span", {class: "q-label", text: "DeltaFIFO: not yet delivered"}),
+				h("span", {class: "q-label"}, phrase("pendingDeltas")),
 				h("ol", {class: "keys"}, pending.map((p) => h("li", {dataset: {pendingKey: p.key}},
-					h("code", {text: p.key}), ": ", (p.deltas || []).join(" → "))))));
+					h("code", {text: p.key}), ": ", termify((p.deltas || []).join(" → "), ["delta", "tombstone", "relist", "resync"], seen))))));
 		}
 		if (shown.length) {
-			parts.push(table(`${inf.name} cache`, ["key", "cache RV", "API RV", "diff"], shown.map((e) => ({
+			seen.add("differ");
+			parts.push(table(`${inf.name} cache`, ["key", term("resource-version", "cache RV"), term("resource-version", "API RV"), term("differ", "diff")], shown.map((e) => ({
 				attrs: {class: e.diff ? "diff" : "", dataset: {entry: e.key}},
 				cells: [
 					h("code", {text: e.key}),
@@ -160,12 +172,14 @@
 
 	function agendaBody(agenda) {
 		const next = agenda.next || [];
-		const parts = [h("p", {class: "compact", text: `${plural(agenda.pending || 0, "event")} pending${agenda.background ? `, ${agenda.background} of them periodic` : ""}`})];
+		const seen = new Set();
+		const ids = ["periodic", "resync", "relist", "tombstone", "expectations", "slow-start", "garbage-collector"];
+		const parts = [h("p", {class: "compact"}, termify(`${plural(agenda.pending || 0, "event")} pending${agenda.background ? `, ${agenda.background} of them periodic` : ""}`, ids, seen))];
 		if (next.length) {
 			parts.push(h("ol", {class: "agenda-list"}, next.map((ev, i) => h("li", {class: ev.background ? "background" : (i === 0 ? "next" : "")},
 				h("span", {class: "mono at", text: ev.at}), " ",
-				h("span", {class: "to", text: ev.to}), ": ", ev.what,
-				ev.background ? " (periodic)" : "",
+				h("span", {class: "to", text: ev.to}), ": ", termify(ev.what, ids, seen),
+				ev.background ? termify(" (periodic)", ids, seen) : "",
 				i === 0 ? h("span", {class: "badge", text: "next"}) : null))));
 		} else {
 			parts.push(empty("nothing: the world is idle"));
@@ -195,15 +209,18 @@
 		const owners = gc.owners || [];
 		const dependents = gc.dependents || [];
 		if (!owners.length && !dependents.length) {
-			return [empty("idle: no owner is being deleted")];
+			return [h("p", {class: "empty"}, termify("idle: no owner is being deleted", ["owner"]))];
 		}
 		const parts = [];
 		if (owners.length) {
-			parts.push(table("owners being deleted", ["owner", "mode", "phase", "dependents"], owners.map((o) => [
-				h("code", {text: (o.namespace ? o.namespace + "/" : "") + o.owner}), o.mode, o.phase, (o.dependents || []).join(", ")])));
+			const seen = new Set(["attempt-to-orphan"]);
+			parts.push(h("p", {class: "q-label"}, phrase("gcOwners")));
+			parts.push(table("owners being deleted", [term("owner"), term("propagation", "mode"), "phase", term("dependent", "dependents")], owners.map((o) => [
+				h("code", {text: (o.namespace ? o.namespace + "/" : "") + o.owner}), o.mode, termify(o.phase, ["graph", "finalizer", "attempt-to-orphan"], seen), (o.dependents || []).join(", ")])));
 		}
 		if (dependents.length) {
-			parts.push(table("attemptToDelete", ["dependent", "owner", "state"], dependents.map((d) => [
+			parts.push(h("p", {class: "q-label"}, phrase("gcDependents")));
+			parts.push(table("attemptToDelete", [term("dependent"), term("owner"), "state"], dependents.map((d) => [
 				h("code", {text: (d.namespace ? d.namespace + "/" : "") + d.object}), d.owner, d.state])));
 		}
 		return parts;
@@ -223,16 +240,26 @@
 			return;
 		}
 		drawn.set(id, key);
-		body(id).replaceChildren(...build());
+		const el = body(id);
+		const focus = UI.termFocus(el);
+		el.replaceChildren(...build());
+		UI.restoreTermFocus(el, focus);
 	}
 
 	// renderInside redraws the panels whose data changed.
 	function renderInside(view) {
 		const controllers = view.controllers || [];
-		panel("queue", controllers.map((c) => c.queue), () => controllers.map(queueSection));
-		panel("workers", controllers.map((c) => [c.workers, c.lastSyncs]), () => controllers.map(workersSection));
-		panel("expectations", controllers.map((c) => c.expectations), () => controllers.map(expectationsSection));
-		panel("informers", view.informers, () => (view.informers || []).map(informerSection));
+		// Each panel's sections share one set of the entries already
+		// drawn as terms in the engine's words, so that a word repeated in
+		// every section (HasSynced in each informer's line) is a term once.
+		const sections = (list, draw) => () => {
+			const seen = new Set();
+			return list.map((item) => draw(item, seen));
+		};
+		panel("queue", controllers.map((c) => c.queue), sections(controllers, queueSection));
+		panel("workers", controllers.map((c) => [c.workers, c.lastSyncs]), sections(controllers, workersSection));
+		panel("expectations", controllers.map((c) => c.expectations), sections(controllers, expectationsSection));
+		panel("informers", view.informers, sections(view.informers || [], informerSection));
 		panel("agenda", view.agenda, () => agendaBody(view.agenda || {}));
 		panel("faults", view.faults, () => faultsBody(view.faults || {}));
 		panel("gc", view.gc, () => gcBody(view.gc || {}));

@@ -55,12 +55,13 @@
 		}
 	}
 
-	// table builds a compact table: headers are the column titles, rows are
+	// table builds a compact table: headers are the column titles (text, or
+	// nodes such as a glossary term), rows are
 	// arrays of cells (strings or nodes), or {cells, attrs} for a row that
 	// needs attributes of its own. A cell may be {content, class} to get a
 	// class on its td.
 	function table(caption, headers, rows, className) {
-		const thead = h("thead", null, h("tr", null, headers.map((t) => h("th", {scope: "col", text: t}))));
+		const thead = h("thead", null, h("tr", null, headers.map((t) => h("th", {scope: "col"}, t))));
 		const tbody = h("tbody");
 		for (const row of rows) {
 			const cells = Array.isArray(row) ? row : row.cells;

@@ -329,7 +329,12 @@
 		if (!(view.owners || []).length && !pods.length) {
 			parts.splice(1, 0, h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"}));
 		}
+		// The drawing's words (selector, orphan, cordoned, …) become
+		// glossary terms; one that had the focus keeps it.
+		const focus = UI.termFocus(root);
 		root.replaceChildren(...parts);
+		UI.decorateWorld(root);
+		UI.restoreTermFocus(root, focus);
 	}
 
 	// --- The pod menu --------------------------------------------------------
