@@ -81,6 +81,18 @@
 //   - TestTextContrast: every visible text meets WCAG AA contrast against
 //     what is behind it (gradients and translucent layers composited), in
 //     the light and the dark scheme, including a terminating pod's stripes.
+//   - TestReadyOnlyOnceTheEngineIs: at 1.6 Mbit/s (Chromium's network
+//     throttling) the page is interactive while main.wasm downloads, and
+//     says so: #status is never "ready" before the engine runs, and the
+//     download shows as bytes of main.wasm's size and of its compressed
+//     size, in text and in a progress bar with the same words for a screen
+//     reader.
+//   - TestStepBeforeTheEngineWaitsAndRunsOnce: Step pressed at 1.6 Mbit/s
+//     before the engine is up carries a pending mark, #queued and #status
+//     say that it waits, and it runs exactly once when the engine is up.
+//   - TestHundredPressesAreHundredSteps: → pressed 100 times, faster than
+//     the engine steps, gives 100 steps; meanwhile #queued counts the
+//     presses waiting ("+N queued").
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, and a pale probe text, are added and reported.
