@@ -1303,6 +1303,8 @@
 		});
 		state.engine = engine;
 		globalThis.__rlab = {engine, view: () => state.view};
+		// The download starts now; the compile waits for the first drawing.
+		engine.prefetch();
 
 		// Marks on the performance timeline show where the time to
 		// interactive goes (the browser's devtools list them).

@@ -36,6 +36,9 @@
 			// module is the compiled main.wasm (a Promise), shared by every
 			// worker this engine starts.
 			this.module = null;
+			// response is main.wasm's response (a Promise) once prefetch
+			// has asked for it, until compile takes it.
+			this.response = null;
 			// download is how far main.wasm's download has come: loaded and
 			// total are bytes of main.wasm itself, as it is once decoded
 			// (total 0 while it is not known), and wire the bytes its
@@ -87,17 +90,54 @@
 		// cannot be compiled here (no compileStreaming), the worker fetches
 		// main.wasm itself.
 		compile() {
-			if (!this.module) {
-				this.module = typeof WebAssembly.compileStreaming !== "function"
-					? Promise.resolve(null)
-					: WebAssembly.compileStreaming(fetch(this.wasmURL).then((response) => {
-						if (!response.ok) {
-							throw new Error(`${this.wasmURL}: ${response.status} ${response.statusText}; build it with make wasm`);
-						}
-						return this.counted(response);
-					}));
+			if (!this.module && typeof WebAssembly.compileStreaming !== "function") {
+				this.module = Promise.resolve(null);
+			} else if (!this.module) {
+				const response = this.response || fetch(this.wasmURL);
+				this.response = null; // a compile that failed fetches anew
+				this.module = WebAssembly.compileStreaming(response.then((r) => {
+					if (!r.ok) {
+						throw new Error(`${this.wasmURL}: ${r.status} ${r.statusText}; build it with make wasm`);
+					}
+					return this.counted(r);
+				}));
 			}
 			return this.module;
+		}
+
+		// prefetch asks for main.wasm before start does, so that on a slow
+		// network the request's round trip, and the first bytes, overlap the
+		// page's first drawing, and the download's size is known (and
+		// shown) sooner. Nothing reads the body until start, so compiling
+		// main.wasm, which on a fast network would cost the first drawing
+		// most, still waits for it.
+		prefetch() {
+			if (!this.module && !this.response && typeof WebAssembly.compileStreaming === "function") {
+				this.response = fetch(this.wasmURL);
+				this.response.then((r) => {
+					if (r.ok && !this.download.loaded) {
+						this.sizes(r);
+						this.onProgress(this.download);
+					}
+				}, () => {});
+			}
+		}
+
+		// sizes reads main.wasm's sizes from response's headers into
+		// this.download (see counted).
+		sizes(response) {
+			const d = this.download;
+			const length = (name) => {
+				const n = Number(response.headers.get(name));
+				return Number.isSafeInteger(n) && n > 0 ? n : 0;
+			};
+			const coding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+			if (coding === "identity") {
+				d.total = length("Content-Length");
+			} else {
+				d.total = length("X-Decoded-Length");
+				d.wire = length("Content-Length");
+			}
 		}
 
 		// counted returns response with a body that counts main.wasm's bytes
@@ -112,17 +152,7 @@
 		// unknown, and the page shows the bytes alone.
 		counted(response) {
 			const d = this.download;
-			const length = (name) => {
-				const n = Number(response.headers.get(name));
-				return Number.isSafeInteger(n) && n > 0 ? n : 0;
-			};
-			const coding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-			if (coding === "identity") {
-				d.total = length("Content-Length");
-			} else {
-				d.total = length("X-Decoded-Length");
-				d.wire = length("Content-Length");
-			}
+			this.sizes(response);
 			this.onProgress(d);
 			if (!response.body || typeof TransformStream !== "function") {
 				return response;
