@@ -1298,6 +1298,11 @@
 				act(async () => {
 					await refresh();
 					scheduleRender();
+					if (!state.engineUp) {
+						// It crashed while catching up with the first
+						// world; the restart rebuilt that world.
+						engineReady();
+					}
 				}, {internal: true});
 			},
 		});
