@@ -1255,7 +1255,10 @@
 			globalThis.__rlabProgressAt = performance.now();
 		}
 		if (!d.done && d.total > 0) {
-			const loadText = `loading the simulator: ${25 * Math.floor(4 * d.loaded / d.total)}%`;
+			const quarters = Math.floor(4 * d.loaded / d.total);
+			const loadText = quarters === 0
+				? `loading the simulator (${mb(d.total)} MB)…`
+				: `loading the simulator: ${25 * quarters}% done`;
 			if (loadText !== state.loadText) {
 				state.loadText = loadText;
 				if (!state.busy) {
