@@ -1286,7 +1286,9 @@
 					showError(text);
 				} else if (kind === "restarting") {
 					setStatus(text);
-				} else if (kind === "loading" || kind === "starting") {
+				} else if (kind === "starting" || (kind === "loading" && !engine.download.total)) {
+					// (Once the download's size is known, drawProgress
+					// says how far it is.)
 					state.loadText = text;
 					if (!state.engineUp && !state.busy) {
 						setStatus(loadingStatus());
@@ -1323,8 +1325,9 @@
 			// Interactive now, with the engine's own answers computed ahead;
 			// the engine catches up before any action runs (act queues them,
 			// marked as waiting).
-			// It starts only now: compiling 8 MB of wasm takes every core of a
-			// small machine for a while, and the first drawing comes first.
+			// It starts only now (prefetch only asked for main.wasm):
+			// compiling 8 MB of wasm takes every core of a small machine for
+			// a while, and the first drawing comes first.
 			markReady();
 			performance.mark("rlab:ready");
 			const started = start();
