@@ -138,8 +138,8 @@
 //     throttled, has its thread throttled from outside instead: stopped and
 //     resumed with ptrace(2), for 3 of every 4 quanta, as Chromium stops a
 //     page's main thread (threadthrottle_linux_test.go). That needs Linux and
-//     the right to trace the browser (root or CAP_SYS_PTRACE, which CI's
-//     container has); without it the benchmark fails, saying so.
+//     the right to trace the browser (root or CAP_SYS_PTRACE); without it
+//     the benchmark fails, saying so.
 //     It also fails if a worker's thread used more than a quarter of the
 //     time it was throttled.
 //   - BenchmarkBrowserStep: one step in a world of 1,000 pods with work to do
