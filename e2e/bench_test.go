@@ -70,6 +70,119 @@ func BenchmarkBrowserLoad(b *testing.B) {
 	report(b, map[string]float64{"load-ms": median(ready), "load-max-ms": slices.Max(ready), "engine-ms": median(engine)})
 }
 
+// BenchmarkBrowserLoadThrottled measures the page loaded as a learner on a
+// slow connection and a slow machine loads it, with Chromium's throttling:
+// the network with Network.emulateNetworkConditions, the page's main thread
+// with Emulation.setCPUThrottlingRate, and the engine's Web Worker as much
+// (throttleWorkers, which also says why it needs more than Chromium). Each
+// load is in a new tab in a new browser context, with the HTTP cache off and
+// the service worker bypassed, so each downloads everything.
+//
+// At 9 Mbit/s with 60 ms of round trip and a 4× slower CPU, over 5 loads:
+// "load-ms" is the median time to interactive (window.__rlabReadyAt: the
+// first world drawn, the controls taking input) and "engine-ms" the median
+// time until the page says "ready" (window.__rlabEngineReadyAt: the engine
+// runs and holds the world on show). "wasm-Mbit/s" is the fastest that
+// main.wasm's compressed bytes arrived, from the first byte to the last: the
+// benchmark fails if any load got it faster than 9 Mbit/s allows, which
+// would mean the throttling was not real and the other figures are not
+// figures of a slow network.
+//
+// At 1.6 Mbit/s with 150 ms of round trip (slow4G) and the same CPU, over 5
+// loads: "progress-ms" is the median time until the download's progress is
+// on the screen (window.__rlabProgressAt, set when the page first draws it),
+// bytes of main.wasm's size.
+func BenchmarkBrowserLoadThrottled(b *testing.B) {
+	const (
+		loads   = 5
+		cpuRate = 4
+		// slack is how much faster than the throttle a download may
+		// seem: Resource Timing's responseStart is when the first bytes
+		// came, which already holds a chunk of the body.
+		slack = 0.97
+	)
+	load := func(net netProfile, ready string) (*page, []workerReport) {
+		p := newTab(b)
+		p.throttleNetwork(net)
+		p.throttleCPU(cpuRate)
+		workers := p.throttleWorkers(cpuRate)
+		p.navigate(p.s.server.URL + "/")
+		p.waitFor("the page on "+net.name, slowLoadTimeout, ready)
+		workers.waitWorker()
+		return p, workers.stop()
+	}
+	// checkWorkers checks that the engine's worker was throttled: always
+	// that it was attached and throttled before it ran (stop fails the
+	// benchmark otherwise), and, for a load that waited for the engine,
+	// that its thread had no more than its share of the time.
+	checkWorkers := func(reports []workerReport, ran bool) {
+		if len(reports) == 0 {
+			b.Fatalf("the page started no worker to throttle: the engine ran unthrottled, or not at all")
+		}
+		if !ran {
+			return
+		}
+		for _, r := range reports {
+			if r.byCDP {
+				b.Logf("worker %s: throttled %v× by Chromium", r.url, float64(cpuRate))
+				continue
+			}
+			b.Logf("worker %s: ran %v of CPU in %v; let run %v and stopped %v (%d stops)", r.url,
+				r.cpu.Round(time.Millisecond), r.wall.Round(time.Millisecond),
+				r.result.ran.Round(time.Millisecond), r.result.stopped.Round(time.Millisecond), r.result.stops)
+			if r.result.stops == 0 {
+				b.Fatalf("worker %s was never stopped: its CPU was not throttled", r.url)
+			}
+			// The proof that the throttle held: the thread had no more
+			// than its share of the time it was throttled.
+			if r.cpu > r.wall/cpuRate+20*time.Millisecond {
+				b.Fatalf("worker %s used %v of CPU in %v, more than 1/%d of it: its throttle did not hold", r.url, r.cpu, r.wall, cpuRate)
+			}
+		}
+	}
+
+	var interactive, engine, mbit []float64
+	for range loads {
+		p, workers := load(fast9M, `document.getElementById("status").textContent === "ready"`)
+		checkWorkers(workers, true)
+		interactive = append(interactive, eval[float64](p, `window.__rlabReadyAt`))
+		engine = append(engine, eval[float64](p, `window.__rlabEngineReadyAt`))
+		wasm := p.timing("main.wasm")
+		took := (wasm.ResponseEnd - wasm.ResponseStart) / 1000
+		least := wasm.Encoded * 8 / (fast9M.mbit * 1e6)
+		b.Logf("at %s: interactive at %.0f ms, ready at %.0f ms; main.wasm's %.0f bytes came in %.0f ms (%.0f ms at the least), from %.0f to %.0f ms; Go answered at %.0f ms",
+			fast9M.name, interactive[len(interactive)-1], engine[len(engine)-1], wasm.Encoded, took*1000, least*1000,
+			wasm.RequestStart, wasm.ResponseEnd, eval[float64](p, `performance.getEntriesByName("rlab:engine-ready")[0]?.startTime ?? -1`))
+		if wasm.Encoded == 0 || took < least*slack {
+			b.Fatalf("main.wasm's %.0f bytes came in %.0f ms, faster than %s allows (%.0f ms): the network was not throttled",
+				wasm.Encoded, took*1000, fast9M.name, least*1000)
+		}
+		mbit = append(mbit, wasm.Encoded*8/1e6/took)
+		p.close()
+	}
+
+	var progress []float64
+	for range loads {
+		// The progress shows while the worker only starts: it has not
+		// run long enough for its share to say anything.
+		p, workers := load(slow4G, `window.__rlabProgressAt !== undefined`)
+		checkWorkers(workers, false)
+		progress = append(progress, eval[float64](p, `window.__rlabProgressAt`))
+		b.Logf("at %s: interactive at %.0f ms, progress on screen at %.0f ms: %q", slow4G.name,
+			eval[float64](p, `window.__rlabReadyAt`), progress[len(progress)-1], p.text("#engine-load-text"))
+		if !progressRE.MatchString(p.text("#engine-load-text")) {
+			b.Fatalf("the progress on screen says %q, not bytes of a total", p.text("#engine-load-text"))
+		}
+		p.close()
+	}
+	report(b, map[string]float64{
+		"load-ms":     median(interactive),
+		"engine-ms":   median(engine),
+		"progress-ms": median(progress),
+		"wasm-Mbit/s": slices.Max(mbit),
+	})
+}
+
 // BenchmarkBrowserStep measures stepping a world of 1,000 pods, as the page
 // runs it (a request to the worker and its answer included): the world is
 // brought to rest, 100 of its pods are killed so that there is work to

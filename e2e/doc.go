@@ -128,6 +128,18 @@
 //     not step the world, and closing it gives the focus back.
 //   - TestGlossaryContrast: a term's tooltip and the open Glossary panel meet
 //     WCAG AA contrast in the light and the dark scheme.
+//   - TestReadyOnlyOnceTheEngineIs: at 1.6 Mbit/s (Chromium's network
+//     throttling) the page is interactive while main.wasm downloads, and
+//     says so: #status is never "ready" before the engine runs, and the
+//     download shows as bytes of main.wasm's size and of its compressed
+//     size, in text and in a progress bar with the same words for a screen
+//     reader.
+//   - TestStepBeforeTheEngineWaitsAndRunsOnce: Step pressed at 1.6 Mbit/s
+//     before the engine is up carries a pending mark, #queued and #status
+//     say that it waits, and it runs exactly once when the engine is up.
+//   - TestHundredPressesAreHundredSteps: → pressed 100 times, faster than
+//     the engine steps, gives 100 steps; meanwhile #queued counts the
+//     presses waiting ("+N queued").
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list
@@ -140,6 +152,11 @@
 // axe.min.js in the tab through CDP, which the page's Content-Security-Policy
 // does not govern, so the page is checked with the policy it ships with.
 // Without it the axe test skips, except when CI=true, where it fails.
+//
+// One test checks the harness itself: TestThreadThrottleHoldsABusyThreadToItsShare
+// (Linux only) proves that the throttle the throttled benchmark puts on the
+// engine's worker thread holds a spinning process to its share of the time
+// while its unthrottled twin spins on.
 //
 // Every test fails on any console error: console.error, an uncaught
 // exception, or a browser log entry of level error, from the page or from
@@ -159,6 +176,28 @@
 //     and load-max-ms; and engine-ms, the median time until main.wasm runs
 //     (the page is interactive earlier, drawing its first world from
 //     site/first-view.json).
+//   - BenchmarkBrowserLoadThrottled: the page on a learner's network and
+//     machine, each load in a new browser context with the HTTP cache off
+//     and the service worker bypassed. At 9 Mbit/s, 60 ms RTT and a 4×
+//     slower CPU, over 5 loads: load-ms (median to interactive), engine-ms
+//     (median until #status says "ready", window.__rlabEngineReadyAt) and
+//     wasm-Mbit/s (the fastest main.wasm came; the benchmark fails if it
+//     came faster than 9 Mbit/s allows, which would mean the throttling was
+//     not real). At 1.6 Mbit/s and 150 ms RTT, over 5 loads: progress-ms,
+//     the median time until the download's progress is on screen
+//     (window.__rlabProgressAt).
+//     The network is throttled with Network.emulateNetworkConditions and the
+//     page's main thread with Emulation.setCPUThrottlingRate. Chromium 156
+//     refuses the latter on a worker target ("Operation is only supported for
+//     pages, not workers"), so the engine's Web Worker, to which the tab
+//     auto-attaches with waitForDebuggerOnStart so that it waits until it is
+//     throttled, has its thread throttled from outside instead: stopped and
+//     resumed with ptrace(2), for 3 of every 4 quanta, as Chromium stops a
+//     page's main thread (threadthrottle_linux_test.go). That needs Linux and
+//     the right to trace the browser (root or CAP_SYS_PTRACE); without it
+//     the benchmark fails, saying so.
+//     It also fails if a worker's thread used more than a quarter of the
+//     time it was throttled.
 //   - BenchmarkBrowserStep: one step in a world of 1,000 pods with work to do
 //     (step-ms, from one request of 1,000 steps).
 //   - BenchmarkBrowserSeek: 20 seeks to pseudo-random steps of a run of at

@@ -6,7 +6,8 @@
 // Three rules keep the page responsive and correct:
 //   - Every action that talks to the engine runs through act(), one at a
 //     time, so a step never interleaves with a seek or a console command and
-//     the page's idea of the present is always the engine's.
+//     the page's idea of the present is always the engine's. None is
+//     dropped: what waits is marked, and counted on screen.
 //   - After an action the page fetches one view and schedules one render;
 //     renders are coalesced to at most one per animation frame, and a
 //     chunked run (stabilize) renders only at chunk ends.
@@ -57,7 +58,8 @@
 		share: $("share"), shareRow: $("share-row"), shareLink: $("share-link"),
 		helpButton: $("help-button"), help: $("help"), helpClose: $("help-close"),
 		stepBack: $("step-back"), stepForward: $("step-forward"), untilSync: $("until-sync"),
-		play: $("play"), speed: $("speed"), stabilize: $("stabilize"), cancel: $("cancel"),
+		play: $("play"), speed: $("speed"), stabilize: $("stabilize"), cancel: $("cancel"), queued: $("queued"),
+		engineLoad: $("engine-load"), engineProgress: $("engine-progress"), engineLoadText: $("engine-load-text"),
 		scrubber: $("scrubber"), scrubTrack: $("scrub-track"), setupSegment: $("setup-segment"), setupLabel: $("setup-label"),
 		stepCount: $("step-count"), clock: $("clock"), worldState: $("world-state"),
 		sentence: $("sentence"), syncNote: $("sync-note"), hint: $("hint"),
@@ -71,6 +73,18 @@
 		engine: null,
 		view: null,
 		ready: false, // the first world is drawn and the controls work
+		// engineUp: the engine runs and holds the world on show. Until
+		// then the page can be interactive (drawn from first-view.json),
+		// but what the learner asks for waits for the engine.
+		engineUp: false,
+		// loadText is what #status says while the engine loads.
+		loadText: "loading the simulator…",
+		progressQueued: false,
+		// waiting counts the learner's actions not yet started; pending
+		// the actions not yet finished, by the control that asked for
+		// them, which carries a pending mark until they are.
+		waiting: 0,
+		pending: new Map(),
 		busy: false, // a chunked run or a restore is going
 		playing: false,
 		playTimer: 0,
@@ -118,6 +132,22 @@
 		els.status.textContent = text;
 	}
 
+	// showIdle says what the page is when it is not busy: "ready" once the
+	// engine holds the world on show, and how far the engine has loaded
+	// before that, when the page may already be interactive.
+	function showIdle() {
+		document.body.dataset.state = state.engineUp ? "ready" : "loading";
+		setStatus(state.engineUp ? "ready" : loadingStatus());
+	}
+
+	// loadingStatus is #status while the engine loads. It is a live region,
+	// so it changes seldom: at each quarter of the download, and when the
+	// learner's first action starts or the last one stops waiting, not with
+	// every byte or press.
+	function loadingStatus() {
+		return state.waiting > 0 ? `${state.loadText} (what you asked for runs then)` : state.loadText;
+	}
+
 	// fail reports a problem the page cannot get past (no engine).
 	function fail(err) {
 		console.error(err);
@@ -125,6 +155,10 @@
 		setStatus(`error: ${message}`);
 		showError(message);
 		document.body.dataset.state = "error";
+		if (!state.engineUp) {
+			els.engineLoadText.textContent = "the simulator could not be loaded";
+			els.engineProgress.removeAttribute("aria-valuetext");
+		}
 	}
 
 	// --- Step numbers ------------------------------------------------------------------
@@ -161,16 +195,27 @@
 	}
 
 	// act runs fn after every action before it has finished. Errors are shown
-	// and end the action (and play mode); the page goes on. A droppable action
-	// (a key held down) is skipped when several are already waiting.
+	// and end the action (and play mode); the page goes on.
+	//
+	// Every action the learner asks for runs: 100 presses of → are 100
+	// steps, however fast they come, and an action asked for before the
+	// engine is up runs once it is. While one waits, it shows: control (the
+	// button or field the learner used) carries a pending mark until its
+	// action has run, and #queued counts the actions not yet started. The
+	// page's own actions (catching the engine up, filling the timeline) say
+	// internal and are not counted.
 	let chain = Promise.resolve();
-	let waiting = 0;
-	function act(fn, {droppable = false, rethrow = false} = {}) {
-		if (droppable && waiting > 8) {
-			return Promise.resolve();
+	function act(fn, {rethrow = false, control = null, internal = false} = {}) {
+		const counted = !internal;
+		if (counted) {
+			state.waiting++;
+			markPending(control, 1);
 		}
-		waiting++;
 		const run = chain.then(async () => {
+			if (counted) {
+				state.waiting--;
+				showQueue();
+			}
 			try {
 				return await fn();
 			} catch (err) {
@@ -184,11 +229,65 @@
 				}
 				return undefined;
 			} finally {
-				waiting--;
+				if (counted) {
+					markPending(control, -1);
+				}
 			}
 		});
 		chain = run.catch(() => {});
 		return run;
+	}
+
+	// markPending adds delta to the actions control has waiting or running,
+	// and redraws the marks and the count.
+	function markPending(control, delta) {
+		if (control) {
+			const n = (state.pending.get(control) || 0) + delta;
+			if (n > 0) {
+				state.pending.set(control, n);
+			} else {
+				state.pending.delete(control);
+			}
+			drawPendingMark(control, n);
+		}
+		showQueue();
+	}
+
+	// drawPendingMark marks a control whose action has not run yet: a class
+	// (an outline) and, on a button, "◷" with the count, so the mark is not
+	// told by colour alone. The count is for the eye; #queued and #status
+	// say it in words.
+	function drawPendingMark(control, n) {
+		control.classList.toggle("pending", n > 0);
+		let mark = control.querySelector(":scope > .pending-mark");
+		if (n <= 0 || control.tagName !== "BUTTON") {
+			if (mark) {
+				mark.remove();
+			}
+			return;
+		}
+		if (!mark) {
+			mark = h("span", {class: "pending-mark", "aria-hidden": "true"});
+			control.appendChild(mark);
+		}
+		mark.textContent = n > 1 ? `◷${n}` : "◷";
+	}
+
+	// showQueue shows how many of the learner's actions wait: "+N queued"
+	// behind the one running, or, before the engine is up, that they wait
+	// for it. #status, which a screen reader reads, changes only when the
+	// first starts or the last stops waiting.
+	let statusWaiting = false;
+	function showQueue() {
+		const n = state.waiting;
+		els.queued.hidden = n === 0;
+		els.queued.textContent = n === 0 ? "" : state.engineUp
+			? `+${n} queued`
+			: `◷ ${UI.plural(n, "action")} waiting for the simulator`;
+		if (!state.engineUp && (n > 0) !== statusWaiting && state.ready && !state.busy) {
+			showIdle();
+		}
+		statusWaiting = n > 0;
 	}
 
 	function fetchView() {
@@ -329,7 +428,7 @@
 			const res = await call("steps", {from: Math.max(1, first.n - 200), to: first.n - 1});
 			state.tl.unshift(...(res.steps || []).map((s) => ({n: s.n, step: s})));
 			scheduleRender();
-		});
+		}, {control: els.timelineEarlier});
 	}
 
 	function timelineItem(entry) {
@@ -629,13 +728,15 @@
 
 	function setBusy(busy, text) {
 		state.busy = busy;
-		document.body.dataset.state = busy ? "busy" : state.ready ? "ready" : "loading";
 		els.timeline.setAttribute("aria-busy", busy ? "true" : "false");
 		if (busy) {
+			document.body.dataset.state = "busy";
 			setStatus(text || "busy…");
 		} else if (state.ready) {
-			setStatus("ready");
+			showIdle();
 			scheduleRender();
+		} else {
+			document.body.dataset.state = "loading";
 		}
 		updateControls();
 	}
@@ -647,7 +748,7 @@
 			stopPlay();
 			state.intro = false;
 			await stepOnce(1);
-		}, {droppable: true});
+		}, {control: els.stepForward});
 	}
 
 	// stepOnce runs n steps and redraws; it says so when nothing is left to do.
@@ -671,7 +772,7 @@
 			stopPlay();
 			state.intro = false;
 			await seekTo(state.view.step - 1);
-		}, {droppable: true});
+		}, {control: els.stepBack});
 	}
 
 	function untilSync() {
@@ -689,7 +790,7 @@
 			} else if (res.limit) {
 				setSyncNote(`No sync ended within ${res.limit}.`);
 			}
-		});
+		}, {control: els.untilSync});
 	}
 
 	// seekTo moves the world to a recorded step (inside an action).
@@ -728,7 +829,7 @@
 			stopPlay();
 			state.intro = false;
 			await seekTo(n);
-		});
+		}, {control: els.scrubber});
 	}
 
 	function togglePlay() {
@@ -832,7 +933,7 @@
 	}
 
 	function stabilize() {
-		return act(stabilizeNow);
+		return act(stabilizeNow, {control: els.stabilize});
 	}
 
 	// chunkView fetches a view between chunks of a run, one at a time, so
@@ -1076,7 +1177,7 @@
 		output: els.consoleOutput, input: els.consoleInput, form: els.consoleForm, button: els.consoleRun,
 	}, {
 		execute: runLine,
-		submit: (line) => act(() => consoleUI.exec(line)),
+		submit: (line) => act(() => consoleUI.exec(line), {control: els.consoleRun}),
 		complete: (line, cursor) => call("complete", {line, cursor}),
 		stepName: (n) => stepName(n),
 	});
@@ -1217,7 +1318,7 @@
 				} else {
 					await loadLesson(id);
 				}
-			});
+			}, {control: els.worldSelect});
 		});
 
 		els.sandboxForm.addEventListener("submit", (event) => {
@@ -1234,7 +1335,7 @@
 				const start = els.worldSelect.value in sandboxStarts ? els.worldSelect.value : "sandbox";
 				await loadSandbox(seed, start);
 				consoleUI.print(`New sandbox${seed ? ` with seed ${seed}` : ""}.`);
-			});
+			}, {control: els.newSandbox});
 		});
 
 		document.addEventListener("keydown", keydown);
@@ -1365,6 +1466,10 @@
 
 	// markReady says the page is interactive: the first world is drawn and
 	// the controls work. The test suite measures time to interactive by it.
+	//
+	// The engine may still be loading then: #status says "ready" only once
+	// it holds the world on show (engineReady), and says how far it has
+	// loaded until then.
 	function markReady() {
 		state.ready = true;
 		// The world, the sentence and the controls first; the timeline and
@@ -1373,9 +1478,78 @@
 		render({first: true});
 		scheduleRender();
 		setBusy(false);
-		setStatus("ready");
-		document.body.dataset.state = "ready";
 		globalThis.__rlabReadyAt = performance.now();
+	}
+
+	// engineReady says the engine runs and holds the world on show: the
+	// actions waiting for it run from now on, and the page is "ready".
+	function engineReady() {
+		state.engineUp = true;
+		els.engineLoad.hidden = true;
+		performance.mark("rlab:engine-holds-world");
+		globalThis.__rlabEngineReadyAt = performance.now();
+		showQueue();
+		if (state.ready && !state.busy) {
+			showIdle();
+		}
+	}
+
+	// showProgress draws main.wasm's download, at most once a frame: the
+	// engine reports every chunk of it.
+	function showProgress() {
+		if (state.progressQueued) {
+			return;
+		}
+		state.progressQueued = true;
+		requestAnimationFrame(() => {
+			state.progressQueued = false;
+			drawProgress(state.engine.download);
+		});
+	}
+
+	// drawProgress shows the download as bytes of main.wasm's size, both as
+	// it is once decoded (what the engine counts), and the compressed size
+	// that crosses the network when the server says it. #status gets the
+	// quarters only, for it is read aloud.
+	function drawProgress(d) {
+		if (state.engineUp) {
+			return;
+		}
+		const mb = (n) => (n / 1e6).toFixed(1);
+		const bar = els.engineProgress;
+		let text;
+		if (d.total > 0) {
+			bar.max = d.total;
+			bar.value = d.loaded;
+			text = `${mb(d.loaded)} of ${mb(d.total)} MB`;
+		} else {
+			bar.removeAttribute("value"); // indeterminate
+			text = `${mb(d.loaded)} MB`;
+		}
+		if (d.wire > 0) {
+			text += ` (${mb(d.wire)} MB compressed)`;
+		}
+		if (d.done) {
+			text += ", starting…";
+		}
+		els.engineLoadText.textContent = text;
+		bar.setAttribute("aria-valuetext", text);
+		if (globalThis.__rlabProgressAt === undefined) {
+			performance.mark("rlab:progress");
+			globalThis.__rlabProgressAt = performance.now();
+		}
+		if (!d.done && d.total > 0) {
+			const quarters = Math.floor(4 * d.loaded / d.total);
+			const loadText = quarters === 0
+				? `loading the simulator (${mb(d.total)} MB)…`
+				: `loading the simulator: ${25 * quarters}% done`;
+			if (loadText !== state.loadText) {
+				state.loadText = loadText;
+				if (!state.busy) {
+					setStatus(loadingStatus());
+				}
+			}
+		}
 	}
 
 	async function main() {
@@ -1396,20 +1570,35 @@
 					showError(text);
 				} else if (kind === "restarting") {
 					setStatus(text);
-				} else if (kind === "ready" && state.ready && !state.busy) {
-					setStatus("ready");
+				} else if (kind === "starting" || (kind === "loading" && !engine.download.total)) {
+					// (Once the download's size is known, drawProgress
+					// says how far it is.)
+					state.loadText = text;
+					if (!state.engineUp && !state.busy) {
+						setStatus(loadingStatus());
+					}
+				} else if (kind === "ready" && state.engineUp && state.ready && !state.busy) {
+					setStatus("ready"); // restarted after a crash
 				}
 			},
+			onProgress: showProgress,
 			onRestart: (info) => {
 				showError(`The simulator crashed (${info.reason}) and was restarted; your world was rebuilt.`);
 				act(async () => {
 					await refresh();
 					scheduleRender();
-				});
+					if (!state.engineUp) {
+						// It crashed while catching up with the first
+						// world; the restart rebuilt that world.
+						engineReady();
+					}
+				}, {internal: true});
 			},
 		});
 		state.engine = engine;
 		globalThis.__rlab = {engine, view: () => state.view};
+		// The download starts now; the compile waits for the first drawing.
+		engine.prefetch();
 
 		// Marks on the performance timeline show where the time to
 		// interactive goes (the browser's devtools list them).
@@ -1418,9 +1607,11 @@
 		const hash = location.hash.replace(/^#/, "");
 		if (!hash && showFirstWorld(await firstWorld)) {
 			// Interactive now, with the engine's own answers computed ahead;
-			// the engine catches up before any action runs (act queues them).
-			// It starts only now: compiling 8 MB of wasm takes every core of a
-			// small machine for a while, and the first drawing comes first.
+			// the engine catches up before any action runs (act queues them,
+			// marked as waiting).
+			// It starts only now (prefetch only asked for main.wasm):
+			// compiling 8 MB of wasm takes every core of a small machine for
+			// a while, and the first drawing comes first.
 			markReady();
 			performance.mark("rlab:ready");
 			const started = start();
@@ -1432,7 +1623,8 @@
 					return;
 				}
 				await catchUp(await firstWorld);
-			});
+				engineReady();
+			}, {internal: true});
 			await afterReady();
 			return;
 		}
@@ -1459,7 +1651,7 @@
 			if (!restored) {
 				await loadSandbox();
 			}
-		});
+		}, {internal: true});
 		if (!state.view) {
 			// Even the default world failed to load: say so, keep what works.
 			setStatus("error: the first world could not be loaded");
@@ -1467,6 +1659,7 @@
 			return;
 		}
 		performance.mark("rlab:world-loaded");
+		engineReady();
 		markReady();
 		performance.mark("rlab:ready");
 		await afterReady();
@@ -1526,7 +1719,7 @@
 				restoreForks(forks);
 				scheduleRender();
 			}
-		});
+		}, {internal: true});
 		await loadLessonList();
 		if (state.view && state.view.mode === "lesson") {
 			els.worldSelect.value = state.view.lesson;

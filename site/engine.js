@@ -27,7 +27,8 @@
 
 	class RlabEngine {
 		// options: workerURL and wasmURL (default worker.js and main.wasm);
-		// onStatus(text, kind); onRestart({reason, state});
+		// onStatus(text, kind); onProgress(download) (see download);
+		// onRestart({reason, state});
 		// callTimeoutMs, after which an unanswered request counts as a hung
 		// worker (no bridge op runs anywhere near that long).
 		constructor(options = {}) {
@@ -36,7 +37,17 @@
 			// module is the compiled main.wasm (a Promise), shared by every
 			// worker this engine starts.
 			this.module = null;
+			// response is main.wasm's response (a Promise) once prefetch
+			// has asked for it, until compile takes it.
+			this.response = null;
+			// download is how far main.wasm's download has come: loaded and
+			// total are bytes of main.wasm itself, as it is once decoded
+			// (total 0 while it is not known), and wire the bytes its
+			// compressed copy takes on the network (0 when it is sent as
+			// it is, or not known); done once every byte is in.
+			this.download = {loaded: 0, total: 0, wire: 0, done: false};
 			this.onStatus = options.onStatus || (() => {});
+			this.onProgress = options.onProgress || (() => {});
 			this.onRestart = options.onRestart || (() => {});
 			this.callTimeoutMs = options.callTimeoutMs || 60000;
 			this.version = "";
@@ -58,14 +69,16 @@
 		}
 
 		// start loads main.wasm in a new worker and resolves {version, readyAt}
-		// when Go answers.
+		// when Go answers. It never says "ready" itself: the page is ready
+		// once the engine holds the world it shows, which only the page
+		// knows.
 		// Calls made before it resolves wait for it.
 		start() {
 			this.onStatus("loading the simulator…", "loading");
-			const started = this.spawn().then((info) => {
-				this.onStatus("ready", "ready");
-				return info;
-			});
+			const started = this.spawn();
+			// Between the last byte and Go's first answer the module
+			// finishes compiling and Go starts: a while on a slow machine.
+			this.compile().then(() => this.onStatus("starting the simulator…", "starting"), () => {});
 			// A failed start leaves no worker, and every call then says so.
 			this.gate = started.then(() => {}, () => {});
 			return started;
@@ -78,17 +91,91 @@
 		// cannot be compiled here (no compileStreaming), the worker fetches
 		// main.wasm itself.
 		compile() {
-			if (!this.module) {
-				this.module = typeof WebAssembly.compileStreaming !== "function"
-					? Promise.resolve(null)
-					: WebAssembly.compileStreaming(fetch(this.wasmURL).then((response) => {
-						if (!response.ok) {
-							throw new Error(`${this.wasmURL}: ${response.status} ${response.statusText}; build it with make wasm`);
-						}
-						return response;
-					}));
+			if (!this.module && typeof WebAssembly.compileStreaming !== "function") {
+				this.module = Promise.resolve(null);
+			} else if (!this.module) {
+				const response = this.response || fetch(this.wasmURL);
+				this.response = null; // a compile that failed fetches anew
+				this.module = WebAssembly.compileStreaming(response.then((r) => {
+					if (!r.ok) {
+						throw new Error(`${this.wasmURL}: ${r.status} ${r.statusText}; build it with make wasm`);
+					}
+					return this.counted(r);
+				}));
 			}
 			return this.module;
+		}
+
+		// prefetch asks for main.wasm before start does, so that on a slow
+		// network the request's round trip, and the first bytes, overlap the
+		// page's first drawing, and the download's size is known (and
+		// shown) sooner. Nothing reads the body until start, so compiling
+		// main.wasm, which on a fast network would cost the first drawing
+		// most, still waits for it.
+		prefetch() {
+			if (!this.module && !this.response && typeof WebAssembly.compileStreaming === "function") {
+				this.response = fetch(this.wasmURL);
+				this.response.then((r) => {
+					if (r.ok && !this.download.loaded) {
+						this.sizes(r);
+						this.onProgress(this.download);
+					}
+				}, () => {});
+			}
+		}
+
+		// sizes reads main.wasm's sizes from response's headers into
+		// this.download (see counted).
+		sizes(response) {
+			const d = this.download;
+			const length = (name) => {
+				const n = Number(response.headers.get(name));
+				return Number.isSafeInteger(n) && n > 0 ? n : 0;
+			};
+			const coding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+			if (coding === "identity") {
+				d.total = length("Content-Length");
+			} else {
+				d.total = length("X-Decoded-Length");
+				d.wire = length("Content-Length");
+			}
+		}
+
+		// counted returns response with a body that counts main.wasm's bytes
+		// into this.download as the compiler reads them.
+		//
+		// A reader sees the body decoded, so the bytes counted are
+		// main.wasm's own, and they are counted against main.wasm's own
+		// size: Content-Length when the file comes as it is, and, when it
+		// comes compressed (Content-Length is then the compressed size),
+		// X-Decoded-Length, which rlab serve adds to a precompressed
+		// file's response. A server that sends neither leaves the total
+		// unknown, and the page shows the bytes alone.
+		counted(response) {
+			const d = this.download;
+			this.sizes(response);
+			this.onProgress(d);
+			if (!response.body || typeof TransformStream !== "function") {
+				return response;
+			}
+			const body = response.body.pipeThrough(new TransformStream({
+				transform: (chunk, controller) => {
+					d.loaded += chunk.byteLength;
+					this.onProgress(d);
+					controller.enqueue(chunk);
+				},
+				flush: () => {
+					d.done = true;
+					if (d.total < d.loaded) {
+						d.total = d.loaded;
+					}
+					this.onProgress(d);
+				},
+			}));
+			// The compiler needs the type (application/wasm) from the
+			// original headers; the status and headers are otherwise
+			// the original's too.
+			return new Response(body, {status: response.status, statusText: response.statusText, headers: response.headers});
 		}
 
 		spawn() {

@@ -45,6 +45,7 @@ not measured: Converge/1000x10 (speed-up ≥ 10×, peak heap ≤ 60 MiB)
 not measured: Converge/10x1000 (speed-up ≥ 10×, peak heap ≤ 60 MiB)
 not measured: WasmSize (raw-bytes ≤ 5000000, gzip-bytes ≤ 1300000)
 not measured: BrowserLoad (load-ms ≤ 200)
+not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
 not measured: BrowserResponsive (click-ms ≤ 100)
@@ -129,6 +130,7 @@ not measured: Dedup10kKeys (ratio ≤ 0.5)
 not measured: KernelStep (≤ 50000 ns/op)
 not measured: WasmSize (raw-bytes ≤ 5000000, gzip-bytes ≤ 1300000)
 not measured: BrowserLoad (load-ms ≤ 200)
+not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
 not measured: BrowserResponsive (click-ms ≤ 100)
@@ -190,6 +192,7 @@ not measured: Dedup10kKeys (ratio ≤ 0.5)
 not measured: KernelStep (≤ 50000 ns/op)
 not measured: WasmSize (raw-bytes ≤ 5000000, gzip-bytes ≤ 1300000)
 not measured: BrowserLoad (load-ms ≤ 200)
+not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
 not measured: BrowserResponsive (click-ms ≤ 100)
@@ -223,6 +226,43 @@ func TestRunPrintsFiguresAndFailsOverBudget(t *testing.T) {
 	assert.Regexp(t, `WasmSize\s+gzip-bytes=1400000 raw-bytes=4900000\s+raw-bytes ≤ 5000000, gzip-bytes ≤ 1300000\s+OVER`, out)
 	assert.Regexp(t, `BrowserLoad\s+load-max-ms=180 load-ms=120\s+load-ms ≤ 200\s+ok`, out)
 	assert.Contains(t, stderr.String(), "WasmSize OVER: gzip-bytes 1400000 > 1300000")
+}
+
+// TestRunJudgesTheThrottledLoad: the page's figures on a slow network and
+// CPU are judged by their own limits, not by BrowserLoad's, and a figure
+// with no limit (wasm-Mbit/s, which the benchmark checks itself) is shown.
+func TestRunJudgesTheThrottledLoad(t *testing.T) {
+	line := "BenchmarkBrowserLoadThrottled-2   1   62149251754 ns/op   2480 engine-ms   850.5 load-ms   712 progress-ms   8.712 wasm-Mbit/s\n"
+	tests := []struct {
+		name        string
+		replace     []string
+		wantCode    int
+		wantVerdict string
+		wantStderr  string
+	}{
+		{"within", nil, 0, "ok", ""},
+		{"engine late", []string{"2480 engine-ms", "3012 engine-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: engine-ms 3012 > 3000"},
+		{"progress late", []string{"712 progress-ms", "1250 progress-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: progress-ms 1250 > 1000"},
+		{"interactive late", []string{"850.5 load-ms", "1001 load-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: load-ms 1001 > 1000"},
+		{"no progress", []string{"712 progress-ms", ""}, 1, "INCOMPLETE", "BrowserLoadThrottled INCOMPLETE: no progress-ms metric"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := strings.NewReplacer(tt.replace...).Replace(line)
+			var stdout, stderr bytes.Buffer
+
+			code := run(strings.NewReader(in), &stdout, &stderr)
+
+			assert.Equal(t, tt.wantCode, code)
+			assert.Regexp(t, `\nBrowserLoadThrottled\s+engine-ms=\d+ load-ms=\d+ (progress-ms=\d+ )?wasm-Mbit/s=8\.712\s+`+
+				`load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000\s+`+tt.wantVerdict+`\n`, stdout.String())
+			if tt.wantStderr == "" {
+				assert.Empty(t, stderr.String())
+			} else {
+				assert.Contains(t, stderr.String(), tt.wantStderr)
+			}
+		})
+	}
 }
 
 func TestRunFailsWhenAFigureIsMissing(t *testing.T) {

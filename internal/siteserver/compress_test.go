@@ -86,7 +86,30 @@ func TestHandlerServesTheAcceptedCoding(t *testing.T) {
 			body := readBody(t, res)
 			assert.Equal(t, strconv.Itoa(len(body)), res.Header.Get("Content-Length"))
 			assert.Equal(t, wasmBody, decode(t, tt.wantEncoding, body))
+			if tt.wantEncoding == "" {
+				assert.Empty(t, res.Header.Get(siteserver.DecodedLengthHeader),
+					"Content-Length already says it")
+			} else {
+				assert.Equal(t, strconv.Itoa(len(wasmBody)), res.Header.Get(siteserver.DecodedLengthHeader))
+			}
 		})
+	}
+}
+
+// TestHandlerSaysWhatACompressedBodyDecodesTo pins what the page's download
+// progress counts against: a reader of a compressed response sees decoded
+// bytes, and Content-Length counts compressed ones.
+func TestHandlerSaysWhatACompressedBodyDecodesTo(t *testing.T) {
+	h := serveDir(t, precompressedSite(t, map[string][]byte{"main.wasm": wasmBody}))
+
+	for _, coding := range []string{"br", "gzip"} {
+		res := do(t, h, http.MethodGet, "/main.wasm", http.Header{"Accept-Encoding": {coding}})
+		body := readBody(t, res)
+
+		require.Equal(t, coding, res.Header.Get("Content-Encoding"))
+		assert.Less(t, len(body), len(wasmBody), "%s: the test's main.wasm compresses", coding)
+		assert.Equal(t, strconv.Itoa(len(body)), res.Header.Get("Content-Length"), coding)
+		assert.Equal(t, strconv.Itoa(len(decode(t, coding, body))), res.Header.Get(siteserver.DecodedLengthHeader), coding)
 	}
 }
 

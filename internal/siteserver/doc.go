@@ -27,7 +27,10 @@
 // weights: a coding is refused by q=0, "*" stands for the codings not named,
 // and of two codings the more heavily weighted wins, brotli on a tie.
 // A response's Content-Type is always FILE's, and a file with any compressed
-// sibling is served with Vary: Accept-Encoding. A sibling older than FILE is
+// sibling is served with Vary: Accept-Encoding. A response from a sibling
+// also carries X-Decoded-Length (DecodedLengthHeader), FILE's own size:
+// Content-Length is then the sibling's, and the page counts main.wasm's
+// download, which it reads decoded, against FILE's size. A sibling older than FILE is
 // stale, as rebuilding FILE without recompressing it leaves it, and is
 // ignored, so a rebuilt main.wasm is never shadowed by an old main.wasm.br.
 // A request for FILE.br itself gets that file as it is.

@@ -28,6 +28,11 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+// DecodedLengthHeader is the response header that gives the size of a file
+// served from a compressed sibling, where Content-Length is the sibling's:
+// the number of bytes its body decodes to.
+const DecodedLengthHeader = "X-Decoded-Length"
+
 // contentTypes fixes the type of the files the page is made of. The mime
 // package already knows most of them, but it lets /etc/mime.types override
 // its defaults, and a wrong type is fatal here: under nosniff a script not
@@ -176,6 +181,10 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 		// ServeContent leaves Content-Length unset once Content-Encoding is,
 		// in case the writer compresses; these bytes go out as they are.
 		header.Set("Content-Length", strconv.FormatInt(info.Size(), 10))
+		// What the body decodes to, which no standard header says: the
+		// page shows main.wasm's download as bytes of this total, since
+		// a reader of the body sees the decoded bytes.
+		header.Set(DecodedLengthHeader, strconv.FormatInt(originalInfo.Size(), 10))
 	}
 	http.ServeContent(w, r, name, info.ModTime(), body)
 	return true

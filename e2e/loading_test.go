@@ -1,0 +1,197 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests of this file load the page as a learner on a slow connection
+// does: interactive long before main.wasm has arrived. They pin what the
+// page says meanwhile, and that nothing the learner asks for is lost.
+
+// slowLoadTimeout bounds a page load up to "ready" at slow4G: main.wasm
+// alone is about 8 s of download there.
+const slowLoadTimeout = 90 * time.Second
+
+// openSlowPage opens the page in a new tab on slow4G and waits until it is
+// interactive, which it is before the engine is up.
+func openSlowPage(t *testing.T) *page {
+	t.Helper()
+	p := newTab(t)
+	p.throttleNetwork(slow4G)
+	p.navigate(p.s.server.URL + "/")
+	p.waitFor("the page to be interactive", slowLoadTimeout, `window.__rlabReadyAt !== undefined`)
+	return p
+}
+
+// engineStarted is true once main.wasm runs in the engine's worker: the page
+// marks it on the performance timeline (rlab:engine-ready).
+const engineStarted = `performance.getEntriesByName("rlab:engine-ready").length > 0`
+
+// watchEarlyReady makes the page remember whether #status ever said
+// "ready" while the engine was not running yet.
+func (p *page) watchEarlyReady() {
+	p.t.Helper()
+	eval[any](p, `(() => {
+		window.__e2eEarlyReady = [];
+		const check = () => {
+			const s = document.getElementById("status").textContent;
+			if (s === "ready" && !(`+engineStarted+`)) {
+				window.__e2eEarlyReady.push(performance.now());
+			}
+		};
+		check();
+		new MutationObserver(check).observe(document.getElementById("status"), {childList: true, characterData: true, subtree: true});
+		return null;
+	})()`)
+}
+
+var progressRE = regexp.MustCompile(`^(\d+\.\d) of (\d+\.\d) MB \((\d+\.\d) MB compressed\)`)
+
+// TestReadyOnlyOnceTheEngineIs: on a slow connection the page is interactive
+// while main.wasm still downloads, and says so: #status is not "ready" until
+// the engine runs, and the download shows as bytes of main.wasm's size (and
+// of its compressed size, what crosses the network).
+func TestReadyOnlyOnceTheEngineIs(t *testing.T) {
+	p := openSlowPage(t)
+	p.watchEarlyReady()
+	require.False(t, eval[bool](p, engineStarted), "at 1.6 Mbit/s the engine cannot be up yet; the test needs it downloading")
+
+	status := p.text("#status")
+	assert.NotEqual(t, "ready", status, "the page says ready while main.wasm downloads")
+	assert.Contains(t, status, "simulator", "#status says what the page waits for")
+	assert.Equal(t, "loading", eval[string](p, `document.body.dataset.state`))
+
+	p.waitFor("the download's progress", slowLoadTimeout,
+		`/^\d+\.\d of \d+\.\d MB/.test(document.getElementById("engine-load-text").textContent) &&
+		document.getElementById("engine-progress").value > 0`)
+	p.shot("downloading")
+	// One read of all of it: the download goes on meanwhile.
+	type progress struct {
+		Text      string  `json:"text"`
+		ValueText string  `json:"valueText"`
+		Max       float64 `json:"max"`
+		Hidden    bool    `json:"hidden"`
+	}
+	got := eval[progress](p, `(() => {
+		const bar = document.getElementById("engine-progress");
+		return {text: document.getElementById("engine-load-text").textContent, valueText: bar.getAttribute("aria-valuetext"),
+			max: bar.max, hidden: document.getElementById("engine-load").hidden};
+	})()`)
+	text := got.Text
+	m := progressRE.FindStringSubmatch(text)
+	require.NotNil(t, m, "the progress says %q, not \"N of M MB (C MB compressed)\"", text)
+	raw, err := os.Stat(filepath.Join(p.s.dir, "main.wasm"))
+	require.NoError(t, err)
+	br, err := os.Stat(filepath.Join(p.s.dir, "main.wasm.br"))
+	require.NoError(t, err)
+	mb := func(n int64) string { return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) }
+	assert.Equal(t, mb(raw.Size()), m[2], "the total is main.wasm's size, as the bytes counted are its own")
+	assert.Equal(t, mb(br.Size()), m[3], "the compressed size is main.wasm.br's, what is served")
+	loaded, _ := strconv.ParseFloat(m[1], 64)
+	total, _ := strconv.ParseFloat(m[2], 64)
+	assert.Less(t, loaded, total, "the download is not over at 1.6 Mbit/s")
+	assert.Equal(t, float64(raw.Size()), got.Max, "the progress bar counts to main.wasm's size")
+	assert.Equal(t, text, got.ValueText, "a screen reader hears the same progress")
+	assert.False(t, got.Hidden)
+
+	p.waitFor("the page to be ready", slowLoadTimeout,
+		`document.getElementById("status").textContent === "ready"`)
+	p.shot("ready")
+	assert.True(t, eval[bool](p, engineStarted))
+	assert.Empty(t, eval[[]float64](p, `window.__e2eEarlyReady`), "#status said ready before the engine ran (ms after navigation)")
+	assert.True(t, eval[bool](p, `document.getElementById("engine-load").hidden`), "the progress is gone once the engine runs")
+	assert.Equal(t, "ready", eval[string](p, `document.body.dataset.state`))
+}
+
+// TestStepBeforeTheEngineWaitsAndRunsOnce: Step pressed while main.wasm
+// still downloads shows that it waits, and runs once, when the engine is up.
+func TestStepBeforeTheEngineWaitsAndRunsOnce(t *testing.T) {
+	p := openSlowPage(t)
+	require.False(t, eval[bool](p, engineStarted), "at 1.6 Mbit/s the engine cannot be up yet; the test needs it downloading")
+	before, _ := p.stepCount()
+
+	p.click("#step-forward")
+	p.waitFor("Step's pending mark", quick, `document.querySelector("#step-forward.pending .pending-mark") !== null`)
+	p.shot("pending")
+	assert.Equal(t, "◷", p.text("#step-forward .pending-mark"), "one press waits")
+	assert.False(t, eval[bool](p, `document.getElementById("queued").hidden`))
+	assert.Equal(t, "◷ 1 action waiting for the simulator", p.text("#queued"))
+	assert.Contains(t, p.text("#status"), "what you asked for runs then", "#status, which is read aloud, says it waits")
+	step, _ := p.stepCount()
+	assert.Equal(t, before, step, "nothing ran yet")
+
+	p.waitFor("the page to be ready", slowLoadTimeout, `document.getElementById("status").textContent === "ready"`)
+	p.waitFor(fmt.Sprintf("step %d", before+1), runTimeout, stepIs(before+1))
+	p.waitSettled()
+	// A second run would come at once, from the same queue; give it time.
+	time.Sleep(500 * time.Millisecond)
+	p.waitSettled()
+	p.shot("ran")
+	step, _ = p.stepCount()
+	assert.Equal(t, before+1, step, "the press ran exactly once")
+	assert.False(t, p.exists("#step-forward.pending"), "the mark is gone once the step ran")
+	assert.False(t, p.exists(".pending-mark"))
+	assert.True(t, eval[bool](p, `document.getElementById("queued").hidden`))
+}
+
+// TestHundredPressesAreHundredSteps: → pressed 100 times, faster than the
+// engine steps, steps 100 times; the presses that wait are counted on
+// screen meanwhile.
+func TestHundredPressesAreHundredSteps(t *testing.T) {
+	const presses = 100
+	p := openPage(t, "")
+	// A world with far more than 100 steps to run, so that no press
+	// finds the agenda empty.
+	p.command("create rs many --replicas=40 --selector=app=many")
+	before, _ := p.stepCount()
+	eval[any](p, `(() => {
+		window.__e2eQueued = [];
+		const q = document.getElementById("queued");
+		if (q) {
+			new MutationObserver(() => { if (!q.hidden) window.__e2eQueued.push(q.textContent); })
+				.observe(q, {childList: true, characterData: true, subtree: true, attributes: true});
+		}
+		document.activeElement?.blur();
+		return null;
+	})()`)
+
+	keys := make([]chromedp.Action[chromedp.Void], presses)
+	for i := range keys {
+		keys[i] = chromedp.KeyEvent(kb.ArrowRight)
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, runTimeout)
+	err := chromedp.Do(ctx, keys...)
+	cancel()
+	require.NoError(t, err)
+	p.shot("pressed")
+
+	p.waitFor(fmt.Sprintf("step %d", before+presses), runTimeout, stepIs(before+presses))
+	p.waitSettled()
+	time.Sleep(300 * time.Millisecond)
+	p.waitSettled()
+	p.shot("stepped")
+	step, _ := p.stepCount()
+	assert.Equal(t, before+presses, step, "every press is a step")
+	assert.True(t, eval[bool](p, `document.getElementById("queued").hidden`), "nothing waits at the end")
+	seen := eval[[]string](p, `window.__e2eQueued`)
+	for _, s := range seen {
+		assert.Regexp(t, `^\+\d+ queued$`, s)
+	}
+	if len(seen) > 0 {
+		t.Logf("#queued changed %d times, from %q to %q", len(seen), seen[0], seen[len(seen)-1])
+	}
+}
