@@ -41,6 +41,9 @@ type termReport struct {
 // entry's one-line explanation, and that the Glossary panel has the entry
 // with an upstream name and file. It returns what is wrong, term by term.
 const termCheck = `((roots) => {
+	// The page builds the Glossary panel when it is first needed; the
+	// check needs it, as opening it would.
+	RlabUI.buildGlossary();
 	const problems = [];
 	const perRoot = {};
 	let count = 0;
@@ -139,7 +142,7 @@ func TestEveryTermHasAGlossaryEntry(t *testing.T) {
 	type entryReport struct {
 		ID, Term, Short, Long, Name, File string
 	}
-	entries := eval[[]entryReport](p, `[...document.querySelectorAll("#glossary .gloss-entry")].map((e) => ({
+	entries := eval[[]entryReport](p, `[...RlabUI.buildGlossary().querySelectorAll(".gloss-entry")].map((e) => ({
 		ID: e.id,
 		Term: e.querySelector(".gloss-term")?.textContent ?? "",
 		Short: e.querySelector(".gloss-short")?.textContent ?? "",
@@ -269,6 +272,7 @@ type tipState struct {
 
 // tipOf describes the tooltip of the element marked data-e2e-term.
 const tipOf = `(() => {
+	RlabUI.buildGlossary();
 	const el = document.querySelector("[data-e2e-term]");
 	const id = el.getAttribute("aria-describedby") ?? "";
 	const tip = document.getElementById(id);

@@ -1724,6 +1724,9 @@
 		if (state.view && state.view.mode === "lesson") {
 			els.worldSelect.value = state.view.lesson;
 		}
+		// The Glossary panel is built in the first idle moment, so that it
+		// opens at once when asked for; opening it earlier builds it then.
+		(globalThis.requestIdleCallback || setTimeout)(() => UI.buildGlossary());
 	}
 
 	main();

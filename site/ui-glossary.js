@@ -377,19 +377,35 @@
 			})));
 	}
 
-	const closeButton = h("button", {type: "button", class: "small gloss-close", text: G.text.close});
-	const dialog = h("dialog", {id: "glossary", class: "glossary", "aria-labelledby": "glossary-title"},
-		h("div", {class: "gloss-head"},
-			h("h2", {id: "glossary-title", text: G.text.title}),
-			closeButton),
-		h("p", {class: "gloss-intro", text: G.text.intro}),
-		h("nav", {class: "gloss-nav", "aria-label": G.text.sections},
-			h("ul", null, G.groups.map((g) => h("li", null,
-				h("button", {type: "button", class: "small", dataset: {group: g.id}, text: g.title}))))),
-		G.groups.map((g) => h("section", {id: `glossary-group-${g.id}`, class: "gloss-group", "aria-labelledby": `glossary-group-${g.id}-h`},
-			h("h3", {id: `glossary-group-${g.id}-h`, text: g.title}),
-			G.entries.filter((e) => e.group === g.id).map(entryNode))));
-	document.body.appendChild(dialog);
+	// The panel is built when it is first needed (opened, or once the page
+	// is interactive, when app.js asks for it in idle time), not at load:
+	// its sixty-odd entries cost the first drawing a tenth of a second on a
+	// slow phone, for a panel nobody has opened yet.
+	let closeButton = null;
+	let dialog = null;
+
+	// buildGlossary makes the Glossary panel, #glossary, once, and returns
+	// it.
+	function buildGlossary() {
+		if (dialog) {
+			return dialog;
+		}
+		closeButton = h("button", {type: "button", class: "small gloss-close", text: G.text.close});
+		dialog = h("dialog", {id: "glossary", class: "glossary", "aria-labelledby": "glossary-title"},
+			h("div", {class: "gloss-head"},
+				h("h2", {id: "glossary-title", text: G.text.title}),
+				closeButton),
+			h("p", {class: "gloss-intro", text: G.text.intro}),
+			h("nav", {class: "gloss-nav", "aria-label": G.text.sections},
+				h("ul", null, G.groups.map((g) => h("li", null,
+					h("button", {type: "button", class: "small", dataset: {group: g.id}, text: g.title}))))),
+			G.groups.map((g) => h("section", {id: `glossary-group-${g.id}`, class: "gloss-group", "aria-labelledby": `glossary-group-${g.id}-h`},
+				h("h3", {id: `glossary-group-${g.id}-h`, text: g.title}),
+				G.entries.filter((e) => e.group === g.id).map(entryNode))));
+		document.body.appendChild(dialog);
+		wireDialog();
+		return dialog;
+	}
 
 	// returnTo is where the focus goes back when the glossary closes: the
 	// element that had it when the glossary opened, or, if a redraw
@@ -399,6 +415,7 @@
 	// openGlossary opens the glossary, at the entry id names if any.
 	function openGlossary(id) {
 		hide();
+		buildGlossary();
 		if (!dialog.open) {
 			const active = document.activeElement;
 			returnTo = active && active !== document.body ? {el: active, term: active.dataset && active.dataset.term} : null;
@@ -418,34 +435,37 @@
 		}
 	}
 
-	closeButton.addEventListener("click", () => dialog.close());
-	dialog.addEventListener("close", () => {
-		hide();
-		const back = returnTo;
-		returnTo = null;
-		let el = back && back.el;
-		if (el && !el.isConnected && back.term) {
-			el = document.querySelector(`.term[data-term="${CSS.escape(back.term)}"]`);
-		}
-		(el && el.isConnected ? el : document.getElementById("glossary-button") || document.body).focus();
-	});
-	// Keys typed in the glossary stay there: the page's shortcuts (→ steps)
-	// must not act on the world hidden behind it.
-	dialog.addEventListener("keydown", (event) => event.stopPropagation());
-	dialog.addEventListener("click", (event) => {
-		const group = event.target.closest("[data-group]");
-		if (group) {
-			document.getElementById(`glossary-group-${group.dataset.group}`).scrollIntoView({block: "start"});
-			return;
-		}
-		// A click on the backdrop (outside the dialog's box) closes it.
-		if (event.target === dialog) {
-			const r = dialog.getBoundingClientRect();
-			if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) {
-				dialog.close();
+	// wireDialog gives the panel its behaviour, once it is built.
+	function wireDialog() {
+		closeButton.addEventListener("click", () => dialog.close());
+		dialog.addEventListener("close", () => {
+			hide();
+			const back = returnTo;
+			returnTo = null;
+			let el = back && back.el;
+			if (el && !el.isConnected && back.term) {
+				el = document.querySelector(`.term[data-term="${CSS.escape(back.term)}"]`);
 			}
-		}
-	});
+			(el && el.isConnected ? el : document.getElementById("glossary-button") || document.body).focus();
+		});
+		// Keys typed in the glossary stay there: the page's shortcuts (→ steps)
+		// must not act on the world hidden behind it.
+		dialog.addEventListener("keydown", (event) => event.stopPropagation());
+		dialog.addEventListener("click", (event) => {
+			const group = event.target.closest("[data-group]");
+			if (group) {
+				document.getElementById(`glossary-group-${group.dataset.group}`).scrollIntoView({block: "start"});
+				return;
+			}
+			// A click on the backdrop (outside the dialog's box) closes it.
+			if (event.target === dialog) {
+				const r = dialog.getBoundingClientRect();
+				if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) {
+					dialog.close();
+				}
+			}
+		});
+	}
 
 	// A press on any term, wherever it is, opens its entry.
 	document.addEventListener("click", (event) => {
@@ -511,5 +531,5 @@
 		}
 	}
 
-	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, termFocus, restoreTermFocus, openGlossary, glossary: G});
+	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, termFocus, restoreTermFocus, openGlossary, buildGlossary, glossary: G});
 })();
