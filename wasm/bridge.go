@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/controller"
 	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/world"
@@ -349,20 +349,16 @@ type HelpResult struct {
 
 // --- Dispatch ----------------------------------------------------------------
 
-// request is the envelope of every request.
+// request is the envelope of every request; Args is the arguments' JSON
+// text, as sent.
 type request struct {
-	Op   string          `json:"op"`
-	Args json.RawMessage `json:"args,omitempty"`
+	Op   string `json:"op"`
+	Args []byte `json:"args,omitempty"`
 }
 
-// response is the envelope of every answer: exactly one field is set.
-type response struct {
-	Result any    `json:"result,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// op runs one operation from its raw arguments.
-type op func(b *Bridge, args json.RawMessage) (any, error)
+// op runs one operation from its arguments' JSON text (nil when absent) and
+// returns its result, which is written into the answer.
+type op func(b *Bridge, args []byte) (minijson.Encoder, error)
 
 // ops maps each op's name to its implementation; opTable builds it at the
 // first request. Tests may add to it.
@@ -383,7 +379,7 @@ var testOps map[string]op
 
 func newOpTable() map[string]op {
 	table := map[string]op{
-		"lessons":   func(b *Bridge, _ json.RawMessage) (any, error) { return b.Lessons() },
+		"lessons":   func(b *Bridge, _ []byte) (minijson.Encoder, error) { return b.Lessons() },
 		"load":      withArgs((*Bridge).Load),
 		"run":       withArgs((*Bridge).Run),
 		"step":      withArgs((*Bridge).Step),
@@ -403,32 +399,35 @@ func newOpTable() map[string]op {
 }
 
 // withArgs adapts a method taking typed arguments to an op: the arguments
-// are decoded strictly (unknown fields are errors); absent arguments are the
-// zero value.
-func withArgs[A, R any](m func(*Bridge, A) (R, error)) op {
-	return func(b *Bridge, raw json.RawMessage) (any, error) {
+// are decoded strictly (unknown fields are errors); absent or null
+// arguments are the zero value.
+func withArgs[A any, PA interface {
+	*A
+	argsDecoder
+}, R minijson.Encoder](m func(*Bridge, A) (R, error)) op {
+	return func(b *Bridge, raw []byte) (minijson.Encoder, error) {
 		var a A
-		if len(raw) > 0 && string(raw) != "null" {
-			if err := decodeStrict(raw, &a); err != nil {
+		if raw != nil {
+			if err := PA(&a).DecodeJSON(minijson.NewDecoder(raw)); err != nil {
 				return nil, fmt.Errorf("bad args: %w", err)
 			}
 		}
-		return m(b, a)
+		res, err := m(b, a)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 }
 
-// decodeStrict decodes one JSON value into v, refusing unknown fields and
-// anything after the value.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+// decodeStrict decodes data, one JSON value, into v, refusing unknown
+// fields and anything after the value.
+func decodeStrict(data []byte, v argsDecoder) error {
+	d := minijson.NewDecoder(data)
+	if err := v.DecodeJSON(d); err != nil {
 		return err
 	}
-	if dec.More() {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
+	return d.End()
 }
 
 // opNames lists the ops, sorted, for error messages.
@@ -470,11 +469,12 @@ func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
 	if err != nil {
 		return errorJSON(fmt.Errorf("%s: %w", req.Op, err))
 	}
-	out, err := json.Marshal(response{Result: res})
-	if err != nil {
-		return errorJSON(fmt.Errorf("%s: internal error (a bug in Reconcile Lab): cannot encode the result: %w", req.Op, err))
-	}
-	return out
+	var w minijson.Writer
+	w.BeginObject()
+	w.Key("result")
+	res.EncodeJSON(&w)
+	w.EndObject()
+	return w.Bytes()
 }
 
 func orUnknown(name string) string {
@@ -486,11 +486,11 @@ func orUnknown(name string) string {
 
 // errorJSON is the answer {"error": "..."}.
 func errorJSON(err error) []byte {
-	out, mErr := json.Marshal(response{Error: err.Error()})
-	if mErr != nil { // a string always encodes; this is only for vet's sake
-		return []byte(`{"error":"internal error"}`)
-	}
-	return out
+	var w minijson.Writer
+	w.BeginObject()
+	w.String("error", err.Error())
+	w.EndObject()
+	return w.Bytes()
 }
 
 // --- Loading -----------------------------------------------------------------

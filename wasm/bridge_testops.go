@@ -3,8 +3,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
+
+	"github.com/reconcilelab/rlab/core/minijson"
 )
 
 // This file exists only in builds with the rlabtest tag, which the browser
@@ -21,12 +22,22 @@ import (
 
 func init() {
 	testOps = map[string]op{
-		"panic": func(*Bridge, json.RawMessage) (any, error) {
+		"panic": func(*Bridge, []byte) (minijson.Encoder, error) {
 			panic("injected by the rlabtest build's panic op")
 		},
-		"crash": func(*Bridge, json.RawMessage) (any, error) {
+		"crash": func(*Bridge, []byte) (minijson.Encoder, error) {
 			go func() { panic(errors.New("injected by the rlabtest build's crash op")) }()
-			return map[string]string{"crash": "the Go program dies as soon as the worker is idle"}, nil
+			return crashResult{}, nil
 		},
 	}
+}
+
+// crashResult is the crash op's answer, which the page may read before the
+// program dies.
+type crashResult struct{}
+
+func (crashResult) EncodeJSON(w *minijson.Writer) {
+	w.BeginObject()
+	w.String("crash", "the Go program dies as soon as the worker is idle")
+	w.EndObject()
 }

@@ -60,6 +60,49 @@ func Check[T any, P interface {
 	}
 }
 
+// CheckDecoder fills Rounds values of T, encodes each with encoding/json,
+// and requires that T's DecodeJSON reads the text back into what
+// encoding/json's Unmarshal reads, refusing nothing.
+func CheckDecoder[T any, P interface {
+	*T
+	DecodeJSON(d *minijson.Decoder) error
+}](t testing.TB) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(3, 4))
+	var zero T
+	typ := reflect.TypeOf(zero)
+	seen := map[string]bool{}
+	for round := range Rounds {
+		var v T
+		Fill(r, reflect.ValueOf(&v).Elem())
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("encoding/json cannot encode %s: %v", typ, err)
+		}
+		var want, got T
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("encoding/json cannot decode %s: %v", data, err)
+		}
+		d := minijson.NewDecoder(data)
+		if err := P(&got).DecodeJSON(d); err != nil {
+			t.Fatalf("%s.DecodeJSON refuses %s (round %d): %v; a field without its case in DecodeJSON is an unknown field", typ, data, round, err)
+		}
+		if err := d.End(); err != nil {
+			t.Fatalf("%s.DecodeJSON left part of %s unread: %v", typ, data, err)
+		}
+		if !reflect.DeepEqual(want, got) {
+			gotText, _ := json.Marshal(got)
+			t.Fatalf("%s.DecodeJSON reads %s as %s, which encoding/json reads as %s", typ, data, gotText, data)
+		}
+		collectKeys(data, seen)
+	}
+	for _, path := range memberPaths(typ, "") {
+		if !seen[path] {
+			t.Errorf("%s: no round wrote the member %s; Fill never sets it, so its decoding is not checked", typ, path)
+		}
+	}
+}
+
 // Difference describes the first member where got differs from want, two
 // JSON texts, in words: a member missing, one extra, or a value changed.
 func Difference(want, got []byte) string {
