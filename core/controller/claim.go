@@ -210,7 +210,6 @@ func appendJSONStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
-
 // releaseResult interprets the API's answer to a release patch: the error
 // the claim loop reports for this pod, or nil when the release counts as done.
 // NotFound (the pod is gone) and Invalid (the pod's UID no longer matches,

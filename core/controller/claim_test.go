@@ -448,7 +448,6 @@ func TestAdoptionPatchBytes(t *testing.T) {
 	}
 }
 
-
 // TestClaimPatchesAgainstTheStore sends the adoption and release patches to
 // the API store and checks what a real API server would do with them: adopt
 // and release work, the UID precondition refuses a recreated pod (Invalid,
