@@ -99,6 +99,9 @@ type Bridge struct {
 	// engine and swaps it in only once it is ready, so a failed load leaves
 	// the previous world in place.
 	e *engine
+	// scratch is where answers are written, kept between requests so that
+	// a view of a thousand pods does not grow a new buffer every time.
+	scratch []byte
 }
 
 // engine is one loaded world and everything the bridge keeps about it.
@@ -352,13 +355,18 @@ type HelpResult struct {
 // request is the envelope of every request; Args is the arguments' JSON
 // text, as sent.
 type request struct {
-	Op   string `json:"op"`
-	Args []byte `json:"args,omitempty"`
+	Op   string              `json:"op"`
+	Args minijson.RawMessage `json:"args,omitempty"`
 }
 
-// op runs one operation from its arguments' JSON text (nil when absent) and
-// returns its result, which is written into the answer.
-type op func(b *Bridge, args []byte) (minijson.Encoder, error)
+// response is the envelope of every answer: exactly one field is set.
+type response struct {
+	Result any    `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// op runs one operation from its arguments' JSON text (nil when absent).
+type op func(b *Bridge, args []byte) (any, error)
 
 // ops maps each op's name to its implementation; opTable builds it at the
 // first request. Tests may add to it.
@@ -379,7 +387,7 @@ var testOps map[string]op
 
 func newOpTable() map[string]op {
 	table := map[string]op{
-		"lessons":   func(b *Bridge, _ []byte) (minijson.Encoder, error) { return b.Lessons() },
+		"lessons":   func(b *Bridge, _ []byte) (any, error) { return b.Lessons() },
 		"load":      withArgs((*Bridge).Load),
 		"run":       withArgs((*Bridge).Run),
 		"step":      withArgs((*Bridge).Step),
@@ -401,33 +409,16 @@ func newOpTable() map[string]op {
 // withArgs adapts a method taking typed arguments to an op: the arguments
 // are decoded strictly (unknown fields are errors); absent or null
 // arguments are the zero value.
-func withArgs[A any, PA interface {
-	*A
-	argsDecoder
-}, R minijson.Encoder](m func(*Bridge, A) (R, error)) op {
-	return func(b *Bridge, raw []byte) (minijson.Encoder, error) {
+func withArgs[A, R any](m func(*Bridge, A) (R, error)) op {
+	return func(b *Bridge, raw []byte) (any, error) {
 		var a A
 		if raw != nil {
-			if err := PA(&a).DecodeJSON(minijson.NewDecoder(raw)); err != nil {
+			if err := minijson.Decode(raw, &a); err != nil {
 				return nil, fmt.Errorf("bad args: %w", err)
 			}
 		}
-		res, err := m(b, a)
-		if err != nil {
-			return nil, err
-		}
-		return res, nil
+		return m(b, a)
 	}
-}
-
-// decodeStrict decodes data, one JSON value, into v, refusing unknown
-// fields and anything after the value.
-func decodeStrict(data []byte, v argsDecoder) error {
-	d := minijson.NewDecoder(data)
-	if err := v.DecodeJSON(d); err != nil {
-		return err
-	}
-	return d.End()
 }
 
 // opNames lists the ops, sorted, for error messages.
@@ -453,7 +444,7 @@ func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
 		}
 	}()
 	var req request
-	if err := decodeStrict(requestJSON, &req); err != nil {
+	if err := minijson.Decode(requestJSON, &req); err != nil {
 		return errorJSON(fmt.Errorf("bad request: %w", err))
 	}
 	name = req.Op
@@ -469,12 +460,12 @@ func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
 	if err != nil {
 		return errorJSON(fmt.Errorf("%s: %w", req.Op, err))
 	}
-	var w minijson.Writer
-	w.BeginObject()
-	w.Key("result")
-	res.EncodeJSON(&w)
-	w.EndObject()
-	return w.Bytes()
+	out, err := minijson.Append(b.scratch[:0], response{Result: res})
+	b.scratch = out
+	if err != nil {
+		return errorJSON(fmt.Errorf("%s: internal error (a bug in Reconcile Lab): cannot encode the result: %w", req.Op, err))
+	}
+	return bytes.Clone(out)
 }
 
 func orUnknown(name string) string {
@@ -486,11 +477,7 @@ func orUnknown(name string) string {
 
 // errorJSON is the answer {"error": "..."}.
 func errorJSON(err error) []byte {
-	var w minijson.Writer
-	w.BeginObject()
-	w.String("error", err.Error())
-	w.EndObject()
-	return w.Bytes()
+	return append(minijson.AppendString([]byte(`{"error":`), err.Error()), '}')
 }
 
 // --- Loading -----------------------------------------------------------------

@@ -16,7 +16,6 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
-	"github.com/reconcilelab/rlab/core/minijson"
 )
 
 // answer is the envelope of every answer, with the result left raw.
@@ -539,8 +538,8 @@ func TestBridgeSeeds(t *testing.T) {
 }
 
 func TestBridgeRecoversPanics(t *testing.T) {
-	opTable()["boom"] = func(b *Bridge, _ []byte) (minijson.Encoder, error) { panic("boom in an op") }
-	opTable()["stepThenBoom"] = func(b *Bridge, _ []byte) (minijson.Encoder, error) {
+	opTable()["boom"] = func(b *Bridge, _ []byte) (any, error) { panic("boom in an op") }
+	opTable()["stepThenBoom"] = func(b *Bridge, _ []byte) (any, error) {
 		if _, err := b.Step(StepArgs{N: 2}); err != nil {
 			return nil, err
 		}

@@ -2,11 +2,7 @@
 
 package main
 
-import (
-	"errors"
-
-	"github.com/reconcilelab/rlab/core/minijson"
-)
+import "errors"
 
 // This file exists only in builds with the rlabtest tag, which the browser
 // tests use (e2e/). It adds two ops that break the engine on purpose, to
@@ -22,22 +18,12 @@ import (
 
 func init() {
 	testOps = map[string]op{
-		"panic": func(*Bridge, []byte) (minijson.Encoder, error) {
+		"panic": func(*Bridge, []byte) (any, error) {
 			panic("injected by the rlabtest build's panic op")
 		},
-		"crash": func(*Bridge, []byte) (minijson.Encoder, error) {
+		"crash": func(*Bridge, []byte) (any, error) {
 			go func() { panic(errors.New("injected by the rlabtest build's crash op")) }()
-			return crashResult{}, nil
+			return map[string]string{"crash": "the Go program dies as soon as the worker is idle"}, nil
 		},
 	}
-}
-
-// crashResult is the crash op's answer, which the page may read before the
-// program dies.
-type crashResult struct{}
-
-func (crashResult) EncodeJSON(w *minijson.Writer) {
-	w.BeginObject()
-	w.String("crash", "the Go program dies as soon as the worker is idle")
-	w.EndObject()
 }

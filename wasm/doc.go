@@ -66,26 +66,22 @@
 //
 // # JSON, and adding a field
 //
-// The bridge reads and writes JSON with core/minijson, not encoding/json,
-// which would cost main.wasm about 77 KB of its brotli size. The JSON shapes
-// are the types in bridge.go and bridge_view.go, with json tags as before;
-// bridge_json.go says how each is read or written, one line per field. To
-// add a field to an answer (View, Pod, StepsResult, …):
+// The bridge reads requests and writes answers with core/minijson, not
+// encoding/json, which cost main.wasm 49 KB of its brotli size. minijson
+// follows the json tags exactly as encoding/json does, so the JSON shapes
+// are still the structs in bridge.go and bridge_view.go, and adding a field
+// to an answer or an argument is the one line that declares it, with its
+// tag:
 //
-//  1. add the field to the struct, with its json tag, as usual;
-//  2. add one line, in the same position, to the type's EncodeJSON in
-//     bridge_json.go: w.String("name", x.Name), or w.OptString for a tag
-//     with omitempty (likewise Int, Uint, Bool, Strings, StringMap, and
-//     minijson.List, OptList, Object, OptObject for nested types, each of
-//     which needs an EncodeJSON of its own).
+//	Releasing bool `json:"releasing,omitempty"`
 //
-// To add an argument to an op, add the field to its Args struct and a case
-// to the struct's DecodeJSON. TestAnswersEncodeAsEncodingJSONDoes and
-// TestArgumentsDecodeAsEncodingJSONDoes fill every field of every type with
-// random values and compare with what encoding/json would write or read: a
-// forgotten line fails them, naming the member and the line to add. The
-// answers are byte for byte those encoding/json wrote (site/first-view.json
-// did not change). Two things differ on input: keys must be spelled exactly
+// The field can be a boolean, an integer, a string, a pointer, a slice, a
+// map with string keys, or a struct of those. A float, which the engine has
+// no use for, fails TestAnswersEncodeAsEncodingJSONDoes, which fills every
+// field of every answer type with random values and requires minijson to
+// write what encoding/json would, byte for byte (site/first-view.json did not
+// change); TestArgumentsDecodeAsEncodingJSONDoes does the same for the
+// arguments. Two things differ on input: keys must be spelled exactly
 // (encoding/json also took any capitalization), and nothing may follow the
 // request, where encoding/json's Decoder let a stray ] or } pass.
 //

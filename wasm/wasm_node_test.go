@@ -45,6 +45,7 @@ var forbiddenDeps = []struct{ path, why string }{
 	{"regexp", "it costs wasm size; parse by hand (DESIGN.md budgets)"},
 	{"text/template", "it costs wasm size (DESIGN.md budgets)"},
 	{"net/http", "it costs wasm size, and the page fetches through JavaScript"},
+	{"encoding/json", "it cost 49 KB of brotli; core/minijson writes and reads the same JSON"},
 }
 
 func TestWasmDependencies(t *testing.T) {

@@ -7,18 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// Decoder reads one JSON text from the front, value by value. The methods
-// that read a value (String, Int, Object, …) check its syntax as they go and
-// say what was wrong, and where, when it is not what they expect; Skip and
-// Raw read any value. After the last value, End checks that nothing but
-// white space is left.
+// Decoder reads one JSON text from the front, value by value, checking its
+// syntax as it goes and saying what was wrong, and where: Object and Array
+// call a function for each member or element, String and Bool read a
+// scalar, Skip and Raw read any value, Value reads one as a generic value,
+// and End checks that nothing but white space is left. Decode and Parse are
+// built on it.
 //
-// Like encoding/json, the readers leave their target unchanged when the value
-// is null, replace each byte of invalid UTF-8 in a string with U+FFFD, and so
-// does a \u escape of half a surrogate pair; an integer must be written
-// without a fraction or an exponent and fit its type. Unlike encoding/json,
-// an object's keys are matched exactly (encoding/json also accepts any other
-// capitalization), which is what a strict reader of a protocol wants.
+// Like encoding/json, it replaces each byte of invalid UTF-8 in a string with
+// U+FFFD, and so a \u escape of half a surrogate pair, and refuses values
+// nested more than 10,000 deep.
 type Decoder struct {
 	data []byte
 	pos  int
@@ -245,54 +243,21 @@ func (d *Decoder) Bool(p *bool) error {
 	return d.typeError("true or false")
 }
 
-// Int reads an integer that fits an int into *p; null leaves *p as it is.
-func (d *Decoder) Int(p *int) error {
-	v, isNull, err := d.integer(strconv.IntSize)
-	if err == nil && !isNull {
-		*p = int(v)
-	}
-	return err
-}
-
-// Int64 reads an integer that fits an int64 into *p; null leaves *p as it is.
-func (d *Decoder) Int64(p *int64) error {
-	v, isNull, err := d.integer(64)
-	if err == nil && !isNull {
-		*p = v
-	}
-	return err
-}
-
-// IntPtr reads an integer into a new int at *p, or null as a nil *p.
-func (d *Decoder) IntPtr(p **int) error {
-	v, isNull, err := d.integer(strconv.IntSize)
-	switch {
-	case err != nil:
-	case isNull:
-		*p = nil
-	default:
-		n := int(v)
-		*p = &n
-	}
-	return err
-}
-
-// Uint64 reads a non-negative integer into *p; null leaves *p as it is.
-func (d *Decoder) Uint64(p *uint64) error {
+// unsigned reads a non-negative integer of the given size in bits, or null.
+func (d *Decoder) unsigned(bits int) (v uint64, isNull bool, err error) {
 	if isNull, err := d.null(); isNull || err != nil {
-		return err
+		return 0, isNull, err
 	}
 	start := d.pos
 	lit, err := d.integerLiteral()
 	if err != nil {
-		return err
+		return 0, false, err
 	}
-	v, err := strconv.ParseUint(lit, 10, 64)
+	v, err = strconv.ParseUint(lit, 10, bits)
 	if err != nil {
-		return &SyntaxError{Msg: "number " + lit + " does not fit an unsigned 64-bit integer", Offset: start}
+		return 0, false, &SyntaxError{Msg: "number " + lit + " does not fit an unsigned " + strconv.Itoa(bits) + "-bit integer", Offset: start}
 	}
-	*p = v
-	return nil
+	return v, false, nil
 }
 
 // integer reads an integer of the given size in bits, or null.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,27 +16,48 @@ import (
 	"github.com/reconcilelab/rlab/internal/jsontest"
 )
 
-// everything has a field of every kind the Writer writes, plain and
-// omitempty, for the comparison with encoding/json.
+// everything has a field of every kind Marshal writes, plain and omitempty,
+// for the comparison with encoding/json.
 type everything struct {
-	S      string            `json:"s"`
-	OptS   string            `json:"optS,omitempty"`
-	I      int               `json:"i"`
-	OptI   int32             `json:"optI,omitempty"`
-	I64    int64             `json:"i64"`
-	U      uint64            `json:"u"`
-	OptU   uint64            `json:"optU,omitempty"`
-	B      bool              `json:"b"`
-	OptB   bool              `json:"optB,omitempty"`
-	SS     []string          `json:"ss"`
-	OptSS  []string          `json:"optSS,omitempty"`
-	M      map[string]string `json:"m"`
-	OptM   map[string]string `json:"optM,omitempty"`
-	Obj    Inner             `json:"obj"`
-	OptObj *Inner            `json:"optObj,omitempty"`
-	L      []Inner           `json:"l"`
-	OptL   []Inner           `json:"optL,omitempty"`
+	S        string            `json:"s"`
+	OptS     string            `json:"optS,omitempty"`
+	I        int               `json:"i"`
+	OptI     int32             `json:"optI,omitempty"`
+	I8       int8              `json:"i8"`
+	U        uint64            `json:"u"`
+	OptU     uint16            `json:"optU,omitempty"`
+	B        bool              `json:"b"`
+	OptB     bool              `json:"optB,omitempty"`
+	PB       *bool             `json:"pb,omitempty"`
+	SS       []string          `json:"ss"`
+	OptSS    []string          `json:"optSS,omitempty"`
+	M        map[string]string `json:"m"`
+	OptM     map[string]Inner  `json:"optM,omitempty"`
+	Obj      Inner             `json:"obj"`
+	OptObj   *Inner            `json:"optObj,omitempty"`
+	NullObj  *Inner            `json:"nullObj"`
+	L        []Inner           `json:"l"`
+	OptL     []Inner           `json:"optL,omitempty"`
+	Stamp    stamp             `json:"stamp"`
+	Untagged string
+	Skipped  string `json:"-"`
 	Inner
+	// Name is also Inner's name: the shallower field wins.
+	Name string `json:"name"`
+	// Outer's and Twin's Shared are both untagged at one depth: neither is
+	// written.
+	Outer
+	Twin
+}
+
+type Outer struct {
+	Shared string
+	Deep   Inner `json:"deep"`
+}
+
+type Twin struct {
+	Shared string
+	Note   string
 }
 
 type Inner struct {
@@ -43,95 +65,73 @@ type Inner struct {
 	N    int    `json:"n,omitempty"`
 }
 
-func (e *everything) EncodeJSON(w *minijson.Writer) {
-	w.BeginObject()
-	w.String("s", e.S)
-	w.OptString("optS", e.OptS)
-	w.Int("i", int64(e.I))
-	w.OptInt("optI", int64(e.OptI))
-	w.Int("i64", e.I64)
-	w.Uint("u", e.U)
-	w.OptUint("optU", e.OptU)
-	w.Bool("b", e.B)
-	w.OptBool("optB", e.OptB)
-	w.Strings("ss", e.SS)
-	w.OptStrings("optSS", e.OptSS)
-	w.StringMap("m", e.M)
-	w.OptStringMap("optM", e.OptM)
-	minijson.Object(w, "obj", &e.Obj)
-	minijson.OptObject(w, "optObj", e.OptObj)
-	minijson.List(w, "l", e.L)
-	minijson.OptList(w, "optL", e.OptL)
-	e.Inner.members(w)
-	w.EndObject()
+// stamp writes itself, as api.Time does.
+type stamp struct {
+	Seconds int64
 }
 
-func (in *Inner) EncodeJSON(w *minijson.Writer) {
-	w.BeginObject()
-	in.members(w)
-	w.EndObject()
+func (s stamp) AppendJSON(b []byte) []byte {
+	if s.Seconds == 0 {
+		return append(b, "null"...)
+	}
+	return strconv.AppendQuote(b, "t+"+strconv.FormatInt(s.Seconds, 10))
 }
 
-// members writes Inner's members, also where Inner is embedded and its
-// fields are promoted into the embedding struct's object.
-func (in *Inner) members(w *minijson.Writer) {
-	w.String("name", in.Name)
-	w.OptInt("n", int64(in.N))
-}
+func (s stamp) MarshalJSON() ([]byte, error) { return s.AppendJSON(nil), nil }
 
-func TestWriterWritesWhatEncodingJSONWrites(t *testing.T) {
+func TestMarshalWritesWhatEncodingJSONWrites(t *testing.T) {
 	jsontest.Check[everything](t)
 }
 
-// forgetful's EncodeJSON leaves out a field: the check must notice.
-type forgetful struct {
-	Kept      string `json:"kept"`
-	Forgotten string `json:"forgotten,omitempty"`
+func TestMarshalPromotesEmbeddedFieldsAsEncodingJSONDoes(t *testing.T) {
+	v := everything{Name: "outer", Outer: Outer{Shared: "x"}, Twin: Twin{Shared: "y", Note: "n"}}
+	v.Inner.Name = "inner"
+	want, err := json.Marshal(v)
+	require.NoError(t, err)
+	got, err := minijson.Marshal(v)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+	assert.Contains(t, string(got), `"name":"outer"`)
+	assert.NotContains(t, string(got), `"Shared"`)
 }
 
-func (f *forgetful) EncodeJSON(w *minijson.Writer) {
-	w.BeginObject()
-	w.String("kept", f.Kept)
-	w.EndObject()
+// decodable has a field of every kind Decode reads, but RawMessage, which
+// encoding/json does not know.
+type decodable struct {
+	S   string `json:"s"`
+	N   int    `json:"n,omitempty"`
+	I16 int16  `json:"i16"`
+	U   uint64 `json:"u"`
+	U8  uint8  `json:"u8"`
+	B   bool   `json:"b"`
+	P   *int   `json:"p"`
+	Sub Inner  `json:"sub"`
+	PS  *Inner `json:"ps,omitempty"`
+	Inner
 }
 
-func TestCheckNamesAForgottenField(t *testing.T) {
-	ft := &fakeT{}
-	func() {
-		defer func() {
-			if r := recover(); r != nil && r != (stopCheck{}) {
-				panic(r)
-			}
-		}()
-		jsontest.Check[forgetful](ft)
-	}()
-	require.True(t, ft.failed, "the check passed an encoder that forgets a field")
-	assert.Contains(t, ft.msg, "member .forgotten is missing: add its line to EncodeJSON")
+func TestDecodeReadsWhatEncodingJSONReads(t *testing.T) {
+	jsontest.CheckDecoder[decodable](t)
 }
 
-// fakeT records a failure instead of failing the test; its Fatalf stops the
-// check with a panic that the test recovers, as testing's FailNow stops a
-// test.
-type fakeT struct {
-	testing.TB
-	failed bool
-	msg    string
+// withFloat has a field of a kind minijson does not write.
+type withFloat struct {
+	Name  string  `json:"name"`
+	Ratio float64 `json:"ratio"`
 }
 
-func (f *fakeT) Helper() {}
-func (f *fakeT) Fatalf(format string, args ...any) {
-	f.failed, f.msg = true, formatMsg(format, args...)
-	panic(stopCheck{})
-}
-func (f *fakeT) Errorf(format string, args ...any) {
-	f.failed, f.msg = true, formatMsg(format, args...)
-}
-
-type stopCheck struct{}
-
-func formatMsg(format string, args ...any) string {
-	b, _ := json.Marshal(args) // enough to search the message's arguments
-	return format + string(b)
+func TestMarshalRefusesWhatItCannotWriteAsEncodingJSONDoes(t *testing.T) {
+	_, err := minijson.Marshal(withFloat{})
+	assert.ErrorContains(t, err, "cannot encode a float64")
+	_, err = minijson.Marshal(struct{ B []byte }{B: []byte("x")})
+	assert.ErrorContains(t, err, "base64")
+	_, err = minijson.Marshal(map[int]string{})
+	assert.ErrorContains(t, err, "map keys must be strings")
+	b, err := minijson.Marshal(struct {
+		R minijson.RawMessage `json:"r"`
+	}{R: minijson.RawMessage(`{"kept":[1,2]}`)})
+	require.NoError(t, err)
+	assert.Equal(t, `{"r":{"kept":[1,2]}}`, string(b), "a RawMessage is written as it is")
 }
 
 // TestAppendStringWritesWhatEncodingJSONWrites checks AppendString against
@@ -171,69 +171,39 @@ func FuzzAppendString(f *testing.F) {
 	})
 }
 
-// args is what the decoding tests read: every reader of the Decoder.
+// args is what the decoding tests read: a field of every kind Decode
+// reads.
 type args struct {
-	S   string
-	N   int
-	I64 int64
-	U   uint64
-	B   bool
-	P   *int
-	Sub struct{ S string }
-	Raw []byte
+	S   string              `json:"s"`
+	N   int                 `json:"n"`
+	I64 int64               `json:"i64"`
+	U   uint64              `json:"u"`
+	U8  uint8               `json:"u8"`
+	B   bool                `json:"b"`
+	P   *int                `json:"p"`
+	Sub struct{ S string }  `json:"sub"`
+	Raw minijson.RawMessage `json:"raw"`
 }
 
-// decode reads data as the bridge reads a request: an object of known
-// fields, and nothing after it.
+// stdArgs is args as encoding/json reads it (a RawMessage of its own).
+type stdArgs struct {
+	S   string             `json:"s"`
+	N   int                `json:"n"`
+	I64 int64              `json:"i64"`
+	U   uint64             `json:"u"`
+	U8  uint8              `json:"u8"`
+	B   bool               `json:"b"`
+	P   *int               `json:"p"`
+	Sub struct{ S string } `json:"sub"`
+	SS  []string           `json:"ss"`
+	Raw json.RawMessage    `json:"raw"`
+}
+
+// decode reads data as the bridge reads a request.
 func decode(data []byte) (args, error) {
 	var a args
-	d := minijson.NewDecoder(data)
-	err := d.Object(func(key string) error {
-		switch key {
-		case "s":
-			return d.String(&a.S)
-		case "n":
-			return d.Int(&a.N)
-		case "i64":
-			return d.Int64(&a.I64)
-		case "u":
-			return d.Uint64(&a.U)
-		case "b":
-			return d.Bool(&a.B)
-		case "p":
-			return d.IntPtr(&a.P)
-		case "sub":
-			return d.Object(func(key string) error {
-				if key == "s" {
-					return d.String(&a.Sub.S)
-				}
-				return minijson.UnknownField(key)
-			})
-		case "raw":
-			raw, err := d.Raw()
-			a.Raw = bytes.Clone(raw)
-			return err
-		}
-		return minijson.UnknownField(key)
-	})
-	if err == nil {
-		err = d.End()
-	}
+	err := minijson.Decode(data, &a)
 	return a, err
-}
-
-// stdArgs is args as encoding/json reads it.
-type stdArgs struct {
-	S   string `json:"s"`
-	N   int    `json:"n"`
-	I64 int64  `json:"i64"`
-	U   uint64 `json:"u"`
-	B   bool   `json:"b"`
-	P   *int   `json:"p"`
-	Sub struct {
-		S string `json:"s"`
-	} `json:"sub"`
-	Raw json.RawMessage `json:"raw"`
 }
 
 // stdDecode is decode's twin with encoding/json: a Decoder refusing unknown
@@ -258,7 +228,8 @@ var decodeSeeds = []string{
 	`{"s":"\u00e9\ud83d\ude42\ud800x\udc00\"\\\/\b\f\n\r\t"}`, `{"s":"a` + "\x01" + `"}`, `{"s":"\xff"}`,
 	`{"s":"\u12"}`, `{"s":"\q"}`, `{"x":1}`, `{"sub":{"s":"a"}}`, `{"sub":{"t":1}}`, `{"sub":[]}`,
 	`{"raw":[1,{"a":[true,false,null]},"s",-1.5e+3]}`, `{"raw":[1,]}`, `{"raw":tru}`, `[]`, `{"s":"a"} x`,
-	`{"s":"a"}{}`, `{"s" "a"}`, `{"s":"a",}`, `{,}`, ``, `{"s":"a"`, `"s"`, `{"raw":-}`, `{"raw":1.}`, `{"raw":1e}`,
+	`{"s":"a"}{}`, `{"u8":255}`, `{"u8":256}`,
+	`{"sub":{"S":"x"}}`, `{"s" "a"}`, `{"s":"a",}`, `{,}`, ``, `{"s":"a"`, `"s"`, `{"raw":-}`, `{"raw":1.}`, `{"raw":1e}`,
 }
 
 // FuzzDecoderAgreesWithEncodingJSON decodes the same text with the Decoder and
@@ -285,6 +256,7 @@ func FuzzDecoderAgreesWithEncodingJSON(f *testing.F) {
 		assert.Equal(t, want.U, got.U)
 		assert.Equal(t, want.B, got.B)
 		assert.Equal(t, want.P, got.P)
+		assert.Equal(t, want.U8, got.U8)
 		assert.Equal(t, want.Sub.S, got.Sub.S)
 		assert.Equal(t, string(want.Raw), string(got.Raw))
 	})
@@ -300,6 +272,7 @@ func TestDecoderSaysWhatWasWrong(t *testing.T) {
 		{`{"s":"a`, "unterminated string"},
 		{`[]`, "want an object, found an array"},
 		{`{"s":"a" "b"}`, "want ',' or '}' in an object"},
+		{`{"u8":256}`, "does not fit an unsigned 8-bit integer"},
 	} {
 		_, err := decode([]byte(tc.in))
 		require.Error(t, err, tc.in)
@@ -321,7 +294,7 @@ func FuzzGenericValues(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := minijson.Unmarshal(data)
+		got, err := minijson.Parse(data)
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
 		var want any

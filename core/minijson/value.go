@@ -51,9 +51,9 @@ func (d *Decoder) Value() (any, error) {
 	return nil, d.errorf("want a value, found " + d.describe())
 }
 
-// Unmarshal reads data, which must hold exactly one JSON value, as a generic
+// Parse reads data, which must hold exactly one JSON value, as a generic
 // value.
-func Unmarshal(data []byte) (any, error) {
+func Parse(data []byte) (any, error) {
 	d := NewDecoder(data)
 	v, err := d.Value()
 	if err != nil {

@@ -1,11 +1,12 @@
 package printers
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reconcilelab/rlab/core/minijson"
 )
 
 // This file writes YAML the way kubectl does. kubectl's YAML printer marshals
@@ -111,7 +112,7 @@ func scalarOf(v any) (string, scalarStyle) {
 			return "true", stylePlain
 		}
 		return "false", stylePlain
-	case json.Number:
+	case minijson.Number:
 		return yamlNumber(string(v))
 	case string:
 		switch {

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	yamlv2 "gopkg.in/yaml.v2"
+
+	"github.com/reconcilelab/rlab/core/minijson"
 )
 
 // kubectlYAML is what kubectl's YAML printer makes of a JSON document:
@@ -38,10 +40,8 @@ func kubectlYAML(t testing.TB, doc []byte) ([]byte, bool) {
 // ourYAML decodes a JSON document as manifest does and encodes it.
 func ourYAML(t testing.TB, doc []byte) []byte {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	require.NoError(t, dec.Decode(&v))
+	v, err := minijson.Parse(doc)
+	require.NoError(t, err)
 	return encodeYAML(v)
 }
 

@@ -1,12 +1,13 @@
-// Package jsontest holds the hand-written JSON encoders of core/minijson to
-// encoding/json's output. Tests only: it uses reflection and encoding/json,
-// which the WebAssembly build must not carry.
+// Package jsontest holds core/minijson to encoding/json on the project's own
+// types. Tests only: it uses encoding/json, which the WebAssembly build must
+// not carry.
 //
 // Check fills a value of a type with random contents, every exported field
-// of every nested struct included, and requires that the type's EncodeJSON
-// writes what encoding/json's Marshal writes for it, byte for byte. A field
-// added to a struct but not to its EncodeJSON fails the check, which names
-// the field and says which line is missing.
+// of every nested struct included, and requires that minijson.Marshal writes
+// what encoding/json's Marshal writes for it, byte for byte; CheckDecoder
+// requires that minijson.Decode reads back what encoding/json's Unmarshal
+// reads. A field of a kind minijson does not handle (a float, say) fails
+// them, naming the field.
 package jsontest
 
 import (
@@ -27,32 +28,32 @@ import (
 // every field is set, and left empty, in some of them.
 const Rounds = 300
 
-// Check fills Rounds values made by newValue and compares their encodings.
-func Check[T any, P interface {
-	*T
-	minijson.Encoder
-}](t testing.TB) {
+// Check fills Rounds values of T and compares their encodings.
+func Check[T any](t testing.TB) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(1, 2))
 	var zero T
 	typ := reflect.TypeOf(zero)
 	seen := map[string]bool{}
 	for round := range Rounds {
-		v := P(new(T))
+		v := new(T)
 		Fill(r, reflect.ValueOf(v).Elem())
 		want, err := json.Marshal(v)
 		if err != nil {
 			t.Fatalf("encoding/json cannot encode %s: %v", typ, err)
 		}
-		got := minijson.Marshal(v)
+		got, err := minijson.Marshal(v)
+		if err != nil {
+			t.Fatalf("minijson cannot encode %s (round %d): %v", typ, round, err)
+		}
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%s.EncodeJSON writes what encoding/json does not (round %d): %s\nencoding/json: %s\nEncodeJSON:    %s",
+			t.Fatalf("minijson writes a %s differently from encoding/json (round %d): %s\nencoding/json: %s\nminijson:      %s",
 				typ, round, Difference(want, got), want, got)
 		}
 		collectKeys(want, seen)
 	}
 	// Every member a tag names must have been written in some round, so
-	// that a member whose line is missing cannot pass by staying empty.
+	// that a member cannot pass by staying empty.
 	for _, path := range memberPaths(typ, "") {
 		if !seen[path] {
 			t.Errorf("%s: no round wrote the member %s; Fill never sets it, so its encoding is not checked", typ, path)
@@ -61,12 +62,9 @@ func Check[T any, P interface {
 }
 
 // CheckDecoder fills Rounds values of T, encodes each with encoding/json,
-// and requires that T's DecodeJSON reads the text back into what
+// and requires that minijson.Decode reads the text back into what
 // encoding/json's Unmarshal reads, refusing nothing.
-func CheckDecoder[T any, P interface {
-	*T
-	DecodeJSON(d *minijson.Decoder) error
-}](t testing.TB) {
+func CheckDecoder[T any](t testing.TB) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
 	var zero T
@@ -83,16 +81,12 @@ func CheckDecoder[T any, P interface {
 		if err := json.Unmarshal(data, &want); err != nil {
 			t.Fatalf("encoding/json cannot decode %s: %v", data, err)
 		}
-		d := minijson.NewDecoder(data)
-		if err := P(&got).DecodeJSON(d); err != nil {
-			t.Fatalf("%s.DecodeJSON refuses %s (round %d): %v; a field without its case in DecodeJSON is an unknown field", typ, data, round, err)
-		}
-		if err := d.End(); err != nil {
-			t.Fatalf("%s.DecodeJSON left part of %s unread: %v", typ, data, err)
+		if err := minijson.Decode(data, &got); err != nil {
+			t.Fatalf("minijson refuses %s as a %s (round %d): %v", data, typ, round, err)
 		}
 		if !reflect.DeepEqual(want, got) {
 			gotText, _ := json.Marshal(got)
-			t.Fatalf("%s.DecodeJSON reads %s as %s, which encoding/json reads as %s", typ, data, gotText, data)
+			t.Fatalf("minijson reads %s as the %s %s, which encoding/json reads as %s", data, typ, gotText, data)
 		}
 		collectKeys(data, seen)
 	}
@@ -108,12 +102,12 @@ func CheckDecoder[T any, P interface {
 func Difference(want, got []byte) string {
 	var w, g any
 	if json.Unmarshal(want, &w) != nil || json.Unmarshal(got, &g) != nil {
-		return "the EncodeJSON output is not JSON"
+		return "minijson's output is not JSON"
 	}
 	if d := difference(w, g, ""); d != "" {
 		return d
 	}
-	return "the members are the same but their order differs from the struct's fields (write the lines in field order)"
+	return "the members are the same but in another order"
 }
 
 func difference(want, got any, path string) string {
@@ -122,7 +116,7 @@ func difference(want, got any, path string) string {
 	if wok && gok {
 		for _, k := range sortedKeys(wm) {
 			if _, ok := gm[k]; !ok {
-				return "member " + path + "." + k + " is missing: add its line to EncodeJSON (String, Int, List, … or an Opt form for omitempty)"
+				return "member " + path + "." + k + " is missing"
 			}
 			if d := difference(wm[k], gm[k], path+"."+k); d != "" {
 				return d
@@ -130,7 +124,7 @@ func difference(want, got any, path string) string {
 		}
 		for _, k := range sortedKeys(gm) {
 			if _, ok := wm[k]; !ok {
-				return "member " + path + "." + k + " should not be there: check its name, and whether it is omitempty (an Opt form)"
+				return "member " + path + "." + k + " should not be there"
 			}
 		}
 		return ""
@@ -200,16 +194,52 @@ func memberPaths(typ reflect.Type, path string) []string {
 		return nil
 	}
 	var out []string
-	for i := range typ.NumField() {
-		f := typ.Field(i)
-		name, embedded := jsonName(f)
-		switch {
-		case name == "-":
-		case embedded:
-			out = append(out, memberPaths(f.Type, path)...)
-		default:
-			out = append(out, path+"."+name)
-			out = append(out, memberPaths(f.Type, path+"."+name)...)
+	for _, f := range visibleFields(typ) {
+		out = append(out, path+"."+f.name)
+		out = append(out, memberPaths(f.typ, path+"."+f.name)...)
+	}
+	return out
+}
+
+// A visible field is a member of a struct's object, embedded structs'
+// promoted fields included.
+type visibleField struct {
+	name   string
+	typ    reflect.Type
+	depth  int
+	tagged bool
+}
+
+// visibleFields lists typ's members by encoding/json's rules: promoted
+// fields of embedded structs, and of several fields with one name, the
+// least deeply embedded, then a tagged one, or none.
+func visibleFields(typ reflect.Type) []visibleField {
+	var all []visibleField
+	var walk func(t reflect.Type, depth int)
+	walk = func(t reflect.Type, depth int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, embedded := jsonName(f)
+			switch {
+			case name == "-":
+			case embedded:
+				walk(f.Type, depth+1)
+			default:
+				all = append(all, visibleField{name, f.Type, depth, f.Tag.Get("json") != ""})
+			}
+		}
+	}
+	walk(typ, 0)
+	var out []visibleField
+	for i, f := range all {
+		wins := true
+		for j, o := range all {
+			if i != j && o.name == f.name && (o.depth < f.depth || o.depth == f.depth && (o.tagged || !f.tagged)) {
+				wins = false
+			}
+		}
+		if wins {
+			out = append(out, f)
 		}
 	}
 	return out
