@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reconcilelab/rlab/core/minijson"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // This file writes YAML the way kubectl does. kubectl's YAML printer marshals
@@ -162,7 +163,11 @@ func (e *yamlEmitter) emitMapping(m map[string]any) {
 		e.emitEmptyFlow("{", "}")
 		return
 	}
-	keys := slices.SortedFunc(maps.Keys(m), compareYAMLKeys)
+	// Sorting the keys bytewise first, and then in yaml.v2's order with
+	// the one shared sort (core/sorting), costs a second pass over a few
+	// keys and saves main.wasm a copy of the sorting code.
+	keys := slices.Sorted(maps.Keys(m))
+	sorting.Func(keys, compareYAMLKeys)
 	e.increaseIndent(false, false)
 	for _, k := range keys {
 		// yaml_emitter_emit_block_mapping_key
