@@ -320,9 +320,8 @@ func isEmpty(v reflect.Value) bool {
 // no field names is an error, null leaves a field as it is (and sets a
 // pointer to nil), and an integer must fit its field. Keys are matched
 // exactly, where encoding/json also accepts other capitalizations. It reads
-// what requests hold: structs of booleans, integers, strings, pointers,
-// nested structs and RawMessages; a slice or a map is an error, as the
-// engine's arguments have none.
+// booleans, integers, strings, pointers, slices, structs of those and
+// RawMessages: what requests and the lesson bundle hold. A map is an error.
 func Decode(data []byte, v any) error {
 	p := reflect.ValueOf(v)
 	if p.Kind() != reflect.Pointer || p.IsNil() {
@@ -375,6 +374,20 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 			v.Set(reflect.New(v.Type().Elem()))
 		}
 		return d.into(v.Elem(), c)
+	case reflect.Slice:
+		if isNull, err := d.null(); isNull || err != nil {
+			if isNull {
+				v.SetZero()
+			}
+			return err
+		}
+		s := reflect.MakeSlice(v.Type(), 0, 0)
+		err := d.Array(func() error {
+			s = reflect.Append(s, reflect.Zero(v.Type().Elem()))
+			return d.into(s.Index(s.Len()-1), c)
+		})
+		v.Set(s)
+		return err
 	case reflect.Struct:
 		s := c.of(v.Type())
 		if s.err != nil {
