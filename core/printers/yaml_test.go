@@ -2,11 +2,13 @@ package printers
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/reconcilelab/rlab/core/api"
 )
@@ -152,4 +154,77 @@ func TestManifestGolden(t *testing.T) {
 	j, err := JSONList(api.KindPod, pods)
 	assert.NoError(t, err)
 	checkGolden(t, "manifest/pods-list.json", string(j))
+}
+
+// timestampByTimeParse is yaml.v2's parseTimestamp as it is written, with
+// time.Parse: the reference isYAMLTimestamp's hand-written check must agree
+// with.
+func timestampByTimeParse(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i != 4 || i == len(s) || s[i] != '-' {
+		return false
+	}
+	for _, layout := range []string{
+		"2006-1-2T15:4:5.999999999Z07:00",
+		"2006-1-2t15:4:5.999999999Z07:00",
+		"2006-1-2 15:4:5.999999999",
+		"2006-1-2",
+	} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+var timestampSeeds = []string{
+	"2001-12-14", "2001-1-1", "2001-02-29", "2000-02-29", "1900-02-29", "2001-13-01", "2001-00-10", "2001-04-31",
+	"2001-12-14t21:59:43.10-05:00", "2001-12-14T21:59:43Z", "2001-12-14T21:59:43,5+24:00", "2001-12-14T21:59:43+24:61",
+	"2001-12-14T24:00:00Z", "2001-12-14T23:60:00Z", "2001-12-14T23:59:60Z", "2001-12-14 21:59:43.10", "2001-12-14 21:59:43.",
+	"2001-12-14 1:2:3", "2001-12-14T1:2:3", "2001-12-14T1:2:3.Z", "2001-12-14T1:2:3z", "2001-12-14T1:2:3+0500",
+	"2001-12-14T1:2:3.123456789012Z", "20011-12-14", "201-12-14", "2001-123-4", "2001-12-14 ", "2001-12-14x",
+	"2001-1-1T1:2:3-05:00x", "2001-01-01T01:02:03 +05:00", "2001--1-1", "0000-1-1  0:0:0",
+}
+
+func TestYAMLTimestampsAreWhatTimeParseAccepts(t *testing.T) {
+	for _, s := range timestampSeeds {
+		assert.Equal(t, timestampByTimeParse(s), isYAMLTimestamp(s), "%q", s)
+	}
+	// Every string of a few characters from an alphabet that can build a
+	// timestamp, and many longer ones.
+	alphabet := "0123456789-:.,TtZ+ "
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		seed := timestampSeeds[r.IntN(len(timestampSeeds))]
+		b := []byte(seed)
+		for range 1 + r.IntN(3) {
+			i := r.IntN(len(b) + 1)
+			switch r.IntN(3) {
+			case 0: // insert
+				b = append(b[:i], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[i:]...)...)
+			case 1: // delete
+				if i < len(b) {
+					b = append(b[:i], b[i+1:]...)
+				}
+			default: // replace
+				if i < len(b) {
+					b[i] = alphabet[r.IntN(len(alphabet))]
+				}
+			}
+		}
+		s := string(b)
+		require.Equal(t, timestampByTimeParse(s), isYAMLTimestamp(s), "%q", s)
+	}
+}
+
+func FuzzYAMLTimestamp(f *testing.F) {
+	for _, s := range timestampSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		require.Equal(t, timestampByTimeParse(s), isYAMLTimestamp(s), "%q", s)
+	})
 }
