@@ -76,7 +76,7 @@
 //	Releasing bool `json:"releasing,omitempty"`
 //
 // The field can be a boolean, an integer, a string, a pointer, a slice, a
-// map with string keys, or a struct of those. A float, which the engine has
+// map[string]string, or a struct of those. A float, which the engine has
 // no use for, fails TestAnswersEncodeAsEncodingJSONDoes, which fills every
 // field of every answer type with random values and requires minijson to
 // write what encoding/json would, byte for byte (site/first-view.json did not

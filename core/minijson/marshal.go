@@ -11,12 +11,13 @@ import (
 
 // This file maps Go values to JSON by their json tags, as encoding/json
 // does, for the kinds the engine's types use: booleans, integers, strings,
-// pointers, interfaces, slices, maps with string keys, and structs. A
+// pointers, interfaces, slices, map[string]string, and structs. A
 // float, a channel or a function is an error, and so is a []byte (which
 // encoding/json would write in base64) unless it is a RawMessage.
 
 // Appender is a type that writes its own JSON, as api.Time writes RFC 3339
-// or null: what MarshalJSON is to encoding/json.
+// or null: what MarshalJSON is to encoding/json. Marshal finds AppendJSON
+// only with a value receiver.
 type Appender interface {
 	AppendJSON(b []byte) []byte
 }
@@ -56,7 +57,7 @@ func (c shapes) of(t reflect.Type) *shape {
 	}
 	s := &shape{}
 	c[t] = s
-	if _, ok := reflect.New(t).Interface().(Appender); ok {
+	if _, ok := reflect.Zero(t).Interface().(Appender); ok {
 		s.appender = true
 		return s
 	}
@@ -185,13 +186,7 @@ func (e *encoder) value(v reflect.Value) error {
 		case s.err != nil:
 			return s.err
 		case s.appender:
-			a, ok := v.Interface().(Appender)
-			if !ok { // AppendJSON has a pointer receiver
-				p := reflect.New(v.Type())
-				p.Elem().Set(v)
-				a = p.Interface().(Appender)
-			}
-			e.b = a.AppendJSON(e.b)
+			e.b = v.Interface().(Appender).AppendJSON(e.b)
 			return nil
 		}
 		e.b = append(e.b, '{')
@@ -230,46 +225,23 @@ func (e *encoder) slice(v reflect.Value) error {
 }
 
 func (e *encoder) mapValue(v reflect.Value) error {
-	if v.Type().Key().Kind() != reflect.String {
-		return errors.New("minijson: cannot encode a " + v.Type().String() + ": map keys must be strings")
+	m, ok := v.Interface().(map[string]string)
+	if !ok {
+		return errors.New("minijson: cannot encode a " + v.Type().String() + ": the only maps it writes are map[string]string")
 	}
-	if v.IsNil() {
+	if m == nil {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
-	// The keys are sorted as strings, as encoding/json sorts them. Labels,
-	// the common case, take the short way.
-	if m, ok := v.Interface().(map[string]string); ok {
-		e.b = append(e.b, '{')
-		for i, k := range slices.Sorted(maps.Keys(m)) {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = AppendString(e.b, k)
-			e.b = append(e.b, ':')
-			e.b = AppendString(e.b, m[k])
-		}
-		e.b = append(e.b, '}')
-		return nil
-	}
-	values := make(map[string]reflect.Value, v.Len())
-	keys := make([]string, 0, v.Len())
-	for it := v.MapRange(); it.Next(); {
-		k := it.Key().String()
-		keys = append(keys, k)
-		values[k] = it.Value()
-	}
-	slices.Sort(keys)
+	// The keys in sorted order, as encoding/json writes them.
 	e.b = append(e.b, '{')
-	for i, k := range keys {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
 		e.b = AppendString(e.b, k)
 		e.b = append(e.b, ':')
-		if err := e.value(values[k]); err != nil {
-			return err
-		}
+		e.b = AppendString(e.b, m[k])
 	}
 	e.b = append(e.b, '}')
 	return nil
@@ -366,7 +338,7 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 	case reflect.Pointer:
 		if isNull, err := d.null(); isNull || err != nil {
 			if isNull {
-				v.SetZero()
+				v.Set(reflect.Zero(v.Type()))
 			}
 			return err
 		}
@@ -377,7 +349,7 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 	case reflect.Slice:
 		if isNull, err := d.null(); isNull || err != nil {
 			if isNull {
-				v.SetZero()
+				v.Set(reflect.Zero(v.Type()))
 			}
 			return err
 		}
