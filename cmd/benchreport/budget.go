@@ -43,8 +43,11 @@ var budgets = []budget{
 
 	// The page's budgets (the issue "The page"), judged by the figures the
 	// benchmarks report: the size of site/main.wasm as make wasm builds it
-	// (wasm/), and what a real headless Chromium measures (e2e/).
-	{Name: "WasmSize", MaxAllocs: anyAllocs, Limits: []limit{{"raw-bytes", 5_000_000}, {"gzip-bytes", 1_300_000}}},
+	// (wasm/), and what a real headless Chromium measures (e2e/). main.wasm's
+	// budget is on the copy a learner downloads, brotli at quality 11 as rlab
+	// compress writes it, lessons included (DESIGN.md; 1,400,000 once
+	// Deployments land), and on the raw file the browser compiles.
+	{Name: "WasmSize", MaxAllocs: anyAllocs, Limits: []limit{{"brotli-bytes", 1_300_000}, {"raw-bytes", 8_500_000}}},
 	{Name: "BrowserLoad", MaxAllocs: anyAllocs, Limits: []limit{{"load-ms", 200}}},
 	{Name: "BrowserStep", MaxAllocs: anyAllocs, Limits: []limit{{"step-ms", 0.5}}},
 	{Name: "BrowserSeek", MaxAllocs: anyAllocs, Limits: []limit{{"seek-ms", 100}, {"wasm-MiB", 256}}},
