@@ -31,12 +31,12 @@ STATICCHECK := $(or $(shell command -v staticcheck 2>/dev/null),$(GOBIN_DIR)/sta
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-wasm: ## build site/main.wasm, copy the matching wasm_exec.js beside it, and precompress the page
+wasm: ## build site/main.wasm, copy the matching wasm_exec.js beside it, precompress the page, and print main.wasm's sizes against its budget
 	$(GO) run ./cmd/rlab wasm --go=$(GO) --out=site/main.wasm --version=$(VERSION)
 	install -m 0644 "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
 	$(GO) run ./cmd/rlab bundle --dir=site
 	$(GO) run ./cmd/rlab compress --dir=site
-	@echo "site/main.wasm: $$(wc -c < site/main.wasm) bytes, $$(gzip -9 < site/main.wasm | wc -c) gzip -9 (budget: 5000000, 1300000)"
+	@$(GO) run ./cmd/benchreport -wasm site/main.wasm
 
 run: wasm ## build the page and serve it on http://127.0.0.1:8080 (Ctrl-C stops)
 	$(GO) run ./cmd/rlab serve

@@ -70,4 +70,17 @@
 // any scenario has run, budgeted scenarios that did not are listed in this
 // table as not measured, with their upstream figures. A benchmark reporting
 // converge-ms without a budget is shown with verdict "-".
+//
+// # The size of main.wasm
+//
+// With -wasm PATH it reads no benchmarks: it prints the sizes of the
+// main.wasm at PATH and of the copies rlab serve sends (PATH.gz, PATH.br)
+// against the WasmSize budget in budget.go, on one line, which is how make
+// wasm ends:
+//
+//	site/main.wasm: 6922917 bytes raw (≤ 8500000), 1739243 gzip, 1246301 brotli as served (≤ 1300000): within budget
+//
+// A copy that is missing or older than PATH is said to be so, not measured.
+// The line informs; make bench, through BenchmarkWasmSize, is what fails on
+// a broken budget.
 package main
