@@ -1,3 +1,8 @@
+//go:build !js
+
+// This file generates the random objects of the oracle tests, which run
+// natively only (see manifest_test.go).
+
 package printers
 
 import (
