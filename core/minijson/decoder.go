@@ -498,7 +498,7 @@ func (d *Decoder) hex4(i int) (rune, bool) {
 	return r, true
 }
 
-// UnknownField is the error a reader returns for a key it does not know.
-func UnknownField(key string) error {
+// unknownField is the error Decode returns for a key no field names.
+func unknownField(key string) error {
 	return errors.New("unknown field " + strconv.Quote(key))
 }

@@ -371,7 +371,7 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 					return d.into(fieldOf(v, m.index), c)
 				}
 			}
-			return UnknownField(key)
+			return unknownField(key)
 		})
 	}
 	return errors.New("minijson: cannot decode into a " + v.Type().String())
