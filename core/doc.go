@@ -26,8 +26,9 @@
 //
 // Dependencies point one way, from the bottom up:
 //
-//   - sim (the kernel: clock, PRNG, agenda; it knows nothing of Kubernetes)
-//     and api (the object types) are at the bottom.
+//   - sim (the kernel: clock, PRNG, agenda; it knows nothing of Kubernetes),
+//     minijson (JSON as encoding/json writes it, without that package) and
+//     api (the object types, which minijson writes) are at the bottom.
 //   - labels (selectors and validation) uses api.
 //   - apistore (the versioned API with watches), informer (reflector, cache,
 //     handlers) and workqueue (queue, delays, rate limits) use those.

@@ -227,7 +227,11 @@
 // the module root: main.wasm with the rlabtest tag and the version "e2e",
 // wasm_exec.js from the Go that built it, the site's own files (all of site/
 // but what make wasm writes there), and their .br and .gz siblings. Files
-// that did not change are left alone, so a warm run recompresses nothing. It starts one Chromium for the whole binary
+// that did not change are left alone, so a warm run recompresses nothing.
+// Brotli is at siteserver.TestQuality (main.wasm in under a second) for the
+// tests, and at ServedQuality, as rlab compress writes it (about 30 s), in
+// tmp/e2e-site-served for the benchmarks, which time the download a learner
+// waits for. It starts one Chromium for the whole binary
 // (headless, no sandbox, since CI runs as root; no GPU; a fresh profile;
 // 1280×900), and each test opens its tabs in a browser context of their own,
 // so no test sees another's storage, cache or service worker.

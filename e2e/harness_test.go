@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -94,13 +95,20 @@ func newSuite() (*suite, error) {
 	}
 	// The built site is kept between runs, under tmp/ like the
 	// screenshots, so that only what changed is rewritten: precompressing
-	// an unchanged main.wasm would cost seconds on every run.
-	dir := filepath.Join(root, "tmp", "e2e-site")
+	// an unchanged main.wasm would cost seconds on every run. Tests compress
+	// it at siteserver.TestQuality, under a second; benchmarks, which time
+	// what a learner downloads, at ServedQuality, as rlab compress does
+	// (about 30 s after each change to the engine). Siblings do not record
+	// their quality, so each quality has its own directory.
+	quality, dir := siteserver.TestQuality, filepath.Join(root, "tmp", "e2e-site")
+	if benchmarking() {
+		quality, dir = siteserver.ServedQuality, filepath.Join(root, "tmp", "e2e-site-served")
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	s := &suite{root: root, dir: dir}
-	if err := buildSite(root, dir); err != nil {
+	if err := buildSite(root, dir, quality); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -140,6 +148,13 @@ func newSuite() (*suite, error) {
 		return nil, fmt.Errorf("starting %s: %w", execPath, err)
 	}
 	return s, nil
+}
+
+// benchmarking says whether go test was asked to run benchmarks (-bench),
+// as make bench does.
+func benchmarking() bool {
+	f := flag.Lookup("test.bench")
+	return f != nil && f.Value.String() != ""
 }
 
 func (s *suite) close() {
@@ -194,10 +209,11 @@ func moduleRoot() (string, error) {
 // main.wasm carries the rlabtest build tag (the ops that break the engine on
 // purpose) and the version "e2e": main.wasm, wasm_exec.js from the Go that
 // built it, the site's own files (HTML, JavaScript, CSS, data), and their
-// precompressed siblings. A file whose content is unchanged is left alone, modification
-// time included, so that its siblings stay up to date and are not
-// recompressed; a file no longer in the site is removed.
-func buildSite(root, dir string) error {
+// precompressed siblings, brotli at quality. A file whose content is
+// unchanged is left alone, modification time included, so that its siblings
+// stay up to date and are not recompressed; a file no longer in the site is
+// removed.
+func buildSite(root, dir string, quality int) error {
 	start := time.Now()
 	files := map[string][]byte{}
 
@@ -270,11 +286,11 @@ func buildSite(root, dir string) error {
 	// Precompressed siblings, as make wasm leaves them, so that the page is
 	// served the way it is in production: main.wasm as brotli.
 	start = time.Now()
-	if err := siteserver.Precompress(context.Background(), dir, func(siteserver.Compressed) {}); err != nil {
+	if err := siteserver.Precompress(context.Background(), dir, quality, func(siteserver.Compressed) {}); err != nil {
 		return fmt.Errorf("precompressing the site: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "e2e: built main.wasm (rlabtest) in %v and precompressed the site in %v, in %s\n",
-		buildTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), dir)
+	fmt.Fprintf(os.Stderr, "e2e: built main.wasm (rlabtest) in %v and precompressed the site (brotli quality %d) in %v, in %s\n",
+		buildTime.Round(time.Millisecond), quality, time.Since(start).Round(time.Millisecond), dir)
 	return nil
 }
 

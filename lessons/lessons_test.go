@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"flag"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,7 +15,7 @@ import (
 // reference solution meets its goal, setup alone does not, and every page's
 // checks hold when its do blocks are run in order.
 func TestEveryLessonWorks(t *testing.T) {
-	all, err := All()
+	all, err := Parse()
 	require.NoError(t, err)
 	require.NotEmpty(t, all)
 
@@ -25,7 +27,7 @@ func TestEveryLessonWorks(t *testing.T) {
 }
 
 func TestSelfHealingLesson(t *testing.T) {
-	all, err := All()
+	all, err := Parse()
 	require.NoError(t, err)
 	l := all[0]
 
@@ -42,4 +44,35 @@ func TestSelfHealingLesson(t *testing.T) {
 		"the kill page asks, kills, then proves the answer")
 	assert.Equal(t, "one: it counts two pods where it wants three",
 		kill.Blocks[0].Predict.Choices[kill.Blocks[0].Predict.Answer])
+}
+
+// updateBundle rewrites bundle.json: go test ./lessons -run TestBundleIsCurrent -update.
+var updateBundle = flag.Bool("update", false, "rewrite bundle.json from the lesson files")
+
+// TestBundleIsCurrent keeps bundle.json, which the page's engine loads, equal
+// to what the lesson files parse to, so that a lesson changed or added
+// without rewriting the bundle fails here, not in the browser.
+func TestBundleIsCurrent(t *testing.T) {
+	parsed, err := Parse()
+	require.NoError(t, err)
+	want, err := lesson.MarshalBundle(parsed)
+	require.NoError(t, err)
+	if *updateBundle {
+		require.NoError(t, os.WriteFile("bundle.json", want, 0o644))
+	}
+	got, err := os.ReadFile("bundle.json")
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got),
+		"bundle.json is not what the lesson files parse to; run: go test ./lessons -run TestBundleIsCurrent -update")
+}
+
+// TestBundleHoldsWhatParseReads proves the bundle loses nothing: the lessons
+// All loads from it, commands and their positions included, are those Parse
+// reads from the files.
+func TestBundleHoldsWhatParseReads(t *testing.T) {
+	parsed, err := Parse()
+	require.NoError(t, err)
+	loaded, err := All()
+	require.NoError(t, err)
+	require.Equal(t, parsed, loaded)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/controller"
 	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/world"
@@ -99,6 +99,9 @@ type Bridge struct {
 	// engine and swaps it in only once it is ready, so a failed load leaves
 	// the previous world in place.
 	e *engine
+	// scratch is where answers are written, kept between requests so that
+	// a view of a thousand pods does not grow a new buffer every time.
+	scratch []byte
 }
 
 // engine is one loaded world and everything the bridge keeps about it.
@@ -349,10 +352,11 @@ type HelpResult struct {
 
 // --- Dispatch ----------------------------------------------------------------
 
-// request is the envelope of every request.
+// request is the envelope of every request; Args is the arguments' JSON
+// text, as sent.
 type request struct {
-	Op   string          `json:"op"`
-	Args json.RawMessage `json:"args,omitempty"`
+	Op   string              `json:"op"`
+	Args minijson.RawMessage `json:"args,omitempty"`
 }
 
 // response is the envelope of every answer: exactly one field is set.
@@ -361,8 +365,8 @@ type response struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// op runs one operation from its raw arguments.
-type op func(b *Bridge, args json.RawMessage) (any, error)
+// op runs one operation from its arguments' JSON text (nil when absent).
+type op func(b *Bridge, args []byte) (any, error)
 
 // ops maps each op's name to its implementation; opTable builds it at the
 // first request. Tests may add to it.
@@ -383,7 +387,7 @@ var testOps map[string]op
 
 func newOpTable() map[string]op {
 	table := map[string]op{
-		"lessons":   func(b *Bridge, _ json.RawMessage) (any, error) { return b.Lessons() },
+		"lessons":   func(b *Bridge, _ []byte) (any, error) { return b.Lessons() },
 		"load":      withArgs((*Bridge).Load),
 		"run":       withArgs((*Bridge).Run),
 		"step":      withArgs((*Bridge).Step),
@@ -403,32 +407,18 @@ func newOpTable() map[string]op {
 }
 
 // withArgs adapts a method taking typed arguments to an op: the arguments
-// are decoded strictly (unknown fields are errors); absent arguments are the
-// zero value.
+// are decoded strictly (unknown fields are errors); absent or null
+// arguments are the zero value.
 func withArgs[A, R any](m func(*Bridge, A) (R, error)) op {
-	return func(b *Bridge, raw json.RawMessage) (any, error) {
+	return func(b *Bridge, raw []byte) (any, error) {
 		var a A
-		if len(raw) > 0 && string(raw) != "null" {
-			if err := decodeStrict(raw, &a); err != nil {
+		if raw != nil {
+			if err := minijson.Decode(raw, &a); err != nil {
 				return nil, fmt.Errorf("bad args: %w", err)
 			}
 		}
 		return m(b, a)
 	}
-}
-
-// decodeStrict decodes one JSON value into v, refusing unknown fields and
-// anything after the value.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
 }
 
 // opNames lists the ops, sorted, for error messages.
@@ -454,7 +444,7 @@ func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
 		}
 	}()
 	var req request
-	if err := decodeStrict(requestJSON, &req); err != nil {
+	if err := minijson.Decode(requestJSON, &req); err != nil {
 		return errorJSON(fmt.Errorf("bad request: %w", err))
 	}
 	name = req.Op
@@ -470,11 +460,12 @@ func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
 	if err != nil {
 		return errorJSON(fmt.Errorf("%s: %w", req.Op, err))
 	}
-	out, err := json.Marshal(response{Result: res})
+	out, err := minijson.Append(b.scratch[:0], response{Result: res})
+	b.scratch = out
 	if err != nil {
 		return errorJSON(fmt.Errorf("%s: internal error (a bug in Reconcile Lab): cannot encode the result: %w", req.Op, err))
 	}
-	return out
+	return bytes.Clone(out)
 }
 
 func orUnknown(name string) string {
@@ -486,11 +477,7 @@ func orUnknown(name string) string {
 
 // errorJSON is the answer {"error": "..."}.
 func errorJSON(err error) []byte {
-	out, mErr := json.Marshal(response{Error: err.Error()})
-	if mErr != nil { // a string always encodes; this is only for vet's sake
-		return []byte(`{"error":"internal error"}`)
-	}
-	return out
+	return append(minijson.AppendString([]byte(`{"error":`), err.Error()), '}')
 }
 
 // --- Loading -----------------------------------------------------------------

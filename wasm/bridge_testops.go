@@ -2,10 +2,7 @@
 
 package main
 
-import (
-	"encoding/json"
-	"errors"
-)
+import "errors"
 
 // This file exists only in builds with the rlabtest tag, which the browser
 // tests use (e2e/). It adds two ops that break the engine on purpose, to
@@ -21,10 +18,10 @@ import (
 
 func init() {
 	testOps = map[string]op{
-		"panic": func(*Bridge, json.RawMessage) (any, error) {
+		"panic": func(*Bridge, []byte) (any, error) {
 			panic("injected by the rlabtest build's panic op")
 		},
-		"crash": func(*Bridge, json.RawMessage) (any, error) {
+		"crash": func(*Bridge, []byte) (any, error) {
 			go func() { panic(errors.New("injected by the rlabtest build's crash op")) }()
 			return map[string]string{"crash": "the Go program dies as soon as the worker is idle"}, nil
 		},

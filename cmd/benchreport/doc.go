@@ -93,4 +93,17 @@
 // has no limit here: the benchmark itself fails when they came faster than
 // 9 Mbit/s allows, since its other figures would then not be figures of a
 // throttled network.
+//
+// # The size of main.wasm
+//
+// With -wasm PATH it reads no benchmarks: it prints the sizes of the
+// main.wasm at PATH and of the copies rlab serve sends (PATH.gz, PATH.br)
+// against the WasmSize budget in budget.go, on one line, which is how make
+// wasm ends:
+//
+//	site/main.wasm: 6922929 bytes raw (≤ 8500000), 1739108 gzip, 1247765 brotli as served (≤ 1300000): within budget
+//
+// A copy that is missing or older than PATH is said to be so, not measured.
+// The line informs; make bench, through BenchmarkWasmSize, is what fails on
+// a broken budget.
 package main

@@ -2,12 +2,22 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 )
 
 func main() {
+	wasm := flag.String("wasm", "", "instead of reading benchmarks, print the sizes of the main.wasm at `path` and its compressed copies against its budget")
+	flag.Parse()
+	if *wasm != "" {
+		if err := wasmSizeLine(os.Stdout, *wasm); err != nil {
+			fmt.Fprintf(os.Stderr, "benchreport: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	os.Exit(run(os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -169,15 +169,17 @@
 //
 //	$ rlab compress
 //	site/index.html: 10925 bytes, 3452 gzip, 2806 brotli
-//	site/main.wasm: 7625869 bytes, 1896273 gzip, 1538270 brotli
+//	site/main.wasm: 6922929 bytes, 1739108 gzip, 1247765 brotli
 //
 // make wasm runs it after building main.wasm. A file whose two siblings are
 // no older than it is skipped, so a second run prints nothing and takes
 // milliseconds. Each sibling is written to a temporary file and renamed into
 // place, so a running server never sends half of one, and it takes its
-// original's modification time. Brotli uses quality 11 for files up to
-// 256 KiB and quality 9 above, which keeps main.wasm to about 2 seconds
-// (quality 11 takes 30); internal/siteserver's compress.go has the figures.
+// original's modification time. Brotli is at quality 11, its smallest,
+// because that copy is what a learner downloads and what the page's budget
+// is on; it takes main.wasm about 30 seconds, once per build (quality 9
+// would take 2, for a file 14% larger). internal/siteserver's compress.go
+// has the figures.
 //
 // # Exit status
 //

@@ -84,13 +84,18 @@ func NewTimePtr(t time.Time) *Time { return &Time{t} }
 
 // MarshalJSON writes null for the zero time and RFC 3339 seconds otherwise.
 func (t Time) MarshalJSON() ([]byte, error) {
+	return t.AppendJSON(make([]byte, 0, len(time.RFC3339)+2)), nil
+}
+
+// AppendJSON appends what MarshalJSON writes, for core/minijson, which is
+// how the printers write manifests without encoding/json.
+func (t Time) AppendJSON(b []byte) []byte {
 	if t.IsZero() {
-		return []byte("null"), nil
+		return append(b, "null"...)
 	}
-	buf := make([]byte, 0, len(time.RFC3339)+2)
-	buf = append(buf, '"')
-	buf = t.UTC().AppendFormat(buf, time.RFC3339)
-	return append(buf, '"'), nil
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, time.RFC3339)
+	return append(b, '"')
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // PropagationPolicy says what happens to an object's dependents when it is
@@ -326,6 +327,6 @@ func (s *Store) PendingDeletions() []PendingDeletion {
 			out = append(out, PendingDeletion{Namespace: m.Namespace, Name: m.Name, UID: m.UID, Deadline: deadline})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b PendingDeletion) int { return a.Deadline.Compare(b.Deadline) })
+	sorting.Stable(out, func(a, b PendingDeletion) int { return a.Deadline.Compare(b.Deadline) })
 	return out
 }

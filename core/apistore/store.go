@@ -10,6 +10,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // DefaultWatchWindow is how many watch events per kind the store remembers when
@@ -208,7 +209,7 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 	}
 	// Namespaces in order are not keys in order: "a-b/x" sorts before "a/y"
 	// because '-' < '/'. Sort by the key itself, as the API server lists.
-	slices.SortStableFunc(out, func(a, b api.Object) int {
+	sorting.Stable(out, func(a, b api.Object) int {
 		return compareKeys(a.Meta(), b.Meta())
 	})
 	return out

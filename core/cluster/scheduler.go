@@ -10,6 +10,7 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // The scheduler's own event kinds, besides the API server's responses and
@@ -243,7 +244,7 @@ func (s *Scheduler) listedNodes(ctx *sim.Context, items []api.Object, rv uint64)
 		n := obj.(*api.Node)
 		s.nodes = append(s.nodes, schedNode{name: n.Metadata.Name, unschedulable: n.Spec.Unschedulable})
 	}
-	slices.SortFunc(s.nodes, func(a, b schedNode) int { return strings.Compare(a.name, b.name) })
+	sorting.Func(s.nodes, func(a, b schedNode) int { return strings.Compare(a.name, b.name) })
 	summary := "listed " + plural(len(items), "node") + " at resourceVersion " + rvText(rv) + " (" +
 		strconv.Itoa(s.schedulableCount()) + " schedulable); watching nodes from there"
 	if s.schedulableCount() > before {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // Views are read-only pictures for the page and the reading commands: plain
@@ -82,7 +83,7 @@ func (k *Kubelets) Pods() []KubeletPod {
 	for _, key := range slices.Sorted(maps.Keys(k.pods)) {
 		out = append(out, k.pods[key].view())
 	}
-	slices.SortStableFunc(out, func(a, b KubeletPod) int { return strings.Compare(a.Node, b.Node) })
+	sorting.Stable(out, func(a, b KubeletPod) int { return strings.Compare(a.Node, b.Node) })
 	return out
 }
 

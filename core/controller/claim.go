@@ -2,11 +2,11 @@ package controller
 
 import (
 	"errors"
-	"unicode/utf8"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/minijson"
 )
 
 // A ReplicaSet does not own the pods its selector matches; it owns the pods
@@ -144,15 +144,15 @@ func releasePatch(pod *api.Pod, controllerUID string, finalizers ...string) apis
 func adoptionPatchBytes(podUID string, controller *api.ObjectMeta, apiVersion, kind string, finalizers ...string) []byte {
 	b := make([]byte, 0, 192)
 	b = append(b, `{"metadata":{"ownerReferences":[{"apiVersion":`...)
-	b = appendJSONString(b, apiVersion)
+	b = minijson.AppendString(b, apiVersion)
 	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, kind)
+	b = minijson.AppendString(b, kind)
 	b = append(b, `,"name":`...)
-	b = appendJSONString(b, controller.Name)
+	b = minijson.AppendString(b, controller.Name)
 	b = append(b, `,"uid":`...)
-	b = appendJSONString(b, controller.UID)
+	b = minijson.AppendString(b, controller.UID)
 	b = append(b, `,"controller":true,"blockOwnerDeletion":true}],"uid":`...)
-	b = appendJSONString(b, podUID)
+	b = minijson.AppendString(b, podUID)
 	if len(finalizers) > 0 {
 		b = append(b, `,"finalizers":`...)
 		b = appendJSONStrings(b, finalizers)
@@ -175,7 +175,7 @@ func adoptionPatchBytes(podUID string, controller *api.ObjectMeta, apiVersion, k
 func GenerateDeleteOwnerRefStrategicMergeBytes(dependentUID string, ownerUIDs []string, finalizers ...string) []byte {
 	b := make([]byte, 0, 96+48*len(ownerUIDs))
 	b = append(b, `{"metadata":{"uid":`...)
-	b = appendJSONString(b, dependentUID)
+	b = minijson.AppendString(b, dependentUID)
 	b = append(b, `,"ownerReferences":`...)
 	if len(ownerUIDs) == 0 {
 		b = append(b, "null"...)
@@ -186,7 +186,7 @@ func GenerateDeleteOwnerRefStrategicMergeBytes(dependentUID string, ownerUIDs []
 				b = append(b, ',')
 			}
 			b = append(b, `{"$patch":"delete","uid":`...)
-			b = appendJSONString(b, uid)
+			b = minijson.AppendString(b, uid)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -205,68 +205,9 @@ func appendJSONStrings(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = minijson.AppendString(b, s)
 	}
 	return append(b, ']')
-}
-
-// appendJSONString appends s as a JSON string exactly as encoding/json's
-// Marshal writes it: '"' and '\\' escaped with a backslash; \b, \f, \n, \r and
-// \t by name; other control characters as \u00XX; '<', '>' and '&' as \u003c,
-// \u003e and \u0026 (Marshal escapes HTML); U+2028 and U+2029 as \u2028 and
-// \u2029; and each byte of invalid UTF-8 as \ufffd. Writing it by hand keeps
-// encoding/json, and the reflection it pulls in, out of the WebAssembly build.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // releaseResult interprets the API's answer to a release patch: the error

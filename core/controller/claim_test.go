@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -447,32 +446,6 @@ func TestAdoptionPatchBytes(t *testing.T) {
 		assert.Equal(t, upstreamAdoptPatch(tc.podUID, tc.controller, "v1", "ReplicationController", tc.finalizers...),
 			string(adoptionPatchBytes(tc.podUID, tc.controller, "v1", "ReplicationController", tc.finalizers...)))
 	}
-}
-
-// TestAppendJSONString checks the hand-written JSON string encoder against
-// encoding/json on tricky and random strings.
-func TestAppendJSONString(t *testing.T) {
-	check := func(s string) {
-		want, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.Equal(t, string(want), string(appendJSONString(nil, s)), "string %q", s)
-	}
-	for _, s := range []string{
-		"", "plain", `quote"`, `back\slash`, "\b\f\n\r\t", "\x00\x01\x1f\x7f", "<script>&amp;</script>",
-		"\u2028\u2029", "héllo wörld ✓ 😀", "\xff", "a\xc3", "\xed\xa0\x80", "é\xe2\x82",
-	} {
-		check(s)
-	}
-	r := rand.New(rand.NewPCG(7, 8))
-	alphabet := []byte("ab\"\\<>&\x00\x1f\n\x7f\xc3\xa9\xe2\x80\xa8\xff")
-	for range 5000 {
-		b := make([]byte, r.IntN(12))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		check(string(b))
-	}
-	assert.False(t, utf8.ValidString("\xff"), "the corpus must include invalid UTF-8")
 }
 
 // TestClaimPatchesAgainstTheStore sends the adoption and release patches to

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // When a ReplicaSet has too many pods it must choose which to delete. This file
@@ -243,7 +244,7 @@ func (s ActivePodsWithRanks) SortStable() {
 		keys[i] = newDeletionKey(pod, s.Rank[i], s.Now)
 		order[i] = &keys[i]
 	}
-	slices.SortStableFunc(order, func(a, b *deletionKey) int {
+	sorting.Stable(order, func(a, b *deletionKey) int {
 		return compareForDeletion(a, b, s.Now, s.Gates)
 	})
 	for i, k := range order {

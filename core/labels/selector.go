@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // Set is a map of labels, as an object's metadata.labels holds them. A plain
@@ -209,7 +211,7 @@ func (b *builder) selector() Selector {
 	}
 	// The same pattern-defeating quicksort as upstream's sort.Sort, so that
 	// requirements sharing a key end up in upstream's order (see sortByKey).
-	slices.SortFunc(pending, func(x, y pendingRequirement) int {
+	sorting.Func(pending, func(x, y pendingRequirement) int {
 		return strings.Compare(x.key, y.key)
 	})
 	var values []string
@@ -328,7 +330,7 @@ func (s *scratch[T]) truncate(n int) {
 // the same order as upstream puts them, and String agrees with upstream even then.
 // (Up to twelve requirements that order is simply the given one.)
 func sortByKey(requirements []Requirement) {
-	slices.SortFunc(requirements, func(a, b Requirement) int {
+	sorting.Func(requirements, func(a, b Requirement) int {
 		return strings.Compare(a.key, b.key)
 	})
 }

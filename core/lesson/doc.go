@@ -3,12 +3,16 @@
 // A lesson is data, not code: one txtar file, NN-slug.txtar (two digits, a
 // dash, then lower-case letters, digits and dashes), whose commands are the
 // scenario language of package script. Parse reads and validates one; Check
-// proves it in a fresh world; ParseFS reads a directory of them. The page and
-// rlab lessons use the same two functions, so a lesson CI has proved is the
-// lesson the learner gets.
+// proves it in a fresh world; ParseFS reads a directory of them. The page
+// loads the same lessons as data: MarshalBundle writes what Parse read as
+// JSON, and LoadBundle reads it back, parsing only the commands again, so a
+// lesson CI has proved is the lesson the learner gets, and main.wasm carries
+// no parser of lesson files (see bundle.go).
 //
 //	l, err := lesson.Parse("01-self-healing.txtar", data) // every problem, with its position
 //	err = lesson.Check(l)                                  // setup + solution meets the goal, ...
+//	data, err := lesson.MarshalBundle(lessons)             // the lessons as data, for the page
+//	lessons, err := lesson.LoadBundle(data)                // what Parse returned, commands included
 //
 // # The format
 //

@@ -20,24 +20,24 @@ import (
 type Lesson struct {
 	// ID is the file's name without .txtar: "01-self-healing". Number is its
 	// leading number (1) and Slug the rest ("self-healing").
-	ID     string
-	Number int
-	Slug   string
+	ID     string `json:"id"`
+	Number int    `json:"number"`
+	Slug   string `json:"slug"`
 
 	// Title, Summary and Level come from the header.
-	Title   string
-	Summary string
-	Level   Level
+	Title   string `json:"title"`
+	Summary string `json:"summary"`
+	Level   Level  `json:"level"`
 
 	// Setup builds the starting world; Goal holds the expects that define
 	// success; Solution is the reference solution.
-	Setup    *Block
-	Goal     *Block
-	Solution *Block
+	Setup    *Block `json:"setup"`
+	Goal     *Block `json:"goal"`
+	Solution *Block `json:"solution"`
 	// Pages are guide.md's pages, in order.
-	Pages []*Page
+	Pages []*Page `json:"pages"`
 	// Hints are the hints, one per paragraph of hints, in order.
-	Hints []string
+	Hints []string `json:"hints"`
 }
 
 // File is the lesson's file name, "01-self-healing.txtar", as errors name it.
@@ -73,37 +73,38 @@ const (
 // Block is one piece of a lesson the engine runs or asks: a file of commands
 // (setup, goal, solution) or a fenced block of the guide (do, predict, check).
 type Block struct {
-	Kind Kind
+	Kind Kind `json:"kind"`
 	// Page is the number, from 1, of the guide page that holds the block; 0
 	// for setup, goal and solution.
-	Page int
+	Page int `json:"page,omitempty"`
 	// Line is where the block's text starts in its file, from 1: 1 for
 	// setup, goal and solution, and the line after the opening fence in
 	// guide.md for the guide's blocks. The positions of Script's commands
 	// count in that file too, so errors point where the author can look.
-	Line int
+	Line int `json:"line"`
 	// Text is the block as written (for a guide block, between its fences).
-	Text string
-	// Script holds the parsed commands of every kind but predict.
-	Script *script.Script
+	Text string `json:"text"`
+	// Script holds the parsed commands of every kind but predict. A bundle
+	// (bundle.go) leaves it out: LoadBundle parses Text again.
+	Script *script.Script `json:"-"`
 	// Predict holds the question of a predict block.
-	Predict *Predict
+	Predict *Predict `json:"predict,omitempty"`
 }
 
 // Page is one page of the guide.
 type Page struct {
 	// N numbers the page from 1.
-	N int
+	N int `json:"n"`
 	// Line is the line of guide.md where the page's text starts.
-	Line int
+	Line int `json:"line"`
 	// Text is the page's Markdown as written, fenced blocks included, so the
 	// page can render each block where the author put it. Blank lines around
 	// the page are dropped.
-	Text string
+	Text string `json:"text"`
 	// Blocks are the page's do, predict and check blocks, in order. Fenced
 	// blocks of any other kind (```yaml, a bare ```) are plain Markdown and
 	// stay only in Text.
-	Blocks []*Block
+	Blocks []*Block `json:"blocks,omitempty"`
 }
 
 // Do returns the page's do blocks, in order.
@@ -126,14 +127,14 @@ func (p *Page) blocks(k Kind) []*Block {
 // right answer among its choices.
 type Predict struct {
 	// Question is the question's text (Markdown, possibly several lines).
-	Question string
+	Question string `json:"question"`
 	// Choices are the answers offered, in order; Answer is the index of the
 	// right one.
-	Choices []string
-	Answer  int
+	Choices []string `json:"choices"`
+	Answer  int      `json:"answer"`
 	// Explanation, which may be empty, says why the answer is right; the
 	// page shows it once the learner has answered.
-	Explanation string
+	Explanation string `json:"explanation,omitempty"`
 }
 
 // The files of a lesson, in the order the format lists them. Every one is

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // This file prints `kubectl describe`, after k8s.io/kubectl's describe
@@ -401,7 +402,7 @@ func describeNode(w *prefixWriter, node *api.Node, related Related, now time.Tim
 			pods = append(pods, p)
 		}
 	}
-	slices.SortFunc(pods, func(a, b *api.Pod) int {
+	sorting.Func(pods, func(a, b *api.Pod) int {
 		return strings.Compare(api.Key(a.Metadata.Namespace, a.Metadata.Name), api.Key(b.Metadata.Namespace, b.Metadata.Name))
 	})
 	w.write(level0, "Non-terminated Pods:\t("+strconv.Itoa(len(pods))+" in total)\n")
@@ -570,7 +571,7 @@ func describeEvents(w *prefixWriter, events []*api.Event, now time.Time) {
 		return
 	}
 	sorted := slices.Clone(events)
-	slices.SortFunc(sorted, func(a, b *api.Event) int {
+	sorting.Func(sorted, func(a, b *api.Event) int {
 		if c := a.LastTimestamp.Compare(b.LastTimestamp.Time); c != 0 {
 			return c
 		}

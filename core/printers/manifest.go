@@ -1,11 +1,10 @@
 package printers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/minijson"
 )
 
 // This file prints manifests: `kubectl get -o json` and `-o yaml`.
@@ -14,8 +13,10 @@ import (
 // object's keys in sorted order, whatever order the Go types declare them in:
 // encoding/json sorts map keys bytewise, and yaml.v2 sorts them in its own
 // natural order (see compareYAMLKeys). The manifests here go through the
-// same kind of map: the object is marshalled with its JSON tags, decoded
-// into maps, given its apiVersion and kind, and written out.
+// same kind of map: the object is marshalled with its JSON tags, parsed
+// into maps, given its apiVersion and kind, and written out, all with
+// core/minijson, which writes and reads as encoding/json does and keeps that
+// package out of the WebAssembly build.
 
 // JSON prints obj as `kubectl get KIND NAME -o json` does: a manifest with
 // apiVersion and kind filled in, keys sorted, indented by four spaces, with a
@@ -57,24 +58,23 @@ func YAMLList(kind api.Kind, items []api.Object) ([]byte, error) {
 }
 
 // manifest turns obj into the generic form kubectl prints from: maps, slices,
-// strings, json.Numbers, booleans and nils, with apiVersion and kind set.
+// strings, minijson.Numbers, booleans and nils, with apiVersion and kind set.
 // Stored objects leave their TypeMeta empty, as client-go's typed objects do;
 // the kind is the object's own, whatever its TypeMeta says.
 func manifest(obj api.Object) (map[string]any, error) {
 	if obj == nil {
 		return nil, errors.New("printers: no object to print")
 	}
-	b, err := json.Marshal(obj)
+	b, err := minijson.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	v, err := minijson.Parse(b)
+	if err != nil {
 		return nil, err
 	}
-	if m == nil {
+	m, _ := v.(map[string]any)
+	if m == nil { // a nil *Pod, say, is null
 		return nil, errors.New("printers: no object to print")
 	}
 	m["apiVersion"] = obj.Kind().APIVersion()
@@ -108,7 +108,7 @@ func list(kind api.Kind, items []api.Object) (map[string]any, error) {
 // indentJSON is kubectl's JSON printer: json.MarshalIndent with four spaces
 // (HTML characters escaped, as encoding/json does by default) and a newline.
 func indentJSON(v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "    ")
+	b, err := minijson.AppendIndent(nil, v, "    ")
 	if err != nil {
 		return nil, err
 	}

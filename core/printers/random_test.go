@@ -1,9 +1,13 @@
+//go:build !js
+
+// This file generates the random objects of the oracle tests, which run
+// natively only (see manifest_test.go).
+
 package printers
 
 import (
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,11 +15,11 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 )
 
-// scaled returns how many generated cases a property test runs: n natively,
-// a tenth of it with -short or under js/wasm, where the tests prove that the
-// code works where it ships and the native run does the heavy checking.
+// scaled returns how many generated cases a property test runs: n, or a
+// tenth of it with -short. (These tests are native only; the js/wasm run
+// proves that the code works where it ships with the others.)
 func scaled(n int) int {
-	if testing.Short() || runtime.GOOS == "js" {
+	if testing.Short() {
 		return max(n/10, 1)
 	}
 	return n

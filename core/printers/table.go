@@ -11,6 +11,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // This file prints `kubectl get` tables. In a real cluster the API server
@@ -59,7 +60,7 @@ func Table(kind api.Kind, namespace string, objs []api.Object, now time.Time, wi
 		}
 	}
 	// Keys are unique, so the order is total.
-	slices.SortFunc(sorted, func(a, b api.Object) int {
+	sorting.Func(sorted, func(a, b api.Object) int {
 		return strings.Compare(api.Key(a.Meta().Namespace, a.Meta().Name), api.Key(b.Meta().Namespace, b.Meta().Name))
 	})
 	var columns []column

@@ -1,11 +1,13 @@
 package printers
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reconcilelab/rlab/core/minijson"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // This file writes YAML the way kubectl does. kubectl's YAML printer marshals
@@ -111,7 +113,7 @@ func scalarOf(v any) (string, scalarStyle) {
 			return "true", stylePlain
 		}
 		return "false", stylePlain
-	case json.Number:
+	case minijson.Number:
 		return yamlNumber(string(v))
 	case string:
 		switch {
@@ -161,7 +163,11 @@ func (e *yamlEmitter) emitMapping(m map[string]any) {
 		e.emitEmptyFlow("{", "}")
 		return
 	}
-	keys := slices.SortedFunc(maps.Keys(m), compareYAMLKeys)
+	// Sorting the keys bytewise first, and then in yaml.v2's order with
+	// the one shared sort (core/sorting), costs a second pass over a few
+	// keys and saves main.wasm a copy of the sorting code.
+	keys := slices.Sorted(maps.Keys(m))
+	sorting.Func(keys, compareYAMLKeys)
 	e.increaseIndent(false, false)
 	for _, k := range keys {
 		// yaml_emitter_emit_block_mapping_key

@@ -1,3 +1,10 @@
+//go:build !js
+
+// This file uses the upstream modules (k8s.io, gopkg.in/yaml.v2) as oracles,
+// so it runs natively only: the js/wasm run of make test runs the package's
+// other tests under node, and neither it nor the js/wasm lint compiles the
+// oracles for WebAssembly, where they never run.
+
 package printers
 
 import (
@@ -33,16 +40,6 @@ func kubectlYAML(t testing.TB, doc []byte) ([]byte, bool) {
 	out, err := yamlv2.Marshal(v)
 	require.NoError(t, err)
 	return out, true
-}
-
-// ourYAML decodes a JSON document as manifest does and encodes it.
-func ourYAML(t testing.TB, doc []byte) []byte {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	require.NoError(t, dec.Decode(&v))
-	return encodeYAML(v)
 }
 
 // yamlEdgeStrings are strings whose YAML form is easy to get wrong.
@@ -188,4 +185,22 @@ func TestYAMLReadsBackAsTheSameValue(t *testing.T) {
 		require.NoError(t, yamlv2.Unmarshal(ourYAML(t, b), &back))
 		assert.Equal(t, want, back)
 	}
+}
+
+// TestYAMLQuotingIsKubectls holds yamlQuotingCases to yaml.v2, which
+// writes kubectl's YAML.
+func TestYAMLQuotingIsKubectls(t *testing.T) {
+	for _, tc := range yamlQuotingCases {
+		b, err := json.Marshal(map[string]any{"v": tc.in})
+		require.NoError(t, err)
+		if kubectl, ok := kubectlYAML(t, b); ok {
+			assert.Equal(t, string(kubectl), tc.want, "kubectl writes %q so", tc.in)
+		}
+	}
+}
+
+func TestYAMLFoldsLongLinesAsKubectlDoes(t *testing.T) {
+	b, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"message": longConditionMessage}}}})
+	kubectl, _ := kubectlYAML(t, b)
+	assert.Equal(t, string(kubectl), string(ourYAML(t, b)))
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 )
 
@@ -198,30 +197,128 @@ func resolvesToNumberOrTime(s string) bool {
 	return false
 }
 
-// yamlTimestampFormats are the layouts yaml.v2's parseTimestamp accepts.
-var yamlTimestampFormats = []string{
-	"2006-1-2T15:4:5.999999999Z07:00",
-	"2006-1-2t15:4:5.999999999Z07:00",
-	"2006-1-2 15:4:5.999999999",
-	"2006-1-2",
-}
-
-// isYAMLTimestamp is yaml.v2's parseTimestamp: four digits and a dash, then
-// one of its layouts. This is why kubectl quotes every timestamp.
+// isYAMLTimestamp is yaml.v2's parseTimestamp, which is why kubectl quotes
+// every timestamp: four digits and a dash, then a match for one of the
+// layouts it hands to time.Parse,
+//
+//	2006-1-2T15:4:5.999999999Z07:00    (or a lower-case t)
+//	2006-1-2 15:4:5.999999999
+//	2006-1-2
+//
+// checked here by hand, with time.Parse's rules for those layouts: a year of
+// exactly four digits; any number of spaces for the one in the layout; a month, day, hour, minute and second of one or two
+// digits, in range (the day for its month, leap years included); an
+// optional fraction of any number of digits after '.' or ','; and a zone of
+// Z or ±hh:mm with hh ≤ 24 and mm ≤ 60. time.Parse itself would cost
+// main.wasm 7.5 KB of its brotli size for this one question; the tests
+// compare the two on generated strings.
 func isYAMLTimestamp(s string) bool {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i != 4 || i == len(s) || s[i] != '-' {
+	p := timestampParser{s: s}
+	year, ok := p.digits(4, 4)
+	if !ok || !p.byte('-') {
 		return false
 	}
-	for _, layout := range yamlTimestampFormats {
-		if _, err := time.Parse(layout, s); err == nil {
-			return true
+	month, ok := p.number(1, 12)
+	if !ok || !p.byte('-') {
+		return false
+	}
+	day, ok := p.digits(1, 2)
+	if !ok || day < 1 || day > daysIn(month, year) {
+		return false
+	}
+	if p.done() {
+		return true
+	}
+	zoned := p.byte('T') || p.byte('t')
+	if !zoned {
+		// A space in a layout matches a run of spaces in the value.
+		if !p.byte(' ') {
+			return false
+		}
+		for p.byte(' ') {
 		}
 	}
+	if _, ok := p.number(0, 23); !ok || !p.byte(':') {
+		return false
+	}
+	if _, ok := p.number(0, 59); !ok || !p.byte(':') {
+		return false
+	}
+	if _, ok := p.number(0, 59); !ok {
+		return false
+	}
+	if (p.byte('.') || p.byte(',')) && !p.someDigits() {
+		return false
+	}
+	if zoned && !p.byte('Z') {
+		if !p.byte('+') && !p.byte('-') {
+			return false
+		}
+		if h, ok := p.digits(2, 2); !ok || h > 24 || !p.byte(':') {
+			return false
+		}
+		if m, ok := p.digits(2, 2); !ok || m > 60 {
+			return false
+		}
+	}
+	return p.done()
+}
+
+// timestampParser reads a string from the front for isYAMLTimestamp.
+type timestampParser struct {
+	s string
+	i int
+}
+
+func (p *timestampParser) done() bool { return p.i == len(p.s) }
+
+// byte reads c if it comes next.
+func (p *timestampParser) byte(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
 	return false
+}
+
+// digits reads from least to most digits, as many as there are, as a
+// number.
+func (p *timestampParser) digits(least, most int) (int, bool) {
+	n, start := 0, p.i
+	for p.i < len(p.s) && p.i-start < most && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		n = n*10 + int(p.s[p.i]-'0')
+		p.i++
+	}
+	return n, p.i-start >= least
+}
+
+// number reads one or two digits whose value is from lo to hi.
+func (p *timestampParser) number(lo, hi int) (int, bool) {
+	n, ok := p.digits(1, 2)
+	return n, ok && n >= lo && n <= hi
+}
+
+// someDigits reads one digit or more.
+func (p *timestampParser) someDigits() bool {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i > start
+}
+
+// daysIn is the number of days of month in year, in the Gregorian calendar.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // isYAMLStyleFloat matches yaml.v2's

@@ -1,12 +1,12 @@
 package script
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/cluster"
+	"github.com/reconcilelab/rlab/core/sorting"
 	"github.com/reconcilelab/rlab/core/world"
 )
 
@@ -36,7 +36,7 @@ func creationOrder(w *world.World, kind api.Kind, objs []api.Object) {
 			rank[r.Key] = i
 		}
 	}
-	slices.SortStableFunc(objs, func(a, b api.Object) int {
+	sorting.Stable(objs, func(a, b api.Object) int {
 		ka, kb := api.Key(a.Meta().Namespace, a.Meta().Name), api.Key(b.Meta().Namespace, b.Meta().Name)
 		ra, rb := rank[ka], rank[kb]
 		switch {

@@ -7,6 +7,7 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/printers"
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // This file executes the reading commands get, describe and help. They read
@@ -67,7 +68,7 @@ func withLabelsColumn(table string, objs []api.Object) string {
 		return table
 	}
 	sorted := slices.Clone(objs)
-	slices.SortFunc(sorted, func(a, b api.Object) int {
+	sorting.Func(sorted, func(a, b api.Object) int {
 		return strings.Compare(api.Key(a.Meta().Namespace, a.Meta().Name), api.Key(b.Meta().Namespace, b.Meta().Name))
 	})
 	width := 0

@@ -2,8 +2,9 @@ package sim
 
 import (
 	"maps"
-	"slices"
 	"time"
+
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // agenda holds the pending events in a binary min-heap ordered by (At, Seq).
@@ -177,7 +178,7 @@ func (a *agenda) sorted() []Event {
 			out = append(out, a.events[s.idx])
 		}
 	}
-	slices.SortFunc(out, func(x, y Event) int {
+	sorting.Func(out, func(x, y Event) int {
 		if eventLess(&x, &y) {
 			return -1
 		}

@@ -1,3 +1,10 @@
+//go:build !js
+
+// This file uses the upstream modules (k8s.io, gopkg.in/yaml.v2) as oracles,
+// so it runs natively only: the js/wasm run of make test runs the package's
+// other tests under node, and neither it nor the js/wasm lint compiles the
+// oracles for WebAssembly, where they never run.
+
 package workqueue
 
 import (

@@ -3,6 +3,8 @@ package workqueue
 import (
 	"slices"
 	"strings"
+
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // keyState is what the queue knows of a key besides its name: upstream's
@@ -216,7 +218,7 @@ func (t *keyTable) sorted() []int32 {
 			out = append(out, int32(r))
 		}
 	}
-	slices.SortFunc(out, func(a, b int32) int { return strings.Compare(t.key[a], t.key[b]) })
+	sorting.Func(out, func(a, b int32) int { return strings.Compare(t.key[a], t.key[b]) })
 	return out
 }
 

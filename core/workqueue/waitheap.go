@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/reconcilelab/rlab/core/sorting"
 )
 
 // waitFor is one delayed key: the key and the moment it becomes due.
@@ -170,7 +172,7 @@ func (h *waitHeap) inOrder() []waitFor {
 	for _, slot := range h.order {
 		out = append(out, h.slots[slot])
 	}
-	slices.SortFunc(out, func(a, b waitFor) int {
+	sorting.Func(out, func(a, b waitFor) int {
 		if c := cmp.Compare(a.readyAt, b.readyAt); c != 0 {
 			return c
 		}

@@ -31,7 +31,7 @@ var wasmBody = append(append([]byte{}, fakeWasm...),
 func precompressedSite(t *testing.T, files map[string][]byte) string {
 	t.Helper()
 	dir := writeSite(t, files)
-	require.NoError(t, siteserver.Precompress(t.Context(), dir, func(siteserver.Compressed) {}))
+	require.NoError(t, siteserver.Precompress(t.Context(), dir, siteserver.ServedQuality, func(siteserver.Compressed) {}))
 	return dir
 }
 
@@ -339,7 +339,7 @@ func TestPrecompressWritesDecodableSiblingsOnce(t *testing.T) {
 	dir := writeSite(t, files)
 
 	var written []siteserver.Compressed
-	require.NoError(t, siteserver.Precompress(t.Context(), dir, func(c siteserver.Compressed) { written = append(written, c) }))
+	require.NoError(t, siteserver.Precompress(t.Context(), dir, siteserver.ServedQuality, func(c siteserver.Compressed) { written = append(written, c) }))
 
 	var names []string
 	for _, c := range written {
@@ -375,7 +375,7 @@ func TestPrecompressWritesDecodableSiblingsOnce(t *testing.T) {
 
 	t.Run("a second run writes nothing", func(t *testing.T) {
 		var again []string
-		require.NoError(t, siteserver.Precompress(t.Context(), dir, func(c siteserver.Compressed) { again = append(again, c.Name) }))
+		require.NoError(t, siteserver.Precompress(t.Context(), dir, siteserver.ServedQuality, func(c siteserver.Compressed) { again = append(again, c.Name) }))
 		assert.Empty(t, again)
 	})
 	t.Run("a changed file is compressed again", func(t *testing.T) {
@@ -384,7 +384,7 @@ func TestPrecompressWritesDecodableSiblingsOnce(t *testing.T) {
 		require.NoError(t, os.Chtimes(appPath, time.Time{}, modTime(t, appPath+".br").Add(time.Second)))
 
 		var again []string
-		require.NoError(t, siteserver.Precompress(t.Context(), dir, func(c siteserver.Compressed) { again = append(again, c.Name) }))
+		require.NoError(t, siteserver.Precompress(t.Context(), dir, siteserver.ServedQuality, func(c siteserver.Compressed) { again = append(again, c.Name) }))
 
 		assert.Equal(t, []string{"app.js"}, again)
 		assert.Equal(t, "console.log('changed');", string(decode(t, "br", readFile(t, appPath+".br"))))
@@ -393,7 +393,7 @@ func TestPrecompressWritesDecodableSiblingsOnce(t *testing.T) {
 		require.NoError(t, os.Remove(filepath.Join(dir, "style.css.gz")))
 
 		var again []string
-		require.NoError(t, siteserver.Precompress(t.Context(), dir, func(c siteserver.Compressed) { again = append(again, c.Name) }))
+		require.NoError(t, siteserver.Precompress(t.Context(), dir, siteserver.ServedQuality, func(c siteserver.Compressed) { again = append(again, c.Name) }))
 
 		assert.Equal(t, []string{"style.css"}, again)
 		assert.FileExists(t, filepath.Join(dir, "style.css.gz"))
@@ -405,7 +405,7 @@ func TestPrecompressStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 
-	err := siteserver.Precompress(ctx, dir, func(siteserver.Compressed) { t.Error("wrote a file after cancellation") })
+	err := siteserver.Precompress(ctx, dir, siteserver.ServedQuality, func(siteserver.Compressed) { t.Error("wrote a file after cancellation") })
 
 	assert.ErrorIs(t, err, context.Canceled)
 }
@@ -413,7 +413,7 @@ func TestPrecompressStopsWhenCancelled(t *testing.T) {
 func TestPrecompressReportsAMissingDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "no-such-site")
 
-	err := siteserver.Precompress(t.Context(), dir, func(siteserver.Compressed) {})
+	err := siteserver.Precompress(t.Context(), dir, siteserver.ServedQuality, func(siteserver.Compressed) {})
 
 	require.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), dir)
@@ -462,4 +462,25 @@ func modTime(t *testing.T, name string) time.Time {
 	info, err := os.Stat(name)
 	require.NoError(t, err)
 	return info.ModTime()
+}
+
+// TestPrecompressTakesTheQualityItIsGiven holds the served copy to brotli's
+// best: at ServedQuality the page is smaller than at TestQuality, which the
+// browser suite uses to keep make test quick, and both decode to the page.
+func TestPrecompressTakesTheQualityItIsGiven(t *testing.T) {
+	page := []byte(strings.Repeat("function step(n) { return world.step(n, 'the controller syncs') }\n", 200) +
+		strings.Repeat("const views = [agenda, informers, expectations, queue];\n", 300))
+	sizes := map[int]int64{}
+	for _, quality := range []int{siteserver.TestQuality, siteserver.ServedQuality} {
+		dir := writeSite(t, map[string][]byte{"app.js": page})
+		var written []siteserver.Compressed
+		require.NoError(t, siteserver.Precompress(t.Context(), dir, quality, func(c siteserver.Compressed) { written = append(written, c) }))
+		require.Len(t, written, 1)
+		assert.Equal(t, page, decode(t, "br", readFile(t, filepath.Join(dir, "app.js.br"))), "quality %d", quality)
+		sizes[quality] = written[0].Brotli
+	}
+	assert.Less(t, sizes[siteserver.ServedQuality], sizes[siteserver.TestQuality])
+
+	err := siteserver.Precompress(t.Context(), t.TempDir(), 12, func(siteserver.Compressed) {})
+	assert.ErrorContains(t, err, "brotli quality 12: it is from 0 to 11")
 }

@@ -20,7 +20,10 @@
 // # Precompressed files
 //
 // Precompress writes FILE.br (brotli) and FILE.gz (gzip) beside each of the
-// page's files; rlab compress runs it after make wasm builds main.wasm. When
+// page's files; rlab compress runs it after make wasm builds main.wasm, with
+// brotli at ServedQuality (11, brotli's smallest, what the page's budget is
+// on), and the browser suite with TestQuality (5, quick; compress.go has the
+// figures). When
 // a request for FILE accepts br and FILE.br exists, Handler sends FILE.br's
 // bytes with Content-Encoding: br; failing that it tries gzip and FILE.gz,
 // and failing that it sends FILE itself. Accept-Encoding is read with its

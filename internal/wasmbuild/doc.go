@@ -24,4 +24,35 @@
 //
 // Native builds (rlab, the tests) keep Go's defaults; only the wasm program
 // is built this way.
+//
+// # What else main.wasm is made of, and the levers measured on it
+//
+// The budget is on the copy a learner downloads, brotli at quality 11 (make
+// bench; make wasm prints the figures). Go's js/wasm port has a floor: the
+// runtime, fmt (which safejs needs) and reflect, built alone with these
+// flags, are 573 KB of brotli; the engine is the rest. Each lever below was
+// measured on the whole program, in this order, with the flags above (raw,
+// GNU gzip -9, brotli at quality 11 with andybalholm/brotli as rlab compress
+// writes it; November 2026, Go 1.26):
+//
+//	                                                  raw        gzip -9    brotli 11
+//	before (encoding/json, slices sorts, lesson parser) 7,632,353  1,882,740  1,341,395
+//	core/minijson instead of encoding/json             7,276,939  1,805,672  1,292,306
+//	core/sorting: one sort, not eleven generic copies  7,163,250  1,785,262  1,285,904
+//	lessons as data (lessons/bundle.json)              6,976,570  1,739,055  1,257,998
+//	yaml timestamps without time.Parse                 6,933,368  1,728,452  1,250,657
+//	minijson: map[string]string only, no reflect.New   6,922,917  1,726,380  1,246,301
+//
+// Levers tried and left: a GOWASM=signext,satconv build (no smaller), the
+// command table of core/script as a static composite literal instead of a
+// function that builds it (1.4 KB of brotli, for an init-order rework), and
+// hand-written JSON methods per type instead of minijson's walker over the
+// tags (6 KB larger). What remains large is the engine's own code, each
+// package's share about its share of the source; among the rest, an
+// equality function for every comparable struct type that is used as an
+// interface (about 11 KB), and the long names of generic functions
+// instantiated per struct shape, which the runtime keeps for tracebacks.
+// To see the largest functions of a build, build without -s -w and read
+// the wasm name section; a package's brotli cost is best measured by
+// building without it.
 package wasmbuild

@@ -1,0 +1,80 @@
+package lesson
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/reconcilelab/rlab/core/minijson"
+	"github.com/reconcilelab/rlab/core/script"
+)
+
+// This file holds lessons as data: a bundle is the lessons Parse has read and
+// validated, written as JSON, which is what the page's engine loads. Parse,
+// with its checks and the positioned, suggesting errors they report, is for
+// authors and CI (rlab lessons, the tests); the browser needs none of it, and
+// leaving it out of main.wasm, with the lesson files and the fs.FS that held
+// them, saves the page about 19 KB of its brotli size (see lessons/doc.go).
+//
+// The bundle has every field of the parsed lessons but the parsed commands:
+// LoadBundle parses each block's text again, at its line of its file, so
+// that commands and their positions are exactly those Parse found.
+
+// MarshalBundle writes lessons, as Parse returned them, as the bundle
+// LoadBundle reads: JSON, indented with tabs, one member per line, so that a
+// change to a lesson shows as a readable diff of the bundle.
+func MarshalBundle(lessons []*Lesson) ([]byte, error) {
+	compact, err := minijson.Marshal(lessons)
+	if err != nil {
+		return nil, err
+	}
+	v, err := minijson.Parse(compact)
+	if err != nil {
+		return nil, err
+	}
+	b, err := minijson.AppendIndent(nil, v, "\t")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// LoadBundle reads a bundle that MarshalBundle wrote and parses the
+// commands of its blocks again. It does not validate the lessons a second
+// time: a bundle is only ever made from lessons Parse accepted.
+func LoadBundle(data []byte) ([]*Lesson, error) {
+	var lessons []*Lesson
+	if err := minijson.Decode(data, &lessons); err != nil {
+		return nil, errors.New("the lesson bundle is not what MarshalBundle writes: " + err.Error())
+	}
+	for _, l := range lessons {
+		where := "lesson " + l.File() + ", "
+		for _, b := range []*Block{l.Setup, l.Goal, l.Solution} {
+			if err := b.parseAgain(where + string(b.Kind)); err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range l.Pages {
+			for _, b := range p.Blocks {
+				if err := b.parseAgain(where + fileGuide); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return lessons, nil
+}
+
+// parseAgain parses the block's commands from its text, as parseBlock did,
+// so that their positions count in the block's file. A predict block has
+// none.
+func (b *Block) parseAgain(where string) error {
+	if b == nil {
+		return errors.New("the lesson bundle lacks a block")
+	}
+	if b.Kind == KindPredict {
+		return nil
+	}
+	s, err := script.Parse(strings.Repeat("\n", b.Line-1)+b.Text, where)
+	b.Script = s
+	return err
+}
