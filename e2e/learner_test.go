@@ -290,7 +290,9 @@ func TestSmallThingsALearnerSaw(t *testing.T) {
 		return li === null ? now : now - Number(li.dataset.step);
 	})()`)
 	p.shot("long-run")
-	assert.Less(t, lag, 4000.0, "the timeline's present lags the counter")
+	// A chunk of Stabilize is 1,000 steps; the timeline may be a chunk
+	// behind the counter, not more.
+	assert.LessOrEqual(t, lag, 1000.0, "the timeline's present lags the counter by more than a chunk")
 	eval[any](p, `document.getElementById("cancel").click(), null`)
 	p.waitIdle(runTimeout)
 

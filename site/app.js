@@ -39,6 +39,9 @@
 	// The timeline keeps this many recent steps in the DOM; older ones are
 	// fetched on demand.
 	const timelineCap = 500;
+	// busyTimelineItems is how many of the newest steps the timeline shows
+	// while a chunked run (Stabilize) goes on.
+	const busyTimelineItems = 30;
 	// A stabilize that has not come to rest after this many chunks of 1000
 	// steps is stopped, as the console's stabilize stops at --max-steps: a
 	// world that never rests (a create that fails for ever) must not run
@@ -456,11 +459,30 @@
 		return li;
 	}
 
+	// scheduleTimeline draws the timeline in the next frame, alone: a
+	// chunked run's chunks come faster than the views between them, and the
+	// timeline's present must keep up with the step counter.
+	function scheduleTimeline() {
+		if (state.timelineQueued) {
+			return;
+		}
+		state.timelineQueued = true;
+		requestAnimationFrame(() => {
+			state.timelineQueued = false;
+			renderTimeline();
+		});
+	}
+
 	// renderTimeline brings the list in line with state.tl, reusing items,
 	// and marks the present step and the recorded future.
 	function renderTimeline() {
 		const ol = els.timeline;
-		const want = new Set(state.tl);
+		// During a chunked run only the newest steps are drawn: a run
+		// replaces hundreds of steps a chunk, and drawing them all a few
+		// times a second made Stabilize three times slower. The whole
+		// timeline is drawn when the run ends.
+		const entries = state.busy ? state.tl.slice(-busyTimelineItems) : state.tl;
+		const want = new Set(entries);
 		for (const li of [...ol.children]) {
 			if (!want.has(li._entry)) {
 				li.remove();
@@ -468,7 +490,7 @@
 		}
 		let prev = null;
 		let added = false;
-		for (const entry of state.tl) {
+		for (const entry of entries) {
 			if (entry.li && entry.step && entry.base !== state.base) {
 				entry.li.remove();
 				entry.li = null;
@@ -489,7 +511,7 @@
 		const view = state.view;
 		const present = state.busy ? lastStepN() ?? 0 : view ? view.step : 0;
 		let current = null;
-		for (const entry of state.tl) {
+		for (const entry of entries) {
 			if (!entry.step) {
 				continue;
 			}
@@ -503,7 +525,7 @@
 				entry.li.removeAttribute("aria-current");
 			}
 		}
-		const first = state.tl.find((e) => e.step);
+		const first = entries.find((e) => e.step);
 		els.timelineEarlier.hidden = !first || first.n <= 1;
 		if (current && (added || state.lastCurrent !== present)) {
 			scrollTimelineTo(current);
@@ -899,6 +921,7 @@
 				onChunk: (r) => {
 					chunks++;
 					addSteps(r.steps);
+					scheduleTimeline();
 					// The step count shows the progress; #status, a live
 					// region, keeps saying "stabilizing…", and #timeline-news
 					// tells a screen reader how far the run got every few
