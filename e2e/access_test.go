@@ -122,9 +122,7 @@ func TestTextContrast(t *testing.T) {
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run(scheme, func(t *testing.T) {
 			p := newTab(t)
-			emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-			})
+			p.colourScheme(scheme)
 			p.navigate(p.s.server.URL + "/")
 			p.waitReady()
 			p.waitSettled()
@@ -167,6 +165,15 @@ func TestTextContrast(t *testing.T) {
 }
 
 // --- Helpers -----------------------------------------------------------------
+
+// colourScheme makes the tab's prefers-color-scheme "light" or "dark", as a
+// reader's system setting would, for the tests that check both schemes.
+func (p *page) colourScheme(scheme string) {
+	p.t.Helper()
+	emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+	})
+}
 
 // emulate runs an Emulation command on p's tab, which keeps it until the tab
 // closes.

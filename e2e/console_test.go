@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -121,14 +120,10 @@ func TestConsoleCompletesPodNamesFromAList(t *testing.T) {
 	assert.True(t, c.Focused)
 	p.checkNames("with the completion list open", 10)
 	p.checkContrast("with the completion list open, light")
-	emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-	})
+	p.colourScheme("dark")
 	require.True(t, eval[bool](p, `matchMedia("(prefers-color-scheme: dark)").matches`))
 	p.checkContrast("with the completion list open, dark")
-	emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}},
-	})
+	p.colourScheme("light")
 
 	// ↓ twice makes the second option active; Enter puts it in the line.
 	p.press(kb.ArrowDown)

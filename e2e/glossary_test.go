@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -497,9 +496,7 @@ func TestGlossaryContrast(t *testing.T) {
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run(scheme, func(t *testing.T) {
 			p := newTab(t)
-			emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-			})
+			p.colourScheme(scheme)
 			p.navigate(p.s.server.URL + "/")
 			p.waitReady()
 			p.waitSettled()
