@@ -46,10 +46,10 @@ func median(xs []float64) float64 {
 // BenchmarkBrowserLoad measures page load to interactive, from navigation
 // start to window.__rlabReadyAt, over 10 loads, each in a new tab with the
 // HTTP cache disabled: "load-ms" is the median, "load-max-ms" the slowest.
-// The page is interactive once its first world is in the document and its
-// controls take input (the browser lays it out and paints it in the next
-// frame), which it is before main.wasm runs: it draws the engine's first
-// answers from site/first-view.json. "engine-ms" is the median time until
+// The page is interactive once its first world is on the screen (laid out
+// and painted) and its controls take input, which it is before main.wasm
+// runs: it draws the engine's first answers, computed ahead and carried in
+// site/index.html. "engine-ms" is the median time until
 // the engine is up (the page's rlab:engine-ready mark), when the learner's
 // first action runs; one given earlier waits for it.
 func BenchmarkBrowserLoad(b *testing.B) {
@@ -80,7 +80,7 @@ func BenchmarkBrowserLoad(b *testing.B) {
 //
 // At 9 Mbit/s with 60 ms of round trip and a 4× slower CPU, over 5 loads:
 // "load-ms" is the median time to interactive (window.__rlabReadyAt: the
-// first world drawn, the controls taking input) and "engine-ms" the median
+// first world laid out and painted, the controls taking input) and "engine-ms" the median
 // time until the page says "ready" (window.__rlabEngineReadyAt: the engine
 // runs and holds the world on show). "wasm-Mbit/s" is the fastest that
 // main.wasm's compressed bytes arrived, from the first byte to the last: the
@@ -169,7 +169,7 @@ func BenchmarkBrowserLoadThrottled(b *testing.B) {
 		checkWorkers(workers, false)
 		progress = append(progress, eval[float64](p, `window.__rlabProgressAt`))
 		b.Logf("at %s: interactive at %.0f ms, progress on screen at %.0f ms: %q", slow4G.name,
-			eval[float64](p, `window.__rlabReadyAt`), progress[len(progress)-1], p.text("#engine-load-text"))
+			eval[float64](p, `window.__rlabReadyAt ?? -1`), progress[len(progress)-1], p.text("#engine-load-text"))
 		if !progressRE.MatchString(p.text("#engine-load-text")) {
 			b.Fatalf("the progress on screen says %q, not bytes of a total", p.text("#engine-load-text"))
 		}

@@ -174,8 +174,8 @@
 //   - BenchmarkBrowserLoad: load to interactive (window.__rlabReadyAt), over
 //     10 loads in fresh tabs with the HTTP cache disabled: load-ms (median)
 //     and load-max-ms; and engine-ms, the median time until main.wasm runs
-//     (the page is interactive earlier, drawing its first world from
-//     site/first-view.json).
+//     (the page is interactive earlier, drawing the first world that
+//     site/index.html carries).
 //   - BenchmarkBrowserLoadThrottled: the page on a learner's network and
 //     machine, each load in a new browser context with the HTTP cache off
 //     and the service worker bypassed. At 9 Mbit/s, 60 ms RTT and a 4×

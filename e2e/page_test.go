@@ -470,7 +470,7 @@ func (p *page) engineCall(timeout time.Duration, op, args string) (json.RawMessa
 
 // waitEngine waits until the engine holds the world the page shows. The
 // page becomes interactive before its engine is up, drawing a first world
-// computed ahead (site/first-view.json), and catches the engine up with the
+// computed ahead (carried in site/index.html), and catches the engine up with the
 // same requests before any action of the learner's runs; a test that calls
 // the engine itself must wait for that, or its requests would land in the
 // middle of the catch-up. Reading the engine's view, which changes nothing,

@@ -77,7 +77,7 @@
 		view: null,
 		ready: false, // the first world is drawn and the controls work
 		// engineUp: the engine runs and holds the world on show. Until
-		// then the page can be interactive (drawn from first-view.json),
+		// then the page can be interactive (drawn from its first world),
 		// but what the learner asks for waits for the engine.
 		engineUp: false,
 		// loadText is what #status says while the engine loads.
@@ -1073,7 +1073,7 @@
 	// returns to exactly here. It is rewritten with replaceState, which adds
 	// no history entry, a moment after the learner stops moving; the
 	// default first world has no hash at all, so "/" stays the fast path
-	// that draws first-view.json.
+	// that draws the page's own first world.
 	const urlDelay = 300;
 
 	// urlState is the replay state of the present, with the lesson's page;
@@ -1487,8 +1487,10 @@
 		event.preventDefault();
 	}
 
-	// markReady says the page is interactive: the first world is drawn and
-	// the controls work. The test suite measures time to interactive by it.
+	// markReady makes the page interactive: the first world is drawn and
+	// the controls work. The test suite measures time to interactive by
+	// window.__rlabReadyAt, which it sets once the browser has laid out and
+	// painted that world, for until then a learner sees nothing to press.
 	//
 	// The engine may still be loading then: #status says "ready" only once
 	// it holds the world on show (engineReady), and says how far it has
@@ -1496,12 +1498,23 @@
 	function markReady() {
 		state.ready = true;
 		// The world, the sentence and the controls first; the timeline and
-		// the panels inside the controller follow in the next frame, so the
-		// first world is on the screen, and the controls answer, sooner.
+		// the panels inside the controller follow once that frame is on
+		// the screen. Drawn in the same frame, they made its layout cost
+		// half as much again, before the learner saw anything.
 		render({first: true});
-		scheduleRender();
 		setBusy(false);
-		globalThis.__rlabReadyAt = performance.now();
+		afterPaint(() => {
+			globalThis.__rlabReadyAt = performance.now();
+			performance.mark("rlab:painted");
+			scheduleRender();
+		});
+	}
+
+	// afterPaint calls fn once the browser has rendered the next frame: a
+	// task queued from an animation frame callback runs after that frame's
+	// layout and paint.
+	function afterPaint(fn) {
+		requestAnimationFrame(() => setTimeout(fn, 0));
 	}
 
 	// engineReady says the engine runs and holds the world on show: the
@@ -1628,7 +1641,7 @@
 		performance.mark("rlab:start");
 		const start = () => engine.start().then(() => performance.mark("rlab:engine-ready"));
 		const hash = location.hash.replace(/^#/, "");
-		if (!hash && showFirstWorld(await firstWorld)) {
+		if (!hash && showFirstWorld(firstWorld)) {
 			// Interactive now, with the engine's own answers computed ahead;
 			// the engine catches up before any action runs (act queues them,
 			// marked as waiting).
@@ -1645,7 +1658,7 @@
 					fail(err);
 					return;
 				}
-				await catchUp(await firstWorld);
+				await catchUp(firstWorld);
 				engineReady();
 			}, {internal: true});
 			await afterReady();
@@ -1688,14 +1701,23 @@
 		await afterReady();
 	}
 
-	// firstWorld is site/first-view.json: the answers the engine gives the
-	// page's first three requests (load the sandbox, run defaultCommand, view
-	// it), computed ahead by the engine itself (wasm/firstview_test.go keeps
-	// the file current). Drawing it makes the page interactive while
-	// main.wasm still downloads and compiles. Null if it cannot be had.
-	const firstWorld = fetch("first-view.json")
-		.then((response) => (response.ok ? response.json() : null))
-		.catch(() => null);
+	// firstWorld is the page's first world, from its #first-view block: the
+	// answers the engine gives the page's first three requests (load the
+	// sandbox, run defaultCommand, view it), computed ahead by the engine
+	// itself (wasm/firstview_test.go keeps the block current). Drawing it
+	// makes the page interactive while main.wasm still downloads and
+	// compiles. It is in the page rather than a file of its own because a
+	// fetch, even of a preloaded file, answered only after the browser had
+	// laid out the page once more, about a third of the time to
+	// interactive. Null if it cannot be had.
+	const firstWorld = (() => {
+		const block = document.getElementById("first-view");
+		try {
+			return block ? JSON.parse(block.textContent) : null;
+		} catch {
+			return null;
+		}
+	})();
 
 	// showFirstWorld draws the prerendered first world, if it is the one
 	// this page would load; it says whether it did.
@@ -1715,7 +1737,7 @@
 	}
 
 	// catchUp makes the engine's world the one the page drew from
-	// first-view.json, by sending the same requests. The engine is
+	// its first-world block, by sending the same requests. The engine is
 	// deterministic, so the answers are the same; if they are not, the file
 	// is stale, and the engine's world replaces the drawing.
 	async function catchUp(first) {
@@ -1723,7 +1745,7 @@
 		const res = await call("run", {line: first.command});
 		const view = await fetchView();
 		if (JSON.stringify(view) !== JSON.stringify(first.view) || res.step !== first.run.step) {
-			console.warn("site/first-view.json is stale: the engine computed another first world (go test ./wasm -run TestFirstViewIsCurrent -update)");
+			console.warn("the first world in site/index.html is stale: the engine computed another first world (go test ./wasm -run TestFirstViewIsCurrent -update)");
 			state.tl = [];
 			addSteps(res.steps);
 			setView(view);

@@ -19,7 +19,6 @@ const shell = [
 	"./",
 	"style.css",
 	"rlab.js",
-	"first-view.json",
 	"worker.js",
 	"wasm_exec.js",
 	"main.wasm",

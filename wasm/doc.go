@@ -79,8 +79,8 @@
 // map[string]string, or a struct of those. A float, which the engine has
 // no use for, fails TestAnswersEncodeAsEncodingJSONDoes, which fills every
 // field of every answer type with random values and requires minijson to
-// write what encoding/json would, byte for byte (site/first-view.json did not
-// change); TestArgumentsDecodeAsEncodingJSONDoes does the same for the
+// write what encoding/json would, byte for byte (the first world in
+// site/index.html did not change); TestArgumentsDecodeAsEncodingJSONDoes does the same for the
 // arguments. Two things differ on input: keys must be spelled exactly
 // (encoding/json also took any capitalization), and nothing may follow the
 // request, where encoding/json's Decoder let a stray ] or } pass.
