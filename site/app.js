@@ -1494,7 +1494,8 @@
 	//
 	// The engine may still be loading then: #status says "ready" only once
 	// it holds the world on show (engineReady), and says how far it has
-	// loaded until then.
+	// loaded until then. markReady resolves once the first world is on the
+	// screen.
 	function markReady() {
 		state.ready = true;
 		// The world, the sentence and the controls first; the timeline and
@@ -1503,17 +1504,23 @@
 		// half as much again, before the learner saw anything.
 		render({first: true});
 		setBusy(false);
-		afterPaint(() => {
+		return new Promise((resolve) => afterPaint(() => {
 			globalThis.__rlabReadyAt = performance.now();
 			performance.mark("rlab:painted");
 			scheduleRender();
-		});
+			resolve();
+		}));
 	}
 
 	// afterPaint calls fn once the browser has rendered the next frame: a
 	// task queued from an animation frame callback runs after that frame's
-	// layout and paint.
+	// layout and paint. A page opened in a background tab renders no frame
+	// until it is shown, and waits for none.
 	function afterPaint(fn) {
+		if (document.visibilityState === "hidden") {
+			setTimeout(fn, 0);
+			return;
+		}
 		requestAnimationFrame(() => setTimeout(fn, 0));
 	}
 
@@ -1645,12 +1652,14 @@
 			// Interactive now, with the engine's own answers computed ahead;
 			// the engine catches up before any action runs (act queues them,
 			// marked as waiting).
-			// It starts only now (prefetch only asked for main.wasm):
-			// compiling 8 MB of wasm takes every core of a small machine for
-			// a while, and the first drawing comes first.
-			markReady();
+			// It starts only once that world is on the screen (prefetch
+			// only asked for main.wasm): compiling 8 MB of wasm takes every
+			// core of a small machine for a while, and reading it into the
+			// compiler takes this thread's time too, which the first frame
+			// needs more.
+			const painted = markReady();
 			performance.mark("rlab:ready");
-			const started = start();
+			const started = painted.then(start);
 			await act(async () => {
 				try {
 					await started;
