@@ -70,6 +70,11 @@
 //     page, and the engine steps, with the server gone.
 //   - TestPlayPauseAndScrub: Play steps on its own until paused; the
 //     scrubber, by keyboard, seeks to step 0 and back to the same world.
+//   - TestStabilizeSpendsLittleOfItsRunOnPictures: while 3,000 pods come
+//     to rest through #stabilize, with the page's main thread 4× slower,
+//     the views the page fetches and draws between chunks take at most two
+//     fifths of the run (the page paces them to a fifth), and there are
+//     some.
 //   - TestInterveningInThePastForks: a command given after stepping back
 //     forks the timeline there: the console and the timeline say so, the old
 //     future is dropped, stepping back across the fork and forward again
