@@ -168,7 +168,9 @@ func TestInterveningInThePastForks(t *testing.T) {
 // after its answer, and together they take at most two fifths of the run:
 // a fifth, and as much again for the last picture, whose wait the run's end
 // cuts short (with the old pacing they took 95%). There are still some, so
-// the learner sees the run progress.
+// the learner sees the run progress. At rest, the timeline lists the run's
+// newest 500 steps, although the engine listed only the newest few of each
+// chunk after the first.
 func TestStabilizeSpendsLittleOfItsRunOnPictures(t *testing.T) {
 	p := openPage(t, "")
 	p.command("create rs big --replicas=3000 --selector=app=big")
@@ -207,4 +209,15 @@ func TestStabilizeSpendsLittleOfItsRunOnPictures(t *testing.T) {
 	t.Logf("Stabilize took %.1f s; the %d views during it took %.1f s", got.Ms/1000, got.Views, got.ViewMs/1000)
 	assert.GreaterOrEqual(t, got.Views, 2, "the page should show the run progress")
 	assert.LessOrEqual(t, got.ViewMs, got.Ms*2/5, "the views took %.0f%% of the run", 100*got.ViewMs/got.Ms)
+
+	// The engine listed only the newest steps of every chunk after the
+	// first, which is all the timeline draws during a run; at rest it shows
+	// the run's newest 500, one after another, up to the present.
+	p.waitSettled()
+	listed := eval[[]int](p, `[...document.querySelectorAll("#timeline li[data-step]")].map((li) => Number(li.dataset.step))`)
+	present, _ := p.stepCount()
+	require.Len(t, listed, 500)
+	for i, n := range listed {
+		require.Equal(t, present-499+i, n, "the timeline's item %d of 500", i)
+	}
 }

@@ -74,7 +74,7 @@
 //     to rest through #stabilize, with the page's main thread 4× slower,
 //     the views the page fetches and draws between chunks take at most two
 //     fifths of the run (the page paces them to a fifth), and there are
-//     some.
+//     some; at rest the timeline lists the run's newest 500 steps.
 //   - TestInterveningInThePastForks: a command given after stepping back
 //     forks the timeline there: the console and the timeline say so, the old
 //     future is dropped, stepping back across the fork and forward again

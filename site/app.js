@@ -927,6 +927,7 @@
 		try {
 			const res = await state.engine.stabilize({
 				chunk: stabilizeChunk,
+				steps: busyTimelineItems,
 				onChunk: (r) => {
 					chunks++;
 					addSteps(r.steps);
@@ -943,6 +944,13 @@
 					chunkView();
 				},
 			});
+			if (chunks > 1) {
+				// The chunks after the first listed only the newest steps
+				// the timeline draws during the run; at rest it shows the
+				// run's newest timelineCap.
+				const last = await state.engine.call("steps", {from: Math.max(1, res.step - timelineCap + 1), to: res.step});
+				addSteps(last.steps);
+			}
 			await refresh();
 			if (state.stabilizeLimited) {
 				setSyncNote(`Stopped after ${chunks * stabilizeChunk} steps without coming to rest: press Stabilize to go on, or read the agenda for what keeps the world busy.`);
