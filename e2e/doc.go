@@ -213,8 +213,8 @@
 //     (the latest a click was handled, from the event's timestamp),
 //     click-median-ms, click-rtt-ms (the slowest press and release through
 //     CDP, which also counts the browser's wait for the page), and
-//     stabilize-s; a run not at rest after two minutes is cancelled and
-//     reports steps-at-cancel instead.
+//     stabilize-s (its budget is 20 s) and wasm-MiB; a run not at rest
+//     after two minutes is cancelled and reports steps-at-stop instead.
 //
 // # Running them
 //
