@@ -287,7 +287,8 @@ func BenchmarkBrowserSeek(b *testing.B) {
 // minutes is cancelled with #cancel and reports "steps-at-stop" instead.
 // "wasm-MiB" is the engine's wasm memory at the end, which the tab keeps (a
 // wasm memory never shrinks); it has no budget of its own (DESIGN.md's is
-// for 1,000 pods, which BenchmarkBrowserSeek measures).
+// for 1,000 pods, which BenchmarkBrowserSeek measures). cmd/benchreport holds
+// click-ms to 100 ms and stabilize-s to 20 s.
 func BenchmarkBrowserResponsive(b *testing.B) {
 	const limit = 120 * time.Second
 	p := openPage(b, "")

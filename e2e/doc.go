@@ -70,6 +70,11 @@
 //     page, and the engine steps, with the server gone.
 //   - TestPlayPauseAndScrub: Play steps on its own until paused; the
 //     scrubber, by keyboard, seeks to step 0 and back to the same world.
+//   - TestStabilizeSpendsLittleOfItsRunOnPictures: while 3,000 pods come
+//     to rest through #stabilize, with the page's main thread 4× slower,
+//     the views the page fetches and draws between chunks take at most two
+//     fifths of the run (the page paces them to a fifth), and there are
+//     some; at rest the timeline lists the run's newest 500 steps.
 //   - TestInterveningInThePastForks: a command given after stepping back
 //     forks the timeline there: the console and the timeline say so, the old
 //     future is dropped, stepping back across the fork and forward again
@@ -208,8 +213,8 @@
 //     (the latest a click was handled, from the event's timestamp),
 //     click-median-ms, click-rtt-ms (the slowest press and release through
 //     CDP, which also counts the browser's wait for the page), and
-//     stabilize-s; a run not at rest after two minutes is cancelled and
-//     reports steps-at-cancel instead.
+//     stabilize-s (its budget is 20 s) and wasm-MiB; a run not at rest
+//     after two minutes is cancelled and reports steps-at-stop instead.
 //
 // # Running them
 //

@@ -363,6 +363,8 @@ func TestBridgeRequestErrors(t *testing.T) {
 		{`{"op":"step","args":{"n":-1}}`, "n must be from 1 to 10000"},
 		{`{"op":"step","args":{"n":10001}}`, "n must be from 1 to 10000"},
 		{`{"op":"stabilize","args":{"maxSteps":-5}}`, "maxSteps must be"},
+		{`{"op":"stabilize","args":{"steps":-1}}`, "steps must be from 1 to 500, not -1"},
+		{`{"op":"stabilize","args":{"maxSteps":10,"steps":501}}`, "steps must be from 1 to 500, not 501"},
 		{`{"op":"untilSync","args":{"maxSteps":1000001}}`, "maxSteps must be"},
 		{`{"op":"seek","args":{"step":1000000}}`, "has not run yet"},
 		{`{"op":"check"}`, "no lesson is loaded"},
@@ -667,6 +669,31 @@ func TestBridgeCollectsGarbageWhenARunComesToRest(t *testing.T) {
 	assert.Equal(t, 1, collections, "once, when the run came to rest")
 	callOp[StepsResult](t, b, "stabilize", nil)
 	assert.Equal(t, 1, collections, "not again for a world already at rest")
+}
+
+// TestStabilizeListsTheNewestStepsAskedFor proves stabilize's steps
+// argument: a chunk asked to list 30 steps runs what a chunk listing the
+// default 500 runs, and lists the newest 30 of them, the same steps.
+func TestStabilizeListsTheNewestStepsAskedFor(t *testing.T) {
+	all, few := newSandbox(t, 3), newSandbox(t, 3)
+	for _, b := range []*Bridge{all, few} {
+		run(t, b, "create rs web --replicas=300 --selector=app=web")
+	}
+	for range 3 {
+		want := callOp[StepsResult](t, all, "stabilize", StabilizeArgs{MaxSteps: 1000})
+		got := callOp[StepsResult](t, few, "stabilize", StabilizeArgs{MaxSteps: 1000, Steps: 30})
+		require.Len(t, want.Steps, maxReturnedSteps, "the default lists 500 steps of a chunk of 1000")
+		require.Len(t, got.Steps, 30)
+		assert.Equal(t, want.Steps[len(want.Steps)-30:], got.Steps, "the newest 30 steps")
+		assert.Equal(t, want.Step, got.Steps[29].N)
+		want.Steps, got.Steps = nil, nil
+		assert.Equal(t, want, got, "the same run, but for the list")
+		assert.True(t, got.Truncated)
+	}
+	done := callOp[StepsResult](t, few, "stabilize", StabilizeArgs{MaxSteps: 100000, Steps: 500})
+	assert.True(t, done.AtRest)
+	require.Greater(t, done.Ran, maxReturnedSteps, "300 pods take more than 3,500 steps to come to rest")
+	assert.Len(t, done.Steps, maxReturnedSteps, "500, the most an answer lists, may be asked for")
 }
 
 // podNamed returns the view's pod called name, failing the test without one.

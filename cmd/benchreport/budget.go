@@ -57,7 +57,13 @@ var budgets = []budget{
 		Limits: []limit{{"load-ms", 1000}, {"engine-ms", 3000}, {"progress-ms", 1000}}},
 	{Name: "BrowserStep", MaxAllocs: anyAllocs, Limits: []limit{{"step-ms", 0.5}}},
 	{Name: "BrowserSeek", MaxAllocs: anyAllocs, Limits: []limit{{"seek-ms", 100}, {"wasm-MiB", 256}}},
-	{Name: "BrowserResponsive", MaxAllocs: anyAllocs, Limits: []limit{{"click-ms", 100}}},
+	// A 10,000-pod world stabilizing through the page's #stabilize: clicks
+	// handled within 100 ms meanwhile, and at rest within 20 s. DESIGN.md's
+	// target is 3 s; 20 s is what this 2-core machine allows (the engine
+	// alone takes 10 to 13 s of it in Chromium, November 2026), and it
+	// catches the page spending the run on pictures of the world, which
+	// made it take 65 s.
+	{Name: "BrowserResponsive", MaxAllocs: anyAllocs, Limits: []limit{{"click-ms", 100}, {"stabilize-s", 20}}},
 }
 
 // A limit bounds one figure a benchmark reports with b.ReportMetric, by its

@@ -48,7 +48,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
 `
 
 func TestRunEchoesInputThenReportsAndFailsOverBudget(t *testing.T) {
@@ -133,7 +133,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
 `
 
 func TestRunPrintsConvergenceTableAndFailsOverBudget(t *testing.T) {
@@ -195,7 +195,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
 `, stdout.String())
 }
 
