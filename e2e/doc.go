@@ -123,10 +123,15 @@
 //     slow start, burst, attemptToDelete, orphan, adopt, release,
 //     terminating, …) is drawn as a term somewhere the learner sees it.
 //   - TestTermExplainsItselfOnHoverAndFocus: hovering a term with the mouse
-//     and reaching one with Tab each show its one-line explanation beside
+//     and reaching one by keyboard each show its one-line explanation beside
 //     it, not over it, which is also its accessible description; Escape
 //     hides it and does nothing else; Tab goes on past it; in the help, a
 //     modal dialog, the tooltip is drawn on top.
+//   - TestWordsAreOneTabStopPerPart: Tab reaches one term of each panel and
+//     of each section inside the controller (27 stops on a small world, not
+//     97), so the console is near the top of the Tab order; ↓, ↑, Home and
+//     End move between a part's terms, showing each one's explanation, and
+//     → still steps.
 //   - TestGlossaryPanelOpens: the Glossary panel opens from the header, from
 //     the help (and closes back to it), from a term (at its entry) and with
 //     t, which the help lists; its controls are named, keys pressed in it do

@@ -369,11 +369,11 @@ func TestTermExplainsItselfOnHoverAndFocus(t *testing.T) {
 	p.mouseTo(5, 5)
 	p.waitFor("the tooltip to hide when the mouse leaves", quick, `!`+tipOf+`.shown`)
 
-	// Keyboard: Tab from one term of the workqueue's caption to the next.
+	// Keyboard: ↓ from one term of the workqueue's caption to the next.
 	eval[any](p, `document.querySelector("#queue .sub-note .term").focus(), null`)
 	p.markTerm(`document.querySelectorAll("#queue .sub-note .term")[1]`)
-	p.press(kb.Tab)
-	p.waitFor("the tooltip of the term Tab reached", quick, tipOf+`.shown && `+tipOf+`.focused`)
+	p.press(kb.ArrowDown)
+	p.waitFor("the tooltip of the term ↓ reached", quick, tipOf+`.shown && `+tipOf+`.focused`)
 	p.shot("focus")
 	tip = eval[tipState](p, tipOf)
 	t.Logf("focused tooltip at %.0f,%.0f: %q", tip.Left, tip.Top, tip.Text)
@@ -399,7 +399,7 @@ func TestTermExplainsItselfOnHoverAndFocus(t *testing.T) {
 	p.waitFor("#help to open", quick, `document.getElementById("help").open === true`)
 	eval[any](p, `document.querySelector("#help .term").focus(), null`)
 	p.markTerm(`document.querySelectorAll("#help .term")[1]`)
-	p.press(kb.Tab)
+	p.press(kb.ArrowDown)
 	p.waitFor("the tooltip of a term in the help", quick, tipOf+`.shown && `+tipOf+`.focused`)
 	p.shot("help-focus")
 	tip = eval[tipState](p, tipOf)
@@ -511,4 +511,59 @@ func TestGlossaryContrast(t *testing.T) {
 			p.shot("glossary")
 		})
 	}
+}
+
+// TestWordsAreOneTabStopPerPart proves the page's explained words do not
+// bury its controls under Tab stops: Tab reaches one word of each part of
+// the page (a panel, each section inside the controller), the
+// console comes within a few dozen presses of the top, and ↓, ↑, Home and
+// End move between the words of one part, each showing its explanation,
+// while → still steps. Every word was a Tab stop of its own before: 75 of
+// the first screen's 83.
+func TestWordsAreOneTabStopPerPart(t *testing.T) {
+	p := openPage(t, "")
+	p.waitEngine()
+	p.stepUntil("a pod in the API", 30, `#world button.pod`)
+
+	stops, _, _ := p.tabWalk()
+	termStops, parts, consoleAt := 0, eval[int](p, `new Set([...document.querySelectorAll("main button.term")].map((t) => t.closest(".panel:not(.inside), .inside > .sub"))).size`), -1
+	for i, s := range stops {
+		if strings.HasPrefix(s.Name, "button.term") {
+			termStops++
+		}
+		if s.Name == "#console-input" && consoleAt < 0 {
+			consoleAt = i + 1
+		}
+	}
+	words := eval[int](p, `document.querySelectorAll("main button.term").length`)
+	t.Logf("%d Tab stops, %d of them words, of %d words in %d parts; the console is stop %d", len(stops), termStops, words, parts, consoleAt)
+	assert.Equal(t, parts, termStops, "Tab reaches more than one word of a part, or none of one")
+	assert.Greater(t, words, 2*parts, "too few words for the test to mean anything")
+	require.Positive(t, consoleAt, "Tab never reached the console")
+	assert.LessOrEqual(t, consoleAt, 30, "the console is behind too many Tab stops")
+
+	// ↓, ↑, Home and End move within the informers' section, and each
+	// word reached shows its explanation.
+	const informers = `[...document.querySelectorAll("#informers button.term")]`
+	n := eval[int](p, informers+`.length`)
+	require.Greater(t, n, 2, "the informers' section has too few words")
+	eval[any](p, `document.querySelector("#informers button.term[tabindex='0']").focus(), null`)
+	at := func() int { return eval[int](p, informers+`.indexOf(document.activeElement)`) }
+	require.Equal(t, 0, at(), "the informers' Tab stop is not its first word")
+	p.markTerm(informers + `[1]`)
+	p.press(kb.ArrowDown)
+	p.waitFor("↓ to reach the next word, with its explanation", quick, tipOf+`.shown && `+tipOf+`.focused`)
+	p.press(kb.End)
+	assert.Equal(t, n-1, at(), "End did not reach the section's last word")
+	p.press(kb.ArrowDown)
+	assert.Equal(t, n-1, at(), "↓ at the last word left it")
+	p.press(kb.ArrowUp)
+	assert.Equal(t, n-2, at(), "↑ did not reach the word before")
+	p.press(kb.Home)
+	assert.Equal(t, 0, at(), "Home did not reach the section's first word")
+	assert.Equal(t, 1, eval[int](p, informers+`.filter((t) => t.tabIndex === 0).length`), "the section has more than one Tab stop after moving in it")
+
+	before, _ := p.stepCount()
+	p.press(kb.ArrowRight)
+	p.waitFor("→ on a word to step", quick, stepIs(before+1))
 }

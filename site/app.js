@@ -76,6 +76,7 @@
 		lesson: $("lesson"),
 		consoleOutput: $("console-output"), consoleInput: $("console-input"), consoleForm: $("console-form"), consoleRun: $("console-run"),
 		podMenu: $("pod-menu"),
+		main: $("main"),
 	};
 
 	const state = {
@@ -622,6 +623,7 @@
 		if (!first) {
 			renderTimeline();
 		}
+		UI.roveTerms(els.main);
 		updateControls();
 		syncURL();
 	}

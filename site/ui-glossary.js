@@ -7,7 +7,8 @@
 //     a tooltip (role=tooltip, which the term names with aria-describedby, so
 //     a screen reader says it too); Escape hides the tooltip, which never
 //     takes the focus and never covers its term. Pressing the term opens the
-//     glossary at its entry.
+//     glossary at its entry. The terms of one panel are one Tab stop, and ↓
+//     and ↑ move between them (roveTerms).
 //   - The Glossary panel: a dialog listing every entry with its longer
 //     explanation and the Kubernetes function, type or field it comes from.
 //     Each entry has a stable id, glossary-<id>, and UI.openGlossary(id)
@@ -531,5 +532,77 @@
 		}
 	}
 
-	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, termFocus, restoreTermFocus, openGlossary, buildGlossary, glossary: G});
+	// --- One Tab stop for the words of each part of the page ---------------------
+
+	// The panels explain dozens of words, and as Tab stops of their own
+	// they were most of the page's: 75 of the first screen's 83, all
+	// between the controls and the console. So the words of one part of
+	// the page (a section, the help) are one stop, as a toolbar's buttons
+	// are: Tab reaches one word of each part, the one that has the focus
+	// or else the first, and ↓ and ↑ move to the part's next and previous
+	// word, Home and End to its first and last, each showing its
+	// explanation as Tab did. A screen reader's own reading reaches every
+	// word as before. ← and → stay the page's Step and Back.
+	//
+	// partOf is the part of the page a term is in: a panel, a section
+	// inside the controller (not each informer's or controller's section
+	// within it), a dialog, or else the nearest section, or the body.
+	function partOf(t) {
+		return t.closest(".panel:not(.inside), .inside > .sub, dialog") || t.closest("section") || document.body;
+	}
+
+	// termParts groups the terms under root by the part of the page they
+	// are in, in document order.
+	function termParts(root) {
+		const parts = new Map();
+		for (const t of root.querySelectorAll("button.term")) {
+			const part = partOf(t);
+			if (!parts.has(part)) {
+				parts.set(part, []);
+			}
+			parts.get(part).push(t);
+		}
+		return parts;
+	}
+
+	// roveTerms leaves one Tab stop per part of the page among the terms
+	// under root; the drawing calls it after each redraw, which makes new
+	// terms.
+	function roveTerms(root) {
+		for (const terms of termParts(root).values()) {
+			const stop = terms.find((t) => t === document.activeElement) || terms[0];
+			for (const t of terms) {
+				t.tabIndex = t === stop ? 0 : -1;
+			}
+		}
+	}
+
+	const roveKeys = {ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity};
+	document.addEventListener("keydown", (event) => {
+		const move = roveKeys[event.key];
+		const from = event.target;
+		if (move === undefined || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey ||
+			!(from instanceof Element) || !from.matches("button.term") || from.closest("#glossary")) {
+			return;
+		}
+		const part = partOf(from);
+		const terms = [...part.querySelectorAll("button.term")].filter((t) => partOf(t) === part);
+		const at = terms.indexOf(from);
+		const to = terms[Math.max(0, Math.min(terms.length - 1, Number.isFinite(move) ? at + move : (move < 0 ? 0 : terms.length - 1)))];
+		event.preventDefault();
+		if (!to || to === from) {
+			return;
+		}
+		from.tabIndex = -1;
+		to.tabIndex = 0;
+		to.focus();
+	});
+
+	for (const root of [document.querySelector("main"), document.getElementById("help")]) {
+		if (root) {
+			roveTerms(root);
+		}
+	}
+
+	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossary: G});
 })();
