@@ -1796,9 +1796,10 @@
 	// deterministic, so the answers are the same; if they are not, the file
 	// is stale, and the engine's world replaces the drawing.
 	async function catchUp(first) {
-		await call("load", {});
-		const res = await call("run", {line: first.command});
-		const view = await fetchView();
+		// The three requests go at once: the worker answers them in order,
+		// and none waits for this thread, which is busy drawing the rest
+		// of the page just then, to read the answer before it.
+		const [, res, view] = await Promise.all([call("load", {}), call("run", {line: first.command}), fetchView()]);
 		if (JSON.stringify(view) !== JSON.stringify(first.view) || res.step !== first.run.step) {
 			console.warn("the first world in site/index.html is stale: the engine computed another first world (go test ./wasm -run TestFirstViewIsCurrent -update)");
 			state.tl = [];
