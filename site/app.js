@@ -1420,19 +1420,27 @@
 		addEventListener("pagehide", writeURL);
 	}
 
-	// watchDock keeps --dock-height, which style.css pads the page's
-	// scrolling with, at the height of the sticky dock, so that whatever the
-	// page or the browser scrolls into view (a focused pod, a found text)
-	// lands below the dock rather than under it. On a phone the dock does
-	// not stick, and the padding is the bottom bar's, in the stylesheet.
+	// watchDock keeps the page's scroll padding at the height of the sticky
+	// dock, so that whatever the page or the browser scrolls into view (a
+	// focused pod, a found text) lands below the dock rather than under it.
+	// On a phone the dock does not stick, and the padding is the bottom
+	// bar's, in the stylesheet. It sets html's scroll-padding-top itself,
+	// and only when the height changed: a custom property on html, which
+	// it set before, is inherited by every element, so each write restyled
+	// and laid out the whole page again, in the first frame too.
 	function watchDock() {
 		const dock = document.querySelector(".dock");
 		if (!dock || typeof ResizeObserver !== "function") {
 			return;
 		}
+		let padded = "";
 		const measure = () => {
 			const sticky = getComputedStyle(dock).position === "sticky";
-			document.documentElement.style.setProperty("--dock-height", `${sticky ? dock.offsetHeight : 0}px`);
+			const padding = sticky ? `calc(${dock.offsetHeight}px + 0.5rem)` : "";
+			if (padding !== padded) {
+				padded = padding;
+				document.documentElement.style.scrollPaddingTop = padding;
+			}
 		};
 		new ResizeObserver(measure).observe(dock);
 		addEventListener("resize", measure);
