@@ -223,7 +223,7 @@
 //
 // # Running them
 //
-//	go test ./e2e/ -count=1 -v                              # the tests, about 40 s warm
+//	go test ./e2e/ -count=1 -v                              # the tests, about 5 minutes on 2 cores
 //	go test ./e2e/ -run '^$' -bench BenchmarkBrowser -v     # the benchmarks, a few minutes
 //
 // They need Chromium: Debian's chromium package (apt-get install chromium),
