@@ -1561,6 +1561,7 @@
 		return new Promise((resolve) => afterPaint(() => {
 			globalThis.__rlabReadyAt = performance.now();
 			performance.mark("rlab:painted");
+			UI.decorateStatic();
 			scheduleRender();
 			resolve();
 		}));

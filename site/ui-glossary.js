@@ -18,7 +18,8 @@
 //
 // The panels make their terms with UI.term (a word the code knows) and
 // UI.termify (words found in the engine's text); static text, such as the
-// help and the panels' headings, is decorated once at load. A word is made
+// help and the panels' headings, is decorated once, after the first paint
+// (UI.decorateStatic). A word is made
 // a term the first time it appears in a section, not at every repetition,
 // so that the keyboard does not have to step through the same word twenty
 // times.
@@ -502,7 +503,7 @@
 		}
 	}
 
-	// --- What is decorated once, at load ----------------------------------------------
+	// --- What is decorated once, after the first paint --------------------------------
 
 	// staticTerms says which words are explained in the page's fixed text:
 	// the panels' headings, the help and the world's note.
@@ -518,17 +519,35 @@
 		["#help ul", ["ready", "phase", "terminating", "orphan", "controller-ref", "owner", "selector", "release", "adopt"]],
 		["#world-heading + .panel-note", ["owner"]],
 	];
-	for (const [selector, ids] of staticTerms) {
-		for (const el of document.querySelectorAll(selector)) {
-			decorate(el, ids);
+
+	// decorateStatic makes terms of the page's fixed text and adds the
+	// panels' captions, once. The page calls it once its first world is on
+	// the screen, with the panels it draws just after: done while the page
+	// loaded, it was a fifth of the page's own work before the first paint,
+	// for text that is below the fold or in the closed help.
+	let decorated = false;
+	function decorateStatic() {
+		if (decorated) {
+			return;
 		}
-	}
-	// Each panel inside the controller gets its caption, between its
-	// heading and its body (which the panel redraws).
-	for (const [panel, text] of Object.entries(G.captions)) {
-		const body = document.querySelector(`#${panel} > .sub-body`);
-		if (body) {
-			body.before(h("p", {class: "sub-note"}, format(text, (id, words) => term(id, words))));
+		decorated = true;
+		for (const [selector, ids] of staticTerms) {
+			for (const el of document.querySelectorAll(selector)) {
+				decorate(el, ids);
+			}
+		}
+		// Each panel inside the controller gets its caption, between its
+		// heading and its body (which the panel redraws).
+		for (const [panel, text] of Object.entries(G.captions)) {
+			const body = document.querySelector(`#${panel} > .sub-body`);
+			if (body) {
+				body.before(h("p", {class: "sub-note"}, format(text, (id, words) => term(id, words))));
+			}
+		}
+		for (const root of [document.querySelector("main"), document.getElementById("help")]) {
+			if (root) {
+				roveTerms(root);
+			}
 		}
 	}
 
@@ -598,11 +617,5 @@
 		to.focus();
 	});
 
-	for (const root of [document.querySelector("main"), document.getElementById("help")]) {
-		if (root) {
-			roveTerms(root);
-		}
-	}
-
-	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossary: G});
+	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossary: G});
 })();
