@@ -25,6 +25,10 @@
 	// The most steps one step request may run (the bridge's maxStepN).
 	const maxStepChunk = 10000;
 
+	// early holds the requests RlabEngine.prefetch made, by URL, until an
+	// engine takes them over.
+	const early = new Map();
+
 	class RlabEngine {
 		// options: workerURL and wasmURL (default worker.js and main.wasm);
 		// onStatus(text, kind); onProgress(download) (see download);
@@ -111,10 +115,12 @@
 		// page's first drawing, and the download's size is known (and
 		// shown) sooner. Nothing reads the body until start, so compiling
 		// main.wasm, which on a fast network would cost the first drawing
-		// most, still waits for it.
+		// most, still waits for it. A request RlabEngine.prefetch made
+		// earlier is taken over.
 		prefetch() {
 			if (!this.module && !this.response && typeof WebAssembly.compileStreaming === "function") {
-				this.response = fetch(this.wasmURL);
+				this.response = early.get(this.wasmURL) || fetch(this.wasmURL);
+				early.delete(this.wasmURL);
 				this.response.then((r) => {
 					if (r.ok && !this.download.loaded) {
 						this.sizes(r);
@@ -396,6 +402,17 @@
 		}
 
 		// stateFromView is the replay state of the world view shows.
+		// RlabEngine.prefetch(url) asks for a main.wasm before any engine
+		// exists; the first engine with that wasmURL takes the request
+		// over. The page's scripts call it first thing (early.js), because
+		// the rest of them take a while to run on a slow machine, and the
+		// download is the longest wait of a page load.
+		static prefetch(url) {
+			if (!early.has(url) && typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function") {
+				early.set(url, fetch(url));
+			}
+		}
+
 		static stateFromView(view, version) {
 			return {
 				version: String(version || ""),
