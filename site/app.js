@@ -1022,9 +1022,15 @@
 	// animation-frame callbacks (a render scheduled before this call among
 	// them) have run, and so have the style, layout and paint that follow
 	// them in the same task, before any later task, such as the timeout. A
-	// hidden tab draws no frames; there it resolves after a second.
+	// hidden tab (a page opened in the background) draws no frames: there it
+	// resolves at once, or after a second if the tab is hidden while it
+	// waits.
 	function afterNextFrame() {
 		return new Promise((resolve) => {
+			if (document.visibilityState === "hidden") {
+				resolve();
+				return;
+			}
 			requestAnimationFrame(() => setTimeout(resolve, 0));
 			setTimeout(resolve, 1000);
 		});
@@ -1558,25 +1564,12 @@
 		// half as much again, before the learner saw anything.
 		render({first: true});
 		setBusy(false);
-		return new Promise((resolve) => afterPaint(() => {
+		return afterNextFrame().then(() => {
 			globalThis.__rlabReadyAt = performance.now();
 			performance.mark("rlab:painted");
 			UI.decorateStatic();
 			scheduleRender();
-			resolve();
-		}));
-	}
-
-	// afterPaint calls fn once the browser has rendered the next frame: a
-	// task queued from an animation frame callback runs after that frame's
-	// layout and paint. A page opened in a background tab renders no frame
-	// until it is shown, and waits for none.
-	function afterPaint(fn) {
-		if (document.visibilityState === "hidden") {
-			setTimeout(fn, 0);
-			return;
-		}
-		requestAnimationFrame(() => setTimeout(fn, 0));
+		});
 	}
 
 	// engineReady says the engine runs and holds the world on show: the
