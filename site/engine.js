@@ -401,7 +401,6 @@
 			return step;
 		}
 
-		// stateFromView is the replay state of the world view shows.
 		// RlabEngine.prefetch(url) asks for a main.wasm before any engine
 		// exists; the first engine with that wasmURL takes the request
 		// over. The page's scripts call it first thing (early.js), because
@@ -413,6 +412,7 @@
 			}
 		}
 
+		// stateFromView is the replay state of the world view shows.
 		static stateFromView(view, version) {
 			return {
 				version: String(version || ""),

@@ -596,7 +596,14 @@
 		}
 	}
 
-	const roveKeys = {ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity};
+	// roveKeys says where each key moves from the term at index at, among
+	// terms up to index last.
+	const roveKeys = {
+		ArrowDown: (at, last) => Math.min(last, at + 1),
+		ArrowUp: (at) => Math.max(0, at - 1),
+		Home: () => 0,
+		End: (at, last) => last,
+	};
 	document.addEventListener("keydown", (event) => {
 		const move = roveKeys[event.key];
 		const from = event.target;
@@ -606,8 +613,7 @@
 		}
 		const part = partOf(from);
 		const terms = [...part.querySelectorAll("button.term")].filter((t) => partOf(t) === part);
-		const at = terms.indexOf(from);
-		const to = terms[Math.max(0, Math.min(terms.length - 1, Number.isFinite(move) ? at + move : (move < 0 ? 0 : terms.length - 1)))];
+		const to = terms[move(terms.indexOf(from), terms.length - 1)];
 		event.preventDefault();
 		if (!to || to === from) {
 			return;
