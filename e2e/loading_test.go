@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
@@ -108,13 +109,46 @@ func TestReadyOnlyOnceTheEngineIs(t *testing.T) {
 	assert.Equal(t, text, got.ValueText, "a screen reader hears the same progress")
 	assert.False(t, got.Hidden)
 
+	assert.Zero(t, eval[int](p, `navigator.serviceWorker.getRegistrations().then((r) => r.length)`),
+		"the service worker is registered while main.wasm downloads: its install downloads main.wasm too, which halves the bandwidth of the learner's own download")
+
 	p.waitFor("the page to be ready", slowLoadTimeout,
 		`document.getElementById("status").textContent === "ready"`)
 	p.shot("ready")
 	assert.True(t, eval[bool](p, engineStarted))
+	p.waitFor("the service worker to be registered once the engine runs", runTimeout,
+		`navigator.serviceWorker.getRegistrations().then((r) => r.length > 0)`)
 	assert.Empty(t, eval[[]float64](p, `window.__e2eEarlyReady`), "#status said ready before the engine ran (ms after navigation)")
 	assert.True(t, eval[bool](p, `document.getElementById("engine-load").hidden`), "the progress is gone once the engine runs")
 	assert.Equal(t, "ready", eval[string](p, `document.body.dataset.state`))
+}
+
+// TestTheFirstFrameIsTheWorld: the first frame the learner sees holds the
+// world, the sentence and the controls, and the timeline is drawn only after
+// it is on the screen (window.__rlabReadyAt, the mark rlab:painted): drawn
+// before, it made the first frame's script and layout half as long again.
+func TestTheFirstFrameIsTheWorld(t *testing.T) {
+	p := newTab(t)
+	ctx, cancel := context.WithTimeout(p.ctx, quick)
+	defer cancel()
+	// Installed before the page's own scripts: it notes when the timeline
+	// gets its first entry.
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		new MutationObserver((records, observer) => {
+			if (document.querySelector("#timeline > *")) {
+				window.__e2eTimelineAt = performance.now();
+				observer.disconnect();
+			}
+		}).observe(document, {childList: true, subtree: true});`}); err != nil {
+		t.Fatalf("adding the timeline's observer: %v", err)
+	}
+	p.navigate(p.s.server.URL + "/")
+	p.waitReady()
+	p.waitFor("the timeline's first entry", runTimeout, `window.__e2eTimelineAt !== undefined`)
+	painted := eval[float64](p, `performance.getEntriesByName("rlab:painted")[0].startTime`)
+	timeline := eval[float64](p, `window.__e2eTimelineAt`)
+	assert.Greater(t, timeline, painted, "the timeline was drawn at %.0f ms, before the first frame was on the screen (%.0f ms)", timeline, painted)
+	assert.True(t, p.exists(`#world .owner[data-owner="rs/web"]`), "the first frame's world is there")
 }
 
 // TestStepBeforeTheEngineWaitsAndRunsOnce: Step pressed while main.wasm

@@ -1563,11 +1563,17 @@
 		// the screen. Drawn in the same frame, they made its layout cost
 		// half as much again, before the learner saw anything.
 		render({first: true});
+		// setBusy schedules a full render for the next frame, which would
+		// put the timeline and the panels into the first frame after all:
+		// marking a render as queued holds it back until that frame is on
+		// the screen.
+		state.renderQueued = true;
 		setBusy(false);
 		return afterNextFrame().then(() => {
 			globalThis.__rlabReadyAt = performance.now();
 			performance.mark("rlab:painted");
 			UI.decorateStatic();
+			state.renderQueued = false;
 			scheduleRender();
 		});
 	}
@@ -1579,6 +1585,10 @@
 		els.engineLoad.hidden = true;
 		performance.mark("rlab:engine-holds-world");
 		globalThis.__rlabEngineReadyAt = performance.now();
+		// offline.js registers the service worker on this event: its
+		// install downloads main.wasm again, which must not share the
+		// network with the page's own download.
+		window.dispatchEvent(new Event("rlab:engine-ready"));
 		showQueue();
 		if (state.ready && !state.busy) {
 			showIdle();
