@@ -9,6 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/loop"
+	"github.com/reconcilelab/rlab/core/script"
+	"github.com/reconcilelab/rlab/core/sim"
 )
 
 // TestEveryLessonWorks is the proof CI runs for every lesson: it parses, the
@@ -22,6 +25,41 @@ func TestEveryLessonWorks(t *testing.T) {
 	for _, l := range all {
 		t.Run(l.ID, func(t *testing.T) {
 			assert.NoError(t, lesson.Check(l))
+		})
+	}
+}
+
+// TestEveryLessonStepIsOnTheLoop: every step a lesson runs, its setup, its
+// pages' do blocks in order and its reference solution, has its place on the
+// page's picture of the loop (core/loop), which lights it as the learner
+// steps.
+func TestEveryLessonStepIsOnTheLoop(t *testing.T) {
+	all, err := Parse()
+	require.NoError(t, err)
+	for _, l := range all {
+		t.Run(l.ID, func(t *testing.T) {
+			var unplaced []string
+			steps := 0
+			opts := script.Options{SnapshotEvery: -1, OnStep: func(step sim.StepResult) {
+				steps++
+				if _, ok := loop.Of(step); !ok {
+					unplaced = append(unplaced, step.TraceLine())
+				}
+			}}
+			guide := script.NewSession(opts)
+			require.NoError(t, guide.RunScript(l.Setup.Script))
+			for _, p := range l.Pages {
+				for _, b := range p.Blocks {
+					if b.Kind == lesson.KindDo {
+						require.NoError(t, guide.RunScript(b.Script))
+					}
+				}
+			}
+			solved := script.NewSession(opts)
+			require.NoError(t, solved.RunScript(l.Setup.Script))
+			require.NoError(t, solved.RunScript(l.Solution.Script))
+			require.Positive(t, steps, "the lesson ran no steps")
+			assert.Empty(t, unplaced, "steps with no place on the loop: give their actor and function a rule in core/loop's rules")
 		})
 	}
 }

@@ -28,10 +28,27 @@ func (m *Manager) report(models, summary string, touched ...sim.Ref) sim.Report 
 	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: touched}
 }
 
+// handed moves the keys the handler gave the queue into its report.
+func (m *Manager) handed(rep sim.Report) sim.Report {
+	rep.Handed, m.handoffs = m.handoffs, nil
+	return rep
+}
+
+// handTo notes key as handed to the queue by the handler running now, for
+// its report.
+func (m *Manager) handTo(key string) {
+	m.handoffs = append(m.handoffs, sim.Handoff{To: m.queue.ComponentName(), What: key})
+}
+
 func keyOf(m *api.ObjectMeta) string { return api.Key(m.Namespace, m.Name) }
 
-// enqueue adds an owner's key to the queue and says what became of it.
+// enqueue adds an owner's key to the queue and says what became of it. The
+// handler's report lists the key as handed to the queue (sim.Handoff, see
+// handlers), also
+// when the queue already held it: the key went there, and the queue's
+// deduplication is what the learner sees happen to it.
 func (m *Manager) enqueue(key string) string {
+	m.handTo(key)
 	switch m.queue.Add(key) {
 	case workqueue.AlreadyWaiting:
 		return key + " (already waiting in the queue)"
@@ -221,6 +238,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 			// second guards against clock skew.
 			wait := time.Duration(rs.Spec.MinReadySeconds)*time.Second + time.Second
 			m.queue.AddAfter(key, wait)
+			m.handTo(key)
 			summary += "; it just became ready, so " + key + " is also enqueued again in " + wait.String() + " to count it available"
 		}
 		return m.report("updatePod", summary, touched...)

@@ -123,6 +123,10 @@ type Manager struct {
 	// started is set once the informers have synced and the workers run.
 	started bool
 
+	// handoffs holds the keys the handler running now gave the queue,
+	// until its report takes them (handlers); it is empty between steps.
+	handoffs []sim.Handoff
+
 	// last holds the last finished sync of each key, for the page and for
 	// "until sync"; syncs counts every finished sync.
 	last  map[string]SyncRecord
@@ -217,6 +221,22 @@ func (m *Manager) Kind() api.Kind { return m.owner.kind }
 // Events ("replicaset-controller").
 func (m *Manager) Name() string { return m.name }
 
+// handlers registers the manager's event handlers for one informer. Each
+// report lists the keys its handler handed to the queue (sim.Handoff), taken
+// here, after the handler is done, because one handler may call another
+// (updatePod counts a pod being deleted through deletePod) and the keys
+// belong to the notification, not to the inner call.
+func (m *Manager) handlers(add func(api.Object, bool) sim.Report, update func(old, cur api.Object) sim.Report,
+	del func(any) sim.Report) informer.Handler {
+	return informer.Handler{
+		Name:         m.handlerActor(),
+		OnAdd:        func(obj api.Object, initial bool) sim.Report { return m.handed(add(obj, initial)) },
+		OnUpdate:     func(old, cur api.Object) sim.Report { return m.handed(update(old, cur)) },
+		OnDelete:     func(obj any) sim.Report { return m.handed(del(obj)) },
+		ResyncPeriod: m.cfg.ResyncPeriod,
+	}
+}
+
 // Start registers the handlers and indexes on the informers and schedules the
 // wait for their caches to sync, after which the workers start.
 func (m *Manager) Start() error {
@@ -228,14 +248,8 @@ func (m *Manager) Start() error {
 	if err := m.cfg.Owners.AddIndexer(controllerUIDIndex, indexOwnerByControllerUID); err != nil && !errors.Is(err, informer.ErrIndexerConflict) {
 		return err
 	}
-	m.cfg.Owners.AddEventHandler(informer.Handler{
-		Name: m.handlerActor(), OnAdd: m.addRS, OnUpdate: m.updateRS, OnDelete: m.deleteRS,
-		ResyncPeriod: m.cfg.ResyncPeriod,
-	})
-	m.cfg.Pods.AddEventHandler(informer.Handler{
-		Name: m.handlerActor(), OnAdd: m.addPod, OnUpdate: m.updatePod, OnDelete: m.deletePod,
-		ResyncPeriod: m.cfg.ResyncPeriod,
-	})
+	m.cfg.Owners.AddEventHandler(m.handlers(m.addRS, m.updateRS, m.deleteRS))
+	m.cfg.Pods.AddEventHandler(m.handlers(m.addPod, m.updatePod, m.deletePod))
 	m.sch.After(0, m.name, eventCacheSync, nil)
 	return nil
 }

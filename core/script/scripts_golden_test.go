@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/loop"
+	"github.com/reconcilelab/rlab/core/sim"
 )
 
 // The golden scripts in testdata/*.txt are scenarios in a small datadriven
@@ -166,11 +169,20 @@ func TestGoldenScripts(t *testing.T) {
 			require.NoError(t, err)
 			blocks, tail := parseGolden(t, name, string(raw))
 			var out strings.Builder
-			s := NewSession(Options{Out: &out, SnapshotEvery: -1})
+			// Every step must have its place on the page's picture of
+			// the loop (core/loop): the golden scripts are the widest
+			// run of steps there is.
+			var unplaced []string
+			s := NewSession(Options{Out: &out, SnapshotEvery: -1, OnStep: func(step sim.StepResult) {
+				if _, ok := loop.Of(step); !ok {
+					unplaced = append(unplaced, step.TraceLine())
+				}
+			}})
 			outputs := make([]string, len(blocks))
 			for i, b := range blocks {
 				outputs[i] = runGoldenBlock(s, &out, name, b)
 			}
+			assert.Empty(t, unplaced, "%s: steps with no place on the loop: give their actor and function a rule in core/loop's rules", name)
 			if *update {
 				require.NoError(t, os.WriteFile(path, []byte(formatGolden(blocks, outputs, tail)), 0o644))
 				return

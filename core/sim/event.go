@@ -68,6 +68,23 @@ type Report struct {
 
 	// Touched lists the objects read or written, for highlighting.
 	Touched []Ref
+
+	// Handed lists what the step passed on inside its own process, with no
+	// event of its own (see Handoff).
+	Handed []Handoff
+}
+
+// Handoff is something a step passed on to another part of its process
+// without an event: an informer's event handler adding a key to a
+// controller's workqueue, or a worker putting a key back after a failed
+// sync. A message between components is an event of its own and needs no
+// Handoff. Pages draw handoffs as tokens moving from the step's component to
+// To; the trace line does not show them (the summary says it in words).
+type Handoff struct {
+	// To names where it went, as components are named ("queue/replicaset").
+	To string
+	// What is what was passed, as the receiver names it ("default/web").
+	What string
 }
 
 // StepResult describes one step of the kernel: the event that ran and what
@@ -82,11 +99,13 @@ type StepResult struct {
 	// Event is the event that ran.
 	Event Event
 
-	// Actor, Models, Summary and Touched come from the component's Report.
+	// Actor, Models, Summary, Touched and Handed come from the component's
+	// Report.
 	Actor   string
 	Models  string
 	Summary string
 	Touched []Ref
+	Handed  []Handoff
 
 	// Hash is the running trace hash after this step: a digest of the trace
 	// line fields of every step so far. Two runs with the same seed and inputs have equal hashes at

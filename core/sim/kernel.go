@@ -217,6 +217,7 @@ func (k *Kernel) Step() (StepResult, bool) {
 		Models:  rep.Models,
 		Summary: rep.Summary,
 		Touched: rep.Touched,
+		Handed:  rep.Handed,
 	}
 	k.hash = hashStep(k.hash, &res)
 	res.Hash = k.hash

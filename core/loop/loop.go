@@ -1,0 +1,469 @@
+package loop
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// Place names one part of the loop, as the page's picture names it.
+type Place string
+
+// The places that stand alone.
+const (
+	Kubectl   Place = "kubectl"
+	APIServer Place = "apiserver"
+	Scheduler Place = "scheduler"
+	Kubelet   Place = "kubelet"
+	GC        Place = "gc"
+	Events    Place = "events"
+)
+
+// The parts of an informer and of a controller. Their places are the
+// informer's component name ("informer/pods") or the controller's short name
+// ("rs"), a slash, and the part: "informer/pods/reflector", "rs/queue".
+const (
+	Reflector = "reflector"
+	FIFO      = "fifo"
+	Indexer   = "indexer"
+	Handlers  = "handlers"
+	Queue     = "queue"
+	Workers   = "workers"
+	Sync      = "sync"
+)
+
+// InformerPlace is the place of one part of the informer named informer.
+func InformerPlace(informer, part string) Place { return Place(informer + "/" + part) }
+
+// ControllerPlace is the place of one part of the controller whose short
+// name is short ("rs", "rc").
+func ControllerPlace(short, part string) Place { return Place(short + "/" + part) }
+
+// How a token's way went wrong.
+const (
+	// Dropped: a watch event lost on its way (drop watch).
+	Dropped = "dropped"
+	// Delayed: a watch event held back on its way (delay watch).
+	Delayed = "delayed"
+	// Failed: a request the API server refused; its answer bounces back.
+	Failed = "failed"
+)
+
+// Move is one step on the picture of the loop.
+type Move struct {
+	// Lit are the places the step happens in, the main one first.
+	Lit []Place
+	// From and To are the edge the step's data travelled along; both are
+	// empty when nothing travelled (a timer fired, a worker found the
+	// queue empty).
+	From, To Place
+	// Token is what travelled, in a few words: "DELETED pod/web-x",
+	// "default/web", "create pods".
+	Token string
+	// Fault is Dropped, Delayed or Failed when the way went wrong, "" when
+	// it did not.
+	Fault string
+}
+
+// Of places step on the loop. ok is false when its actor or the function
+// it models has no rule, or when it names a sender the loop does not know:
+// the page then lights nothing, and the tests of this package fail.
+func Of(step sim.StepResult) (m Move, ok bool) {
+	who, ok := roleOf(step.Actor)
+	if !ok {
+		return Move{}, false
+	}
+	r, ok := rules[ruleKey{who.role, step.Models}]
+	if !ok {
+		return Move{}, false
+	}
+	return r(&step, who)
+}
+
+// controllerNames are the names one replication manager's parts run under,
+// as core/controller names them.
+type controllerNames struct {
+	short   string // the places' prefix, and of the handler and worker actors
+	manager string // the manager's component, which starts the workers
+	queue   string // the delaying queue's component
+	events  string // its event recorder's component
+}
+
+var controllers = []controllerNames{
+	{short: "rs", manager: "replicaset-controller", queue: "queue/replicaset", events: "events/replicaset-controller"},
+	{short: "rc", manager: "replication-controller", queue: "queue/replicationmanager", events: "events/replication-controller"},
+}
+
+// role is what kind of part an actor is.
+type role int
+
+const (
+	roleAPIServer role = iota
+	roleKubectl
+	roleInformer
+	roleHandler
+	roleWorker
+	roleManager
+	roleQueue
+	roleScheduler
+	roleKubelet
+	roleGC
+	roleEvents
+)
+
+// actor is a step's actor, understood: its role, and the informer's
+// component name or the controller's short name it belongs to.
+type actor struct {
+	role role
+	of   string
+}
+
+// roleOf understands an actor's name.
+func roleOf(name string) (actor, bool) {
+	switch {
+	case name == "apiserver":
+		return actor{role: roleAPIServer}, true
+	case name == "kubectl":
+		return actor{role: roleKubectl}, true
+	case name == "scheduler":
+		return actor{role: roleScheduler}, true
+	case name == "kubelet" || strings.HasPrefix(name, "kubelet/"):
+		return actor{role: roleKubelet}, true
+	case name == "gc":
+		return actor{role: roleGC}, true
+	case name == "events":
+		return actor{role: roleEvents}, true
+	case strings.HasPrefix(name, "informer/"):
+		return actor{role: roleInformer, of: name}, true
+	}
+	for _, c := range controllers {
+		switch {
+		case name == c.short+"-controller":
+			return actor{role: roleHandler, of: c.short}, true
+		case strings.HasPrefix(name, c.short+"-worker-"):
+			return actor{role: roleWorker, of: c.short}, true
+		case name == c.manager:
+			return actor{role: roleManager, of: c.short}, true
+		case name == c.queue:
+			return actor{role: roleQueue, of: c.short}, true
+		}
+	}
+	return actor{}, false
+}
+
+// placeOf is the place of a component that sends requests or receives
+// handoffs, by its component name: a request comes from where it was
+// written (a worker's request from its sync), a handoff goes to a queue.
+func placeOf(component string) (Place, bool) {
+	switch {
+	case component == "kubectl":
+		return Kubectl, true
+	case component == "scheduler":
+		return Scheduler, true
+	case component == "kubelet" || strings.HasPrefix(component, "kubelet/"):
+		return Kubelet, true
+	case component == "garbage-collector" || component == "gc":
+		return GC, true
+	case strings.HasPrefix(component, "informer/"):
+		return InformerPlace(component, Reflector), true
+	}
+	for _, c := range controllers {
+		switch {
+		case strings.HasPrefix(component, c.short+"-worker-"):
+			return ControllerPlace(c.short, Sync), true
+		case component == c.queue:
+			return ControllerPlace(c.short, Queue), true
+		case component == c.events:
+			return Events, true
+		}
+	}
+	return "", false
+}
+
+// home is where an actor's own steps happen: the place an answer or a watch
+// event for it arrives at.
+func home(a actor) Place {
+	switch a.role {
+	case roleAPIServer:
+		return APIServer
+	case roleKubectl:
+		return Kubectl
+	case roleInformer:
+		return InformerPlace(a.of, Reflector)
+	case roleHandler:
+		return "" // an event handler's place depends on its informer (notify)
+	case roleWorker:
+		return ControllerPlace(a.of, Sync)
+	case roleManager:
+		return ControllerPlace(a.of, Workers)
+	case roleQueue:
+		return ControllerPlace(a.of, Queue)
+	case roleScheduler:
+		return Scheduler
+	case roleKubelet:
+		return Kubelet
+	case roleGC:
+		return GC
+	}
+	return Events
+}
+
+// --- The rules ----------------------------------------------------------------
+
+// A rule places one step of an actor.
+type rule func(step *sim.StepResult, a actor) (Move, bool)
+
+type ruleKey struct {
+	role   role
+	models string
+}
+
+// rules is the one table that places every step: by the actor's role and the
+// upstream function the step models (sim.Report.Models; "" where the step
+// models none, such as an ignored event).
+var rules = map[ruleKey]rule{
+	// The API server handles a request: it travelled from its sender.
+	{roleAPIServer, "registry.Create"}:   request,
+	{roleAPIServer, "registry.Delete"}:   request,
+	{roleAPIServer, "registry.Get"}:      request,
+	{roleAPIServer, "registry.List"}:     request,
+	{roleAPIServer, "registry.Patch"}:    request,
+	{roleAPIServer, "registry.Update"}:   request,
+	{roleAPIServer, "registry.Watch"}:    request,
+	{roleAPIServer, "graceful deletion"}: arrive,
+
+	{roleKubectl, "kubectl"}:          arrive,
+	{roleKubectl, "kubectl cordon"}:   arrive,
+	{roleKubectl, "kubectl uncordon"}: arrive,
+
+	// An informer: its reflector lists and watches, its DeltaFIFO is
+	// popped into the indexer and the handlers.
+	{roleInformer, "Reflector.list"}:               list,
+	{roleInformer, "Reflector.ListAndWatch"}:       arrive,
+	{roleInformer, "Reflector.syncWith"}:           arrive,
+	{roleInformer, "Reflector.watch"}:              arrive,
+	{roleInformer, "watchHandler"}:                 arrive,
+	{roleInformer, "fault: drop watch"}:            arrive,
+	{roleInformer, "fault: delay watch"}:           arrive,
+	{roleInformer, "processDeltas"}:                deltas,
+	{roleInformer, "DeltaFIFO.Resync"}:             resync,
+	{roleInformer, "sharedProcessor.shouldResync"}: resync,
+	{roleInformer, ""}:                             arrive,
+
+	// A controller: its event handlers fill the queue, its workers take
+	// keys and sync them, and its manager starts the workers.
+	{roleHandler, "addPod"}:                        notify,
+	{roleHandler, "updatePod"}:                     notify,
+	{roleHandler, "deletePod"}:                     notify,
+	{roleHandler, "addRS"}:                         notify,
+	{roleHandler, "updateRS"}:                      notify,
+	{roleHandler, "deleteRS"}:                      notify,
+	{roleHandler, "FilteringResourceEventHandler"}: notify,
+	{roleHandler, ""}:                              notify,
+	{roleWorker, "processNextWorkItem"}:            work,
+	{roleWorker, "syncReplicaSet"}:                 work,
+	{roleWorker, "claimPods"}:                      work,
+	{roleWorker, "manageReplicas"}:                 work,
+	{roleWorker, "slowStartBatch"}:                 work,
+	{roleWorker, "updateReplicaSetStatus"}:         work,
+	{roleWorker, ""}:                               work,
+	{roleManager, "Run"}:                           arrive,
+	{roleManager, "WaitForNamedCacheSync"}:         arrive,
+	{roleQueue, "waitingLoop"}:                     arrive,
+
+	// The world around the controller.
+	{roleScheduler, "Scheduler.Run"}:              list,
+	{roleScheduler, "Reflector.syncWith"}:         arrive,
+	{roleScheduler, "Reflector.watch"}:            arrive,
+	{roleScheduler, "addPodToSchedulingQueue"}:    arrive,
+	{roleScheduler, "updatePodInCache"}:           arrive,
+	{roleScheduler, "deletePodFromCache"}:         arrive,
+	{roleScheduler, "schedulePod"}:                arrive,
+	{roleScheduler, "bind"}:                       arrive,
+	{roleScheduler, "scheduleOne"}:                arrive,
+	{roleScheduler, "addNodeToCache"}:             arrive,
+	{roleScheduler, "updateNodeInCache"}:          arrive,
+	{roleScheduler, "deleteNodeFromCache"}:        arrive,
+	{roleScheduler, "addPodToCache"}:              arrive,
+	{roleScheduler, "updatePodInSchedulingQueue"}: arrive,
+	{roleScheduler, "flushBackoffQCompleted"}:     arrive,
+	{roleScheduler, "handleBindingCycleError"}:    arrive,
+
+	{roleKubelet, "Kubelet.Run"}:             list,
+	{roleKubelet, "Reflector.list"}:          list,
+	{roleKubelet, "Reflector.ListAndWatch"}:  arrive,
+	{roleKubelet, "Reflector.syncWith"}:      arrive,
+	{roleKubelet, "Reflector.watch"}:         arrive,
+	{roleKubelet, "registerWithAPIServer"}:   arrive,
+	{roleKubelet, "HandlePodAdditions"}:      arrive,
+	{roleKubelet, "HandlePodUpdates"}:        arrive,
+	{roleKubelet, "HandlePodRemoves"}:        arrive,
+	{roleKubelet, "syncPod"}:                 arrive,
+	{roleKubelet, "killPod"}:                 arrive,
+	{roleKubelet, "statusManager.syncPod"}:   arrive,
+	{roleKubelet, "statusManager.syncBatch"}: arrive,
+	{roleKubelet, "PLEG"}:                    arrive,
+	{roleKubelet, "evictionManager"}:         arrive,
+	{roleKubelet, "prober"}:                  arrive,
+
+	{roleGC, "GraphBuilder.startMonitors"}:   list,
+	{roleGC, "Reflector.syncWith"}:           arrive,
+	{roleGC, "Reflector.watch"}:              arrive,
+	{roleGC, "processGraphChanges"}:          arrive,
+	{roleGC, "attemptToDeleteItem"}:          arrive,
+	{roleGC, "attemptToOrphanWorker"}:        arrive,
+	{roleGC, "isDangling"}:                   arrive,
+	{roleGC, "orphanDependents"}:             arrive,
+	{roleGC, "removeFinalizer"}:              arrive,
+	{roleGC, "processAttemptToDeleteWorker"}: arrive,
+
+	{roleEvents, "EventCorrelate"}: record,
+	{roleEvents, "recordToSink"}:   arrive,
+	{roleEvents, "recordEvent"}:    arrive,
+}
+
+// request: the API server handles a request, which travelled from its
+// sender.
+func request(step *sim.StepResult, _ actor) (Move, bool) {
+	from, req, ok := apistore.RequestOf(step.Event)
+	if !ok {
+		return Move{Lit: []Place{APIServer}}, true
+	}
+	sender, ok := placeOf(from)
+	if !ok {
+		return Move{}, false
+	}
+	return Move{Lit: []Place{APIServer}, From: sender, To: APIServer, Token: requestToken(req)}, true
+}
+
+// arrive: a step at the actor's own place, with what arrived from the API
+// server, if anything did: a watch event, or the answer to a request.
+func arrive(step *sim.StepResult, a actor) (Move, bool) {
+	here := home(a)
+	m := Move{Lit: []Place{here}}
+	switch d := step.Event.Data.(type) {
+	case apistore.WatchDelivery:
+		m.From, m.To, m.Token = APIServer, here, watchToken(d.Event)
+		switch step.Models {
+		case "fault: drop watch":
+			m.Fault = Dropped
+		case "fault: delay watch":
+			m.Fault = Delayed
+		}
+	case *apistore.Reply:
+		m.From, m.To, m.Token = APIServer, here, requestToken(d.Request)
+		if d.Response.Err != nil {
+			m.Fault = Failed
+			m.Token += ": " + d.Response.Outcome()
+		}
+	}
+	return m, true
+}
+
+// list: the actor starts (or starts again) by listing: a request on its
+// way to the API server, unless an answer arrived instead.
+func list(step *sim.StepResult, a actor) (Move, bool) {
+	if m, _ := arrive(step, a); m.From != "" {
+		return m, true
+	}
+	here := home(a)
+	return Move{Lit: []Place{here}, From: here, To: APIServer, Token: "list"}, true
+}
+
+// deltas: an informer pops its DeltaFIFO: the indexer stores the change and
+// the handlers are told.
+func deltas(step *sim.StepResult, a actor) (Move, bool) {
+	fifo, handlers := InformerPlace(a.of, FIFO), InformerPlace(a.of, Handlers)
+	m := Move{Lit: []Place{fifo, InformerPlace(a.of, Indexer), handlers}}
+	if len(step.Touched) > 0 {
+		m.From, m.To, m.Token = fifo, handlers, step.Touched[0].String()
+	}
+	return m, true
+}
+
+// resync: an informer's resync check, or its DeltaFIFO queueing every cached
+// object again: nothing travels.
+func resync(step *sim.StepResult, a actor) (Move, bool) {
+	if step.Models == "DeltaFIFO.Resync" {
+		return Move{Lit: []Place{InformerPlace(a.of, FIFO)}}, true
+	}
+	return Move{Lit: []Place{InformerPlace(a.of, Handlers)}}, true
+}
+
+// notify: a controller's event handler, told by an informer, hands keys to
+// the controller's queue, or ignores the notification.
+func notify(step *sim.StepResult, a actor) (Move, bool) {
+	if !strings.HasPrefix(step.Event.To, "informer/") {
+		return Move{}, false
+	}
+	handlers := InformerPlace(step.Event.To, Handlers)
+	if len(step.Handed) == 0 {
+		return Move{Lit: []Place{handlers}}, true
+	}
+	queue, ok := placeOf(step.Handed[0].To)
+	if !ok {
+		return Move{}, false
+	}
+	return Move{Lit: []Place{queue, handlers}, From: handlers, To: queue, Token: handedToken(step.Handed)}, true
+}
+
+// work: a worker takes a key from the queue and syncs it, or finds the
+// queue empty, or goes on with its sync when an answer arrives.
+func work(step *sim.StepResult, a actor) (Move, bool) {
+	workers, sync := ControllerPlace(a.of, Workers), ControllerPlace(a.of, Sync)
+	if _, isReply := step.Event.Data.(*apistore.Reply); isReply {
+		return arrive(step, a)
+	}
+	if step.Models == "processNextWorkItem" || step.Models == "" {
+		return Move{Lit: []Place{workers}}, true
+	}
+	return Move{Lit: []Place{workers, sync}, From: ControllerPlace(a.of, Queue), To: workers, Token: ownerKey(step.Touched)}, true
+}
+
+// record: an event recorder takes an Event a controller's sync recorded.
+func record(step *sim.StepResult, _ actor) (Move, bool) {
+	for _, c := range controllers {
+		if step.Event.To == c.events {
+			return Move{Lit: []Place{Events}, From: ControllerPlace(c.short, Sync), To: Events, Token: "Event"}, true
+		}
+	}
+	return Move{Lit: []Place{Events}}, true
+}
+
+// --- Tokens ---------------------------------------------------------------
+
+// requestToken names a request by its verb and resource: "create pods".
+func requestToken(r apistore.Request) string {
+	return string(r.Verb) + " " + r.Resource()
+}
+
+// watchToken names a watch event: "DELETED pod/web-x".
+func watchToken(ev apistore.WatchEvent) string {
+	t := string(ev.Type)
+	if ev.Object == nil {
+		return t
+	}
+	return t + " " + api.ShortName(ev.Object.Kind()) + "/" + ev.Object.Meta().Name
+}
+
+// handedToken names the keys handed to a queue: the key, or how many.
+func handedToken(h []sim.Handoff) string {
+	if len(h) == 1 {
+		return h[0].What
+	}
+	return "×" + strconv.Itoa(len(h)) + " keys"
+}
+
+// ownerKey is the queue key of the first ReplicaSet or ReplicationController
+// a step touched: the key a worker took.
+func ownerKey(refs []sim.Ref) string {
+	for _, r := range refs {
+		if r.Kind == "rs" || r.Kind == "rc" {
+			return api.Key(r.Namespace, r.Name)
+		}
+	}
+	return ""
+}

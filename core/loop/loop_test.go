@@ -1,0 +1,177 @@
+package loop_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/loop"
+	"github.com/reconcilelab/rlab/core/script"
+	"github.com/reconcilelab/rlab/core/sim"
+)
+
+// run runs setup, then script, in one session, and returns the steps script
+// ran, each with its move; the test fails on a step with no place.
+func run(t *testing.T, setup, src string) []placed {
+	t.Helper()
+	var got []placed
+	recording := false
+	s := script.NewSession(script.Options{SnapshotEvery: -1, OnStep: func(step sim.StepResult) {
+		if !recording {
+			return
+		}
+		m, ok := loop.Of(step)
+		require.True(t, ok, "no place for %s", step.TraceLine())
+		got = append(got, placed{step, m})
+	}})
+	parsed, err := script.Parse(setup, "setup")
+	require.NoError(t, err)
+	require.NoError(t, s.RunScript(parsed))
+	recording = true
+	parsed, err = script.Parse(src, "script")
+	require.NoError(t, err)
+	require.NoError(t, s.RunScript(parsed))
+	return got
+}
+
+type placed struct {
+	step sim.StepResult
+	move loop.Move
+}
+
+// first returns the first step after from whose actor starts with actor and
+// whose function is models, and its index.
+func first(t *testing.T, steps []placed, from int, actor, models string) (int, placed) {
+	t.Helper()
+	for i := from; i < len(steps); i++ {
+		if strings.HasPrefix(steps[i].step.Actor, actor) && steps[i].step.Models == models {
+			return i, steps[i]
+		}
+	}
+	require.Failf(t, "no such step", "no step of %s modelling %s after #%d", actor, models, from)
+	return 0, placed{}
+}
+
+const world = "seed 1\ncreate rs web --replicas=3 --selector=app=web\nstabilize\n"
+
+// TestAKilledPodTravelsTheLoop follows a killed pod around the loop, as the
+// page draws it: kubectl's delete reaches the API server, the watch event the
+// pod informer's reflector, the DeltaFIFO is popped into the indexer and the
+// handlers, the ReplicaSet's handler hands its key to the queue, a worker
+// takes it, and the create it sends reaches the API server.
+func TestAKilledPodTravelsTheLoop(t *testing.T) {
+	steps := run(t, world, "kill pods -l app=web --pick=oldest\nstabilize\n")
+
+	i, del := first(t, steps, 0, "apiserver", "registry.Delete")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{loop.APIServer}, From: loop.Kubectl, To: loop.APIServer, Token: "delete pods"}, del.move)
+
+	i, watch := first(t, steps, i, "informer/pods", "watchHandler")
+	reflector := loop.InformerPlace("informer/pods", loop.Reflector)
+	assert.Equal(t, loop.APIServer, watch.move.From)
+	assert.Equal(t, reflector, watch.move.To)
+	assert.Equal(t, []loop.Place{reflector}, watch.move.Lit)
+	assert.Regexp(t, `^MODIFIED pod/web-`, watch.move.Token)
+
+	i, pop := first(t, steps, i, "informer/pods", "processDeltas")
+	fifo, handlers := loop.InformerPlace("informer/pods", loop.FIFO), loop.InformerPlace("informer/pods", loop.Handlers)
+	assert.Equal(t, []loop.Place{fifo, loop.InformerPlace("informer/pods", loop.Indexer), handlers}, pop.move.Lit)
+	assert.Equal(t, fifo, pop.move.From)
+	assert.Equal(t, handlers, pop.move.To)
+
+	queue := loop.ControllerPlace("rs", loop.Queue)
+	j, enqueue := first(t, steps, i, "rs-controller", "updatePod")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{queue, handlers}, From: handlers, To: queue, Token: "default/web"}, enqueue.move)
+
+	// The ReplicationController's handler hears of the same pod, which is
+	// not its own: it hands nothing on.
+	_, ignored := first(t, steps, i, "rc-controller", "updatePod")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{handlers}}, ignored.move)
+
+	workers, sync := loop.ControllerPlace("rs", loop.Workers), loop.ControllerPlace("rs", loop.Sync)
+	j, took := first(t, steps, j, "rs-worker-", "slowStartBatch")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{workers, sync}, From: queue, To: workers, Token: "default/web"}, took.move)
+
+	j, create := first(t, steps, j, "apiserver", "registry.Create")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{loop.APIServer}, From: sync, To: loop.APIServer, Token: "create pods"}, create.move)
+
+	_, answer := first(t, steps, j, "rs-worker-", "updateReplicaSetStatus")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{sync}, From: loop.APIServer, To: sync, Token: "create pods"}, answer.move)
+}
+
+// TestADroppedWatchEventFallsOffItsEdge: a watch event lost on its way is
+// drawn on the edge from the API server to the reflector, marked dropped.
+func TestADroppedWatchEventFallsOffItsEdge(t *testing.T) {
+	steps := run(t, world, "drop watch pods --count=1\nkill pods -l app=web --pick=oldest\nstabilize\n")
+	_, lost := first(t, steps, 0, "informer/pods", "fault: drop watch")
+	assert.Equal(t, loop.APIServer, lost.move.From)
+	assert.Equal(t, loop.InformerPlace("informer/pods", loop.Reflector), lost.move.To)
+	assert.Equal(t, loop.Dropped, lost.move.Fault)
+	assert.Regexp(t, `^MODIFIED pod/web-`, lost.move.Token)
+}
+
+// TestAFailedCreateBouncesBack: the answer to a create the API server
+// refused travels back to the sync, marked failed, with the reason; the
+// failed sync hands its key back to the queue.
+func TestAFailedCreateBouncesBack(t *testing.T) {
+	steps := run(t, "seed 2\nfail create pods --always --error=quota\n", "create rs web --replicas=2 --selector=app=web\nuntil sync rs/web\n")
+	sync := loop.ControllerPlace("rs", loop.Sync)
+	var bounced *placed
+	for i := range steps {
+		if steps[i].move.Fault == loop.Failed {
+			bounced = &steps[i]
+			break
+		}
+	}
+	require.NotNil(t, bounced, "no answer bounced")
+	assert.Equal(t, loop.APIServer, bounced.move.From)
+	assert.Equal(t, sync, bounced.move.To)
+	assert.Equal(t, "create pods: Forbidden", bounced.move.Token)
+
+	last := steps[len(steps)-1].step
+	require.NotEmpty(t, last.Handed, "the failed sync puts its key back: %s", last.TraceLine())
+	assert.Equal(t, sim.Handoff{To: "queue/replicaset", What: "default/web"}, last.Handed[0])
+}
+
+// TestAnIdleWorkerLightsOnlyItself: a worker that finds the queue empty
+// takes nothing.
+func TestAnIdleWorkerLightsOnlyItself(t *testing.T) {
+	steps := run(t, world, "kill pods -l app=web --pick=oldest\nstabilize\n")
+	_, idle := first(t, steps, 0, "rs-worker-", "processNextWorkItem")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{loop.ControllerPlace("rs", loop.Workers)}}, idle.move)
+}
+
+// TestUnknownStepsHaveNoPlace: an actor, or a function, the rules do not
+// know is not placed, which the tests over every golden script and lesson
+// turn into a failure.
+func TestUnknownStepsHaveNoPlace(t *testing.T) {
+	_, ok := loop.Of(sim.StepResult{Actor: "someone", Models: "something"})
+	assert.False(t, ok)
+	_, ok = loop.Of(sim.StepResult{Actor: "rs-worker-1", Models: "somethingNew"})
+	assert.False(t, ok)
+}
+
+// TestHandlersHandOnWhatTheySayTheyEnqueue: a controller's event handler
+// lists a key as handed to the queue exactly when its sentence says it
+// enqueued one, through adoption, release, a kill and a scale: the picture
+// and the words agree.
+func TestHandlersHandOnWhatTheySayTheyEnqueue(t *testing.T) {
+	steps := run(t, world, `label pods -l app=web --pick=oldest app=canary --overwrite
+stabilize
+label pods -l app=canary app=web --overwrite
+stabilize
+kill pods -l app=web --pick=newest
+scale rs web --replicas=1
+stabilize
+`)
+	handlers := 0
+	for _, p := range steps {
+		if p.step.Event.Kind != "notify" || !strings.HasSuffix(p.step.Actor, "-controller") {
+			continue
+		}
+		handlers++
+		assert.Equal(t, strings.Contains(p.step.Summary, "enqueued"), len(p.step.Handed) > 0, p.step.TraceLine())
+	}
+	assert.Greater(t, handlers, 20, "the script ran few handler steps")
+}
