@@ -13,6 +13,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/controller"
 	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/loop"
 	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
@@ -141,6 +142,22 @@ type Step struct {
 	Summary string `json:"summary"`
 	Touched []Ref  `json:"touched,omitempty"`
 	Trace   string `json:"trace"`
+	// Loop places the step on the page's picture of the control loop
+	// (core/loop); nil for a step it has no place for.
+	Loop *LoopMove `json:"loop,omitempty"`
+}
+
+// LoopMove is a step on the picture of the loop: the places it lights, the
+// main one first, and the edge its data travelled, From → To, with the Token
+// that travelled and the Fault ("dropped", "delayed", "failed") that befell
+// it. Places are named as core/loop names them ("apiserver",
+// "informer/pods/reflector", "rs/queue").
+type LoopMove struct {
+	Lit   []string `json:"lit"`
+	From  string   `json:"from,omitempty"`
+	To    string   `json:"to,omitempty"`
+	Token string   `json:"token,omitempty"`
+	Fault string   `json:"fault,omitempty"`
 }
 
 // Ref names an object: kind is the short name ("pod", "rs", "rc", "node").
@@ -664,6 +681,13 @@ func stepsJSON(steps []sim.StepResult) []Step {
 			Trace: s.TraceLine()}
 		for _, r := range s.Touched {
 			out[i].Touched = append(out[i].Touched, Ref{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name})
+		}
+		if m, ok := loop.Of(s); ok {
+			lm := &LoopMove{From: string(m.From), To: string(m.To), Token: m.Token, Fault: m.Fault}
+			for _, p := range m.Lit {
+				lm.Lit = append(lm.Lit, string(p))
+			}
+			out[i].Loop = lm
 		}
 	}
 	return out

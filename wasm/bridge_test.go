@@ -245,6 +245,38 @@ func TestBridgeStep(t *testing.T) {
 	assert.Equal(t, res.Steps, steps.Steps[1:], "the timeline keeps the steps as they were answered")
 }
 
+// TestBridgeStepsAreOnTheLoop: every step the bridge answers carries its
+// place on the picture of the loop (core/loop), and the view counts the
+// events on their way along its edges.
+func TestBridgeStepsAreOnTheLoop(t *testing.T) {
+	b := newSandbox(t, 1)
+	run(t, b, "create rs web --replicas=2 --selector=app=web")
+	res := callOp[StepsResult](t, b, "step", StepArgs{N: 20})
+	require.Len(t, res.Steps, 20)
+	edges := 0
+	for _, s := range res.Steps {
+		require.NotNil(t, s.Loop, "step %s has no place on the loop", s.Trace)
+		assert.NotEmpty(t, s.Loop.Lit, s.Trace)
+		if s.Loop.From != "" {
+			edges++
+			assert.NotEmpty(t, s.Loop.To, s.Trace)
+		}
+	}
+	assert.Positive(t, edges, "some step travelled an edge")
+
+	v := callOp[View](t, b, "view", nil)
+	require.NotEmpty(t, v.InFlight, "events are on their way: %+v", v.Agenda)
+	total := 0
+	for _, f := range v.InFlight {
+		assert.NotEmpty(t, f.From)
+		assert.NotEmpty(t, f.To)
+		assert.Positive(t, f.Count)
+		assert.NotEmpty(t, f.Next)
+		total += f.Count
+	}
+	assert.LessOrEqual(t, total, v.Agenda.Pending)
+}
+
 func TestBridgeUntilSync(t *testing.T) {
 	b := newSandbox(t, 3)
 	run(t, b, "create rs web --replicas=2 --selector=app=web", "stabilize")

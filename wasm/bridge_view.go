@@ -8,6 +8,7 @@ import (
 	"github.com/reconcilelab/rlab/core/controller"
 	"github.com/reconcilelab/rlab/core/informer"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/loop"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/workqueue"
 	"github.com/reconcilelab/rlab/core/world"
@@ -70,6 +71,11 @@ type View struct {
 	GC          GC           `json:"gc"`
 	Agenda      Agenda       `json:"agenda"`
 	Faults      Faults       `json:"faults"`
+	// InFlight are the events on their way along the edges of the loop
+	// (core/loop.Waiting): requests to the API server, watch events and
+	// answers from it, counted by edge, in the order of the edges' first
+	// events on the agenda.
+	InFlight []Flight `json:"inFlight,omitempty"`
 
 	// LastSteps are the most recent steps up to the present, oldest first.
 	LastSteps []Step `json:"lastSteps,omitempty"`
@@ -292,6 +298,15 @@ type AgendaEvent struct {
 	Background bool   `json:"background,omitempty"`
 }
 
+// Flight is Count events on their way from From to To; Next is what the one
+// that arrives first carries, in a few words.
+type Flight struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Count int    `json:"count"`
+	Next  string `json:"next,omitempty"`
+}
+
 // Faults are the faults in force: the API server's fault rules and the
 // informers' watch faults.
 type Faults struct {
@@ -350,7 +365,7 @@ func (b *Bridge) View(a ViewArgs) (*View, error) {
 		v.Controllers = append(v.Controllers, controllerView(m))
 	}
 	v.GC = gcView(w)
-	v.Agenda = agendaView(k, agendaN)
+	v.Agenda, v.InFlight = agendaView(k, agendaN)
 	v.Faults = faultsView(w, infs)
 	if stepsN > 0 {
 		steps := e.logRange(1, k.Steps())
@@ -622,9 +637,13 @@ func gcView(w *world.World) GC {
 	return out
 }
 
-func agendaView(k *sim.Kernel, n int) Agenda {
+// agendaView lists the first n events of the agenda, and counts the events
+// on their way along each edge of the loop.
+func agendaView(k *sim.Kernel, n int) (Agenda, []Flight) {
 	evs := k.Agenda()
 	a := Agenda{Pending: len(evs)}
+	var flights []Flight
+	edge := map[[2]loop.Place]int{} // index in flights
 	for i, ev := range evs {
 		if ev.Background {
 			a.Background++
@@ -633,8 +652,18 @@ func agendaView(k *sim.Kernel, n int) Agenda {
 			a.Next = append(a.Next, AgendaEvent{At: sim.FormatSeconds(ev.At), Seq: ev.Seq, To: ev.To,
 				What: k.Describe(ev), Background: ev.Background})
 		}
+		from, to, ok := loop.Waiting(ev)
+		if !ok {
+			continue
+		}
+		if j, seen := edge[[2]loop.Place{from, to}]; seen {
+			flights[j].Count++
+			continue
+		}
+		edge[[2]loop.Place{from, to}] = len(flights)
+		flights = append(flights, Flight{From: string(from), To: string(to), Count: 1, Next: k.Describe(ev)})
 	}
-	return a
+	return a, flights
 }
 
 func faultsView(w *world.World, infs []informer.View) Faults {

@@ -433,6 +433,39 @@ func record(step *sim.StepResult, _ actor) (Move, bool) {
 	return Move{Lit: []Place{Events}}, true
 }
 
+// --- Events on their way ------------------------------------------------------
+
+// Waiting says on which edge of the loop an event on the agenda is
+// travelling: a request from its sender to the API server, a watch event or
+// an answer from the API server to its receiver. ok is false for an event
+// that travels no edge (a timer, a worker's next turn).
+func Waiting(ev sim.Event) (from, to Place, ok bool) {
+	switch ev.Data.(type) {
+	case apistore.WatchDelivery, *apistore.Reply:
+		to, ok = receiver(ev.To)
+		return APIServer, to, ok
+	}
+	if sender, _, isRequest := apistore.RequestOf(ev); isRequest {
+		from, ok = placeOf(sender)
+		return from, APIServer, ok
+	}
+	return "", "", false
+}
+
+// receiver is where an event for the component named component arrives.
+func receiver(component string) (Place, bool) {
+	if a, ok := roleOf(component); ok && a.role != roleHandler {
+		return home(a), true
+	}
+	switch {
+	case component == "garbage-collector":
+		return GC, true
+	case strings.HasPrefix(component, "events/"):
+		return Events, true
+	}
+	return "", false
+}
+
 // --- Tokens ---------------------------------------------------------------
 
 // requestToken names a request by its verb and resource: "create pods".

@@ -175,3 +175,24 @@ stabilize
 	}
 	assert.Greater(t, handlers, 20, "the script ran few handler steps")
 }
+
+// TestEventsOnTheirWayHaveAnEdge: what the agenda holds after a kill, a
+// moment later, travels edges of the loop: the watch events to every
+// informer and component that watches pods, and every request and answer.
+func TestEventsOnTheirWayHaveAnEdge(t *testing.T) {
+	s := script.NewSession(script.Options{SnapshotEvery: -1})
+	parsed, err := script.Parse(world+"kill pods -l app=web --pick=oldest\nstep 3\n", "script")
+	require.NoError(t, err)
+	require.NoError(t, s.RunScript(parsed))
+	edges := map[[2]loop.Place]int{}
+	for _, ev := range s.World().Kernel.Agenda() {
+		if from, to, ok := loop.Waiting(ev); ok {
+			edges[[2]loop.Place{from, to}]++
+		} else {
+			assert.NotContains(t, []string{"watch", "request", "response"}, ev.Kind, "an event on its way with no edge: %+v", ev)
+		}
+	}
+	assert.Positive(t, edges[[2]loop.Place{loop.APIServer, loop.InformerPlace("informer/pods", loop.Reflector)}],
+		"the pod's watch events are on their way to the pod informer: %v", edges)
+	assert.Positive(t, edges[[2]loop.Place{loop.APIServer, loop.GC}], "and to the garbage collector: %v", edges)
+}
