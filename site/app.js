@@ -76,6 +76,7 @@
 		lesson: $("lesson"),
 		consoleOutput: $("console-output"), consoleInput: $("console-input"), consoleForm: $("console-form"), consoleRun: $("console-run"),
 		podMenu: $("pod-menu"),
+		loopPanel: $("loop-panel"), loopToggle: $("loop-toggle"), loopFigure: $("loop-figure"), loopCaption: $("loop-caption"), loopDetail: $("loop-detail"),
 		main: $("main"),
 	};
 
@@ -613,6 +614,7 @@
 			}
 			if (!first) {
 				UI.renderInside(view);
+				loopUI.render(view, last, {animate: true, stepMs: stepInterval()});
 			}
 			renderSentence(view, last);
 			news.note(view, last, state.playing || state.busy);
@@ -1294,6 +1296,40 @@
 
 	const news = new UI.News(document.getElementById("timeline-news"), {stepName: (n) => stepName(n)});
 
+	// --- The loop, drawn ----------------------------------------------------------------
+
+	const loopUI = new UI.Loop({
+		figure: els.loopFigure, caption: els.loopCaption, detail: els.loopDetail,
+		// "Show its table" brings the part's panel into view and puts the
+		// keyboard there.
+		onShowPanel: (headingID) => {
+			const heading = document.getElementById(headingID);
+			const target = heading && (heading.closest(".sub, .panel") || heading);
+			if (!target) {
+				return;
+			}
+			target.scrollIntoView({block: "start", behavior: UI.reducedMotion() ? "auto" : "smooth"});
+			if (!heading.hasAttribute("tabindex")) {
+				heading.tabIndex = -1;
+			}
+			heading.focus({preventScroll: true});
+		},
+	});
+
+	// stepInterval is how long one step stays on screen while playing, for
+	// the token's flight; a single step gets a flight of its own length.
+	function stepInterval() {
+		return state.playing ? 1000 / (Number(els.speed.value) || 1) : 400;
+	}
+
+	// A phone folds the loop away, one tap from the world; a wide screen
+	// always shows it (style.css hides the button there).
+	function setLoopOpen(open) {
+		els.loopPanel.classList.toggle("open", open);
+		els.loopToggle.setAttribute("aria-expanded", String(open));
+		els.loopToggle.textContent = open ? "Hide the loop" : "Show the loop";
+	}
+
 	// --- Wiring ------------------------------------------------------------------------
 
 	function openHelp() {
@@ -1305,6 +1341,7 @@
 	}
 
 	function wire() {
+		els.loopToggle.addEventListener("click", () => setLoopOpen(!els.loopPanel.classList.contains("open")));
 		els.stepForward.addEventListener("click", stepForward);
 		els.stepBack.addEventListener("click", stepBack);
 		els.untilSync.addEventListener("click", untilSync);

@@ -201,6 +201,24 @@ globalThis.RlabGlossary = {
 			upstream: {name: "cache.SharedIndexInformer", file: "k8s.io/client-go/tools/cache/shared_informer.go"},
 		},
 		{
+			id: "reflector", group: "informers", term: "reflector",
+			short: "The part of an informer that talks to the API server: it lists, then watches, and puts every change it hears of into the DeltaFIFO.",
+			long: "Its ListAndWatch loop is the informer's only connection to the cluster. Each watch event it receives (watchHandler) becomes a {{delta}} in the {{deltafifo|DeltaFIFO}}; a watch that breaks is opened again from the last {{resource-version|resourceVersion}} it saw, and a gap it cannot close means a {{relist}}.",
+			upstream: {name: "cache.Reflector", file: "k8s.io/client-go/tools/cache/reflector.go"},
+		},
+		{
+			id: "indexer", group: "informers", term: "indexer",
+			short: "The informer's store: the cache of objects by key, with indexes (such as pods by owner) for fast lookups.",
+			long: "processDeltas writes each {{delta}} into the indexer before the handlers hear of it, so a handler, and the sync after it, always read a {{cache}} that already holds the change. Listers read the indexer, never the API server.",
+			upstream: {name: "cache.Indexer", file: "k8s.io/client-go/tools/cache/index.go"},
+		},
+		{
+			id: "event-handler", group: "informers", term: "event handlers",
+			short: "The functions a controller registers with an informer (addPod, updatePod, deletePod, …): they turn each change into the keys of the owners to sync.",
+			long: "They run as the informer pops its {{deltafifo|DeltaFIFO}}, and they do no work of their own: the replication manager's handlers record what the change means for the {{expectations}} and add the owner's {{key}} to the {{workqueue}}.",
+			upstream: {name: "cache.ResourceEventHandlerFuncs", file: "k8s.io/client-go/tools/cache/controller.go"},
+		},
+		{
 			id: "list", group: "informers", term: "list",
 			short: "A LIST request: the informer reads every object of its kind, and its cache is replaced with the answer.",
 			long: "An informer lists when it starts, and again whenever its watch cannot go on (a {{relist}}). The answer carries a {{resource-version|resourceVersion}}, from which the next watch starts. The count shows how many lists the informer has made.",
@@ -448,6 +466,24 @@ globalThis.RlabGlossary = {
 			short: "The agent on each node that starts and stops the pods placed there and reports their status.",
 			long: "Without a kubelet, a node's pods do not start, and their phase and readiness stop changing.",
 			upstream: {name: "kubelet.Kubelet", file: "k8s.io/kubernetes/pkg/kubelet/kubelet.go"},
+		},
+		{
+			id: "scheduler", group: "world", term: "scheduler",
+			short: "The component that picks a node for each new pod and binds the pod to it; until then no kubelet runs the pod.",
+			long: "It watches pods and nodes like any controller. Here it places each pod on the schedulable node with the fewest pods and sends a pods/binding request; the pod's kubelet sees the binding through its own watch.",
+			upstream: {name: "scheduler.Scheduler.scheduleOne", file: "k8s.io/kubernetes/pkg/scheduler/schedule_one.go"},
+		},
+		{
+			id: "event-recorder", group: "world", term: "event recorder",
+			short: "What turns a controller's \"Created pod: web-x\" into an Event object in the API server, which kubectl describe shows.",
+			long: "A sync records events and goes on; the recorder correlates repeats (counting them instead of writing new ones) and writes them to the API server on its own time.",
+			upstream: {name: "record.EventRecorder", file: "k8s.io/client-go/tools/record/event.go"},
+		},
+		{
+			id: "kubectl", group: "world", term: "kubectl",
+			short: "The learner's own commands: each is a request to the API server, like any controller's.",
+			long: "kubectl does not talk to the controller. It changes objects in the API server, and the controller finds out the way it finds out everything: through its informers' watches.",
+			upstream: {name: "kubectl", file: "k8s.io/kubectl/pkg/cmd/cmd.go"},
 		},
 		{
 			id: "scheduled", group: "world", term: "not scheduled",

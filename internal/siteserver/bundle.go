@@ -27,6 +27,7 @@ var PageScripts = []string{
 	"ui-glossary.js",
 	"ui-world.js",
 	"ui-inside.js",
+	"ui-loop.js",
 	"ui-lesson.js",
 	"ui-console.js",
 	"ui-news.js",
