@@ -163,10 +163,15 @@
 // does not govern, so the page is checked with the policy it ships with.
 // Without it the axe test skips, except when CI=true, where it fails.
 //
-// One test checks the harness itself: TestThreadThrottleHoldsABusyThreadToItsShare
-// (Linux only) proves that the throttle the throttled benchmark puts on the
-// engine's worker thread holds a spinning process to its share of the time
-// while its unthrottled twin spins on.
+// Three tests check the harness itself, with no browser:
+// TestThreadThrottleHoldsABusyThreadToItsShare (Linux only) proves that the
+// throttle the throttled benchmark puts on the engine's worker thread holds a
+// spinning process to its share of the time while its unthrottled twin spins
+// on; TestMainThreadFrames reads the frames of a trace written by hand as
+// BenchmarkBrowserPlay reads Chromium's (the page's renderer found by its
+// URL, each frame's main-thread time its outermost tasks since the frame
+// before, other threads and processes left out); and
+// TestPercentileIsNearestRank pins the percentile its figures use.
 //
 // Every test fails on any console error: console.error, an uncaught
 // exception, or a browser log entry of level error, from the page or from
@@ -220,6 +225,17 @@
 //     CDP, which also counts the browser's wait for the page), and
 //     stabilize-s (its budget is 20 s) and wasm-MiB; a run not at rest
 //     after two minutes is cancelled and reports steps-at-stop instead.
+//   - BenchmarkBrowserPlay: a world of 1,000 pods, built through the console
+//     and Stabilize with 300 of its pods then killed, played at #speed's
+//     largest option for 10 s while Chromium records a trace (the CDP
+//     Tracing domain, trace_test.go). From the page's main thread
+//     (CrRendererMain of the renderer TracingStartedInBrowser names for the
+//     page), frame by frame (BeginMainThreadFrame): frame-p95-ms, the 95th
+//     percentile of the main thread's top-level tasks per frame;
+//     late-frames-%, the share of frames that began more than 20 ms after the
+//     one before; frames; and steps/s, how fast the page played. It fails
+//     unless Play is still pressed at the end and the page played at least a
+//     fifth of the steps its speed asks for.
 //
 // # Running them
 //

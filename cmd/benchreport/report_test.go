@@ -49,6 +49,7 @@ not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progre
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
 not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
+not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `
 
 func TestRunEchoesInputThenReportsAndFailsOverBudget(t *testing.T) {
@@ -134,6 +135,7 @@ not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progre
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
 not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
+not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `
 
 func TestRunPrintsConvergenceTableAndFailsOverBudget(t *testing.T) {
@@ -196,6 +198,7 @@ not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progre
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
 not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
+not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `, stdout.String())
 }
 
@@ -256,6 +259,42 @@ func TestRunJudgesTheThrottledLoad(t *testing.T) {
 			assert.Equal(t, tt.wantCode, code)
 			assert.Regexp(t, `\nBrowserLoadThrottled\s+engine-ms=\d+ load-ms=\d+ (progress-ms=\d+ )?wasm-Mbit/s=8\.712\s+`+
 				`load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000\s+`+tt.wantVerdict+`\n`, stdout.String())
+			if tt.wantStderr == "" {
+				assert.Empty(t, stderr.String())
+			} else {
+				assert.Contains(t, stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+}
+
+// TestRunJudgesPlay: the trace figures of a 1,000-pod world playing are held
+// to their limits, each on its own; the figures with none (frames, steps/s)
+// are shown, and a limited figure that is missing fails the run.
+func TestRunJudgesPlay(t *testing.T) {
+	line := "BenchmarkBrowserPlay-2   1   20628906604 ns/op   9.8 frame-p95-ms   598 frames   3.2 late-frames-%   48.5 steps/s\n"
+	tests := []struct {
+		name        string
+		replace     []string
+		wantCode    int
+		wantVerdict string
+		wantStderr  string
+	}{
+		{"within", nil, 0, "ok", ""},
+		{"frames too long", []string{"9.8 frame-p95-ms", "127.4 frame-p95-ms"}, 1, "OVER", "BrowserPlay OVER: frame-p95-ms 127.4 > 12"},
+		{"frames too late", []string{"3.2 late-frames-%", "64.97 late-frames-%"}, 1, "OVER", "BrowserPlay OVER: late-frames-% 64.97 > 5"},
+		{"no late frames figure", []string{"3.2 late-frames-%", ""}, 1, "INCOMPLETE", "BrowserPlay INCOMPLETE: no late-frames-% metric"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := strings.NewReplacer(tt.replace...).Replace(line)
+			var stdout, stderr bytes.Buffer
+
+			code := run(strings.NewReader(in), &stdout, &stderr)
+
+			assert.Equal(t, tt.wantCode, code)
+			assert.Regexp(t, `\nBrowserPlay\s+frame-p95-ms=[\d.]+ frames=598 (late-frames-%=[\d.]+ )?steps/s=48\.5\s+`+
+				`frame-p95-ms ≤ 12, late-frames-% ≤ 5\s+`+tt.wantVerdict+`\n`, stdout.String())
 			if tt.wantStderr == "" {
 				assert.Empty(t, stderr.String())
 			} else {
