@@ -150,6 +150,21 @@
 //   - TestHundredPressesAreHundredSteps: → pressed 100 times, faster than
 //     the engine steps, gives 100 steps; meanwhile #queued counts the
 //     presses waiting ("+N queued").
+//   - TestTheFirstFrameIsTheWorld: the timeline gets its first entry only
+//     after the first frame is on the screen.
+//   - TestTheLoopDrawsAKilledPodsWay: a killed pod followed around the
+//     picture of the loop, step by step, from its SVG's DOM: kubectl → API
+//     server → the pod reflector → DeltaFIFO, indexer and handlers → the
+//     workqueue → a worker → the API server; the queue drawn is the
+//     engine's at every step, lists default/web after the enqueue and not
+//     after the last Done; Back draws the earlier picture exactly.
+//   - TestTheLoopDrawsADroppedWatchEvent: a lost watch event falls off the
+//     edge from the API server to the pod reflector, marked lost.
+//   - TestTheLoopExplainsItsParts: the picture is one Tab stop, ↓ moves
+//     through its parts, Enter shows a part's card (glossary explanation,
+//     upstream name, what it holds) that leads to the glossary.
+//   - TestTheLoopIsOneTapAwayOnAPhone: at 390×844 the picture is folded
+//     behind a button that opens and folds it, and scrolls sideways.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -236,4 +237,34 @@ func TestTheLoopExplainsItsParts(t *testing.T) {
 	p.shot("part-explained")
 	p.click(`#loop-detail [data-loop-action="glossary"]`)
 	p.waitFor("the glossary at DeltaFIFO", quick, `document.getElementById("glossary").open && document.activeElement.closest(".gloss-entry")?.textContent.includes("DeltaFIFO")`)
+}
+
+// TestTheLoopIsOneTapAwayOnAPhone: on a phone the picture is folded away
+// behind one button under its heading, which says whether it is open; one
+// tap shows it, with the step lit, and another folds it again.
+func TestTheLoopIsOneTapAwayOnAPhone(t *testing.T) {
+	p := newTab(t)
+	emulate(p, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true,
+	})
+	emulate(p, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	p.navigate(p.s.server.URL + "/")
+	p.waitReady()
+	p.stabilize()
+	p.command("kill pods -l app=web --pick=oldest")
+	require.Equal(t, 390.0, eval[float64](p, `window.innerWidth`))
+	assert.Equal(t, "false", eval[string](p, `document.getElementById("loop-toggle").getAttribute("aria-expanded")`))
+	assert.Zero(t, p.rect("#loop-figure").Height, "the picture is folded away on a phone")
+
+	p.tap("#loop-toggle")
+	p.waitFor("the loop to open", quick, `document.getElementById("loop-toggle").getAttribute("aria-expanded") === "true"`)
+	assert.Greater(t, p.rect("#loop-figure svg").Height, 100.0, "one tap shows the picture")
+	assert.Equal(t, "Hide the loop", p.text("#loop-toggle"))
+	assert.Equal(t, "apiserver>kubectl", eval[string](p, `document.querySelector("#loop-figure svg").dataset.edge`), "the picture shows the step")
+	eval[any](p, `document.getElementById("loop-panel").scrollIntoView({block: "start"}), null`)
+	p.viewShot("phone-loop-open")
+
+	p.tap("#loop-toggle")
+	p.waitFor("the loop to fold", quick, `document.getElementById("loop-toggle").getAttribute("aria-expanded") === "false"`)
+	assert.Zero(t, p.rect("#loop-figure").Height)
 }

@@ -99,6 +99,9 @@
 		busy: false, // a chunked run or a restore is going
 		playing: false,
 		playTimer: 0,
+		// insideDrawnAt is when the panels inside the controller were last
+		// drawn (renderInsideAtPace).
+		insideDrawnAt: 0,
 		scrubbing: false,
 		scrubTimer: 0,
 		renderQueued: false,
@@ -613,7 +616,7 @@
 				(again || els.stepForward).focus({preventScroll: true});
 			}
 			if (!first) {
-				UI.renderInside(view);
+				renderInsideAtPace(view);
 				loopUI.render(view, last, {animate: true, stepMs: stepInterval()});
 			}
 			renderSentence(view, last);
@@ -628,6 +631,23 @@
 		UI.roveTerms(els.main);
 		updateControls();
 		syncURL();
+	}
+
+	// insidePaceMs is the least time between two drawings of the panels
+	// inside the controller while Play runs. Their tables are for reading,
+	// which nobody does at fifty steps a second, and drawing them on every
+	// tick of a big world took a third of the frame's time; the loop's
+	// picture, the world and the sentence show each tick. When Play stops,
+	// the next render draws them again (stopPlay schedules it).
+	const insidePaceMs = 500;
+
+	function renderInsideAtPace(view) {
+		const now = performance.now();
+		if (state.playing && now - state.insideDrawnAt < insidePaceMs) {
+			return;
+		}
+		state.insideDrawnAt = now;
+		UI.renderInside(view);
 	}
 
 	function renderSentence(view, last) {
@@ -892,6 +912,9 @@
 		state.playing = false;
 		clearTimeout(state.playTimer);
 		updateControls();
+		// The panels inside the controller were drawn at Play's pace:
+		// draw them as the world now is.
+		scheduleRender();
 	}
 
 	// playTick steps, redraws and waits, at the chosen speed: up to 10 ticks

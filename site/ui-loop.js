@@ -573,16 +573,17 @@
 		if (!move) {
 			return "";
 		}
+		// kubectl is a name of its own; every other part is "the" part.
 		const name = (id) => {
 			const p = placeByID.get(id);
-			return p ? placeName(p) : id;
+			return !p ? id : p.id === "kubectl" ? "kubectl" : `the ${placeName(p)}`;
 		};
 		if (!move.from) {
-			return `This step happens in the ${name(move.lit[0])}; nothing travels.`;
+			return `This step happens in ${name(move.lit[0])}; nothing travels.`;
 		}
 		const what = move.token ? `“${move.token}”` : "It";
 		const fault = {dropped: ", and is lost on the way", delayed: ", held back on the way", failed: ": refused, it bounces back"}[move.fault] || "";
-		return `${what} travels from the ${name(move.from)} to the ${name(move.to)}${fault}.`;
+		return `${what} travels from ${name(move.from)} to ${name(move.to)}${fault}.`;
 	}
 
 	Object.assign(UI, {Loop, loopPlaces: places.map((p) => ({id: p.id, gloss: p.gloss, panel: p.panel}))});
