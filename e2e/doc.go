@@ -165,6 +165,8 @@
 //     upstream name, what it holds) that leads to the glossary.
 //   - TestTheLoopIsOneTapAwayOnAPhone: at 390×844 the picture is folded
 //     behind a button that opens and folds it, and scrolls sideways.
+//   - TestTheLoopHighlightsWithoutMotion: with prefers-reduced-motion no
+//     token flies; the step's edge and part are highlighted instead.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list

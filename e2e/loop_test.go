@@ -66,9 +66,15 @@ func (p *page) loopState() loopState {
 func (p *page) stepLoop() loopState {
 	p.t.Helper()
 	n := p.stepForward()
-	p.waitFor(fmt.Sprintf("the loop to show step %d", n), quick,
-		fmt.Sprintf(`document.querySelector("#loop-figure svg")?.dataset.step === %q`, fmt.Sprint(n)))
+	p.waitLoop(n)
 	return p.loopState()
+}
+
+// waitLoop waits until the picture shows step n, its token at rest.
+func (p *page) waitLoop(n int) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("the loop to show step %d at rest", n), quick,
+		fmt.Sprintf(`(() => { const svg = document.querySelector("#loop-figure svg"); return svg?.dataset.step === %q && !svg.dataset.flying; })()`, fmt.Sprint(n)))
 }
 
 // stepLoopUntil steps until a step of actor (a prefix) modelling models,
@@ -108,8 +114,7 @@ func TestTheLoopDrawsAKilledPodsWay(t *testing.T) {
 	answer := p.loopState()
 	assert.Equal(t, "kubectl", answer.Actor)
 	assert.Equal(t, "apiserver>kubectl", answer.Edge)
-	n := p.stepBack()
-	p.waitFor("the loop to show the delete", quick, fmt.Sprintf(`document.querySelector("#loop-figure svg").dataset.step === %q`, fmt.Sprint(n)))
+	p.waitLoop(p.stepBack())
 	del := p.loopState()
 	assert.Equal(t, "apiserver", del.Actor)
 	assert.Equal(t, "registry.Delete", del.Models)
@@ -146,15 +151,12 @@ func TestTheLoopDrawsAKilledPodsWay(t *testing.T) {
 	// Back draws the picture before this step exactly, and forward again
 	// the one after it.
 	before := p.html("#loop-figure")
-	p.stepBack()
-	p.waitFor("the loop to show the step before", quick, fmt.Sprintf(`document.querySelector("#loop-figure svg").dataset.step === %q`, fmt.Sprint(enqueue.Step-1)))
+	p.waitLoop(p.stepBack())
 	earlier := p.html("#loop-figure")
 	assert.NotEqual(t, before, earlier, "Back changes the picture")
-	p.stepForward()
-	p.waitFor("the loop to show the step again", quick, fmt.Sprintf(`document.querySelector("#loop-figure svg").dataset.step === %q`, fmt.Sprint(enqueue.Step)))
+	p.waitLoop(p.stepForward())
 	assert.Equal(t, before, p.html("#loop-figure"), "the same step draws the same picture")
-	p.stepBack()
-	p.waitFor("the loop to show the step before", quick, fmt.Sprintf(`document.querySelector("#loop-figure svg").dataset.step === %q`, fmt.Sprint(enqueue.Step-1)))
+	p.waitLoop(p.stepBack())
 	assert.Equal(t, earlier, p.html("#loop-figure"), "Back restores the earlier drawing exactly")
 	p.stepLoop()
 
@@ -267,4 +269,35 @@ func TestTheLoopIsOneTapAwayOnAPhone(t *testing.T) {
 	p.tap("#loop-toggle")
 	p.waitFor("the loop to fold", quick, `document.getElementById("loop-toggle").getAttribute("aria-expanded") === "false"`)
 	assert.Zero(t, p.rect("#loop-figure").Height)
+}
+
+// TestTheLoopHighlightsWithoutMotion: a reader who asked for less motion
+// sees each step's token where it rests and its edge highlighted, with no
+// flight; with motion, the same step's token flies.
+func TestTheLoopHighlightsWithoutMotion(t *testing.T) {
+	flies := func(p *page) bool {
+		eval[any](p, `(() => {
+			window.__e2eFlew = false;
+			const svg = document.querySelector("#loop-figure svg");
+			new MutationObserver(() => { if (svg.dataset.flying) window.__e2eFlew = true; }).observe(svg, {attributes: true});
+			return null;
+		})()`)
+		n := p.stepForward()
+		p.waitLoop(n)
+		return eval[bool](p, `window.__e2eFlew`)
+	}
+	p := openPage(t, "")
+	assert.True(t, flies(p), "with motion, the step's token flies")
+
+	calm := newTab(t)
+	emulate(calm, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	})
+	calm.navigate(calm.s.server.URL + "/")
+	calm.waitReady()
+	calm.waitSettled()
+	assert.False(t, flies(calm), "with less motion asked for, no token flies")
+	assert.True(t, calm.exists("#loop-figure .loop-edge.travelled"), "the step's edge is highlighted instead")
+	assert.True(t, calm.exists("#loop-figure .loop-place.lit.main"), "and the part it happens in")
+	assert.False(t, calm.exists("#loop-figure .loop-token.hidden"), "the token rests on its edge")
 }

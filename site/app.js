@@ -1339,10 +1339,12 @@
 		},
 	});
 
-	// stepInterval is how long one step stays on screen while playing, for
-	// the token's flight; a single step gets a flight of its own length.
+	// stepInterval is how long one drawing stays on screen while playing
+	// (a tick of playTick, which runs several steps a tick beyond 10 a
+	// second), for the token's flight; a single step gets a flight of its
+	// own length.
 	function stepInterval() {
-		return state.playing ? 1000 / (Number(els.speed.value) || 1) : 400;
+		return state.playing ? 1000 / Math.min(Number(els.speed.value) || 1, 10) : 400;
 	}
 
 	// A phone folds the loop away, one tap from the world; a wide screen

@@ -466,7 +466,10 @@
 				line.classList.toggle("fault", !!on && !!move.fault);
 			}
 			this.drawBadges(view, wayNow ? wayNow.edge.key : "");
-			this.drawToken(move, wayNow, animate && last && last.n === this.lastN + 1, stepMs);
+			// A token flies when the world moved forward, from the step drawn
+			// before (Play may have run several steps since: the newest
+			// one's token flies); Back and a jump draw it where it rests.
+			this.drawToken(move, wayNow, animate && last && last.n > this.lastN && this.lastN > 0, stepMs);
 			this.lastN = last ? last.n : 0;
 			this.svg.dataset.step = String(last ? last.n : 0);
 			this.svg.dataset.lit = move ? move.lit.join(" ") : "";
@@ -526,6 +529,7 @@
 			if (this.flight) {
 				this.flight.cancel();
 				this.flight = null;
+				delete this.svg.dataset.flying;
 			}
 			if (!animate || UI.reducedMotion() || typeof token.animate !== "function") {
 				return;
@@ -539,7 +543,18 @@
 			if (move.fault === "dropped") {
 				frames.push({transform: `translate(${at[0].toFixed(1)}px,${at[1].toFixed(1)}px)`, opacity: 0.6});
 			}
-			this.flight = token.animate(frames, {duration: Math.max(120, Math.min(450, stepMs * 0.8)), easing: "ease-out"});
+			// The flight takes as long as the step stays on screen (up to
+			// 0.6 s), so that while Play runs the picture moves on every
+			// frame; svg's data-flying says a token is on its way.
+			const flight = token.animate(frames, {duration: Math.max(120, Math.min(600, stepMs)), easing: "ease-out"});
+			this.flight = flight;
+			this.svg.dataset.flying = "true";
+			flight.onfinish = () => {
+				if (this.flight === flight) {
+					this.flight = null;
+					delete this.svg.dataset.flying;
+				}
+			};
 		}
 	}
 
