@@ -34,6 +34,15 @@
 //   - TestGoneOwnerIsNotItsNamesake: rs/web deleted and created again at
 //     once: the old pods are drawn under a group marked gone, not under the
 //     new rs/web, until the garbage collector has deleted them.
+//   - TestWorldRedrawsOnlyWhatChanged: across a scale, a kill, a pod set
+//     not ready and the steps after each, a pod card whose pod did not
+//     change (nor whether the step touched it) is the very element drawn
+//     before, and one whose pod changed is drawn anew; a big world plays
+//     smoothly because of it.
+//   - TestWorldUpdatedDrawsWhatAFullDrawingDraws: at every step of a scale,
+//     a kill, a relabel, an owner deleted and created again, a namespace, a
+//     cordon and steps back, the World panel drawn step by step is byte for
+//     byte what UI.renderWorld draws from nothing for the same view.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.

@@ -3,9 +3,10 @@
 // its node's column), and the orphans, pods no controller owns, in a group of
 // their own. It also runs the small menu that opens when a pod is clicked.
 //
-// The drawing is rebuilt from the view at every render: views are capped
-// (pods per owner here, pods in all by the engine), so this stays cheap, and
-// rebuilding means the page can never show a stale pod.
+// The drawing is kept between renders and changed where the view changed
+// (see "Drawing, and drawing again only what changed" below): a big world
+// plays smoothly, and what is drawn is always what a drawing made from
+// nothing would be, so the page never shows a stale pod.
 "use strict";
 
 (() => {
@@ -156,21 +157,6 @@
 		return null;
 	}
 
-	// podGrid lays pods out in the node columns: column 0 holds the pods not
-	// bound to a node, then one column per node, in the view's order. A pod on
-	// a node the view does not list goes to the first column too.
-	function podGrid(pods, columns, touched) {
-		const cells = columns.map((col) => h("div", {class: "cell", dataset: {column: col || "-"}}));
-		const index = new Map(columns.map((col, i) => [col, i]));
-		const shown = pods.slice(0, maxPodsPerOwner);
-		for (const pod of shown) {
-			cells[index.get(pod.node || "") ?? 0].appendChild(podButton(pod, touched));
-		}
-		const grid = h("div", {class: "pod-grid"}, cells);
-		const more = pods.length - shown.length;
-		return [grid, more > 0 ? h("p", {class: "more", text: `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`}) : null];
-	}
-
 	// isActive says whether the controller counts a pod as one of its
 	// replicas (upstream's FilterActivePods): not finished and not being
 	// deleted.
@@ -178,13 +164,13 @@
 		return !pod.terminating && pod.phase !== "Failed" && pod.phase !== "Succeeded";
 	}
 
-	// statusLine says what an owner wants and what its status says. The
-	// status is what the controller last wrote, at the end of a sync, so
-	// between syncs it can trail the pods drawn below it: when it does, the
-	// line says so, rather than showing two counts that disagree silently.
-	function statusLine(owner, pods) {
+	// statusLine says what an owner wants and what its status says, given
+	// how many of its pods are active. The status is what the controller
+	// last wrote, at the end of a sync, so between syncs it can trail the
+	// pods drawn below it: when it does, the line says so, rather than
+	// showing two counts that disagree silently.
+	function statusLine(owner, active) {
 		const s = owner.status || {};
-		const active = pods.filter(isActive).length;
 		const status = `status, as last written: ${s.replicas || 0} current · ${s.readyReplicas || 0} ready · ${s.availableReplicas || 0} available`;
 		const behind = active !== (s.replicas || 0)
 			? ` (${plural(active, "active pod")} now: the status catches up when the controller next syncs and writes it)`
@@ -192,37 +178,32 @@
 		return `${owner.replicas} desired · ${status}${behind}`;
 	}
 
-	// ownerGroup draws one owner with its pods.
-	function ownerGroup(owner, pods, columns, touched) {
-		const id = `${owner.kind}/${owner.name}`;
-		const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
-		const classes = ["owner", "group"];
-		if (owner.terminating) {
-			classes.push("terminating");
-		}
-		if (isTouched) {
-			classes.push("touched");
-		}
+	// ownerHead draws the head of one owner's group: its kind and name, its
+	// selector and counts, and its ReplicaFailure, if any. The head of a
+	// group of pods whose owner is gone from the API says so in place of
+	// the selector and counts, which it no longer has.
+	function ownerHead(owner, active, isTouched, gone) {
 		const title = h("h3", {class: "owner-title"},
 			isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
 			h("span", {class: "owner-kind", text: kindNames[owner.kind] || owner.kind}), " ",
-			h("span", {class: "owner-name mono", text: id}),
+			h("span", {class: "owner-name mono", text: `${owner.kind}/${owner.name}`}),
 			owner.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${owner.namespace}`}) : null,
 			owner.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
 			isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
-		return h("section", {class: classes.join(" "), dataset: {owner: id, namespace: owner.namespace}, "aria-label": `${kindNames[owner.kind] || owner.kind} ${owner.name}`},
-			h("div", {class: "group-head"},
-				title,
-				h("p", {class: "owner-meta"},
-					h("span", {class: "meta-label", text: "selector "}),
-					h("code", {class: "selector", text: owner.selector || "(none)"}),
-					h("span", {class: "replicas", text: " · " + statusLine(owner, pods)})),
-				owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null),
-			pods.length ? podGrid(pods, columns, touched) : h("p", {class: "empty", text: "no pods"}));
+		const meta = gone
+			? h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))
+			: h("p", {class: "owner-meta"},
+				h("span", {class: "meta-label", text: "selector "}),
+				h("code", {class: "selector", text: owner.selector || "(none)"}),
+				h("span", {class: "replicas", text: " · " + statusLine(owner, active)}));
+		return h("div", {class: "group-head"},
+			title,
+			meta,
+			owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null);
 	}
 
-	// nodeHeader draws the node columns' headings.
-	function nodeHeader(nodes, touched) {
+	// nodeRow draws the node columns' headings.
+	function nodeRow(nodes, touched) {
 		const cells = [h("div", {class: "node-col unscheduled"}, h("span", {class: "node-name", text: "not scheduled"}))];
 		for (const node of nodes) {
 			const notes = [];
@@ -254,20 +235,219 @@
 		return h("div", {class: "node-row", "aria-label": "Nodes"}, cells);
 	}
 
-	// lastWorld is what the world shows, as JSON: an unchanged world (a step
-	// inside the controller) is not rebuilt.
-	let lastWorld = "";
+	// --- Drawing, and drawing again only what changed -----------------------
+	//
+	// While a world of 1,000 pods plays, the panel is drawn up to ten times
+	// a second, and a step changes a few pods at most. Building it anew each
+	// time cost the page's main thread some 20 ms a draw (the script, and
+	// then the browser's style, layout and paint of every card), so the
+	// drawing is kept between draws instead: each element is keyed by what
+	// it draws (a pod card by the pod's namespace and name, a group by its
+	// owner, the node row by the nodes), and remembers the view data it was
+	// drawn from. A draw builds anew the elements whose data changed, puts
+	// the others where the view says, removes what the view no longer
+	// holds, and leaves the rest, most of it, alone: the browser has only
+	// the changed cards to style, lay out and paint (e2e's
+	// TestWorldRedrawsOnlyWhatChanged holds the page to that).
+	//
+	// What is built is built by the same functions whatever was there
+	// before, so a drawing updated step by step is the drawing of the same
+	// view made from nothing, node for node (and e2e's
+	// TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
 
-	// renderWorld redraws root (#world) from a view.
-	function renderWorld(root, view, touched) {
-		const key = JSON.stringify([view.nodes, view.owners, view.pods, view.podsTotal, [...touched]]);
-		if (key === lastWorld && root.firstChild) {
-			return;
+	// drawings holds what each root renderWorld draws into shows: a root
+	// it has not drawn into yet (a test may draw into a detached element)
+	// gets a drawing of its own, made from nothing.
+	const drawings = new WeakMap();
+
+	function newDrawing() {
+		return {
+			cols: "", // the --cols value set on the root
+			nodes: null, // the node row: {sig, el}
+			showing: null, // the note "Showing n of m pods"
+			nothing: null, // the note of an empty world
+			pods: new Map(), // a pod's namespace/name → {sig, el}, its card
+			groups: new Map(), // an owner group's key → its group record
+			orphans: null, // the orphans' group record
+		};
+	}
+
+	// A group record is one group's section (el) and the parts it holds:
+	// its head (head, drawn from headSig), the grid of node columns (grid,
+	// cells, for the columns named by columns), the note counting the pods
+	// not drawn (more) and the one saying there are none (empty), each made
+	// when first needed.
+	function newGroup(el) {
+		return {el, headSig: null, head: null, columns: null, grid: null, cells: null, more: null, empty: null};
+	}
+
+	// reconcile makes nodes the children of parent, in order, moving as
+	// few as it can: the children not in nodes are removed first, so that
+	// when cards are only added or removed (the usual step) none of those
+	// that stay is moved, which would make the browser lay it out again.
+	function reconcile(parent, nodes) {
+		const keep = new Set(nodes);
+		for (let child = parent.firstChild; child;) {
+			const next = child.nextSibling;
+			if (!keep.has(child)) {
+				child.remove();
+			}
+			child = next;
 		}
-		lastWorld = key;
+		let at = parent.firstChild;
+		for (const node of nodes) {
+			if (node === at) {
+				at = at.nextSibling;
+			} else {
+				parent.insertBefore(node, at);
+			}
+		}
+	}
+
+	// keepText returns el holding text, made as a tag of class cls when el
+	// is null.
+	function keepText(el, tag, cls, text) {
+		if (!el) {
+			return h(tag, {class: cls, text});
+		}
+		if (el.textContent !== text) {
+			el.textContent = text;
+		}
+		return el;
+	}
+
+	// card returns the card of a pod, and records it in drawn: the card
+	// drawn before when it was drawn from the same pod, as touched or not,
+	// or a new one. The pod's fields, as JSON, are everything its card
+	// shows; the engine writes them in a fixed order, so equal pods give
+	// equal JSON.
+	function card(drawing, drawn, pod, touched) {
+		const key = `${pod.namespace}/${pod.name}`;
+		const sig = (touched.has(refKey("pod", pod.namespace, pod.name)) ? "◆" : "") + JSON.stringify(pod);
+		const before = drawing.pods.get(key);
+		const el = before && before.sig === sig ? before.el : podButton(pod, touched);
+		drawn.set(key, {sig, el});
+		return el;
+	}
+
+	// drawPods lays a group's pods out in its grid's node columns: column
+	// 0 holds the pods not bound to a node, then one column per node, in
+	// the view's order (a pod on a node the view does not list goes to the
+	// first column too). Past maxPodsPerOwner pods are counted, not drawn.
+	// It returns what follows the group's head: the grid, and the count.
+	function drawPods(drawing, drawn, group, pods, columns, touched) {
+		const columnsKey = columns.join("\n");
+		if (group.columns !== columnsKey) {
+			group.columns = columnsKey;
+			group.cells = columns.map((col) => h("div", {class: "cell", dataset: {column: col || "-"}}));
+			group.grid = h("div", {class: "pod-grid"}, group.cells);
+		}
+		const index = new Map(columns.map((col, i) => [col, i]));
+		const lists = columns.map(() => []);
+		const shown = Math.min(pods.length, maxPodsPerOwner);
+		for (let i = 0; i < shown; i++) {
+			lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched));
+		}
+		group.cells.forEach((cell, i) => reconcile(cell, lists[i]));
+		const more = pods.length - shown;
+		if (more <= 0) {
+			return [group.grid];
+		}
+		group.more = keepText(group.more, "p", "more", `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`);
+		return [group.grid, group.more];
+	}
+
+	// drawBody makes a group's section hold its head and its pods, or the
+	// note that it has none.
+	function drawBody(drawing, drawn, group, pods, columns, touched, none) {
+		let body;
+		if (pods.length) {
+			body = drawPods(drawing, drawn, group, pods, columns, touched);
+		} else {
+			group.empty = group.empty || h("p", {class: "empty", text: none});
+			body = [group.empty];
+		}
+		reconcile(group.el, [group.head, ...body]);
+	}
+
+	// drawOwner draws the group of one owner's pods, under key, and returns
+	// its section. A group whose owner is gone from the API (gone) is drawn
+	// with a head that says so, and data-gone-owner in place of data-owner:
+	// data-owner names live owners only, since a new owner of the same name
+	// may be drawn above it.
+	function drawOwner(drawing, drawn, groups, key, owner, pods, gone, columns, touched) {
+		const id = `${owner.kind}/${owner.name}`;
+		const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
+		const classes = ["owner", "group"];
+		if (owner.terminating) {
+			classes.push("terminating");
+		}
+		if (isTouched) {
+			classes.push("touched");
+		}
+		if (gone) {
+			classes.push("owner-gone");
+		}
+		let group = drawing.groups.get(key);
+		if (!group) {
+			const kind = kindNames[owner.kind] || owner.kind;
+			group = newGroup(gone
+				? h("section", {class: classes.join(" "), dataset: {namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}, gone from the API`})
+				: h("section", {class: classes.join(" "), dataset: {owner: id, namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}`}));
+			if (gone) {
+				group.el.dataset.goneOwner = id;
+			}
+		} else if (group.el.className !== classes.join(" ")) {
+			group.el.className = classes.join(" ");
+		}
+		groups.set(key, group);
+		let active = 0;
+		for (const pod of pods) {
+			active += isActive(pod) ? 1 : 0;
+		}
+		const headSig = gone ? `gone ${isTouched}` : `${isTouched} ${active} ${JSON.stringify(owner)}`;
+		if (group.headSig !== headSig) {
+			group.headSig = headSig;
+			group.head = ownerHead(owner, active, isTouched, gone);
+			// The drawing's words (selector, orphan, cordoned, …) become
+			// glossary terms.
+			UI.decorateWorld(group.head);
+		}
+		drawBody(drawing, drawn, group, pods, columns, touched, "no pods");
+		return group.el;
+	}
+
+	// drawOrphans draws the group of the pods no controller owns.
+	function drawOrphans(drawing, drawn, orphans, columns, touched) {
+		let group = drawing.orphans;
+		if (!group) {
+			group = drawing.orphans = newGroup(h("section", {id: "orphans", class: "group orphans", "aria-label": "Orphan pods"}));
+			group.head = h("div", {class: "group-head"},
+				h("h3", {class: "owner-title"}, h("span", {"aria-hidden": "true", text: "⚠ "}), "Orphans"),
+				h("p", {class: "owner-meta", text: "pods no controller owns: a ReplicaSet whose selector matches one adopts it"}));
+			UI.decorateWorld(group.head);
+		}
+		drawBody(drawing, drawn, group, orphans, columns, touched, "no orphans");
+		return group.el;
+	}
+
+	// renderWorld draws the view into root (#world), changing only what
+	// differs from what root shows.
+	function renderWorld(root, view, touched) {
+		// A glossary term that had the focus keeps it when its part of the
+		// drawing is drawn anew.
+		const focus = UI.termFocus(root);
+		let drawing = drawings.get(root);
+		if (!drawing) {
+			drawing = newDrawing();
+			drawings.set(root, drawing);
+		}
 		const nodes = view.nodes || [];
 		const columns = ["", ...nodes.map((n) => n.name)];
-		root.style.setProperty("--cols", String(columns.length));
+		if (drawing.cols !== String(columns.length)) {
+			drawing.cols = String(columns.length);
+			root.style.setProperty("--cols", drawing.cols);
+		}
 		const pods = view.pods || [];
 
 		// Group the pods by their controller, keyed by namespace and kind/name.
@@ -289,15 +469,25 @@
 			groups.get(key).push(pod);
 		}
 
+		// drawn and groups become the drawing's cards and groups: those
+		// this view draws, and no others.
+		const drawn = new Map();
+		const groups = new Map();
 		const parts = [];
 		const total = view.podsTotal ?? pods.length;
 		if (total > pods.length) {
-			parts.push(h("p", {class: "note", text: `Showing ${pods.length} of ${total} pods; the console's get pods lists them all.`}));
+			drawing.showing = keepText(drawing.showing, "p", "note", `Showing ${pods.length} of ${total} pods; the console's get pods lists them all.`);
+			parts.push(drawing.showing);
 		}
-		parts.push(nodeHeader(nodes, touched));
+		const nodesSig = JSON.stringify(nodes.map((node) => [touched.has(refKey("node", "", node.name)), node]));
+		if (!drawing.nodes || drawing.nodes.sig !== nodesSig) {
+			drawing.nodes = {sig: nodesSig, el: nodeRow(nodes, touched)};
+			UI.decorateWorld(drawing.nodes.el);
+		}
+		parts.push(drawing.nodes.el);
 		for (const owner of view.owners || []) {
 			const key = `${owner.namespace}/${owner.kind}/${owner.name}`;
-			parts.push(ownerGroup(owner, byOwner.get(key) || [], columns, touched));
+			parts.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], false, columns, touched));
 			byOwner.delete(key);
 		}
 		// Pods whose controller is gone from the API (the garbage collector
@@ -310,30 +500,17 @@
 		}
 		for (const [key, list] of byGoneOwner) {
 			const [namespace, kind, name] = key.split("/");
-			const group = ownerGroup({kind, namespace, name, selector: "", replicas: 0, status: {}}, list, columns, touched);
-			group.classList.add("owner-gone");
-			// data-owner names live owners only: a new owner of the same
-			// name may be drawn above.
-			delete group.dataset.owner;
-			group.dataset.goneOwner = `${kind}/${name}`;
-			group.setAttribute("aria-label", `${kindNames[kind] || kind} ${name}, gone from the API`);
-			group.querySelector(".owner-meta").replaceChildren(h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}));
-			parts.push(group);
+			const owner = {kind, namespace, name, selector: "", replicas: 0, status: {}};
+			parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, true, columns, touched));
 		}
-		const orphanHead = h("div", {class: "group-head"},
-			h("h3", {class: "owner-title"}, h("span", {"aria-hidden": "true", text: "⚠ "}), "Orphans"),
-			h("p", {class: "owner-meta", text: "pods no controller owns: a ReplicaSet whose selector matches one adopts it"}));
-		parts.push(h("section", {id: "orphans", class: "group orphans", "aria-label": "Orphan pods"},
-			orphanHead,
-			orphans.length ? podGrid(orphans, columns, touched) : h("p", {class: "empty", text: "no orphans"})));
+		parts.push(drawOrphans(drawing, drawn, orphans, columns, touched));
 		if (!(view.owners || []).length && !pods.length) {
-			parts.splice(1, 0, h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"}));
+			drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"});
+			parts.splice(1, 0, drawing.nothing);
 		}
-		// The drawing's words (selector, orphan, cordoned, …) become
-		// glossary terms; one that had the focus keeps it.
-		const focus = UI.termFocus(root);
-		root.replaceChildren(...parts);
-		UI.decorateWorld(root);
+		drawing.pods = drawn;
+		drawing.groups = groups;
+		reconcile(root, parts);
 		UI.restoreTermFocus(root, focus);
 	}
 
