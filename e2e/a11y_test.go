@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,11 +144,7 @@ func TestAxeFindsNothingSerious(t *testing.T) {
 	require.False(t, eval[bool](bad, `document.getElementById("error").hidden`), "a wrong share link showed no #error")
 	bad.checkAxe(source, "with an error shown")
 
-	phone := newTab(t)
-	emulate(phone, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true,
-	})
-	emulate(phone, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	phone := newPhoneTab(t)
 	phone.navigate(phone.s.server.URL + "/")
 	phone.waitReady()
 	phone.waitSettled()

@@ -30,11 +30,7 @@ import (
 // scrolls sideways, Step is a full-width tap target, a tap steps, and a tap
 // on a pod opens its menu as a sheet along the bottom of the screen.
 func TestPhoneTapToStep(t *testing.T) {
-	p := newTab(t)
-	emulate(p, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true,
-	})
-	emulate(p, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	p := newPhoneTab(t)
 	p.navigate(p.s.server.URL + "/")
 	p.waitReady()
 	p.waitSettled()
@@ -173,6 +169,18 @@ func (p *page) colourScheme(scheme string) {
 	emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
 	})
+}
+
+// newPhoneTab opens a blank tab that shows pages as a phone does: 390 by 844
+// CSS pixels at twice the density, with touch and no mouse.
+func newPhoneTab(tb testing.TB) *page {
+	tb.Helper()
+	p := newTab(tb)
+	emulate(p, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true,
+	})
+	emulate(p, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	return p
 }
 
 // emulate runs an Emulation command on p's tab, which keeps it until the tab

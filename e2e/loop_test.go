@@ -245,11 +245,7 @@ func TestTheLoopExplainsItsParts(t *testing.T) {
 // behind one button under its heading, which says whether it is open; one
 // tap shows it, with the step lit, and another folds it again.
 func TestTheLoopIsOneTapAwayOnAPhone(t *testing.T) {
-	p := newTab(t)
-	emulate(p, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true,
-	})
-	emulate(p, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	p := newPhoneTab(t)
 	p.navigate(p.s.server.URL + "/")
 	p.waitReady()
 	p.stabilize()

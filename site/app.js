@@ -599,8 +599,9 @@
 	function render({first = false} = {}) {
 		const view = state.view;
 		if (view) {
-			// The world is redrawn from scratch: keep keyboard focus on the
-			// same pod across the redraw, or, if that pod is gone (killed,
+			// The world redraws the cards of the pods that changed (and
+			// moves the ones that moved): keep keyboard focus on the same
+			// pod across the redraw, or, if that pod is gone (killed,
 			// deleted), on Step, so a keyboard reader never loses their place.
 			const active = document.activeElement;
 			const focused = active && active.matches && active.matches("button.pod") && els.world.contains(active)

@@ -405,7 +405,7 @@
 			this.detail.replaceChildren(
 				h("h3", {class: "loop-detail-title"}, h("span", {text: placeName(p)}),
 					entry && entry.upstream ? h("code", {class: "loop-upstream", text: entry.upstream.name}) : null),
-				entry ? h("p", {text: UI.glossary.plain ? UI.glossary.plain(entry.short) : entry.short}) : null,
+				entry ? h("p", {text: entry.short}) : null,
 				held.length ? h("p", {class: "loop-held"}, "Now: ", held.join("; ")) : null,
 				h("p", {class: "loop-detail-actions"},
 					h("button", {type: "button", class: "small", "data-loop-action": "panel", text: "Show its table"}),
@@ -601,5 +601,5 @@
 		return `${what} travels from ${name(move.from)} to ${name(move.to)}${fault}.`;
 	}
 
-	Object.assign(UI, {Loop, loopPlaces: places.map((p) => ({id: p.id, gloss: p.gloss, panel: p.panel}))});
+	Object.assign(UI, {Loop});
 })();

@@ -231,24 +231,21 @@ func TestRunPrintsFiguresAndFailsOverBudget(t *testing.T) {
 	assert.Contains(t, stderr.String(), "WasmSize OVER: brotli-bytes 1350000 > 1300000")
 }
 
-// TestRunJudgesTheThrottledLoad: the page's figures on a slow network and
-// CPU are judged by their own limits, not by BrowserLoad's, and a figure
-// with no limit (wasm-Mbit/s, which the benchmark checks itself) is shown.
-func TestRunJudgesTheThrottledLoad(t *testing.T) {
-	line := "BenchmarkBrowserLoadThrottled-2   1   62149251754 ns/op   2480 engine-ms   850.5 load-ms   712 progress-ms   8.712 wasm-Mbit/s\n"
-	tests := []struct {
-		name        string
-		replace     []string
-		wantCode    int
-		wantVerdict string
-		wantStderr  string
-	}{
-		{"within", nil, 0, "ok", ""},
-		{"engine late", []string{"2480 engine-ms", "3012 engine-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: engine-ms 3012 > 3000"},
-		{"progress late", []string{"712 progress-ms", "1250 progress-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: progress-ms 1250 > 1000"},
-		{"interactive late", []string{"850.5 load-ms", "1001 load-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: load-ms 1001 > 1000"},
-		{"no progress", []string{"712 progress-ms", ""}, 1, "INCOMPLETE", "BrowserLoadThrottled INCOMPLETE: no progress-ms metric"},
-	}
+// judgement is one case of a benchmark line judged by run: the line with
+// replace applied, and what run must say of it.
+type judgement struct {
+	name        string
+	replace     []string
+	wantCode    int
+	wantVerdict string
+	wantStderr  string
+}
+
+// checkJudgements runs each case on line and checks run's exit code, the
+// report's row for the benchmark (rowRE, then the verdict) and what it
+// says on stderr.
+func checkJudgements(t *testing.T, line, rowRE string, tests []judgement) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := strings.NewReplacer(tt.replace...).Replace(line)
@@ -257,8 +254,7 @@ func TestRunJudgesTheThrottledLoad(t *testing.T) {
 			code := run(strings.NewReader(in), &stdout, &stderr)
 
 			assert.Equal(t, tt.wantCode, code)
-			assert.Regexp(t, `\nBrowserLoadThrottled\s+engine-ms=\d+ load-ms=\d+ (progress-ms=\d+ )?wasm-Mbit/s=8\.712\s+`+
-				`load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000\s+`+tt.wantVerdict+`\n`, stdout.String())
+			assert.Regexp(t, rowRE+tt.wantVerdict+`\n`, stdout.String())
 			if tt.wantStderr == "" {
 				assert.Empty(t, stderr.String())
 			} else {
@@ -268,40 +264,37 @@ func TestRunJudgesTheThrottledLoad(t *testing.T) {
 	}
 }
 
+// TestRunJudgesTheThrottledLoad: the page's figures on a slow network and
+// CPU are judged by their own limits, not by BrowserLoad's, and a figure
+// with no limit (wasm-Mbit/s, which the benchmark checks itself) is shown.
+func TestRunJudgesTheThrottledLoad(t *testing.T) {
+	checkJudgements(t,
+		"BenchmarkBrowserLoadThrottled-2   1   62149251754 ns/op   2480 engine-ms   850.5 load-ms   712 progress-ms   8.712 wasm-Mbit/s\n",
+		`\nBrowserLoadThrottled\s+engine-ms=\d+ load-ms=\d+ (progress-ms=\d+ )?wasm-Mbit/s=8\.712\s+`+
+			`load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000\s+`,
+		[]judgement{
+			{"within", nil, 0, "ok", ""},
+			{"engine late", []string{"2480 engine-ms", "3012 engine-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: engine-ms 3012 > 3000"},
+			{"progress late", []string{"712 progress-ms", "1250 progress-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: progress-ms 1250 > 1000"},
+			{"interactive late", []string{"850.5 load-ms", "1001 load-ms"}, 1, "OVER", "BrowserLoadThrottled OVER: load-ms 1001 > 1000"},
+			{"no progress", []string{"712 progress-ms", ""}, 1, "INCOMPLETE", "BrowserLoadThrottled INCOMPLETE: no progress-ms metric"},
+		})
+}
+
 // TestRunJudgesPlay: the trace figures of a 1,000-pod world playing are held
 // to their limits, each on its own; the figures with none (frames, steps/s)
 // are shown, and a limited figure that is missing fails the run.
 func TestRunJudgesPlay(t *testing.T) {
-	line := "BenchmarkBrowserPlay-2   1   20628906604 ns/op   9.8 frame-p95-ms   598 frames   3.2 late-frames-%   48.5 steps/s\n"
-	tests := []struct {
-		name        string
-		replace     []string
-		wantCode    int
-		wantVerdict string
-		wantStderr  string
-	}{
-		{"within", nil, 0, "ok", ""},
-		{"frames too long", []string{"9.8 frame-p95-ms", "127.4 frame-p95-ms"}, 1, "OVER", "BrowserPlay OVER: frame-p95-ms 127.4 > 12"},
-		{"frames too late", []string{"3.2 late-frames-%", "64.97 late-frames-%"}, 1, "OVER", "BrowserPlay OVER: late-frames-% 64.97 > 5"},
-		{"no late frames figure", []string{"3.2 late-frames-%", ""}, 1, "INCOMPLETE", "BrowserPlay INCOMPLETE: no late-frames-% metric"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := strings.NewReplacer(tt.replace...).Replace(line)
-			var stdout, stderr bytes.Buffer
-
-			code := run(strings.NewReader(in), &stdout, &stderr)
-
-			assert.Equal(t, tt.wantCode, code)
-			assert.Regexp(t, `\nBrowserPlay\s+frame-p95-ms=[\d.]+ frames=598 (late-frames-%=[\d.]+ )?steps/s=48\.5\s+`+
-				`frame-p95-ms ≤ 12, late-frames-% ≤ 5\s+`+tt.wantVerdict+`\n`, stdout.String())
-			if tt.wantStderr == "" {
-				assert.Empty(t, stderr.String())
-			} else {
-				assert.Contains(t, stderr.String(), tt.wantStderr)
-			}
+	checkJudgements(t,
+		"BenchmarkBrowserPlay-2   1   20628906604 ns/op   9.8 frame-p95-ms   598 frames   3.2 late-frames-%   48.5 steps/s\n",
+		`\nBrowserPlay\s+frame-p95-ms=[\d.]+ frames=598 (late-frames-%=[\d.]+ )?steps/s=48\.5\s+`+
+			`frame-p95-ms ≤ 12, late-frames-% ≤ 5\s+`,
+		[]judgement{
+			{"within", nil, 0, "ok", ""},
+			{"frames too long", []string{"9.8 frame-p95-ms", "127.4 frame-p95-ms"}, 1, "OVER", "BrowserPlay OVER: frame-p95-ms 127.4 > 12"},
+			{"frames too late", []string{"3.2 late-frames-%", "64.97 late-frames-%"}, 1, "OVER", "BrowserPlay OVER: late-frames-% 64.97 > 5"},
+			{"no late frames figure", []string{"3.2 late-frames-%", ""}, 1, "INCOMPLETE", "BrowserPlay INCOMPLETE: no late-frames-% metric"},
 		})
-	}
 }
 
 func TestRunFailsWhenAFigureIsMissing(t *testing.T) {
