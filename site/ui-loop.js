@@ -524,7 +524,8 @@
 			// It rests half-way along its edge (fallen below it when lost).
 			const end = 0.5;
 			const [x, y] = along(wayNow.points, end);
-			const at = move.fault === "dropped" ? [x, y + 16] : [x, y];
+			// A lost one lies below its lane, clear of the boxes the edge joins.
+			const at = move.fault === "dropped" ? [x, y + boxH / 2 + 10] : [x, y];
 			token.setAttribute("transform", `translate(${at[0].toFixed(1)},${at[1].toFixed(1)})`);
 			if (this.flight) {
 				this.flight.cancel();
