@@ -221,3 +221,31 @@ func TestStabilizeSpendsLittleOfItsRunOnPictures(t *testing.T) {
 		require.Equal(t, present-499+i, n, "the timeline's item %d of 500", i)
 	}
 }
+
+// TestPlayDrawsOnlyTheNewestSteps: while Play runs, the timeline holds only
+// its newest steps (every frame of a big world's Play paid for the whole
+// list); once Play stops, the whole timeline is drawn again, with the
+// present step current.
+func TestPlayDrawsOnlyTheNewestSteps(t *testing.T) {
+	p := openPage(t, "")
+	whole := p.count("#timeline li")
+	require.Greater(t, whole, 40, "the first world's timeline lists its setup, more steps than Play draws")
+	start, _ := p.stepCount()
+
+	p.click("#play")
+	p.waitFor("play to run two steps", runTimeout, fmt.Sprintf(`(() => {
+		const d = document.getElementById("step-count")?.dataset;
+		return d !== undefined && Number(d.step) >= %d;
+	})()`, start+2))
+	playing := p.count("#timeline li")
+	assert.LessOrEqual(t, playing, 30, "while Play runs the timeline draws only the newest steps")
+	assert.True(t, p.exists("#timeline li.current"), "the present step is among them")
+
+	p.click("#play")
+	p.waitFor("#play to be released", quick, `document.getElementById("play").getAttribute("aria-pressed") === "false"`)
+	p.waitSettled()
+	p.waitFor("the whole timeline again", quick, fmt.Sprintf(`document.querySelectorAll("#timeline li").length > %d`, whole))
+	step, _ := p.stepCount()
+	assert.Equal(t, fmt.Sprint(step), eval[string](p, `document.querySelector("#timeline li.current")?.dataset.step ?? ""`),
+		"the present step is current in the whole timeline")
+}

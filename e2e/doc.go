@@ -159,6 +159,8 @@
 //   - TestHundredPressesAreHundredSteps: → pressed 100 times, faster than
 //     the engine steps, gives 100 steps; meanwhile #queued counts the
 //     presses waiting ("+N queued").
+//   - TestPlayDrawsOnlyTheNewestSteps: while Play runs the timeline draws
+//     its newest 30 steps; once it stops, the whole timeline again.
 //   - TestTheFirstFrameIsTheWorld: the timeline gets its first entry only
 //     after the first frame is on the screen.
 //   - TestTheLoopDrawsAKilledPodsWay: a killed pod followed around the

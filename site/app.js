@@ -40,7 +40,10 @@
 	// fetched on demand.
 	const timelineCap = 500;
 	// busyTimelineItems is how many of the newest steps the timeline shows
-	// while a chunked run (Stabilize) goes on.
+	// while a chunked run (Stabilize) goes on, or Play runs: the whole list
+	// (500 items, 3,000 elements) made every frame of a 1,000-pod Play cost
+	// more (BenchmarkBrowserPlay: frame p95 32–34 ms against 49, late frames
+	// 33–38% against 41). It is drawn whole again when the run stops.
 	const busyTimelineItems = 30;
 	// A stabilize that has not come to rest after this many chunks of 1000
 	// steps is stopped, as the console's stabilize stops at --max-steps: a
@@ -491,11 +494,11 @@
 	// and marks the present step and the recorded future.
 	function renderTimeline() {
 		const ol = els.timeline;
-		// During a chunked run only the newest steps are drawn: a run
-		// replaces hundreds of steps a chunk, and drawing them all a few
-		// times a second made Stabilize three times slower. The whole
-		// timeline is drawn when the run ends.
-		const entries = state.busy ? state.tl.slice(-busyTimelineItems) : state.tl;
+		// During a chunked run, and while Play runs, only the newest
+		// steps are drawn: a run replaces hundreds of steps a chunk, and
+		// drawing them all a few times a second made Stabilize three times
+		// slower. The whole timeline is drawn when the run ends.
+		const entries = state.busy || state.playing ? state.tl.slice(-busyTimelineItems) : state.tl;
 		const want = new Set(entries);
 		for (const li of [...ol.children]) {
 			if (!want.has(li._entry)) {
