@@ -103,8 +103,10 @@
 		playing: false,
 		playTimer: 0,
 		// insideDrawnAt is when the panels inside the controller were last
-		// drawn (renderInsideAtPace).
+		// drawn (renderInsideAtPace); listsQueued is set while they and the
+		// timeline wait for the next frame (drawListsNextFrame).
 		insideDrawnAt: 0,
+		listsQueued: false,
 		scrubbing: false,
 		scrubTimer: 0,
 		renderQueued: false,
@@ -620,7 +622,6 @@
 				(again || els.stepForward).focus({preventScroll: true});
 			}
 			if (!first) {
-				renderInsideAtPace(view);
 				loopUI.render(view, last, {animate: true, stepMs: stepInterval()});
 			}
 			renderSentence(view, last);
@@ -628,13 +629,39 @@
 		}
 		// During a chunked run the timeline is drawn with the view fetched
 		// between chunks (a few times a second at most), so its present
-		// keeps up with the step counter.
+		// keeps up with the step counter. While Play runs, the timeline and
+		// the panels inside the controller are drawn in the frame after the
+		// world and the picture, so that no one frame pays for them all.
 		if (!first) {
-			renderTimeline();
+			if (state.playing) {
+				drawListsNextFrame();
+			} else {
+				drawLists();
+			}
 		}
 		UI.roveTerms(els.main);
 		updateControls();
 		syncURL();
+	}
+
+	// drawLists draws what is read rather than watched: the panels inside
+	// the controller (at Play's pace) and the timeline.
+	function drawLists() {
+		if (state.view) {
+			renderInsideAtPace(state.view);
+		}
+		renderTimeline();
+	}
+
+	function drawListsNextFrame() {
+		if (state.listsQueued) {
+			return;
+		}
+		state.listsQueued = true;
+		requestAnimationFrame(() => {
+			state.listsQueued = false;
+			drawLists();
+		});
 	}
 
 	// insidePaceMs is the least time between two drawings of the panels
