@@ -161,7 +161,7 @@ func TestTheLoopDrawsAKilledPodsWay(t *testing.T) {
 	p.stepLoop()
 
 	took := p.stepLoopUntil("rs-worker-", "slowStartBatch", 20)
-	assert.Equal(t, "rs/workers rs/sync", took.Lit)
+	assert.Equal(t, "rs/workers rs/syncHandler", took.Lit)
 	assert.Equal(t, "rs/queue>rs/workers", took.Edge)
 	assert.Equal(t, "default/web", took.Token)
 	assert.Contains(t, took.Queue, "default/web", "the key is held while its sync runs")
@@ -169,7 +169,7 @@ func TestTheLoopDrawsAKilledPodsWay(t *testing.T) {
 
 	create := p.stepLoopUntil("apiserver", "registry.Create", 20)
 	assert.Equal(t, "apiserver", create.Lit)
-	assert.Equal(t, "rs/sync>apiserver", create.Edge)
+	assert.Equal(t, "rs/syncHandler>apiserver", create.Edge)
 	assert.Equal(t, "create pods", create.Token)
 	assert.Contains(t, create.Caption, "travels from the sync of the ReplicaSet controller to the API server")
 

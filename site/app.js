@@ -93,7 +93,6 @@
 		engineUp: false,
 		// loadText is what #status says while the engine loads.
 		loadText: "loading the simulator…",
-		progressQueued: false,
 		// waiting counts the learner's actions not yet started; pending
 		// the actions not yet finished, by the control that asked for
 		// them, which carries a pending mark until they are.
@@ -103,10 +102,8 @@
 		playing: false,
 		playTimer: 0,
 		// insideDrawnAt is when the panels inside the controller were last
-		// drawn (renderInsideAtPace); listsQueued is set while they and the
-		// timeline wait for the next frame (drawListsNextFrame).
+		// drawn (renderInsideAtPace).
 		insideDrawnAt: 0,
-		listsQueued: false,
 		scrubbing: false,
 		scrubTimer: 0,
 		renderQueued: false,
@@ -571,6 +568,22 @@
 
 	// --- Rendering ------------------------------------------------------------------
 
+	// onceAFrame returns a function that runs draw in the next frame, once
+	// however often it is called before then.
+	function onceAFrame(draw) {
+		let queued = false;
+		return () => {
+			if (queued) {
+				return;
+			}
+			queued = true;
+			requestAnimationFrame(() => {
+				queued = false;
+				draw();
+			});
+		};
+	}
+
 	function scheduleRender() {
 		if (state.renderQueued) {
 			return;
@@ -653,16 +666,7 @@
 		renderTimeline();
 	}
 
-	function drawListsNextFrame() {
-		if (state.listsQueued) {
-			return;
-		}
-		state.listsQueued = true;
-		requestAnimationFrame(() => {
-			state.listsQueued = false;
-			drawLists();
-		});
-	}
+	const drawListsNextFrame = onceAFrame(drawLists);
 
 	// insidePaceMs is the least time between two drawings of the panels
 	// inside the controller while Play runs. Their tables are for reading,
@@ -1690,16 +1694,7 @@
 
 	// showProgress draws main.wasm's download, at most once a frame: the
 	// engine reports every chunk of it.
-	function showProgress() {
-		if (state.progressQueued) {
-			return;
-		}
-		state.progressQueued = true;
-		requestAnimationFrame(() => {
-			state.progressQueued = false;
-			drawProgress(state.engine.download);
-		});
-	}
+	const showProgress = onceAFrame(() => drawProgress(state.engine.download));
 
 	// drawProgress shows the download as bytes of main.wasm's size, both as
 	// it is once decoded (what the engine counts), and the compressed size

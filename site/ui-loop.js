@@ -105,7 +105,7 @@
 		const y = c.row;
 		place(`${c.short}/queue`, {x: col.queue.x, y, w: col.queue.w, h: boxH}, "workqueue", "workqueue", "queue-h");
 		place(`${c.short}/workers`, {x: col.workers.x, y, w: col.workers.w, h: boxH}, "workers", "worker", "workers-h");
-		place(`${c.short}/sync`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync", "sync", "expectations-h");
+		place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync", "sync", "expectations-h");
 	}
 	const placeByID = new Map(places.map((p) => [p.id, p]));
 
@@ -148,17 +148,17 @@
 		for (const c of controllers) {
 			const y = c.row + boxH / 2;
 			edge(`${c.short}/queue`, `${c.short}/workers`, [[right(col.queue), y], [col.workers.x, y]]);
-			edge(`${c.short}/workers`, `${c.short}/sync`, [[right(col.workers), y], [col.sync.x, y]]);
+			edge(`${c.short}/workers`, `${c.short}/syncHandler`, [[right(col.workers), y], [col.sync.x, y]]);
 		}
 		// Writes go back to the API server: the ReplicaSet controller's over
 		// the top, the ReplicationController's under the bottom.
-		const rsSync = placeByID.get("rs/sync").box;
-		edge("rs/sync", "apiserver", [[midX(rsSync), rsSync.y], [midX(rsSync), 62], [right(apiBox), 62]]);
-		const rcSync = placeByID.get("rc/sync").box;
-		edge("rc/sync", "apiserver", [[midX(rcSync), bottom(rcSync)], [midX(rcSync), height - 6], [midX(apiBox), height - 6], [midX(apiBox), bottom(apiBox)]]);
+		const rsSync = placeByID.get("rs/syncHandler").box;
+		edge("rs/syncHandler", "apiserver", [[midX(rsSync), rsSync.y], [midX(rsSync), 62], [right(apiBox), 62]]);
+		const rcSync = placeByID.get("rc/syncHandler").box;
+		edge("rc/syncHandler", "apiserver", [[midX(rcSync), bottom(rcSync)], [midX(rcSync), height - 6], [midX(apiBox), height - 6], [midX(apiBox), bottom(apiBox)]]);
 		const ev = placeByID.get("events").box;
-		edge("rs/sync", "events", [[right(rsSync) - 10, rsSync.y], [right(ev) - 10, bottom(ev)]]);
-		edge("rc/sync", "events", [[right(rcSync), midY(rcSync)], [width - 3, midY(rcSync)], [width - 3, midY(ev)], [right(ev), midY(ev)]]);
+		edge("rs/syncHandler", "events", [[right(rsSync) - 10, rsSync.y], [right(ev) - 10, bottom(ev)]]);
+		edge("rc/syncHandler", "events", [[right(rcSync), midY(rcSync)], [width - 3, midY(rcSync)], [width - 3, midY(ev)], [right(ev), midY(ev)]]);
 	}
 	const edgeByKey = new Map(edges.map((e) => [e.key, e]));
 
@@ -242,7 +242,7 @@
 					? [busy[0].key + (busy.length > 1 ? ` +${busy.length - 1}` : ""), `${busy[0].name.replace(/^.*-worker-/, "#")} · ${all.length - busy.length} idle`]
 					: [`${all.length} idle`];
 			}
-			case "sync": {
+			case "syncHandler": {
 				const e = ((c && c.expectations) || [])[0];
 				return e ? [e.key, `add ${e.add} · del ${e.del}`] : ["expects 0"];
 			}

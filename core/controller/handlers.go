@@ -37,16 +37,21 @@ func (m *Manager) handed(rep sim.Report) sim.Report {
 // handTo notes key as handed to the queue by the handler running now, for
 // its report.
 func (m *Manager) handTo(key string) {
-	m.handoffs = append(m.handoffs, sim.Handoff{To: m.queue.ComponentName(), What: key})
+	m.handoffs = append(m.handoffs, m.toQueue(key))
+}
+
+// toQueue is key handed to the manager's queue: by a handler, or by a
+// worker putting it back.
+func (m *Manager) toQueue(key string) sim.Handoff {
+	return sim.Handoff{To: m.queue.ComponentName(), What: key}
 }
 
 func keyOf(m *api.ObjectMeta) string { return api.Key(m.Namespace, m.Name) }
 
 // enqueue adds an owner's key to the queue and says what became of it. The
 // handler's report lists the key as handed to the queue (sim.Handoff, see
-// handlers), also
-// when the queue already held it: the key went there, and the queue's
-// deduplication is what the learner sees happen to it.
+// handlers), also when the queue already held it: the key went there, and
+// the queue's deduplication is what the learner sees happen to it.
 func (m *Manager) enqueue(key string) string {
 	m.handTo(key)
 	switch m.queue.Add(key) {

@@ -78,13 +78,13 @@ func (w *worker) afterStep(ctx *sim.Context, rep sim.Report) sim.Report {
 		rep.Summary += "; sync of " + key + " done"
 	} else {
 		wait, _ := w.m.queue.AddRateLimited(key)
-		rep.Handed = append(rep.Handed, sim.Handoff{To: w.m.queue.ComponentName(), What: key})
+		rep.Handed = append(rep.Handed, w.m.toQueue(key))
 		rep.Summary += "; sync of " + key + " failed (" + r.err.Error() + "): retry in " + wait.String() +
 			" (requeue " + strconv.Itoa(w.m.queue.NumRequeues(key)) + ")"
 	}
 	if r.requeueAfter > 0 {
 		w.m.queue.AddAfter(key, r.requeueAfter)
-		rep.Handed = append(rep.Handed, sim.Handoff{To: w.m.queue.ComponentName(), What: key})
+		rep.Handed = append(rep.Handed, w.m.toQueue(key))
 		rep.Summary += "; requeued in " + r.requeueAfter.String() + " to check availability after minReadySeconds"
 	}
 	w.m.queue.Done(key)

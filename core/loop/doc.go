@@ -14,7 +14,7 @@
 //	informer/pods: │  reflector → fifo (DeltaFIFO) → indexer → handlers ┐
 //	informer/…:    │  reflector → fifo → indexer → handlers ────────────┤
 //	               │                                                    ▼
-//	rs:            │  queue (waiting · dirty · processing · delayed) → workers → sync
+//	rs:            │  queue (waiting · dirty · processing · delayed) → workers → syncHandler
 //	               │
 //	scheduler, kubelet, gc, events: their own informers and writes
 //

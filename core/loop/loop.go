@@ -24,15 +24,18 @@ const (
 
 // The parts of an informer and of a controller. Their places are the
 // informer's component name ("informer/pods") or the controller's short name
-// ("rs"), a slash, and the part: "informer/pods/reflector", "rs/queue".
+// ("rs"), a slash, and the part: "informer/pods/reflector", "rs/queue". A
+// controller's sync (claim, manage, status) is named as upstream names the
+// function its workers call, the controller's syncHandler
+// (syncReplicaSet for both flavours).
 const (
-	Reflector = "reflector"
-	FIFO      = "fifo"
-	Indexer   = "indexer"
-	Handlers  = "handlers"
-	Queue     = "queue"
-	Workers   = "workers"
-	Sync      = "sync"
+	Reflector   = "reflector"
+	FIFO        = "fifo"
+	Indexer     = "indexer"
+	Handlers    = "handlers"
+	Queue       = "queue"
+	Workers     = "workers"
+	SyncHandler = "syncHandler"
 )
 
 // InformerPlace is the place of one part of the informer named informer.
@@ -173,7 +176,7 @@ func placeOf(component string) (Place, bool) {
 	for _, c := range controllers {
 		switch {
 		case strings.HasPrefix(component, c.short+"-worker-"):
-			return ControllerPlace(c.short, Sync), true
+			return ControllerPlace(c.short, SyncHandler), true
 		case component == c.queue:
 			return ControllerPlace(c.short, Queue), true
 		case component == c.events:
@@ -196,7 +199,7 @@ func home(a actor) Place {
 	case roleHandler:
 		return "" // an event handler's place depends on its informer (notify)
 	case roleWorker:
-		return ControllerPlace(a.of, Sync)
+		return ControllerPlace(a.of, SyncHandler)
 	case roleManager:
 		return ControllerPlace(a.of, Workers)
 	case roleQueue:
@@ -413,7 +416,7 @@ func notify(step *sim.StepResult, a actor) (Move, bool) {
 // work: a worker takes a key from the queue and syncs it, or finds the
 // queue empty, or goes on with its sync when an answer arrives.
 func work(step *sim.StepResult, a actor) (Move, bool) {
-	workers, sync := ControllerPlace(a.of, Workers), ControllerPlace(a.of, Sync)
+	workers, sync := ControllerPlace(a.of, Workers), ControllerPlace(a.of, SyncHandler)
 	if _, isReply := step.Event.Data.(*apistore.Reply); isReply {
 		return arrive(step, a)
 	}
@@ -427,7 +430,7 @@ func work(step *sim.StepResult, a actor) (Move, bool) {
 func record(step *sim.StepResult, _ actor) (Move, bool) {
 	for _, c := range controllers {
 		if step.Event.To == c.events {
-			return Move{Lit: []Place{Events}, From: ControllerPlace(c.short, Sync), To: Events, Token: "Event"}, true
+			return Move{Lit: []Place{Events}, From: ControllerPlace(c.short, SyncHandler), To: Events, Token: "Event"}, true
 		}
 	}
 	return Move{Lit: []Place{Events}}, true

@@ -89,7 +89,7 @@ func TestAKilledPodTravelsTheLoop(t *testing.T) {
 	_, ignored := first(t, steps, i, "rc-controller", "updatePod")
 	assert.Equal(t, loop.Move{Lit: []loop.Place{handlers}}, ignored.move)
 
-	workers, sync := loop.ControllerPlace("rs", loop.Workers), loop.ControllerPlace("rs", loop.Sync)
+	workers, sync := loop.ControllerPlace("rs", loop.Workers), loop.ControllerPlace("rs", loop.SyncHandler)
 	j, took := first(t, steps, j, "rs-worker-", "slowStartBatch")
 	assert.Equal(t, loop.Move{Lit: []loop.Place{workers, sync}, From: queue, To: workers, Token: "default/web"}, took.move)
 
@@ -116,7 +116,7 @@ func TestADroppedWatchEventFallsOffItsEdge(t *testing.T) {
 // failed sync hands its key back to the queue.
 func TestAFailedCreateBouncesBack(t *testing.T) {
 	steps := run(t, "seed 2\nfail create pods --always --error=quota\n", "create rs web --replicas=2 --selector=app=web\nuntil sync rs/web\n")
-	sync := loop.ControllerPlace("rs", loop.Sync)
+	sync := loop.ControllerPlace("rs", loop.SyncHandler)
 	var bounced *placed
 	for i := range steps {
 		if steps[i].move.Fault == loop.Failed {
