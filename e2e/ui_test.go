@@ -204,6 +204,54 @@ func TestStepBackRestoresWorld(t *testing.T) {
 	}
 }
 
+// insideBodies is what the panels inside the controller draw, by panel,
+// without the roving Tab stops among their terms (which follow the focus,
+// not the world).
+func (p *page) insideBodies() map[string]string {
+	p.t.Helper()
+	return eval[map[string]string](p, `(() => {
+		const out = {};
+		for (const body of document.querySelectorAll(".inside .sub-body")) {
+			const copy = body.cloneNode(true);
+			for (const t of copy.querySelectorAll("[tabindex]")) {
+				t.removeAttribute("tabindex");
+			}
+			out[body.parentElement.id] = copy.innerHTML;
+		}
+		return out;
+	})()`)
+}
+
+// TestInsidePanelsArePatchedToTheFreshDrawing proves that the panels inside
+// the controller, which each step patches (UI.patch) rather than rebuilds,
+// draw what a fresh page draws at the same step: the page steps one event at
+// a time through a kill until the workqueue has changed three times, then reloads at that step and draws
+// every panel from nothing. It also proves that a patch keeps what did not
+// change: the workqueue's heading is the same element before and after
+// steps that changed the queue.
+func TestInsidePanelsArePatchedToTheFreshDrawing(t *testing.T) {
+	p := openPage(t, "")
+	p.untilSync()
+	p.command("kill pods -l app=web --count=2")
+	eval[any](p, `(document.querySelector("#queue .sub-body h4").__e2eKept = true, null)`)
+	queues := map[string]bool{p.html("#queue"): true}
+	for i := 0; i < 80 && len(queues) < 4; i++ {
+		p.stepForward()
+		queues[p.html("#queue")] = true
+	}
+	require.Len(t, queues, 4, "eighty steps after a kill hardly changed the workqueue, so this test proves nothing")
+	assert.True(t, eval[bool](p, `document.querySelector("#queue .sub-body h4").__e2eKept === true`),
+		"patching the workqueue's panel replaced its heading, which did not change")
+	patched := p.insideBodies()
+	require.Len(t, patched, 7)
+
+	p.reload()
+	fresh := p.insideBodies()
+	for id, html := range fresh {
+		assert.Equal(t, html, patched[id], "the %s panel, patched step by step, differs from a fresh drawing", id)
+	}
+}
+
 // untilSync clicks #until-sync and waits until the step has moved on and the
 // page is idle.
 func (p *page) untilSync() {

@@ -591,7 +591,12 @@
 		for (const terms of termParts(root).values()) {
 			const stop = terms.find((t) => t === document.activeElement) || terms[0];
 			for (const t of terms) {
-				t.tabIndex = t === stop ? 0 : -1;
+				const tabIndex = t === stop ? 0 : -1;
+				// Only a change is written: every drawing calls this, and
+				// an attribute written restyles its element.
+				if (t.tabIndex !== tabIndex || !t.hasAttribute("tabindex")) {
+					t.tabIndex = tabIndex;
+				}
 			}
 		}
 	}

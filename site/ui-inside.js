@@ -232,7 +232,9 @@
 	}
 
 	// drawn remembers what each panel shows, as JSON, so a panel whose data
-	// did not change is not rebuilt (most steps change one or two panels).
+	// did not change is not rebuilt (most steps change one or two panels);
+	// one whose data did is patched (UI.patch), so that only its changed
+	// rows are drawn again.
 	const drawn = new Map();
 	function panel(id, data, build) {
 		const key = JSON.stringify(data);
@@ -242,7 +244,7 @@
 		drawn.set(id, key);
 		const el = body(id);
 		const focus = UI.termFocus(el);
-		el.replaceChildren(...build());
+		UI.patch(el, build());
 		UI.restoreTermFocus(el, focus);
 	}
 

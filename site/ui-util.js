@@ -247,5 +247,65 @@
 		return globalThis.matchMedia && globalThis.matchMedia("(prefers-reduced-motion: reduce)").matches;
 	}
 
-	Object.assign(UI, {h, append, table, inline, markdown, byteOffset, charOffset, isTyping, plural, reducedMotion});
+	// patch makes el's children the same as children (as append takes them),
+	// changing the drawing only where it differs: a child equal to the new
+	// one is kept, an element of the same tag is patched in place (its
+	// attributes, then its children, likewise), a text node takes the new
+	// text, and anything else is replaced. A panel redrawn at every step
+	// usually differs from the drawing before in a few rows; patching it
+	// restyles and relays out those rows, where replacing its children
+	// rebuilt the whole panel's boxes. The new nodes are only a description:
+	// patch adopts some of them and drops the rest.
+	//
+	// Attributes named in keep are the drawing's own and outlive a patch:
+	// the roving Tab stop among a panel's terms (tabindex), which roveTerms
+	// sets after each drawing.
+	function patch(el, children, keep = patchKeeps) {
+		const next = document.createDocumentFragment();
+		append(next, children);
+		patchChildren(el, [...next.childNodes], keep);
+	}
+
+	const patchKeeps = new Set(["tabindex"]);
+
+	function patchChildren(el, nodes, keep) {
+		const old = el.childNodes;
+		for (let i = 0; i < nodes.length; i++) {
+			const cur = old[i];
+			const want = nodes[i];
+			if (!cur) {
+				el.appendChild(want);
+			} else if (cur.nodeType === Node.TEXT_NODE && want.nodeType === Node.TEXT_NODE) {
+				if (cur.data !== want.data) {
+					cur.data = want.data;
+				}
+			} else if (cur.isEqualNode(want)) {
+				continue;
+			} else if (cur.nodeType === Node.ELEMENT_NODE && cur.nodeName === want.nodeName) {
+				patchAttributes(cur, want, keep);
+				patchChildren(cur, [...want.childNodes], keep);
+			} else {
+				el.replaceChild(want, cur);
+			}
+		}
+		while (old.length > nodes.length) {
+			el.lastChild.remove();
+		}
+	}
+
+	function patchAttributes(cur, want, keep) {
+		for (const name of cur.getAttributeNames()) {
+			if (!want.hasAttribute(name) && !keep.has(name)) {
+				cur.removeAttribute(name);
+			}
+		}
+		for (const name of want.getAttributeNames()) {
+			const value = want.getAttribute(name);
+			if (cur.getAttribute(name) !== value) {
+				cur.setAttribute(name, value);
+			}
+		}
+	}
+
+	Object.assign(UI, {h, append, patch, table, inline, markdown, byteOffset, charOffset, isTyping, plural, reducedMotion});
 })();
