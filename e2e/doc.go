@@ -191,14 +191,15 @@
 // does not govern, so the page is checked with the policy it ships with.
 // Without it the axe test skips, except when CI=true, where it fails.
 //
-// Three tests check the harness itself, with no browser:
+// Four tests check the harness itself, with no browser:
 // TestThreadThrottleHoldsABusyThreadToItsShare (Linux only) proves that the
 // throttle the throttled benchmark puts on the engine's worker thread holds a
 // spinning process to its share of the time while its unthrottled twin spins
 // on; TestMainThreadFrames reads the frames of a trace written by hand as
 // BenchmarkBrowserPlay reads Chromium's (the page's renderer found by its
 // URL, each frame's main-thread time its outermost tasks since the frame
-// before, other threads and processes left out); and
+// before, other threads and processes left out); TestScreenFrames reads
+// the frames its compositor thread drew and dropped, likewise; and
 // TestPercentileIsNearestRank pins the percentile its figures use.
 //
 // Every test fails on any console error: console.error, an uncaught
@@ -256,14 +257,17 @@
 //   - BenchmarkBrowserPlay: a world of 1,000 pods, built through the console
 //     and Stabilize with 300 of its pods then killed, played at #speed's
 //     largest option for 10 s while Chromium records a trace (the CDP
-//     Tracing domain, trace_test.go). From the page's main thread
+//     Tracing domain, trace_test.go), with the page scrolled to its top,
+//     where the loop's picture is. From the page's main thread
 //     (CrRendererMain of the renderer TracingStartedInBrowser names for the
 //     page), frame by frame (BeginMainThreadFrame): frame-p95-ms, the 95th
-//     percentile of the main thread's top-level tasks per frame;
-//     late-frames-%, the share of frames that began more than 20 ms after the
-//     one before; frames; and steps/s, how fast the page played. It fails
-//     unless Play is still pressed at the end and the page played at least a
-//     fifth of the steps its speed asks for.
+//     percentile of the main thread's top-level tasks per frame, and
+//     main-frames. From its compositor thread, which draws what the screen
+//     shows: late-frames-%, the share of vsyncs (BeginFrame) at which it
+//     dropped a frame (DroppedFrame); and frames, how many it drew
+//     (DrawFrame). And steps/s, how fast the page played. It fails unless
+//     Play is still pressed at the end and the page played at least a fifth
+//     of the steps its speed asks for.
 //
 // # Running them
 //

@@ -48,7 +48,7 @@ func (p *page) loopState() loopState {
 		const last = steps[steps.length - 1] || {};
 		const rs = (view.controllers || []).find((c) => c.kind === "rs") || {queue: {}};
 		const q = rs.queue || {};
-		const token = svg.querySelector(".loop-token");
+		const token = document.querySelector("#loop-figure .loop-token");
 		return {
 			step: Number(svg.dataset.step), actor: last.actor || "", models: last.models || "", trace: last.trace || "",
 			lit: svg.dataset.lit, edge: svg.dataset.edge, fault: svg.dataset.fault,

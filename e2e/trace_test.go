@@ -24,9 +24,11 @@ import (
 
 // This file records a Chromium trace of a tab (the CDP Tracing domain) and
 // reads the page's frames from it: which thread is the page's main thread,
-// when it began each frame, and how long it worked for each.
-// BenchmarkBrowserPlay uses it; TestMainThreadFrames pins the reading on a
-// trace written by hand.
+// when it began each frame, and how long it worked for each; and, from the
+// page's compositor thread, which draws what the screen shows, how many
+// frames it drew and how many it dropped. BenchmarkBrowserPlay uses it;
+// TestMainThreadFrames and TestScreenFrames pin the reading on traces
+// written by hand.
 
 // frameTraceCategories are the trace categories the frame reading needs, and
 // no more, since every category costs the browser time while it traces:
@@ -35,7 +37,8 @@ import (
 //     DevTools names them, and TracingStartedInBrowser, which says which
 //     renderer process holds which frame;
 //   - disabled-by-default-devtools.timeline.frame: BeginMainThreadFrame, the
-//     start of each frame on a page's main thread.
+//     start of each frame on a page's main thread, and on its compositor
+//     thread BeginFrame (each vsync), DrawFrame and DroppedFrame.
 //
 // Both names of a task are asked for because Chromium has renamed them before;
 // the reading takes whichever is outermost.
@@ -287,6 +290,55 @@ func mainThreadFrames(events []traceEvent, pid, tid int) []frame {
 	return frames
 }
 
+// screenFrames are the frames of a page as its compositor thread saw them:
+// Vsyncs is how many times the display asked for a frame (BeginFrame),
+// Drawn how many frames the compositor drew (DrawFrame), and Dropped at how
+// many vsyncs an update was due and missed it (DroppedFrame), so that the
+// screen went on showing the frame before: each dropped frame is a frame
+// that came at least two vsyncs, 33 ms at 60 Hz, after the one before. A
+// vsync at which nothing had changed is neither drawn nor dropped. Chromium's
+// own dropped-frames metric counts the same way.
+type screenFrames struct {
+	Vsyncs, Drawn, Dropped int
+}
+
+// pageScreenFrames reads screenFrames from a trace, for the renderer process
+// pid: its thread named Compositor. While the page animates on the
+// compositor (the loop's token), the compositor draws the frames the page's
+// main thread has no part in, which only its thread records.
+func pageScreenFrames(events []traceEvent, pid int) (screenFrames, error) {
+	var threads []int
+	for _, e := range events {
+		if e.Ph != "M" || e.Name != "thread_name" || e.Pid != pid {
+			continue
+		}
+		var args struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(e.Args, &args); err == nil && args.Name == "Compositor" && !slices.Contains(threads, e.Tid) {
+			threads = append(threads, e.Tid)
+		}
+	}
+	if len(threads) != 1 {
+		return screenFrames{}, fmt.Errorf("renderer process %d has %d threads named Compositor in the trace, not one", pid, len(threads))
+	}
+	var f screenFrames
+	for _, e := range events {
+		if e.Pid != pid || e.Tid != threads[0] {
+			continue
+		}
+		switch e.Name {
+		case "BeginFrame":
+			f.Vsyncs++
+		case "DrawFrame":
+			f.Drawn++
+		case "DroppedFrame":
+			f.Dropped++
+		}
+	}
+	return f, nil
+}
+
 // percentile is the nearest-rank p-th percentile of xs (0 < p ≤ 100): the
 // smallest value that at least p% of xs are no greater than.
 func percentile(xs []float64, p float64) float64 {
@@ -357,6 +409,45 @@ func TestMainThreadFrames(t *testing.T) {
 
 	_, _, err = pageMainThread(events, "http://127.0.0.1:9/")
 	assert.ErrorContains(t, err, "names 0 renderer processes", "a page the trace does not name is not guessed at")
+}
+
+// TestScreenFrames reads the compositor's frames from a trace written by
+// hand: only the page's compositor thread counts, not its main thread nor
+// another renderer's compositor; and a renderer with no compositor thread is
+// an error, not zero frames.
+func TestScreenFrames(t *testing.T) {
+	instant := func(pid, tid int, name string, at float64) traceEvent {
+		return traceEvent{Name: name, Ph: "I", Pid: pid, Tid: tid, Ts: at * 1000}
+	}
+	threadName := func(pid, tid int, name string) traceEvent {
+		return traceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid, Args: json.RawMessage(`{"name":` + js(name) + `}`)}
+	}
+	events := []traceEvent{
+		threadName(10, 11, "CrRendererMain"),
+		threadName(10, 12, "Compositor"),
+		threadName(10, 13, "CompositorTileWorker1"),
+		threadName(20, 22, "Compositor"), // another renderer's
+	}
+	for i, at := range []float64{0, 16.7, 33.3, 50, 66.7} {
+		events = append(events, instant(10, 12, "BeginFrame", at), instant(20, 22, "BeginFrame", at))
+		switch i {
+		case 0, 1, 4:
+			events = append(events, instant(10, 12, "DrawFrame", at+3))
+		case 2:
+			events = append(events, instant(10, 12, "DroppedFrame", at+3))
+		}
+		// vsync 3 had nothing to draw.
+	}
+	events = append(events,
+		instant(10, 11, "BeginMainThreadFrame", 1), instant(10, 11, "DrawFrame", 2),
+		instant(20, 22, "DroppedFrame", 40))
+
+	f, err := pageScreenFrames(events, 10)
+	require.NoError(t, err)
+	assert.Equal(t, screenFrames{Vsyncs: 5, Drawn: 3, Dropped: 1}, f)
+
+	_, err = pageScreenFrames(events, 30)
+	assert.ErrorContains(t, err, "0 threads named Compositor")
 }
 
 func TestPercentileIsNearestRank(t *testing.T) {

@@ -57,6 +57,8 @@
 	const width = 800;
 	const height = 318;
 	const boxH = 52;
+	// tokenH is the height of the token that travels the edges.
+	const tokenH = 16;
 	const rowY = {top: 4, pods: 84, replicasets: 160, replicationcontrollers: 236};
 	const col = {
 		api: {x: 6, w: 78},
@@ -329,12 +331,24 @@
 			svg.appendChild(placeLayer);
 			this.badges = s("g", {class: "loop-badges", "aria-hidden": "true"});
 			svg.appendChild(this.badges);
-			this.token = s("g", {class: "loop-token", "aria-hidden": "true"},
-				s("rect", {y: -8, height: 16, rx: 8, class: "loop-token-box"}),
-				s("text", {x: 0, y: 3.5, "text-anchor": "middle", class: "loop-token-text"}));
-			svg.appendChild(this.token);
+			// The token is not part of the SVG: it is an element of its own
+			// on a layer over the picture, in the picture's units (fitLayer
+			// keeps the layer on the SVG). An animation of an HTML
+			// element's transform runs on the compositor, so the token
+			// flies at every frame while the page's main thread draws the
+			// world, or does nothing at all; the same animation of an SVG
+			// element would have the main thread restyle and repaint the
+			// whole picture at every frame.
+			this.token = UI.h("div", {class: "loop-token hidden"}, UI.h("span", {class: "loop-token-text"}));
+			this.tokenLayer = UI.h("div", {class: "loop-token-layer", "aria-hidden": "true"}, this.token);
 			this.svg = svg;
-			this.figure.replaceChildren(svg);
+			this.figure.replaceChildren(svg, this.tokenLayer);
+			if (typeof ResizeObserver === "function") {
+				new ResizeObserver((entries) => {
+					const box = entries[entries.length - 1].contentRect;
+					this.fitLayer(box.width, box.height);
+				}).observe(svg);
+			}
 			this.placeEls.get("apiserver").g.tabIndex = 0;
 			svg.addEventListener("click", (event) => {
 				const g = event.target.closest && event.target.closest(".loop-place");
@@ -350,6 +364,21 @@
 				}
 			});
 			this.built = true;
+		}
+
+		// fitLayer puts the token's layer on the SVG, drawn w × h pixels: the
+		// SVG scales its picture to fit and centres it (preserveAspectRatio's
+		// default, xMidYMid meet), and the layer, in the picture's units,
+		// takes the same scale and offset. A ResizeObserver calls it with
+		// the SVG's size, so no render has to measure the page.
+		fitLayer(w, h) {
+			const scale = Math.min(w / width, h / height);
+			if (!(scale > 0)) {
+				return;
+			}
+			const dx = (w - width * scale) / 2;
+			const dy = (h - height * scale) / 2;
+			this.tokenLayer.style.transform = `translate(${dx.toFixed(2)}px, ${dy.toFixed(2)}px) scale(${scale.toFixed(5)})`;
 		}
 
 		// onKey: Enter and Space choose the place in focus; ↓ ↑ Home End move
@@ -515,18 +544,20 @@
 			token.classList.toggle("delayed", move.fault === "delayed");
 			token.classList.toggle("failed", move.fault === "failed");
 			const text = (move.fault === "dropped" ? "✕ lost: " : move.fault === "failed" ? "✕ " : move.fault === "delayed" ? "⏳ " : "") + (move.token || "");
-			const label = token.querySelector("text");
+			const label = token.firstChild;
 			label.textContent = text.length > 28 ? text.slice(0, 27) + "…" : text;
+			// Its size is set, in the picture's units, rather than taken
+			// from its text, so that placing it needs no layout: the
+			// transform puts its centre on the point.
 			const w = Math.max(20, label.textContent.length * 5.6 + 10);
-			const box = token.querySelector("rect");
-			box.setAttribute("width", w.toFixed(1));
-			box.setAttribute("x", (-w / 2).toFixed(1));
+			token.style.width = `${w.toFixed(1)}px`;
+			const place = ([px, py]) => `translate(${(px - w / 2).toFixed(1)}px, ${(py - tokenH / 2).toFixed(1)}px)`;
 			// It rests half-way along its edge (fallen below it when lost).
 			const end = 0.5;
 			const [x, y] = along(wayNow.points, end);
 			// A lost one lies below its lane, clear of the boxes the edge joins.
 			const at = move.fault === "dropped" ? [x, y + boxH / 2 + 10] : [x, y];
-			token.setAttribute("transform", `translate(${at[0].toFixed(1)},${at[1].toFixed(1)})`);
+			token.style.transform = place(at);
 			if (this.flight) {
 				this.flight.cancel();
 				this.flight = null;
@@ -538,11 +569,10 @@
 			const frames = [];
 			const n = 8;
 			for (let i = 0; i <= n; i++) {
-				const [fx, fy] = along(wayNow.points, (end * i) / n);
-				frames.push({transform: `translate(${fx.toFixed(1)}px,${fy.toFixed(1)}px)`});
+				frames.push({transform: place(along(wayNow.points, (end * i) / n))});
 			}
 			if (move.fault === "dropped") {
-				frames.push({transform: `translate(${at[0].toFixed(1)}px,${at[1].toFixed(1)}px)`, opacity: 0.6});
+				frames.push({transform: place(at), opacity: 0.6});
 			}
 			// The flight takes as long as the step stays on screen (up to
 			// 0.6 s), so that while Play runs the picture moves on every
