@@ -81,7 +81,7 @@ func TestSelfHealingLesson(t *testing.T) {
 	assert.Equal(t, []lesson.Kind{lesson.KindPredict, lesson.KindDo, lesson.KindCheck}, kinds,
 		"the kill page asks, kills, then proves the answer")
 	assert.Equal(t, "one: it counts two pods where it wants three",
-		kill.Blocks[0].Predict.Choices[kill.Blocks[0].Predict.Answer])
+		kill.Blocks[0].Predict.Choices[kill.Blocks[0].Predict.Answer].Text)
 }
 
 // updateBundle rewrites bundle.json: go test ./lessons -run TestBundleIsCurrent -update.

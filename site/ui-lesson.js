@@ -137,7 +137,7 @@
 			q.choices.forEach((choice, i) => {
 				const id = `${name}-${i}`;
 				const input = h("input", {type: "radio", name, id, value: String(i), checked: chosen === i, disabled: chosen !== undefined});
-				fieldset.appendChild(h("div", {class: "choice"}, input, h("label", {for: id}, UI.inline(choice))));
+				fieldset.appendChild(h("div", {class: "choice"}, input, h("label", {for: id}, UI.inline(choice.text))));
 			});
 			const result = h("div", {class: "predict-result", "aria-live": "polite"});
 			const answer = h("button", {type: "button", class: "small", text: "Answer", disabled: chosen !== undefined});
@@ -166,7 +166,7 @@
 			result.replaceChildren(
 				h("p", {class: right ? "ok" : "bad"},
 					right ? "✓ Right. " : "✕ Not quite: the answer is ",
-					right ? null : h("strong", null, UI.inline(q.choices[q.answer])),
+					right ? null : h("strong", null, UI.inline(q.choices[q.answer].text)),
 					right ? null : ". "),
 				q.explanation ? markdown(q.explanation) : null,
 				h("p", {class: "compact", text: "Now run the step and see it happen."}));

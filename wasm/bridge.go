@@ -249,10 +249,17 @@ type BlockInfo struct {
 
 // PredictInfo is a predict block's question; Answer indexes Choices.
 type PredictInfo struct {
-	Question    string   `json:"question"`
-	Choices     []string `json:"choices"`
-	Answer      int      `json:"answer"`
-	Explanation string   `json:"explanation,omitempty"`
+	Question    string       `json:"question"`
+	Choices     []ChoiceInfo `json:"choices"`
+	Answer      int          `json:"answer"`
+	Explanation string       `json:"explanation,omitempty"`
+}
+
+// ChoiceInfo is one answer of a predict block and the expect that decides
+// it once the step has run.
+type ChoiceInfo struct {
+	Text   string `json:"text"`
+	Expect string `json:"expect"`
 }
 
 // LessonsResult lists the lessons, in order, without their content.
@@ -600,8 +607,10 @@ func lessonInfo(l *lesson.Lesson) *LessonInfo {
 		for _, blk := range p.Blocks {
 			bi := BlockInfo{Kind: string(blk.Kind), Text: blk.Text}
 			if q := blk.Predict; q != nil {
-				bi.Predict = &PredictInfo{Question: q.Question, Choices: slices.Clone(q.Choices), Answer: q.Answer,
-					Explanation: q.Explanation}
+				bi.Predict = &PredictInfo{Question: q.Question, Answer: q.Answer, Explanation: q.Explanation}
+				for _, c := range q.Choices {
+					bi.Predict.Choices = append(bi.Predict.Choices, ChoiceInfo{Text: c.Text, Expect: strings.TrimSpace(c.Expect.Text)})
+				}
 			}
 			pi.Blocks = append(pi.Blocks, bi)
 		}

@@ -71,12 +71,12 @@ func TestLessonsCheckReportsALessonThatFails(t *testing.T) {
 	assert.Equal(t, 1, status)
 	assert.Contains(t, stdout, "07-broken  beginner  Self-healing  FAIL\n")
 	assert.Contains(t, stderr, "lesson 07-broken.txtar: setup + solution must meet the goal: "+
-		"lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3")
+		"lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count>=4: found 3")
 	assert.True(t, strings.HasSuffix(stderr, "rlab lessons: 1 of 1 lessons failed their check\n"), stderr)
 }
 
 func TestLessonsReportsALessonThatDoesNotParse(t *testing.T) {
-	dir := writeLesson(t, "07-broken.txtar", "count=4\n-- hints --", "cont=4\n-- hints --")
+	dir := writeLesson(t, "07-broken.txtar", "count>=4\n-- hints --", "cont>=4\n-- hints --")
 
 	status, stdout, stderr := rlab(t, "lessons", "--dir="+dir)
 

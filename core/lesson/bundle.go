@@ -2,7 +2,6 @@ package lesson
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
@@ -72,9 +71,20 @@ func (b *Block) parseAgain(where string) error {
 		return errors.New("the lesson bundle lacks a block")
 	}
 	if b.Kind == KindPredict {
+		if b.Predict == nil {
+			return errors.New("the lesson bundle has a predict block without its question")
+		}
+		for _, c := range b.Predict.Choices {
+			if c == nil {
+				return errors.New("the lesson bundle has a predict block with a missing choice")
+			}
+			if err := c.Expect.parseAgain(where); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
-	s, err := script.Parse(strings.Repeat("\n", b.Line-1)+b.Text, where)
+	s, err := script.Parse(positioned(b.Text, b.Line, b.Col), where)
 	b.Script = s
 	return err
 }

@@ -10,7 +10,7 @@ import (
 // This file proves a lesson, as CI does for every lesson and rlab lessons
 // --check does on demand.
 
-// Check proves that the lesson works, in three runs, each from a fresh world:
+// Check proves that the lesson works, in four runs, each from a fresh world:
 //
 //   - setup, then the solution, meets the goal: every expect of the goal
 //     holds;
@@ -19,9 +19,16 @@ import (
 //   - walking the guide from setup, each page's blocks run in order, and every
 //     check holds where it stands, after the do blocks before it. This is
 //     what the page does when the learner clicks through, so a check that
-//     fails here would be a page the learner could never leave.
+//     fails here would be a page the learner could never leave. Each predict
+//     is decided after the do block that follows it, the step it asks
+//     about, as the page grades it: the ticked choice's expect holds and
+//     every other choice's fails, so the question has one right answer and
+//     it is the one the author ticked;
+//   - setup, then every do block of the guide run twice in a row, in order,
+//     then stabilize, still meets the goal: a learner who presses a button
+//     twice, or types a do block's commands again, can still finish.
 //
-// It returns nil when all three hold, and otherwise one error per proof that
+// It returns nil when all four hold, and otherwise one error per proof that
 // failed, joined; each is a *CheckError. A setup that fails is reported once,
 // alone, since every proof starts with it.
 func Check(l *Lesson) error {
@@ -32,11 +39,10 @@ func Check(l *Lesson) error {
 		}
 		errs = append(errs, err)
 	}
-	if err := l.proveSolution(); err != nil {
-		errs = append(errs, err)
-	}
-	if err := l.proveGuide(); err != nil {
-		errs = append(errs, err)
+	for _, prove := range []func() *CheckError{l.proveSolution, l.proveGuide, l.proveDoneTwice} {
+		if err := prove(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -113,18 +119,77 @@ func (l *Lesson) proveGuide() *CheckError {
 		return &CheckError{Lesson: l.File(), Proof: proofSetupRuns, Err: err}
 	}
 	for _, p := range l.Pages {
+		page := "page " + strconv.Itoa(p.N) + ": "
+		// asked holds the predicts waiting for the step they ask about.
+		var asked []*Block
 		for _, b := range p.Blocks {
 			if b.Kind == KindPredict {
-				continue // the page asks it; the check after its do proves it
+				asked = append(asked, b)
+				continue
 			}
 			if err := run(session, b); err != nil {
 				what := "its do blocks must run"
 				if b.Kind == KindCheck {
 					what = "its checks must hold after its do blocks"
 				}
-				return &CheckError{Lesson: l.File(), Proof: "page " + strconv.Itoa(p.N) + ": " + what, Err: err}
+				return &CheckError{Lesson: l.File(), Proof: page + what, Err: err}
+			}
+			if b.Kind != KindDo {
+				continue
+			}
+			for _, q := range asked {
+				if err := decide(session, q.Predict); err != nil {
+					err.Lesson, err.Proof = l.File(), page+err.Proof
+					return err
+				}
+			}
+			asked = nil
+		}
+	}
+	return nil
+}
+
+// decide proves that the world, just after the step a predict asks about,
+// makes its ticked choice the one right answer.
+func decide(session *script.Session, q *Predict) *CheckError {
+	for i, c := range q.Choices {
+		err := run(session, c.Expect)
+		choice := "choice " + strconv.Itoa(i+1) + " (" + strconv.Quote(c.Text) + ")"
+		switch {
+		case i == q.Answer && err != nil:
+			return &CheckError{Proof: "the predict's ticked " + choice + " must hold after its step", Err: err}
+		case i != q.Answer && err == nil:
+			return &CheckError{Proof: "the predict's " + choice + " must fail after its step, but its expect holds: " +
+				"the question would have two right answers"}
+		}
+	}
+	return nil
+}
+
+// stabilizeBlock is the block proveDoneTwice ends with.
+var stabilizeBlock = func() *Block {
+	s, err := script.Parse("stabilize\n", "the proof")
+	if err != nil {
+		panic(err)
+	}
+	return &Block{Kind: KindDo, Line: 1, Text: "stabilize\n", Script: s}
+}()
+
+func (l *Lesson) proveDoneTwice() *CheckError {
+	session := newSession()
+	if err := run(session, l.Setup); err != nil {
+		return &CheckError{Lesson: l.File(), Proof: proofSetupRuns, Err: err}
+	}
+	const proof = "setup + every do block run twice in order + stabilize must still meet the goal"
+	for _, p := range l.Pages {
+		for _, b := range p.Do() {
+			if err := run(session, b, b); err != nil {
+				return &CheckError{Lesson: l.File(), Proof: proof + " (page " + strconv.Itoa(p.N) + "'s do block, run again, failed)", Err: err}
 			}
 		}
+	}
+	if err := run(session, stabilizeBlock, l.Goal); err != nil {
+		return &CheckError{Lesson: l.File(), Proof: proof, Err: err}
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func TestCheckNamesTheProofAndTheLineThatFailed(t *testing.T) {
 		},
 		{
 			name: "a check that does not hold after its page's do blocks",
-			old:  "expect requests verb=create resource=pods count=3", new: "expect requests verb=create resource=pods count=2",
+			old:  "```check\nexpect requests verb=create resource=pods count=3", new: "```check\nexpect requests verb=create resource=pods count=2",
 			want: []string{"lesson 02-scale-up.txtar: page 2: its checks must hold after its do blocks: " +
 				"lesson 02-scale-up.txtar, guide.md:31:1: expect requests verb=create resource=pods count=2: found 3"},
 		},
@@ -53,6 +53,30 @@ func TestCheckNamesTheProofAndTheLineThatFailed(t *testing.T) {
 			old:  "```check\nexpect pods -l app=web count=2 ready=true", new: "```check\nexpect pods -l app=web count=3 ready=true",
 			want: []string{"lesson 02-scale-up.txtar: page 1: its checks must hold after its do blocks: " +
 				"lesson 02-scale-up.txtar, guide.md:6:1: expect pods -l app=web count=3 ready=true: found 2"},
+		},
+		{
+			name: "a predict whose ticked choice is not what happens",
+			old:  choices, new: strings.NewReplacer("- [x] one", "- [ ] one", "- [ ] three", "- [x] three").Replace(choices),
+			want: []string{"lesson 02-scale-up.txtar: page 2: the predict's choice 2 (\"one\") must fail after its step, but its expect holds: " +
+				"the question would have two right answers"},
+		},
+		{
+			name: "a predict whose ticked choice fails",
+			old:  "- [x] one => expect requests verb=create resource=pods count=3", new: "- [x] one => expect requests verb=create resource=pods count=4",
+			want: []string{"lesson 02-scale-up.txtar: page 2: the predict's ticked choice 2 (\"one\") must hold after its step: " +
+				"lesson 02-scale-up.txtar, guide.md:14:14: expect requests verb=create resource=pods count=4: found 3"},
+		},
+		{
+			name: "a predict with two choices that hold",
+			old:  "- [ ] none => expect requests verb=create resource=pods count=2", new: "- [ ] none => expect requests verb=create resource=pods count>=2",
+			want: []string{"lesson 02-scale-up.txtar: page 2: the predict's choice 1 (\"none\") must fail after its step, but its expect holds: " +
+				"the question would have two right answers"},
+		},
+		{
+			name: "a do block that fails when the learner runs it again",
+			old:  "```do\nscale rs/web --replicas=3", new: "```do\ncreate rs api --replicas=0 --selector=app=api\nscale rs/web --replicas=3",
+			want: []string{"lesson 02-scale-up.txtar: setup + every do block run twice in order + stabilize must still meet the goal " +
+				"(page 2's do block, run again, failed): lesson 02-scale-up.txtar, guide.md:21:1: create rs api: replicasets.apps \"api\" already exists"},
 		},
 		{
 			name: "a setup that fails is reported once",

@@ -77,9 +77,9 @@
 //
 //	```predict
 //	How many pods will rs/web create to make up for it?
-//	- [ ] none: the pod was killed on purpose, so it stays gone
-//	- [x] one: it counts two pods where it wants three
-//	- [ ] three: it starts over with fresh pods
+//	- [ ] none: it stays gone => expect requests verb=create resource=pods count=3
+//	- [x] one: it counts two where it wants three => expect requests verb=create resource=pods count=4
+//	- [ ] three: it starts over => expect requests verb=create resource=pods count=6
 //
 //	The controller does not know why a pod went away: it counts.
 //	```
@@ -87,11 +87,13 @@
 // A predict block is a question the learner answers before a step runs: the
 // question's text, then the choices as a Markdown task list with exactly one
 // ticked ([x] or [X]), at least two of them, then, optionally, an explanation
-// the page shows once the learner has answered. A predict must be followed on
-// its page by a do block (the step whose outcome it asks about, which runs
-// once the learner has answered) and a check block after that do, which
-// states what then happens: proving the lesson proves that the ticked answer
-// is what happens.
+// the page shows once the learner has answered. Each choice ends with "=>"
+// and the one expect that decides it: after the step, the ticked choice's
+// expect holds and every other's fails. The page grades an answer by running
+// them, so what it calls right is what the engine did, not what the author
+// wrote. A predict must be followed on its page by a do block (the step
+// whose outcome it asks about, which runs once the learner has answered)
+// and a check block after that do, which states what then happens.
 //
 // Blocks run in the order they stand on the page, and the pages in order,
 // all in one world, from setup: what the learner does on page 2 is still
@@ -116,10 +118,14 @@
 //
 // # Proof
 //
-// Check runs three proofs, each in a fresh world: setup then solution meets
+// Check runs four proofs, each in a fresh world: setup then solution meets
 // the goal; setup alone does not (else the learner would have nothing to
-// do); and walking the guide from setup, every check holds where it stands,
-// after the do blocks before it. A failed proof is a *CheckError that names
+// do); walking the guide from setup, every check holds where it stands,
+// after the do blocks before it, and every predict is decided as ticked
+// just after its step; and setup, then every do block run twice in a row,
+// then stabilize, still meets the goal (a learner who clicks twice can
+// still finish, so goals count "at least", not "exactly", what a do block
+// adds). A failed proof is a *CheckError that names
 // the proof and wraps the *script.RuntimeError that broke it, which names
 // the block, line and column:
 //

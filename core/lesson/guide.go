@@ -189,13 +189,13 @@ func guideBlock(where string, f *fence) (*Block, error) {
 }
 
 // parsePredict reads a predict block: the question, then the choices as a
-// Markdown task list with the right one ticked, then, optionally, the
-// explanation:
+// Markdown task list with the right one ticked, each ending with the expect
+// that decides it after "=>", then, optionally, the explanation:
 //
 //	How many pods will rs/web create?
-//	- [ ] none
-//	- [x] one
-//	- [ ] three
+//	- [ ] none => expect requests verb=create resource=pods count=3
+//	- [x] one => expect requests verb=create resource=pods count=4
+//	- [ ] three => expect requests verb=create resource=pods count=6
 //
 //	It creates the one it is missing.
 func parsePredict(where string, f *fence) (*Predict, error) {
@@ -214,8 +214,9 @@ func parsePredict(where string, f *fence) (*Predict, error) {
 		case isChoice && afterChoices:
 			errAt(n, col, "a choice after the explanation", "the choices are one list, between the question and the explanation")
 		case isChoice:
-			if choice == "" {
-				errAt(n, col, "an empty choice", "write the answer after the box: - [ ] three")
+			c, err := parseChoice(where, n, line, choice)
+			if err != nil {
+				errs = append(errs, err)
 			}
 			if ticked {
 				if p.Answer >= 0 {
@@ -224,7 +225,7 @@ func parsePredict(where string, f *fence) (*Predict, error) {
 				}
 				p.Answer = len(p.Choices)
 			}
-			p.Choices = append(p.Choices, choice)
+			p.Choices = append(p.Choices, c)
 		case len(p.Choices) == 0:
 			question = append(question, line)
 		default:
@@ -246,6 +247,31 @@ func parsePredict(where string, f *fence) (*Predict, error) {
 		return nil, errors.Join(errs...)
 	}
 	return p, nil
+}
+
+// parseChoice reads one choice, whose text after its box is rest, on line n
+// of guide.md: the answer, then "=>" and the expect that decides it.
+func parseChoice(where string, n int, line, rest string) (*Choice, error) {
+	col := strings.Index(line, rest) + 1
+	text, expect, found := strings.Cut(rest, "=>")
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return nil, &script.ParseError{File: where, Line: n, Col: col, Msg: "an empty choice",
+			Hint: "write the answer after the box: - [ ] three => expect …"}
+	case !found || strings.TrimSpace(expect) == "":
+		return nil, &script.ParseError{File: where, Line: n, Col: col, Msg: "a choice without the expect that decides it",
+			Hint: "end it with => and an expect that holds after the step exactly when this answer is right: " +
+				text + " => expect requests verb=create resource=pods count=4"}
+	}
+	// at is the column of the expect's first character: where the text
+	// after "=>" starts, past its spaces.
+	at := col + (len(rest) - len(expect)) + (len(expect) - len(strings.TrimLeft(expect, " \t")))
+	b, err := parseBlockAt(KindCheck, where, strings.TrimSpace(expect)+"\n", 0, n, at)
+	if err != nil {
+		return nil, err
+	}
+	return &Choice{Text: text, Expect: b}, nil
 }
 
 // choiceLine reports whether line is a choice, "- [ ] text" or "- [x] text",

@@ -82,6 +82,10 @@ type Block struct {
 	// guide.md for the guide's blocks. The positions of Script's commands
 	// count in that file too, so errors point where the author can look.
 	Line int `json:"line"`
+	// Col is the column of the text's first character, from 1, when the
+	// block starts inside a line: a predict choice's expect, after its
+	// "=>". 0 means 1.
+	Col int `json:"col,omitempty"`
 	// Text is the block as written (for a guide block, between its fences).
 	Text string `json:"text"`
 	// Script holds the parsed commands of every kind but predict. A bundle
@@ -130,11 +134,24 @@ type Predict struct {
 	Question string `json:"question"`
 	// Choices are the answers offered, in order; Answer is the index of the
 	// right one.
-	Choices []string `json:"choices"`
-	Answer  int      `json:"answer"`
+	Choices []*Choice `json:"choices"`
+	Answer  int       `json:"answer"`
 	// Explanation, which may be empty, says why the answer is right; the
 	// page shows it once the learner has answered.
 	Explanation string `json:"explanation,omitempty"`
+}
+
+// Choice is one answer of a predict block, with the expect that decides it:
+// after the step the learner predicts (the do block that follows the
+// question), the right choice's expect holds and every other's fails. The
+// page grades an answer by running them; Check proves that they decide as
+// the author ticked.
+type Choice struct {
+	// Text is the answer as the learner reads it (inline Markdown).
+	Text string `json:"text"`
+	// Expect is the one expect command after the choice's "=>", a block of
+	// kind check on its line of guide.md.
+	Expect *Block `json:"expect"`
 }
 
 // The files of a lesson, in the order the format lists them. Every one is
@@ -358,9 +375,13 @@ func (l *Lesson) parseHeader(file, comment string) error {
 // lesson would change what it proves. Only setup may seed the world, since a
 // seed anywhere later would come after the world has changed.
 func parseBlock(kind Kind, where, text string, page, first int) (*Block, error) {
-	// Blank lines before the text make the parser count lines as the file
-	// does, so every position, at parse time and at run time, is right.
-	s, err := script.Parse(strings.Repeat("\n", first-1)+text, where)
+	return parseBlockAt(kind, where, text, page, first, 1)
+}
+
+// parseBlockAt is parseBlock for a block whose text starts at column col of
+// its first line.
+func parseBlockAt(kind Kind, where, text string, page, first, col int) (*Block, error) {
+	s, err := script.Parse(positioned(text, first, col), where)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +406,19 @@ func parseBlock(kind Kind, where, text string, page, first int) (*Block, error) 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return &Block{Kind: kind, Page: page, Line: first, Text: text, Script: s}, nil
+	b := &Block{Kind: kind, Page: page, Line: first, Text: text, Script: s}
+	if col > 1 {
+		b.Col = col
+	}
+	return b, nil
+}
+
+// positioned puts text where it stands in its file, at line first and column
+// col, by writing blank lines and spaces before it: the parser then counts
+// lines and columns as the file does, so every position, at parse time and
+// at run time, is right.
+func positioned(text string, first, col int) string {
+	return strings.Repeat("\n", first-1) + strings.Repeat(" ", max(col, 1)-1) + text
 }
 
 // assertions are the names of the commands that test the world and change

@@ -33,9 +33,9 @@ expect pods -l app=web count=2 ready=true
 
 ` + "```predict" + `
 How many pods will it create?
-- [ ] none
-- [x] one
-- [ ] three
+- [ ] none => expect requests verb=create resource=pods count=2
+- [x] one => expect requests verb=create resource=pods count=3
+- [ ] three => expect requests verb=create resource=pods count=5
 
 It creates the difference.
 ` + "```" + `
@@ -102,13 +102,33 @@ func TestParseReadsEveryPart(t *testing.T) {
 	assert.Contains(t, p2.Text, "kind: ReplicaSet\n---\n", "every block stays in the page's text")
 	assert.Len(t, p2.Do(), 1)
 	assert.Len(t, p2.Checks(), 1)
-	assert.Equal(t, &Predict{
-		Question:    "How many pods will it create?",
-		Choices:     []string{"none", "one", "three"},
-		Answer:      1,
-		Explanation: "It creates the difference.",
-	}, p2.Blocks[0].Predict)
+	q := p2.Blocks[0].Predict
+	require.NotNil(t, q)
+	assert.Equal(t, "How many pods will it create?", q.Question)
+	assert.Equal(t, 1, q.Answer)
+	assert.Equal(t, "It creates the difference.", q.Explanation)
+	var texts, expects []string
+	for _, c := range q.Choices {
+		texts = append(texts, c.Text)
+		expects = append(expects, c.Expect.Text)
+		assert.Equal(t, KindCheck, c.Expect.Kind)
+	}
+	assert.Equal(t, []string{"none", "one", "three"}, texts)
+	assert.Equal(t, []string{
+		"expect requests verb=create resource=pods count=2\n",
+		"expect requests verb=create resource=pods count=3\n",
+		"expect requests verb=create resource=pods count=5\n",
+	}, expects)
+	// The expect's position is where it stands in guide.md: line 14 (the
+	// second choice), after "- [x] one => ".
+	pos := q.Choices[1].Expect.Script.Commands[0].Src().Pos
+	assert.Equal(t, [2]int{14, 14}, [2]int{pos.Line, pos.Col})
 }
+
+// choices are scaleLesson's predict choices, as written.
+const choices = "- [ ] none => expect requests verb=create resource=pods count=2\n" +
+	"- [x] one => expect requests verb=create resource=pods count=3\n" +
+	"- [ ] three => expect requests verb=create resource=pods count=5\n"
 
 func TestParseErrorsNameFileBlockLineAndColumn(t *testing.T) {
 	tests := []struct {
@@ -183,14 +203,29 @@ func TestParseErrorsNameFileBlockLineAndColumn(t *testing.T) {
 			want: `lesson 02-scale-up.txtar, guide.md:15:1: a second right answer (the first is choice 2); tick exactly one choice: - [x]`,
 		},
 		{
+			name: "a choice without its expect",
+			old:  "- [ ] none => expect requests verb=create resource=pods count=2", new: "- [ ] none",
+			want: `lesson 02-scale-up.txtar, guide.md:13:7: a choice without the expect that decides it; end it with => and an expect that holds after the step exactly when this answer is right: none => expect requests verb=create resource=pods count=4`,
+		},
+		{
+			name: "a choice decided by a command that changes the world",
+			old:  "- [ ] three => expect requests verb=create resource=pods count=5", new: "- [ ] three =>   kill pods -l app=web",
+			want: `lesson 02-scale-up.txtar, guide.md:15:18: a check block holds only expect commands; "kill" is not one; commands the learner runs go in a do block`,
+		},
+		{
+			name: "a typo in a choice's expect",
+			old:  "- [x] one => expect requests verb=create resource=pods count=3", new: "- [x] one => expect requests verb=create resource=pods cnt=3",
+			want: `lesson 02-scale-up.txtar, guide.md:14:56: unknown check "cnt"; expect requests takes verb, resource and count`,
+		},
+		{
 			name: "a predict without a question",
 			old:  "How many pods will it create?\n", new: "",
 			want: `lesson 02-scale-up.txtar, guide.md:11:1: a predict block without a question; write the question before the choices`,
 		},
 		{
 			name: "a predict after its page's do block",
-			old:  "```predict\nHow many pods will it create?\n- [ ] none\n- [x] one\n- [ ] three\n\nIt creates the difference.\n```\n\n```do\nscale rs/web --replicas=3\nstabilize\n```\n",
-			new:  "```do\nscale rs/web --replicas=3\nstabilize\n```\n\n```predict\nHow many pods will it create?\n- [ ] none\n- [x] one\n- [ ] three\n\nIt creates the difference.\n```\n",
+			old:  "```predict\nHow many pods will it create?\n" + choices + "\nIt creates the difference.\n```\n\n```do\nscale rs/web --replicas=3\nstabilize\n```\n",
+			new:  "```do\nscale rs/web --replicas=3\nstabilize\n```\n\n```predict\nHow many pods will it create?\n" + choices + "\nIt creates the difference.\n```\n",
 			want: `lesson 02-scale-up.txtar, guide.md:16:1: a predict block needs a do block after it on its page; the do block is the step whose outcome the learner predicts`,
 		},
 		{
