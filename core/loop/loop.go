@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -122,6 +124,18 @@ const (
 type actor struct {
 	role role
 	of   string
+}
+
+// Models lists, sorted and once each, the function names that steps give
+// as what they model (sim.Report.Models) and that the loop has a rule for:
+// every such name a trace can show. core/source gives each its upstream
+// source.
+func Models() []string {
+	var names []string
+	for _, k := range slices.SortedFunc(maps.Keys(rules), func(a, b ruleKey) int { return strings.Compare(a.models, b.models) }) {
+		names = append(names, k.models)
+	}
+	return slices.Compact(names)
 }
 
 // roleOf understands an actor's name.
