@@ -19,9 +19,11 @@ import (
 //   - walking the guide from setup, each page's blocks run in order, and every
 //     check holds where it stands, after the do blocks before it. This is
 //     what the page does when the learner clicks through, so a check that
-//     fails here would be a page the learner could never leave. Each predict
-//     is decided after the do block that follows it, the step it asks
-//     about, as the page grades it: the ticked choice's expect holds and
+//     fails here would be a page the learner could never leave. A step
+//     block is reached as the learner reaches it, by stepping one event at
+//     a time until its expects hold. Each predict is decided after the do
+//     or step block that follows it, the step it asks about, as the page
+//     grades it: the ticked choice's expect holds and
 //     every other choice's fails, so the question has one right answer and
 //     it is the one the author ticked;
 //   - setup, then every do block of the guide run twice in a row, in order,
@@ -127,14 +129,21 @@ func (l *Lesson) proveGuide() *CheckError {
 				asked = append(asked, b)
 				continue
 			}
-			if err := run(session, b); err != nil {
-				what := "its do blocks must run"
-				if b.Kind == KindCheck {
-					what = "its checks must hold after its do blocks"
-				}
+			var err error
+			if b.Kind == KindStep {
+				err = stepUntil(session, b)
+			} else {
+				err = run(session, b)
+			}
+			if err != nil {
+				what := map[Kind]string{
+					KindDo:    "its do blocks must run",
+					KindCheck: "its checks must hold after its do blocks",
+					KindStep:  "pressing Step must reach its step block within " + strconv.Itoa(maxSteps) + " events",
+				}[b.Kind]
 				return &CheckError{Lesson: l.File(), Proof: page + what, Err: err}
 			}
-			if b.Kind != KindDo {
+			if b.Kind == KindCheck {
 				continue
 			}
 			for _, q := range asked {
@@ -147,6 +156,27 @@ func (l *Lesson) proveGuide() *CheckError {
 		}
 	}
 	return nil
+}
+
+// maxSteps is how many events a step block may ask the learner to step
+// through: more is not a page to walk with Step.
+const maxSteps = 200
+
+// stepBlock is one press of Step.
+var stepBlock = mustBlock("step\n")
+
+// stepUntil steps the world one event at a time, as the learner pressing
+// Step does, until every expect of the step block b holds, and returns the
+// last failure if they do not within maxSteps events.
+func stepUntil(session *script.Session, b *Block) error {
+	err := run(session, b)
+	for i := 0; err != nil && i < maxSteps; i++ {
+		if serr := run(session, stepBlock); serr != nil {
+			return serr
+		}
+		err = run(session, b)
+	}
+	return err
 }
 
 // decide proves that the world, just after the step a predict asks about,
@@ -167,13 +197,16 @@ func decide(session *script.Session, q *Predict) *CheckError {
 }
 
 // stabilizeBlock is the block proveDoneTwice ends with.
-var stabilizeBlock = func() *Block {
-	s, err := script.Parse("stabilize\n", "the proof")
+var stabilizeBlock = mustBlock("stabilize\n")
+
+// mustBlock is a do block of the proofs' own.
+func mustBlock(text string) *Block {
+	s, err := script.Parse(text, "the proof")
 	if err != nil {
 		panic(err)
 	}
-	return &Block{Kind: KindDo, Line: 1, Text: "stabilize\n", Script: s}
-}()
+	return &Block{Kind: KindDo, Line: 1, Text: text, Script: s}
+}
 
 func (l *Lesson) proveDoneTwice() *CheckError {
 	session := newSession()

@@ -116,3 +116,92 @@ func TestCheckErrorUnwrapsToTheRuntimeError(t *testing.T) {
 	require.True(t, errors.As(err, &re))
 	assert.Equal(t, script.Pos{File: "lesson 02-scale-up.txtar, goal", Line: 1, Col: 1}, re.Pos)
 }
+
+// stepLesson walks a scale-up one event at a time: its second page's step
+// block is reached by pressing Step, and the predict before it is decided
+// once it is.
+const stepLesson = `title: Step by step
+summary: A sync, one event at a time.
+level: beginner
+stepwise: 1-2
+-- setup --
+create rs web --replicas=2 --selector=app=web
+stabilize
+-- guide.md --
+# Ask for three
+
+` + "```do" + `
+scale rs/web --replicas=3
+` + "```" + `
+---
+# Watch
+
+` + "```predict" + `
+How many pods does the sync ask for?
+- [ ] none => expect expectations rs/web add=0
+- [x] one => expect expectations rs/web add=1
+` + "```" + `
+
+Press Step until the worker has asked the API server for the pod.
+
+` + "```step" + `
+expect requests verb=create resource=pods count=3
+` + "```" + `
+-- goal --
+expect pods -l app=web count=3 ready=true
+-- hints --
+Step on.
+-- solution --
+scale rs/web --replicas=3
+stabilize
+`
+
+func TestCheckStepsToAStepBlock(t *testing.T) {
+	l, err := Parse("03-step.txtar", []byte(stepLesson))
+	require.NoError(t, err)
+	assert.Equal(t, &PageRange{From: 1, To: 2}, l.Stepwise)
+	assert.True(t, l.Stepwise.Has(2))
+	assert.False(t, l.Stepwise.Has(3))
+	assert.Equal(t, KindStep, l.Pages[1].Blocks[1].Kind)
+	assert.NoError(t, Check(l))
+
+	// A step block that stepping never reaches is a page the learner could
+	// never leave.
+	never := strings.Replace(stepLesson, "count=3\n```\n-- goal", "count=9\n```\n-- goal", 1)
+	l, err = Parse("03-step.txtar", []byte(never))
+	require.NoError(t, err)
+	err = Check(l)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lesson 03-step.txtar: page 2: pressing Step must reach its step block within 200 events: "+
+		"lesson 03-step.txtar, guide.md:18:1: expect requests verb=create resource=pods count=9: found 3")
+}
+
+func TestStepwisePagesStepOneEventAtATime(t *testing.T) {
+	tests := []struct {
+		name, old, new, want string
+	}{
+		{"a stabilize on a stepwise page", "scale rs/web --replicas=3\n", "scale rs/web --replicas=3\nstabilize\n",
+			`lesson 03-step.txtar, guide.md:5:1: page 1 is stepwise (the header's stepwise:), so its do blocks run one event at a time; "stabilize" runs more; let the learner press Step: write a step block with what stepping reaches`},
+		{"a step of more than one event", "scale rs/web --replicas=3\n", "scale rs/web --replicas=3\nstep 2\n",
+			`lesson 03-step.txtar, guide.md:5:1: page 1 is stepwise (the header's stepwise:), so its do blocks run one event at a time; "step 2" runs more;`},
+		{"an until sync", "scale rs/web --replicas=3\n", "scale rs/web --replicas=3\nuntil sync rs/web\n",
+			`"until sync rs/web" runs more`},
+		{"pages the guide does not have", "stepwise: 1-2", "stepwise: 1-3",
+			`lesson 03-step.txtar: stepwise: 1-3 names pages the guide does not have (it has 2)`},
+		{"not a range", "stepwise: 1-2", "stepwise: one",
+			`lesson 03-step.txtar:4:11: stepwise: "one" is not a page or a range of pages; write the pages the learner steps through, from and to: stepwise: 1-6`},
+		{"a step block that changes the world", "```step\nexpect requests", "```step\nstabilize\nexpect requests",
+			`lesson 03-step.txtar, guide.md:18:1: a step block holds only expect commands, what pressing Step reaches; "stabilize" is not one`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Contains(t, stepLesson, tt.old)
+			_, err := Parse("03-step.txtar", []byte(strings.Replace(stepLesson, tt.old, tt.new, 1)))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	// Off the stepwise pages, anything goes.
+	_, err := Parse("03-step.txtar", []byte(strings.NewReplacer("stepwise: 1-2", "stepwise: 2", "scale rs/web --replicas=3\n", "scale rs/web --replicas=3\nstep 2\n").Replace(stepLesson)))
+	assert.NoError(t, err)
+}

@@ -17,8 +17,9 @@
 // # The format
 //
 // A txtar archive is a comment, then files, each started by a line
-// "-- name --". A lesson's comment is its header, three "key: value" lines;
-// its files are setup, guide.md, goal, hints and solution, all required:
+// "-- name --". A lesson's comment is its header, three "key: value" lines
+// and an optional fourth (stepwise, below); its files are setup, guide.md,
+// goal, hints and solution, all required:
 //
 //	title: Self-healing
 //	summary: A ReplicaSet replaces a pod that dies, and only that pod.
@@ -57,7 +58,7 @@
 //
 // guide.md is the narration, in Markdown, split into pages by lines that are
 // exactly --- (outside fenced blocks; a --- in a ```yaml block is YAML's).
-// Every page needs text. Three kinds of fenced block have a meaning; fenced
+// Every page needs text. Four kinds of fenced block have a meaning; fenced
 // blocks of any other kind are plain Markdown:
 //
 //	```do
@@ -67,6 +68,21 @@
 //
 // A do block holds commands the learner runs, with one click or by typing
 // them.
+//
+//	```step
+//	expect queue replicaset contains default/web
+//	```
+//
+// A step block holds expects, as a check block does, but the learner gets
+// there by pressing Step, one event at a time, until they hold: the page
+// says what to step to and ticks it off when it holds, and Check proves it
+// is reached within 200 events. It is how a lesson walks a mechanism event
+// by event, rather than jumping over it with until sync.
+//
+// The header's optional "stepwise: 1-6" names the pages on which the
+// learner walks every event: their do blocks may not run more than one
+// event at a time (until sync, stabilize, advance and step N>1 are errors
+// there; see Multistep), and the page refuses those commands on them.
 //
 //	```check
 //	expect requests verb=create resource=pods count=4

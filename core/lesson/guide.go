@@ -12,7 +12,7 @@ import (
 // predict and check blocks on them.
 
 // guideBlockKinds are the fenced blocks the guide gives meaning to.
-var guideBlockKinds = []Kind{KindDo, KindPredict, KindCheck}
+var guideBlockKinds = []Kind{KindDo, KindStep, KindPredict, KindCheck}
 
 // fence is a fenced block being read.
 type fence struct {
@@ -167,15 +167,16 @@ func guideBlock(where string, f *fence) (*Block, error) {
 		text += "\n"
 	}
 	switch kind {
-	case KindDo, KindCheck:
+	case KindDo, KindStep, KindCheck:
 		b, err := parseBlock(kind, where, text, 0, f.line+1)
 		if err != nil {
 			return nil, err
 		}
 		if len(b.Script.Commands) == 0 {
 			return nil, &script.ParseError{File: where, Line: f.line, Col: 1,
-				Msg:  "an empty " + string(kind) + " block",
-				Hint: map[Kind]string{KindDo: "write the commands the learner runs", KindCheck: "write the expects that must hold"}[kind]}
+				Msg: "an empty " + string(kind) + " block",
+				Hint: map[Kind]string{KindDo: "write the commands the learner runs", KindCheck: "write the expects that must hold",
+					KindStep: "write the expects that pressing Step reaches"}[kind]}
 		}
 		return b, nil
 	case KindPredict:
@@ -287,31 +288,32 @@ func choiceLine(line string) (text string, ticked, ok bool) {
 }
 
 // checkPredicts makes sure every predict on a page asks about something the
-// page then proves: a do block must follow it (the step whose outcome it
-// asks about, which runs only once the learner has answered), and a check
-// block must follow that do (what then holds, so proving the lesson also
-// proves the right answer right).
+// page then proves: a do or step block must follow it (the step whose
+// outcome it asks about, which runs only once the learner has answered),
+// and after a do block a check block (what then holds, so proving the
+// lesson also proves the right answer right; a step block states it
+// itself).
 func checkPredicts(where string, p *Page) []error {
 	var errs []error
 	for i, b := range p.Blocks {
 		if b.Kind != KindPredict {
 			continue
 		}
-		do := -1
-		for j := i + 1; j < len(p.Blocks) && do < 0; j++ {
-			if p.Blocks[j].Kind == KindDo {
-				do = j
+		act := -1
+		for j := i + 1; j < len(p.Blocks) && act < 0; j++ {
+			if k := p.Blocks[j].Kind; k == KindDo || k == KindStep {
+				act = j
 			}
 		}
-		hasCheck := false
-		for j := do + 1; do >= 0 && j < len(p.Blocks); j++ {
+		hasCheck := act >= 0 && p.Blocks[act].Kind == KindStep
+		for j := act + 1; act >= 0 && j < len(p.Blocks); j++ {
 			hasCheck = hasCheck || p.Blocks[j].Kind == KindCheck
 		}
 		switch {
-		case do < 0:
+		case act < 0:
 			errs = append(errs, &script.ParseError{File: where, Line: b.Line - 1, Col: 1,
-				Msg:  "a predict block needs a do block after it on its page",
-				Hint: "the do block is the step whose outcome the learner predicts"})
+				Msg:  "a predict block needs a do or step block after it on its page",
+				Hint: "that block is the step whose outcome the learner predicts"})
 		case !hasCheck:
 			errs = append(errs, &script.ParseError{File: where, Line: b.Line - 1, Col: 1,
 				Msg:  "a predict block needs a check block after its do block",

@@ -38,7 +38,36 @@ type Lesson struct {
 	Pages []*Page `json:"pages"`
 	// Hints are the hints, one per paragraph of hints, in order.
 	Hints []string `json:"hints"`
+	// Stepwise, from the header's optional stepwise: line, are the pages on
+	// which the learner walks every event with Step: their do blocks may
+	// not run more than one event at a time (no until, stabilize, advance
+	// or step N>1), and the page refuses such commands there.
+	Stepwise *PageRange `json:"stepwise,omitempty"`
 }
+
+// PageRange is the pages From to To of a guide, both included, from 1.
+type PageRange struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+// Has reports whether page n is in the range; a nil range has none.
+func (r *PageRange) Has(n int) bool { return r != nil && n >= r.From && n <= r.To }
+
+// Multistep reports whether a command runs more than one event of the
+// world: until sync, stabilize, advance, and step N with N above 1. A
+// stepwise page's do blocks may hold none.
+func Multistep(c script.Command) bool {
+	switch c := c.(type) {
+	case *script.Step:
+		return c.N > 1
+	}
+	return slices.Contains(multistepCommands, c.Src().Name)
+}
+
+// multistepCommands are the names of the commands that always run more than
+// one event, or an unknown number of them.
+var multistepCommands = []string{"until sync", "stabilize", "advance"}
 
 // File is the lesson's file name, "01-self-healing.txtar", as errors name it.
 func (l *Lesson) File() string { return l.ID + ".txtar" }
@@ -60,12 +89,15 @@ var Levels = []Level{Beginner, Intermediate, Advanced}
 type Kind string
 
 // The kinds of block. Setup, goal and solution are whole files of the lesson;
-// do, predict and check are fenced blocks of guide.md.
+// do, step, predict and check are fenced blocks of guide.md. A step block
+// holds expects, as a check does, but the learner reaches them by pressing
+// Step, one event at a time, until they hold.
 const (
 	KindSetup    Kind = "setup"
 	KindGoal     Kind = "goal"
 	KindSolution Kind = "solution"
 	KindDo       Kind = "do"
+	KindStep     Kind = "step"
 	KindPredict  Kind = "predict"
 	KindCheck    Kind = "check"
 )
@@ -167,8 +199,11 @@ const (
 var lessonFiles = []string{fileSetup, fileGuide, fileGoal, fileHints, fileSolution}
 
 // The header's keys, in the order the format lists them. Every one is
-// required.
-var headerKeys = []string{"title", "summary", "level"}
+// required but stepwise.
+var (
+	headerKeys         = []string{"title", "summary", "level", "stepwise"}
+	requiredHeaderKeys = []string{"title", "summary", "level"}
+)
 
 // Parse reads and validates the lesson file called name (its base name,
 // "01-self-healing.txtar"; the ID and number come from it). It returns every
@@ -257,6 +292,9 @@ func Parse(name string, data []byte) (*Lesson, error) {
 		var guideErrs []error
 		l.Pages, guideErrs = parseGuide(where(fileGuide), f.data)
 		errs = append(errs, guideErrs...)
+		if len(guideErrs) == 0 {
+			errs = append(errs, l.checkStepwise(file, where(fileGuide))...)
+		}
 	}
 
 	if len(errs) > 0 {
@@ -316,7 +354,7 @@ func (l *Lesson) parseHeader(file, comment string) error {
 		case !ok:
 			errs = append(errs, &script.ParseError{File: "lesson " + file, Line: n, Col: 1,
 				Msg:  "a header line without a colon",
-				Hint: "the header has the lines title: TEXT, summary: TEXT and level: LEVEL"})
+				Hint: "the header has the lines title: TEXT, summary: TEXT, level: LEVEL and, optionally, stepwise: PAGES"})
 			continue
 		case !slices.Contains(headerKeys, key):
 			s := script.Suggest(key, headerKeys)
@@ -359,14 +397,66 @@ func (l *Lesson) parseHeader(file, comment string) error {
 				continue
 			}
 			l.Level = Level(value)
+		case "stepwise":
+			r, err := parsePageRange(value)
+			if err != nil {
+				errs = append(errs, &script.ParseError{File: "lesson " + file, Line: n, Col: col,
+					Msg: "stepwise: " + err.Error(), Hint: "write the pages the learner steps through, from and to: stepwise: 1-6"})
+				continue
+			}
+			l.Stepwise = r
 		}
 	}
-	for _, key := range headerKeys {
+	for _, key := range requiredHeaderKeys {
 		if _, ok := seen[key]; !ok && !slices.Contains(suggested, key) {
 			errs = append(errs, errors.New("lesson "+file+": the header has no "+key+": line"))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// parsePageRange reads "3" or "1-6".
+func parsePageRange(v string) (*PageRange, error) {
+	from, to, isRange := strings.Cut(v, "-")
+	if !isRange {
+		to = from
+	}
+	a, errA := strconv.Atoi(strings.TrimSpace(from))
+	b, errB := strconv.Atoi(strings.TrimSpace(to))
+	switch {
+	case errA != nil || errB != nil:
+		return nil, errors.New(strconv.Quote(v) + " is not a page or a range of pages")
+	case a < 1 || b < a:
+		return nil, errors.New(strconv.Quote(v) + " is not a range of pages from 1 up")
+	}
+	return &PageRange{From: a, To: b}, nil
+}
+
+// checkStepwise holds the stepwise pages to their promise: they exist, and
+// their do blocks run one event at a time at most.
+func (l *Lesson) checkStepwise(file, where string) []error {
+	r := l.Stepwise
+	if r == nil {
+		return nil
+	}
+	if r.To > len(l.Pages) {
+		return []error{errors.New("lesson " + file + ": stepwise: " + strconv.Itoa(r.From) + "-" + strconv.Itoa(r.To) +
+			" names pages the guide does not have (it has " + strconv.Itoa(len(l.Pages)) + ")")}
+	}
+	var errs []error
+	for _, p := range l.Pages[r.From-1 : r.To] {
+		for _, b := range p.Do() {
+			for _, c := range b.Script.Commands {
+				if Multistep(c) {
+					src := c.Src()
+					errs = append(errs, &script.ParseError{File: where, Line: src.Pos.Line, Col: src.Pos.Col,
+						Msg:  "page " + strconv.Itoa(p.N) + " is stepwise (the header's stepwise:), so its do blocks run one event at a time; " + strconv.Quote(src.Text) + " runs more",
+						Hint: "let the learner press Step: write a step block with what stepping reaches"})
+				}
+			}
+		}
+	}
+	return errs
 }
 
 // parseBlock parses the commands of a block whose text starts at line first
@@ -389,11 +479,15 @@ func parseBlockAt(kind Kind, where, text string, page, first, col int) (*Block, 
 	for _, c := range s.Commands {
 		src := c.Src()
 		switch {
-		case (kind == KindGoal || kind == KindCheck) && !isAssertion(src.Name):
+		case (kind == KindGoal || kind == KindCheck || kind == KindStep) && !isAssertion(src.Name):
 			msg := "a goal holds only expect commands"
 			hint := "setup builds the world and solution changes it"
-			if kind == KindCheck {
+			switch kind {
+			case KindCheck:
 				msg = "a check block holds only expect commands"
+				hint = "commands the learner runs go in a do block"
+			case KindStep:
+				msg = "a step block holds only expect commands, what pressing Step reaches"
 				hint = "commands the learner runs go in a do block"
 			}
 			errs = append(errs, &script.ParseError{File: where, Line: src.Pos.Line, Col: src.Pos.Col,

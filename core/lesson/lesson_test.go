@@ -226,7 +226,7 @@ func TestParseErrorsNameFileBlockLineAndColumn(t *testing.T) {
 			name: "a predict after its page's do block",
 			old:  "```predict\nHow many pods will it create?\n" + choices + "\nIt creates the difference.\n```\n\n```do\nscale rs/web --replicas=3\nstabilize\n```\n",
 			new:  "```do\nscale rs/web --replicas=3\nstabilize\n```\n\n```predict\nHow many pods will it create?\n" + choices + "\nIt creates the difference.\n```\n",
-			want: `lesson 02-scale-up.txtar, guide.md:16:1: a predict block needs a do block after it on its page; the do block is the step whose outcome the learner predicts`,
+			want: `lesson 02-scale-up.txtar, guide.md:16:1: a predict block needs a do or step block after it on its page; that block is the step whose outcome the learner predicts`,
 		},
 		{
 			name: "a missing file",
