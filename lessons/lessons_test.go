@@ -12,6 +12,7 @@ import (
 	"github.com/reconcilelab/rlab/core/loop"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/internal/lessonlint"
 )
 
 // TestEveryLessonWorks is the proof CI runs for every lesson: it parses, the
@@ -113,4 +114,19 @@ func TestBundleHoldsWhatParseReads(t *testing.T) {
 	loaded, err := All()
 	require.NoError(t, err)
 	require.Equal(t, parsed, loaded)
+}
+
+// TestEveryLessonLinkLeadsSomewhere: every glossary link names an entry of
+// the page's glossary, and every upstream link a function core/source links
+// to or a file of the upstream manifest.
+func TestEveryLessonLinkLeadsSomewhere(t *testing.T) {
+	js, err := os.ReadFile("../site/glossary.js")
+	require.NoError(t, err)
+	glossary, err := lessonlint.GlossaryIDs(string(js))
+	require.NoError(t, err)
+	all, err := Parse()
+	require.NoError(t, err)
+	for _, l := range all {
+		assert.Empty(t, lessonlint.Lint(l, glossary), l.ID)
+	}
 }

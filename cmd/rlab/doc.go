@@ -74,7 +74,7 @@
 //
 // # Lessons
 //
-//	rlab lessons [--check] [--dir=path] [ID...]
+//	rlab lessons [--check] [--dir=path] [--site=path] [ID...]
 //
 // Lessons lists the lessons built into rlab (package lessons embeds them), or
 // those named by ID, which may be a lesson's ID (01-self-healing), its number
@@ -85,8 +85,12 @@
 //	01-self-healing  beginner  Self-healing
 //
 // --check proves each lesson as CI does (core/lesson's Check): setup +
-// solution meets the goal, setup alone does not, and every page's checks
-// hold after its do blocks. The table gains a CHECK column, ok or FAIL; each
+// solution meets the goal, setup alone does not, every page's checks hold
+// after its do and step blocks, every predict is decided as ticked, and
+// every do block run twice leaves the goal in reach; and it checks every
+// link (internal/lessonlint) against the page's glossary, the glossary.js
+// in --site (default site, so run it in the repository's root), and the
+// upstream code at v1.31.14. The table gains a CHECK column, ok or FAIL; each
 // failure is printed on standard error, naming the lesson, the proof and the
 // line that broke it, and the exit status is 1:
 //

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,33 +15,49 @@ import (
 
 	"github.com/reconcilelab/rlab/core/lesson"
 	"github.com/reconcilelab/rlab/core/script"
+	"github.com/reconcilelab/rlab/internal/lessonlint"
 	"github.com/reconcilelab/rlab/lessons"
 )
 
 var lessonsCommand = &command{
 	name:     "lessons",
-	synopsis: "[--check] [--dir=path] [ID...]",
+	synopsis: "[--check] [--dir=path] [--site=path] [ID...]",
 	summary:  "list the lessons, or prove that they work",
 	details: "Lessons lists the lessons built into rlab, or those given by ID (01-self-healing, 01 or\n" +
 		"self-healing), with their level and title. --check proves each: setup + solution meets the\n" +
-		"goal, setup alone does not, and every page's checks hold after its do blocks. A lesson that\n" +
-		"fails its proof is reported on stderr and the exit status is 1.",
+		"goal, setup alone does not, every page's checks hold after its do and step blocks, every\n" +
+		"predict is decided as ticked, every do block run twice still leaves the goal reachable, and\n" +
+		"every link leads somewhere: to an entry of the page's glossary (the glossary.js of --site)\n" +
+		"or to upstream code at v1.31.14. A lesson that fails its proof is reported on stderr and the\n" +
+		"exit status is 1.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		check := fs.Bool("check", false, "prove each lesson, as CI does")
 		dir := fs.String("dir", "", "read the lessons in `path` instead of those built in (for lesson authors)")
+		site := fs.String("site", "site", "with --check, check glossary links against the page in `path`")
 		return func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 			fsys, from := lessons.FS(), "rlab"
 			if *dir != "" {
 				fsys, from = os.DirFS(*dir), displayDir(*dir)
 			}
-			return listLessons(ctx, stdout, stderr, fsys, from, args, *check)
+			var glossary []string
+			if *check {
+				js, err := os.ReadFile(filepath.Join(*site, "glossary.js"))
+				if err != nil {
+					return fmt.Errorf("--check reads the page's glossary to check the lessons' links: %w (run it in the repository's root, or give --site)", err)
+				}
+				if glossary, err = lessonlint.GlossaryIDs(string(js)); err != nil {
+					return fmt.Errorf("reading %s: %w", filepath.Join(*site, "glossary.js"), err)
+				}
+			}
+			return listLessons(ctx, stdout, stderr, fsys, from, args, *check, glossary)
 		}
 	},
 }
 
 // listLessons prints the lessons of fsys (found in from) named by ids (all
-// when there is none) and, with check, proves each.
-func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from string, ids []string, check bool) error {
+// when there is none) and, with check, proves each, its links checked
+// against the glossary's entries.
+func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from string, ids []string, check bool, glossary []string) error {
 	all, err := lesson.ParseFS(fsys)
 	if err != nil {
 		// Each line names its lesson and position already, as compilers
@@ -70,9 +87,15 @@ func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from
 		}
 		row := l.ID + "\t" + string(l.Level) + "\t" + l.Title
 		if check {
+			errs := lessonlint.Lint(l, glossary)
 			if err := lesson.Check(l); err != nil {
-				failed++
+				errs = append([]error{err}, errs...)
+			}
+			for _, err := range errs {
 				fmt.Fprintln(stderr, err)
+			}
+			if len(errs) > 0 {
+				failed++
 				row += "\tFAIL"
 			} else {
 				row += "\tok"

@@ -43,7 +43,7 @@ func TestLessonsRefusesAnUnknownLesson(t *testing.T) {
 }
 
 func TestLessonsCheckProvesTheBuiltInLessons(t *testing.T) {
-	status, stdout, stderr := rlab(t, "lessons", "--check")
+	status, stdout, stderr := rlab(t, "lessons", "--check", "--site=../../site")
 
 	assert.Equal(t, 0, status, stderr)
 	assert.Empty(t, stderr)
@@ -66,13 +66,28 @@ func TestLessonsCheckReportsALessonThatFails(t *testing.T) {
 	// A solution that never kills a pod: no fourth create.
 	dir := writeLesson(t, "07-broken.txtar", "-- solution --\nkill pods -l app=web --pick=oldest\n", "-- solution --\n")
 
-	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir)
+	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
 
 	assert.Equal(t, 1, status)
 	assert.Contains(t, stdout, "07-broken  beginner  Self-healing  FAIL\n")
 	assert.Contains(t, stderr, "lesson 07-broken.txtar: setup + solution must meet the goal: "+
 		"lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count>=4: found 3")
 	assert.True(t, strings.HasSuffix(stderr, "rlab lessons: 1 of 1 lessons failed their check\n"), stderr)
+}
+
+func TestLessonsCheckReportsALinkThatLeadsNowhere(t *testing.T) {
+	dir := writeLesson(t, "07-broken.txtar", "Right now the world is at rest", "Right now the [world](glossary:wrold) is at rest")
+
+	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
+
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stdout, "07-broken  beginner  Self-healing  FAIL\n")
+	assert.Contains(t, stderr, `lesson 07-broken.txtar, guide.md:`)
+	assert.Contains(t, stderr, `: glossary link "wrold" is no entry of the glossary`)
+
+	status, _, stderr = rlab(t, "lessons", "--check", "--dir="+dir)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stderr, "--check reads the page's glossary to check the lessons' links: open site/glossary.js: no such file or directory (run it in the repository's root, or give --site)")
 }
 
 func TestLessonsReportsALessonThatDoesNotParse(t *testing.T) {
@@ -88,7 +103,7 @@ func TestLessonsReportsALessonThatDoesNotParse(t *testing.T) {
 func TestLessonsUsageErrors(t *testing.T) {
 	status, _, stderr := rlab(t, "lessons", "--chek")
 	assert.Equal(t, 2, status)
-	assert.Contains(t, stderr, "flag provided but not defined: -chek\nusage: rlab lessons [--check] [--dir=path] [ID...]")
+	assert.Contains(t, stderr, "flag provided but not defined: -chek\nusage: rlab lessons [--check] [--dir=path] [--site=path] [ID...]")
 
 	status, _, stderr = rlab(t, "lessons", "--dir="+t.TempDir())
 	assert.Equal(t, 1, status)

@@ -315,3 +315,16 @@ func TestParseFSReadsEveryLessonAndRefusesSharedNumbers(t *testing.T) {
 	_, err = ParseFS(fsys)
 	assert.EqualError(t, err, "lesson 02-scale-up.txtar: lesson 02-scale-again.txtar has the same number")
 }
+
+func TestLinksFindsGlossaryAndUpstreamLinks(t *testing.T) {
+	src := strings.Replace(scaleLesson, "rs/web has two pods.",
+		"rs/web has two [pods](glossary:pod), counted by [its sync](upstream:syncReplicaSet); see [the docs](https://kubernetes.io).", 1)
+	src = strings.Replace(src, "Scale it.", "Read [the claim](upstream:pkg/controller/controller_ref_manager.go).", 1)
+	l, err := Parse("02-scale-up.txtar", []byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, []Link{
+		{Scheme: SchemeGlossary, Target: "pod", Text: "pods", Where: "guide.md:3"},
+		{Scheme: SchemeUpstream, Target: "syncReplicaSet", Text: "its sync", Where: "guide.md:3"},
+		{Scheme: SchemeUpstream, Target: "pkg/controller/controller_ref_manager.go", Text: "the claim", Where: "hints, paragraph 1"},
+	}, l.Links(), "links of other schemes are not the lesson's to prove")
+}

@@ -1,0 +1,67 @@
+package lesson
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file finds the links a lesson's text makes to the glossary and to
+// the upstream code, so that they can be proven to lead somewhere.
+
+// The schemes of the links a lesson may make, written as Markdown links:
+// [ControllerRef](glossary:controller-ref) opens the glossary's entry, and
+// [syncReplicaSet](upstream:syncReplicaSet) or
+// [the claim](upstream:pkg/controller/controller_ref_manager.go) the
+// upstream function (by a name core/source knows) or file, at v1.31.14.
+const (
+	SchemeGlossary = "glossary"
+	SchemeUpstream = "upstream"
+)
+
+// Link is one link of a lesson's text.
+type Link struct {
+	// Scheme is SchemeGlossary or SchemeUpstream; Target what follows its
+	// colon; Text the words linked.
+	Scheme, Target, Text string
+	// Where names the link's place for an error: "guide.md:12" or
+	// "hints, paragraph 2".
+	Where string
+}
+
+// Links returns every glossary and upstream link of the lesson's guide
+// (its pages' text, predicts included) and hints, in order.
+func (l *Lesson) Links() []Link {
+	var out []Link
+	for _, p := range l.Pages {
+		for i, line := range strings.Split(p.Text, "\n") {
+			out = append(out, linksIn(line, fileGuide+":"+strconv.Itoa(p.Line+i))...)
+		}
+	}
+	for i, h := range l.Hints {
+		out = append(out, linksIn(h, "hints, paragraph "+strconv.Itoa(i+1))...)
+	}
+	return out
+}
+
+// linksIn finds the links of one line of Markdown: [text](scheme:target).
+func linksIn(line, where string) []Link {
+	var out []Link
+	for rest := line; ; {
+		open := strings.Index(rest, "](")
+		if open < 0 {
+			return out
+		}
+		textStart := strings.LastIndexByte(rest[:open], '[')
+		end := strings.IndexByte(rest[open:], ')')
+		if textStart < 0 || end < 0 {
+			rest = rest[open+2:]
+			continue
+		}
+		text, dest := rest[textStart+1:open], rest[open+2:open+end]
+		rest = rest[open+end+1:]
+		scheme, target, ok := strings.Cut(dest, ":")
+		if ok && (scheme == SchemeGlossary || scheme == SchemeUpstream) {
+			out = append(out, Link{Scheme: scheme, Target: target, Text: text, Where: where})
+		}
+	}
+}
