@@ -124,13 +124,13 @@ func TestAxeFindsNothingSerious(t *testing.T) {
 
 	eval[any](p, `(() => {
 		const s = document.getElementById("world-select");
-		s.value = "01-self-healing";
+		s.value = "02-a-pod-dies";
 		s.dispatchEvent(new Event("change"));
 		return null;
 	})()`)
 	p.waitFor("the lesson's guide", runTimeout, `document.getElementById("check-goal") !== null && document.body.dataset.state === "ready"`)
 	p.waitSettled()
-	p.checkAxe(source, "with lesson 01-self-healing open")
+	p.checkAxe(source, "with lesson 02-a-pod-dies open")
 
 	// Share shows the link in a row of its own and a notice under the
 	// header; both must sit in landmarks too (the rule region).

@@ -65,7 +65,7 @@ func TestLessonGoalThroughThePage(t *testing.T) {
 	all, err := lessons.All()
 	require.NoError(t, err)
 	require.NotEmpty(t, all)
-	l := all[0]
+	l := lessonByID(t, all, "02-a-pod-dies")
 
 	p := openPage(t, "")
 	p.waitFor("the lessons to be listed", runTimeout,

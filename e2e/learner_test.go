@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/reconcilelab/rlab/core/lesson"
 	"github.com/reconcilelab/rlab/lessons"
 )
 
@@ -180,7 +181,7 @@ func TestReloadReturnsHere(t *testing.T) {
 
 	all, err := lessons.All()
 	require.NoError(t, err)
-	l := all[0]
+	l := lessonByID(t, all, "02-a-pod-dies")
 	p.chooseWorld(l.ID)
 	require.Contains(t, p.text("#lesson .page-count"), "page 1 of")
 	p.click(`#lesson .check-block button`)
@@ -303,4 +304,16 @@ func TestSmallThingsALearnerSaw(t *testing.T) {
 	want := fmt.Sprintf("setup step 0 of %d", recorded)
 	assert.Equal(t, want, q.text("#step-count"))
 	assert.Contains(t, q.text("#console-output"), "now at "+want)
+}
+
+// lessonByID finds a built-in lesson by its ID.
+func lessonByID(t *testing.T, all []*lesson.Lesson, id string) *lesson.Lesson {
+	t.Helper()
+	for _, l := range all {
+		if l.ID == id {
+			return l
+		}
+	}
+	t.Fatalf("no lesson %s", id)
+	return nil
 }

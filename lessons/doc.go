@@ -31,6 +31,6 @@
 //
 //	go test ./lessons -run TestBundleIsCurrent -update
 //
-// and run go test ./lessons, which proves every lesson; 01-self-healing.txtar
+// and run go test ./lessons, which proves every lesson; 02-a-pod-dies.txtar
 // is a small, complete example.
 package lessons

@@ -65,13 +65,13 @@ func TestEveryLessonStepIsOnTheLoop(t *testing.T) {
 	}
 }
 
-func TestSelfHealingLesson(t *testing.T) {
+func TestAPodDiesLesson(t *testing.T) {
 	all, err := Parse()
 	require.NoError(t, err)
-	l := all[0]
+	l := all[1]
 
-	assert.Equal(t, "01-self-healing", l.ID)
-	assert.Equal(t, "Self-healing", l.Title)
+	assert.Equal(t, "02-a-pod-dies", l.ID)
+	assert.Equal(t, "A pod dies", l.Title)
 	assert.Equal(t, lesson.Beginner, l.Level)
 	require.Len(t, l.Pages, 3)
 	kill := l.Pages[1]

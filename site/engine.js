@@ -475,7 +475,7 @@
 			}
 			const world = p.get("w");
 			if (world !== "sandbox" && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(world)) {
-				throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 01-self-healing`);
+				throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 02-a-pod-dies`);
 			}
 			const seed = number(p.get("seed"), "seed", Number.MAX_SAFE_INTEGER);
 			const end = number(p.get("end"), "end", maxLinkSteps);

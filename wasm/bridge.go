@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -17,6 +18,7 @@ import (
 	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/source"
 	"github.com/reconcilelab/rlab/core/world"
 	"github.com/reconcilelab/rlab/lessons"
 )
@@ -55,7 +57,9 @@ import (
 //	seek        Seek(SeekArgs)              → SeekResult      to any recorded step
 //	view        View(ViewArgs)              → View            the page's whole picture of the world
 //	steps       Steps(StepsArgs)            → StepsResult     recorded steps by number, for the timeline
-//	check       Check(CheckArgs)            → CheckResult     a lesson's goal, or one page's checks
+//	check       Check(CheckArgs)            → CheckResult     a lesson's goal, one page's checks, or one block's, line by line
+//	grade       Grade(GradeArgs)            → GradeResult     which choices of a predict the world now makes right
+//	sources     Sources()                   → SourcesResult   where upstream each function of the trace lives
 //	complete    Complete(CompleteArgs)      → CompleteResult  tab completion, with the names of what exists
 //	help        Help(HelpArgs)              → HelpResult      help text, and the command table
 //
@@ -201,7 +205,7 @@ type Sync struct {
 	Seq      int    `json:"seq"`
 }
 
-// LoadArgs: a sandbox (Lesson empty), or a lesson by ID ("01-self-healing").
+// LoadArgs: a sandbox (Lesson empty), or a lesson by ID ("02-a-pod-dies").
 // Seed, when not 0, seeds the world (for a lesson, it overrides the setup's).
 type LoadArgs struct {
 	Lesson string `json:"lesson,omitempty"`
@@ -268,8 +272,12 @@ type LessonsResult struct {
 }
 
 // RunArgs is one console line.
+// RunArgs: the line, and, in a lesson, the guide's page the learner is
+// on: a stepwise page (lesson.Lesson.Stepwise) refuses the commands that
+// run more than one event (lesson.Multistep).
 type RunArgs struct {
 	Line string `json:"line"`
+	Page int    `json:"page,omitempty"`
 }
 
 // RunResult is what a console line did: what it printed, and how it failed,
@@ -339,16 +347,62 @@ type StepsArgs struct {
 }
 
 // CheckArgs: Page 0 checks the lesson's goal; Page N the check blocks of
-// the guide's page N.
+// the guide's page N, or, with Block, only that block of the page (its
+// index among the page's blocks: a check or a step block).
 type CheckArgs struct {
-	Page int `json:"page,omitempty"`
+	Page  int  `json:"page,omitempty"`
+	Block *int `json:"block,omitempty"`
 }
 
-// CheckResult says whether every expect held, and the first that did not.
-// Checking never changes the world.
+// CheckResult says whether every expect held, and the first that did not;
+// Lines says it of each expect, in order, for a checklist. Checking never
+// changes the world.
 type CheckResult struct {
 	Met     bool          `json:"met"`
 	Failure *CommandError `json:"failure,omitempty"`
+	Lines   []CheckLine   `json:"lines,omitempty"`
+}
+
+// CheckLine is one expect of a check: its text as written, whether it holds,
+// and, when it does not, why (what it found: the objects that fail it).
+type CheckLine struct {
+	Text    string        `json:"text"`
+	Met     bool          `json:"met"`
+	Failure *CommandError `json:"failure,omitempty"`
+}
+
+// GradeArgs names a predict block: the guide's page and the block's index
+// among the page's blocks.
+type GradeArgs struct {
+	Page  int `json:"page"`
+	Block int `json:"block"`
+}
+
+// GradeResult says, for each choice of the predict in order, whether its
+// expect holds in the world as it is now; Decided is the one choice that
+// holds, or -1 when none or several do (the step has not run yet, or has
+// run past what the question asks).
+type GradeResult struct {
+	Holds   []bool `json:"holds"`
+	Decided int    `json:"decided"`
+}
+
+// SourcesResult lists, by the function names of the trace (a step's
+// "models"), in their order, where each lives in the kubernetes repository
+// at Tag, with a link.
+type SourcesResult struct {
+	Tag     string   `json:"tag"`
+	Sources []Source `json:"sources"`
+}
+
+// Source is one upstream function: the trace's name for it, its Go name,
+// file, line and link.
+type Source struct {
+	Name string `json:"name"`
+	Func string `json:"func"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+	URL  string `json:"url"`
 }
 
 // CompleteArgs: the line and the cursor's byte offset (default: the end).
@@ -425,6 +479,8 @@ func newOpTable() map[string]op {
 		"view":      withArgs((*Bridge).View),
 		"steps":     withArgs((*Bridge).Steps),
 		"check":     withArgs((*Bridge).Check),
+		"grade":     withArgs((*Bridge).Grade),
+		"sources":   func(b *Bridge, _ []byte) (any, error) { return b.Sources(), nil },
 		"complete":  withArgs((*Bridge).Complete),
 		"help":      withArgs((*Bridge).Help),
 	}
@@ -568,7 +624,7 @@ func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 	}
 	e.session = script.NewSession(opts)
 	if l == nil && a.Seed != 0 {
-		seed := &script.Seed{Source: source("seed " + strconv.FormatUint(a.Seed, 10)), Value: a.Seed}
+		seed := &script.Seed{Source: madeSource("seed " + strconv.FormatUint(a.Seed, 10)), Value: a.Seed}
 		if err := e.session.Run(seed); err != nil {
 			return nil, err
 		}
@@ -702,9 +758,9 @@ func stepsJSON(steps []sim.StepResult) []Step {
 	return out
 }
 
-// source is the Source of a command the bridge makes itself, as if typed on
+// madeSource is the Source of a command the bridge makes itself, as if typed on
 // the console.
-func source(text string) script.Source {
+func madeSource(text string) script.Source {
 	name, _, _ := strings.Cut(text, " ")
 	return script.Source{Pos: script.Pos{Line: 1, Col: 1}, Text: text, Name: name}
 }
@@ -732,6 +788,8 @@ func (b *Bridge) Run(a RunArgs) (*RunResult, error) {
 	switch {
 	case err != nil:
 		res.Failure = commandError(err)
+	case cmd != nil && e.lesson != nil && e.lesson.Stepwise.Has(a.Page) && lesson.Multistep(cmd):
+		res.Failure = stepwiseRefusal(e.lesson, a.Page, cmd)
 	case cmd != nil:
 		if err := e.session.Run(cmd); err != nil {
 			res.Failure = commandError(err)
@@ -744,6 +802,18 @@ func (b *Bridge) Run(a RunArgs) (*RunResult, error) {
 	}
 	res.StepsResult = e.progress(w0, n0, maxReturnedSteps)
 	return res, nil
+}
+
+// stepwiseRefusal says why a stepwise page refused a command, and what to
+// do instead.
+func stepwiseRefusal(l *lesson.Lesson, page int, cmd script.Command) *CommandError {
+	src := cmd.Src()
+	msg := "page " + strconv.Itoa(page) + " of this lesson walks every event: press Step (→) to run the next one; " +
+		strconv.Quote(src.Text) + " would run many at once"
+	if l.Stepwise.To < len(l.Pages) {
+		msg += " (it works again from page " + strconv.Itoa(l.Stepwise.To+1) + ")"
+	}
+	return &CommandError{Kind: "runtime", Line: src.Pos.Line, Col: src.Pos.Col, Message: msg, Error: msg}
 }
 
 // commandError turns a parse error or a runtime failure into its JSON form.
@@ -807,7 +877,7 @@ func (b *Bridge) Step(a StepArgs) (*StepsResult, error) {
 		return nil, err
 	}
 	n0 := w.Kernel.Steps()
-	if err := e.runQuiet(&script.Step{Source: source("step " + strconv.Itoa(n)), N: n}); err != nil {
+	if err := e.runQuiet(&script.Step{Source: madeSource("step " + strconv.Itoa(n)), N: n}); err != nil {
 		return nil, err
 	}
 	res := e.progress(w, n0, maxReturnedSteps)
@@ -837,7 +907,7 @@ func (b *Bridge) Stabilize(a StabilizeArgs) (*StepsResult, error) {
 		return nil, err
 	}
 	n0 := w.Kernel.Steps()
-	cmd := &script.Stabilize{Source: source("stabilize --max-steps=" + strconv.Itoa(chunk)), Limits: sim.Limits{MaxSteps: chunk}}
+	cmd := &script.Stabilize{Source: madeSource("stabilize --max-steps=" + strconv.Itoa(chunk)), Limits: sim.Limits{MaxSteps: chunk}}
 	limit, idle, err := limitOf(e.runQuiet(cmd))
 	if err != nil {
 		return nil, err
@@ -900,7 +970,7 @@ func (b *Bridge) UntilSync(a UntilSyncArgs) (*StepsResult, error) {
 	}
 
 	before := [2]int{w.RS.Syncs(), w.RC.Syncs()}
-	one := &script.Step{Source: source("step 1"), N: 1}
+	one := &script.Step{Source: madeSource("step 1"), N: 1}
 	var sync *Sync
 	idle := false
 	for ran := 0; ran < maxSteps && sync == nil; ran++ {
@@ -1022,9 +1092,10 @@ func (b *Bridge) Steps(a StepsArgs) (*StepsResult, error) {
 
 // --- Lessons -----------------------------------------------------------------
 
-// Check runs the loaded lesson's goal (Page 0) or the check blocks of one
-// page of its guide, and says whether every expect held. Expects only read,
-// so checking never changes the world.
+// Check runs the loaded lesson's goal (Page 0), the check blocks of one
+// page of its guide, or one check or step block of a page, and says of
+// every expect whether it held. Expects only read, so checking never
+// changes the world.
 func (b *Bridge) Check(a CheckArgs) (*CheckResult, error) {
 	e, _, err := b.loaded()
 	if err != nil {
@@ -1038,16 +1109,92 @@ func (b *Bridge) Check(a CheckArgs) (*CheckResult, error) {
 	switch {
 	case a.Page == 0:
 		blocks = []*lesson.Block{l.Goal}
-	case a.Page > 0 && a.Page <= len(l.Pages):
+	case a.Page < 0 || a.Page > len(l.Pages):
+		return nil, fmt.Errorf("lesson %s has pages 1 to %d, not %d (0 is the goal)", l.ID, len(l.Pages), a.Page)
+	case a.Block == nil:
 		blocks = l.Pages[a.Page-1].Checks()
 	default:
-		return nil, fmt.Errorf("lesson %s has pages 1 to %d, not %d (0 is the goal)", l.ID, len(l.Pages), a.Page)
+		blk, err := pageBlock(l, a.Page, *a.Block)
+		if err != nil {
+			return nil, err
+		}
+		if blk.Kind != lesson.KindCheck && blk.Kind != lesson.KindStep {
+			return nil, fmt.Errorf("block %d of page %d of lesson %s is a %s block; check takes a check or a step block", *a.Block, a.Page, l.ID, blk.Kind)
+		}
+		blocks = []*lesson.Block{blk}
 	}
 	defer e.out.Reset()
+	res := &CheckResult{Met: true}
 	for _, blk := range blocks {
-		if err := e.session.RunScript(blk.Script); err != nil {
-			return &CheckResult{Failure: commandError(err)}, nil
+		for _, c := range blk.Script.Commands {
+			line := CheckLine{Text: c.Src().Text, Met: true}
+			if err := e.session.Run(c); err != nil {
+				line.Met, line.Failure = false, commandError(err)
+				if res.Met {
+					res.Met, res.Failure = false, line.Failure
+				}
+			}
+			res.Lines = append(res.Lines, line)
 		}
 	}
-	return &CheckResult{Met: true}, nil
+	return res, nil
+}
+
+// pageBlock finds block i of page n of lesson l.
+func pageBlock(l *lesson.Lesson, n, i int) (*lesson.Block, error) {
+	if n < 1 || n > len(l.Pages) {
+		return nil, fmt.Errorf("lesson %s has pages 1 to %d, not %d", l.ID, len(l.Pages), n)
+	}
+	blocks := l.Pages[n-1].Blocks
+	if i < 0 || i >= len(blocks) {
+		return nil, fmt.Errorf("page %d of lesson %s has blocks 0 to %d, not %d", n, l.ID, len(blocks)-1, i)
+	}
+	return blocks[i], nil
+}
+
+// Grade runs the expects of a predict block's choices, as lesson.Check
+// decides them, in the world as it is now: the page calls it once the step
+// the question asks about has run, and the answer is right when the
+// learner's choice is the one that holds.
+func (b *Bridge) Grade(a GradeArgs) (*GradeResult, error) {
+	e, _, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	if e.lesson == nil {
+		return nil, errors.New("no lesson is loaded: the sandbox has no predicts")
+	}
+	blk, err := pageBlock(e.lesson, a.Page, a.Block)
+	if err != nil {
+		return nil, err
+	}
+	if blk.Predict == nil {
+		return nil, fmt.Errorf("block %d of page %d of lesson %s is a %s block, not a predict", a.Block, a.Page, e.lesson.ID, blk.Kind)
+	}
+	defer e.out.Reset()
+	res := &GradeResult{Decided: -1}
+	held := 0
+	for i, c := range blk.Predict.Choices {
+		ok := e.session.RunScript(c.Expect.Script) == nil
+		res.Holds = append(res.Holds, ok)
+		if ok {
+			held++
+			res.Decided = i
+		}
+	}
+	if held != 1 {
+		res.Decided = -1
+	}
+	return res, nil
+}
+
+// Sources returns core/source's table, with links.
+func (b *Bridge) Sources() *SourcesResult {
+	all := source.All()
+	res := &SourcesResult{Tag: source.Tag}
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		r := all[name]
+		res.Sources = append(res.Sources, Source{Name: name, Func: r.Func, File: r.File, Line: r.Line, URL: r.URL()})
+	}
+	return res
 }

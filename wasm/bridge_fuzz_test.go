@@ -43,7 +43,7 @@ func FuzzBridge(f *testing.F) {
 			seek {"step":10}
 			step {"n":5}
 			steps {"from":1}`,
-		`load {"lesson":"01-self-healing"}
+		`load {"lesson":"02-a-pod-dies"}
 			check {}
 			run {"line":"kill pods -l app=web --pick=oldest"}
 			untilSync {"owner":"rs/web"}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -328,7 +329,8 @@ func TestBridgeCompleteAndHelp(t *testing.T) {
 
 	l := callOp[LessonsResult](t, b, "lessons", nil)
 	require.NotEmpty(t, l.Lessons)
-	assert.Equal(t, "01-self-healing", l.Lessons[0].ID)
+	assert.Equal(t, "01-the-control-loop", l.Lessons[0].ID)
+	assert.Equal(t, "02-a-pod-dies", l.Lessons[1].ID)
 	assert.Empty(t, l.Lessons[0].Pages, "the list carries no content")
 }
 
@@ -380,11 +382,11 @@ func TestBridgeRequestErrors(t *testing.T) {
 		{`{}`, `unknown op ""`},
 		{`{"op":"veiw"}`, `unknown op "veiw"; did you mean "view"?`},
 		{`{"op":"view","arg":{}}`, `unknown field "arg"`},
-		{`{"op":"load","args":{"lesson":"01-self-healing","sede":3}}`, `bad args: unknown field "sede"`},
+		{`{"op":"load","args":{"lesson":"02-a-pod-dies","sede":3}}`, `bad args: unknown field "sede"`},
 		{`{"op":"load","args":{"seed":"three"}}`, "bad args"},
 		{`{"op":"load","args":{"seed":-1}}`, "bad args"},
 		{`{"op":"load","args":[]}`, "bad args"},
-		{`{"op":"load","args":{"lesson":"01-self-heeling"}}`, `no lesson "01-self-heeling"; did you mean "01-self-healing"?`},
+		{`{"op":"load","args":{"lesson":"02-a-pod-die"}}`, `no lesson "02-a-pod-die"; did you mean "02-a-pod-dies"?`},
 		{`{"op":"complete","args":{"line":3}}`, "bad args"},
 	} {
 		assert.Contains(t, fails(t, b, tc.req), tc.want, tc.req)
@@ -543,15 +545,34 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 			assert.Equal(t, "runtime", goal.Failure.Kind)
 
 			// Walk the guide as the learner does: each page's do blocks, line
-			// by line through the console, then its checks.
+			// by line through the console; its step blocks by pressing Step
+			// until they hold; each predict graded once its step has run, as
+			// ticked; then the page's checks, line by line.
 			for _, p := range l.Pages {
-				for _, blk := range p.Blocks {
-					if blk.Kind == "do" {
+				var asked []int
+				for i, blk := range p.Blocks {
+					switch blk.Kind {
+					case "predict":
+						asked = append(asked, i)
+						continue
+					case "do":
 						run(t, b, strings.Split(blk.Text, "\n")...)
+					case "step":
+						stepTo(t, b, p.N, i)
+					default:
+						continue
 					}
+					for _, q := range asked {
+						g := callOp[GradeResult](t, b, "grade", GradeArgs{Page: p.N, Block: q})
+						assert.Equal(t, p.Blocks[q].Predict.Answer, g.Decided, "page %d, predict %d: %v", p.N, q, g.Holds)
+					}
+					asked = nil
 				}
 				res := callOp[CheckResult](t, b, "check", CheckArgs{Page: p.N})
 				assert.True(t, res.Met, "page %d: %+v", p.N, res.Failure)
+				for _, line := range res.Lines {
+					assert.True(t, line.Met, "page %d: %s", p.N, line.Text)
+				}
 			}
 
 			// The reference solution, from a fresh load, meets the goal.
@@ -567,9 +588,60 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 	}
 }
 
+// stepTo presses Step, one event at a time, until block i of page n, a step
+// block, holds, as the learner does.
+func stepTo(t *testing.T, b *Bridge, n, i int) {
+	t.Helper()
+	for range 200 {
+		if callOp[CheckResult](t, b, "check", CheckArgs{Page: n, Block: &i}).Met {
+			return
+		}
+		callOp[StepsResult](t, b, "step", StepArgs{N: 1})
+	}
+	require.True(t, callOp[CheckResult](t, b, "check", CheckArgs{Page: n, Block: &i}).Met, "page %d's step block %d is not reached in 200 steps", n, i)
+}
+
+// TestBridgeChecksLineByLineAndGrades: a check answers each expect, the
+// failing ones with what they found; grade runs a predict's choices; the
+// sources name upstream functions with links.
+func TestBridgeChecksLineByLineAndGrades(t *testing.T) {
+	b := NewBridge()
+	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "02-a-pod-dies"}).Lesson
+	goal := callOp[CheckResult](t, b, "check", nil)
+	require.Len(t, goal.Lines, 2)
+	assert.True(t, goal.Lines[0].Met, goal.Lines[0].Text)
+	assert.False(t, goal.Lines[1].Met)
+	assert.Equal(t, "expect requests verb=create resource=pods count>=4", goal.Lines[1].Text)
+	assert.Contains(t, goal.Lines[1].Failure.Message, "found 3")
+	assert.Equal(t, goal.Lines[1].Failure, goal.Failure, "the first failure is the check's")
+
+	predict, check := 0, 2
+	before := callOp[GradeResult](t, b, "grade", GradeArgs{Page: 2, Block: predict})
+	assert.Equal(t, []bool{true, false, false}, before.Holds, "before the kill, 'none' holds")
+	run(t, b, strings.Split(l.Pages[1].Blocks[1].Text, "\n")...)
+	after := callOp[GradeResult](t, b, "grade", GradeArgs{Page: 2, Block: predict})
+	assert.Equal(t, l.Pages[1].Blocks[predict].Predict.Answer, after.Decided)
+	assert.True(t, callOp[CheckResult](t, b, "check", CheckArgs{Page: 2, Block: &check}).Met)
+
+	assert.Contains(t, fails(t, b, `{"op":"grade","args":{"page":2,"block":1}}`), "is a do block, not a predict")
+	assert.Contains(t, fails(t, b, `{"op":"check","args":{"page":2,"block":1}}`), "takes a check or a step block")
+	assert.Contains(t, fails(t, b, `{"op":"grade","args":{"page":2,"block":9}}`), "has blocks 0 to 2, not 9")
+
+	src := callOp[SourcesResult](t, b, "sources", nil)
+	assert.Equal(t, "v1.31.14", src.Tag)
+	var sync Source
+	for _, s := range src.Sources {
+		if s.Name == "syncReplicaSet" {
+			sync = s
+		}
+	}
+	assert.Equal(t, "pkg/controller/replicaset/replica_set.go", sync.File)
+	assert.Equal(t, "https://github.com/kubernetes/kubernetes/blob/v1.31.14/pkg/controller/replicaset/replica_set.go#L"+strconv.Itoa(sync.Line), sync.URL)
+}
+
 func TestBridgeLessonContent(t *testing.T) {
 	b := NewBridge()
-	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-self-healing", Seed: 9}).Lesson
+	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "02-a-pod-dies", Seed: 9}).Lesson
 	require.Len(t, l.Pages, 3)
 	blocks := l.Pages[1].Blocks
 	require.Len(t, blocks, 3)
@@ -640,7 +712,7 @@ func TestBridgeRecoversPanics(t *testing.T) {
 
 func TestBridgeLessonSetupIsNotTheLearners(t *testing.T) {
 	b := NewBridge()
-	load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-self-healing"})
+	load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "02-a-pod-dies"})
 	require.Positive(t, load.Step)
 
 	v := callOp[View](t, b, "view", nil)
@@ -871,4 +943,30 @@ func TestBridgeViewTellsAGoneOwnerFromItsNamesake(t *testing.T) {
 		assert.False(t, old[p.Name], "the garbage collector should have deleted %s", p.Name)
 		assert.False(t, p.OwnerGone)
 	}
+}
+
+// TestBridgeStepwisePagesRefuseManyEventsAtOnce: on a stepwise page of a
+// lesson, the console refuses a command that runs more than one event, and
+// says what to do instead; one event at a time, and every other page, run
+// as ever.
+func TestBridgeStepwisePagesRefuseManyEventsAtOnce(t *testing.T) {
+	b := NewBridge()
+	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-the-control-loop"}).Lesson
+	require.NotNil(t, l)
+	run(t, b, "create rs web --replicas=3 --selector=app=web")
+	before := callOp[View](t, b, "view", nil)
+
+	for _, line := range []string{"stabilize", "until sync rs/web", "step 2", "advance 1s"} {
+		res := callOp[RunResult](t, b, "run", RunArgs{Line: line, Page: 2})
+		require.NotNil(t, res.Failure, line)
+		assert.Equal(t, "page 2 of this lesson walks every event: press Step (→) to run the next one; "+
+			strconv.Quote(line)+" would run many at once (it works again from page 7)", res.Failure.Message)
+		assert.Empty(t, res.Steps, line)
+	}
+	assert.Equal(t, before.Step, callOp[View](t, b, "view", nil).Step, "nothing ran")
+
+	res := callOp[RunResult](t, b, "run", RunArgs{Line: "step", Page: 2})
+	assert.Nil(t, res.Failure, "one event at a time runs")
+	res = callOp[RunResult](t, b, "run", RunArgs{Line: "stabilize", Page: 7})
+	assert.Nil(t, res.Failure, "past the stepwise pages, anything runs")
 }

@@ -77,12 +77,12 @@
 //	rlab lessons [--check] [--dir=path] [--site=path] [ID...]
 //
 // Lessons lists the lessons built into rlab (package lessons embeds them), or
-// those named by ID, which may be a lesson's ID (01-self-healing), its number
+// those named by ID, which may be a lesson's ID (02-a-pod-dies), its number
 // (01 or 1) or its slug (self-healing):
 //
 //	$ rlab lessons
 //	ID               LEVEL     TITLE
-//	01-self-healing  beginner  Self-healing
+//	02-a-pod-dies  beginner  Self-healing
 //
 // --check proves each lesson as CI does (core/lesson's Check): setup +
 // solution meets the goal, setup alone does not, every page's checks hold

@@ -23,7 +23,7 @@ var lessonsCommand = &command{
 	name:     "lessons",
 	synopsis: "[--check] [--dir=path] [--site=path] [ID...]",
 	summary:  "list the lessons, or prove that they work",
-	details: "Lessons lists the lessons built into rlab, or those given by ID (01-self-healing, 01 or\n" +
+	details: "Lessons lists the lessons built into rlab, or those given by ID (02-a-pod-dies, 01 or\n" +
 		"self-healing), with their level and title. --check proves each: setup + solution meets the\n" +
 		"goal, setup alone does not, every page's checks hold after its do and step blocks, every\n" +
 		"predict is decided as ticked, every do block run twice still leaves the goal reachable, and\n" +

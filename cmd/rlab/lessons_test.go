@@ -19,26 +19,27 @@ func TestLessonsListsTheBuiltInLessons(t *testing.T) {
 	assert.Equal(t, 0, status)
 	assert.Empty(t, stderr)
 	lines := strings.Split(stdout, "\n")
-	assert.Equal(t, "ID               LEVEL     TITLE", lines[0])
-	assert.Equal(t, "01-self-healing  beginner  Self-healing", lines[1])
+	assert.Equal(t, "ID                   LEVEL     TITLE", lines[0])
+	assert.Equal(t, "01-the-control-loop  beginner  The control loop", lines[1])
+	assert.Equal(t, "02-a-pod-dies        beginner  A pod dies", lines[2])
 }
 
 func TestLessonsChoosesByIDNumberOrSlug(t *testing.T) {
-	for _, id := range []string{"01-self-healing", "01-self-healing.txtar", "01", "1", "self-healing"} {
+	for _, id := range []string{"02-a-pod-dies", "02-a-pod-dies.txtar", "02", "2", "a-pod-dies"} {
 		status, stdout, stderr := rlab(t, "lessons", id)
 
 		assert.Equal(t, 0, status, id)
 		assert.Empty(t, stderr, id)
-		assert.Equal(t, 1, strings.Count(stdout, "01-self-healing"), id)
+		assert.Equal(t, 1, strings.Count(stdout, "02-a-pod-dies"), id)
 	}
 }
 
 func TestLessonsRefusesAnUnknownLesson(t *testing.T) {
-	status, stdout, stderr := rlab(t, "lessons", "self-heal")
+	status, stdout, stderr := rlab(t, "lessons", "a-pod-die")
 
 	assert.Equal(t, 2, status)
 	assert.Empty(t, stdout)
-	assert.Equal(t, "rlab lessons: unknown lesson \"self-heal\"; did you mean \"self-healing\"?\n"+
+	assert.Equal(t, "rlab lessons: unknown lesson \"a-pod-die\"; did you mean \"a-pod-dies\"?\n"+
 		"Run 'rlab lessons' for the list.\n", stderr)
 }
 
@@ -47,14 +48,15 @@ func TestLessonsCheckProvesTheBuiltInLessons(t *testing.T) {
 
 	assert.Equal(t, 0, status, stderr)
 	assert.Empty(t, stderr)
-	assert.Contains(t, stdout, "01-self-healing  beginner  Self-healing  ok\n")
+	assert.Contains(t, stdout, "01-the-control-loop  beginner  The control loop  ok\n")
+	assert.Contains(t, stdout, "02-a-pod-dies        beginner  A pod dies        ok\n")
 }
 
-// writeLesson writes the built-in self-healing lesson, with old replaced by
+// writeLesson writes the built-in lesson 02-a-pod-dies, with old replaced by
 // new, under name in a new directory, and returns the directory.
 func writeLesson(t *testing.T, name, old, new string) string {
 	t.Helper()
-	data, err := fs.ReadFile(lessons.FS(), "01-self-healing.txtar")
+	data, err := fs.ReadFile(lessons.FS(), "02-a-pod-dies.txtar")
 	require.NoError(t, err)
 	require.Contains(t, string(data), old)
 	dir := t.TempDir()
@@ -69,7 +71,7 @@ func TestLessonsCheckReportsALessonThatFails(t *testing.T) {
 	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
 
 	assert.Equal(t, 1, status)
-	assert.Contains(t, stdout, "07-broken  beginner  Self-healing  FAIL\n")
+	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL\n")
 	assert.Contains(t, stderr, "lesson 07-broken.txtar: setup + solution must meet the goal: "+
 		"lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count>=4: found 3")
 	assert.True(t, strings.HasSuffix(stderr, "rlab lessons: 1 of 1 lessons failed their check\n"), stderr)
@@ -81,7 +83,7 @@ func TestLessonsCheckReportsALinkThatLeadsNowhere(t *testing.T) {
 	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
 
 	assert.Equal(t, 1, status)
-	assert.Contains(t, stdout, "07-broken  beginner  Self-healing  FAIL\n")
+	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL\n")
 	assert.Contains(t, stderr, `lesson 07-broken.txtar, guide.md:`)
 	assert.Contains(t, stderr, `: glossary link "wrold" is no entry of the glossary`)
 

@@ -9,7 +9,7 @@
 // lesson CI has proved is the lesson the learner gets, and main.wasm carries
 // no parser of lesson files (see bundle.go).
 //
-//	l, err := lesson.Parse("01-self-healing.txtar", data) // every problem, with its position
+//	l, err := lesson.Parse("02-a-pod-dies.txtar", data) // every problem, with its position
 //	err = lesson.Check(l)                                  // setup + solution meets the goal, ...
 //	data, err := lesson.MarshalBundle(lessons)             // the lessons as data, for the page
 //	lessons, err := lesson.LoadBundle(data)                // what Parse returned, commands included
@@ -145,8 +145,8 @@
 // the proof and wraps the *script.RuntimeError that broke it, which names
 // the block, line and column:
 //
-//	lesson 01-self-healing.txtar: setup + solution must meet the goal: lesson 01-self-healing.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3 ...
-//	lesson 01-self-healing.txtar: page 2: its checks must hold after its do blocks: lesson 01-self-healing.txtar, guide.md:33:1: ...
+//	lesson 02-a-pod-dies.txtar: setup + solution must meet the goal: lesson 02-a-pod-dies.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3 ...
+//	lesson 02-a-pod-dies.txtar: page 2: its checks must hold after its do blocks: lesson 02-a-pod-dies.txtar, guide.md:33:1: ...
 //
 // Like the rest of core, this package is deterministic and never touches the
 // file system: callers hand it bytes or an fs.FS (package lessons embeds the

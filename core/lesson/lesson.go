@@ -18,7 +18,7 @@ import (
 // header is complete, every required file is there, every command parses,
 // goals and checks hold only expects, and every page has text.
 type Lesson struct {
-	// ID is the file's name without .txtar: "01-self-healing". Number is its
+	// ID is the file's name without .txtar: "02-a-pod-dies". Number is its
 	// leading number (1) and Slug the rest ("self-healing").
 	ID     string `json:"id"`
 	Number int    `json:"number"`
@@ -69,7 +69,7 @@ func Multistep(c script.Command) bool {
 // one event, or an unknown number of them.
 var multistepCommands = []string{"until sync", "stabilize", "advance"}
 
-// File is the lesson's file name, "01-self-healing.txtar", as errors name it.
+// File is the lesson's file name, "02-a-pod-dies.txtar", as errors name it.
 func (l *Lesson) File() string { return l.ID + ".txtar" }
 
 // Level is how much a lesson expects the learner to know already.
@@ -206,7 +206,7 @@ var (
 )
 
 // Parse reads and validates the lesson file called name (its base name,
-// "01-self-healing.txtar"; the ID and number come from it). It returns every
+// "02-a-pod-dies.txtar"; the ID and number come from it). It returns every
 // problem it finds, joined, each naming the lesson, the part of it and, when
 // there is one, the line and column:
 //
