@@ -128,7 +128,7 @@ func TestAxeFindsNothingSerious(t *testing.T) {
 		s.dispatchEvent(new Event("change"));
 		return null;
 	})()`)
-	p.waitFor("the lesson's guide", runTimeout, `document.getElementById("check-goal") !== null && document.body.dataset.state === "ready"`)
+	p.waitFor("the lesson's guide", runTimeout, `document.getElementById("goal-checklist") !== null && document.body.dataset.state === "ready"`)
 	p.waitSettled()
 	p.checkAxe(source, "with lesson 02-a-pod-dies open")
 

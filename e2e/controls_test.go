@@ -58,9 +58,10 @@ func TestPlayPauseAndScrub(t *testing.T) {
 }
 
 // TestLessonGoalThroughThePage proves a lesson works in the page as it does
-// headless: chosen from #world-select, its guide shows, its goal is not met
-// by the setup alone, and the reference solution, typed into the console,
-// meets it.
+// headless: chosen from #world-select, its guide shows, its goal, checked
+// by the engine with no button pressed, is not met by the setup alone (a
+// checklist with the line that fails), and the reference solution, typed
+// into the console, meets it.
 func TestLessonGoalThroughThePage(t *testing.T) {
 	all, err := lessons.All()
 	require.NoError(t, err)
@@ -76,14 +77,15 @@ func TestLessonGoalThroughThePage(t *testing.T) {
 		s.dispatchEvent(new Event("change"));
 		return null;
 	})()`)
-	p.waitFor("the lesson's guide", runTimeout, `document.getElementById("check-goal") !== null && document.body.dataset.state === "ready"`)
+	p.waitFor("the lesson's guide", runTimeout, `document.getElementById("goal-checklist") !== null && document.body.dataset.state === "ready"`)
 	p.waitSettled()
 	assert.Contains(t, p.text("#lesson"), l.Title)
 
-	p.click("#check-goal")
-	p.waitFor("the goal's verdict", quick, `document.getElementById("goal-result")?.textContent !== ""`)
+	p.waitFor("the goal's verdict", runTimeout, `document.getElementById("goal-result")?.textContent.startsWith("Not yet")`)
 	p.shot("not-yet")
-	assert.Contains(t, p.text("#goal-result"), "Not yet")
+	assert.Contains(t, p.text("#goal-result"), "1 of 2 lines hold")
+	assert.Equal(t, 1, p.count("#goal-checklist li.unmet"))
+	assert.Contains(t, p.text("#goal-checklist li.unmet"), "found 3", "a failing line says what it found")
 
 	for _, line := range strings.Split(l.Solution.Text, "\n") {
 		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
@@ -92,8 +94,8 @@ func TestLessonGoalThroughThePage(t *testing.T) {
 		p.command(line)
 		p.waitIdle(runTimeout)
 	}
-	p.click("#check-goal")
 	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+	assert.Equal(t, 2, p.count("#goal-checklist li.met"))
 	p.shot("met")
 }
 

@@ -76,7 +76,7 @@
 		stepCount: $("step-count"), clock: $("clock"), worldState: $("world-state"),
 		sentence: $("sentence"), syncNote: $("sync-note"), hint: $("hint"),
 		world: $("world"), timeline: $("timeline"), timelineEarlier: $("timeline-earlier"),
-		lesson: $("lesson"),
+		lesson: $("lesson"), lessonNews: $("lesson-news"),
 		consoleOutput: $("console-output"), consoleInput: $("console-input"), consoleForm: $("console-form"), consoleRun: $("console-run"),
 		podMenu: $("pod-menu"),
 		loopPanel: $("loop-panel"), loopToggle: $("loop-toggle"), loopFigure: $("loop-figure"), loopCaption: $("loop-caption"), loopDetail: $("loop-detail"),
@@ -655,6 +655,11 @@
 		UI.roveTerms(els.main);
 		updateControls();
 		syncURL();
+		if (!first && view && view.mode === "lesson") {
+			// The lesson's checklists are the engine's answers about the
+			// world as it now is.
+			lesson.refresh();
+		}
 	}
 
 	// drawLists draws what is read rather than watched: the panels inside
@@ -751,6 +756,12 @@
 		for (const el of [els.stepForward, els.untilSync, els.play, els.stabilize]) {
 			el.disabled = !usable || (idle && !(el === els.play && state.playing));
 			el.title = usable && idle ? "Nothing to run: the agenda is empty and the world is at rest. Intervene first: click a pod, or type a command in the console." : "";
+		}
+		if (lesson.stepwise()) {
+			for (const el of [els.untilSync, els.stabilize]) {
+				el.disabled = true;
+				el.title = "This page of the lesson walks every event: press Step.";
+			}
 		}
 		els.stepBack.disabled = !usable || view.step === 0;
 		els.stepBack.title = usable && view.step <= state.base && view.step > 0
@@ -866,6 +877,9 @@
 	}
 
 	function untilSync() {
+		if (refuseOnStepwisePage("Next sync")) {
+			return Promise.resolve();
+		}
 		return act(async () => {
 			stopPlay();
 			state.intro = false;
@@ -1035,6 +1049,9 @@
 	}
 
 	function stabilize() {
+		if (refuseOnStepwisePage("Stabilize")) {
+			return Promise.resolve();
+		}
 		return act(stabilizeNow, {control: els.stabilize});
 	}
 
@@ -1134,7 +1151,7 @@
 		state.view = null;
 		state.base = res.step;
 		news.forget();
-		lesson.show(res.lesson || null);
+		lesson.show(res.lesson || null, {saved: progress.get(id)});
 		els.worldSelect.value = id;
 		setSyncNote("");
 		await refresh(null);
@@ -1158,7 +1175,7 @@
 				info = (await call("load", {lesson: link.world})).lesson || null;
 			}
 			await state.engine.restore(link, {onProgress: (text) => setStatus(text)});
-			lesson.show(info, {page: link.page});
+			lesson.show(info, {page: link.page, saved: info ? progress.get(info.id) : null});
 			els.worldSelect.value = link.world;
 			state.view = null;
 			news.forget();
@@ -1250,6 +1267,12 @@
 
 	async function loadLessonList() {
 		try {
+			const sources = await state.engine.call("sources");
+			UI.sources = new Map((sources.sources || []).map((src) => [src.name, src]));
+		} catch (err) {
+			// Upstream links then lead to files only; nothing else needs them.
+		}
+		try {
 			const res = await state.engine.call("lessons");
 			const lessons = res.lessons || [];
 			if (lessons.length) {
@@ -1292,12 +1315,13 @@
 	// action). A bare "stabilize" runs chunked, so it can be cancelled.
 	async function runLine(line) {
 		state.intro = false;
-		if (/^\s*stabilize\s*$/.test(line)) {
+		if (/^\s*stabilize\s*$/.test(line) && !lesson.stepwise()) {
 			const res = await stabilizeNow();
 			return {ran: 0, step: res.step, atRest: res.atRest, output: res.cancelled ? "cancelled\n" : `at rest at ${stepName(res.step)}\n`};
 		}
 		const before = state.view;
-		const res = await call("run", {line});
+		const page = lesson.pageNumber();
+		const res = await call("run", page ? {line, page} : {line});
 		addSteps(res.steps);
 		await refresh(before);
 		if (res.ran > 0) {
@@ -1328,7 +1352,7 @@
 	// --- Lessons -------------------------------------------------------------------
 
 	const lesson = new UI.Lesson(els.lesson, {
-		run: (lines) => act(async () => {
+		run: (lines, page) => act(async () => {
 			stopPlay();
 			for (const line of lines) {
 				const res = await consoleUI.exec(line);
@@ -1336,11 +1360,84 @@
 					break;
 				}
 			}
+		}, {rethrow: true}),
+		check: (page, block) => call("check", block === undefined ? {page} : {page, block}),
+		grade: (page, block) => call("grade", {page, block}),
+		seek: (step) => act(async () => {
+			stopPlay();
+			await seekTo(step);
 		}),
-		check: (page) => act(() => call("check", {page}), {rethrow: true}),
-		announce: (text) => showNotice(text),
-		moved: () => syncURL(),
+		functions: () => call("functions", {from: state.base + 1}),
+		restart: () => act(async () => {
+			stopPlay();
+			const id = lesson.info && lesson.info.id;
+			if (id) {
+				progress.forget(id);
+				await loadLesson(id);
+			}
+		}),
+		step: () => (state.view ? state.view.step : 0),
+		stepName: (n) => stepName(n),
+		announce: (text) => {
+			els.lessonNews.textContent = text;
+		},
+		moved: () => {
+			syncURL();
+			updateControls();
+		},
+		saved: (st) => {
+			if (lesson.info) {
+				progress.save(lesson.info.id, st);
+			}
+		},
 	});
+
+	// progress keeps each lesson's progress (the page, the answers, the
+	// pages passed, whether the goal was met and how) in localStorage, so
+	// that it survives a reload. A browser that keeps nothing (a private
+	// window with storage off) still plays every lesson; it only forgets.
+	const progress = {
+		key: "rlab.progress.v1",
+		all() {
+			try {
+				const data = JSON.parse(localStorage.getItem(this.key) || "{}");
+				return data && typeof data === "object" && data.lessons && typeof data.lessons === "object" ? data : {lessons: {}};
+			} catch (err) {
+				return {lessons: {}};
+			}
+		},
+		get(id) {
+			return this.all().lessons[id] || null;
+		},
+		save(id, st) {
+			const data = this.all();
+			data.lessons[id] = st;
+			try {
+				localStorage.setItem(this.key, JSON.stringify(data));
+			} catch (err) {
+				// Nowhere to keep it: the lesson goes on, unsaved.
+			}
+		},
+		forget(id) {
+			const data = this.all();
+			delete data.lessons[id];
+			try {
+				localStorage.setItem(this.key, JSON.stringify(data));
+			} catch (err) {
+				// As above.
+			}
+		},
+	};
+
+	// stepwiseRefusal says why a stepwise lesson page does not run a button's
+	// many events.
+	function refuseOnStepwisePage(what) {
+		if (!lesson.stepwise()) {
+			return false;
+		}
+		showNotice(`This page of the lesson walks every event: press Step (→). ${what} runs many at once; it works again on a later page.`);
+		return true;
+	}
 
 	// --- The pod menu --------------------------------------------------------------
 

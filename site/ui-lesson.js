@@ -1,83 +1,298 @@
-// ui-lesson.js draws a lesson's guide in #lesson: one page at a time, its
-// Markdown rendered as DOM (never as HTML), with its blocks in place: do
-// blocks run their commands in the console, predict blocks ask a question
-// and explain the answer, check blocks ask the engine whether the page's
-// expects hold (the next page opens once they do). Below the pages: the
-// goal with #check-goal, hints one at a time, and the reference solution.
+// ui-lesson.js is the lesson player in #lesson: the goal, always on show as
+// a checklist the engine ticks after every action, then the guide, one page
+// at a time, its Markdown rendered as DOM (never as HTML) with its blocks in
+// place, then hints and the reference solution.
+//
+// The blocks: a do block runs its commands in the console, once, and then
+// says so; a step block says what pressing Step reaches and ticks it off
+// when the world gets there; a check block states what holds, ticked the
+// same way; a predict block asks a question before its step runs, and once
+// the step has run, the engine grades the answer by running each choice's
+// expect (so "right" is what happened, not what the author wrote); a wrong
+// answer offers to rewind to the moment it was given and watch again. The
+// next page opens once the page's check and step blocks have held.
+//
+// Nothing here asks the learner to press "check": the page calls refresh
+// after every action, and the player asks the engine then.
 "use strict";
 
 (() => {
 	const UI = globalThis.RlabUI;
 	const {h, markdown} = UI;
 
-	// Lesson owns the guide's state: the page on show, the predictions made
-	// and the pages whose checks held.
+	// Lesson owns one lesson's state: the page on show, the answers given,
+	// the do blocks run, the pages passed, and whether the goal was met.
 	class Lesson {
-		// hooks: run(lines) runs console lines in order and resolves when
-		// done; check(page) resolves a CheckResult; announce(text) tells the
-		// learner something (the notice area); moved() hears that the
-		// learner turned a page.
+		// hooks, each returning a Promise where it asks the engine:
+		//   run(lines, page): runs console lines in order;
+		//   check(page, block): a CheckResult (page 0: the goal; block
+		//     undefined: the page's check blocks);
+		//   grade(page, block): a GradeResult;
+		//   seek(step): brings the world back to that step;
+		//   functions(): a FunctionsResult for the learner's steps;
+		//   restart(): loads the lesson's world afresh;
+		//   step(): the present step, or 0; stepName(n): how the page
+		//     names step n to the learner;
+		//   announce(text): tells the learner (the notice area);
+		//   moved(): the learner turned a page;
+		//   saved(state): the progress to keep (see state).
 		constructor(panel, hooks) {
 			this.panel = panel;
 			this.title = panel.querySelector("#lesson-title");
 			this.body = panel.querySelector("#lesson-body");
 			this.hooks = hooks;
 			this.info = null;
+			this.refreshing = null;
+			this.again = false;
 		}
 
 		// show loads a lesson's content (LessonInfo) into the panel, or hides
-		// the panel for the sandbox (info null). page, from 1, opens that
-		// page (a reload or a share link returning to where the learner
-		// was): the learner got past the pages before it, so their checks
-		// count as passed.
-		show(info, {page = 1} = {}) {
+		// the panel for the sandbox (info null). saved is the progress kept
+		// from before (state's shape); page, from 1, opens that page (a
+		// reload or a share link returning to where the learner was).
+		show(info, {page = 0, saved = null} = {}) {
 			this.info = info;
 			this.page = 0;
-			this.predictions = new Map(); // "page/block" → chosen index
-			this.passed = new Set(); // page numbers whose checks held
+			this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
+			this.ran = new Map(); // "page/block" → the step after the do block ran
+			this.held = new Map(); // "page/block" → the CheckResult of a check or step block
+			this.passed = new Set(); // page numbers whose checks and steps held
+			this.goal = null; // the goal's CheckResult
+			this.completed = false;
+			this.bySolution = false;
+			this.functions = null;
 			this.hintsShown = 0;
 			this.panel.hidden = !info;
 			if (!info) {
 				this.body.replaceChildren();
 				return;
 			}
+			if (saved) {
+				for (const [key, a] of Object.entries(saved.answers || {})) {
+					this.answers.set(key, {choice: a.choice, step: a.step, decided: a.decided ?? null, verdict: a.verdict || null});
+				}
+				for (const n of saved.passed || []) {
+					this.passed.add(n);
+				}
+				this.completed = Boolean(saved.completed);
+				this.bySolution = Boolean(saved.bySolution);
+				page = page || saved.page || 0;
+			}
 			const pages = info.pages || [];
-			this.page = Math.max(0, Math.min(page, pages.length) - 1);
+			this.page = Math.max(0, Math.min(page || 1, pages.length) - 1);
+			// The pages before the one opened were passed.
 			for (const p of pages.slice(0, this.page)) {
 				this.passed.add(p.n);
 			}
 			this.title.textContent = `Lesson ${info.number}: ${info.title}`;
 			this.render();
+			this.refresh();
 		}
+
+		// state is the progress to keep: the page, the answers, the pages
+		// passed, and whether the goal was met (and how).
+		state() {
+			if (!this.info) {
+				return null;
+			}
+			const answers = {};
+			for (const [key, a] of this.answers) {
+				answers[key] = {choice: a.choice, step: a.step, decided: a.decided, verdict: a.verdict};
+			}
+			return {page: this.page + 1, answers, passed: [...this.passed].sort((a, b) => a - b),
+				completed: this.completed, bySolution: this.bySolution};
+		}
+
+		save() {
+			if (this.info && this.hooks.saved) {
+				this.hooks.saved(this.state());
+			}
+		}
+
+		// pageNumber is the guide's page on show, from 1, or 0 outside a
+		// lesson.
+		pageNumber() {
+			return this.info ? this.page + 1 : 0;
+		}
+
+		// stepwise reports whether the page on show walks every event: the
+		// page refuses the commands and buttons that run many at once.
+		stepwise() {
+			const r = this.info && this.info.stepwise;
+			const n = this.pageNumber();
+			return Boolean(r && n >= r.from && n <= r.to);
+		}
+
+		// --- Asking the engine --------------------------------------------------
+
+		// refresh asks the engine about everything on show: the goal, the
+		// page's check and step blocks, the answers whose step has run, and,
+		// on the last page, what the real code did. The page calls it after
+		// every action; calls while one runs are folded into one more.
+		refresh() {
+			if (!this.info) {
+				return Promise.resolve();
+			}
+			if (this.refreshing) {
+				this.again = true;
+				return this.refreshing;
+			}
+			this.refreshing = (async () => {
+				try {
+					do {
+						this.again = false;
+						await this.ask();
+					} while (this.again && this.info);
+				} catch (err) {
+					// The page has shown the engine's error; the player
+					// keeps what it had.
+				} finally {
+					this.refreshing = null;
+				}
+			})();
+			return this.refreshing;
+		}
+
+		async ask() {
+			const info = this.info;
+			const page = info.pages[this.page];
+			const blocks = page.blocks || [];
+			let allHeld = true;
+			for (let i = 0; i < blocks.length; i++) {
+				const b = blocks[i];
+				if (b.kind !== "check" && b.kind !== "step") {
+					continue;
+				}
+				const res = await this.hooks.check(page.n, i);
+				if (this.info !== info) {
+					return;
+				}
+				this.held.set(`${page.n}/${i}`, res);
+				allHeld = allHeld && res.met;
+			}
+			if (allHeld && !this.passed.has(page.n)) {
+				this.passed.add(page.n);
+				if (blocks.some((b) => b.kind === "check" || b.kind === "step")) {
+					this.hooks.announce(`Page ${page.n} done: what it asked for holds.`);
+				}
+			}
+			await this.grade(page);
+			this.goal = await this.hooks.check(0);
+			if (this.info !== info) {
+				return;
+			}
+			if (this.goal.met && !this.completed) {
+				this.completed = true;
+				this.hooks.announce(this.bySolution
+					? "The goal is met, by the reference solution: the lesson is not marked solved."
+					: "Goal met: the lesson is solved.");
+			}
+			if (this.page === info.pages.length - 1) {
+				this.functions = await this.hooks.functions();
+			}
+			this.save();
+			// Redraw only what changed: the page calls this after every
+			// step, and most steps change nothing the lesson shows.
+			const sig = JSON.stringify([[...this.held], this.goal, [...this.answers], this.functions, [...this.passed], this.completed]);
+			if (sig !== this.drawn) {
+				this.drawn = sig;
+				this.update();
+			}
+		}
+
+		// grade asks the engine about every answer on the page whose step has
+		// run and that is not graded yet: the block after the predict, a do
+		// block that ran or a step block that holds.
+		async grade(page) {
+			const blocks = page.blocks || [];
+			for (let i = 0; i < blocks.length; i++) {
+				const key = `${page.n}/${i}`;
+				const a = this.answers.get(key);
+				if (blocks[i].kind !== "predict" || !a || a.verdict) {
+					continue;
+				}
+				const act = blocks.findIndex((b, j) => j > i && (b.kind === "do" || b.kind === "step"));
+				const actKey = `${page.n}/${act}`;
+				const done = act >= 0 && (blocks[act].kind === "do" ? this.ran.has(actKey) : this.held.get(actKey)?.met);
+				if (!done) {
+					continue;
+				}
+				const g = await this.hooks.grade(page.n, i);
+				a.decided = g.decided;
+				a.verdict = g.decided < 0 ? "undecided" : g.decided === a.choice ? "right" : "wrong";
+				this.hooks.announce(a.verdict === "right" ? "Your prediction was right." : "Your prediction was not what happened: see why.");
+			}
+		}
+
+		// --- Drawing ------------------------------------------------------------
 
 		render() {
 			const info = this.info;
 			const pages = info.pages || [];
-			const parts = [h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: info.level}), " ", info.summary)];
+			const parts = [
+				h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: info.level}), " ", info.summary),
+				this.goalView(),
+			];
 			if (pages.length) {
 				parts.push(this.pageNav(pages), this.pageView(pages[this.page]));
 			}
-			parts.push(this.goalView(), this.hintsView());
-			this.body.replaceChildren(...parts);
+			parts.push(this.codeView(), this.hintsView(), this.solutionView());
+			this.body.replaceChildren(...parts.filter(Boolean));
+			UI.roveTerms(this.body);
+		}
+
+		// update redraws what the engine's answers change, in place: the
+		// checklists, the verdicts and the page's navigation.
+		update() {
+			if (!this.info) {
+				return;
+			}
+			const focused = document.activeElement && this.body.contains(document.activeElement)
+				? document.activeElement.dataset.focusKey : null;
+			this.render();
+			if (focused) {
+				const again = this.body.querySelector(`[data-focus-key="${focused}"]`);
+				if (again) {
+					again.focus({preventScroll: true});
+				}
+			}
+		}
+
+		goalView() {
+			const info = this.info;
+			const lines = (this.goal && this.goal.lines) || (info.goal || "").split("\n").filter((l) => l.trim()).map((text) => ({text, met: null}));
+			const metCount = lines.filter((l) => l.met).length;
+			const summary = !this.goal ? "Checking…"
+				: this.goal.met ? (this.bySolution ? "✓ Goal met, by the reference solution." : "✓ Goal met: well done.")
+					: `Not yet: ${metCount} of ${lines.length} ${lines.length === 1 ? "line holds" : "lines hold"}.`;
+			return h("section", {class: "goal", "aria-labelledby": "goal-heading"},
+				h("h3", {id: "goal-heading", text: "Goal"}),
+				checklist(lines, "goal-checklist"),
+				h("p", {id: "goal-result", class: this.goal && this.goal.met ? "ok" : "", role: "status", text: summary}));
 		}
 
 		pageNav(pages) {
 			const page = pages[this.page];
-			const needsCheck = (page.blocks || []).some((b) => b.kind === "check");
-			const canNext = this.page < pages.length - 1 && (!needsCheck || this.passed.has(page.n));
-			const prev = h("button", {type: "button", class: "small", disabled: this.page === 0, text: "◀ Previous page"});
-			const next = h("button", {type: "button", class: "small", disabled: !canNext, text: "Next page ▶"});
+			const blocks = page.blocks || [];
+			const needs = blocks.some((b) => b.kind === "check" || b.kind === "step");
+			const canNext = this.page < pages.length - 1 && (!needs || this.passed.has(page.n));
+			const prev = h("button", {type: "button", class: "small", disabled: this.page === 0, text: "◀ Previous page", dataset: {focusKey: "prev"}});
+			const next = h("button", {type: "button", class: "small", disabled: !canNext, text: "Next page ▶", dataset: {focusKey: "next"}});
 			prev.addEventListener("click", () => this.go(this.page - 1));
 			next.addEventListener("click", () => this.go(this.page + 1));
-			const note = this.page < pages.length - 1 && needsCheck && !this.passed.has(page.n)
-				? h("span", {class: "nav-note", text: "Check this page to open the next one."}) : null;
+			const note = this.page < pages.length - 1 && needs && !this.passed.has(page.n)
+				? h("span", {class: "nav-note", text: "The next page opens once this page's steps and checks hold."}) : null;
+			const stepwise = this.stepwise()
+				? h("p", {class: "nav-note stepwise-note", text: "This page walks every event: press Step (→). Next sync, Stabilize and commands that run many events wait for a later page."})
+				: null;
 			return h("nav", {class: "lesson-nav", "aria-label": "Lesson pages"}, prev,
-				h("span", {class: "page-count", text: `page ${this.page + 1} of ${pages.length}`}), next, note);
+				h("span", {class: "page-count", text: `page ${this.page + 1} of ${pages.length}`}), next, note, stepwise);
 		}
 
 		go(index) {
 			this.page = index;
 			this.render();
+			this.save();
 			if (this.hooks.moved) {
 				this.hooks.moved();
 			}
@@ -86,6 +301,7 @@
 				heading.setAttribute("tabindex", "-1");
 				heading.focus();
 			}
+			this.refresh();
 		}
 
 		// pageView renders one page: its Markdown, with each fenced block
@@ -104,24 +320,53 @@
 				const found = take(kind);
 				return found ? this[kind + "Block"](page, found.block, found.index) : null;
 			};
-			const content = markdown(page.text, {do: widget("do"), predict: widget("predict"), check: widget("check")});
+			const content = markdown(page.text, {do: widget("do"), step: widget("step"), predict: widget("predict"), check: widget("check")});
 			return h("article", {class: "lesson-page", "aria-label": `Page ${page.n}`}, content);
 		}
 
-		doBlock(page, block) {
+		doBlock(page, block, index) {
+			const key = `${page.n}/${index}`;
 			const lines = block.text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-			const button = h("button", {type: "button", class: "small", text: lines.length > 1 ? "Run these commands" : "Run this command"});
+			const ranAt = this.ran.get(key);
+			const button = h("button", {type: "button", class: "small", dataset: {focusKey: `do-${key}`},
+				disabled: ranAt !== undefined,
+				text: ranAt !== undefined ? "✓ Ran" : lines.length > 1 ? "Run these commands" : "Run this command"});
 			button.addEventListener("click", async () => {
+				if (this.ran.has(key)) {
+					return;
+				}
 				button.disabled = true;
 				try {
-					await this.hooks.run(lines);
+					await this.hooks.run(lines, page.n);
+					this.ran.set(key, this.hooks.step());
 				} finally {
-					button.disabled = false;
+					this.update();
+					this.refresh();
 				}
 			});
 			return h("div", {class: "block do-block"},
 				h("p", {class: "block-label", text: "Do"}),
-				h("pre", null, h("code", {text: lines.join("\n")})), button);
+				h("pre", null, h("code", {text: lines.join("\n")})), button,
+				ranAt !== undefined ? h("p", {class: "compact muted", text: "Ran once; its commands are in the console, and typing them again is fine."}) : null);
+		}
+
+		stepBlock(page, block, index) {
+			const res = this.held.get(`${page.n}/${index}`);
+			const lines = (res && res.lines) || exp(block.text);
+			return h("div", {class: "block step-block"},
+				h("p", {class: "block-label", text: "Step until"}),
+				checklist(lines),
+				h("p", {class: res && res.met ? "ok" : "compact", role: "status",
+					text: res && res.met ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
+		}
+
+		checkBlock(page, block, index) {
+			const res = this.held.get(`${page.n}/${index}`);
+			const lines = (res && res.lines) || exp(block.text);
+			return h("div", {class: "block check-block"},
+				h("p", {class: "block-label", text: "Check"}),
+				checklist(lines),
+				h("p", {class: res && res.met ? "ok" : "compact", role: "status", text: res && res.met ? "✓ This holds." : "Not yet."}));
 		}
 
 		predictBlock(page, block, index) {
@@ -131,99 +376,91 @@
 			}
 			const key = `${page.n}/${index}`;
 			const name = `predict-${page.n}-${index}`;
-			const chosen = this.predictions.get(key);
+			const a = this.answers.get(key);
 			const fieldset = h("fieldset", {class: "block predict-block"},
-				h("legend", null, h("span", {class: "block-label", text: "Predict "}), q.question));
+				h("legend", null, h("span", {class: "block-label", text: "Predict "}), UI.inline(q.question)));
 			q.choices.forEach((choice, i) => {
 				const id = `${name}-${i}`;
-				const input = h("input", {type: "radio", name, id, value: String(i), checked: chosen === i, disabled: chosen !== undefined});
+				const input = h("input", {type: "radio", name, id, value: String(i), checked: a && a.choice === i, disabled: Boolean(a)});
 				fieldset.appendChild(h("div", {class: "choice"}, input, h("label", {for: id}, UI.inline(choice.text))));
 			});
-			const result = h("div", {class: "predict-result", "aria-live": "polite"});
-			const answer = h("button", {type: "button", class: "small", text: "Answer", disabled: chosen !== undefined});
-			answer.addEventListener("click", () => {
-				const picked = fieldset.querySelector(`input[name="${name}"]:checked`);
-				if (!picked) {
-					result.replaceChildren(h("p", {text: "Pick an answer first."}));
-					return;
-				}
-				this.predictions.set(key, Number(picked.value));
-				for (const input of fieldset.querySelectorAll("input")) {
-					input.disabled = true;
-				}
-				answer.disabled = true;
-				this.explain(result, q, Number(picked.value));
-			});
-			fieldset.append(answer, result);
-			if (chosen !== undefined) {
-				this.explain(result, q, chosen);
+			const result = h("div", {class: "predict-result", role: "status"});
+			if (!a) {
+				const answer = h("button", {type: "button", class: "small", text: "Answer", dataset: {focusKey: `answer-${key}`}});
+				answer.addEventListener("click", () => {
+					const picked = fieldset.querySelector(`input[name="${name}"]:checked`);
+					if (!picked) {
+						result.replaceChildren(h("p", {text: "Pick an answer first."}));
+						return;
+					}
+					this.answers.set(key, {choice: Number(picked.value), step: this.hooks.step(), decided: null, verdict: null});
+					this.save();
+					this.update();
+				});
+				fieldset.append(answer, result);
+				return fieldset;
 			}
+			result.replaceChildren(...this.verdict(q, a));
+			fieldset.append(result);
 			return fieldset;
 		}
 
-		explain(result, q, picked) {
-			const right = picked === q.answer;
-			result.replaceChildren(
-				h("p", {class: right ? "ok" : "bad"},
-					right ? "✓ Right. " : "✕ Not quite: the answer is ",
-					right ? null : h("strong", null, UI.inline(q.choices[q.answer].text)),
-					right ? null : ". "),
-				q.explanation ? markdown(q.explanation) : null,
-				h("p", {class: "compact", text: "Now run the step and see it happen."}));
-		}
-
-		checkBlock(page, block) {
-			const result = h("div", {class: "check-result", "aria-live": "polite"});
-			const button = h("button", {type: "button", class: "small", text: "Check"});
-			if (this.passed.has(page.n)) {
-				result.replaceChildren(h("p", {class: "ok", text: "✓ This holds."}));
+		// verdict says what the engine made of an answer: waiting for the
+		// step, right, or not, with the explanation and a way back.
+		verdict(q, a) {
+			if (!a.verdict) {
+				return [h("p", {class: "compact", text: "Answered. Now run the step below and see what happens."})];
 			}
-			button.addEventListener("click", async () => {
-				button.disabled = true;
-				try {
-					const res = await this.hooks.check(page.n);
-					if (res.met) {
-						this.passed.add(page.n);
-						this.render();
-						this.hooks.announce(`Page ${page.n}: the check holds.`);
-					} else {
-						result.replaceChildren(h("p", {class: "bad", text: `✕ Not yet: ${res.failure ? res.failure.message : "the check does not hold"}`}));
-					}
-				} catch (err) {
-					// The caller has shown the error.
-				} finally {
-					button.disabled = false;
-				}
-			});
-			return h("div", {class: "block check-block"},
-				h("p", {class: "block-label", text: "Check"}),
-				h("pre", null, h("code", {text: block.text.trim()})), button, result);
+			const parts = [];
+			if (a.verdict === "right") {
+				parts.push(h("p", {class: "ok"}, "✓ Right: the engine did just that."));
+			} else if (a.verdict === "wrong") {
+				parts.push(h("p", {class: "bad"}, "✕ Not what happened: the engine did “", UI.inline(q.choices[a.decided].text), "”."));
+			} else {
+				parts.push(h("p", {class: "bad", text: "The world has moved past the moment this question asks about, so the engine cannot tell."}));
+			}
+			if (q.explanation) {
+				parts.push(markdown(q.explanation));
+			}
+			if (a.verdict !== "right" && a.step) {
+				const at = this.hooks.stepName ? this.hooks.stepName(a.step) : `step ${a.step}`;
+				const back = h("button", {type: "button", class: "small", text: `Rewind to your answer (${at}) and watch again`});
+				back.addEventListener("click", async () => {
+					await this.hooks.seek(a.step);
+					// Watching again: the answer stands, the verdict waits for
+					// the step to run again.
+					a.verdict = null;
+					a.decided = null;
+					this.save();
+					this.update();
+					this.refresh();
+				});
+				parts.push(back);
+			}
+			return parts;
 		}
 
-		goalView() {
-			const info = this.info;
-			const result = h("div", {id: "goal-result", "aria-live": "polite"});
-			const button = h("button", {type: "button", id: "check-goal", text: "Check the goal"});
-			button.addEventListener("click", async () => {
-				button.disabled = true;
-				try {
-					const res = await this.hooks.check(0);
-					result.replaceChildren(res.met
-						? h("p", {class: "ok", text: "✓ Goal met: well done."})
-						: h("p", {class: "bad", text: `✕ Not yet: ${res.failure ? res.failure.message : "the goal does not hold"}`}));
-				} catch (err) {
-					// The caller has shown the error.
-				} finally {
-					button.disabled = false;
-				}
-			});
-			const solution = info.solution
-				? h("details", {class: "solution"}, h("summary", {text: "Show the reference solution"}), h("pre", null, h("code", {text: info.solution.trim()})))
-				: null;
-			return h("section", {class: "goal", "aria-label": "Goal"},
-				h("h3", {text: "Goal"}),
-				info.goal ? h("pre", null, h("code", {text: info.goal.trim()})) : null,
-				button, result, solution);
+		// codeView is the lesson's end, on its last page: the functions the
+		// learner's steps ran, in the order each first ran, each linked to
+		// its upstream source.
+		codeView() {
+			const pages = this.info.pages || [];
+			if (this.page !== pages.length - 1 || !this.functions) {
+				return null;
+			}
+			const fns = this.functions.functions || [];
+			if (!fns.length) {
+				return null;
+			}
+			return h("section", {class: "code-run", "aria-labelledby": "code-run-heading"},
+				h("h3", {id: "code-run-heading", text: "What the real code did"}),
+				h("p", {class: "compact", text: "The functions your steps modelled, in the order each first ran, in Kubernetes v1.31.14:"}),
+				h("ol", {class: "code-run-list"}, fns.map((f) => h("li", null,
+					f.source
+						? h("a", {href: f.source.url, target: "_blank", rel: "noopener noreferrer"}, h("code", {text: f.source.func}))
+						: h("code", {text: f.name}),
+					` ×${f.count}`,
+					f.source ? h("span", {class: "muted", text: ` — ${f.source.file}`}) : h("span", {class: "muted", text: " — Reconcile Lab's own"})))));
 		}
 
 		hintsView() {
@@ -231,25 +468,89 @@
 			if (!hints.length) {
 				return null;
 			}
-			const list = h("ol", {class: "hints"});
-			const button = h("button", {type: "button", class: "small"});
-			const update = () => {
-				list.replaceChildren(...hints.slice(0, this.hintsShown).map((text) => h("li", null, markdown(text))));
-				button.textContent = this.hintsShown === 0 ? "Show a hint" : "Show another hint";
-				button.hidden = this.hintsShown >= hints.length;
-			};
+			const list = h("ol", {class: "hints"}, hints.slice(0, this.hintsShown).map((text) => h("li", null, markdown(text))));
+			const button = h("button", {type: "button", class: "small", hidden: this.hintsShown >= hints.length, dataset: {focusKey: "hint"},
+				text: this.hintsShown === 0 ? "Show a hint" : "Show another hint"});
 			button.addEventListener("click", () => {
 				this.hintsShown++;
-				update();
-				const last = list.lastElementChild;
+				this.update();
+				const last = this.body.querySelector(".hints li:last-child");
 				if (last) {
 					last.setAttribute("tabindex", "-1");
 					last.focus();
 				}
 			});
-			update();
 			return h("section", {class: "hints-section", "aria-label": "Hints"}, h("h3", {text: "Hints"}), list, button);
 		}
+
+		// solutionView offers the reference solution: while the goal is not
+		// met, only after a confirmation, since a lesson solved by its
+		// solution is not marked solved; it then plays the solution's
+		// commands one by one.
+		solutionView() {
+			const info = this.info;
+			const restart = h("button", {type: "button", class: "small", text: "Restart the lesson", dataset: {focusKey: "restart"}});
+			restart.addEventListener("click", async () => {
+				await this.hooks.restart();
+			});
+			if (!info.solution) {
+				return h("section", {class: "solution"}, restart);
+			}
+			const lines = info.solution.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+			const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
+			const box = h("div", {class: "solution-box", hidden: true});
+			show.addEventListener("click", () => {
+				if (!this.completed && !confirmShown(box)) {
+					box.replaceChildren(
+						h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show and play it anyway?"}),
+						h("button", {type: "button", class: "small", text: "Yes, show and play it", dataset: {focusKey: "solution-yes"}}));
+					box.hidden = false;
+					box.querySelector("button").addEventListener("click", () => this.playSolution(lines));
+					box.querySelector("button").focus();
+					return;
+				}
+				this.playSolution(lines);
+			});
+			return h("section", {class: "solution", "aria-label": "Solution and restart"}, show, " ", restart, box);
+		}
+
+		async playSolution(lines) {
+			if (!this.completed) {
+				this.bySolution = true;
+			}
+			this.save();
+			for (const line of lines) {
+				await this.hooks.run([line], this.pageNumber());
+			}
+			this.update();
+			this.refresh();
+		}
+	}
+
+	// exp lists a block's expects before the engine has answered.
+	function exp(text) {
+		return text.split("\n").map((t) => t.trim()).filter((t) => t && !t.startsWith("#")).map((t) => ({text: t, met: null}));
+	}
+
+	// checklist draws expects with their state: ✓ holds, ✕ does not (with
+	// what the engine found), … not asked yet. The marks are words too.
+	function checklist(lines, id) {
+		return h("ul", {class: "checklist", id}, lines.map((l) => h("li", {class: l.met === true ? "met" : l.met === false ? "unmet" : ""},
+			h("span", {class: "mark", "aria-hidden": "true", text: l.met === true ? "✓" : l.met === false ? "✕" : "…"}),
+			h("span", {class: "visually-hidden", text: l.met === true ? "holds: " : l.met === false ? "does not hold yet: " : "not checked yet: "}),
+			h("code", {text: l.text}),
+			l.met === false && l.failure ? h("span", {class: "why", text: ` ${reason(l)}`}) : null)));
+	}
+
+	// reason is what an expect found, without the expect repeated.
+	function reason(l) {
+		const msg = l.failure.message || "";
+		return msg.startsWith(l.text) ? msg.slice(l.text.length).replace(/^:\s*/, "— ") : `— ${msg}`;
+	}
+
+	// confirmShown reports whether the confirmation is already open.
+	function confirmShown(box) {
+		return !box.hidden;
 	}
 
 	Object.assign(UI, {Lesson});

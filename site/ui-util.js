@@ -92,6 +92,13 @@
 		let i = 0;
 		while (i < text.length) {
 			const c = text[i];
+			const link = c === "[" ? linkAt(text, i) : null;
+			if (link) {
+				flush();
+				frag.appendChild(linkNode(link));
+				i = link.end;
+				continue;
+			}
 			if (c === "`") {
 				const end = text.indexOf("`", i + 1);
 				if (end > i) {
@@ -126,6 +133,51 @@
 		}
 		flush();
 		return frag;
+	}
+
+	// linkAt reads a Markdown link, [words](dest), starting at text[i]: its
+	// words, its destination and the index after it; null when there is
+	// none.
+	function linkAt(text, i) {
+		const close = text.indexOf("](", i + 1);
+		if (close < 0 || text.lastIndexOf("[", close) !== i) {
+			return null;
+		}
+		const end = text.indexOf(")", close + 2);
+		if (end < 0) {
+			return null;
+		}
+		return {words: text.slice(i + 1, close), dest: text.slice(close + 2, end), end: end + 1};
+	}
+
+	// upstreamTag is the kubernetes release the page's upstream links point at.
+	const upstreamTag = "v1.31.14";
+
+	// linkNode draws a link of a lesson's text: glossary:ID is the
+	// glossary's term (a button that explains itself), upstream:NAME the
+	// upstream function the trace calls NAME, or upstream:FILE a file of
+	// the kubernetes repository, both at v1.31.14, and an https link a link.
+	// Anything else is its words, plain: a lesson's text is data, and only
+	// these destinations are trusted.
+	function linkNode({words, dest}) {
+		const [scheme, ...rest] = dest.split(":");
+		const target = rest.join(":");
+		if (scheme === "glossary" && UI.term) {
+			const t = UI.term(target, words);
+			return typeof t === "string" ? document.createTextNode(t) : t;
+		}
+		let href = null;
+		if (scheme === "upstream") {
+			const known = UI.sources && UI.sources.get(target);
+			href = known ? known.url
+				: /^[\w./-]+\.go$/.test(target) ? `https://github.com/kubernetes/kubernetes/blob/${upstreamTag}/${target}` : null;
+		} else if (scheme === "https") {
+			href = dest;
+		}
+		if (!href) {
+			return inline(words);
+		}
+		return h("a", {href, target: "_blank", rel: "noopener noreferrer", class: scheme === "upstream" ? "upstream-link" : null}, inline(words));
 	}
 
 	// markdown renders a safe subset of Markdown into a fragment: headings

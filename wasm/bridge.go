@@ -60,6 +60,7 @@ import (
 //	check       Check(CheckArgs)            → CheckResult     a lesson's goal, one page's checks, or one block's, line by line
 //	grade       Grade(GradeArgs)            → GradeResult     which choices of a predict the world now makes right
 //	sources     Sources()                   → SourcesResult   where upstream each function of the trace lives
+//	functions   Functions(StepsArgs)        → FunctionsResult the functions some recorded steps modelled, in order
 //	complete    Complete(CompleteArgs)      → CompleteResult  tab completion, with the names of what exists
 //	help        Help(HelpArgs)              → HelpResult      help text, and the command table
 //
@@ -224,16 +225,17 @@ type LoadResult struct {
 
 // LessonInfo is a lesson's content for the page.
 type LessonInfo struct {
-	ID       string     `json:"id"`
-	Number   int        `json:"number"`
-	Title    string     `json:"title"`
-	Summary  string     `json:"summary"`
-	Level    string     `json:"level"`
-	Pages    []PageInfo `json:"pages,omitempty"`
-	Hints    []string   `json:"hints,omitempty"`
-	Setup    string     `json:"setup,omitempty"`
-	Goal     string     `json:"goal,omitempty"`
-	Solution string     `json:"solution,omitempty"`
+	ID       string            `json:"id"`
+	Stepwise *lesson.PageRange `json:"stepwise,omitempty"`
+	Number   int               `json:"number"`
+	Title    string            `json:"title"`
+	Summary  string            `json:"summary"`
+	Level    string            `json:"level"`
+	Pages    []PageInfo        `json:"pages,omitempty"`
+	Hints    []string          `json:"hints,omitempty"`
+	Setup    string            `json:"setup,omitempty"`
+	Goal     string            `json:"goal,omitempty"`
+	Solution string            `json:"solution,omitempty"`
 }
 
 // PageInfo is one page of a lesson's guide: its Markdown as written, and its
@@ -395,6 +397,22 @@ type SourcesResult struct {
 	Sources []Source `json:"sources"`
 }
 
+// FunctionsResult lists the functions that the steps asked about modelled,
+// in the order each first ran: what the real code did, for a lesson's end.
+type FunctionsResult struct {
+	Functions []FunctionRun `json:"functions,omitempty"`
+}
+
+// FunctionRun is one function of the trace's function column: its name,
+// how many of the steps modelled it, the first of them, and its upstream
+// source (none for what is Reconcile Lab's own: kubectl, the faults).
+type FunctionRun struct {
+	Name   string  `json:"name"`
+	Count  int     `json:"count"`
+	First  uint64  `json:"first"`
+	Source *Source `json:"source,omitempty"`
+}
+
 // Source is one upstream function: the trace's name for it, its Go name,
 // file, line and link.
 type Source struct {
@@ -481,6 +499,7 @@ func newOpTable() map[string]op {
 		"check":     withArgs((*Bridge).Check),
 		"grade":     withArgs((*Bridge).Grade),
 		"sources":   func(b *Bridge, _ []byte) (any, error) { return b.Sources(), nil },
+		"functions": withArgs((*Bridge).Functions),
 		"complete":  withArgs((*Bridge).Complete),
 		"help":      withArgs((*Bridge).Help),
 	}
@@ -656,7 +675,7 @@ func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 
 // lessonInfo is a lesson's content for the page.
 func lessonInfo(l *lesson.Lesson) *LessonInfo {
-	info := &LessonInfo{ID: l.ID, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level),
+	info := &LessonInfo{ID: l.ID, Stepwise: l.Stepwise, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level),
 		Hints: slices.Clone(l.Hints), Setup: l.Setup.Text, Goal: l.Goal.Text, Solution: l.Solution.Text}
 	for _, p := range l.Pages {
 		pi := PageInfo{N: p.N, Text: p.Text}
@@ -1184,6 +1203,38 @@ func (b *Bridge) Grade(a GradeArgs) (*GradeResult, error) {
 	}
 	if held != 1 {
 		res.Decided = -1
+	}
+	return res, nil
+}
+
+// Functions summarises the function column of the recorded steps From to To
+// (To 0: up to the present), every step counted.
+func (b *Bridge) Functions(a StepsArgs) (*FunctionsResult, error) {
+	e, w, err := b.loaded()
+	if err != nil {
+		return nil, err
+	}
+	to := a.To
+	if to == 0 || to > w.RecordedSteps() {
+		to = w.RecordedSteps()
+	}
+	res := &FunctionsResult{}
+	index := map[string]int{}
+	for _, s := range e.logRange(max(a.From, 1), to) {
+		if s.Models == "" {
+			continue
+		}
+		i, seen := index[s.Models]
+		if !seen {
+			i = len(res.Functions)
+			index[s.Models] = i
+			run := FunctionRun{Name: s.Models, First: s.N}
+			if r, ok := source.Of(s.Models); ok {
+				run.Source = &Source{Name: s.Models, Func: r.Func, File: r.File, Line: r.Line, URL: r.URL()}
+			}
+			res.Functions = append(res.Functions, run)
+		}
+		res.Functions[i].Count++
 	}
 	return res, nil
 }

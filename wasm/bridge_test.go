@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/reconcilelab/rlab/core/lesson"
+
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
 )
@@ -969,4 +971,31 @@ func TestBridgeStepwisePagesRefuseManyEventsAtOnce(t *testing.T) {
 	assert.Nil(t, res.Failure, "one event at a time runs")
 	res = callOp[RunResult](t, b, "run", RunArgs{Line: "stabilize", Page: 7})
 	assert.Nil(t, res.Failure, "past the stepwise pages, anything runs")
+}
+
+// TestBridgeFunctionsSaysWhatTheRealCodeDid: the functions some steps
+// modelled, in the order each first ran, counted, with their sources.
+func TestBridgeFunctionsSaysWhatTheRealCodeDid(t *testing.T) {
+	b := NewBridge()
+	load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-the-control-loop"})
+	assert.Equal(t, &lesson.PageRange{From: 2, To: 6}, load.Lesson.Stepwise)
+	run(t, b, "create rs web --replicas=3 --selector=app=web", "step 6")
+	res := callOp[FunctionsResult](t, b, "functions", StepsArgs{From: load.Step + 1})
+	var names []string
+	for _, f := range res.Functions {
+		names = append(names, f.Name)
+	}
+	require.GreaterOrEqual(t, len(names), 5)
+	assert.Equal(t, []string{"registry.Create", "kubectl", "watchHandler"}, names[:3], "in the order each first ran")
+	assert.Contains(t, names, "addRS")
+	for _, f := range res.Functions {
+		assert.Positive(t, f.Count)
+		assert.Greater(t, f.First, load.Step)
+		if f.Name == "kubectl" {
+			assert.Nil(t, f.Source, "kubectl is the learner's own")
+		} else if assert.NotNil(t, f.Source, f.Name) {
+			assert.Contains(t, f.Source.URL, "/blob/v1.31.14/")
+		}
+	}
+	assert.Equal(t, "handleWatch", res.Functions[2].Source.Func)
 }
