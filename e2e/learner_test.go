@@ -306,7 +306,7 @@ func TestSmallThingsALearnerSaw(t *testing.T) {
 }
 
 // lessonByID finds a built-in lesson by its ID.
-func lessonByID(t *testing.T, all []*lesson.Lesson, id string) *lesson.Lesson {
+func lessonByID(t testing.TB, all []*lesson.Lesson, id string) *lesson.Lesson {
 	t.Helper()
 	for _, l := range all {
 		if l.ID == id {

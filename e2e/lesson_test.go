@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/lessons"
 )
 
 // TestTheControlLoopLessonInThePage plays the first pages of lesson 1 with
@@ -83,4 +86,65 @@ func (p *page) stepUntilReached(max int) {
 		p.waitIdle(runTimeout)
 	}
 	p.waitFor("the step block to be reached", runTimeout, `document.querySelector("#lesson .step-block")?.textContent.includes("Reached") === true`)
+}
+
+// TestLessonOneToTheEnd plays lesson 1 from its first page to its goal with
+// the page's controls alone: each prediction answered as ticked, each do
+// block clicked, Step pressed until each step block is reached, the next
+// page opened; at the end the goal is met, the lesson is marked solved, and
+// the last page lists what the real code did, linked to its source. The
+// mark survives a reload.
+func TestLessonOneToTheEnd(t *testing.T) {
+	p := openPage(t, "")
+	p.chooseWorld("01-the-control-loop")
+	p.playLesson("01-the-control-loop")
+	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+	p.waitFor("what the real code did", runTimeout, `document.querySelectorAll("#lesson .code-run-list li").length > 5`)
+	p.shot("the-end")
+	code := p.text("#lesson .code-run-list")
+	for _, fn := range []string{"handleWatch", "processDeltas", "ReplicaSetController.addRS", "ReplicaSetController.syncReplicaSet", "slowStartBatch", "updateReplicaSetStatus"} {
+		assert.Contains(t, code, fn)
+	}
+	assert.Equal(t, 0, p.count(`#lesson .code-run-list a:not([href^="https://github.com/kubernetes/kubernetes/blob/v1.31.14/"])`))
+
+	p.reload()
+	p.waitFor("the goal to be met after a reload", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+	assert.Contains(t, p.text("#lesson .page-count"), "page 7 of 7", "a reload returns to the last page")
+}
+
+// playLesson plays the lesson on show from its present page to its last,
+// as a learner who answers every prediction right does.
+func (p *page) playLesson(id string) {
+	p.t.Helper()
+	all, err := lessons.All()
+	require.NoError(p.t, err)
+	l := lessonByID(p.t, all, id)
+	for pi, pg := range l.Pages {
+		p.waitFor(fmt.Sprintf("page %d", pg.N), quick, fmt.Sprintf(`document.querySelector("#lesson .page-count")?.textContent.startsWith("page %d of")`, pg.N))
+		for bi, b := range pg.Blocks {
+			switch b.Kind {
+			case lesson.KindPredict:
+				p.click(fmt.Sprintf("#predict-%d-%d-%d", pg.N, bi, b.Predict.Answer))
+				p.clickText("#lesson .predict-block button", "Answer")
+			case lesson.KindDo:
+				p.clickText("#lesson .do-block button", "Run")
+				p.waitIdle(runTimeout)
+			case lesson.KindStep:
+				p.stepUntilReached(60)
+			}
+		}
+		if pi < len(l.Pages)-1 {
+			p.waitFor(fmt.Sprintf("page %d's checks to hold", pg.N), runTimeout, `!document.querySelector("#lesson .lesson-nav button:last-of-type").disabled`)
+			p.shot(fmt.Sprintf("page-%d", pg.N))
+			p.click("#lesson .lesson-nav button:last-of-type")
+		}
+	}
+}
+
+// clickText clicks the first element sel matches whose text starts with
+// prefix.
+func (p *page) clickText(sel, prefix string) {
+	p.t.Helper()
+	p.waitFor(sel+" "+prefix, quick, `[...document.querySelectorAll(`+js(sel)+`)].some((e) => e.textContent.startsWith(`+js(prefix)+`) && !e.disabled)`)
+	eval[any](p, `([...document.querySelectorAll(`+js(sel)+`)].find((e) => e.textContent.startsWith(`+js(prefix)+`) && !e.disabled).click(), null)`)
 }
