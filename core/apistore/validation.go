@@ -38,12 +38,13 @@ func validateCreate(info *kindInfo, obj api.Object) fieldErrors {
 	errs := validateObjectMeta(info, obj.Meta())
 	switch o := obj.(type) {
 	case *api.Pod:
+		errs = validatePodSpecificAnnotations(errs, o.Metadata.Annotations, "metadata.annotations", false)
 		errs = validatePodSpec(errs, &o.Spec, "spec")
 		errs = validateContainersOnlyForPod(errs, o.Spec.Containers, "spec.containers")
 	case *api.ReplicaSet:
-		errs = validateRSSpec(errs, &o.Spec)
+		errs = validateRSSpec(errs, &o.Spec, false)
 	case *api.ReplicationController:
-		errs = validateRCSpec(errs, &o.Spec)
+		errs = validateRCSpec(errs, &o.Spec, false)
 	case *api.Event:
 		errs = validateEvent(errs, o)
 	}
@@ -56,20 +57,58 @@ func validateUpdate(obj, old api.Object) fieldErrors {
 	errs := validateObjectMetaUpdate(obj.Meta(), old.Meta())
 	switch o := obj.(type) {
 	case *api.Pod:
-		errs = validatePodUpdate(errs, o, old.(*api.Pod))
+		prev := old.(*api.Pod)
+		errs = validatePodSpecificAnnotations(errs, o.Metadata.Annotations, "metadata.annotations", !validDeletionCost(prev.Metadata.Annotations))
+		errs = validatePodUpdate(errs, o, prev)
 	case *api.ReplicaSet:
-		errs = validateRSSpec(errs, &o.Spec)
+		errs = validateRSSpec(errs, &o.Spec, !validDeletionCost(old.(*api.ReplicaSet).Spec.Template.Metadata.Annotations))
 		// apps/v1 made the selector immutable: changing it would orphan the pods
 		// the ReplicaSet already owns.
 		if prev := old.(*api.ReplicaSet); !eqSelector(o.Spec.Selector, prev.Spec.Selector) {
 			errs = append(errs, invalid("spec.selector", showLabelSelector(o.Spec.Selector), fieldImmutableErrorMsg))
 		}
 	case *api.ReplicationController:
-		errs = validateRCSpec(errs, &o.Spec)
+		var prevAnnotations map[string]string
+		if t := old.(*api.ReplicationController).Spec.Template; t != nil {
+			prevAnnotations = t.Metadata.Annotations
+		}
+		errs = validateRCSpec(errs, &o.Spec, !validDeletionCost(prevAnnotations))
 	case *api.Event:
 		errs = validateEvent(errs, o)
 	}
 	return errs
+}
+
+// validatePodSpecificAnnotations is the part of upstream's
+// ValidatePodSpecificAnnotations this model has: a pod's
+// controller.kubernetes.io/pod-deletion-cost, which the ReplicaSet
+// controller ranks pods by, must be a 32-bit integer in its canonical
+// form, on a pod and in a pod template, on create and on update.
+// allowInvalid is upstream's AllowInvalidPodDeletionCost for an update of an
+// object whose old value was already invalid: backward compatibility lets
+// such an object keep being updated.
+func validatePodSpecificAnnotations(errs fieldErrors, annotations map[string]string, path string, allowInvalid bool) fieldErrors {
+	if allowInvalid || validDeletionCost(annotations) {
+		return errs
+	}
+	key := api.PodDeletionCostAnnotation
+	return append(errs, invalidString(path+"["+key+"]", annotations[key], "must be a 32bit integer"))
+}
+
+// validDeletionCost reports whether annotations have no pod-deletion-cost,
+// or one upstream's GetDeletionCostFromPodAnnotations reads: an int32,
+// with no plus sign and no leading zero ("0" and "-5" are, "+10", "008",
+// "abc" and "2147483648" are not).
+func validDeletionCost(annotations map[string]string) bool {
+	v, ok := annotations[api.PodDeletionCostAnnotation]
+	if !ok {
+		return true
+	}
+	if v == "" || !(v[0] == '-' || v == "0" || v[0] >= '1' && v[0] <= '9') {
+		return false
+	}
+	_, err := strconv.ParseInt(v, 10, 32)
+	return err == nil
 }
 
 // validateStatusUpdate checks a write to the status subresource.
@@ -355,14 +394,15 @@ func validateContainersOnlyForPod(errs fieldErrors, containers []api.Container, 
 // validatePodTemplate is upstream's ValidatePodTemplateSpec. Note the label path:
 // upstream checks template labels under "spec.template.labels", without
 // "metadata", and this keeps its spelling.
-func validatePodTemplate(errs fieldErrors, t *api.PodTemplateSpec, path string) fieldErrors {
+func validatePodTemplate(errs fieldErrors, t *api.PodTemplateSpec, path string, allowInvalidCost bool) fieldErrors {
 	errs = validateLabels(errs, t.Metadata.Labels, path+".labels")
 	errs = validateAnnotations(errs, t.Metadata.Annotations, path+".annotations")
+	errs = validatePodSpecificAnnotations(errs, t.Metadata.Annotations, path+".annotations", allowInvalidCost)
 	return validatePodSpec(errs, &t.Spec, path+".spec")
 }
 
 // validateRSSpec is upstream's ValidateReplicaSetSpec.
-func validateRSSpec(errs fieldErrors, spec *api.ReplicaSetSpec) fieldErrors {
+func validateRSSpec(errs fieldErrors, spec *api.ReplicaSetSpec, allowInvalidCost bool) fieldErrors {
 	if spec.Replicas != nil && *spec.Replicas < 0 {
 		errs = append(errs, invalid("spec.replicas", showInt(int64(*spec.Replicas)), isNegativeErrorMsg))
 	}
@@ -388,7 +428,7 @@ func validateRSSpec(errs fieldErrors, spec *api.ReplicaSetSpec) fieldErrors {
 		errs = append(errs, invalid("spec.template.metadata.labels", showStringMap(spec.Template.Metadata.Labels),
 			"`selector` does not match template `labels`"))
 	}
-	errs = validatePodTemplate(errs, &spec.Template, "spec.template")
+	errs = validatePodTemplate(errs, &spec.Template, "spec.template", allowInvalidCost)
 	if spec.Template.Spec.RestartPolicy != api.RestartAlways {
 		errs = append(errs, notSupported("spec.template.spec.restartPolicy", spec.Template.Spec.RestartPolicy, api.RestartAlways))
 	}
@@ -426,7 +466,7 @@ func validateLabelSelector(errs fieldErrors, sel *api.LabelSelector, path string
 }
 
 // validateRCSpec is upstream's ValidateReplicationControllerSpec.
-func validateRCSpec(errs fieldErrors, spec *api.ReplicationControllerSpec) fieldErrors {
+func validateRCSpec(errs fieldErrors, spec *api.ReplicationControllerSpec, allowInvalidCost bool) fieldErrors {
 	if spec.MinReadySeconds < 0 {
 		errs = append(errs, invalid("spec.minReadySeconds", showInt(int64(spec.MinReadySeconds)), isNegativeErrorMsg))
 	}
@@ -443,7 +483,7 @@ func validateRCSpec(errs fieldErrors, spec *api.ReplicationControllerSpec) field
 		errs = append(errs, invalid("spec.template.metadata.labels", showStringMap(spec.Template.Metadata.Labels),
 			"`selector` does not match template `labels`"))
 	}
-	errs = validatePodTemplate(errs, spec.Template, "spec.template")
+	errs = validatePodTemplate(errs, spec.Template, "spec.template", allowInvalidCost)
 	if spec.Template.Spec.RestartPolicy != api.RestartAlways {
 		errs = append(errs, notSupported("spec.template.spec.restartPolicy", spec.Template.Spec.RestartPolicy, api.RestartAlways))
 	}

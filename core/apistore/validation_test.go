@@ -1,6 +1,7 @@
 package apistore
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -349,4 +350,50 @@ func TestEventsAcceptAnyPathSegmentName(t *testing.T) {
 	h.create(newEvent("default", "web-x.17a8b9c0d1e2f3a4"))
 	_, err := h.s.Create(newEvent("default", "a/b"))
 	assert.True(t, IsInvalid(err))
+}
+
+// TestPodDeletionCostMustBeA32BitInteger: a pod's
+// controller.kubernetes.io/pod-deletion-cost, and a pod template's, must be
+// an int32 in its canonical form, as upstream's
+// GetDeletionCostFromPodAnnotations reads it, on create and on update.
+func TestPodDeletionCostMustBeA32BitInteger(t *testing.T) {
+	const key = api.PodDeletionCostAnnotation
+	for value, valid := range map[string]bool{
+		"0": true, "-5": true, "10": true, "2147483647": true, "-2147483648": true,
+		"abc": false, "+10": false, "008": false, "2147483648": false, "": false, "-": false, "1.5": false, " 1": false,
+	} {
+		t.Run(value, func(t *testing.T) {
+			assert.Equal(t, valid, validDeletionCost(map[string]string{key: value}))
+			h := newHarness(t)
+			p := newPod("default", "web", nil)
+			p.Metadata.Annotations = map[string]string{key: value}
+			_, err := h.s.Create(p)
+			if valid {
+				require.NoError(t, err)
+				return
+			}
+			se := statusErr(t, err)
+			assert.Equal(t, int32(422), se.Code)
+			assert.Equal(t, `Pod "web" is invalid: metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: `+
+				strconv.Quote(value)+`: must be a 32bit integer`, se.Message)
+		})
+	}
+	assert.True(t, validDeletionCost(nil), "no cost at all is valid")
+
+	h := newHarness(t)
+	rs := newRS("default", "web", 1, map[string]string{"app": "web"})
+	rs.Spec.Template.Metadata.Annotations = map[string]string{key: "abc"}
+	_, err := h.s.Create(rs)
+	assert.Contains(t, statusErr(t, err).Message, `spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "abc": must be a 32bit integer`)
+	rc := newRC("default", "legacy", 1, map[string]string{"app": "legacy"})
+	rc.Spec.Template.Metadata.Annotations = map[string]string{key: "+1"}
+	_, err = h.s.Create(rc)
+	assert.Contains(t, statusErr(t, err).Message, `spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "+1": must be a 32bit integer`)
+
+	created, err := h.s.Create(newPod("default", "api", nil))
+	require.NoError(t, err)
+	bad := created.(*api.Pod).DeepCopy()
+	bad.Metadata.Annotations = map[string]string{key: "008"}
+	_, err = h.s.Update(bad)
+	assert.Contains(t, statusErr(t, err).Message, `Invalid value: "008": must be a 32bit integer`)
 }

@@ -741,8 +741,10 @@ func commandTable() []*spec {
 			CommandDoc: CommandDoc{Name: "until sync", Group: GroupTime,
 				Usage:   "until sync rs/NAME [--max-steps=N] [--max-time=D] [-n NS]",
 				Summary: "run until the next sync of that key has ended",
-				Details: "A sync has ended when its worker calls Done for the key; by then every write it issued has " +
-					"been applied. Also rc/NAME.",
+				Details: "A sync has ended when its worker calls Done for the key; by then every write the sync issued " +
+					"itself (its pod creates and deletes, its status) has been applied. Its Events are not among them: " +
+					"the event recorder writes them on its own, a little later, as upstream's broadcaster does, so " +
+					"advance or stabilize before counting them with expect events. Also rc/NAME.",
 				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef}},
 				Flags:    []FlagDoc{flagMaxSteps, flagMaxTime, flagNamespace},
 				Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m"},
