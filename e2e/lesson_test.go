@@ -148,3 +148,69 @@ func (p *page) clickText(sel, prefix string) {
 	p.waitFor(sel+" "+prefix, quick, `[...document.querySelectorAll(`+js(sel)+`)].some((e) => e.textContent.startsWith(`+js(prefix)+`) && !e.disabled)`)
 	eval[any](p, `([...document.querySelectorAll(`+js(sel)+`)].find((e) => e.textContent.startsWith(`+js(prefix)+`) && !e.disabled).click(), null)`)
 }
+
+// TestLessonsListKeepsProgress: the Lessons button and the #lessons
+// address open the list, which marks the first lesson not solved as the
+// next one; a solved lesson's mark survives a reload; progress exported to
+// a file, cleared and imported back brings the mark back, and a file that
+// is not progress is refused with what is wrong.
+func TestLessonsListKeepsProgress(t *testing.T) {
+	p := openPage(t, "#lessons")
+	p.waitFor("the list of lessons, opened by #lessons", runTimeout, `document.getElementById("lessons").open && document.querySelectorAll("#lessons-list li").length >= 2`)
+	assert.Equal(t, "01-the-control-loop", eval[string](p, `document.querySelector("#lessons-list li.next").dataset.lesson`))
+	assert.Contains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "Not started")
+	p.shot("list")
+
+	// Solve lesson 2 through the list.
+	p.click(`#lessons-list li[data-lesson="02-a-pod-dies"] button`)
+	p.waitFor("lesson 2", runTimeout, `document.querySelector("#lesson-title")?.textContent.includes("A pod dies") && document.body.dataset.state === "ready"`)
+	p.command("kill pods -l app=web --pick=oldest")
+	p.command("stabilize")
+	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+
+	p.reload()
+	p.click("#lessons-button")
+	p.waitFor("the list", quick, `document.getElementById("lessons").open`)
+	assert.Contains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "✓ Solved", "the mark survives a reload")
+	assert.Equal(t, "01-the-control-loop", eval[string](p, `document.querySelector("#lessons-list li.next").dataset.lesson`),
+		"the next lesson is the first one not solved")
+
+	// Export, clear, import.
+	exported := eval[string](p, `(() => {
+		let text = null;
+		const orig = URL.createObjectURL;
+		URL.createObjectURL = (blob) => { window.__e2eBlob = blob; return orig.call(URL, blob); };
+		document.getElementById("lessons-export").click();
+		URL.createObjectURL = orig;
+		return window.__e2eBlob ? "blob" : "";
+	})()`)
+	require.Equal(t, "blob", exported)
+	text := eval[string](p, `window.__e2eBlob.text()`)
+	assert.Contains(t, text, `"format": "reconcile-lab-progress"`)
+	assert.Contains(t, p.text("#lessons-note"), "reconcile-lab-progress.json")
+
+	eval[any](p, `(localStorage.clear(), null)`)
+	p.click("#lessons-close")
+	p.click("#lessons-button")
+	assert.Contains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "Not started", "storage cleared")
+
+	importFile := func(content string) {
+		eval[any](p, `(() => {
+			const input = document.getElementById("lessons-import");
+			const dt = new DataTransfer();
+			dt.items.add(new File([`+js(content)+`], "progress.json", {type: "application/json"}));
+			input.files = dt.files;
+			input.dispatchEvent(new Event("change"));
+			return null;
+		})()`)
+	}
+	importFile(`{"not": "progress"}`)
+	p.waitFor("the refusal", quick, `document.getElementById("lessons-note").textContent.startsWith("Not imported")`)
+	assert.Contains(t, p.text("#lessons-note"), `the file is not Reconcile Lab progress`)
+
+	importFile(text)
+	p.waitFor("the import", quick, `document.getElementById("lessons-note").textContent.startsWith("Imported")`)
+	assert.Contains(t, p.text("#lessons-note"), "Imported the progress of 1 lesson")
+	assert.Contains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "✓ Solved", "the mark is back")
+	p.shot("imported")
+}

@@ -69,6 +69,9 @@
 		worldSelect: $("world-select"), sandboxForm: $("sandbox-form"), seedInput: $("seed-input"), newSandbox: $("new-sandbox"),
 		share: $("share"), shareRow: $("share-row"), shareLink: $("share-link"),
 		helpButton: $("help-button"), help: $("help"), helpClose: $("help-close"),
+		lessonsButton: $("lessons-button"), lessonsDialog: $("lessons"), lessonsList: $("lessons-list"),
+		lessonsClose: $("lessons-close"), lessonsExport: $("lessons-export"), lessonsImport: $("lessons-import"),
+		lessonsNote: $("lessons-note"),
 		stepBack: $("step-back"), stepForward: $("step-forward"), untilSync: $("until-sync"),
 		play: $("play"), speed: $("speed"), stabilize: $("stabilize"), cancel: $("cancel"), queued: $("queued"),
 		engineLoad: $("engine-load"), engineProgress: $("engine-progress"), engineLoadText: $("engine-load-text"),
@@ -1275,6 +1278,7 @@
 		try {
 			const res = await state.engine.call("lessons");
 			const lessons = res.lessons || [];
+			state.lessons = lessons;
 			if (lessons.length) {
 				els.worldSelect.appendChild(h("optgroup", {label: "Lessons"},
 					lessons.map((l) => h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}))));
@@ -1427,7 +1431,113 @@
 				// As above.
 			}
 		},
+		// exported is the progress as a file's text.
+		exported() {
+			return JSON.stringify({format: "reconcile-lab-progress", version: 1, lessons: this.all().lessons}, null, "\t");
+		},
+		// imported merges a file's progress into the kept progress, a
+		// lesson's imported progress replacing what was kept of it, and
+		// says how many lessons it brought. A file that is not one the page
+		// exported is refused whole, with what was wrong; progress for a
+		// lesson this page does not have is left out.
+		imported(text, known) {
+			let data;
+			try {
+				data = JSON.parse(text);
+			} catch (err) {
+				throw new Error(`the file is not JSON (${err.message})`);
+			}
+			if (!data || data.format !== "reconcile-lab-progress" || data.version !== 1 || typeof data.lessons !== "object" || !data.lessons) {
+				throw new Error("the file is not Reconcile Lab progress: it has no format \"reconcile-lab-progress\", version 1, and lessons");
+			}
+			const kept = this.all();
+			let n = 0;
+			const skipped = [];
+			for (const [id, st] of Object.entries(data.lessons)) {
+				const clean = cleanProgress(st);
+				if (!known.includes(id) || !clean) {
+					skipped.push(id);
+					continue;
+				}
+				kept.lessons[id] = clean;
+				n++;
+			}
+			try {
+				localStorage.setItem(this.key, JSON.stringify(kept));
+			} catch (err) {
+				throw new Error("this browser keeps nothing (storage is off)");
+			}
+			return {n, skipped};
+		},
 	};
+
+	// cleanProgress keeps of one lesson's imported progress only what the
+	// player reads, each of the type it reads, or returns null.
+	function cleanProgress(st) {
+		if (!st || typeof st !== "object") {
+			return null;
+		}
+		const answers = {};
+		for (const [key, a] of Object.entries(st.answers && typeof st.answers === "object" ? st.answers : {})) {
+			if (/^\d+\/\d+$/.test(key) && a && Number.isInteger(a.choice) && a.choice >= 0) {
+				answers[key] = {choice: a.choice, step: Number.isInteger(a.step) ? a.step : 0,
+					decided: Number.isInteger(a.decided) ? a.decided : null,
+					verdict: ["right", "wrong", "undecided"].includes(a.verdict) ? a.verdict : null};
+			}
+		}
+		return {
+			page: Number.isInteger(st.page) && st.page >= 1 ? st.page : 1,
+			answers,
+			passed: Array.isArray(st.passed) ? st.passed.filter((n) => Number.isInteger(n) && n >= 1) : [],
+			completed: st.completed === true,
+			bySolution: st.bySolution === true,
+		};
+	}
+
+	// openLessons opens the list of lessons, with each one's progress.
+	function openLessons() {
+		UI.drawLessonList(els.lessonsList, state.lessons || [], (id) => progress.get(id), (id) => {
+			els.lessonsDialog.close();
+			els.worldSelect.value = id;
+			act(async () => {
+				stopPlay();
+				await loadLesson(id);
+			});
+		});
+		els.lessonsNote.textContent = "";
+		if (!els.lessonsDialog.open) {
+			els.lessonsDialog.showModal();
+		}
+		const first = els.lessonsList.querySelector(".next button") || els.lessonsList.querySelector("button") || els.lessonsClose;
+		first.focus();
+	}
+
+	function exportProgress() {
+		const blob = new Blob([progress.exported()], {type: "application/json"});
+		const a = h("a", {href: URL.createObjectURL(blob), download: "reconcile-lab-progress.json"});
+		document.body.appendChild(a);
+		a.click();
+		a.remove();
+		setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+		els.lessonsNote.textContent = "Your progress is in the file reconcile-lab-progress.json.";
+	}
+
+	async function importProgress() {
+		const file = els.lessonsImport.files && els.lessonsImport.files[0];
+		if (!file) {
+			return;
+		}
+		try {
+			const res = progress.imported(await file.text(), (state.lessons || []).map((l) => l.id));
+			openLessons();
+			els.lessonsNote.textContent = `Imported the progress of ${UI.plural(res.n, "lesson")}` +
+				(res.skipped.length ? `; left out ${res.skipped.join(", ")}, which this page does not have.` : ".");
+		} catch (err) {
+			els.lessonsNote.textContent = `Not imported: ${err.message}.`;
+		} finally {
+			els.lessonsImport.value = "";
+		}
+	}
 
 	// stepwiseRefusal says why a stepwise lesson page does not run a button's
 	// many events.
@@ -1511,6 +1621,10 @@
 		els.timelineEarlier.addEventListener("click", earlierSteps);
 
 		els.helpButton.addEventListener("click", openHelp);
+		els.lessonsButton.addEventListener("click", openLessons);
+		els.lessonsClose.addEventListener("click", () => els.lessonsDialog.close());
+		els.lessonsExport.addEventListener("click", exportProgress);
+		els.lessonsImport.addEventListener("change", importProgress);
 		els.helpClose.addEventListener("click", () => els.help.close());
 		// Closing the help gives the focus back to where it was, or, when
 		// that was nowhere (the help opened by ? with nothing focused) or
@@ -1890,7 +2004,11 @@
 		// interactive goes (the browser's devtools list them).
 		performance.mark("rlab:start");
 		const start = () => engine.start().then(() => performance.mark("rlab:engine-ready"));
-		const hash = location.hash.replace(/^#/, "");
+		// #lessons opens the list of lessons over the first world: the
+		// address to give a learner who should start there.
+		const wantsLessons = location.hash === "#lessons";
+		const hash = wantsLessons ? "" : location.hash.replace(/^#/, "");
+		state.wantsLessons = wantsLessons;
 		if (!hash && showFirstWorld(firstWorld)) {
 			// Interactive now, with the engine's own answers computed ahead;
 			// the engine catches up before any action runs (act queues them,
@@ -2021,6 +2139,10 @@
 		await loadLessonList();
 		if (state.view && state.view.mode === "lesson") {
 			els.worldSelect.value = state.view.lesson;
+		}
+		if (state.wantsLessons) {
+			state.wantsLessons = false;
+			openLessons();
 		}
 		// The Glossary panel is built in the first idle moment, so that it
 		// opens at once when asked for; opening it earlier builds it then.

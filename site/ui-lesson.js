@@ -553,5 +553,40 @@
 		return !box.hidden;
 	}
 
-	Object.assign(UI, {Lesson});
+	// lessonStatus says where a learner stands in a lesson, from its kept
+	// progress: solved, met by the solution, under way, or not started.
+	function lessonStatus(info, saved) {
+		if (!saved) {
+			return {key: "new", text: "Not started"};
+		}
+		if (saved.completed && !saved.bySolution) {
+			return {key: "solved", text: "✓ Solved"};
+		}
+		if (saved.completed) {
+			return {key: "shown", text: "Goal met by the solution"};
+		}
+		return {key: "started", text: `◐ Under way: page ${saved.page || 1}`};
+	}
+
+	// drawLessonList fills list (an ol) with the lessons, in order, each with
+	// its level, summary and status, and a button that opens it; the first
+	// lesson not solved is marked as the next one. progress(id) is the kept
+	// progress of a lesson, open(id) opens it.
+	function drawLessonList(list, lessons, progress, open) {
+		const next = lessons.find((l) => lessonStatus(l, progress(l.id)).key !== "solved");
+		list.replaceChildren(...lessons.map((l) => {
+			const status = lessonStatus(l, progress(l.id));
+			const isNext = next && next.id === l.id;
+			const button = h("button", {type: "button", class: isNext ? "primary" : "small", dataset: {lesson: l.id},
+				text: status.key === "started" ? "Continue" : status.key === "new" ? "Start" : "Open again"});
+			button.addEventListener("click", () => open(l.id));
+			return h("li", {class: `lesson-item status-${status.key}${isNext ? " next" : ""}`, dataset: {lesson: l.id}},
+				h("h3", {class: "lesson-item-title"}, `${l.number}. ${l.title}`, isNext ? h("span", {class: "badge next-badge", text: "next for you"}) : null),
+				h("p", {class: "lesson-item-meta"}, h("span", {class: "badge", text: l.level}), " ", h("span", {class: "lesson-status", text: status.text})),
+				h("p", {class: "lesson-item-summary", text: l.summary}),
+				button);
+		}));
+	}
+
+	Object.assign(UI, {Lesson, drawLessonList, lessonStatus});
 })();
