@@ -214,3 +214,27 @@ func TestLessonsListKeepsProgress(t *testing.T) {
 	assert.Contains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "✓ Solved", "the mark is back")
 	p.shot("imported")
 }
+
+// TestOrphansLessonEndToEnd plays lesson 5 with the page's buttons alone:
+// opened from the list of lessons, each prediction answered, each do block
+// run, each check passed, the goal reached; the completion mark survives a
+// reload.
+func TestOrphansLessonEndToEnd(t *testing.T) {
+	p := openPage(t, "")
+	p.click("#lessons-button")
+	p.click(`#lessons-list li[data-lesson="05-orphans"] button`)
+	p.waitFor("lesson 5", runTimeout, `document.querySelector("#lesson-title")?.textContent.includes("Orphans") && document.body.dataset.state === "ready"`)
+	p.playLesson("05-orphans")
+	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+	verdicts := eval[map[string]string](p, `(() => {
+		const answers = JSON.parse(localStorage.getItem("rlab.progress.v1")).lessons["05-orphans"].answers;
+		return Object.fromEntries(Object.entries(answers).map(([k, a]) => [k, a.verdict]));
+	})()`)
+	assert.Equal(t, map[string]string{"2/0": "right", "3/0": "right"}, verdicts, "both predictions were graded, by the engine, right")
+	p.shot("solved")
+
+	p.reload()
+	p.click("#lessons-button")
+	p.waitFor("the list", quick, `document.getElementById("lessons").open`)
+	assert.Contains(t, p.text(`#lessons-list li[data-lesson="05-orphans"]`), "✓ Solved", "the mark survives a reload")
+}
