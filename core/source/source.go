@@ -67,7 +67,8 @@ const (
 	recordEvent   = "staging/src/k8s.io/client-go/tools/record/event.go"
 )
 
-// refs maps the trace's function names to their upstream functions. Where
+// refs maps the trace's function names, and a few the lessons name, to
+// their upstream functions. Where
 // the trace's name is not the function's own, the function is the one that
 // does what the step does: the trace's "watchHandler" is client-go v0.31's
 // handleWatch (renamed in v0.30), its "PLEG" the generic PLEG's Relist, its
@@ -146,6 +147,12 @@ var refs = map[string]Ref{
 	"isDangling":                   {"GarbageCollector.isDangling", gc, 417},
 	"orphanDependents":             {"GarbageCollector.orphanDependents", gc, 707},
 	"removeFinalizer":              {"GarbageCollector.removeFinalizer", "pkg/controller/garbagecollector/operations.go", 85},
+
+	// Functions the lessons name that no step models on its own: the
+	// ranking a scale-down sorts pods by, and the filter of active pods.
+	"getPodsToDelete":          {"getPodsToDelete", replicaSet, 825},
+	"ActivePodsWithRanks.Less": {"ActivePodsWithRanks.Less", "pkg/controller/controller_utils.go", 826},
+	"FilterActivePods":         {"FilterActivePods", "pkg/controller/controller_utils.go", 948},
 
 	"EventCorrelate": {"EventCorrelator.EventCorrelate", "staging/src/k8s.io/client-go/tools/record/events_cache.go", 510},
 	"recordToSink":   {"eventBroadcasterImpl.recordToSink", recordEvent, 288},
