@@ -56,6 +56,7 @@
 			this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
 			this.ran = new Map(); // "page/block" → the step after the do block ran
 			this.held = new Map(); // "page/block" → the CheckResult of a check or step block
+			this.reached = new Set(); // "page/block" of the check and step blocks that have held
 			this.passed = new Set(); // page numbers whose checks and steps held
 			this.goal = null; // the goal's CheckResult
 			this.completed = false;
@@ -167,8 +168,15 @@
 				if (this.info !== info) {
 					return;
 				}
-				this.held.set(`${page.n}/${i}`, res);
-				allHeld = allHeld && res.met;
+				const key = `${page.n}/${i}`;
+				this.held.set(key, res);
+				if (res.met) {
+					this.reached.add(key);
+				}
+				// A block holds where it stands on the page: once it has
+				// held, a later block's step may undo it without undoing
+				// the page.
+				allHeld = allHeld && this.reached.has(key);
 			}
 			if (allHeld && !this.passed.has(page.n)) {
 				this.passed.add(page.n);
@@ -193,7 +201,7 @@
 			this.save();
 			// Redraw only what changed: the page calls this after every
 			// step, and most steps change nothing the lesson shows.
-			const sig = JSON.stringify([[...this.held], this.goal, [...this.answers], this.functions, [...this.passed], this.completed]);
+			const sig = JSON.stringify([[...this.held], [...this.reached], this.goal, [...this.answers], this.functions, [...this.passed], this.completed]);
 			if (sig !== this.drawn) {
 				this.drawn = sig;
 				this.update();
@@ -351,22 +359,27 @@
 		}
 
 		stepBlock(page, block, index) {
-			const res = this.held.get(`${page.n}/${index}`);
+			const key = `${page.n}/${index}`;
+			const res = this.held.get(key);
 			const lines = (res && res.lines) || exp(block.text);
+			const reached = res && res.met || this.reached.has(key);
 			return h("div", {class: "block step-block"},
 				h("p", {class: "block-label", text: "Step until"}),
 				checklist(lines),
-				h("p", {class: res && res.met ? "ok" : "compact", role: "status",
-					text: res && res.met ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
+				h("p", {class: reached ? "ok" : "compact", role: "status",
+					text: reached ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
 		}
 
 		checkBlock(page, block, index) {
-			const res = this.held.get(`${page.n}/${index}`);
+			const key = `${page.n}/${index}`;
+			const res = this.held.get(key);
 			const lines = (res && res.lines) || exp(block.text);
+			const earlier = !(res && res.met) && this.reached.has(key);
 			return h("div", {class: "block check-block"},
 				h("p", {class: "block-label", text: "Check"}),
 				checklist(lines),
-				h("p", {class: res && res.met ? "ok" : "compact", role: "status", text: res && res.met ? "✓ This holds." : "Not yet."}));
+				h("p", {class: res && res.met || earlier ? "ok" : "compact", role: "status",
+					text: res && res.met ? "✓ This holds." : earlier ? "✓ This held; what came after has changed it." : "Not yet."}));
 		}
 
 		predictBlock(page, block, index) {

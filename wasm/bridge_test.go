@@ -549,7 +549,7 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 			// Walk the guide as the learner does: each page's do blocks, line
 			// by line through the console; its step blocks by pressing Step
 			// until they hold; each predict graded once its step has run, as
-			// ticked; then the page's checks, line by line.
+			// ticked; each check, line by line, where it stands.
 			for _, p := range l.Pages {
 				var asked []int
 				for i, blk := range p.Blocks {
@@ -561,6 +561,16 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 						run(t, b, strings.Split(blk.Text, "\n")...)
 					case "step":
 						stepTo(t, b, p.N, i)
+					case "check":
+						// A check holds where it stands, after the blocks
+						// before it.
+						i := i
+						res := callOp[CheckResult](t, b, "check", CheckArgs{Page: p.N, Block: &i})
+						assert.True(t, res.Met, "page %d, check block %d: %+v", p.N, i, res.Failure)
+						for _, line := range res.Lines {
+							assert.True(t, line.Met, "page %d: %s", p.N, line.Text)
+						}
+						continue
 					default:
 						continue
 					}
@@ -569,11 +579,6 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 						assert.Equal(t, p.Blocks[q].Predict.Answer, g.Decided, "page %d, predict %d: %v", p.N, q, g.Holds)
 					}
 					asked = nil
-				}
-				res := callOp[CheckResult](t, b, "check", CheckArgs{Page: p.N})
-				assert.True(t, res.Met, "page %d: %+v", p.N, res.Failure)
-				for _, line := range res.Lines {
-					assert.True(t, line.Met, "page %d: %s", p.N, line.Text)
 				}
 			}
 
