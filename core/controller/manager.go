@@ -146,8 +146,8 @@ type SyncRecord struct {
 	// Err is the error the sync returned ("" on success); the key was then
 	// requeued with back-off.
 	Err string
-	// Seq counts the manager's finished syncs, from 1.
-	Seq int
+	// Seq counts the manager's finished syncs, from 1; Count the key's.
+	Seq, Count int
 }
 
 // New builds a manager on the kernel sch. Register every component of

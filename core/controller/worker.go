@@ -89,7 +89,8 @@ func (w *worker) afterStep(ctx *sim.Context, rep sim.Report) sim.Report {
 	}
 	w.m.queue.Done(key)
 	w.m.syncs++
-	rec := SyncRecord{Key: key, Worker: w.name, Start: r.started, End: ctx.Now(), Decision: r.decision, Seq: w.m.syncs}
+	rec := SyncRecord{Key: key, Worker: w.name, Start: r.started, End: ctx.Now(), Decision: r.decision, Seq: w.m.syncs,
+		Count: w.m.last[key].Count + 1}
 	if r.err != nil {
 		rec.Err = r.err.Error()
 	}

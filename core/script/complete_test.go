@@ -30,7 +30,7 @@ func TestComplete(t *testing.T) {
 		{"scale ", []string{"rs/", "rc/"}},
 		{"kill ", []string{"pod/", "pods"}},
 		{"get n", []string{"node/", "nodes"}},
-		{"expect ", []string{"pods", "condition", "queue", "expectations", "events", "requests", "cache", "pod/", "rs/", "rc/", "node/"}},
+		{"expect ", []string{"pods", "condition", "queue", "expectations", "syncs", "events", "requests", "cache", "pod/", "rs/", "rc/", "node/"}},
 		{"expect rs/web status.re", []string{"status.replicas=", "status.readyReplicas="}},
 		{"expect pod/p ph", []string{"phase="}},
 		{"expect pods -l app=web c", []string{"count="}},

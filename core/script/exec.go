@@ -239,6 +239,8 @@ func (s *Session) runInWorld(cmd Command) error {
 		return s.runExpectQueue(c)
 	case *ExpectExpectations:
 		return s.runExpectExpectations(c)
+	case *ExpectSyncs:
+		return s.runExpectSyncs(c)
 	case *ExpectEvents:
 		return s.runExpectEvents(c)
 	case *ExpectRequests:

@@ -293,6 +293,21 @@ func (s *Session) runExpectExpectations(c *ExpectExpectations) error {
 	return failure(c, msg)
 }
 
+// runExpectSyncs counts the syncs of a key that have ended (Done called),
+// since the world began.
+func (s *Session) runExpectSyncs(c *ExpectSyncs) error {
+	key := c.Object.Key()
+	last, ok := s.manager(c.Object.Kind).LastSync(key)
+	if c.Count.Holds(int64(last.Count)) {
+		return nil
+	}
+	msg := c.Text + ": " + plural(last.Count, "sync") + " of " + key + " ended"
+	if ok {
+		msg += " (the last by " + last.Worker + ", at t=" + sim.FormatSeconds(last.End) + ": " + last.Decision + ")"
+	}
+	return failure(c, msg)
+}
+
 // eventLine describes an Event in a failure message:
 // `Warning FailedCreate rs/web ×3 "Error creating: ..."`.
 func eventLine(e *api.Event) string {

@@ -142,3 +142,35 @@ func TestExpectQueueWhileProcessing(t *testing.T) {
 	assert.Equal(t, "expect queue replicaset contains default/web: default/web is not waiting (processing: default/web by rs-worker-1, dirty)", e.Msg)
 	ts.ok(t, "expect queue replicaset len=0")
 }
+
+// TestExpectSyncs counts the syncs of a key that have ended: a failed one
+// counts, a key never synced has none, and the count goes back with a seek.
+func TestExpectSyncs(t *testing.T) {
+	ts := newTestSession(t, "seed 1", "create rs web --replicas=3 --selector=app=web")
+	ts.ok(t, "expect syncs rs/web count=0")
+	ts.ok(t, "expect syncs rs/nope count=0")
+	ts.ok(t, "until sync rs/web")
+	ts.ok(t, "expect syncs rs/web count=1")
+	ts.ok(t, "stabilize")
+	ts.ok(t, "expect syncs rs/web count>=2")
+	e := ts.fails(t, "expect syncs rs/web count=99")
+	assert.Regexp(t, `^expect syncs rs/web count=99: \d+ syncs of default/web ended \(the last by rs-worker-\d, at t=[\d.]+s: `, e.Msg)
+	ts.ok(t, "expect syncs rc/web count=0")
+
+	ts.ok(t, "fail update rs/status --count=2 --error=conflict")
+	ts.ok(t, "scale rs/web --replicas=4")
+	before := ts.World().RS.Syncs()
+	ts.ok(t, "until sync rs/web")
+	assert.Equal(t, before+1, ts.World().RS.Syncs(), "a failed sync ended, and counts")
+
+	for line, msg := range map[string]string{
+		"expect syncs rs/web":                 "expect syncs needs count=N",
+		"expect syncs rs/web count=1 count=2": "count",
+		"expect syncs rs/web cnt=1":           `unknown check "cnt"`,
+	} {
+		_, err := ParseLine(line)
+		if assert.Error(t, err, line) {
+			assert.Contains(t, err.Error(), msg, line)
+		}
+	}
+}

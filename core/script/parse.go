@@ -583,6 +583,13 @@ type ExpectExpectations struct {
 	Satisfied *bool
 }
 
+// ExpectSyncs is `expect syncs rs/NAME count=N`.
+type ExpectSyncs struct {
+	Source
+	Object Ref
+	Count  Compare
+}
+
 // ExpectEvents is `expect events [filters] count=N|total=N`.
 type ExpectEvents struct {
 	Source
@@ -2425,6 +2432,37 @@ func queueName(t Token) (string, api.Kind, *ParseError) {
 		}
 	}
 	return "", "", unknown(t, "queue", t.Text, append(names, "rs", "rc"), "the queues are "+orList(names)+" (or rs, rc)")
+}
+
+func parseExpectSyncs(c *cmdParser) (Command, *ParseError) {
+	_, _, _, hasOp := splitCond(Token{Text: textOf(c.args, 1)})
+	r, rest, perr := c.ref(c.args, len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/") && !hasOp)
+	if perr != nil {
+		return nil, perr
+	}
+	conds, perr := c.conds(rest)
+	if perr != nil {
+		return nil, perr
+	}
+	cmd := &ExpectSyncs{Source: c.src, Object: r}
+	seen := false
+	for _, k := range conds {
+		if k.key != "count" {
+			return nil, unknown(k.tok.slice(0, len(k.key)), "check", k.key, []string{"count"}, "expect syncs takes count")
+		}
+		if seen {
+			return nil, twice(k)
+		}
+		n, perr := numberCompare(k)
+		if perr != nil {
+			return nil, perr
+		}
+		cmd.Count, seen = n, true
+	}
+	if !seen {
+		return nil, c.errEnd("expect syncs needs count=N", c.example())
+	}
+	return cmd, nil
 }
 
 func parseExpectExpectations(c *cmdParser) (Command, *ParseError) {

@@ -838,6 +838,19 @@ func commandTable() []*spec {
 			words: []string{"expect", "expectations"}, kinds: controllerKinds, parse: parseExpectExpectations,
 		},
 		{
+			CommandDoc: CommandDoc{Name: "expect syncs", Group: GroupAssertions,
+				Usage:   "expect syncs rs/NAME count=N [-n NS]",
+				Summary: "count the syncs of an owner that have ended",
+				Details: "A sync has ended when its worker called Done for the key; a sync that failed counts too. " +
+					"Also rc/NAME.",
+				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef},
+					{Name: "count=N", Help: "how many syncs, with a comparison", Values: []string{"count="}, complete: completeValues}},
+				Flags:    []FlagDoc{flagNamespace},
+				Examples: []string{"expect syncs rs/web count=2", "expect syncs rc/legacy count>=1"},
+			},
+			words: []string{"expect", "syncs"}, kinds: controllerKinds, parse: parseExpectSyncs,
+		},
+		{
 			CommandDoc: CommandDoc{Name: "expect events", Group: GroupAssertions,
 				Usage:   "expect events [reason=R] [object=KIND/NAME] [type=Normal|Warning] count=N|total=N [-n NS]",
 				Summary: "count Events",
