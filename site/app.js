@@ -1279,6 +1279,10 @@
 			const res = await state.engine.call("lessons");
 			const lessons = res.lessons || [];
 			state.lessons = lessons;
+			if (els.lessonsDialog.open) {
+				// Opened before the list arrived: draw it now.
+				openLessons();
+			}
 			if (lessons.length) {
 				els.worldSelect.appendChild(h("optgroup", {label: "Lessons"},
 					lessons.map((l) => h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}))));
@@ -1496,7 +1500,15 @@
 
 	// openLessons opens the list of lessons, with each one's progress.
 	function openLessons() {
-		UI.drawLessonList(els.lessonsList, state.lessons || [], (id) => progress.get(id), (id) => {
+		if (!state.lessons) {
+			els.lessonsList.replaceChildren(h("li", {class: "lesson-item", text: "The lessons are loading with the simulator…"}));
+			if (!els.lessonsDialog.open) {
+				els.lessonsDialog.showModal();
+			}
+			els.lessonsClose.focus();
+			return;
+		}
+		UI.drawLessonList(els.lessonsList, state.lessons, (id) => progress.get(id), (id) => {
 			els.lessonsDialog.close();
 			els.worldSelect.value = id;
 			act(async () => {

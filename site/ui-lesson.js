@@ -54,6 +54,7 @@
 			this.info = info;
 			this.page = 0;
 			this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
+			this.picked = new Map(); // "page/block" → the choice picked and not yet answered
 			this.ran = new Map(); // "page/block" → the step after the do block ran
 			this.held = new Map(); // "page/block" → the CheckResult of a check or step block
 			this.reached = new Set(); // "page/block" of the check and step blocks that have held
@@ -394,7 +395,10 @@
 				h("legend", null, h("span", {class: "block-label", text: "Predict "}), UI.inline(q.question)));
 			q.choices.forEach((choice, i) => {
 				const id = `${name}-${i}`;
-				const input = h("input", {type: "radio", name, id, value: String(i), checked: a && a.choice === i, disabled: Boolean(a)});
+				// A choice picked but not answered yet survives a redraw.
+				const checked = a ? a.choice === i : this.picked.get(key) === i;
+				const input = h("input", {type: "radio", name, id, value: String(i), checked, disabled: Boolean(a)});
+				input.addEventListener("change", () => this.picked.set(key, i));
 				fieldset.appendChild(h("div", {class: "choice"}, input, h("label", {for: id}, UI.inline(choice.text))));
 			});
 			const result = h("div", {class: "predict-result", role: "status"});

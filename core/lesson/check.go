@@ -25,7 +25,8 @@ import (
 //     or step block that follows it, the step it asks about, as the page
 //     grades it: the ticked choice's expect holds and
 //     every other choice's fails, so the question has one right answer and
-//     it is the one the author ticked;
+//     it is the one the author ticked; and at the end of the guide the goal
+//     holds, so a learner who follows the guide finishes the lesson;
 //   - setup, then every do block of the guide run twice in a row, in order,
 //     then stabilize, still meets the goal: a learner who presses a button
 //     twice, or types a do block's commands again, can still finish. The
@@ -156,6 +157,9 @@ func (l *Lesson) proveGuide() *CheckError {
 			}
 			asked = nil
 		}
+	}
+	if err := run(session, l.Goal); err != nil {
+		return &CheckError{Lesson: l.File(), Proof: "following the guide to its last page must meet the goal", Err: err}
 	}
 	return nil
 }
