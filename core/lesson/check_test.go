@@ -75,7 +75,7 @@ func TestCheckNamesTheProofAndTheLineThatFailed(t *testing.T) {
 		{
 			name: "a guide that does not lead to the goal",
 			old:  "-- goal --\nexpect rs/web status.readyReplicas=3\n-- hints --\nScale it.\n\nTry scale rs/web\n--replicas=3.\n-- solution --\nscale rs/web --replicas=3\nstabilize\n",
-			new: "-- goal --\nexpect rs/web status.readyReplicas=3\nexpect pods -l tier=x count=1\n-- hints --\nScale it.\n\nTry scale rs/web\n--replicas=3.\n-- solution --\nscale rs/web --replicas=3\nstabilize\nlabel pods -l app=web --pick=oldest tier=x\n",
+			new:  "-- goal --\nexpect rs/web status.readyReplicas=3\nexpect pods -l tier=x count=1\n-- hints --\nScale it.\n\nTry scale rs/web\n--replicas=3.\n-- solution --\nscale rs/web --replicas=3\nstabilize\nlabel pods -l app=web --pick=oldest tier=x\n",
 			want: []string{
 				"lesson 02-scale-up.txtar: following the guide to its last page must meet the goal: lesson 02-scale-up.txtar, goal:2:1: expect pods -l tier=x count=1: found 0",
 				"lesson 02-scale-up.txtar: setup + every do block run twice in order + stabilize must still meet the goal: lesson 02-scale-up.txtar, goal:2:1: expect pods -l tier=x count=1: found 0",
