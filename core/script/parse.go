@@ -2434,13 +2434,20 @@ func queueName(t Token) (string, api.Kind, *ParseError) {
 	return "", "", unknown(t, "queue", t.Text, append(names, "rs", "rc"), "the queues are "+orList(names)+" (or rs, rc)")
 }
 
-func parseExpectSyncs(c *cmdParser) (Command, *ParseError) {
+// ownerConds reads what expect expectations and expect syncs take: an
+// owner (rs/NAME, or rs NAME), then conditions.
+func (c *cmdParser) ownerConds() (Ref, []cond, *ParseError) {
 	_, _, _, hasOp := splitCond(Token{Text: textOf(c.args, 1)})
 	r, rest, perr := c.ref(c.args, len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/") && !hasOp)
 	if perr != nil {
-		return nil, perr
+		return Ref{}, nil, perr
 	}
 	conds, perr := c.conds(rest)
+	return r, conds, perr
+}
+
+func parseExpectSyncs(c *cmdParser) (Command, *ParseError) {
+	r, conds, perr := c.ownerConds()
 	if perr != nil {
 		return nil, perr
 	}
@@ -2466,12 +2473,7 @@ func parseExpectSyncs(c *cmdParser) (Command, *ParseError) {
 }
 
 func parseExpectExpectations(c *cmdParser) (Command, *ParseError) {
-	_, _, _, hasOp := splitCond(Token{Text: textOf(c.args, 1)})
-	r, rest, perr := c.ref(c.args, len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/") && !hasOp)
-	if perr != nil {
-		return nil, perr
-	}
-	conds, perr := c.conds(rest)
+	r, conds, perr := c.ownerConds()
 	if perr != nil {
 		return nil, perr
 	}
