@@ -1551,8 +1551,8 @@
 		}
 	}
 
-	// stepwiseRefusal says why a stepwise lesson page does not run a button's
-	// many events.
+	// refuseOnStepwisePage, on a stepwise page of a lesson, says why a
+	// button that runs many events does not, and reports true.
 	function refuseOnStepwisePage(what) {
 		if (!lesson.stepwise()) {
 			return false;
