@@ -132,6 +132,16 @@ func TestAxeFindsNothingSerious(t *testing.T) {
 	p.waitSettled()
 	p.checkAxe(source, "with lesson 02-a-pod-dies open")
 
+	// Lesson 1's first page: a prediction, a do block, a check; then the
+	// list of lessons, a modal dialog.
+	p.click("#lessons-button")
+	p.waitFor("the list of lessons", quick, `document.getElementById("lessons").open && document.querySelector("#lessons-list li button") !== null`)
+	p.checkAxe(source, "with the list of lessons open")
+	p.click(`#lessons-list li[data-lesson="01-the-control-loop"] button`)
+	p.waitFor("lesson 1", runTimeout, `document.querySelector("#lesson .predict-block") !== null && document.body.dataset.state === "ready"`)
+	p.waitSettled()
+	p.checkAxe(source, "with lesson 01-the-control-loop's first page open")
+
 	// Share shows the link in a row of its own and a notice under the
 	// header; both must sit in landmarks too (the rule region).
 	p.click("#share")
