@@ -137,10 +137,12 @@
 // Check runs four proofs, each in a fresh world: setup then solution meets
 // the goal; setup alone does not (else the learner would have nothing to
 // do); walking the guide from setup, every check holds where it stands,
-// after the do blocks before it, and every predict is decided as ticked
-// just after its step; and setup, then every do block run twice in a row,
-// then stabilize, still meets the goal (a learner who clicks twice can
-// still finish, so goals count "at least", not "exactly", what a do block
+// after the do and step blocks before it, every step block is reached by
+// single steps, every predict is decided as ticked just after its step,
+// and the goal holds at the guide's end (a learner who follows the pages
+// finishes); and setup, then every do block run twice in a row, then
+// stabilize, still meets the goal (a learner who clicks twice can still
+// finish, so goals count "at least", not "exactly", what a do block
 // adds). A failed proof is a *CheckError that names
 // the proof and wraps the *script.RuntimeError that broke it, which names
 // the block, line and column:
