@@ -265,3 +265,27 @@ func TestEveryLessonInThePage(t *testing.T) {
 		assert.Positive(t, predicts, "%s asks at least one prediction", l.ID)
 	}
 }
+
+// TestALessonCanBeLoweredOnAPhone: on a phone a lesson is a sheet over
+// the world that the learner can lower to its title, to see more of the
+// world, and raise again; its button says which, in words and in
+// aria-expanded.
+func TestALessonCanBeLoweredOnAPhone(t *testing.T) {
+	q := newPhoneTab(t)
+	q.navigate(q.s.server.URL + "/")
+	q.waitReady()
+	q.chooseWorld("01-the-control-loop")
+	expanded := func() string {
+		return eval[string](q, `document.getElementById("lesson-toggle").getAttribute("aria-expanded")`)
+	}
+	assert.Equal(t, "true", expanded())
+	q.click("#lesson-toggle")
+	q.waitFor("the lesson lowered", quick, `document.getElementById("lesson-body").getClientRects().length === 0`)
+	assert.Equal(t, "false", expanded())
+	assert.Equal(t, "Raise the lesson", q.text("#lesson-toggle"))
+	q.shot("phone-lowered")
+	q.click("#lesson-toggle")
+	q.waitFor("the lesson raised", quick, `document.getElementById("lesson-body").getClientRects().length > 0`)
+	assert.Equal(t, "Lower the lesson", q.text("#lesson-toggle"))
+	assert.False(t, eval[bool](q, `getComputedStyle(document.getElementById("lesson-toggle")).display === "none"`), "the button shows on a phone")
+}

@@ -79,7 +79,7 @@
 		stepCount: $("step-count"), clock: $("clock"), worldState: $("world-state"),
 		sentence: $("sentence"), syncNote: $("sync-note"), hint: $("hint"),
 		world: $("world"), timeline: $("timeline"), timelineEarlier: $("timeline-earlier"),
-		lesson: $("lesson"), lessonNews: $("lesson-news"),
+		lesson: $("lesson"), lessonNews: $("lesson-news"), lessonToggle: $("lesson-toggle"),
 		consoleOutput: $("console-output"), consoleInput: $("console-input"), consoleForm: $("console-form"), consoleRun: $("console-run"),
 		podMenu: $("pod-menu"),
 		loopPanel: $("loop-panel"), loopToggle: $("loop-toggle"), loopFigure: $("loop-figure"), loopCaption: $("loop-caption"), loopDetail: $("loop-detail"),
@@ -1634,6 +1634,11 @@
 
 		els.helpButton.addEventListener("click", openHelp);
 		els.lessonsButton.addEventListener("click", openLessons);
+		els.lessonToggle.addEventListener("click", () => {
+			const lowered = els.lesson.classList.toggle("lowered");
+			els.lessonToggle.setAttribute("aria-expanded", String(!lowered));
+			els.lessonToggle.textContent = lowered ? "Raise the lesson" : "Lower the lesson";
+		});
 		els.lessonsClose.addEventListener("click", () => els.lessonsDialog.close());
 		els.lessonsExport.addEventListener("click", exportProgress);
 		els.lessonsImport.addEventListener("change", importProgress);
