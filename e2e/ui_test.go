@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -245,6 +246,10 @@ func TestInsidePanelsArePatchedToTheFreshDrawing(t *testing.T) {
 	patched := p.insideBodies()
 	require.Len(t, patched, 7)
 
+	// The address follows the present step a moment later: reload only
+	// once it holds this one.
+	step, _ := p.stepCount()
+	p.waitFor("the address to hold the present step", quick, `location.hash.includes("at=`+strconv.Itoa(step)+`&")`)
 	p.reload()
 	fresh := p.insideBodies()
 	for id, html := range fresh {
