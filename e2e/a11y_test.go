@@ -154,9 +154,7 @@ func TestAxeFindsNothingSerious(t *testing.T) {
 	require.False(t, eval[bool](bad, `document.getElementById("error").hidden`), "a wrong share link showed no #error")
 	bad.checkAxe(source, "with an error shown")
 
-	phone := newPhoneTab(t)
-	phone.navigate(phone.s.server.URL + "/")
-	phone.waitReady()
+	phone := openPhonePage(t)
 	phone.waitSettled()
 	require.Equal(t, 390.0, eval[float64](phone, `window.innerWidth`), "the emulated viewport is not a phone's")
 	phone.checkAxe(source, "at 390×844, first view")

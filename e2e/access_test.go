@@ -30,9 +30,7 @@ import (
 // scrolls sideways, Step is a full-width tap target, a tap steps, and a tap
 // on a pod opens its menu as a sheet along the bottom of the screen.
 func TestPhoneTapToStep(t *testing.T) {
-	p := newPhoneTab(t)
-	p.navigate(p.s.server.URL + "/")
-	p.waitReady()
+	p := openPhonePage(t)
 	p.waitSettled()
 	p.shot("phone")
 
@@ -169,6 +167,16 @@ func (p *page) colourScheme(scheme string) {
 	emulate(p, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
 	})
+}
+
+// openPhonePage opens the page in a new phone tab (newPhoneTab) and waits
+// until it is ready.
+func openPhonePage(tb testing.TB) *page {
+	tb.Helper()
+	p := newPhoneTab(tb)
+	p.navigate(p.s.server.URL + "/")
+	p.waitReady()
+	return p
 }
 
 // newPhoneTab opens a blank tab that shows pages as a phone does: 390 by 844

@@ -271,9 +271,7 @@ func TestEveryLessonInThePage(t *testing.T) {
 // world, and raise again; its button says which, in words and in
 // aria-expanded.
 func TestALessonCanBeLoweredOnAPhone(t *testing.T) {
-	q := newPhoneTab(t)
-	q.navigate(q.s.server.URL + "/")
-	q.waitReady()
+	q := openPhonePage(t)
 	q.chooseWorld("01-the-control-loop")
 	expanded := func() string {
 		return eval[string](q, `document.getElementById("lesson-toggle").getAttribute("aria-expanded")`)
@@ -288,4 +286,24 @@ func TestALessonCanBeLoweredOnAPhone(t *testing.T) {
 	q.waitFor("the lesson raised", quick, `document.getElementById("lesson-body").getClientRects().length > 0`)
 	assert.Equal(t, "Lower the lesson", q.text("#lesson-toggle"))
 	assert.False(t, eval[bool](q, `getComputedStyle(document.getElementById("lesson-toggle")).display === "none"`), "the button shows on a phone")
+}
+
+// TestShowTheSolutionAsksFirst: while the goal is not met, Show the
+// solution asks before playing it; played, it meets the goal, which the
+// lesson then says was met by the solution, and the list of lessons does
+// not mark the lesson solved.
+func TestShowTheSolutionAsksFirst(t *testing.T) {
+	p := openPage(t, "")
+	p.chooseWorld("02-a-pod-dies")
+	p.waitFor("the goal to be checked", runTimeout, `document.getElementById("goal-result")?.textContent.startsWith("Not yet")`)
+	p.clickText("#lesson .solution button", "Show the solution")
+	p.waitFor("the question", quick, `!document.querySelector("#lesson .solution-box").hidden`)
+	assert.Contains(t, p.text("#lesson .solution-box"), "is not marked solved")
+	assert.Contains(t, p.text("#goal-result"), "Not yet", "asking plays nothing")
+	p.clickText("#lesson .solution-box button", "Yes")
+	p.waitFor("the goal to be met by the solution", runTimeout, `document.getElementById("goal-result")?.textContent.includes("by the reference solution")`)
+	p.click("#lessons-button")
+	p.waitFor("the list", quick, `document.getElementById("lessons").open`)
+	assert.Contains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "Goal met by the solution")
+	assert.NotContains(t, p.text(`#lessons-list li[data-lesson="02-a-pod-dies"]`), "Solved")
 }

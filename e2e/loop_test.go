@@ -245,9 +245,7 @@ func TestTheLoopExplainsItsParts(t *testing.T) {
 // behind one button under its heading, which says whether it is open; one
 // tap shows it, with the step lit, and another folds it again.
 func TestTheLoopIsOneTapAwayOnAPhone(t *testing.T) {
-	p := newPhoneTab(t)
-	p.navigate(p.s.server.URL + "/")
-	p.waitReady()
+	p := openPhonePage(t)
 	p.stabilize()
 	p.command("kill pods -l app=web --pick=oldest")
 	require.Equal(t, 390.0, eval[float64](p, `window.innerWidth`))

@@ -517,7 +517,8 @@
 			const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
 			const box = h("div", {class: "solution-box", hidden: true});
 			show.addEventListener("click", () => {
-				if (!this.completed && !confirmShown(box)) {
+				// The first press asks; a press while the question shows plays.
+				if (!this.completed && box.hidden) {
 					box.replaceChildren(
 						h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show and play it anyway?"}),
 						h("button", {type: "button", class: "small", text: "Yes, show and play it", dataset: {focusKey: "solution-yes"}}));
@@ -563,11 +564,6 @@
 	function reason(l) {
 		const msg = l.failure.message || "";
 		return msg.startsWith(l.text) ? msg.slice(l.text.length).replace(/^:\s*/, "— ") : `— ${msg}`;
-	}
-
-	// confirmShown reports whether the confirmation is already open.
-	function confirmShown(box) {
-		return !box.hidden;
 	}
 
 	// lessonStatus says where a learner stands in a lesson, from its kept
