@@ -16,8 +16,9 @@
 	const UI = globalThis.RlabUI;
 	const {h, table, plural, term, termify, phrase} = UI;
 
-	// maxEntries is the most cache entries drawn per informer; the console's
-	// cache command shows the rest.
+	// maxEntries is the most cache entries, and the most keys waiting in
+	// the DeltaFIFO, drawn per informer; the console's cache command shows
+	// the rest.
 	const maxEntries = 40;
 	const maxLastSyncs = 5;
 
@@ -147,10 +148,15 @@
 				["has-synced", "last-sync-rv", "list", "watch", "cache", "api-server", "differ"], seen)),
 		];
 		if (pending.length) {
+			// As many as the cache's rows: the deaths in a big world leave
+			// hundreds of keys waiting, and drawing them all took more of
+			// Play's frame than all the other panels together.
+			const first = pending.slice(0, maxEntries);
 			parts.push(h("div", {class: "pending"},
 				h("span", {class: "q-label"}, phrase("pendingDeltas")),
-				h("ol", {class: "keys"}, pending.map((p) => h("li", {dataset: {pendingKey: p.key}},
-					h("code", {text: p.key}), ": ", termify((p.deltas || []).join(" → "), ["delta", "tombstone", "relist", "resync"], seen))))));
+				h("ol", {class: "keys"}, first.map((p) => h("li", {dataset: {pendingKey: p.key}},
+					h("code", {text: p.key}), ": ", termify((p.deltas || []).join(" → "), ["delta", "tombstone", "relist", "resync"], seen)))),
+				pending.length > first.length ? h("p", {class: "more", text: `and ${pending.length - first.length} more keys waiting (the console's cache command lists them)`}) : null));
 		}
 		if (shown.length) {
 			seen.add("differ");

@@ -530,12 +530,26 @@
 			this.badges.replaceChildren(...badges);
 		}
 
+		// land ends the token's flight, if it is still on its way.
+		land() {
+			if (this.flight) {
+				this.flight.cancel();
+				this.flight = null;
+				delete this.svg.dataset.flying;
+			}
+		}
+
 		// drawToken puts what the step carried on its edge: near its end, or
 		// half-way and fallen off for a dropped watch event, bounced back
 		// towards the sync for a failed request.
 		drawToken(move, wayNow, animate, stepMs) {
 			const token = this.token;
 			if (!move || !wayNow) {
+				// A flight must not go on behind a hidden token: Chromium
+				// cannot run an animation with no visible change on the
+				// compositor, so it would tick on the main thread, asking
+				// for a main-thread frame at every vsync until it ends.
+				this.land();
 				token.classList.add("hidden");
 				return;
 			}
@@ -558,11 +572,7 @@
 			// A lost one lies below its lane, clear of the boxes the edge joins.
 			const at = move.fault === "dropped" ? [x, y + boxH / 2 + 10] : [x, y];
 			token.style.transform = place(at);
-			if (this.flight) {
-				this.flight.cancel();
-				this.flight = null;
-				delete this.svg.dataset.flying;
-			}
+			this.land();
 			if (!animate || UI.reducedMotion() || typeof token.animate !== "function") {
 				return;
 			}
