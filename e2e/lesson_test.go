@@ -270,6 +270,43 @@ func TestEveryLessonInThePage(t *testing.T) {
 // the world that the learner can lower to its title, to see more of the
 // world, and raise again; its button says which, in words and in
 // aria-expanded.
+// TestALessonStandsBesideTheWorld: on a wide screen a lesson stands at the
+// top of the right-hand column and the world beside it, both on the first
+// screen; in a sandbox, which has no lesson, the two columns start level.
+func TestALessonStandsBesideTheWorld(t *testing.T) {
+	p := openPage(t, "")
+	p.waitEngine()
+	type box struct{ Top, Left, Right, Bottom float64 }
+	rect := func(sel string) box {
+		return eval[box](p, `(() => { const r = document.querySelector(`+js(sel)+`).getBoundingClientRect(); return {top: r.top, left: r.left, right: r.right, bottom: r.bottom}; })()`)
+	}
+	world := `section[aria-labelledby="world-heading"]`
+	assert.InDelta(t, rect(".col-main").Top, rect(".col-side").Top, 1, "a sandbox's columns start level")
+
+	p.chooseWorld("01-the-control-loop")
+	p.waitFor("the lesson to show", quick, `!document.getElementById("lesson").hidden`)
+	eval[any](p, `(window.scrollTo(0, 0), null)`)
+	height := eval[float64](p, `innerHeight`)
+	lesson, w := rect("#lesson"), rect(world)
+	assert.GreaterOrEqual(t, lesson.Left, w.Right, "the lesson stands to the right of the world")
+	assert.Less(t, lesson.Top, height, "the lesson starts on the first screen")
+	// The world's heading and its first row of nodes are on the first
+	// screen, beside the lesson's goal.
+	nodes := rect("#world .node-row")
+	assert.Less(t, nodes.Bottom, height, "the world's nodes are on the first screen (their bottom at %v of %v)", nodes.Bottom, height)
+	assert.InDelta(t, lesson.Top, w.Top, 1, "the lesson and the world start level")
+	// The loop's picture, which the lesson talks about at every step,
+	// stands under the world; in the sandbox, beside it again.
+	loop := rect("#loop-panel")
+	assert.InDelta(t, w.Left, loop.Left, 1, "in a lesson the loop is in the world's column")
+	assert.Greater(t, loop.Top, w.Bottom, "in a lesson the loop is under the world")
+	p.shot("wide")
+	p.click("#new-sandbox")
+	p.waitFor("the sandbox", quick, `document.getElementById("lesson").hidden`)
+	eval[any](p, `(window.scrollTo(0, 0), null)`)
+	assert.InDelta(t, rect(".col-side").Left, rect("#loop-panel").Left, 1, "in the sandbox the loop is beside the world")
+}
+
 func TestALessonCanBeLoweredOnAPhone(t *testing.T) {
 	q := openPhonePage(t)
 	q.chooseWorld("01-the-control-loop")

@@ -1359,7 +1359,22 @@
 
 	// --- Lessons -------------------------------------------------------------------
 
+	// placeLoop puts the loop's picture where a learner looks: beside the
+	// world, at the top of the right-hand column, in the sandbox; under the
+	// world in a lesson, whose text takes the right-hand column's top (and
+	// talks about the picture at every step). On a phone, one column holds
+	// them all.
+	function placeLoop(inLesson) {
+		const world = els.world.closest(".panel");
+		if (inLesson) {
+			world.after(els.loopPanel);
+		} else {
+			document.querySelector(".col-side").prepend(els.loopPanel);
+		}
+	}
+
 	const lesson = new UI.Lesson(els.lesson, {
+		shown: placeLoop,
 		run: (lines, page) => act(async () => {
 			stopPlay();
 			for (const line of lines) {

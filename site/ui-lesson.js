@@ -35,7 +35,9 @@
 		//     names step n to the learner;
 		//   announce(text): tells the learner (the notice area);
 		//   moved(): the learner turned a page;
-		//   saved(state): the progress to keep (see state).
+		//   saved(state): the progress to keep (see state);
+		//   shown(open): the panel was shown (a lesson) or hidden (the
+		//     sandbox).
 		constructor(panel, hooks) {
 			this.panel = panel;
 			this.title = panel.querySelector("#lesson-title");
@@ -65,6 +67,7 @@
 			this.functions = null;
 			this.hintsShown = 0;
 			this.panel.hidden = !info;
+			this.hooks.shown(Boolean(info));
 			if (!info) {
 				this.body.replaceChildren();
 				return;
