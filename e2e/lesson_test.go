@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -338,6 +339,24 @@ func TestShowTheSolutionAsksFirst(t *testing.T) {
 	assert.Contains(t, p.text("#lesson .solution-box"), "is not marked solved")
 	assert.Contains(t, p.text("#goal-result"), "Not yet", "asking plays nothing")
 	p.clickText("#lesson .solution-box button", "Yes")
+	// Shown, the solution is a list of commands, none run yet; it plays
+	// one command at a time, and the rest at once.
+	p.waitFor("the solution's commands", quick, `document.querySelectorAll("#lesson .solution-lines li").length > 1`)
+	lines := eval[int](p, `document.querySelectorAll("#lesson .solution-lines li").length`)
+	assert.Equal(t, 0, eval[int](p, `document.querySelectorAll("#lesson .solution-lines li.done").length`), "showing runs nothing")
+	assert.Contains(t, p.text("#goal-result"), "Not yet", "showing runs nothing")
+	assert.Equal(t, "solution-next", eval[string](p, `document.activeElement.dataset.focusKey || ""`), "the focus is on the next command's button")
+	p.clickText("#lesson .solution-box button", "Run the next command")
+	p.waitFor("one command to have run", runTimeout, `document.querySelectorAll("#lesson .solution-lines li.done").length === 1`)
+	assert.Contains(t, p.text("#console-output"), strings.TrimSpace(eval[string](p, `document.querySelector("#lesson .solution-lines li.done code").textContent`)), "the command ran in the console")
+	p.shot("solution-one-run")
+	if lines > 2 {
+		p.clickText("#lesson .solution-box button", "Run the rest")
+	} else {
+		assert.True(t, eval[bool](p, `[...document.querySelectorAll("#lesson .solution-box button")].find((b) => b.textContent === "Run the rest").disabled`), "one command left is the next, not the rest")
+		p.clickText("#lesson .solution-box button", "Run the next command")
+	}
+	p.waitFor("every command to have run", runTimeout, fmt.Sprintf(`document.querySelectorAll("#lesson .solution-lines li.done").length === %d`, lines))
 	p.waitFor("the goal to be met by the solution", runTimeout, `document.getElementById("goal-result")?.textContent.includes("by the reference solution")`)
 	p.click("#lessons-button")
 	p.waitFor("the list", quick, `document.getElementById("lessons").open`)

@@ -66,6 +66,7 @@
 			this.bySolution = false;
 			this.functions = null;
 			this.hintsShown = 0;
+			this.solution = {asking: false, shown: false, next: 0, running: false};
 			this.panel.hidden = !info;
 			this.hooks.shown(Boolean(info));
 			if (!info) {
@@ -503,10 +504,13 @@
 			return h("section", {class: "hints-section", "aria-label": "Hints"}, h("h3", {text: "Hints"}), list, button);
 		}
 
-		// solutionView offers the reference solution: while the goal is not
-		// met, only after a confirmation, since a lesson solved by its
-		// solution is not marked solved; it then plays the solution's
-		// commands one by one.
+		// solutionView offers the reference solution. While the goal is not
+		// met it asks first, since a lesson solved by its solution is not
+		// marked solved. Shown, the solution is a list of its commands,
+		// played one at a time (Run the next command), so that the learner
+		// can watch what each does before the next, or all at once (Run the
+		// rest). What was asked and how far it was played survive a redraw
+		// (this.solution).
 		solutionView() {
 			const info = this.info;
 			const restart = h("button", {type: "button", class: "small", text: "Restart the lesson", dataset: {focusKey: "restart"}});
@@ -517,31 +521,75 @@
 				return h("section", {class: "solution"}, restart);
 			}
 			const lines = info.solution.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-			const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
-			const box = h("div", {class: "solution-box", hidden: true});
-			show.addEventListener("click", () => {
-				// The first press asks; a press while the question shows plays.
-				if (!this.completed && box.hidden) {
-					box.replaceChildren(
-						h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show and play it anyway?"}),
-						h("button", {type: "button", class: "small", text: "Yes, show and play it", dataset: {focusKey: "solution-yes"}}));
-					box.hidden = false;
-					box.querySelector("button").addEventListener("click", () => this.playSolution(lines));
-					box.querySelector("button").focus();
-					return;
-				}
-				this.playSolution(lines);
-			});
-			return h("section", {class: "solution", "aria-label": "Solution and restart"}, show, " ", restart, box);
+			const sol = this.solution;
+			const parts = [];
+			if (!sol.shown) {
+				const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
+				show.addEventListener("click", () => {
+					if (!this.completed && !sol.asking) {
+						sol.asking = true;
+						this.update();
+						this.body.querySelector('[data-focus-key="solution-yes"]').focus();
+						return;
+					}
+					this.showSolution();
+				});
+				parts.push(show, " ");
+			}
+			parts.push(restart);
+			if (sol.asking && !sol.shown) {
+				const yes = h("button", {type: "button", class: "small", text: "Yes, show it", dataset: {focusKey: "solution-yes"}});
+				yes.addEventListener("click", () => this.showSolution());
+				parts.push(h("div", {class: "solution-box"},
+					h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show the solution anyway?"}), yes));
+			}
+			if (sol.shown) {
+				const left = lines.length - sol.next;
+				const next = h("button", {type: "button", class: "small", text: "Run the next command", disabled: left === 0, dataset: {focusKey: "solution-next"}});
+				next.addEventListener("click", () => this.playSolution(lines, 1));
+				const rest = h("button", {type: "button", class: "small", text: "Run the rest", disabled: left < 2, dataset: {focusKey: "solution-rest"}});
+				rest.addEventListener("click", () => this.playSolution(lines, left));
+				parts.push(h("div", {class: "solution-box"},
+					h("p", {text: left === 0 ? "The solution has run; the goal above says what it reached." : `The reference solution, ${lines.length === 1 ? "one command" : `${lines.length} commands`}; each runs in the console, as if typed there.`}),
+					h("ol", {class: "solution-lines"}, lines.map((l, i) => h("li", {class: i < sol.next ? "done" : i === sol.next ? "next" : ""},
+						h("span", {class: "mark", "aria-hidden": "true", text: i < sol.next ? "✓" : i === sol.next ? "▶" : "·"}),
+						h("code", {text: l}),
+						i < sol.next ? h("span", {class: "visually-hidden", text: " (ran)"}) : i === sol.next ? h("span", {class: "visually-hidden", text: " (next)"}) : null))),
+					next, " ", rest));
+			}
+			return h("section", {class: "solution", "aria-label": "Solution and restart"}, parts);
 		}
 
-		async playSolution(lines) {
+		// showSolution shows the solution's commands, unplayed; a lesson
+		// whose goal is not met yet will not be marked solved.
+		showSolution() {
+			const sol = this.solution;
+			sol.asking = false;
+			sol.shown = true;
 			if (!this.completed) {
 				this.bySolution = true;
 			}
 			this.save();
-			for (const line of lines) {
-				await this.hooks.run([line], this.pageNumber());
+			this.update();
+			this.body.querySelector('[data-focus-key="solution-next"]')?.focus();
+		}
+
+		// playSolution runs the next n commands of the solution, one after
+		// another, and checks the goal after them.
+		async playSolution(lines, n) {
+			const sol = this.solution;
+			if (sol.running) {
+				return;
+			}
+			sol.running = true;
+			try {
+				for (let i = 0; i < n && sol.next < lines.length; i++) {
+					const line = lines[sol.next];
+					sol.next++;
+					await this.hooks.run([line], this.pageNumber());
+				}
+			} finally {
+				sol.running = false;
 			}
 			this.update();
 			this.refresh();
