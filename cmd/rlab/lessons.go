@@ -28,7 +28,8 @@ var lessonsCommand = &command{
 		"goal, setup alone does not, every page's checks hold after its do and step blocks, every\n" +
 		"predict is decided as ticked, every do block run twice still leaves the goal reachable, and\n" +
 		"every link leads somewhere: to an entry of the page's glossary (the glossary.js of --site)\n" +
-		"or to upstream code at v1.31.14. A lesson that fails its proof is reported on stderr and the\n" +
+		"or to upstream code at v1.31.14, and every glossary term is linked where a lesson first\n" +
+		"uses it. A lesson that fails its proof is reported on stderr and the\n" +
 		"exit status is 1.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		check := fs.Bool("check", false, "prove each lesson, as CI does")
@@ -39,13 +40,13 @@ var lessonsCommand = &command{
 			if *dir != "" {
 				fsys, from = os.DirFS(*dir), displayDir(*dir)
 			}
-			var glossary []string
+			var glossary []lessonlint.Entry
 			if *check {
 				js, err := os.ReadFile(filepath.Join(*site, "glossary.js"))
 				if err != nil {
 					return fmt.Errorf("--check reads the page's glossary to check the lessons' links: %w (run it in the repository's root, or give --site)", err)
 				}
-				if glossary, err = lessonlint.GlossaryIDs(string(js)); err != nil {
+				if glossary, err = lessonlint.Glossary(string(js)); err != nil {
 					return fmt.Errorf("reading %s: %w", filepath.Join(*site, "glossary.js"), err)
 				}
 			}
@@ -57,7 +58,7 @@ var lessonsCommand = &command{
 // listLessons prints the lessons of fsys (found in from) named by ids (all
 // when there is none) and, with check, proves each, its links checked
 // against the glossary's entries.
-func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from string, ids []string, check bool, glossary []string) error {
+func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from string, ids []string, check bool, glossary []lessonlint.Entry) error {
 	all, err := lesson.ParseFS(fsys)
 	if err != nil {
 		// Each line names its lesson and position already, as compilers

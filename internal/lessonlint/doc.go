@@ -5,6 +5,10 @@
 // page's glossary, site/glossary.js; an upstream link
 // ([the sync](upstream:syncReplicaSet)) must name a function core/source
 // links to, or a file of the upstream release's manifest
-// (internal/upstream). The lessons' tests and rlab lessons --check run it
-// on every lesson, beside lesson.Check.
+// (internal/upstream). And every term of the glossary is linked where a
+// lesson first uses it, so that a learner meeting "informer" or "slow start"
+// for the first time is one click from what it means (firstUse; the terms
+// that are everyday words too, such as "add" or "ready", are left to the
+// writer). The lessons' tests and rlab lessons --check run it on every
+// lesson, beside lesson.Check.
 package lessonlint

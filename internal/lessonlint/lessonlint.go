@@ -3,6 +3,7 @@ package lessonlint
 import (
 	"errors"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,17 +14,20 @@ import (
 	"github.com/reconcilelab/rlab/internal/upstream"
 )
 
-// Lint checks every link of lesson l against glossary, the ids of the
-// glossary's entries, and the upstream code, and returns one error per link
-// that leads nowhere, each naming the lesson, the place and what would be
-// valid:
+// Lint checks every link of lesson l against the glossary's entries and
+// the upstream code, and returns one error per link that leads nowhere,
+// each naming the lesson, the place and what would be valid; then one per
+// glossary term whose first use is not linked (firstUse):
 //
 //	lesson 05-orphans.txtar, guide.md:12: glossary link "controler-ref" is no entry of the glossary; did you mean "controller-ref"?
-func Lint(l *lesson.Lesson, glossary []string) []error {
+//	lesson 09-expectations.txtar, guide.md:40: the first use of "informer" is not linked to the glossary: write [informer](glossary:informer)
+func Lint(l *lesson.Lesson, glossary []Entry) []error {
 	var errs []error
 	known := map[string]bool{}
-	for _, id := range glossary {
-		known[id] = true
+	var ids []string
+	for _, e := range glossary {
+		known[e.ID] = true
+		ids = append(ids, e.ID)
 	}
 	sources := source.All()
 	names := slices.Sorted(maps.Keys(sources))
@@ -33,7 +37,7 @@ func Lint(l *lesson.Lesson, glossary []string) []error {
 		case lesson.SchemeGlossary:
 			if !known[link.Target] {
 				errs = append(errs, errors.New(at+"glossary link "+strconv.Quote(link.Target)+" is no entry of the glossary"+
-					didYouMean(link.Target, glossary)))
+					didYouMean(link.Target, ids)))
 			}
 		case lesson.SchemeUpstream:
 			if _, ok := sources[link.Target]; ok || upstream.HasFile(link.Target) {
@@ -46,7 +50,7 @@ func Lint(l *lesson.Lesson, glossary []string) []error {
 			errs = append(errs, errors.New(at+"upstream link "+strconv.Quote(link.Target)+" is "+what+didYouMean(link.Target, names)))
 		}
 	}
-	return errs
+	return append(errs, firstUse(l, glossary)...)
 }
 
 // didYouMean suggests the valid names closest to a wrong one.
@@ -62,29 +66,27 @@ func didYouMean(wrong string, valid []string) string {
 	return "; did you mean " + strings.Join(quoted, " or ") + "?"
 }
 
-// GlossaryIDs reads the ids of the entries of the page's glossary from the
-// text of site/glossary.js: each entry's id: "…" after its entries: line.
-func GlossaryIDs(js string) ([]string, error) {
+// Glossary reads the entries of the page's glossary from the text of
+// site/glossary.js: each entry's id and term, on the line that opens it
+// (id: "…", group: "…", term: "…").
+func Glossary(js string) ([]Entry, error) {
 	_, entries, ok := strings.Cut(js, "\n\tentries: [")
 	if !ok {
 		return nil, errors.New("the glossary has no entries: [ list")
 	}
-	var ids []string
-	for rest := entries; ; {
-		i := strings.Index(rest, "id: \"")
-		if i < 0 {
-			break
-		}
-		rest = rest[i+len("id: \""):]
-		end := strings.IndexByte(rest, '"')
-		if end < 0 {
-			return nil, errors.New("the glossary has an id without its closing quote")
-		}
-		ids = append(ids, rest[:end])
-		rest = rest[end:]
+	var out []Entry
+	for _, m := range entryPattern.FindAllStringSubmatch(entries, -1) {
+		out = append(out, Entry{ID: m[1], Term: m[2]})
 	}
-	if len(ids) == 0 {
-		return nil, errors.New("the glossary's entries have no ids")
+	if len(out) == 0 {
+		return nil, errors.New(`the glossary's entries have no id: "…", group: "…", term: "…" lines`)
 	}
-	return ids, nil
+	if n := strings.Count(entries, "\n\t\t\tid: \""); n != len(out) {
+		return nil, errors.New("the glossary has " + strconv.Itoa(n) + " entries, but " + strconv.Itoa(len(out)) +
+			` open with id: "…", group: "…", term: "…"`)
+	}
+	return out, nil
 }
+
+// entryPattern matches the line that opens an entry of the glossary.
+var entryPattern = regexp.MustCompile(`\n\t\t\tid: "([^"]+)", group: "[^"]+", term: "([^"]+)"`)
