@@ -37,7 +37,6 @@ var everyday = map[string]bool{
 func firstUse(l *lesson.Lesson, glossary []Entry) []error {
 	type use struct {
 		text, where string
-		at          [2]int
 	}
 	var lines []use
 	for _, p := range l.Pages {
