@@ -417,7 +417,9 @@ func BenchmarkBrowserResponsive(b *testing.B) {
 //
 // The learner watches the picture: before Play the page is scrolled back to
 // its top, where the world and the loop sit (the console's commands had
-// scrolled it down); a picture off the screen is not drawn at all.
+// scrolled it down). Below them, off the screen, are the timeline and the
+// panels inside the controller, which Play leaves undrawn until they are
+// scrolled to (TestPlayLeavesOffScreenListsUntilSeen).
 //
 // The benchmark fails unless Play is still pressed at the end (the world did
 // not come to rest, and nothing stopped it) and the page played at least a

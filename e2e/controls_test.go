@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -233,14 +234,18 @@ func TestPlayDrawsOnlyTheNewestSteps(t *testing.T) {
 	whole := p.count("#timeline li")
 	require.Greater(t, whole, 40, "the first world's timeline lists its setup, more steps than Play draws")
 	start, _ := p.stepCount()
-
 	p.click("#play")
+	// On the screen: Play leaves a timeline off the screen as it is
+	// (TestPlayLeavesOffScreenListsUntilSeen). Scrolled to after the
+	// click, which scrolls the page to the sticky Play button's place at
+	// the top.
+	eval[any](p, `(document.querySelector(".timeline-panel").scrollIntoView({block: "end"}), null)`)
 	p.waitFor("play to run two steps", runTimeout, fmt.Sprintf(`(() => {
 		const d = document.getElementById("step-count")?.dataset;
 		return d !== undefined && Number(d.step) >= %d;
 	})()`, start+2))
-	playing := p.count("#timeline li")
-	assert.LessOrEqual(t, playing, 30, "while Play runs the timeline draws only the newest steps")
+	// The timeline is drawn two frames after the counter (see render).
+	p.waitFor("the timeline to draw only the newest steps", quick, `document.querySelectorAll("#timeline li").length <= 30`)
 	assert.True(t, p.exists("#timeline li.current"), "the present step is among them")
 
 	p.click("#play")
@@ -250,4 +255,39 @@ func TestPlayDrawsOnlyTheNewestSteps(t *testing.T) {
 	step, _ := p.stepCount()
 	assert.Equal(t, fmt.Sprint(step), eval[string](p, `document.querySelector("#timeline li.current")?.dataset.step ?? ""`),
 		"the present step is current in the whole timeline")
+}
+
+// TestPlayLeavesOffScreenListsUntilSeen: while Play runs, the timeline and
+// the panels inside the controller are not drawn while they are off the
+// screen; the moment one scrolls into view it shows the present, and when
+// Play stops every list is drawn.
+func TestPlayLeavesOffScreenListsUntilSeen(t *testing.T) {
+	p := openPage(t, "")
+	p.waitEngine()
+	p.command("create rs many --replicas=30 --selector=app=many")
+	p.stabilize()
+	p.command("kill pods -l app=many --count=20")
+	eval[any](p, `(() => { const s = document.getElementById("speed"); s.value = "50"; s.dispatchEvent(new Event("change", {bubbles: true})); return null; })()`)
+	eval[any](p, `(window.scrollTo(0, 0), null)`)
+	offScreen := `document.querySelector(".timeline-panel").getBoundingClientRect().top >= innerHeight`
+	require.True(t, eval[bool](p, offScreen), "the timeline starts below the first screen")
+	current := `Number(document.querySelector("#timeline li[aria-current=step]")?.dataset.step ?? -1)`
+	p.click("#play")
+	p.waitFor("Play to run some steps", runTimeout, `Number(document.getElementById("step-count").dataset.step) > `+
+		`Number(document.querySelector("#timeline li[aria-current=step]")?.dataset.step ?? 0) + 10`)
+	drawnBefore := eval[int](p, current)
+	step, _ := p.stepCount()
+	assert.Less(t, drawnBefore, step, "off the screen, the timeline was left behind")
+
+	// Scrolled into view while Play goes on, it catches up at once.
+	eval[any](p, `(document.querySelector(".timeline-panel").scrollIntoView(), null)`)
+	p.waitFor("the timeline to show the present", quick, current+` >= `+strconv.Itoa(step))
+
+	// Off the screen again, and then Play stops: everything is drawn.
+	eval[any](p, `(window.scrollTo(0, 0), null)`)
+	p.click("#play")
+	p.waitFor("Play to stop", quick, `document.getElementById("play").getAttribute("aria-pressed") === "false"`)
+	p.waitFor("the timeline to show where Play stopped", quick, current+` === Number(document.getElementById("step-count").dataset.step)`)
+	p.waitFor("the workers panel to show where Play stopped", quick,
+		`document.querySelector("#workers .sub-body").textContent.length > 0`)
 }

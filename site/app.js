@@ -85,6 +85,9 @@
 		loopPanel: $("loop-panel"), loopToggle: $("loop-toggle"), loopFigure: $("loop-figure"), loopCaption: $("loop-caption"), loopDetail: $("loop-detail"),
 		main: $("main"),
 	};
+	// The lists Play draws only on the screen (watchOffScreen).
+	els.timelinePanel = els.timeline.closest(".panel");
+	els.insidePanel = document.querySelector(".panel.inside");
 
 	const state = {
 		engine: null,
@@ -107,6 +110,11 @@
 		// insideDrawnAt is when the panels inside the controller were last
 		// drawn (renderInsideAtPace).
 		insideDrawnAt: 0,
+		// offScreen holds the lists (els.timelinePanel, els.insidePanel)
+		// that are off the screen, which Play does not draw; stale those
+		// it left undrawn, drawn when they come into view (watchOffScreen).
+		offScreen: new Set(),
+		stale: new Set(),
 		scrubbing: false,
 		scrubTimer: 0,
 		renderQueued: false,
@@ -302,10 +310,12 @@
 	let statusWaiting = false;
 	function showQueue() {
 		const n = state.waiting;
-		els.queued.hidden = n === 0;
-		els.queued.textContent = n === 0 ? "" : state.engineUp
-			? `+${n} queued`
-			: `◷ ${UI.plural(n, "action")} waiting for the simulator`;
+		UI.settle(els.queued, {
+			hidden: n === 0,
+			text: n === 0 ? "" : state.engineUp
+				? `+${n} queued`
+				: `◷ ${UI.plural(n, "action")} waiting for the simulator`,
+		});
 		if (!state.engineUp && (n > 0) !== statusWaiting && state.ready && !state.busy) {
 			showIdle();
 		}
@@ -587,15 +597,19 @@
 		};
 	}
 
+	// scheduleRender draws the present view in the next frame; while Play
+	// runs, in the frame after, so that the frame in which a big world's
+	// view arrived (some 140 KB of JSON to read) does not draw it too.
 	function scheduleRender() {
 		if (state.renderQueued) {
 			return;
 		}
 		state.renderQueued = true;
-		requestAnimationFrame(() => {
+		const draw = () => {
 			state.renderQueued = false;
 			render();
-		});
+		};
+		requestAnimationFrame(state.playing ? () => requestAnimationFrame(draw) : draw);
 	}
 
 	// lastStep is the step that brought the world to the present, if the view
@@ -637,23 +651,23 @@
 				const again = findPod(focused.namespace, focused.name);
 				(again || els.stepForward).focus({preventScroll: true});
 			}
-			if (!first) {
-				loopUI.render(view, last, {animate: true, stepMs: stepInterval()});
+			if (!first && state.playing) {
+				drawLoopNextFrame();
+			} else if (!first) {
+				drawLoop();
 			}
 			renderSentence(view, last);
 			news.note(view, last, state.playing || state.busy);
 		}
 		// During a chunked run the timeline is drawn with the view fetched
 		// between chunks (a few times a second at most), so its present
-		// keeps up with the step counter. While Play runs, the timeline and
-		// the panels inside the controller are drawn in the frame after the
-		// world and the picture, so that no one frame pays for them all.
-		if (!first) {
-			if (state.playing) {
-				drawListsNextFrame();
-			} else {
-				drawLists();
-			}
+		// keeps up with the step counter. While Play runs, the picture is
+		// drawn in the frame after the world, and the timeline and the
+		// panels inside the controller in the frame after that (drawLoop),
+		// so that no one frame pays for them all: at ten ticks a second
+		// there are six frames between two ticks.
+		if (!first && !state.playing) {
+			drawLists();
 		}
 		UI.roveTerms(els.main);
 		updateControls();
@@ -665,16 +679,69 @@
 		}
 	}
 
+	// drawLoop draws the loop's picture of the present step, its token
+	// flying for as long as the step stays on screen; while Play runs, the
+	// lists follow in the next frame.
+	function drawLoop() {
+		const view = state.view;
+		if (view) {
+			loopUI.render(view, lastStep(view), {animate: true, stepMs: stepInterval()});
+		}
+		if (state.playing) {
+			drawListsNextFrame();
+		}
+	}
+
+	const drawLoopNextFrame = onceAFrame(drawLoop);
+
 	// drawLists draws what is read rather than watched: the panels inside
-	// the controller (at Play's pace) and the timeline.
+	// the controller (at Play's pace) and the timeline. While Play runs, a
+	// list off the screen is not drawn, only marked stale, and drawn when
+	// it comes into view (watchOffScreen) or Play stops.
 	function drawLists() {
-		if (state.view) {
+		if (state.view && !skipOffScreen(els.insidePanel)) {
 			renderInsideAtPace(state.view);
 		}
-		renderTimeline();
+		if (!skipOffScreen(els.timelinePanel)) {
+			renderTimeline();
+		}
 	}
 
 	const drawListsNextFrame = onceAFrame(drawLists);
+
+	// skipOffScreen says whether Play should leave panel undrawn, being off
+	// the screen, and remembers that it did.
+	function skipOffScreen(panel) {
+		if (!state.playing || !state.offScreen.has(panel)) {
+			state.stale.delete(panel);
+			return false;
+		}
+		state.stale.add(panel);
+		return true;
+	}
+
+	// watchOffScreen follows which lists are on the screen. A list that
+	// comes into view while Play left it stale is drawn at once: the
+	// learner who scrolls to the timeline never sees an old one.
+	function watchOffScreen() {
+		if (typeof IntersectionObserver !== "function") {
+			return;
+		}
+		const seen = new IntersectionObserver((entries) => {
+			for (const e of entries) {
+				if (e.isIntersecting) {
+					state.offScreen.delete(e.target);
+				} else {
+					state.offScreen.add(e.target);
+				}
+			}
+			if ([...state.stale].some((panel) => !state.offScreen.has(panel))) {
+				drawListsNextFrame();
+			}
+		});
+		seen.observe(els.timelinePanel);
+		seen.observe(els.insidePanel);
+	}
 
 	// insidePaceMs is the least time between two drawings of the panels
 	// inside the controller while Play runs. Their tables are for reading,
@@ -749,31 +816,37 @@
 	}
 
 	// updateControls enables what can be used now and shows where time is.
+	// updateControls brings the controls in line with the present. Each
+	// value is settled (UI.settle): written only if it changed, since Play
+	// calls this at every tick.
 	function updateControls() {
 		const view = state.view;
 		const usable = state.ready && !state.busy && Boolean(view);
 		for (const el of [els.scrubber, els.share, els.worldSelect, els.seedInput, els.newSandbox, els.speed]) {
-			el.disabled = !usable;
+			UI.settle(el, {disabled: !usable});
 		}
 		const idle = nothingToRun(view);
+		const stepwise = lesson.stepwise();
 		for (const el of [els.stepForward, els.untilSync, els.play, els.stabilize]) {
-			el.disabled = !usable || (idle && !(el === els.play && state.playing));
-			el.title = usable && idle ? "Nothing to run: the agenda is empty and the world is at rest. Intervene first: click a pod, or type a command in the console." : "";
-		}
-		if (lesson.stepwise()) {
-			for (const el of [els.untilSync, els.stabilize]) {
-				el.disabled = true;
-				el.title = "This page of the lesson walks every event: press Step.";
+			if (stepwise && (el === els.untilSync || el === els.stabilize)) {
+				UI.settle(el, {disabled: true, title: "This page of the lesson walks every event: press Step."});
+				continue;
 			}
+			UI.settle(el, {
+				disabled: !usable || (idle && !(el === els.play && state.playing)),
+				title: usable && idle ? "Nothing to run: the agenda is empty and the world is at rest. Intervene first: click a pod, or type a command in the console." : "",
+			});
 		}
-		els.stepBack.disabled = !usable || view.step === 0;
-		els.stepBack.title = usable && view.step <= state.base && view.step > 0
-			? `Back into the world's setup: the ${UI.plural(state.base, "step")} that built it before you took over.`
-			: "";
-		els.cancel.hidden = !state.busy;
-		els.play.setAttribute("aria-pressed", state.playing ? "true" : "false");
-		els.play.querySelector(".play-label").textContent = state.playing ? "Pause" : "Play";
-		els.play.querySelector(".play-icon").textContent = state.playing ? "‖" : "▶";
+		UI.settle(els.stepBack, {
+			disabled: !usable || view.step === 0,
+			title: usable && view.step <= state.base && view.step > 0
+				? `Back into the world's setup: the ${UI.plural(state.base, "step")} that built it before you took over.`
+				: "",
+		});
+		UI.settle(els.cancel, {hidden: !state.busy});
+		UI.settle(els.play, {"aria-pressed": state.playing ? "true" : "false"});
+		UI.settle(els.play.querySelector(".play-label"), {text: state.playing ? "Pause" : "Play"});
+		UI.settle(els.play.querySelector(".play-icon"), {text: state.playing ? "‖" : "▶"});
 		consoleUI.setEnabled(state.ready && !state.busy);
 		if (!view) {
 			return;
@@ -781,20 +854,16 @@
 		// The first-time hint is for the sandbox; a lesson has its guide. It
 		// says what to do next: step while something is pending, and once the
 		// world is at rest, disturb it.
-		els.hint.hidden = view.mode !== "sandbox" && !idle;
-		els.hint.textContent = sandboxHint(view, idle);
-		els.scrubber.max = String(view.recordedSteps);
+		UI.settle(els.hint, {hidden: view.mode !== "sandbox" && !idle, text: sandboxHint(view, idle)});
+		UI.settle(els.scrubber, {max: String(view.recordedSteps), "aria-valuetext": counterText(view.step, view.recordedSteps)});
 		if (!state.scrubbing) {
-			els.scrubber.value = String(view.step);
+			UI.settle(els.scrubber, {value: String(view.step)});
 			setCounter(view.step, view.recordedSteps);
 		}
-		els.scrubber.setAttribute("aria-valuetext", counterText(view.step, view.recordedSteps));
 		drawSetupSegment(view.recordedSteps);
-		els.clock.textContent = `simulated time ${view.clock}`;
+		UI.settle(els.clock, {text: `simulated time ${view.clock}`});
 		const pending = view.agenda ? view.agenda.pending : 0;
-		els.worldState.textContent = view.atRest
-			? "at rest"
-			: `${UI.plural(pending, "event")} pending`;
+		UI.settle(els.worldState, {text: view.atRest ? "at rest" : `${UI.plural(pending, "event")} pending`});
 		els.worldState.classList.toggle("at-rest", view.atRest);
 	}
 
@@ -802,20 +871,24 @@
 	// the learner's start. Its data attributes keep the engine's numbers,
 	// for the test suite and for anyone reading the DOM.
 	function setCounter(n, recorded) {
-		els.stepCount.textContent = counterText(n, recorded);
-		els.stepCount.dataset.step = String(n);
-		els.stepCount.dataset.recorded = String(recorded);
-		els.stepCount.dataset.base = String(state.base);
+		UI.settle(els.stepCount, {
+			text: counterText(n, recorded),
+			"data-step": String(n),
+			"data-recorded": String(recorded),
+			"data-base": String(state.base),
+		});
 	}
 
 	// drawSetupSegment marks the part of the scrubber's range that is the
 	// world's setup: a hatched, labelled band under the track, as wide as the
 	// setup's share of the recorded steps.
 	function drawSetupSegment(recorded) {
-		const share = recorded > 0 ? Math.min(1, state.base / recorded) : 0;
-		els.setupSegment.hidden = state.base === 0;
-		els.scrubTrack.style.setProperty("--setup-share", String(share));
-		els.setupLabel.textContent = `setup: ${UI.plural(state.base, "step")}`;
+		const share = String(recorded > 0 ? Math.min(1, state.base / recorded) : 0);
+		UI.settle(els.setupSegment, {hidden: state.base === 0});
+		if (els.scrubTrack.style.getPropertyValue("--setup-share") !== share) {
+			els.scrubTrack.style.setProperty("--setup-share", share);
+		}
+		UI.settle(els.setupLabel, {text: `setup: ${UI.plural(state.base, "step")}`});
 	}
 
 	function sandboxHint(view, idle) {
@@ -979,6 +1052,9 @@
 		const ticks = Math.min(speed, 10);
 		const n = Math.max(1, Math.round(speed / ticks));
 		const started = performance.now();
+		// Play's ticks are the page's own: the learner asked for Play once,
+		// and "+1 queued" showing and hiding at every tick would only move
+		// the controls about.
 		await act(async () => {
 			if (!state.playing) {
 				return;
@@ -988,7 +1064,7 @@
 				stopPlay();
 				setSyncNote(state.view.atRest ? "Play stopped: the world is at rest." : "Play stopped: nothing is left to do.");
 			}
-		});
+		}, {internal: true});
 		if (!state.playing) {
 			return;
 		}
@@ -1755,8 +1831,10 @@
 
 		document.addEventListener("keydown", keydown);
 		watchDock();
-		// On a phone the sentence is clamped to a few lines along the
-		// bottom of the screen; a tap shows it whole, another clamps it.
+		watchOffScreen();
+		// The sentence is clamped to three lines (along the bottom of a
+		// phone's screen, in the dock of a wide one); a click or a tap
+		// shows a long one whole, another clamps it.
 		els.sentence.closest(".now").addEventListener("click", (event) => {
 			if (!event.target.closest("a, button")) {
 				event.currentTarget.classList.toggle("expanded");

@@ -359,5 +359,32 @@
 		}
 	}
 
-	Object.assign(UI, {h, append, patch, table, inline, markdown, byteOffset, charOffset, isTyping, plural, reducedMotion});
+	// settle sets an element's properties and attributes to values, each
+	// only if it differs: Play redraws the controls ten times a second, and
+	// a write of the same value still has the browser check the element's
+	// style again (and a mutation observer hear it). In values, a key
+	// "text" is the text content, "data-…" and "aria-…" keys are
+	// attributes (null removes one), and any other key a property
+	// (disabled, hidden, title, value).
+	function settle(el, values) {
+		for (const [key, value] of Object.entries(values)) {
+			if (key === "text") {
+				if (el.textContent !== value) {
+					el.textContent = value;
+				}
+			} else if (key.startsWith("data-") || key.startsWith("aria-")) {
+				if (value === null) {
+					if (el.hasAttribute(key)) {
+						el.removeAttribute(key);
+					}
+				} else if (el.getAttribute(key) !== value) {
+					el.setAttribute(key, value);
+				}
+			} else if (el[key] !== value) {
+				el[key] = value;
+			}
+		}
+	}
+
+	Object.assign(UI, {h, append, patch, settle, table, inline, markdown, byteOffset, charOffset, isTyping, plural, reducedMotion});
 })();
