@@ -803,8 +803,7 @@
 	}
 
 	function setSyncNote(text) {
-		els.syncNote.textContent = text || "";
-		els.syncNote.hidden = !text;
+		UI.settle(els.syncNote, {text: text || "", hidden: !text});
 	}
 
 	// nothingToRun says whether running time forward would do nothing: the

@@ -132,6 +132,12 @@ func (l *Lesson) proveGuide() *CheckError {
 				asked = append(asked, b)
 				continue
 			}
+			if b.Kind == KindDo || b.Kind == KindStep {
+				if err := pinned(session, p, b); err != nil {
+					err.Lesson, err.Proof = l.File(), page+err.Proof
+					return err
+				}
+			}
 			var err error
 			if b.Kind == KindStep {
 				err = stepUntil(session, b)
@@ -160,6 +166,29 @@ func (l *Lesson) proveGuide() *CheckError {
 	}
 	if err := run(session, l.Goal); err != nil {
 		return &CheckError{Lesson: l.File(), Proof: "following the guide to its last page must meet the goal", Err: err}
+	}
+	return nil
+}
+
+// pinned proves that each check block after the do or step block b, up to
+// the page's next one, pins what b does: some expect of it fails before b
+// runs. A check that already held would tick itself before the learner did
+// anything, and pin nothing of the stage the page is about.
+func pinned(session *script.Session, p *Page, b *Block) *CheckError {
+	after := false
+	for _, c := range p.Blocks {
+		switch {
+		case c == b:
+			after = true
+		case !after:
+		case c.Kind == KindDo || c.Kind == KindStep:
+			return nil
+		case c.Kind == KindCheck:
+			if run(session, c) == nil {
+				return &CheckError{Proof: "the check at guide.md:" + strconv.Itoa(c.Line) + " must pin what the " + string(b.Kind) +
+					" block at guide.md:" + strconv.Itoa(b.Line) + " does, but every expect of it holds before that block runs"}
+			}
+		}
 	}
 	return nil
 }

@@ -44,9 +44,15 @@ func TestCheckNamesTheProofAndTheLineThatFailed(t *testing.T) {
 		},
 		{
 			name: "a check that does not hold after its page's do blocks",
-			old:  "```check\nexpect requests verb=create resource=pods count=3", new: "```check\nexpect requests verb=create resource=pods count=2",
+			old:  "```check\nexpect requests verb=create resource=pods count=3", new: "```check\nexpect requests verb=create resource=pods count=4",
 			want: []string{"lesson 02-scale-up.txtar: page 2: its checks must hold after its do blocks: " +
-				"lesson 02-scale-up.txtar, guide.md:31:1: expect requests verb=create resource=pods count=2: found 3"},
+				"lesson 02-scale-up.txtar, guide.md:31:1: expect requests verb=create resource=pods count=4: found 3"},
+		},
+		{
+			name: "a check that already held before its page's do block",
+			old:  "```check\nexpect requests verb=create resource=pods count=3", new: "```check\nexpect requests verb=create resource=pods count>=2",
+			want: []string{"lesson 02-scale-up.txtar: page 2: the check at guide.md:31 must pin what the do block at guide.md:21 does, " +
+				"but every expect of it holds before that block runs"},
 		},
 		{
 			name: "a check that comes before the do that makes it true",
