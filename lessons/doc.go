@@ -18,7 +18,7 @@
 // reach, hints, and a reference solution. Because the engine is deterministic,
 // the reference solution reaches the same world on every run, so CI can prove
 // each lesson headless: setup plus solution meets the goal, setup alone does
-// not, and every page's checks hold after its do blocks. This package's tests
+// not, and every page's checks hold after its do blocks, and not before. This package's tests
 // run that proof (core/lesson's Check) on every lesson, and rlab lessons
 // --check runs it on demand, so a lesson that stops working fails the build,
 // not the learner. Goals check what a learner can see (replicas, owners,

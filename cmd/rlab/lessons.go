@@ -25,7 +25,8 @@ var lessonsCommand = &command{
 	summary:  "list the lessons, or prove that they work",
 	details: "Lessons lists the lessons built into rlab, or those given by ID (02-a-pod-dies, 01 or\n" +
 		"self-healing), with their level and title. --check proves each: setup + solution meets the\n" +
-		"goal, setup alone does not, every page's checks hold after its do and step blocks, every\n" +
+		"goal, setup alone does not, every page's checks hold after its do and step blocks (and\n" +
+		"not before them), every\n" +
 		"predict is decided as ticked, every do block run twice still leaves the goal reachable, and\n" +
 		"every link leads somewhere: to an entry of the page's glossary (the glossary.js of --site)\n" +
 		"or to upstream code at v1.31.14, and every glossary term is linked where a lesson first\n" +

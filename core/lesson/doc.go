@@ -137,7 +137,9 @@
 // Check runs four proofs, each in a fresh world: setup then solution meets
 // the goal; setup alone does not (else the learner would have nothing to
 // do); walking the guide from setup, every check holds where it stands,
-// after the do and step blocks before it, every step block is reached by
+// after the do and step blocks before it, and fails just before the do or
+// step block it follows (a check that held already would pin nothing of
+// what that block does), every step block is reached by
 // single steps, every predict is decided as ticked just after its step,
 // and the goal holds at the guide's end (a learner who follows the pages
 // finishes); and setup, then every do block run twice in a row, then
