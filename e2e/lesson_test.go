@@ -315,11 +315,31 @@ func TestALessonCanBeLoweredOnAPhone(t *testing.T) {
 		return eval[string](q, `document.getElementById("lesson-toggle").getAttribute("aria-expanded")`)
 	}
 	assert.Equal(t, "true", expanded())
+	// The lesson is a sheet along the bottom of the screen, just above the
+	// sentence and Step, over the world, which shows above it.
+	type box struct{ Top, Bottom, Height float64 }
+	rect := func(sel string) box {
+		return eval[box](q, `(() => { const r = document.querySelector(`+js(sel)+`).getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height}; })()`)
+	}
+	eval[any](q, `(window.scrollTo(0, 0), null)`)
+	q.waitFor("the sheet to sit on the sentence", quick,
+		`Math.abs(document.getElementById("lesson").getBoundingClientRect().bottom - document.querySelector(".now").getBoundingClientRect().top) <= 1`)
+	assert.Equal(t, "fixed", eval[string](q, `getComputedStyle(document.getElementById("lesson")).position`))
+	raised := rect("#lesson")
+	height := eval[float64](q, `innerHeight`)
+	assert.LessOrEqual(t, raised.Height, height*0.46, "the sheet takes at most about half the screen")
+	// Scrolled to, the world shows above the sheet: its nodes at least.
+	eval[any](q, `(document.querySelector('section[aria-labelledby="world-heading"]').scrollIntoView({block: "start"}), null)`)
+	assert.Less(t, rect("#world .node-row").Bottom, raised.Top, "the world's nodes show above the sheet")
+	q.viewShot("phone-sheet")
 	q.click("#lesson-toggle")
 	q.waitFor("the lesson lowered", quick, `document.getElementById("lesson-body").getClientRects().length === 0`)
+	q.waitFor("the lowered sheet to sit on the sentence", quick,
+		`Math.abs(document.getElementById("lesson").getBoundingClientRect().bottom - document.querySelector(".now").getBoundingClientRect().top) <= 1`)
+	assert.Less(t, rect("#lesson").Height, raised.Height/2, "lowered, the sheet is its title")
 	assert.Equal(t, "false", expanded())
 	assert.Equal(t, "Raise the lesson", q.text("#lesson-toggle"))
-	q.shot("phone-lowered")
+	q.viewShot("phone-lowered")
 	q.click("#lesson-toggle")
 	q.waitFor("the lesson raised", quick, `document.getElementById("lesson-body").getClientRects().length > 0`)
 	assert.Equal(t, "Lower the lesson", q.text("#lesson-toggle"))

@@ -1830,6 +1830,7 @@
 
 		document.addEventListener("keydown", keydown);
 		watchDock();
+		watchSheet();
 		watchOffScreen();
 		// The sentence is clamped to three lines (along the bottom of a
 		// phone's screen, in the dock of a wide one); a click or a tap
@@ -1867,6 +1868,40 @@
 		};
 		new ResizeObserver(measure).observe(dock);
 		addEventListener("resize", measure);
+	}
+
+	// watchSheet keeps a phone's lesson sheet just above the bottom bar
+	// (the sentence and Step), whose height follows the sentence, and keeps
+	// room below the page's content for both, so that the end of the page
+	// scrolls clear of them. It writes the two styles only when they
+	// change; on a wide screen it leaves both to the stylesheet.
+	function watchSheet() {
+		if (typeof ResizeObserver !== "function" || typeof matchMedia !== "function") {
+			return;
+		}
+		const now = els.sentence.closest(".now");
+		const phone = matchMedia("(max-width: 800px)");
+		let placed = "";
+		const measure = () => {
+			let bottom = "";
+			let room = "";
+			if (phone.matches) {
+				const bar = document.documentElement.clientHeight - now.getBoundingClientRect().top;
+				const sheet = els.lesson.hidden ? 0 : els.lesson.offsetHeight;
+				bottom = `${Math.round(bar)}px`;
+				room = `${Math.round(bar + sheet) + 16}px`;
+			}
+			if (bottom + " " + room === placed) {
+				return;
+			}
+			placed = bottom + " " + room;
+			els.lesson.style.bottom = bottom;
+			document.body.style.paddingBottom = room;
+		};
+		const seen = new ResizeObserver(measure);
+		seen.observe(now);
+		seen.observe(els.lesson);
+		phone.addEventListener("change", measure);
 	}
 
 	// consoleKey runs the keys that let a learner go on from the console
