@@ -115,6 +115,11 @@
 		// it left undrawn, drawn when they come into view (watchOffScreen).
 		offScreen: new Set(),
 		stale: new Set(),
+		// drawnInPlay holds the lists drawn since Play started: each is
+		// drawn once, on the screen or not, which trims the timeline to
+		// its newest steps (a whole timeline left in the page is thousands
+		// of boxes that every frame lays out again).
+		drawnInPlay: new Set(),
 		scrubbing: false,
 		scrubTimer: 0,
 		renderQueued: false,
@@ -710,10 +715,14 @@
 	const drawListsNextFrame = onceAFrame(drawLists);
 
 	// skipOffScreen says whether Play should leave panel undrawn, being off
-	// the screen, and remembers that it did.
+	// the screen and drawn once since Play started, and remembers that it
+	// did.
 	function skipOffScreen(panel) {
-		if (!state.playing || !state.offScreen.has(panel)) {
+		if (!state.playing || !state.offScreen.has(panel) || !state.drawnInPlay.has(panel)) {
 			state.stale.delete(panel);
+			if (state.playing) {
+				state.drawnInPlay.add(panel);
+			}
 			return false;
 		}
 		state.stale.add(panel);
@@ -1025,6 +1034,7 @@
 		}
 		state.playing = true;
 		state.intro = false;
+		state.drawnInPlay.clear();
 		updateControls();
 		playTick();
 	}
