@@ -67,7 +67,8 @@ $(STATICCHECK):
 
 # core/ is single-threaded by rule, so the race detector runs on everything
 # else but e2e/, whose goroutines are chromedp's and whose browser runs once,
-# in the first line. The js/wasm run proves the page's code also works where
+# in the first line, and lessons/, whose proofs run core's lesson checks and
+# start no goroutine (they run natively and under node). The js/wasm run proves the page's code also works where
 # it ships; core is pure Go and must pass there too (but for its oracle
 # tests, which are native only; see JS_PACKAGES).
 # The browser tests' JavaScript dependency, axe-core, pinned in
@@ -80,7 +81,7 @@ $(E2E_MODULES): e2e/package.json e2e/package-lock.json
 
 test: lint $(E2E_MODULES) ## lint, then every test: native (the browser suite included), with -race outside core/, and js/wasm under node
 	$(GO) test ./...
-	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$')
+	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$|/lessons$$')
 	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(JS_PACKAGES)
 
 # One package at a time (-p 1): go test runs packages side by side, and a
