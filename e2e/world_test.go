@@ -24,9 +24,11 @@ import (
 //     the page knows nothing of: an element drawn anew has none.
 //   - __e2eWorld.compare() returns #world's HTML and the HTML of the same
 //     view drawn by UI.renderWorld into a new, detached element, so from
-//     nothing, and whether #world draws an owner gone from the API. Both are read without tabindex: the page gives the glossary
-//     terms their Tab stops after drawing (UI.roveTerms, one per part of
-//     the page), which is the page's doing, not the drawing's.
+//     nothing, whether #world draws an owner gone from the API, and
+//     whether an owner's status trails its pods. Both drawings are read
+//     without tabindex: the page gives the glossary terms their Tab stops
+//     after drawing (UI.roveTerms, one per part of the page), which is the
+//     page's doing, not the drawing's.
 const worldScript = `window.__e2eWorld = (() => {
 	const present = () => {
 		const view = window.__rlab.view();
@@ -66,7 +68,7 @@ const worldScript = `window.__e2eWorld = (() => {
 			const fresh = document.createElement("div");
 			RlabUI.renderWorld(fresh, view, touched);
 			const live = document.getElementById("world");
-			return {live: html(live), fresh: html(fresh), gone: live.querySelector(".owner-gone") !== null};
+			return {live: html(live), fresh: html(fresh), gone: live.querySelector(".owner-gone") !== null, behind: live.querySelector(".behind") !== null};
 		},
 	};
 })(), null`
@@ -175,11 +177,12 @@ func TestWorldUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 	p.stabilize()
 	eval[any](p, worldScript)
 	type drawings struct {
-		Live  string `json:"live"`
-		Fresh string `json:"fresh"`
-		Gone  bool   `json:"gone"`
+		Live   string `json:"live"`
+		Fresh  string `json:"fresh"`
+		Gone   bool   `json:"gone"`
+		Behind bool   `json:"behind"`
 	}
-	checks, gone := 0, 0
+	checks, gone, behind := 0, 0, 0
 	check := func(when string) {
 		t.Helper()
 		d := eval[drawings](p, `__e2eWorld.compare()`)
@@ -188,6 +191,9 @@ func TestWorldUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 		checks++
 		if d.Gone {
 			gone++
+		}
+		if d.Behind {
+			behind++
 		}
 	}
 	steps := func(what string, n int) {
@@ -222,8 +228,9 @@ func TestWorldUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 	}
 	p.stabilize()
 	check("stabilize")
-	t.Logf("%d drawings compared, %d with a gone owner", checks, gone)
+	t.Logf("%d drawings compared, %d with a gone owner, %d with a status behind its pods", checks, gone, behind)
 	assert.Positive(t, gone, "no drawing had an owner gone from the API: the sequence did not test one")
+	assert.Positive(t, behind, "no drawing had a status behind its pods: the sequence did not test the note coming and going")
 	assert.True(t, p.exists(`#orphans button.pod`), "the relabelled pod is not drawn with the orphans: the sequence did not test a move")
 	assert.True(t, p.exists(`#world .owner[data-namespace="team"]`), "the ReplicaSet in namespace team is not drawn")
 }

@@ -58,8 +58,10 @@
 	const chunkViewEvery = 250;
 	const chunkViewPace = 4;
 	// What each view asks for: the next agenda events, the last step (for the
-	// sentence), and caps on pods and cache entries.
-	const viewArgs = {agenda: 8, steps: 1, pods: 1000, entries: 200};
+	// sentence), and caps on pods (in all, and of each group the world
+	// draws: it draws no more) and cache entries. The keys are in the
+	// engine's order, as the first world in index.html writes them.
+	const viewArgs = {agenda: 8, steps: 1, pods: 1000, podsPerGroup: UI.maxPodsPerOwner, entries: 200};
 
 	const $ = (id) => document.getElementById(id);
 	const els = {
@@ -799,8 +801,8 @@
 		const did = ran.length === 1 ? [", where you just ran ", h("code", {text: ran[0]})] : ran.length > 1 ? `, where you just ran ${UI.plural(ran.length, "command")}` : "";
 		const owners = (view.owners || []).slice(0, 3).map((o) => {
 			const id = `${o.kind}/${o.name}`;
-			const has = (view.pods || []).filter((p) => p.owner === id && p.namespace === o.namespace && !p.terminating).length;
-			return `${id} wants ${UI.plural(o.replicas, "pod")} and has ${has}`;
+			const group = (view.podGroups || []).find((g) => g.owner === id && g.namespace === o.namespace && !g.ownerGone);
+			return `${id} wants ${UI.plural(o.replicas, "pod")} and has ${group ? group.active : 0}`;
 		});
 		const wants = owners.length ? `: ${owners.join("; ")}` : (view.podsTotal ? "" : ": no controller owns anything yet");
 		const next = nothingToRun(view)

@@ -54,6 +54,7 @@
 		if (!e) {
 			return text ?? id;
 		}
+		termsMade++;
 		return h("button", {
 			type: "button",
 			class: "term",
@@ -172,6 +173,19 @@
 				decorate(el, ids);
 			}
 		}
+	}
+
+	// decorateWorldPart makes terms in el, a part of the drawing that is
+	// drawn where selector (one of worldTerms') says, or inside such a
+	// part, within: then the words already terms in within are not made
+	// terms again, as a drawing of the whole part would not.
+	function decorateWorldPart(el, selector, within = null) {
+		const found = worldTerms.find(([sel]) => sel === selector);
+		if (!found) {
+			throw new Error(`decorateWorldPart: no terms are drawn in ${selector}`);
+		}
+		const seen = new Set(within ? [...within.querySelectorAll(".term")].map((t) => t.dataset.term) : []);
+		decorate(el, found[1], seen);
 	}
 
 	// termFocus and restoreTermFocus keep the keyboard focus on a term
@@ -584,12 +598,28 @@
 		return parts;
 	}
 
+	// termsMade counts the terms term has made, and roved remembers, for
+	// each root roveTerms was called on, that count then and the Tab stops
+	// it left.
+	let termsMade = 0;
+	const roved = new WeakMap();
+
 	// roveTerms leaves one Tab stop per part of the page among the terms
 	// under root; the drawing calls it after each redraw, which makes new
-	// terms.
+	// terms. When no term was made since its last call on root, and every
+	// stop it left is still on the page, the stops stand as they are (the
+	// arrow keys move a stop themselves): Play draws ten times a second,
+	// and looking at every term of the page each time cost half a
+	// millisecond.
 	function roveTerms(root) {
+		const last = roved.get(root);
+		if (last && last.made === termsMade && last.stops.every((t) => t.isConnected)) {
+			return;
+		}
+		const stops = [];
 		for (const terms of termParts(root).values()) {
 			const stop = terms.find((t) => t === document.activeElement) || terms[0];
+			stops.push(stop);
 			for (const t of terms) {
 				const tabIndex = t === stop ? 0 : -1;
 				// Only a change is written: every drawing calls this, and
@@ -599,6 +629,7 @@
 				}
 			}
 		}
+		roved.set(root, {made: termsMade, stops});
 	}
 
 	// roveKeys says where each key moves from the term at index at, among
@@ -628,5 +659,5 @@
 		to.focus();
 	});
 
-	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossary: G});
+	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossary: G});
 })();

@@ -330,6 +330,7 @@
 			}
 			svg.appendChild(placeLayer);
 			this.badges = s("g", {class: "loop-badges", "aria-hidden": "true"});
+			this.badgesSig = null; // what drawBadges last drew them from
 			svg.appendChild(this.badges);
 			// The token is not part of the SVG: it is an element of its own
 			// on a layer over the picture, in the picture's units (fitLayer
@@ -466,7 +467,7 @@
 				const isLit = lit.has(id);
 				el.g.classList.toggle("lit", isLit);
 				el.g.classList.toggle("main", id === main);
-				el.mark.textContent = id === main ? "◉" : isLit ? "●" : "";
+				UI.settle(el.mark, {text: id === main ? "◉" : isLit ? "●" : ""});
 				const held = contents(el.place, view);
 				for (let i = 0; i < el.lines.length; i++) {
 					const text = held[i] || "";
@@ -500,11 +501,16 @@
 			// one's token flies); Back and a jump draw it where it rests.
 			this.drawToken(move, wayNow, animate && last && last.n > this.lastN && this.lastN > 0, stepMs);
 			this.lastN = last ? last.n : 0;
-			this.svg.dataset.step = String(last ? last.n : 0);
-			this.svg.dataset.lit = move ? move.lit.join(" ") : "";
-			this.svg.dataset.edge = travelled;
-			this.svg.dataset.fault = move && move.fault ? move.fault : "";
-			this.caption.textContent = captionOf(move);
+			// Only what changed is written: Play draws the picture ten times
+			// a second, and a text written again, even the same, is a new
+			// text node for the browser to lay out.
+			UI.settle(this.svg, {
+				"data-step": String(last ? last.n : 0),
+				"data-lit": move ? move.lit.join(" ") : "",
+				"data-edge": travelled,
+				"data-fault": move && move.fault ? move.fault : "",
+			});
+			UI.settle(this.caption, {text: captionOf(move)});
 			if (this.chosen && !this.detail.hidden) {
 				this.drawDetail(false);
 			}
@@ -514,6 +520,13 @@
 		// (×N), but for the edge the step's own token is on.
 		drawBadges(view, skip) {
 			const flights = view.inFlight || [];
+			// The badges are drawn anew only when they change, which, with
+			// many events on their way, is less often than the picture.
+			const sig = JSON.stringify([skip, flights]);
+			if (sig === this.badgesSig) {
+				return;
+			}
+			this.badgesSig = sig;
 			const badges = [];
 			for (const f of flights) {
 				const w = way(f.from, f.to);
@@ -559,7 +572,7 @@
 			token.classList.toggle("failed", move.fault === "failed");
 			const text = (move.fault === "dropped" ? "✕ lost: " : move.fault === "failed" ? "✕ " : move.fault === "delayed" ? "⏳ " : "") + (move.token || "");
 			const label = token.firstChild;
-			label.textContent = text.length > 28 ? text.slice(0, 27) + "…" : text;
+			UI.settle(label, {text: text.length > 28 ? text.slice(0, 27) + "…" : text});
 			// Its size is set, in the picture's units, rather than taken
 			// from its text, so that placing it needs no layout: the
 			// transform puts its centre on the point.

@@ -164,42 +164,138 @@
 		return !pod.terminating && pod.phase !== "Failed" && pod.phase !== "Succeeded";
 	}
 
-	// statusLine says what an owner wants and what its status says, given
-	// how many of its pods are active. The status is what the controller
-	// last wrote, at the end of a sync, so between syncs it can trail the
-	// pods drawn below it: when it does, the line says so, rather than
-	// showing two counts that disagree silently.
-	function statusLine(owner, active) {
-		const s = owner.status || {};
-		const status = `status, as last written: ${s.replicas || 0} current · ${s.readyReplicas || 0} ready · ${s.availableReplicas || 0} available`;
-		const behind = active !== (s.replicas || 0)
-			? ` (${plural(active, "active pod")} now: the status catches up when the controller next syncs and writes it)`
-			: "";
-		return `${owner.replicas} desired · ${status}${behind}`;
-	}
+	// The head of an owner's group is kept between drawings, like the
+	// cards, and changed in place: while a big world plays its counts
+	// change at almost every drawing, and a head made anew each time (some
+	// twenty elements, their glossary terms found again) cost a drawing
+	// about half a millisecond of script and the browser as much again. So
+	// the head is made of parts, each drawn from what it shows: the title
+	// (the owner, and whether the step touched it), the selector line,
+	// whose numbers are elements of their own, written only when they
+	// change, and the ReplicaFailure line. A head changed in place is the
+	// head a new drawing makes, node for node (e2e's
+	// TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
 
-	// ownerHead draws the head of one owner's group: its kind and name, its
-	// selector and counts, and its ReplicaFailure, if any. The head of a
-	// group of pods whose owner is gone from the API says so in place of
-	// the selector and counts, which it no longer has.
-	function ownerHead(owner, active, isTouched, gone) {
-		const title = h("h3", {class: "owner-title"},
+	// headTitle draws the title of an owner's head: its kind and name, and
+	// whether it is being deleted or the last step touched it.
+	function headTitle(owner, isTouched) {
+		return h("h3", {class: "owner-title"},
 			isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
 			h("span", {class: "owner-kind", text: kindNames[owner.kind] || owner.kind}), " ",
 			h("span", {class: "owner-name mono", text: `${owner.kind}/${owner.name}`}),
 			owner.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${owner.namespace}`}) : null,
 			owner.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
 			isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
-		const meta = gone
-			? h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))
-			: h("p", {class: "owner-meta"},
-				h("span", {class: "meta-label", text: "selector "}),
-				h("code", {class: "selector", text: owner.selector || "(none)"}),
-				h("span", {class: "replicas", text: " · " + statusLine(owner, active)}));
-		return h("div", {class: "group-head"},
-			title,
-			meta,
-			owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null);
+	}
+
+	// headMeta draws the line under the title: the selector and what the
+	// owner wants and its status says, with each number in an element of
+	// its own (countsOf writes them), or, for an owner gone from the API,
+	// that it is gone.
+	function headMeta(owner, gone) {
+		if (gone) {
+			return {meta: h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))};
+		}
+		const n = (cls) => h("span", {class: cls});
+		const nums = {desired: n("n-desired"), current: n("n-current"), ready: n("n-ready"), available: n("n-available")};
+		const replicas = h("span", {class: "replicas"},
+			" · ", nums.desired, " desired · status, as last written: ", nums.current, " current · ",
+			nums.ready, " ready · ", nums.available, " available");
+		const meta = h("p", {class: "owner-meta"},
+			h("span", {class: "meta-label", text: "selector "}),
+			h("code", {class: "selector", text: owner.selector || "(none)"}),
+			replicas);
+		return {meta, replicas, nums, behind: null};
+	}
+
+	// headBehind draws the note that the status trails the pods: it is
+	// what the controller last wrote, at the end of a sync, so between
+	// syncs it can trail the pods drawn below it, and the line says so
+	// rather than show two counts that disagree silently.
+	function headBehind() {
+		const active = h("span", {class: "n-active"});
+		const el = h("span", {class: "behind"}, " (", active, " now: the status catches up when the controller next syncs and writes it)");
+		return {el, active};
+	}
+
+	// drawCounts writes the numbers of a head's selector line, and adds or
+	// removes the note that the status trails the active pods. A note added
+	// to a line already drawn gets the glossary terms a whole line drawn
+	// anew would give it: those of its words not already terms before it.
+	function drawCounts(head, owner, active) {
+		const s = owner.status || {};
+		const {nums} = head;
+		UI.settle(nums.desired, {text: String(owner.replicas)});
+		UI.settle(nums.current, {text: String(s.replicas || 0)});
+		UI.settle(nums.ready, {text: String(s.readyReplicas || 0)});
+		UI.settle(nums.available, {text: String(s.availableReplicas || 0)});
+		const trails = active !== (s.replicas || 0);
+		if (trails && !head.behind) {
+			head.behind = headBehind();
+			head.replicas.appendChild(head.behind.el);
+			if (head.decorated) {
+				UI.decorateWorldPart(head.behind.el, ".owner-meta", head.meta);
+			}
+		} else if (!trails && head.behind) {
+			head.behind.el.remove();
+			head.behind = null;
+		}
+		if (head.behind) {
+			UI.settle(head.behind.active, {text: plural(active, "active pod")});
+		}
+	}
+
+	// headFailure draws the owner's ReplicaFailure, if it has one.
+	function headFailure(owner) {
+		return owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null;
+	}
+
+	// drawHead draws the head of one owner's group into head (a record
+	// newHead made), changing only the parts whose data changed, and
+	// returns its element. A group whose owner is gone from the API has a
+	// head that says so in place of the selector and counts, which it no
+	// longer has.
+	function drawHead(head, owner, active, isTouched, gone) {
+		const titleSig = `${isTouched} ${gone} ${owner.kind}/${owner.namespace}/${owner.name} ${!!owner.terminating}`;
+		const metaSig = gone ? "gone" : `selector ${owner.selector}`;
+		const failureSig = gone ? "" : owner.failure || "";
+		const parts = [];
+		if (head.titleSig !== titleSig) {
+			head.titleSig = titleSig;
+			head.title = headTitle(owner, isTouched);
+			UI.decorateWorldPart(head.title, ".owner-title");
+		}
+		if (head.metaSig !== metaSig) {
+			head.metaSig = metaSig;
+			Object.assign(head, headMeta(owner, gone), {decorated: false});
+		}
+		if (!gone) {
+			drawCounts(head, owner, active);
+		}
+		if (!head.decorated) {
+			// The selector line's words become terms once its text is all
+			// there: the first use of each, in the order they are read.
+			UI.decorateWorldPart(head.meta, ".owner-meta");
+			head.decorated = true;
+		}
+		if (head.failureSig !== failureSig) {
+			head.failureSig = failureSig;
+			head.failure = gone ? null : headFailure(owner);
+			if (head.failure) {
+				UI.decorateWorldPart(head.failure, ".owner-failure");
+			}
+		}
+		parts.push(head.title, head.meta);
+		if (head.failure) {
+			parts.push(head.failure);
+		}
+		reconcile(head.el, parts);
+		return head.el;
+	}
+
+	// newHead makes the record of an owner's head, with nothing drawn.
+	function newHead() {
+		return {el: h("div", {class: "group-head"}), titleSig: null, title: null, metaSig: null, meta: null, decorated: false, failureSig: null, failure: null};
 	}
 
 	// nodeRow draws the node columns' headings.
@@ -273,12 +369,12 @@
 	}
 
 	// A group record is one group's section (el) and the parts it holds:
-	// its head (head, drawn from headSig), the grid of node columns (grid,
-	// cells, for the columns named by columns), the note counting the pods
-	// not drawn (more) and the one saying there are none (empty), each made
-	// when first needed.
+	// its head (head; an owner's is drawn from the record ownerHead), the
+	// grid of node columns (grid, cells, for the columns named by columns),
+	// the note counting the pods not drawn (more) and the one saying there
+	// are none (empty), each made when first needed.
 	function newGroup(el) {
-		return {el, headSig: null, head: null, columns: null, grid: null, cells: null, more: null, empty: null};
+		return {el, head: null, ownerHead: null, columns: null, grid: null, cells: null, more: null, empty: null};
 	}
 
 	// reconcile makes nodes the children of parent, in order, moving as
@@ -333,9 +429,10 @@
 	// drawPods lays a group's pods out in its grid's node columns: column
 	// 0 holds the pods not bound to a node, then one column per node, in
 	// the view's order (a pod on a node the view does not list goes to the
-	// first column too). Past maxPodsPerOwner pods are counted, not drawn.
-	// It returns what follows the group's head: the grid, and the count.
-	function drawPods(drawing, drawn, group, pods, columns, touched) {
+	// first column too). Past maxPodsPerOwner pods are counted, not drawn:
+	// total counts the group's pods, those the view left out too. It
+	// returns what follows the group's head: the grid, and the count.
+	function drawPods(drawing, drawn, group, pods, total, columns, touched) {
 		const columnsKey = columns.join("\n");
 		if (group.columns !== columnsKey) {
 			group.columns = columnsKey;
@@ -349,20 +446,24 @@
 			lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched));
 		}
 		group.cells.forEach((cell, i) => reconcile(cell, lists[i]));
-		const more = pods.length - shown;
+		const more = Math.max(total, pods.length) - shown;
 		if (more <= 0) {
 			return [group.grid];
 		}
-		group.more = keepText(group.more, "p", "more", `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`);
+		// A view capped in all (a world of many owners) may list none of
+		// a group's pods.
+		group.more = keepText(group.more, "p", "more", shown
+			? `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`
+			: `${plural(more, "pod")}, not drawn here (get pods lists them all)`);
 		return [group.grid, group.more];
 	}
 
 	// drawBody makes a group's section hold its head and its pods, or the
 	// note that it has none.
-	function drawBody(drawing, drawn, group, pods, columns, touched, none) {
+	function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
 		let body;
-		if (pods.length) {
-			body = drawPods(drawing, drawn, group, pods, columns, touched);
+		if (pods.length || total > 0) {
+			body = drawPods(drawing, drawn, group, pods, total, columns, touched);
 		} else {
 			group.empty = group.empty || h("p", {class: "empty", text: none});
 			body = [group.empty];
@@ -371,11 +472,11 @@
 	}
 
 	// drawOwner draws the group of one owner's pods, under key, and returns
-	// its section. A group whose owner is gone from the API (gone) is drawn
-	// with a head that says so, and data-gone-owner in place of data-owner:
-	// data-owner names live owners only, since a new owner of the same name
-	// may be drawn above it.
-	function drawOwner(drawing, drawn, groups, key, owner, pods, gone, columns, touched) {
+	// its section; counts are the group's (see countGroups). A group whose
+	// owner is gone from the API (gone) is drawn with a head that says so,
+	// and data-gone-owner in place of data-owner: data-owner names live
+	// owners only, since a new owner of the same name may be drawn above it.
+	function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, columns, touched) {
 		const id = `${owner.kind}/${owner.name}`;
 		const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
 		const classes = ["owner", "group"];
@@ -401,24 +502,15 @@
 			group.el.className = classes.join(" ");
 		}
 		groups.set(key, group);
-		let active = 0;
-		for (const pod of pods) {
-			active += isActive(pod) ? 1 : 0;
-		}
-		const headSig = gone ? `gone ${isTouched}` : `${isTouched} ${active} ${JSON.stringify(owner)}`;
-		if (group.headSig !== headSig) {
-			group.headSig = headSig;
-			group.head = ownerHead(owner, active, isTouched, gone);
-			// The drawing's words (selector, orphan, cordoned, …) become
-			// glossary terms.
-			UI.decorateWorld(group.head);
-		}
-		drawBody(drawing, drawn, group, pods, columns, touched, "no pods");
+		group.ownerHead = group.ownerHead || newHead();
+		group.head = drawHead(group.ownerHead, owner, counts.active, isTouched, gone);
+		drawBody(drawing, drawn, group, pods, counts.pods, columns, touched, "no pods");
 		return group.el;
 	}
 
-	// drawOrphans draws the group of the pods no controller owns.
-	function drawOrphans(drawing, drawn, orphans, columns, touched) {
+	// drawOrphans draws the group of the pods no controller owns, total of
+	// them.
+	function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
 		let group = drawing.orphans;
 		if (!group) {
 			group = drawing.orphans = newGroup(h("section", {id: "orphans", class: "group orphans", "aria-label": "Orphan pods"}));
@@ -427,8 +519,32 @@
 				h("p", {class: "owner-meta", text: "pods no controller owns: a ReplicaSet whose selector matches one adopts it"}));
 			UI.decorateWorld(group.head);
 		}
-		drawBody(drawing, drawn, group, orphans, columns, touched, "no orphans");
+		drawBody(drawing, drawn, group, orphans, total, columns, touched, "no orphans");
 		return group.el;
+	}
+
+	// countGroups reads the view's count of each group's pods (the view
+	// lists at most maxPodsPerOwner of a group, the page asks it so): by
+	// the key renderWorld groups pods under, "namespace/kind/name", with
+	// "gone " before it for an owner gone from the API, and "" for all the
+	// orphans together. A group the view does not count (a view made by
+	// hand, say) is counted from the pods it lists.
+	function countGroups(view) {
+		const counts = new Map();
+		const add = (key, pods, active) => {
+			const c = counts.get(key) || {pods: 0, active: 0};
+			counts.set(key, {pods: c.pods + pods, active: c.active + active});
+		};
+		if (view.podGroups) {
+			for (const g of view.podGroups) {
+				add(!g.owner ? "" : `${g.ownerGone ? "gone " : ""}${g.namespace}/${g.owner}`, g.pods, g.active);
+			}
+			return (key) => counts.get(key) || {pods: 0, active: 0};
+		}
+		for (const pod of view.pods || []) {
+			add(!pod.owner ? "" : `${pod.ownerGone ? "gone " : ""}${pod.namespace}/${pod.owner}`, 1, isActive(pod) ? 1 : 0);
+		}
+		return (key) => counts.get(key) || {pods: 0, active: 0};
 	}
 
 	// renderWorld draws the view into root (#world), changing only what
@@ -449,6 +565,7 @@
 			root.style.setProperty("--cols", drawing.cols);
 		}
 		const pods = view.pods || [];
+		const countOf = countGroups(view);
 
 		// Group the pods by their controller, keyed by namespace and kind/name.
 		// A pod whose controller is gone goes with the other pods of that gone
@@ -476,7 +593,7 @@
 		const parts = [];
 		const total = view.podsTotal ?? pods.length;
 		if (total > pods.length) {
-			drawing.showing = keepText(drawing.showing, "p", "note", `Showing ${pods.length} of ${total} pods; the console's get pods lists them all.`);
+			drawing.showing = keepText(drawing.showing, "p", "note", `Showing ${pods.length} of ${total} pods, at most ${maxPodsPerOwner} of each owner; the console's get pods lists them all.`);
 			parts.push(drawing.showing);
 		}
 		const nodesSig = JSON.stringify(nodes.map((node) => [touched.has(refKey("node", "", node.name)), node]));
@@ -487,13 +604,14 @@
 		parts.push(drawing.nodes.el);
 		for (const owner of view.owners || []) {
 			const key = `${owner.namespace}/${owner.kind}/${owner.name}`;
-			parts.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], false, columns, touched));
+			parts.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], countOf(key), false, columns, touched));
 			byOwner.delete(key);
 		}
 		// Pods whose controller is gone from the API (the garbage collector
 		// has yet to act on them) keep their owner reference: group them
 		// under that name, marked as gone. (A pod under an owner the view
-		// does not list is one too.)
+		// does not list is one too: the engine lists its owners and pods at
+		// the same step, so there is none.)
 		for (const [key, list] of byOwner) {
 			const gone = byGoneOwner.get(key) || [];
 			byGoneOwner.set(key, gone.concat(list));
@@ -501,9 +619,9 @@
 		for (const [key, list] of byGoneOwner) {
 			const [namespace, kind, name] = key.split("/");
 			const owner = {kind, namespace, name, selector: "", replicas: 0, status: {}};
-			parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, true, columns, touched));
+			parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, countOf("gone " + key), true, columns, touched));
 		}
-		parts.push(drawOrphans(drawing, drawn, orphans, columns, touched));
+		parts.push(drawOrphans(drawing, drawn, orphans, countOf("").pods, columns, touched));
 		if (!(view.owners || []).length && !pods.length) {
 			drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"});
 			parts.splice(1, 0, drawing.nothing);
@@ -722,5 +840,5 @@
 		}
 	}
 
-	Object.assign(UI, {renderWorld, touchedSet, refKey, PodMenu, labelChanges});
+	Object.assign(UI, {renderWorld, touchedSet, refKey, PodMenu, labelChanges, maxPodsPerOwner});
 })();

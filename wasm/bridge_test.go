@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -764,6 +765,59 @@ func TestBridgeViewCapsItsLists(t *testing.T) {
 	assert.Empty(t, none.Pods)
 	assert.Empty(t, none.Informers[0].Entries)
 	assert.Equal(t, full.PodsTotal, none.PodsTotal)
+}
+
+// TestBridgeViewCapsEachGroupOfPods proves podsPerGroup lists the first
+// pods of each group the world draws, by name, and that PodGroups counts
+// every group's pods whatever the caps: the page draws "and N more" and
+// the owner's active count from them.
+func TestBridgeViewCapsEachGroupOfPods(t *testing.T) {
+	b := newSandbox(t, 0)
+	run(t, b, "create rs web --replicas=5 --selector=app=web", "create rs db --replicas=2 --selector=app=db")
+	stabilize(t, b, 10000)
+	// Two orphans (relabelled out of every selector, then released), and a
+	// pod of rs/web being deleted, not yet replaced: not active, still
+	// listed and counted.
+	run(t, b, "label pods -l app=web --pick=oldest --count=2 app=none --overwrite")
+	stabilize(t, b, 10000)
+	run(t, b, "delete pods -l app=web --pick=newest --count=1")
+
+	full := callOp[View](t, b, "view", nil)
+	capped := callOp[View](t, b, "view", ViewArgs{PodsPerGroup: 2})
+	require.Equal(t, full.PodGroups, capped.PodGroups, "the counts do not depend on the caps")
+	assert.Equal(t, []PodGroup{
+		{Namespace: "default", Owner: "rs/db", Pods: 2, Active: 2},
+		{Namespace: "default", Owner: "rs/web", Pods: 5, Active: 4},
+		{Namespace: "default", Pods: 2, Active: 2},
+	}, sortedGroups(capped.PodGroups))
+	assert.Equal(t, full.PodsTotal, capped.PodsTotal)
+
+	// Each group keeps its first two pods, in the order of the full list.
+	var want []Pod
+	seen := map[string]int{}
+	for _, p := range full.Pods {
+		group := p.Namespace + "/" + p.Owner
+		if seen[group]++; seen[group] <= 2 {
+			want = append(want, p)
+		}
+	}
+	assert.Equal(t, want, capped.Pods)
+	assert.Len(t, capped.Pods, 6, "two of each group")
+
+	// The overall cap still holds over the groups' pods.
+	assert.Equal(t, want[:3], callOp[View](t, b, "view", ViewArgs{Pods: 3, PodsPerGroup: 2}).Pods)
+}
+
+// sortedGroups orders groups by owner, the orphans last.
+func sortedGroups(groups []PodGroup) []PodGroup {
+	out := slices.Clone(groups)
+	slices.SortFunc(out, func(a, b PodGroup) int {
+		if (a.Owner == "") != (b.Owner == "") {
+			return cmp.Compare(b.Owner, a.Owner)
+		}
+		return cmp.Compare(a.Owner, b.Owner)
+	})
+	return out
 }
 
 func TestBridgeCollectsGarbageWhenARunComesToRest(t *testing.T) {

@@ -30,7 +30,7 @@ const (
 // and ignores a file that does not match.
 const firstViewCommand = "create rs web --replicas=3 --selector=app=web"
 
-var firstViewArgs = ViewArgs{Agenda: 8, Steps: 1, Pods: 1000, Entries: 200}
+var firstViewArgs = ViewArgs{Agenda: 8, Steps: 1, Pods: 1000, PodsPerGroup: 60, Entries: 200}
 
 // firstView computes the page's first world: the answers the page's first
 // three requests get from a new bridge, load, run and view, exactly as the
