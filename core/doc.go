@@ -27,8 +27,10 @@
 // Dependencies point one way, from the bottom up:
 //
 //   - sim (the kernel: clock, PRNG, agenda; it knows nothing of Kubernetes),
-//     minijson (JSON as encoding/json writes it, without that package) and
-//     api (the object types, which minijson writes) are at the bottom.
+//     minijson (JSON as encoding/json writes it, without that package),
+//     cow (the copy-on-write containers that make snapshots cheap; see
+//     below) and api (the object types, which minijson writes) are at the
+//     bottom.
 //   - labels (selectors and validation) uses api.
 //   - apistore (the versioned API with watches), informer (reflector, cache,
 //     handlers) and workqueue (queue, delays, rate limits) use those.
@@ -38,6 +40,19 @@
 //   - script and lesson drive a world.
 //   - wasm and cmd, outside core/, are the two shells: the browser page and
 //     the native headless runner. Nothing in core/ imports them.
+//
+// # Snapshots share state copy-on-write
+//
+// Stepping back restores a snapshot, so every component can be captured
+// and restored, and the page captures often. A snapshot copies almost
+// nothing: the API store, the informers' caches and indexes, the scheduler,
+// the kubelets and the replication manager's expectations keep their state
+// in package cow's containers, which a snapshot shares with the live
+// component. Each snapshot and each restore starts a new epoch, and the
+// first write in an epoch to a container made in an older one copies that
+// container (only that one) first. Package cow's documentation explains the
+// scheme; a component that adds state it changes in place either keeps it
+// in a cow container or copies it whole in its Snapshot.
 //
 // # What the determinism lint forbids, and why
 //

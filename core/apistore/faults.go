@@ -213,10 +213,8 @@ func (s *Store) faultError(rule FaultRule, info *kindInfo, req Request, name, sh
 		if info.kind.Resource() != "pods" {
 			resource = "count/" + info.qualifiedResource
 		}
-		used := 0
-		if sp := s.kinds[info.index].spaces[namespaceOf(info, req)]; sp != nil {
-			used = len(sp.objects)
-		}
+		sp, _ := s.kinds[info.index].spaces.Get(namespaceOf(info, req))
+		used := sp.Len()
 		limit := rule.QuotaLimit
 		if limit == 0 {
 			limit = used

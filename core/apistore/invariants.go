@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/cow"
 )
 
 // CheckInvariants verifies the store's internal consistency and returns an
@@ -72,11 +73,11 @@ func (s *Store) CheckInvariants() error {
 		}
 
 		// Replay.
-		replayed := maps.Clone(ks.base)
+		replayed := maps.Clone(ks.base.Read())
 		if replayed == nil {
 			replayed = make(map[string]api.Object)
 		}
-		if ks.compacted == 0 && len(ks.base) != 0 {
+		if ks.compacted == 0 && ks.base.Len() != 0 {
 			fail(name + ": nothing was forgotten, yet the base state holds objects")
 		}
 		for _, ev := range log {
@@ -109,16 +110,16 @@ func (s *Store) CheckInvariants() error {
 		// The stored objects.
 		count := 0
 		stored := make(map[string]api.Object, ks.count)
-		for _, ns := range slices.Sorted(maps.Keys(ks.spaces)) {
-			sp := ks.spaces[ns]
-			if len(sp.objects) == 0 {
+		for _, ns := range cow.SortedKeys(ks.spaces) {
+			sp, _ := ks.spaces.Get(ns)
+			if sp.Len() == 0 {
 				fail(name + ": namespace " + strconv.Quote(ns) + " has an entry but no objects")
 			}
 			if !info.namespaced && ns != "" {
 				fail(name + ": cluster-scoped objects stored under namespace " + strconv.Quote(ns))
 			}
-			for _, objName := range slices.Sorted(maps.Keys(sp.objects)) {
-				obj := sp.objects[objName]
+			for _, objName := range cow.SortedKeys(sp) {
+				obj := sp.Read()[objName]
 				count++
 				key := api.Key(ns, objName)
 				stored[key] = obj

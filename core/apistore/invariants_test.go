@@ -32,12 +32,12 @@ func TestCheckInvariantsCatchesCorruption(t *testing.T) {
 		want    string
 	}{
 		{"an object replaced behind the log's back", func(h *harness) {
-			sp := h.s.writableSpace(pods(h), "default", false)
-			sp.objects["b"] = sp.objects["b"].DeepCopyObject()
+			objects := h.s.writableSpace(pods(h), "default", false)
+			objects["b"] = objects["b"].DeepCopyObject()
 		}, "replaying the watch history gives a different default/b"},
 		{"an object dropped without an event", func(h *harness) {
-			sp := h.s.writableSpace(pods(h), "default", false)
-			delete(sp.objects, "b")
+			objects := h.s.writableSpace(pods(h), "default", false)
+			delete(objects, "b")
 		}, "counted 2 objects, holds 1"},
 		{"two objects with one uid", func(h *harness) {
 			rs, _ := h.s.Object(api.KindReplicaSet, "default", "web")

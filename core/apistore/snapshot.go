@@ -7,9 +7,10 @@ package apistore
 // Taking one is cheap: it copies a handful of small structs and shares
 // everything else with the live store.
 //   - Stored objects are immutable, so the snapshot holds the same pointers.
-//   - The per-kind and per-namespace maps are shared copy-on-write: taking a
-//     snapshot starts a new epoch, and the first write to a map from an older
-//     epoch clones that one map (only the namespace written to, not the others).
+//   - The per-kind and per-namespace maps are shared copy-on-write (package
+//     cow): taking a snapshot starts a new epoch, and the first write to a map
+//     from an older epoch copies that one map (only the namespace written to,
+//     not the others).
 //   - The watch logs are only ever appended to; the snapshot keeps each as
 //     log[first:n:n], whose capacity ends at its length, so a later append by
 //     the store can never write into the part the snapshot sees.
@@ -35,7 +36,7 @@ func (s *Store) Snapshot() *Snapshot {
 		sn.kinds[i] = ks
 	}
 	// Everything the store holds is now shared with the snapshot.
-	s.epoch++
+	s.epoch.Next()
 	return sn
 }
 
@@ -46,6 +47,6 @@ func (s *Store) Restore(sn *Snapshot) {
 	s.kinds = sn.kinds
 	s.faults = sn.faults.clone()
 	// The maps now held are the snapshot's: a new epoch makes the next write to
-	// each clone it, leaving the snapshot as it was.
-	s.epoch++
+	// each copy it, leaving the snapshot as it was.
+	s.epoch.Next()
 }

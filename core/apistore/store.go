@@ -1,14 +1,13 @@
 package apistore
 
 import (
-	"maps"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/sorting"
 )
@@ -54,11 +53,11 @@ type Store struct {
 	rand   *rand.Rand
 	window int
 
-	// epoch is the copy-on-write generation. Every map the store owns records the
-	// epoch it was made in; a map from an older epoch may be shared with a
-	// snapshot and is cloned before its first write in the current epoch.
-	// Snapshot and Restore start a new epoch.
-	epoch uint64
+	// epoch is the copy-on-write generation (see package cow). Every map the
+	// store owns records the epoch it was made in; a map from an older epoch
+	// may be shared with a snapshot and is copied before its first write in
+	// the current epoch. Snapshot and Restore start a new epoch.
+	epoch cow.Epoch
 
 	// rv is the global resourceVersion: the version of the last write of any
 	// kind. It only grows, and every write takes the next value.
@@ -74,11 +73,11 @@ type Store struct {
 // kindState is everything the store holds for one kind. Snapshots copy it by
 // value: the maps are shared copy-on-write and the log is shared by slicing.
 type kindState struct {
-	// spaces maps a namespace ("" for cluster-scoped kinds) to the objects in it.
-	// Only namespaces with at least one object have an entry, so listing one
-	// namespace touches nothing else.
-	spaces      map[string]*space
-	spacesEpoch uint64
+	// spaces maps a namespace ("" for cluster-scoped kinds) to the objects in
+	// it, by name. Only namespaces with at least one object have an entry, so
+	// listing one namespace touches nothing else. A write copies the outer map
+	// and the one namespace it writes to, never the others (see writableSpace).
+	spaces cow.Map[string, cow.Map[string, api.Object]]
 
 	// count is the number of stored objects of this kind, over all namespaces.
 	count int
@@ -98,15 +97,7 @@ type kindState struct {
 	// that replaying the remembered log starts from. CheckInvariants replays the
 	// log on top of it and must arrive at the current state. Empty until the
 	// window first forgets an event.
-	base      map[string]api.Object
-	baseEpoch uint64
-}
-
-// space holds the objects of one namespace, by name. A space is never changed
-// once a snapshot may hold it: a write in a newer epoch clones it first.
-type space struct {
-	epoch   uint64
-	objects map[string]api.Object
+	base cow.Map[string, api.Object]
 }
 
 // New returns an empty store.
@@ -169,11 +160,8 @@ func (s *Store) lookup(info *kindInfo, namespace, name string) api.Object {
 	if !info.namespaced {
 		namespace = ""
 	}
-	sp := s.kinds[info.index].spaces[namespace]
-	if sp == nil {
-		return nil
-	}
-	return sp.objects[name]
+	sp, _ := s.kinds[info.index].spaces.Get(namespace)
+	return sp.Read()[name]
 }
 
 // collect returns the objects in a namespace ("" for all) that the selector
@@ -184,13 +172,14 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 		namespace = ""
 	}
 	if namespace != "" || !info.namespaced {
-		sp := ks.spaces[namespace]
-		if sp == nil {
+		sp, ok := ks.spaces.Get(namespace)
+		if !ok {
 			return []api.Object{}
 		}
-		out := make([]api.Object, 0, len(sp.objects))
-		for _, name := range slices.Sorted(maps.Keys(sp.objects)) {
-			obj := sp.objects[name]
+		objects := sp.Read()
+		out := make([]api.Object, 0, len(objects))
+		for _, name := range cow.SortedKeys(sp) {
+			obj := objects[name]
 			if sel == nil || sel.Matches(obj.Meta().Labels) {
 				out = append(out, obj)
 			}
@@ -198,10 +187,12 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 		return out
 	}
 	out := make([]api.Object, 0, ks.count)
-	for _, ns := range slices.Sorted(maps.Keys(ks.spaces)) {
-		sp := ks.spaces[ns]
-		for _, name := range slices.Sorted(maps.Keys(sp.objects)) {
-			obj := sp.objects[name]
+	spaces := ks.spaces.Read()
+	for _, ns := range cow.SortedKeys(ks.spaces) {
+		sp := spaces[ns]
+		objects := sp.Read()
+		for _, name := range cow.SortedKeys(sp) {
+			obj := objects[name]
 			if sel == nil || sel.Matches(obj.Meta().Labels) {
 				out = append(out, obj)
 			}
@@ -230,29 +221,16 @@ func (s *Store) nextRV() (uint64, string) {
 	return s.rv, strconv.FormatUint(s.rv, 10)
 }
 
-// writableSpace returns the namespace's space, ready to be written in the
-// current epoch: the kind's namespace map and the space are cloned first if a
-// snapshot may share them. With create, a missing space is made.
-func (s *Store) writableSpace(ks *kindState, namespace string, create bool) *space {
-	if ks.spacesEpoch != s.epoch {
-		clone := make(map[string]*space, len(ks.spaces)+1)
-		maps.Copy(clone, ks.spaces)
-		ks.spaces = clone
-		ks.spacesEpoch = s.epoch
+// writableSpace returns the objects of the namespace, by name, ready to be
+// written in the current epoch: the kind's namespace map and the namespace's
+// own map are copied first if a snapshot may share them. With create, a
+// missing namespace is made; without, it is nil.
+func (s *Store) writableSpace(ks *kindState, namespace string, create bool) map[string]api.Object {
+	spaces := ks.spaces.Write(s.epoch)
+	if _, ok := spaces[namespace]; !ok && !create {
+		return nil
 	}
-	sp := ks.spaces[namespace]
-	switch {
-	case sp == nil:
-		if !create {
-			return nil
-		}
-		sp = &space{epoch: s.epoch, objects: make(map[string]api.Object)}
-		ks.spaces[namespace] = sp
-	case sp.epoch != s.epoch:
-		sp = &space{epoch: s.epoch, objects: maps.Clone(sp.objects)}
-		ks.spaces[namespace] = sp
-	}
-	return sp
+	return cow.WriteIn(spaces, namespace, s.epoch)
 }
 
 // store puts a new version of an object into the store at resourceVersion rv
@@ -261,11 +239,11 @@ func (s *Store) writableSpace(ks *kindState, namespace string, create bool) *spa
 func (s *Store) store(info *kindInfo, obj api.Object, typ EventType, rv uint64) {
 	ks := &s.kinds[info.index]
 	m := obj.Meta()
-	sp := s.writableSpace(ks, m.Namespace, true)
-	if _, ok := sp.objects[m.Name]; !ok {
+	objects := s.writableSpace(ks, m.Namespace, true)
+	if _, ok := objects[m.Name]; !ok {
 		ks.count++
 	}
-	sp.objects[m.Name] = obj
+	objects[m.Name] = obj
 	s.record(info, WatchEvent{Type: typ, Object: obj, ResourceVersion: rv})
 }
 
@@ -275,10 +253,10 @@ func (s *Store) store(info *kindInfo, obj api.Object, typ EventType, rv uint64) 
 func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
 	ks := &s.kinds[info.index]
 	m := last.Meta()
-	sp := s.writableSpace(ks, m.Namespace, false)
-	delete(sp.objects, m.Name)
-	if len(sp.objects) == 0 {
-		delete(ks.spaces, m.Namespace)
+	objects := s.writableSpace(ks, m.Namespace, false)
+	delete(objects, m.Name)
+	if len(objects) == 0 {
+		ks.spaces.Delete(s.epoch, m.Namespace)
 	}
 	ks.count--
 	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv})
@@ -309,16 +287,11 @@ func (s *Store) record(info *kindInfo, ev WatchEvent) {
 
 // foldIntoBase applies a forgotten event to the kind's base state.
 func (s *Store) foldIntoBase(ks *kindState, ev WatchEvent) {
-	if ks.baseEpoch != s.epoch {
-		clone := make(map[string]api.Object, len(ks.base)+1)
-		maps.Copy(clone, ks.base)
-		ks.base = clone
-		ks.baseEpoch = s.epoch
-	}
+	base := ks.base.Write(s.epoch)
 	key := keyOf(ev.Object.Meta())
 	if ev.Type == Deleted {
-		delete(ks.base, key)
+		delete(base, key)
 	} else {
-		ks.base[key] = ev.Object
+		base[key] = ev.Object
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -60,14 +61,12 @@ type Kubelets struct {
 	podsR reflector
 
 	// pods holds every pod the kubelets know to be bound to a node, by key.
-	// Unbound pods are not held. Entries are shared with snapshots: one whose
-	// epoch is older than the component's is copied before it is changed (mut).
-	// So is the map itself: podsEpoch is the epoch it was made in, and it is
-	// cloned before its first change in a later one (see writablePods). Each
-	// snapshot and each restore starts a new epoch.
-	pods      map[string]*kpod
-	podsEpoch uint64
-	epoch     uint64
+	// Unbound pods are not held. The map and its entries are shared
+	// copy-on-write with snapshots (package cow): mut copies an entry, and the
+	// map, before their first change in an epoch. Each snapshot and each
+	// restore starts a new epoch.
+	pods  cow.Rows[string, kpod]
+	epoch cow.Epoch
 
 	// waiting maps a node that has no running kubelet to the keys of the pods
 	// bound to it, in the order they were seen. Every key in it is in pods in
@@ -117,8 +116,6 @@ const (
 // fields, not from what it last read, so a report still on its way cannot be
 // undone by a stale read.
 type kpod struct {
-	epoch uint64
-
 	namespace, name, uid, node string
 	// pod is the latest version the kubelet saw (shared, read-only).
 	pod *api.Pod
@@ -187,7 +184,7 @@ func newKubelets(cfg Config, srv *apistore.Server, sch sim.Scheduler) *Kubelets 
 		name: cfg.KubeletName, srv: srv, sch: sch,
 		startDelay: cfg.KubeletStart, stopDelay: cfg.KubeletStop,
 		nodeIndex: map[string]int{}, podsR: reflector{kind: api.KindPod},
-		pods: map[string]*kpod{}, podsEpoch: 1, epoch: 1, waiting: map[string][]string{},
+		epoch: 1, waiting: map[string][]string{},
 	}
 }
 
@@ -250,26 +247,9 @@ func (k *Kubelets) served(node string) bool {
 	return ok && k.nodes[i].started
 }
 
-// mut returns the pod's entry, copied first if a snapshot shares it.
-func (k *Kubelets) mut(key string) *kpod {
-	p := k.pods[key]
-	if p != nil && p.epoch != k.epoch {
-		cp := *p
-		cp.epoch = k.epoch
-		p = &cp
-		k.writablePods()[key] = p
-	}
-	return p
-}
-
-// writablePods returns pods, cloned first if a snapshot may share it.
-func (k *Kubelets) writablePods() map[string]*kpod {
-	if k.podsEpoch != k.epoch {
-		k.pods = cloneMap(k.pods)
-		k.podsEpoch = k.epoch
-	}
-	return k.pods
-}
+// mut returns the pod's entry ready to change, copied first if a snapshot
+// shares it; nil when the kubelets hold no such pod.
+func (k *Kubelets) mut(key string) *kpod { return k.pods.Mut(k.epoch, key) }
 
 // Handle runs one of the kubelets' steps.
 func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
@@ -417,7 +397,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 		key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
 		seen[key] = true
 		k.observe(ctx, key, pod)
-		if p := k.pods[key]; p != nil {
+		if p := k.pods.Get(key); p != nil {
 			if p.state == PodWaiting {
 				waiting++
 			} else {
@@ -425,7 +405,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 			}
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(k.pods)) {
+	for _, key := range cow.SortedRowKeys(k.pods) {
 		if !seen[key] {
 			k.forget(ctx, key)
 		}
@@ -443,7 +423,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
 	ref := podRef(pod)
 	if ev.Type == apistore.Deleted {
-		p := k.pods[key]
+		p := k.pods.Get(key)
 		if p == nil || p.uid != pod.Metadata.UID {
 			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
 				Summary: "saw " + ref.String() + " deleted; no kubelet was running it"}
@@ -481,7 +461,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 // observe takes in the current state of a pod and acts on it.
 func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
 	name := "pod/" + pod.Metadata.Name
-	if p := k.pods[key]; p != nil && p.uid != pod.Metadata.UID {
+	if p := k.pods.Get(key); p != nil && p.uid != pod.Metadata.UID {
 		k.forget(ctx, key) // the name now belongs to a new pod
 	}
 	node := pod.Spec.NodeName
@@ -490,8 +470,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, 
 	}
 	p := k.mut(key)
 	if p == nil {
-		p = &kpod{epoch: k.epoch, namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node}
-		k.writablePods()[key] = p
+		p = k.pods.Add(k.epoch, key, kpod{namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node})
 	}
 	p.pod = pod
 	if !k.served(node) {
@@ -520,7 +499,7 @@ func (k *Kubelets) forget(ctx *sim.Context, key string) {
 			k.waiting[p.node] = keys
 		}
 	}
-	delete(k.writablePods(), key)
+	k.pods.Delete(k.epoch, key)
 }
 
 func (k *Kubelets) cancelTimer(ctx *sim.Context, p *kpod) {
@@ -667,7 +646,7 @@ func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string)
 // timer runs a pod's pending step: containers started or restarted, or
 // stopped, or a status write to retry.
 func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report {
-	p := k.pods[d.key]
+	p := k.pods.Get(d.key)
 	if p == nil || p.uid != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Summary: "a timer of pod/" + keyName(d.key) + " fired, but the pod is gone"}
 	}
@@ -843,7 +822,7 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	req := rep.Request
 	key := api.Key(req.Namespace, req.Name)
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
-	p := k.pods[key]
+	p := k.pods.Get(key)
 	node := ""
 	if p != nil {
 		node = p.node
@@ -882,7 +861,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	req := rep.Request
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
 	node := ""
-	if p := k.pods[api.Key(req.Namespace, req.Name)]; p != nil {
+	if p := k.pods.Get(api.Key(req.Namespace, req.Name)); p != nil {
 		node = p.node
 	}
 	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
@@ -898,7 +877,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		// containers it has stopped (its syncBatch runs every 10s); without
 		// the retry, a removal that failed after the grace period's end left
 		// the pod Terminating for ever.
-		p := k.pods[api.Key(req.Namespace, req.Name)]
+		p := k.pods.Get(api.Key(req.Namespace, req.Name))
 		if p != nil && p.state == PodRemoving && p.uid == req.DeleteOptions.Preconditions.UID {
 			p.state = PodStopping
 			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
@@ -924,7 +903,7 @@ func isReady(pod *api.Pod) bool {
 func (k *Kubelets) Describe(ev sim.Event) string {
 	switch d := ev.Data.(type) {
 	case timerData:
-		p := k.pods[d.key]
+		p := k.pods.Get(d.key)
 		node := ""
 		if p != nil {
 			node = p.node
@@ -964,7 +943,7 @@ type kubeletsSnapshot struct {
 	startDelay, stopDelay time.Duration
 	nodes                 []knode
 	podsR                 reflector
-	pods                  map[string]*kpod
+	pods                  cow.Rows[string, kpod]
 	waiting               map[string][]string
 }
 
@@ -976,7 +955,7 @@ func (k *Kubelets) Snapshot() any {
 		nodes: slices.Clone(k.nodes), podsR: k.podsR,
 		pods: k.pods, waiting: cloneWaiting(k.waiting),
 	}
-	k.epoch++
+	k.epoch.Next()
 	return s
 }
 
@@ -992,7 +971,7 @@ func (k *Kubelets) Restore(v any) {
 	k.podsR = s.podsR
 	k.pods = s.pods
 	k.waiting = cloneWaiting(s.waiting)
-	k.epoch++
+	k.epoch.Next()
 }
 
 // cloneWaiting copies the waiting lists; a list is replaced, never changed

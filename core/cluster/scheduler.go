@@ -9,6 +9,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/sorting"
 )
@@ -58,15 +59,12 @@ type Scheduler struct {
 
 	// pods holds every pod the scheduler follows: live pods waiting for a node
 	// or being bound, and non-terminal bound pods (to count them). Finished
-	// pods, and unbound pods being deleted, are not held. Entries are shared
-	// with snapshots: an entry whose epoch is older than the scheduler's is
-	// copied before it is changed (see mut). So is the map itself: podsEpoch
-	// is the epoch it was made in, and it is cloned before its first change
-	// in a later one (see writablePods). Each snapshot and each restore
-	// starts a new epoch.
-	pods      map[string]*spod
-	podsEpoch uint64
-	epoch     uint64
+	// pods, and unbound pods being deleted, are not held. The map and its
+	// entries are shared copy-on-write with snapshots (package cow): mut
+	// copies an entry, and the map, before their first change in an epoch.
+	// Each snapshot and each restore starts a new epoch.
+	pods  cow.Rows[string, spod]
+	epoch cow.Epoch
 
 	// active is the scheduling queue, oldest first, from index head on. An
 	// entry is live only while its pod is in qActive with the same gen; the
@@ -112,8 +110,6 @@ type queueEntry struct {
 
 // spod is what the scheduler knows of one pod.
 type spod struct {
-	epoch uint64
-
 	namespace, name, uid string
 
 	// node is the node the pod is bound to or being bound to; "" when unbound.
@@ -139,9 +135,9 @@ type retry struct {
 
 func newScheduler(name string, srv *apistore.Server) *Scheduler {
 	return &Scheduler{
-		name: name, srv: srv, epoch: 1, podsEpoch: 1,
+		name: name, srv: srv, epoch: 1,
 		nodesR: reflector{kind: api.KindNode}, podsR: reflector{kind: api.KindPod},
-		bound: map[string]int{}, pods: map[string]*spod{},
+		bound: map[string]int{},
 	}
 }
 
@@ -189,26 +185,9 @@ func (s *Scheduler) report(models, summary string, touched ...sim.Ref) sim.Repor
 	return sim.Report{Actor: s.name, Models: models, Summary: summary, Touched: touched}
 }
 
-// mut returns the pod's entry, copied first if a snapshot shares it.
-func (s *Scheduler) mut(key string) *spod {
-	p := s.pods[key]
-	if p != nil && p.epoch != s.epoch {
-		cp := *p
-		cp.epoch = s.epoch
-		p = &cp
-		s.writablePods()[key] = p
-	}
-	return p
-}
-
-// writablePods returns pods, cloned first if a snapshot may share it.
-func (s *Scheduler) writablePods() map[string]*spod {
-	if s.podsEpoch != s.epoch {
-		s.pods = cloneMap(s.pods)
-		s.podsEpoch = s.epoch
-	}
-	return s.pods
-}
+// mut returns the pod's entry ready to change, copied first if a snapshot
+// shares it; nil when the scheduler follows no such pod.
+func (s *Scheduler) mut(key string) *spod { return s.pods.Mut(s.epoch, key) }
 
 func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	switch {
@@ -264,7 +243,7 @@ func (s *Scheduler) listedPods(ctx *sim.Context, items []api.Object, rv uint64) 
 		seen[api.Key(pod.Metadata.Namespace, pod.Metadata.Name)] = true
 		s.observe(ctx, pod)
 	}
-	for _, key := range slices.Sorted(maps.Keys(s.pods)) {
+	for _, key := range cow.SortedRowKeys(s.pods) {
 		if !seen[key] {
 			s.forget(ctx, key)
 		}
@@ -319,7 +298,7 @@ func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repor
 	ref := podRef(pod)
 	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
 	if ev.Type == apistore.Deleted {
-		p := s.pods[key]
+		p := s.pods.Get(key)
 		if p == nil || p.uid != pod.Metadata.UID {
 			return s.report("deletePodFromCache", "saw "+ref.String()+" deleted; it was not waiting for a node and was not counted on one", ref)
 		}
@@ -339,7 +318,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 	m := &pod.Metadata
 	key := api.Key(m.Namespace, m.Name)
 	name := "pod/" + m.Name
-	if p := s.pods[key]; p != nil && p.uid != m.UID {
+	if p := s.pods.Get(key); p != nil && p.uid != m.UID {
 		s.forget(ctx, key) // the name now belongs to a new pod
 	}
 	terminal := isTerminal(pod)
@@ -352,8 +331,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 		case terminal:
 			return "addPodToCache", "saw " + name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
 		}
-		p = &spod{epoch: s.epoch, namespace: m.Namespace, name: m.Name, uid: m.UID}
-		s.writablePods()[key] = p
+		p = s.pods.Add(s.epoch, key, spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
 	}
 
 	if node != "" {
@@ -365,7 +343,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 		p.node, p.assumed = node, false
 		if terminal {
 			s.uncount(p)
-			delete(s.writablePods(), key)
+			s.pods.Delete(s.epoch, key)
 			return "updatePodInCache", name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
 				plural(s.bound[node], "pod") + " left)"
 		}
@@ -411,7 +389,7 @@ func (s *Scheduler) forget(ctx *sim.Context, key string) {
 	}
 	s.dequeue(ctx, p)
 	s.uncount(p)
-	delete(s.writablePods(), key)
+	s.pods.Delete(s.epoch, key)
 }
 
 func (s *Scheduler) uncount(p *spod) {
@@ -457,7 +435,7 @@ func (s *Scheduler) ensureScheduling(ctx *sim.Context) {
 func (s *Scheduler) moveAllToActive(ctx *sim.Context) int {
 	moved := 0
 	for _, e := range s.unschedulable {
-		p := s.pods[e.key]
+		p := s.pods.Get(e.key)
 		if p == nil || p.queue != qUnschedulable || p.gen != e.gen {
 			continue
 		}
@@ -474,7 +452,7 @@ func (s *Scheduler) popActive() (string, *spod) {
 		e := s.active[s.head]
 		s.active[s.head] = queueEntry{}
 		s.head++
-		if p := s.pods[e.key]; p != nil && p.queue == qActive && p.gen == e.gen {
+		if p := s.pods.Get(e.key); p != nil && p.queue == qActive && p.gen == e.gen {
 			if s.head == len(s.active) {
 				s.active, s.head = s.active[:0], 0
 			} else if s.head > 1024 && s.head*2 > len(s.active) {
@@ -571,7 +549,7 @@ func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Repo
 			"); its kubelet takes it from here", ref, sim.Ref{Kind: "node", Name: req.NodeName})
 	}
 	s.bindFailures++
-	p := s.pods[key]
+	p := s.pods.Get(key)
 	if p == nil || !p.assumed || p.bindID != rep.ID {
 		return s.report("bind", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
 			"); the scheduler has already moved on from that pod", ref)
@@ -591,7 +569,7 @@ func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Repo
 
 // retry ends a pod's back-off after a failed binding.
 func (s *Scheduler) retry(ctx *sim.Context, r retry) sim.Report {
-	p := s.pods[r.key]
+	p := s.pods.Get(r.key)
 	if p == nil || p.queue != qBackoff || p.gen != r.gen {
 		return s.report("flushBackoffQCompleted", "the back-off of a pod ended, but the pod no longer waits for it")
 	}
@@ -626,7 +604,7 @@ type schedulerSnapshot struct {
 	nodesR, podsR reflector
 	nodes         []schedNode
 	bound         map[string]int
-	pods          map[string]*spod
+	pods          cow.Rows[string, spod]
 	active        []queueEntry
 	activeLen     int
 	unschedulable []queueEntry
@@ -646,7 +624,7 @@ func (s *Scheduler) Snapshot() any {
 		unschedulable: slices.Clone(s.unschedulable), gen: s.gen, scheduling: s.scheduling,
 		attempts: s.attempts, binds: s.binds, bindFailures: s.bindFailures,
 	}
-	s.epoch++
+	s.epoch.Next()
 	return snap
 }
 
@@ -661,7 +639,7 @@ func (s *Scheduler) Restore(v any) {
 	s.unschedulable = slices.Clone(snap.unschedulable)
 	s.gen, s.scheduling = snap.gen, snap.scheduling
 	s.attempts, s.binds, s.bindFailures = snap.attempts, snap.binds, snap.bindFailures
-	s.epoch++
+	s.epoch.Next()
 }
 
 var (

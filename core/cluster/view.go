@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/sorting"
 )
@@ -70,7 +71,7 @@ func (p *kpod) view() KubeletPod {
 // holds it (it is unbound, or gone, or its binding has not reached the
 // kubelets yet).
 func (k *Kubelets) Pod(namespace, name string) (KubeletPod, bool) {
-	p := k.pods[api.Key(namespace, name)]
+	p := k.pods.Get(api.Key(namespace, name))
 	if p == nil {
 		return KubeletPod{}, false
 	}
@@ -79,9 +80,9 @@ func (k *Kubelets) Pod(namespace, name string) (KubeletPod, bool) {
 
 // Pods returns every pod the kubelets hold, by node name and then by key.
 func (k *Kubelets) Pods() []KubeletPod {
-	out := make([]KubeletPod, 0, len(k.pods))
-	for _, key := range slices.Sorted(maps.Keys(k.pods)) {
-		out = append(out, k.pods[key].view())
+	out := make([]KubeletPod, 0, k.pods.Len())
+	for _, key := range cow.SortedRowKeys(k.pods) {
+		out = append(out, k.pods.Get(key).view())
 	}
 	sorting.Stable(out, func(a, b KubeletPod) int { return strings.Compare(a.Node, b.Node) })
 	return out
@@ -165,17 +166,17 @@ type SchedulerNode struct {
 func (s *Scheduler) View() SchedulerView {
 	v := SchedulerView{Attempts: s.attempts, Binds: s.binds, BindFailures: s.bindFailures}
 	for _, e := range s.active[s.head:] {
-		if p := s.pods[e.key]; p != nil && p.queue == qActive && p.gen == e.gen {
+		if p := s.pods.Get(e.key); p != nil && p.queue == qActive && p.gen == e.gen {
 			v.Queue = append(v.Queue, e.key)
 		}
 	}
 	for _, e := range s.unschedulable {
-		if p := s.pods[e.key]; p != nil && p.queue == qUnschedulable && p.gen == e.gen {
+		if p := s.pods.Get(e.key); p != nil && p.queue == qUnschedulable && p.gen == e.gen {
 			v.Unschedulable = append(v.Unschedulable, e.key)
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(s.pods)) {
-		p := s.pods[key]
+	for _, key := range cow.SortedRowKeys(s.pods) {
+		p := s.pods.Get(key)
 		if p.queue == qBackoff {
 			v.BackingOff = append(v.BackingOff, key)
 		}

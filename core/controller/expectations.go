@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -47,17 +48,19 @@ type ControllerExpectations struct {
 	// are fulfilled; they stay until replaced or deleted.
 	counts map[string]expectationCounts
 
-	// deletes holds, per controller key, the pod keys whose deletion is still
-	// expected. A key has a set from its first ExpectDeletions until
+	// deletes holds, per controller key, the set of pod keys whose deletion
+	// is still expected. A key has a set from its first ExpectDeletions until
 	// DeleteExpectations; the set may be empty. Every key in deletes also has
 	// a record in counts.
-	deletes map[string]*podKeySet
+	//
+	// The sets are shared copy-on-write with snapshots (package cow), so a
+	// snapshot copies only the two outer maps; DeletionObserved copies a set
+	// before its first change in an epoch.
+	deletes map[string]cow.Map[string, struct{}]
 
-	// epoch counts snapshots and restores. A set whose epoch is older than
-	// this one may be shared with a snapshot, so it is cloned before it
-	// changes (see writableSet); a snapshot therefore copies only the two
-	// outer maps.
-	epoch uint64
+	// epoch is the copy-on-write generation: each snapshot and each restore
+	// starts a new one.
+	epoch cow.Epoch
 
 	now func() time.Duration
 	ttl time.Duration
@@ -73,15 +76,6 @@ type expectationCounts struct {
 	// setAt is when the record was last set, on the kernel's clock. Lowering
 	// or raising the counts does not move it.
 	setAt time.Duration
-}
-
-// podKeySet is the set of pod keys one controller expects to see deleted.
-type podKeySet struct {
-	keys map[string]struct{}
-
-	// epoch is the expectations' epoch when this set was made; see
-	// ControllerExpectations.epoch.
-	epoch uint64
 }
 
 // ExpectationsConfig configures a ControllerExpectations. Its zero value is a
@@ -103,7 +97,7 @@ var _ sim.Snapshotter = (*ControllerExpectations)(nil)
 func NewControllerExpectations(cfg ExpectationsConfig) *ControllerExpectations {
 	return &ControllerExpectations{
 		counts:  make(map[string]expectationCounts),
-		deletes: make(map[string]*podKeySet),
+		deletes: make(map[string]cow.Map[string, struct{}]),
 		now:     cfg.Now,
 		ttl:     cfg.TTL,
 	}
@@ -151,18 +145,18 @@ func (e *ControllerExpectations) ExpectCreations(key string, adds int) {
 // ("clobbering existing delete keys"). The overwritten keys are returned,
 // sorted, so the caller can say so; nil means nothing was clobbered.
 func (e *ControllerExpectations) ExpectDeletions(key string, podKeys []string) (clobbered []string) {
-	if old := e.deletes[key]; old != nil && len(old.keys) > 0 {
-		clobbered = slices.Sorted(maps.Keys(old.keys))
+	if old := e.deletes[key]; old.Len() > 0 {
+		clobbered = cow.SortedKeys(old)
 	}
-	set := &podKeySet{keys: make(map[string]struct{}, len(podKeys)), epoch: e.epoch}
+	set := make(map[string]struct{}, len(podKeys))
 	for _, k := range podKeys {
-		set.keys[k] = struct{}{}
+		set[k] = struct{}{}
 	}
 	if e.deletes == nil {
-		e.deletes = make(map[string]*podKeySet)
+		e.deletes = make(map[string]cow.Map[string, struct{}])
 	}
-	e.deletes[key] = set
-	e.SetExpectations(key, 0, len(set.keys))
+	e.deletes[key] = cow.Own(e.epoch, set)
+	e.SetExpectations(key, 0, len(set))
 	return clobbered
 }
 
@@ -180,27 +174,12 @@ func (e *ControllerExpectations) CreationObserved(key string) {
 // same pod changes nothing. It reports whether it counted. It models the
 // UID-tracking layer's DeletionObserved.
 func (e *ControllerExpectations) DeletionObserved(key, podKey string) bool {
-	set := e.deletes[key]
-	if set == nil {
-		return false
-	}
-	if _, ok := set.keys[podKey]; !ok {
+	if _, ok := e.deletes[key].Get(podKey); !ok {
 		return false
 	}
 	e.LowerExpectations(key, 0, 1)
-	delete(e.writableSet(key).keys, podKey)
+	delete(cow.WriteIn(e.deletes, key, e.epoch), podKey)
 	return true
-}
-
-// writableSet returns the key's pod-key set, first replacing it by a copy if
-// a snapshot may share it.
-func (e *ControllerExpectations) writableSet(key string) *podKeySet {
-	set := e.deletes[key]
-	if set.epoch != e.epoch {
-		set = &podKeySet{keys: maps.Clone(set.keys), epoch: e.epoch}
-		e.deletes[key] = set
-	}
-	return set
 }
 
 // LowerExpectations subtracts add and del from the key's counts, if the key
@@ -267,11 +246,11 @@ func (e *ControllerExpectations) GetExpectations(key string) (add, del int64, ex
 // set exists but every deletion has been seen, as upstream's GetUIDs tells an
 // absent set from an empty one.
 func (e *ControllerExpectations) GetUIDs(key string) []string {
-	set := e.deletes[key]
-	if set == nil {
+	set, ok := e.deletes[key]
+	if !ok {
 		return nil
 	}
-	keys := slices.Sorted(maps.Keys(set.keys))
+	keys := cow.SortedKeys(set)
 	if keys == nil {
 		keys = []string{}
 	}
@@ -330,8 +309,8 @@ func (e *ControllerExpectations) View(key string) (ExpectationsView, bool) {
 		Expired:   e.expired(rec),
 	}
 	v.Satisfied = v.Fulfilled || v.Expired
-	if set := e.deletes[key]; set != nil && len(set.keys) > 0 {
-		v.PendingDeletes = slices.Sorted(maps.Keys(set.keys))
+	if set := e.deletes[key]; set.Len() > 0 {
+		v.PendingDeletes = cow.SortedKeys(set)
 	}
 	return v, true
 }
@@ -356,14 +335,14 @@ func (e *ControllerExpectations) Views() []ExpectationsView {
 // its first change after a snapshot.
 type expectationsSnapshot struct {
 	counts  map[string]expectationCounts
-	deletes map[string]*podKeySet
+	deletes map[string]cow.Map[string, struct{}]
 }
 
 // Snapshot captures the expectations (sim.Snapshotter). It copies the two
 // outer maps and shares the pod-key sets.
 func (e *ControllerExpectations) Snapshot() any {
 	s := expectationsSnapshot{counts: maps.Clone(e.counts), deletes: maps.Clone(e.deletes)}
-	e.epoch++
+	e.epoch.Next()
 	return s
 }
 
@@ -374,5 +353,5 @@ func (e *ControllerExpectations) Restore(s any) {
 	snap := s.(expectationsSnapshot)
 	e.counts = maps.Clone(snap.counts)
 	e.deletes = maps.Clone(snap.deletes)
-	e.epoch++
+	e.epoch.Next()
 }

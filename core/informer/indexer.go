@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/labels"
 )
 
@@ -32,19 +33,17 @@ func IndexByNamespace(obj api.Object) []string {
 // the order can be rebuilt exactly from a snapshot of the items alone.
 type Indexer struct {
 	// items maps a key to its object and the position it entered the cache at.
-	// It is shared copy-on-write with snapshots: itemsEpoch is the epoch it was
-	// made in, and a write in a later epoch clones it first. Each snapshot
-	// and each restore starts a new epoch.
-	items      map[string]entry
-	itemsEpoch uint64
-	epoch      uint64
+	// It is shared copy-on-write with snapshots (see package cow), as are all,
+	// indices and values: each snapshot and each restore starts a new epoch,
+	// and a write in it copies what it changes first.
+	items cow.Map[string, entry]
+	epoch cow.Epoch
 
 	// nextSeq is the position the next new key gets.
 	nextSeq uint64
 
-	// all holds every key, ordered by seq. Like the indices, it is shared
-	// copy-on-write with snapshots (see orderedKeys.epoch).
-	all orderedKeys
+	// all holds every key, ordered by seq (see keyList).
+	all keyList
 
 	// indexers are the index functions by name; names lists them sorted.
 	indexers map[string]IndexFunc
@@ -55,18 +54,14 @@ type Indexer struct {
 	//
 	// The inner maps and their key lists are shared copy-on-write with
 	// snapshots, as items is, so that a restore need not rebuild every index
-	// from the items: indicesEpoch holds the epoch each index's map was made
-	// in, and each orderedKeys carries its own.
-	indices      map[string]map[string]*orderedKeys
-	indicesEpoch map[string]uint64
+	// from the items. The outer map is the indexer's own: a snapshot copies it.
+	indices map[string]cow.Map[string, keyList]
 
 	// values remembers, per index name and key, the values the key is indexed
 	// under now, so an update can remove the old ones without recomputing them
 	// from the old object. Its inner maps are shared copy-on-write with
-	// snapshots too; valuesEpoch holds the epoch each was made in. The value
-	// slices themselves are never changed in place.
-	values      map[string]map[string][]string
-	valuesEpoch map[string]uint64
+	// snapshots too. The value slices themselves are never changed in place.
+	values map[string]cow.Map[string, []string]
 }
 
 type entry struct {
@@ -76,12 +71,11 @@ type entry struct {
 
 // NewIndexer returns an empty cache with the namespace index.
 func NewIndexer() *Indexer {
-	ix := &Indexer{items: map[string]entry{}, epoch: 1, itemsEpoch: 1}
+	ix := &Indexer{epoch: 1}
+	ix.items = cow.Own(ix.epoch, map[string]entry{})
 	ix.indexers = map[string]IndexFunc{}
-	ix.indices = map[string]map[string]*orderedKeys{}
-	ix.indicesEpoch = map[string]uint64{}
-	ix.values = map[string]map[string][]string{}
-	ix.valuesEpoch = map[string]uint64{}
+	ix.indices = map[string]cow.Map[string, keyList]{}
+	ix.values = map[string]cow.Map[string, []string]{}
 	if err := ix.AddIndexer(NamespaceIndex, IndexByNamespace); err != nil {
 		panic(err) // an empty indexer cannot conflict
 	}
@@ -100,18 +94,23 @@ func (ix *Indexer) AddIndexer(name string, fn IndexFunc) error {
 	ix.names = append(ix.names, name)
 	slices.Sort(ix.names)
 	ix.resetIndex(name)
-	for _, k := range ix.all.keys {
-		ix.indexKey(name, k.key, k.seq, ix.items[k.key].obj)
-	}
+	ix.indexAll(name)
 	return nil
 }
 
 // resetIndex empties the named index, with maps of the current epoch.
 func (ix *Indexer) resetIndex(name string) {
-	ix.indices[name] = map[string]*orderedKeys{}
-	ix.indicesEpoch[name] = ix.epoch
-	ix.values[name] = map[string][]string{}
-	ix.valuesEpoch[name] = ix.epoch
+	ix.indices[name] = cow.Own(ix.epoch, map[string]keyList{})
+	ix.values[name] = cow.Own(ix.epoch, map[string][]string{})
+}
+
+// indexAll indexes every cached object in the named index, in the order
+// their keys entered the cache.
+func (ix *Indexer) indexAll(name string) {
+	items := ix.items.Read()
+	for _, k := range ix.all.Read() {
+		ix.indexKey(name, k.key, k.seq, items[k.key].obj)
+	}
 }
 
 // Add puts obj into the cache under its key, replacing what was there.
@@ -124,19 +123,18 @@ func (ix *Indexer) Update(obj api.Object) { ix.put(KeyOf(obj), obj) }
 func (ix *Indexer) Delete(obj any) { ix.DeleteKey(KeyOf(obj)) }
 
 func (ix *Indexer) put(key string, obj api.Object) {
-	ix.writable()
-	old, exists := ix.items[key]
+	items := ix.items.Write(ix.epoch)
+	old, exists := items[key]
 	seq := old.seq
 	if !exists {
 		seq = ix.nextSeq
 		ix.nextSeq++
-		ix.all.writable(ix.epoch)
-		ix.all.insert(key, seq)
+		insertKey(ix.all.Write(ix.epoch), key, seq)
 	}
-	ix.items[key] = entry{obj: obj, seq: seq}
+	items[key] = entry{obj: obj, seq: seq}
 	for _, name := range ix.names {
 		vals := ix.indexers[name](obj)
-		if exists && slices.Equal(vals, ix.values[name][key]) {
+		if exists && slices.Equal(vals, ix.values[name].Read()[key]) {
 			// Most updates (a status change) leave every index value alone;
 			// moving the key out of a large set and back would cost a copy
 			// of the set for nothing.
@@ -149,14 +147,12 @@ func (ix *Indexer) put(key string, obj api.Object) {
 
 // DeleteKey removes a key and its index entries.
 func (ix *Indexer) DeleteKey(key string) {
-	old, exists := ix.items[key]
+	old, exists := ix.items.Get(key)
 	if !exists {
 		return
 	}
-	ix.writable()
-	delete(ix.items, key)
-	ix.all.writable(ix.epoch)
-	ix.all.remove(key, old.seq)
+	ix.items.Delete(ix.epoch, key)
+	removeKey(ix.all.Write(ix.epoch), key, old.seq)
 	for _, name := range ix.names {
 		ix.unindexKey(name, key, old.seq)
 	}
@@ -170,90 +166,41 @@ func (ix *Indexer) indexValues(name, key string, seq uint64, vals []string) {
 	if len(vals) == 0 {
 		return
 	}
-	ix.writableValues(name)[key] = vals
-	idx := ix.writableIndex(name)
+	cow.WriteIn(ix.values, name, ix.epoch)[key] = vals
+	idx := cow.WriteIn(ix.indices, name, ix.epoch)
 	for _, v := range vals {
-		ix.writableSet(idx, v).insert(key, seq)
+		// A missing value gets a new list; a list shared with a snapshot is
+		// copied by Write. The list is a value in the map, so it goes back.
+		set := idx[v]
+		insertKey(set.Write(ix.epoch), key, seq)
+		idx[v] = set
 	}
 }
 
 func (ix *Indexer) unindexKey(name, key string, seq uint64) {
-	vals, ok := ix.values[name][key]
+	vals, ok := ix.values[name].Get(key)
 	if !ok {
 		return
 	}
-	delete(ix.writableValues(name), key)
-	idx := ix.writableIndex(name)
+	delete(cow.WriteIn(ix.values, name, ix.epoch), key)
+	idx := cow.WriteIn(ix.indices, name, ix.epoch)
 	for _, v := range vals {
-		if idx[v] != nil {
-			set := ix.writableSet(idx, v)
-			set.remove(key, seq)
-			if len(set.keys) == 0 {
-				delete(idx, v)
-			}
+		set, ok := idx[v]
+		if !ok {
+			continue
 		}
-	}
-}
-
-// writableValues returns the named index's values map, cloned first if a
-// snapshot may share it.
-func (ix *Indexer) writableValues(name string) map[string][]string {
-	m := ix.values[name]
-	if ix.valuesEpoch[name] != ix.epoch {
-		m = maps.Clone(m)
-		if m == nil {
-			m = map[string][]string{}
+		removeKey(set.Write(ix.epoch), key, seq)
+		if set.Len() == 0 {
+			delete(idx, v)
+		} else {
+			idx[v] = set
 		}
-		ix.values[name] = m
-		ix.valuesEpoch[name] = ix.epoch
-	}
-	return m
-}
-
-// writableIndex returns the named index's map from values to key sets,
-// cloned first if a snapshot may share it. The sets in it may still be
-// shared: see writableSet.
-func (ix *Indexer) writableIndex(name string) map[string]*orderedKeys {
-	m := ix.indices[name]
-	if ix.indicesEpoch[name] != ix.epoch {
-		m = maps.Clone(m)
-		if m == nil {
-			m = map[string]*orderedKeys{}
-		}
-		ix.indices[name] = m
-		ix.indicesEpoch[name] = ix.epoch
-	}
-	return m
-}
-
-// writableSet returns the set of keys under value v in idx, which must be
-// writable (see writableIndex): a new set if there is none, a copy if a
-// snapshot may share it (the copy replaces it in idx), else the set itself.
-func (ix *Indexer) writableSet(idx map[string]*orderedKeys, v string) *orderedKeys {
-	set := idx[v]
-	switch {
-	case set == nil:
-		set = &orderedKeys{epoch: ix.epoch}
-		idx[v] = set
-	case set.epoch != ix.epoch:
-		set = &orderedKeys{keys: set.cloneKeys(), epoch: ix.epoch}
-		idx[v] = set
-	}
-	return set
-}
-
-// writable makes items safe to write: if a snapshot may share it, it is
-// cloned first.
-func (ix *Indexer) writable() {
-	if ix.itemsEpoch != ix.epoch {
-		ix.items = maps.Clone(ix.items)
-		ix.itemsEpoch = ix.epoch
 	}
 }
 
 // GetByKey returns the cached object for a key.
 func (ix *Indexer) GetByKey(key string) (api.Object, bool) {
-	e, ok := ix.items[key]
+	e, ok := ix.items.Get(key)
 	return e.obj, ok
 }
 
@@ -263,8 +210,9 @@ func (ix *Indexer) Get(obj any) (api.Object, bool) { return ix.GetByKey(KeyOf(ob
 // ListKeys returns every key, sorted. The DeltaFIFO uses it to detect missed
 // deletions and to resync, in a reproducible order.
 func (ix *Indexer) ListKeys() []string {
-	keys := make([]string, 0, len(ix.all.keys))
-	for _, k := range ix.all.keys {
+	all := ix.all.Read()
+	keys := make([]string, 0, len(all))
+	for _, k := range all {
 		keys = append(keys, k.key)
 	}
 	slices.Sort(keys)
@@ -273,15 +221,21 @@ func (ix *Indexer) ListKeys() []string {
 
 // List returns every cached object, in the order their keys entered the cache.
 func (ix *Indexer) List() []api.Object {
-	out := make([]api.Object, 0, len(ix.all.keys))
-	for _, k := range ix.all.keys {
-		out = append(out, ix.items[k.key].obj)
+	return ix.objects(ix.all.Read())
+}
+
+// objects returns the cached objects of keys, in order.
+func (ix *Indexer) objects(keys []seqKey) []api.Object {
+	items := ix.items.Read()
+	out := make([]api.Object, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, items[k.key].obj)
 	}
 	return out
 }
 
 // Len returns the number of cached objects.
-func (ix *Indexer) Len() int { return len(ix.items) }
+func (ix *Indexer) Len() int { return ix.items.Len() }
 
 // ByIndex returns the objects indexed under value in the named index, in the
 // order their keys entered the cache.
@@ -290,15 +244,11 @@ func (ix *Indexer) ByIndex(name, value string) ([]api.Object, error) {
 	if !ok {
 		return nil, errors.New("index with name " + name + " does not exist")
 	}
-	set := idx[value]
-	if set == nil {
+	set, ok := idx.Get(value)
+	if !ok {
 		return nil, nil
 	}
-	out := make([]api.Object, 0, len(set.keys))
-	for _, k := range set.keys {
-		out = append(out, ix.items[k.key].obj)
-	}
-	return out, nil
+	return ix.objects(set.Read()), nil
 }
 
 // IndexKeys returns the keys indexed under value in the named index.
@@ -307,12 +257,12 @@ func (ix *Indexer) IndexKeys(name, value string) ([]string, error) {
 	if !ok {
 		return nil, errors.New("index with name " + name + " does not exist")
 	}
-	set := idx[value]
-	if set == nil {
+	set, ok := idx.Get(value)
+	if !ok {
 		return nil, nil
 	}
-	out := make([]string, len(set.keys))
-	for i, k := range set.keys {
+	out := make([]string, set.Len())
+	for i, k := range set.Read() {
 		out[i] = k.key
 	}
 	return out, nil
@@ -337,15 +287,16 @@ func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Obj
 			out = append(out, obj)
 		}
 	}
+	items := ix.items.Read()
 	if namespace == "" {
-		for _, k := range ix.all.keys {
-			visit(ix.items[k.key].obj)
+		for _, k := range ix.all.Read() {
+			visit(items[k.key].obj)
 		}
 		return out
 	}
-	if set := ix.indices[NamespaceIndex][namespace]; set != nil {
-		for _, k := range set.keys {
-			visit(ix.items[k.key].obj)
+	if set, ok := ix.indices[NamespaceIndex].Get(namespace); ok {
+		for _, k := range set.Read() {
+			visit(items[k.key].obj)
 		}
 	}
 	return out
@@ -355,17 +306,17 @@ func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Obj
 // sequence counter, the order of the keys and the indices, all shared with
 // the cache, which copies each of them before it next changes it.
 type indexerSnapshot struct {
-	items   map[string]entry
+	items   cow.Map[string, entry]
 	nextSeq uint64
-	all     orderedKeys
-	indices map[string]map[string]*orderedKeys
-	values  map[string]map[string][]string
+	all     keyList
+	indices map[string]cow.Map[string, keyList]
+	values  map[string]cow.Map[string, []string]
 }
 
 // snapshot freezes the current items, order and indices: starting a new
-// epoch makes the next write to each clone it first.
+// epoch makes the next write to each copy it first.
 func (ix *Indexer) snapshot() indexerSnapshot {
-	ix.epoch++
+	ix.epoch.Next()
 	return indexerSnapshot{items: ix.items, nextSeq: ix.nextSeq, all: ix.all,
 		indices: maps.Clone(ix.indices), values: maps.Clone(ix.values)}
 }
@@ -375,7 +326,7 @@ func (ix *Indexer) snapshot() indexerSnapshot {
 // changes. An index added since the snapshot was taken is rebuilt from the
 // items, in the order they entered the cache.
 func (ix *Indexer) restore(s indexerSnapshot) {
-	ix.epoch++
+	ix.epoch.Next()
 	ix.items = s.items
 	ix.nextSeq = s.nextSeq
 	ix.all = s.all
@@ -386,36 +337,15 @@ func (ix *Indexer) restore(s indexerSnapshot) {
 			continue
 		}
 		ix.resetIndex(name)
-		for _, k := range ix.all.keys {
-			ix.indexKey(name, k.key, k.seq, ix.items[k.key].obj)
-		}
+		ix.indexAll(name)
 	}
 }
 
-// orderedKeys is a set of keys kept in seq order. New keys usually have the
-// highest seq and are appended; removal finds the key by binary search on seq.
-//
-// epoch is the indexer epoch the set was made in. A set of an earlier epoch
-// may be shared with a snapshot and must be copied before it is changed.
-type orderedKeys struct {
-	keys  []seqKey
-	epoch uint64
-}
-
-// writable makes o safe to change in the indexer epoch epoch: if it was made
-// in an earlier one, a snapshot may share its keys, so it takes a copy.
-func (o *orderedKeys) writable(epoch uint64) {
-	if o.epoch != epoch {
-		o.keys = o.cloneKeys()
-		o.epoch = epoch
-	}
-}
-
-// cloneKeys copies the keys, with room for a few more so that the next
-// inserts do not have to copy them again at once.
-func (o *orderedKeys) cloneKeys() []seqKey {
-	return append(make([]seqKey, 0, len(o.keys)+len(o.keys)/4+1), o.keys...)
-}
+// keyList is a set of keys kept in seq order, shared copy-on-write with
+// snapshots: insertKey and removeKey change what its Write returned. New keys
+// usually have the highest seq and are appended; removal finds the key by
+// binary search on seq.
+type keyList = cow.Slice[seqKey]
 
 type seqKey struct {
 	key string
@@ -432,25 +362,27 @@ func compareSeq(a, b uint64) int {
 	return 0
 }
 
-func (o *orderedKeys) find(seq uint64) (int, bool) {
-	return slices.BinarySearchFunc(o.keys, seq, func(k seqKey, s uint64) int { return compareSeq(k.seq, s) })
+func findSeq(keys []seqKey, seq uint64) (int, bool) {
+	return slices.BinarySearchFunc(keys, seq, func(k seqKey, s uint64) int { return compareSeq(k.seq, s) })
 }
 
-func (o *orderedKeys) insert(key string, seq uint64) {
-	if n := len(o.keys); n == 0 || o.keys[n-1].seq < seq {
-		o.keys = append(o.keys, seqKey{key: key, seq: seq})
+// insertKey adds key at its seq to a writable key list.
+func insertKey(keys *[]seqKey, key string, seq uint64) {
+	if n := len(*keys); n == 0 || (*keys)[n-1].seq < seq {
+		*keys = append(*keys, seqKey{key: key, seq: seq})
 		return
 	}
-	i, found := o.find(seq)
+	i, found := findSeq(*keys, seq)
 	if found {
 		return
 	}
-	o.keys = slices.Insert(o.keys, i, seqKey{key: key, seq: seq})
+	*keys = slices.Insert(*keys, i, seqKey{key: key, seq: seq})
 }
 
-func (o *orderedKeys) remove(key string, seq uint64) {
-	if i, found := o.find(seq); found && o.keys[i].key == key {
-		o.keys = slices.Delete(o.keys, i, i+1)
+// removeKey removes key at its seq from a writable key list.
+func removeKey(keys *[]seqKey, key string, seq uint64) {
+	if i, found := findSeq(*keys, seq); found && (*keys)[i].key == key {
+		*keys = slices.Delete(*keys, i, i+1)
 	}
 }
 
@@ -467,18 +399,16 @@ func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, e
 	var sets [][]seqKey
 	total := 0
 	for _, v := range values {
-		if set := idx[v]; set != nil && len(set.keys) > 0 {
-			sets = append(sets, set.keys)
-			total += len(set.keys)
+		if set, _ := idx.Get(v); set.Len() > 0 {
+			sets = append(sets, set.Read())
+			total += set.Len()
 		}
 	}
-	out := make([]api.Object, 0, total)
 	if len(sets) == 1 {
-		for _, k := range sets[0] {
-			out = append(out, ix.items[k.key].obj)
-		}
-		return out, nil
+		return ix.objects(sets[0]), nil
 	}
+	items := ix.items.Read()
+	out := make([]api.Object, 0, total)
 	// Merge the ordered key lists by seq; a key under two of the values
 	// appears once.
 	pos := make([]int, len(sets))
@@ -497,7 +427,7 @@ func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, e
 		k := sets[best][pos[best]]
 		pos[best]++
 		if first || k.seq != last {
-			out = append(out, ix.items[k.key].obj)
+			out = append(out, items[k.key].obj)
 			last, first = k.seq, false
 		}
 	}

@@ -38,18 +38,20 @@ func names(objs []api.Object) []string {
 // items, and that lists follow the order keys entered the cache.
 func checkIndexer(t *testing.T, ix *Indexer) {
 	t.Helper()
-	require.Len(t, ix.all.keys, len(ix.items))
-	for i := 1; i < len(ix.all.keys); i++ {
-		require.Less(t, ix.all.keys[i-1].seq, ix.all.keys[i].seq)
+	all := ix.all.Read()
+	require.Len(t, all, ix.items.Len())
+	for i := 1; i < len(all); i++ {
+		require.Less(t, all[i-1].seq, all[i].seq)
 	}
 	for _, name := range ix.names {
 		want := map[string][]string{}
-		for _, k := range ix.all.keys {
-			for _, v := range ix.indexers[name](ix.items[k.key].obj) {
+		for _, k := range all {
+			item, _ := ix.items.Get(k.key)
+			for _, v := range ix.indexers[name](item.obj) {
 				want[v] = append(want[v], k.key)
 			}
 		}
-		require.Len(t, ix.indices[name], len(want), "index %s has a value with no keys, or misses one", name)
+		require.Equal(t, len(want), ix.indices[name].Len(), "index %s has a value with no keys, or misses one", name)
 		for v, keys := range want {
 			got, err := ix.IndexKeys(name, v)
 			require.NoError(t, err)
@@ -80,7 +82,7 @@ func TestIndexerCustomIndex(t *testing.T) {
 	checkIndexer(t, ix)
 	got, _ = ix.ByIndex("controllerUID", "u1")
 	assert.Empty(t, got)
-	_, hasValue := ix.indices["controllerUID"]["u1"]
+	_, hasValue := ix.indices["controllerUID"].Get("u1")
 	assert.False(t, hasValue, "an index value with no keys left is removed")
 }
 

@@ -182,6 +182,15 @@ func (h *waitHeap) inOrder() []waitFor {
 }
 
 // clone returns a heap equal to h that shares nothing mutable with it.
+//
+// Snapshots copy the heap whole rather than share it copy-on-write as the
+// caches do (package cow). It is not a map but four arrays that every push
+// and pop changes together: a swap moves slots, order and positions at once,
+// so the first write after a snapshot would copy all of them anyway, and
+// nearly every step that touches a queue pushes or pops. It holds only the
+// keys waiting out a delay (controller keys, not pods), so the copy is
+// small; and a cow.Map index beside arrays copied whole would add a check on
+// every lookup for no saving.
 func (h *waitHeap) clone() waitHeap {
 	c := waitHeap{
 		order: slices.Clone(h.order),
