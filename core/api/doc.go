@@ -19,4 +19,8 @@
 //   - An object's controller is the one owner reference with controller=true
 //     (GetControllerOf); an object without one is an orphan that a matching
 //     controller may adopt.
+//
+// A pod is ready when its first condition of type Ready is True
+// (PodReadyCondition, IsPodReady). The replication manager and the kubelets
+// ask these two functions, so the rule is written once.
 package api

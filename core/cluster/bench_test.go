@@ -36,7 +36,7 @@ func TestTenThousandPodsConverge(t *testing.T) {
 	h, _ := convergePods(t, n)
 	running := 0
 	for _, obj := range h.store.Objects(api.KindPod, "") {
-		if p := obj.(*api.Pod); p.Status.Phase == api.PodRunning && isReady(p) {
+		if p := obj.(*api.Pod); p.Status.Phase == api.PodRunning && api.IsPodReady(p) {
 			running++
 		}
 	}

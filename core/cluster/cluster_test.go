@@ -658,5 +658,5 @@ func TestFailedStatusWriteIsRetried(t *testing.T) {
 	again := h.firstStep("kubelet/node-1", "statusManager.syncBatch", "web")
 	assert.Equal(t, statusRetryPeriod, again.At-failed.At)
 	assert.Equal(t, api.PodRunning, h.pod("web").Status.Phase)
-	assert.True(t, isReady(h.pod("web")))
+	assert.True(t, api.IsPodReady(h.pod("web")))
 }

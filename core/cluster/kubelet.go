@@ -791,12 +791,8 @@ func (p *kpod) reportedAs(pod *api.Pod) bool {
 	if pod.Status.Phase != p.phase {
 		return false
 	}
-	for _, c := range pod.Status.Conditions {
-		if c.Type == api.PodReady {
-			return (c.Status == api.ConditionTrue) == (p.running && p.ready)
-		}
-	}
-	return false
+	c := api.PodReadyCondition(pod)
+	return c != nil && (c.Status == api.ConditionTrue) == (p.running && p.ready)
 }
 
 func (p *kpod) phaseText() string {
@@ -833,7 +829,7 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		phase := "unchanged"
 		if pod, ok := rep.Response.Object.(*api.Pod); ok {
 			phase = pod.Status.Phase
-			if isReady(pod) {
+			if api.IsPodReady(pod) {
 				phase += ", Ready"
 			} else {
 				phase += ", not Ready"
@@ -887,16 +883,6 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		out.Summary = "removing " + ref.String() + " failed (" + err.Error() + ")"
 	}
 	return out
-}
-
-// isReady reports whether a pod's Ready condition is True.
-func isReady(pod *api.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 // Describe says what a pending kubelet event will do, for the agenda view.

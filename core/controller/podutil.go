@@ -99,25 +99,10 @@ func CountTerminatingPods(pods []*api.Pod) int32 {
 	return n
 }
 
-// podReadyCondition returns the pod's first condition of type Ready, or nil.
-// Upstream's GetPodReadyCondition also looks only at the first one, so a pod
-// whose status somehow lists two Ready conditions is judged by the first.
-func podReadyCondition(p *api.Pod) *api.PodCondition {
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == api.PodReady {
-			return &p.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
-// IsPodReady reports whether the pod's Ready condition is True: the kubelet
-// says every container passes its readiness probe. It models upstream's
-// podutil.IsPodReady.
-func IsPodReady(p *api.Pod) bool {
-	c := podReadyCondition(p)
-	return c != nil && c.Status == api.ConditionTrue
-}
+// IsPodReady reports whether the pod's Ready condition is True. It is
+// api.IsPodReady, which holds the rule, under the name upstream's controller
+// code calls it by (podutil.IsPodReady).
+func IsPodReady(p *api.Pod) bool { return api.IsPodReady(p) }
 
 // IsPodAvailable reports whether a pod is ready and has stayed ready for
 // minReadySeconds by now. It models upstream's podutil.IsPodAvailable, with its
@@ -127,7 +112,7 @@ func IsPodReady(p *api.Pod) bool {
 // available while minReadySeconds > 0, because there is nothing to measure
 // from.
 func IsPodAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
-	return availableCondition(podReadyCondition(p), minReadySeconds, now)
+	return availableCondition(api.PodReadyCondition(p), minReadySeconds, now)
 }
 
 // availableCondition is IsPodAvailable given the pod's Ready condition (nil
@@ -147,18 +132,14 @@ func availableCondition(c *api.PodCondition, minReadySeconds int32, now time.Tim
 
 // podReadyTime returns when the pod last became ready, or the zero time when
 // it is not ready or the condition carries no time. It models upstream's
-// podReadyTime, which looks for the first Ready condition whose status is True.
+// podReadyTime, which looks for the first Ready condition whose status is
+// True: once the pod is ready, that is its first Ready condition.
 func podReadyTime(p *api.Pod) time.Time {
-	if !IsPodReady(p) {
+	c := api.PodReadyCondition(p)
+	if c == nil || c.Status != api.ConditionTrue {
 		return time.Time{}
 	}
-	for i := range p.Status.Conditions {
-		c := &p.Status.Conditions[i]
-		if c.Type == api.PodReady && c.Status == api.ConditionTrue {
-			return c.LastTransitionTime.Time
-		}
-	}
-	return time.Time{}
+	return c.LastTransitionTime.Time
 }
 
 // maxContainerRestarts returns the highest restart count of any container of

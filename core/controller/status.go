@@ -143,7 +143,7 @@ func calculateStatus(rs *api.ReplicaSet, filteredPods []*api.Pod, manageReplicas
 		if templateLabels.Matches(pod.Metadata.Labels) {
 			fullyLabeled++
 		}
-		if c := podReadyCondition(pod); c != nil && c.Status == api.ConditionTrue {
+		if c := api.PodReadyCondition(pod); c != nil && c.Status == api.ConditionTrue {
 			ready++
 			if availableCondition(c, rs.Spec.MinReadySeconds, now) {
 				available++

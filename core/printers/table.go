@@ -298,6 +298,8 @@ func formatLabels(m map[string]string) string {
 // cordoned.
 func NodeStatus(node *api.Node) string {
 	status := "Unknown"
+	// kubectl's printer keeps the last condition of each type, so here the
+	// last Ready condition decides, unlike api.PodReadyCondition's first.
 	for _, c := range node.Status.Conditions {
 		if c.Type == api.NodeReady {
 			if c.Status == api.ConditionTrue {
