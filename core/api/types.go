@@ -189,14 +189,12 @@ type ReplicationControllerStatus struct {
 	Conditions           []ReplicationControllerCondition `json:"conditions,omitempty"`
 }
 
-// ReplicationControllerCondition mirrors ReplicaSetCondition.
-type ReplicationControllerCondition struct {
-	Type               string `json:"type"`
-	Status             string `json:"status"`
-	LastTransitionTime Time   `json:"lastTransitionTime,omitempty"`
-	Reason             string `json:"reason,omitempty"`
-	Message            string `json:"message,omitempty"`
-}
+// ReplicationControllerCondition is ReplicaSetCondition: the two kinds'
+// conditions have the same fields and JSON. With one condition type the two
+// statuses have one shape too, so code that reads a status (comparing,
+// printing) is written once and converts a ReplicationControllerStatus to a
+// ReplicaSetStatus, which costs nothing.
+type ReplicationControllerCondition = ReplicaSetCondition
 
 // Node is a machine pods run on.
 type Node struct {

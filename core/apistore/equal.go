@@ -167,23 +167,9 @@ func eqCondition(aType, aStatus, aReason, aMessage string, aTime api.Time,
 	return aType == bType && aStatus == bStatus && aReason == bReason && aMessage == bMessage && eqTime(aTime, bTime)
 }
 
+// eqRSStatus compares two ReplicaSet statuses, or two ReplicationController
+// statuses converted to ReplicaSetStatus: they have the same shape.
 func eqRSStatus(a, b *api.ReplicaSetStatus) bool {
-	if a.Replicas != b.Replicas || a.FullyLabeledReplicas != b.FullyLabeledReplicas ||
-		a.ReadyReplicas != b.ReadyReplicas || a.AvailableReplicas != b.AvailableReplicas ||
-		a.ObservedGeneration != b.ObservedGeneration || len(a.Conditions) != len(b.Conditions) {
-		return false
-	}
-	for i := range a.Conditions {
-		x, y := &a.Conditions[i], &b.Conditions[i]
-		if !eqCondition(x.Type, x.Status, x.Reason, x.Message, x.LastTransitionTime,
-			y.Type, y.Status, y.Reason, y.Message, y.LastTransitionTime) {
-			return false
-		}
-	}
-	return true
-}
-
-func eqRCStatus(a, b *api.ReplicationControllerStatus) bool {
 	if a.Replicas != b.Replicas || a.FullyLabeledReplicas != b.FullyLabeledReplicas ||
 		a.ReadyReplicas != b.ReadyReplicas || a.AvailableReplicas != b.AvailableReplicas ||
 		a.ObservedGeneration != b.ObservedGeneration || len(a.Conditions) != len(b.Conditions) {
@@ -235,7 +221,7 @@ func equalObjects(a, b api.Object) bool {
 		return ok && eqRSSpec(&x.Spec, &y.Spec) && eqRSStatus(&x.Status, &y.Status)
 	case *api.ReplicationController:
 		y, ok := b.(*api.ReplicationController)
-		return ok && eqRCSpec(&x.Spec, &y.Spec) && eqRCStatus(&x.Status, &y.Status)
+		return ok && eqRCSpec(&x.Spec, &y.Spec) && eqRSStatus((*api.ReplicaSetStatus)(&x.Status), (*api.ReplicaSetStatus)(&y.Status))
 	case *api.Node:
 		y, ok := b.(*api.Node)
 		return ok && x.Spec == y.Spec && eqNodeStatus(&x.Status, &y.Status)

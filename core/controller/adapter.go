@@ -20,34 +20,25 @@ func rcToRS(rc *api.ReplicationController) *api.ReplicaSet {
 			MinReadySeconds: rc.Spec.MinReadySeconds,
 			Selector:        &api.LabelSelector{MatchLabels: rc.Spec.Selector},
 		},
-		Status: api.ReplicaSetStatus{
-			Replicas:             rc.Status.Replicas,
-			FullyLabeledReplicas: rc.Status.FullyLabeledReplicas,
-			ReadyReplicas:        rc.Status.ReadyReplicas,
-			AvailableReplicas:    rc.Status.AvailableReplicas,
-			ObservedGeneration:   rc.Status.ObservedGeneration,
-		},
+		// The two statuses have one shape (see api.ReplicationControllerCondition).
+		Status: api.ReplicaSetStatus(rc.Status),
 	}
 	if rc.Spec.Template != nil {
 		rs.Spec.Template = *rc.Spec.Template
 	}
-	for _, c := range rc.Status.Conditions {
-		rs.Status.Conditions = append(rs.Status.Conditions, api.ReplicaSetCondition(c))
-	}
+	rs.Status.Conditions = cloneConditions(rc.Status.Conditions)
 	return rs
 }
 
 // rsStatusToRC converts a computed status back for a ReplicationController.
 func rsStatusToRC(s api.ReplicaSetStatus) api.ReplicationControllerStatus {
-	out := api.ReplicationControllerStatus{
-		Replicas:             s.Replicas,
-		FullyLabeledReplicas: s.FullyLabeledReplicas,
-		ReadyReplicas:        s.ReadyReplicas,
-		AvailableReplicas:    s.AvailableReplicas,
-		ObservedGeneration:   s.ObservedGeneration,
-	}
-	for _, c := range s.Conditions {
-		out.Conditions = append(out.Conditions, api.ReplicationControllerCondition(c))
-	}
+	out := api.ReplicationControllerStatus(s)
+	out.Conditions = cloneConditions(s.Conditions)
 	return out
+}
+
+// cloneConditions copies a list of conditions for the other kind's status,
+// nil when there are none, so that neither status shares the other's array.
+func cloneConditions(conds []api.ReplicaSetCondition) []api.ReplicaSetCondition {
+	return append([]api.ReplicaSetCondition(nil), conds...)
 }

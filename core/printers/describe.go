@@ -324,6 +324,16 @@ func writeConditions(w *prefixWriter, types, statuses, reasons []string) {
 	}
 }
 
+// writeReplicaConditions writes the conditions of a ReplicaSet or of a
+// ReplicationController, which share one condition type.
+func writeReplicaConditions(w *prefixWriter, conds []api.ReplicaSetCondition) {
+	var types, statuses, reasons []string
+	for _, c := range conds {
+		types, statuses, reasons = append(types, c.Type), append(statuses, c.Status), append(reasons, c.Reason)
+	}
+	writeConditions(w, types, statuses, reasons)
+}
+
 func describeReplicaSet(w *prefixWriter, rs *api.ReplicaSet, related Related, now time.Time) {
 	m := &rs.Metadata
 	w.write(level0, "Name:\t"+m.Name+"\n")
@@ -342,11 +352,7 @@ func describeReplicaSet(w *prefixWriter, rs *api.ReplicaSet, related Related, no
 		w.write(level0, podsStatus(related.Pods, selector, m)+"\n")
 	}
 	describePodTemplate(w, &rs.Spec.Template)
-	var types, statuses, reasons []string
-	for _, c := range rs.Status.Conditions {
-		types, statuses, reasons = append(types, c.Type), append(statuses, c.Status), append(reasons, c.Reason)
-	}
-	writeConditions(w, types, statuses, reasons)
+	writeReplicaConditions(w, rs.Status.Conditions)
 	describeEvents(w, eventsFor(related.Events, string(api.KindReplicaSet), m), now)
 }
 
@@ -360,11 +366,7 @@ func describeReplicationController(w *prefixWriter, rc *api.ReplicationControlle
 	w.write(level0, "Replicas:\t"+strconv.Itoa(int(rc.Status.Replicas))+" current / "+desired(rc.Spec.Replicas)+" desired\n")
 	w.write(level0, "Pods Status:\t"+podsStatus(related.Pods, labels.SelectorFromSet(rc.Spec.Selector), m)+"\n")
 	describePodTemplate(w, rc.Spec.Template)
-	var types, statuses, reasons []string
-	for _, c := range rc.Status.Conditions {
-		types, statuses, reasons = append(types, c.Type), append(statuses, c.Status), append(reasons, c.Reason)
-	}
-	writeConditions(w, types, statuses, reasons)
+	writeReplicaConditions(w, rc.Status.Conditions)
 	describeEvents(w, eventsFor(related.Events, string(api.KindReplicationController), m), now)
 }
 
