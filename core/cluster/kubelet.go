@@ -183,7 +183,7 @@ func newKubelets(cfg Config, srv *apistore.Server, sch sim.Scheduler) *Kubelets 
 	return &Kubelets{
 		name: cfg.KubeletName, srv: srv, sch: sch,
 		startDelay: cfg.KubeletStart, stopDelay: cfg.KubeletStop,
-		nodeIndex: map[string]int{}, podsR: reflector{kind: api.KindPod},
+		nodeIndex: map[string]int{}, podsR: newReflector(api.KindPod),
 		epoch: 1, waiting: map[string][]string{},
 	}
 }

@@ -15,61 +15,49 @@ import (
 // client-go's reflector waits about as long (800ms plus jitter).
 const relistDelay = time.Second
 
-// reflector is the list-then-watch bookkeeping the scheduler and the kubelets
-// keep for each kind they follow. It is a plain value: snapshots copy it.
+// reflector is the list-then-watch the scheduler and the kubelets keep for
+// each kind they follow: apistore.ListWatch's bookkeeping, plus whether the
+// request in flight is a list. It is a plain value: snapshots copy it.
 //
 // It is much smaller than core/informer's reflector because these components
 // keep no cache of their own beyond the few facts they need, and nothing
 // faults their watches.
 type reflector struct {
-	kind api.Kind
-
-	// request is the ID of the list or watch request in flight, 0 when none.
-	request uint64
-	// listing tells whether request is a list (else a watch).
+	lw apistore.ListWatch
+	// listing tells whether the request in flight is a list (else a watch).
 	listing bool
-	// watchID is the ID of the open watch, 0 when none. A delivery for any
-	// other watch is stale and is ignored.
-	watchID uint64
-	// rv is the resourceVersion of the last list or event received: where the
-	// next watch starts.
-	rv uint64
+}
+
+func newReflector(kind api.Kind) reflector {
+	return reflector{lw: apistore.NewListWatch(kind, "")}
 }
 
 // list sends a list request from the component named from.
 func (r *reflector) list(sch sim.Scheduler, srv *apistore.Server, from string) {
-	r.watchID = 0
 	r.listing = true
-	r.request = srv.Send(sch, from, apistore.Request{Verb: apistore.VerbList, Kind: r.kind})
+	r.lw.List(sch, srv, from)
 }
 
 // watch sends a watch request from the last resourceVersion seen.
 func (r *reflector) watch(sch sim.Scheduler, srv *apistore.Server, from string) {
 	r.listing = false
-	r.request = srv.Send(sch, from, apistore.Request{Verb: apistore.VerbWatch, Kind: r.kind,
-		ListOptions: apistore.ListOptions{ResourceVersion: r.rv}})
+	r.lw.Watch(sch, srv, from)
 }
 
 // owns reports whether a reply answers this reflector's request in flight.
-func (r *reflector) owns(rep *apistore.Reply) bool {
-	return rep.ID != 0 && rep.ID == r.request && rep.Request.Kind == r.kind
-}
+func (r *reflector) owns(rep *apistore.Reply) bool { return r.lw.Owns(rep) }
 
 // accept reports whether a watch delivery belongs to this reflector's watch,
-// and if so moves rv forward. A delivery may overtake the answer that opened
-// its watch when the watch latency is shorter than the request latency; it
-// belongs to the watch all the same.
+// and if so moves the resourceVersion forward. A delivery may overtake the
+// answer that opened its watch; it belongs to the watch all the same.
 func (r *reflector) accept(d apistore.WatchDelivery) bool {
-	if d.Event.Object == nil || d.Event.Object.Kind() != r.kind {
+	if d.Event.Object == nil || d.Event.Object.Kind() != r.lw.Kind() {
 		return false
 	}
-	if r.watchID == 0 && !r.listing && d.WatchID == r.request {
-		r.watchID, r.request = d.WatchID, 0
-	}
-	if d.WatchID != r.watchID {
+	if ok, _ := r.lw.Accept(d, !r.listing && r.lw.WatchID() == 0); !ok {
 		return false
 	}
-	r.rv = d.Event.ResourceVersion
+	r.lw.Observed(d.Event.ResourceVersion)
 	return true
 }
 
@@ -78,22 +66,19 @@ func (r *reflector) accept(d apistore.WatchDelivery) bool {
 // the open watch; on failure it schedules a relist (as event kind relist to
 // from) and returns the error.
 func (r *reflector) answered(ctx *sim.Context, srv *apistore.Server, from, relist string, rep *apistore.Reply) ([]api.Object, error) {
-	r.request = 0
+	r.lw.Answered()
 	if err := rep.Response.Err; err != nil {
-		if r.watchID != 0 {
-			srv.CloseWatch(r.watchID)
-		}
-		r.watchID = 0
-		ctx.After(relistDelay, from, relist, r.kind)
+		r.lw.CloseWatch(srv)
+		ctx.After(relistDelay, from, relist, r.lw.Kind())
 		return nil, err
 	}
 	if rep.Request.Verb == apistore.VerbList {
-		r.rv = rep.Response.ResourceVersion
+		r.lw.Observed(rep.Response.ResourceVersion)
 		r.watch(ctx, srv, from)
 		return rep.Response.Items, nil
 	}
-	if r.watchID == 0 {
-		r.watchID = rep.ID
+	if r.lw.WatchID() == 0 {
+		r.lw.Opened(rep.ID)
 	}
 	return nil, nil
 }

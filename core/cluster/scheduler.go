@@ -136,7 +136,7 @@ type retry struct {
 func newScheduler(name string, srv *apistore.Server) *Scheduler {
 	return &Scheduler{
 		name: name, srv: srv, epoch: 1,
-		nodesR: reflector{kind: api.KindNode}, podsR: reflector{kind: api.KindPod},
+		nodesR: newReflector(api.KindNode), podsR: newReflector(api.KindPod),
 		bound: map[string]int{},
 	}
 }

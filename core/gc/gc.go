@@ -232,11 +232,11 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		depLimiter:   workqueue.DefaultControllerRateLimiter(sch),
 	}
 	for _, k := range cfg.OwnerKinds {
-		g.monitors = append(g.monitors, monitor{kind: k, owner: true, state: monitorNotStarted})
+		g.monitors = append(g.monitors, monitor{kind: k, owner: true, state: monitorNotStarted, lw: apistore.NewListWatch(k, "")})
 	}
 	for _, k := range cfg.DependentKinds {
 		if !slices.Contains(cfg.OwnerKinds, k) {
-			g.monitors = append(g.monitors, monitor{kind: k, state: monitorNotStarted})
+			g.monitors = append(g.monitors, monitor{kind: k, state: monitorNotStarted, lw: apistore.NewListWatch(k, "")})
 		}
 	}
 	return g

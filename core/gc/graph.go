@@ -308,7 +308,7 @@ func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apis
 	queued, waiting := 0, 0
 	// The monitor is current from here on: what the list says is the truth
 	// as of its resourceVersion.
-	m.lastRV = reply.Response.ResourceVersion
+	m.lw.Observed(reply.Response.ResourceVersion)
 	g.watch(ctx, i)
 	for _, obj := range reply.Response.Items {
 		listed[obj.Meta().UID] = true
@@ -329,7 +329,7 @@ func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apis
 		}
 	}
 	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
-		" at resourceVersion " + strconv.FormatUint(m.lastRV, 10) + " into the graph; watching from there"
+		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + " into the graph; watching from there"
 	if removed > 0 {
 		summary += "; " + plural(removed, "object", "objects") + " gone since the last list " + pick(removed == 1, "was", "were") + " removed from the graph"
 	}

@@ -34,12 +34,9 @@ type monitor struct {
 	// owner: the kind is an owner kind; otherwise a dependent kind.
 	owner bool
 	state monitorState
-	// lastRV is the resourceVersion of the last list or watch event seen.
-	lastRV uint64
-	// request is the ID of the list or watch in flight; watchID the ID of the
-	// open watch (0 when none).
-	request uint64
-	watchID uint64
+	// lw is the list-then-watch bookkeeping: the request in flight, the open
+	// watch and the resourceVersion of the last list or watch event seen.
+	lw apistore.ListWatch
 }
 
 func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
@@ -69,29 +66,24 @@ func and(list, s string) string {
 func (g *GarbageCollector) list(ctx *sim.Context, i int) {
 	m := &g.monitors[i]
 	m.state = monitorListing
-	m.request = g.cfg.Server.Send(ctx, g.cfg.Name, apistore.Request{Verb: apistore.VerbList, Kind: m.kind})
-	g.requests[m.request] = pending{purpose: listMonitor, monitor: i}
+	m.lw.List(ctx, g.cfg.Server, g.cfg.Name)
+	g.requests[m.lw.Request()] = pending{purpose: listMonitor, monitor: i}
 }
 
 func (g *GarbageCollector) watch(ctx *sim.Context, i int) {
 	m := &g.monitors[i]
 	m.state = monitorOpening
-	m.request = g.cfg.Server.Send(ctx, g.cfg.Name, apistore.Request{
-		Verb: apistore.VerbWatch, Kind: m.kind, ListOptions: apistore.ListOptions{ResourceVersion: m.lastRV},
-	})
-	g.requests[m.request] = pending{purpose: watchMonitor, monitor: i}
+	m.lw.Watch(ctx, g.cfg.Server, g.cfg.Name)
+	g.requests[m.lw.Request()] = pending{purpose: watchMonitor, monitor: i}
 }
 
 // backOff closes the monitor's watch and lists again after the reflector's
 // back-off.
 func (g *GarbageCollector) backOff(ctx *sim.Context, i int, why string) sim.Report {
 	m := &g.monitors[i]
-	if m.watchID != 0 {
-		g.cfg.Server.CloseWatch(m.watchID)
-		m.watchID = 0
-	}
+	m.lw.CloseWatch(g.cfg.Server)
 	m.state = monitorBackingOff
-	m.request = 0
+	m.lw.Answered()
 	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
 	ctx.After(wait, g.cfg.Name, eventRelist, i)
 	return g.report("Reflector.ListAndWatch", why+"; listing "+m.kind.Resource()+" again after a back-off of "+wait.Round(time.Millisecond).String())
@@ -100,7 +92,7 @@ func (g *GarbageCollector) backOff(ctx *sim.Context, i int, why string) sim.Repo
 // listed takes the answer to a monitor's list.
 func (g *GarbageCollector) listed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
 	m := &g.monitors[i]
-	m.request = 0
+	m.lw.Answered()
 	if err := reply.Response.Err; err != nil {
 		return g.backOff(ctx, i, "list of "+m.kind.Resource()+" failed: "+err.Error())
 	}
@@ -130,14 +122,14 @@ func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore
 			notes = append(notes, g.ownerGone(ctx, o, "gone from the list"))
 		}
 	}
-	m.lastRV = reply.Response.ResourceVersion
+	m.lw.Observed(reply.Response.ResourceVersion)
 	g.watch(ctx, i)
 	if n := g.sweep(ctx, m.kind); n > 0 {
 		notes = append(notes, plural(n, "dependent names", "dependents name")+" a "+string(m.kind)+
 			" that was not in the list: queued for attemptToDeleteItem")
 	}
 	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
-		" at resourceVersion " + strconv.FormatUint(m.lastRV, 10) + "; watching from there"
+		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + "; watching from there"
 	for _, n := range notes {
 		summary += "; " + n
 	}
@@ -146,11 +138,12 @@ func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore
 
 func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
 	m := &g.monitors[i]
-	m.request = 0
+	m.lw.Answered()
 	if err := reply.Response.Err; err != nil {
 		return g.backOff(ctx, i, "watch of "+m.kind.Resource()+" failed: "+err.Error())
 	}
-	m.state, m.watchID = monitorWatching, reply.ID
+	m.state = monitorWatching
+	m.lw.Opened(reply.ID)
 	return g.report("Reflector.watch", "watch of "+m.kind.Resource()+" open from resourceVersion "+
 		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10))
 }
@@ -163,7 +156,7 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	i := -1
 	for j := range g.monitors {
 		m := &g.monitors[j]
-		if m.watchID == d.WatchID || (m.state == monitorOpening && m.request == d.WatchID) {
+		if m.lw.Delivers(d, m.state == monitorOpening) {
 			i = j
 			break
 		}
@@ -176,12 +169,12 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 		return g.report("Reflector.watch", "discarded "+what+": it belongs to a watch that is closed", o.ref())
 	}
 	m := &g.monitors[i]
-	if m.state == monitorOpening {
+	if _, opened := m.lw.Accept(d, m.state == monitorOpening); opened {
 		// An event can overtake the answer that opened its watch.
-		delete(g.requests, m.request)
-		m.state, m.watchID, m.request = monitorWatching, d.WatchID, 0
+		delete(g.requests, d.WatchID)
+		m.state = monitorWatching
 	}
-	m.lastRV = ev.ResourceVersion
+	m.lw.Observed(ev.ResourceVersion)
 	if !m.owner {
 		return g.dependentEvent(ctx, ev)
 	}

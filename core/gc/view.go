@@ -82,7 +82,7 @@ func (g *GarbageCollector) View() View {
 	v := View{Name: g.cfg.Name, KnownOwners: len(g.owners), KnownDependents: len(g.nodes),
 		OwnersWithDependents: len(g.dependents), AbsentOwners: slices.Clone(g.absent), Stats: g.stats}
 	for _, m := range g.monitors {
-		v.Monitors = append(v.Monitors, MonitorView{Kind: string(m.kind), State: string(m.state), LastRV: m.lastRV})
+		v.Monitors = append(v.Monitors, MonitorView{Kind: string(m.kind), State: string(m.state), LastRV: m.lw.RV()})
 	}
 	for _, uid := range g.taskOrder {
 		t := g.tasks[uid]

@@ -9,7 +9,8 @@
 //     watches from there; a watch that closes is re-opened from the last
 //     resourceVersion seen, and a watch that ends with 410 Expired (the server
 //     no longer remembers that far back) is followed, after a back-off, by a
-//     fresh list;
+//     fresh list (the request and watch bookkeeping is apistore.ListWatch,
+//     shared with the scheduler, the kubelets and the garbage collector);
 //   - the DeltaFIFO holds, per key, the changes not yet processed, and hands
 //     keys out in the order they first changed;
 //   - processDeltas applies one key's changes to the cache (the Indexer) and

@@ -75,13 +75,10 @@ type Informer struct {
 	listeners []*listener
 
 	state WatchState
-	// lastSyncRV is the resourceVersion of the last list or watch event the
-	// reflector received: where a re-watch starts.
-	lastSyncRV uint64
-	// request is the ID of the list or watch request in flight, watchID the ID
-	// of the open watch (0 when none).
-	request uint64
-	watchID uint64
+	// lw is the reflector's list-then-watch bookkeeping: the request in
+	// flight, the open watch, and the resourceVersion of the last list or
+	// watch event received (lastSyncRV upstream), where a re-watch starts.
+	lw apistore.ListWatch
 
 	// popScheduled is set while a pop event is on the agenda.
 	popScheduled bool
@@ -119,7 +116,8 @@ type faults struct {
 // New returns an informer that uses sch (the kernel) to schedule its own
 // events. Register it with the kernel under cfg.Name, then call Start.
 func New(cfg Config, sch sim.Scheduler) *Informer {
-	inf := &Informer{cfg: cfg, sch: sch, ix: NewIndexer(), state: NotStarted}
+	inf := &Informer{cfg: cfg, sch: sch, ix: NewIndexer(), state: NotStarted,
+		lw: apistore.NewListWatch(cfg.Kind, cfg.Namespace)}
 	inf.fifo = NewDeltaFIFO(inf.ix)
 	return inf
 }
@@ -208,12 +206,7 @@ func (inf *Informer) cancelRelist(sch sim.Scheduler) {
 	}
 }
 
-func (inf *Informer) closeWatch() {
-	if inf.watchID != 0 {
-		inf.cfg.Server.CloseWatch(inf.watchID)
-		inf.watchID = 0
-	}
-}
+func (inf *Informer) closeWatch() { inf.lw.CloseWatch(inf.cfg.Server) }
 
 // Handle runs one of the informer's steps.
 func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
@@ -257,26 +250,21 @@ func (inf *Informer) list(ctx *sim.Context, why string) sim.Report {
 	inf.cancelRelist(ctx)
 	inf.state = Listing
 	inf.lists++
-	inf.request = inf.cfg.Server.Send(ctx, inf.cfg.Name, apistore.Request{
-		Verb: apistore.VerbList, Kind: inf.cfg.Kind, Namespace: inf.cfg.Namespace,
-	})
+	inf.lw.List(ctx, inf.cfg.Server, inf.cfg.Name)
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.list", Summary: why}
 }
 
 func (inf *Informer) watch(ctx *sim.Context) {
 	inf.state = Opening
 	inf.watches++
-	inf.request = inf.cfg.Server.Send(ctx, inf.cfg.Name, apistore.Request{
-		Verb: apistore.VerbWatch, Kind: inf.cfg.Kind, Namespace: inf.cfg.Namespace,
-		ListOptions: apistore.ListOptions{ResourceVersion: inf.lastSyncRV},
-	})
+	inf.lw.Watch(ctx, inf.cfg.Server, inf.cfg.Name)
 }
 
 func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
-	if r.ID != inf.request {
+	if !inf.lw.Owns(r) {
 		return sim.Report{Actor: inf.actor(), Summary: "ignored the answer to an abandoned " + string(r.Request.Verb) + " request"}
 	}
-	inf.request = 0
+	inf.lw.Answered()
 	switch r.Request.Verb {
 	case apistore.VerbList:
 		if r.Response.Err != nil {
@@ -285,11 +273,11 @@ func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 		items := r.Response.Items
 		inf.fifo.Replace(items)
 		inf.faults.lost = 0
-		inf.lastSyncRV = r.Response.ResourceVersion
+		inf.lw.Observed(r.Response.ResourceVersion)
 		inf.schedulePop(ctx)
 		inf.watch(ctx)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.syncWith",
-			Summary: "listed " + strconv.Itoa(len(items)) + " " + inf.resource() + " at resourceVersion " + rvString(inf.lastSyncRV) +
+			Summary: "listed " + strconv.Itoa(len(items)) + " " + inf.resource() + " at resourceVersion " + rvString(inf.lw.RV()) +
 				": replacing the cache (" + strconv.Itoa(inf.fifo.Len()) + " keys queued); watching from there"}
 	case apistore.VerbWatch:
 		if err := r.Response.Err; err != nil {
@@ -299,7 +287,7 @@ func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 			return inf.backOff(ctx, "watch failed: "+err.Error())
 		}
 		inf.state = Watching
-		inf.watchID = r.ID
+		inf.lw.Opened(r.ID)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
 			Summary: "watch of " + inf.resource() + " open from resourceVersion " + rvString(r.Request.ListOptions.ResourceVersion)}
 	}
@@ -321,24 +309,25 @@ func (inf *Informer) backOff(ctx *sim.Context, why string) sim.Report {
 func (inf *Informer) rewatch(ctx *sim.Context) sim.Report {
 	inf.watch(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-		Summary: "watch of " + inf.resource() + " closed: watching again from resourceVersion " + rvString(inf.lastSyncRV) + ", so nothing is missed"}
+		Summary: "watch of " + inf.resource() + " closed: watching again from resourceVersion " + rvString(inf.lw.RV()) + ", so nothing is missed"}
 }
 
 func (inf *Informer) expired(ctx *sim.Context) sim.Report {
-	return inf.backOff(ctx, "watch of "+inf.resource()+" ended with 410 Expired: resourceVersion "+rvString(inf.lastSyncRV)+" is too old to watch from")
+	return inf.backOff(ctx, "watch of "+inf.resource()+" ended with 410 Expired: resourceVersion "+rvString(inf.lw.RV())+" is too old to watch from")
 }
 
 func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, delayed bool) sim.Report {
 	ev := d.Event
 	ref := refOf(ev.Object)
 	what := string(ev.Type) + " " + ref.String() + " (resourceVersion " + rvString(ev.ResourceVersion) + ")"
-	if inf.state == Opening && d.WatchID == inf.request {
-		// An event can overtake the answer that opened its watch when the
-		// watch latency is shorter than the API latency; it belongs to the
-		// watch all the same.
-		inf.state, inf.watchID, inf.request = Watching, d.WatchID, 0
+	// An event can overtake the answer that opened its watch when the watch
+	// latency is shorter than the API latency; it belongs to the watch all
+	// the same.
+	ok, opened := inf.lw.Accept(d, inf.state == Opening)
+	if opened {
+		inf.state = Watching
 	}
-	if d.WatchID != inf.watchID {
+	if !ok {
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
 			Summary: "discarded " + what + ": it belongs to a watch that is closed"}
 	}
@@ -365,7 +354,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 	case apistore.Deleted:
 		inf.fifo.Delete(ev.Object)
 	}
-	inf.lastSyncRV = ev.ResourceVersion
+	inf.lw.Observed(ev.ResourceVersion)
 	inf.schedulePop(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref},
 		Summary: "received " + what + "; queued in the DeltaFIFO (" + sim.Count(inf.fifo.Len(), "key", "keys") + " pending)"}

@@ -3,6 +3,8 @@ package informer
 import (
 	"slices"
 	"time"
+
+	"github.com/reconcilelab/rlab/core/apistore"
 )
 
 // informerSnapshot is everything an informer needs to come back to one step.
@@ -15,9 +17,7 @@ type informerSnapshot struct {
 	listeners []listener
 
 	state        WatchState
-	lastSyncRV   uint64
-	request      uint64
-	watchID      uint64
+	lw           apistore.ListWatch
 	popScheduled bool
 	resyncCheck  time.Duration
 	resyncSeq    uint64
@@ -59,7 +59,7 @@ func (f *DeltaFIFO) restore(s fifoSnapshot) {
 func (inf *Informer) Snapshot() any {
 	s := &informerSnapshot{
 		fifo: inf.fifo.snapshot(), ix: inf.ix.snapshot(),
-		state: inf.state, lastSyncRV: inf.lastSyncRV, request: inf.request, watchID: inf.watchID,
+		state: inf.state, lw: inf.lw,
 		popScheduled: inf.popScheduled, resyncCheck: inf.resyncCheck, resyncSeq: inf.resyncSeq,
 		resyncArmed: inf.resyncArmed, faults: inf.faults, lists: inf.lists, watches: inf.watches,
 		relistSeq: inf.relistSeq, relistArmed: inf.relistArmed,
@@ -82,7 +82,7 @@ func (inf *Informer) Restore(v any) {
 			inf.listeners[i].handler = handler
 		}
 	}
-	inf.state, inf.lastSyncRV, inf.request, inf.watchID = s.state, s.lastSyncRV, s.request, s.watchID
+	inf.state, inf.lw = s.state, s.lw
 	inf.popScheduled, inf.resyncCheck, inf.resyncSeq, inf.resyncArmed = s.popScheduled, s.resyncCheck, s.resyncSeq, s.resyncArmed
 	inf.faults, inf.lists, inf.watches = s.faults, s.lists, s.watches
 	inf.relistSeq, inf.relistArmed = s.relistSeq, s.relistArmed

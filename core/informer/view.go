@@ -66,7 +66,7 @@ type FaultView struct {
 func (inf *Informer) View() View {
 	v := View{
 		Name: inf.cfg.Name, Kind: string(inf.cfg.Kind), Namespace: inf.cfg.Namespace,
-		State: inf.state, LastSyncRV: inf.lastSyncRV, HasSynced: inf.HasSynced(),
+		State: inf.state, LastSyncRV: inf.lw.RV(), HasSynced: inf.HasSynced(),
 		Lists: inf.lists, Watches: inf.watches,
 		Faults: FaultView{DropNext: inf.faults.drop, Lost: inf.faults.lost, Delay: inf.faults.delay},
 	}
