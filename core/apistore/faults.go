@@ -213,8 +213,8 @@ func (s *Store) faultError(rule FaultRule, info *kindInfo, req Request, name, sh
 		if info.kind.Resource() != "pods" {
 			resource = "count/" + info.qualifiedResource
 		}
-		sp, _ := s.kinds[info.index].spaces.Get(namespaceOf(info, req))
-		used := sp.Len()
+		sp := s.kinds[info.index].spaces.Read()[namespaceOf(info, req)]
+		used := len(sp.Read())
 		limit := rule.QuotaLimit
 		if limit == 0 {
 			limit = used

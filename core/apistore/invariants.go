@@ -77,7 +77,7 @@ func (s *Store) CheckInvariants() error {
 		if replayed == nil {
 			replayed = make(map[string]api.Object)
 		}
-		if ks.compacted == 0 && ks.base.Len() != 0 {
+		if ks.compacted == 0 && len(ks.base.Read()) != 0 {
 			fail(name + ": nothing was forgotten, yet the base state holds objects")
 		}
 		for _, ev := range log {
@@ -111,8 +111,8 @@ func (s *Store) CheckInvariants() error {
 		count := 0
 		stored := make(map[string]api.Object, ks.count)
 		for _, ns := range cow.SortedKeys(ks.spaces) {
-			sp, _ := ks.spaces.Get(ns)
-			if sp.Len() == 0 {
+			sp := ks.spaces.Read()[ns]
+			if len(sp.Read()) == 0 {
 				fail(name + ": namespace " + strconv.Quote(ns) + " has an entry but no objects")
 			}
 			if !info.namespaced && ns != "" {

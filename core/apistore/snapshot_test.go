@@ -129,7 +129,7 @@ func TestSnapshotSharesUntouchedNamespaces(t *testing.T) {
 
 	ks := &h.s.kinds[infoFor(api.KindPod).index]
 	objects := func(ks kindState, ns string) map[string]api.Object {
-		sp, _ := ks.spaces.Get(ns)
+		sp := ks.spaces.Read()[ns]
 		return sp.Read()
 	}
 	// Two maps are the same map when they share one table.

@@ -77,7 +77,7 @@ type kindState struct {
 	// it, by name. Only namespaces with at least one object have an entry, so
 	// listing one namespace touches nothing else. A write copies the outer map
 	// and the one namespace it writes to, never the others (see writableSpace).
-	spaces cow.Map[string, cow.Map[string, api.Object]]
+	spaces cow.Map[cow.Map[api.Object]]
 
 	// count is the number of stored objects of this kind, over all namespaces.
 	count int
@@ -97,7 +97,7 @@ type kindState struct {
 	// that replaying the remembered log starts from. CheckInvariants replays the
 	// log on top of it and must arrive at the current state. Empty until the
 	// window first forgets an event.
-	base cow.Map[string, api.Object]
+	base cow.Map[api.Object]
 }
 
 // New returns an empty store.
@@ -160,7 +160,7 @@ func (s *Store) lookup(info *kindInfo, namespace, name string) api.Object {
 	if !info.namespaced {
 		namespace = ""
 	}
-	sp, _ := s.kinds[info.index].spaces.Get(namespace)
+	sp := s.kinds[info.index].spaces.Read()[namespace]
 	return sp.Read()[name]
 }
 
@@ -172,7 +172,7 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 		namespace = ""
 	}
 	if namespace != "" || !info.namespaced {
-		sp, ok := ks.spaces.Get(namespace)
+		sp, ok := ks.spaces.Read()[namespace]
 		if !ok {
 			return []api.Object{}
 		}
@@ -256,7 +256,7 @@ func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
 	objects := s.writableSpace(ks, m.Namespace, false)
 	delete(objects, m.Name)
 	if len(objects) == 0 {
-		ks.spaces.Delete(s.epoch, m.Namespace)
+		delete(ks.spaces.Write(s.epoch), m.Namespace)
 	}
 	ks.count--
 	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv})

@@ -63,7 +63,7 @@ func (k *Kubelets) check(namespace, name, action string) (*kpod, error) {
 	if namespace != "default" {
 		cannot += " in namespace " + namespace
 	}
-	p := k.pods.Get(api.Key(namespace, name))
+	p := k.pods.Read()[api.Key(namespace, name)]
 	if p == nil {
 		obj, ok := k.srv.Store().Object(api.KindPod, namespace, name)
 		if !ok {
@@ -112,7 +112,7 @@ func (p *kpod) cannot(action string) string {
 // action carries out a crash, an eviction or a readiness flip.
 func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Report {
 	ref := sim.Ref{Kind: "pod", Namespace: namespaceOf(d.key), Name: keyName(d.key)}
-	p := k.pods.Get(d.key)
+	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Touched: []sim.Ref{ref},
 			Summary: "nothing happens to " + ref.String() + ": the pod is gone"}

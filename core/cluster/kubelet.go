@@ -65,7 +65,7 @@ type Kubelets struct {
 	// copy-on-write with snapshots (package cow): mut copies an entry, and the
 	// map, before their first change in an epoch. Each snapshot and each
 	// restore starts a new epoch.
-	pods  cow.Rows[string, kpod]
+	pods  cow.Map[*kpod]
 	epoch cow.Epoch
 
 	// waiting maps a node that has no running kubelet to the keys of the pods
@@ -116,6 +116,10 @@ const (
 // fields, not from what it last read, so a report still on its way cannot be
 // undone by a stale read.
 type kpod struct {
+	// Stamp makes it a cow.Row: the pods map shares it with snapshots, and
+	// mut copies it before its first change in an epoch.
+	cow.Stamp
+
 	namespace, name, uid, node string
 	// pod is the latest version the kubelet saw (shared, read-only).
 	pod *api.Pod
@@ -141,6 +145,13 @@ type kpod struct {
 
 	// statusID is the latest status write in flight, 0 when none.
 	statusID uint64
+}
+
+// Copy returns a copy of the pod, for cow.Mut. Its fields are values and
+// shared read-only pointers, so a shallow copy is a full one.
+func (p *kpod) Copy() *kpod {
+	cp := *p
+	return &cp
 }
 
 type condState struct {
@@ -249,7 +260,7 @@ func (k *Kubelets) served(node string) bool {
 
 // mut returns the pod's entry ready to change, copied first if a snapshot
 // shares it; nil when the kubelets hold no such pod.
-func (k *Kubelets) mut(key string) *kpod { return k.pods.Mut(k.epoch, key) }
+func (k *Kubelets) mut(key string) *kpod { return cow.Mut(&k.pods, k.epoch, key) }
 
 // Handle runs one of the kubelets' steps.
 func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
@@ -397,7 +408,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 		key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
 		seen[key] = true
 		k.observe(ctx, key, pod)
-		if p := k.pods.Get(key); p != nil {
+		if p := k.pods.Read()[key]; p != nil {
 			if p.state == PodWaiting {
 				waiting++
 			} else {
@@ -405,7 +416,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 			}
 		}
 	}
-	for _, key := range cow.SortedRowKeys(k.pods) {
+	for _, key := range cow.SortedKeys(k.pods) {
 		if !seen[key] {
 			k.forget(ctx, key)
 		}
@@ -423,7 +434,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
 	ref := podRef(pod)
 	if ev.Type == apistore.Deleted {
-		p := k.pods.Get(key)
+		p := k.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
 			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
 				Summary: "saw " + ref.String() + " deleted; no kubelet was running it"}
@@ -461,7 +472,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 // observe takes in the current state of a pod and acts on it.
 func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
 	name := "pod/" + pod.Metadata.Name
-	if p := k.pods.Get(key); p != nil && p.uid != pod.Metadata.UID {
+	if p := k.pods.Read()[key]; p != nil && p.uid != pod.Metadata.UID {
 		k.forget(ctx, key) // the name now belongs to a new pod
 	}
 	node := pod.Spec.NodeName
@@ -470,7 +481,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, 
 	}
 	p := k.mut(key)
 	if p == nil {
-		p = k.pods.Add(k.epoch, key, kpod{namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node})
+		p = cow.Add(&k.pods, k.epoch, key, &kpod{namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node})
 	}
 	p.pod = pod
 	if !k.served(node) {
@@ -499,7 +510,7 @@ func (k *Kubelets) forget(ctx *sim.Context, key string) {
 			k.waiting[p.node] = keys
 		}
 	}
-	k.pods.Delete(k.epoch, key)
+	delete(k.pods.Write(k.epoch), key)
 }
 
 func (k *Kubelets) cancelTimer(ctx *sim.Context, p *kpod) {
@@ -646,7 +657,7 @@ func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string)
 // timer runs a pod's pending step: containers started or restarted, or
 // stopped, or a status write to retry.
 func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report {
-	p := k.pods.Get(d.key)
+	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Summary: "a timer of pod/" + keyName(d.key) + " fired, but the pod is gone"}
 	}
@@ -818,7 +829,7 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	req := rep.Request
 	key := api.Key(req.Namespace, req.Name)
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
-	p := k.pods.Get(key)
+	p := k.pods.Read()[key]
 	node := ""
 	if p != nil {
 		node = p.node
@@ -857,7 +868,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	req := rep.Request
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
 	node := ""
-	if p := k.pods.Get(api.Key(req.Namespace, req.Name)); p != nil {
+	if p := k.pods.Read()[api.Key(req.Namespace, req.Name)]; p != nil {
 		node = p.node
 	}
 	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
@@ -873,7 +884,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		// containers it has stopped (its syncBatch runs every 10s); without
 		// the retry, a removal that failed after the grace period's end left
 		// the pod Terminating for ever.
-		p := k.pods.Get(api.Key(req.Namespace, req.Name))
+		p := k.pods.Read()[api.Key(req.Namespace, req.Name)]
 		if p != nil && p.state == PodRemoving && p.uid == req.DeleteOptions.Preconditions.UID {
 			p.state = PodStopping
 			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
@@ -889,7 +900,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 func (k *Kubelets) Describe(ev sim.Event) string {
 	switch d := ev.Data.(type) {
 	case timerData:
-		p := k.pods.Get(d.key)
+		p := k.pods.Read()[d.key]
 		node := ""
 		if p != nil {
 			node = p.node
@@ -929,7 +940,7 @@ type kubeletsSnapshot struct {
 	startDelay, stopDelay time.Duration
 	nodes                 []knode
 	podsR                 reflector
-	pods                  cow.Rows[string, kpod]
+	pods                  cow.Map[*kpod]
 	waiting               map[string][]string
 }
 

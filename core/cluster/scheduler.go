@@ -63,7 +63,7 @@ type Scheduler struct {
 	// entries are shared copy-on-write with snapshots (package cow): mut
 	// copies an entry, and the map, before their first change in an epoch.
 	// Each snapshot and each restore starts a new epoch.
-	pods  cow.Rows[string, spod]
+	pods  cow.Map[*spod]
 	epoch cow.Epoch
 
 	// active is the scheduling queue, oldest first, from index head on. An
@@ -110,6 +110,10 @@ type queueEntry struct {
 
 // spod is what the scheduler knows of one pod.
 type spod struct {
+	// Stamp makes it a cow.Row: the pods map shares it with snapshots, and
+	// mut copies it before its first change in an epoch.
+	cow.Stamp
+
 	namespace, name, uid string
 
 	// node is the node the pod is bound to or being bound to; "" when unbound.
@@ -126,6 +130,13 @@ type spod struct {
 	// timer while queue is qBackoff.
 	failures int
 	retrySeq uint64
+}
+
+// Copy returns a copy of the pod, for cow.Mut. Its fields are values and
+// shared read-only pointers, so a shallow copy is a full one.
+func (p *spod) Copy() *spod {
+	cp := *p
+	return &cp
 }
 
 type retry struct {
@@ -187,7 +198,7 @@ func (s *Scheduler) report(models, summary string, touched ...sim.Ref) sim.Repor
 
 // mut returns the pod's entry ready to change, copied first if a snapshot
 // shares it; nil when the scheduler follows no such pod.
-func (s *Scheduler) mut(key string) *spod { return s.pods.Mut(s.epoch, key) }
+func (s *Scheduler) mut(key string) *spod { return cow.Mut(&s.pods, s.epoch, key) }
 
 func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	switch {
@@ -243,7 +254,7 @@ func (s *Scheduler) listedPods(ctx *sim.Context, items []api.Object, rv uint64) 
 		seen[api.Key(pod.Metadata.Namespace, pod.Metadata.Name)] = true
 		s.observe(ctx, pod)
 	}
-	for _, key := range cow.SortedRowKeys(s.pods) {
+	for _, key := range cow.SortedKeys(s.pods) {
 		if !seen[key] {
 			s.forget(ctx, key)
 		}
@@ -298,7 +309,7 @@ func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repor
 	ref := podRef(pod)
 	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
 	if ev.Type == apistore.Deleted {
-		p := s.pods.Get(key)
+		p := s.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
 			return s.report("deletePodFromCache", "saw "+ref.String()+" deleted; it was not waiting for a node and was not counted on one", ref)
 		}
@@ -318,7 +329,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 	m := &pod.Metadata
 	key := api.Key(m.Namespace, m.Name)
 	name := "pod/" + m.Name
-	if p := s.pods.Get(key); p != nil && p.uid != m.UID {
+	if p := s.pods.Read()[key]; p != nil && p.uid != m.UID {
 		s.forget(ctx, key) // the name now belongs to a new pod
 	}
 	terminal := isTerminal(pod)
@@ -331,7 +342,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 		case terminal:
 			return "addPodToCache", "saw " + name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
 		}
-		p = s.pods.Add(s.epoch, key, spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
+		p = cow.Add(&s.pods, s.epoch, key, &spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
 	}
 
 	if node != "" {
@@ -343,7 +354,7 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 		p.node, p.assumed = node, false
 		if terminal {
 			s.uncount(p)
-			s.pods.Delete(s.epoch, key)
+			delete(s.pods.Write(s.epoch), key)
 			return "updatePodInCache", name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
 				plural(s.bound[node], "pod") + " left)"
 		}
@@ -389,7 +400,7 @@ func (s *Scheduler) forget(ctx *sim.Context, key string) {
 	}
 	s.dequeue(ctx, p)
 	s.uncount(p)
-	s.pods.Delete(s.epoch, key)
+	delete(s.pods.Write(s.epoch), key)
 }
 
 func (s *Scheduler) uncount(p *spod) {
@@ -435,7 +446,7 @@ func (s *Scheduler) ensureScheduling(ctx *sim.Context) {
 func (s *Scheduler) moveAllToActive(ctx *sim.Context) int {
 	moved := 0
 	for _, e := range s.unschedulable {
-		p := s.pods.Get(e.key)
+		p := s.pods.Read()[e.key]
 		if p == nil || p.queue != qUnschedulable || p.gen != e.gen {
 			continue
 		}
@@ -452,7 +463,7 @@ func (s *Scheduler) popActive() (string, *spod) {
 		e := s.active[s.head]
 		s.active[s.head] = queueEntry{}
 		s.head++
-		if p := s.pods.Get(e.key); p != nil && p.queue == qActive && p.gen == e.gen {
+		if p := s.pods.Read()[e.key]; p != nil && p.queue == qActive && p.gen == e.gen {
 			if s.head == len(s.active) {
 				s.active, s.head = s.active[:0], 0
 			} else if s.head > 1024 && s.head*2 > len(s.active) {
@@ -549,7 +560,7 @@ func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Repo
 			"); its kubelet takes it from here", ref, sim.Ref{Kind: "node", Name: req.NodeName})
 	}
 	s.bindFailures++
-	p := s.pods.Get(key)
+	p := s.pods.Read()[key]
 	if p == nil || !p.assumed || p.bindID != rep.ID {
 		return s.report("bind", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
 			"); the scheduler has already moved on from that pod", ref)
@@ -569,7 +580,7 @@ func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Repo
 
 // retry ends a pod's back-off after a failed binding.
 func (s *Scheduler) retry(ctx *sim.Context, r retry) sim.Report {
-	p := s.pods.Get(r.key)
+	p := s.pods.Read()[r.key]
 	if p == nil || p.queue != qBackoff || p.gen != r.gen {
 		return s.report("flushBackoffQCompleted", "the back-off of a pod ended, but the pod no longer waits for it")
 	}
@@ -604,7 +615,7 @@ type schedulerSnapshot struct {
 	nodesR, podsR reflector
 	nodes         []schedNode
 	bound         map[string]int
-	pods          cow.Rows[string, spod]
+	pods          cow.Map[*spod]
 	active        []queueEntry
 	activeLen     int
 	unschedulable []queueEntry

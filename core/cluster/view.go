@@ -71,7 +71,7 @@ func (p *kpod) view() KubeletPod {
 // holds it (it is unbound, or gone, or its binding has not reached the
 // kubelets yet).
 func (k *Kubelets) Pod(namespace, name string) (KubeletPod, bool) {
-	p := k.pods.Get(api.Key(namespace, name))
+	p := k.pods.Read()[api.Key(namespace, name)]
 	if p == nil {
 		return KubeletPod{}, false
 	}
@@ -80,9 +80,9 @@ func (k *Kubelets) Pod(namespace, name string) (KubeletPod, bool) {
 
 // Pods returns every pod the kubelets hold, by node name and then by key.
 func (k *Kubelets) Pods() []KubeletPod {
-	out := make([]KubeletPod, 0, k.pods.Len())
-	for _, key := range cow.SortedRowKeys(k.pods) {
-		out = append(out, k.pods.Get(key).view())
+	out := make([]KubeletPod, 0, len(k.pods.Read()))
+	for _, key := range cow.SortedKeys(k.pods) {
+		out = append(out, k.pods.Read()[key].view())
 	}
 	sorting.Stable(out, func(a, b KubeletPod) int { return strings.Compare(a.Node, b.Node) })
 	return out
@@ -166,17 +166,17 @@ type SchedulerNode struct {
 func (s *Scheduler) View() SchedulerView {
 	v := SchedulerView{Attempts: s.attempts, Binds: s.binds, BindFailures: s.bindFailures}
 	for _, e := range s.active[s.head:] {
-		if p := s.pods.Get(e.key); p != nil && p.queue == qActive && p.gen == e.gen {
+		if p := s.pods.Read()[e.key]; p != nil && p.queue == qActive && p.gen == e.gen {
 			v.Queue = append(v.Queue, e.key)
 		}
 	}
 	for _, e := range s.unschedulable {
-		if p := s.pods.Get(e.key); p != nil && p.queue == qUnschedulable && p.gen == e.gen {
+		if p := s.pods.Read()[e.key]; p != nil && p.queue == qUnschedulable && p.gen == e.gen {
 			v.Unschedulable = append(v.Unschedulable, e.key)
 		}
 	}
-	for _, key := range cow.SortedRowKeys(s.pods) {
-		p := s.pods.Get(key)
+	for _, key := range cow.SortedKeys(s.pods) {
+		p := s.pods.Read()[key]
 		if p.queue == qBackoff {
 			v.BackingOff = append(v.BackingOff, key)
 		}

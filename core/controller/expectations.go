@@ -56,7 +56,7 @@ type ControllerExpectations struct {
 	// The sets are shared copy-on-write with snapshots (package cow), so a
 	// snapshot copies only the two outer maps; DeletionObserved copies a set
 	// before its first change in an epoch.
-	deletes map[string]cow.Map[string, struct{}]
+	deletes map[string]cow.Map[struct{}]
 
 	// epoch is the copy-on-write generation: each snapshot and each restore
 	// starts a new one.
@@ -97,7 +97,7 @@ var _ sim.Snapshotter = (*ControllerExpectations)(nil)
 func NewControllerExpectations(cfg ExpectationsConfig) *ControllerExpectations {
 	return &ControllerExpectations{
 		counts:  make(map[string]expectationCounts),
-		deletes: make(map[string]cow.Map[string, struct{}]),
+		deletes: make(map[string]cow.Map[struct{}]),
 		now:     cfg.Now,
 		ttl:     cfg.TTL,
 	}
@@ -145,7 +145,7 @@ func (e *ControllerExpectations) ExpectCreations(key string, adds int) {
 // ("clobbering existing delete keys"). The overwritten keys are returned,
 // sorted, so the caller can say so; nil means nothing was clobbered.
 func (e *ControllerExpectations) ExpectDeletions(key string, podKeys []string) (clobbered []string) {
-	if old := e.deletes[key]; old.Len() > 0 {
+	if old := e.deletes[key]; len(old.Read()) > 0 {
 		clobbered = cow.SortedKeys(old)
 	}
 	set := make(map[string]struct{}, len(podKeys))
@@ -153,7 +153,7 @@ func (e *ControllerExpectations) ExpectDeletions(key string, podKeys []string) (
 		set[k] = struct{}{}
 	}
 	if e.deletes == nil {
-		e.deletes = make(map[string]cow.Map[string, struct{}])
+		e.deletes = make(map[string]cow.Map[struct{}])
 	}
 	e.deletes[key] = cow.Own(e.epoch, set)
 	e.SetExpectations(key, 0, len(set))
@@ -174,7 +174,7 @@ func (e *ControllerExpectations) CreationObserved(key string) {
 // same pod changes nothing. It reports whether it counted. It models the
 // UID-tracking layer's DeletionObserved.
 func (e *ControllerExpectations) DeletionObserved(key, podKey string) bool {
-	if _, ok := e.deletes[key].Get(podKey); !ok {
+	if _, ok := e.deletes[key].Read()[podKey]; !ok {
 		return false
 	}
 	e.LowerExpectations(key, 0, 1)
@@ -309,7 +309,7 @@ func (e *ControllerExpectations) View(key string) (ExpectationsView, bool) {
 		Expired:   e.expired(rec),
 	}
 	v.Satisfied = v.Fulfilled || v.Expired
-	if set := e.deletes[key]; set.Len() > 0 {
+	if set := e.deletes[key]; len(set.Read()) > 0 {
 		v.PendingDeletes = cow.SortedKeys(set)
 	}
 	return v, true
@@ -335,7 +335,7 @@ func (e *ControllerExpectations) Views() []ExpectationsView {
 // its first change after a snapshot.
 type expectationsSnapshot struct {
 	counts  map[string]expectationCounts
-	deletes map[string]cow.Map[string, struct{}]
+	deletes map[string]cow.Map[struct{}]
 }
 
 // Snapshot captures the expectations (sim.Snapshotter). It copies the two

@@ -1,10 +1,6 @@
 package cow
 
-import (
-	"cmp"
-	"maps"
-	"slices"
-)
+import "slices"
 
 // Epoch is a component's copy-on-write generation: see the package
 // documentation. The zero Epoch is a valid first epoch.
@@ -14,55 +10,55 @@ type Epoch uint64
 // component calls it when it takes a snapshot and when it restores one.
 func (e *Epoch) Next() { *e++ }
 
-// Map is a map shared copy-on-write with snapshots. The zero Map is empty and
+// Map is a map from strings (every component keys its state by name or by
+// namespace/name) shared copy-on-write with snapshots. The zero Map is empty and
 // ready to use. Copying a Map value (into a snapshot) shares its contents.
-type Map[K comparable, V any] struct {
-	m    map[K]V
+//
+// Map has only the two methods that hold the copy-on-write rule, Read and
+// Write; a caller gets, counts and deletes with Go's own map operations on
+// what they return. Every method of a generic type is compiled once per
+// shape of its type arguments, and each copy weighs on the page's download,
+// so thin accessors are left out, and a component keeps the values of its
+// maps pointer-shaped where it can (all pointers share one shape).
+type Map[V any] struct {
+	m    map[string]V
 	made Epoch
 }
 
 // Own returns a Map holding m, made in epoch e. The caller hands m over: it
 // must not keep it.
-func Own[K comparable, V any](e Epoch, m map[K]V) Map[K, V] {
-	return Map[K, V]{m: m, made: e}
+func Own[V any](e Epoch, m map[string]V) Map[V] {
+	return Map[V]{m: m, made: e}
 }
 
 // Read returns the map for reading. It may be nil, and it must not be changed.
-func (m Map[K, V]) Read() map[K]V { return m.m }
-
-// Get returns the value under k.
-func (m Map[K, V]) Get(k K) (V, bool) {
-	v, ok := m.m[k]
-	return v, ok
-}
-
-// Len returns the number of entries.
-func (m Map[K, V]) Len() int { return len(m.m) }
+func (m Map[V]) Read() map[string]V { return m.m }
 
 // Write returns the map ready to change in epoch e: if it was made in
 // another epoch, a snapshot may share it, so it is first replaced by a copy
 // made in e. The result is never nil.
-func (m *Map[K, V]) Write(e Epoch) map[K]V {
+func (m *Map[V]) Write(e Epoch) map[string]V {
 	if m.made != e || m.m == nil {
-		if c := maps.Clone(m.m); c != nil {
-			m.m = c
-		} else {
-			m.m = map[K]V{}
+		// A loop rather than maps.Clone, whose instantiation for each shape
+		// would add a function of its own to the binary.
+		c := make(map[string]V, len(m.m))
+		for k, v := range m.m {
+			c[k] = v
 		}
+		m.m = c
 		m.made = e
 	}
 	return m.m
 }
 
-// Set puts v under k, in epoch e.
-func (m *Map[K, V]) Set(e Epoch, k K, v V) { m.Write(e)[k] = v }
-
-// Delete removes k, in epoch e. It copies a frozen map even when k is absent.
-func (m *Map[K, V]) Delete(e Epoch, k K) { delete(m.Write(e), k) }
-
 // SortedKeys returns m's keys in order, the one deterministic way to walk it.
-func SortedKeys[K cmp.Ordered, V any](m Map[K, V]) []K {
-	return slices.Sorted(maps.Keys(m.m))
+func SortedKeys[V any](m Map[V]) []string {
+	keys := make([]string, 0, len(m.m))
+	for k := range m.m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // WriteIn returns the inner map under k of outer, ready to change in epoch e.
@@ -70,7 +66,7 @@ func SortedKeys[K cmp.Ordered, V any](m Map[K, V]) []K {
 // the component owns): a missing inner map is made, and a frozen one is
 // replaced by its copy. Only the inner map under k is copied, never its
 // siblings.
-func WriteIn[K, K2 comparable, V any](outer map[K]Map[K2, V], k K, e Epoch) map[K2]V {
+func WriteIn[V any](outer map[string]Map[V], k string, e Epoch) map[string]V {
 	in := outer[k]
 	if in.made == e && in.m != nil {
 		return in.m
@@ -78,4 +74,43 @@ func WriteIn[K, K2 comparable, V any](outer map[K]Map[K2, V], k K, e Epoch) map[
 	w := in.Write(e)
 	outer[k] = in
 	return w
+}
+
+// Stamp records the epoch a row was made or copied in. A record kept by
+// pointer in a Map embeds it to be a Row.
+type Stamp struct{ made Epoch }
+
+func (s *Stamp) stamp() *Stamp { return s }
+
+// Row is a record held by pointer in a Map and copied one at a time: it
+// embeds a Stamp, and Copy returns a new record equal to it (a copy field by
+// field, so a row must not hold maps or slices it changes in place). P is the
+// pointer type itself, so Mut and Add, which take it, are compiled once for
+// every kind of row.
+type Row[P any] interface {
+	stamp() *Stamp
+	Copy() P
+}
+
+// Mut returns the row under k ready to change in epoch e, or nil when there
+// is none: a row made in another epoch is first replaced, in a writable m, by
+// its copy. It suits a component that keeps a record per object and changes a
+// few fields of a few records per step (the kubelets' and the scheduler's
+// pods): only the rows changed are copied, and the map once.
+func Mut[P Row[P]](m *Map[P], e Epoch, k string) P {
+	r, ok := m.m[k]
+	if ok && r.stamp().made != e {
+		r = r.Copy()
+		r.stamp().made = e
+		m.Write(e)[k] = r
+	}
+	return r
+}
+
+// Add puts the new row r under k, replacing any, made in epoch e, and
+// returns it.
+func Add[P Row[P]](m *Map[P], e Epoch, k string, r P) P {
+	r.stamp().made = e
+	m.Write(e)[k] = r
+	return r
 }

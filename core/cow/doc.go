@@ -1,6 +1,6 @@
 // Package cow holds the copy-on-write containers that make a snapshot of a
-// component cheap: Map, Rows (a map of rows that are copied one by one) and
-// Slice, all stamped with an Epoch.
+// component cheap: Map (whose values may be rows, records copied one by one
+// by Mut) and Slice, all stamped with an Epoch.
 //
 // # Why snapshots must be cheap
 //
@@ -24,7 +24,7 @@
 // # When a write copies
 //
 // Every change goes through a write method that is given the component's
-// current epoch (Map.Write, Rows.Mut, Slice.Write). If the container is of an
+// current epoch (Map.Write, Mut, Slice.Write). If the container is of an
 // older epoch, the method first replaces it by a copy stamped with the current
 // one, and changes the copy; the snapshot keeps the original, untouched. The
 // next writes in the same epoch find the copy current and change it in place,
@@ -38,13 +38,23 @@
 // Nesting keeps copies small: a map of namespaces whose values are maps of
 // objects (apistore), or a map of index values whose values are key lists
 // (informer), copies only the outer map and the one inner container written
-// to. WriteIn and Rows do that bookkeeping.
+// to. WriteIn, and Mut for rows held by pointer, do that bookkeeping.
 //
 // # The rule a caller keeps
 //
-// A map or slice returned by Read, Get or a Rows row read with Get belongs to
-// whatever snapshots share it: never change it. Change only what Write, WriteIn
-// or Mut returned, in the epoch it was returned for. Nothing here iterates a
-// map in an order that could leak out: SortedKeys sorts, and cloning a map
-// does not depend on its order.
+// A map or slice returned by Read, and a row read from it, belongs to
+// whatever snapshots share it: never change it. Change only what Write,
+// WriteIn or Mut returned, in the epoch it was returned for. Nothing here
+// iterates a map in an order that could leak out: SortedKeys sorts, and
+// copying a map does not depend on its order.
+//
+// # Why the API is small
+//
+// Every function and method of a generic type is compiled once for each
+// shape of its type arguments (all pointer types share one shape; each struct
+// and interface type has its own), and every copy, with its long name, is
+// downloaded with the page. So Map's only methods are Read and Write, leaving gets,
+// counts and deletes to Go's map operations on what they return; keys are
+// always strings; and rows are held by pointer, so that Mut and Add are
+// compiled once for every kind of row.
 package cow

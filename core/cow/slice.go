@@ -11,9 +11,6 @@ type Slice[E any] struct {
 // Read returns the slice for reading; it must not be changed.
 func (s Slice[E]) Read() []E { return s.s }
 
-// Len returns the slice's length.
-func (s Slice[E]) Len() int { return len(s.s) }
-
 // Write returns a pointer to the slice, ready to change in epoch e (append,
 // insert or delete through it): if it was made in another epoch, a snapshot
 // may share its array, so it is first replaced by a copy made in e. The copy

@@ -36,7 +36,7 @@ type Indexer struct {
 	// It is shared copy-on-write with snapshots (see package cow), as are all,
 	// indices and values: each snapshot and each restore starts a new epoch,
 	// and a write in it copies what it changes first.
-	items cow.Map[string, entry]
+	items cow.Map[entry]
 	epoch cow.Epoch
 
 	// nextSeq is the position the next new key gets.
@@ -55,13 +55,13 @@ type Indexer struct {
 	// The inner maps and their key lists are shared copy-on-write with
 	// snapshots, as items is, so that a restore need not rebuild every index
 	// from the items. The outer map is the indexer's own: a snapshot copies it.
-	indices map[string]cow.Map[string, keyList]
+	indices map[string]cow.Map[keyList]
 
 	// values remembers, per index name and key, the values the key is indexed
 	// under now, so an update can remove the old ones without recomputing them
 	// from the old object. Its inner maps are shared copy-on-write with
 	// snapshots too. The value slices themselves are never changed in place.
-	values map[string]cow.Map[string, []string]
+	values map[string]cow.Map[[]string]
 }
 
 type entry struct {
@@ -72,10 +72,10 @@ type entry struct {
 // NewIndexer returns an empty cache with the namespace index.
 func NewIndexer() *Indexer {
 	ix := &Indexer{epoch: 1}
-	ix.items = cow.Own(ix.epoch, map[string]entry{})
+	ix.items.Write(ix.epoch)
 	ix.indexers = map[string]IndexFunc{}
-	ix.indices = map[string]cow.Map[string, keyList]{}
-	ix.values = map[string]cow.Map[string, []string]{}
+	ix.indices = map[string]cow.Map[keyList]{}
+	ix.values = map[string]cow.Map[[]string]{}
 	if err := ix.AddIndexer(NamespaceIndex, IndexByNamespace); err != nil {
 		panic(err) // an empty indexer cannot conflict
 	}
@@ -98,10 +98,10 @@ func (ix *Indexer) AddIndexer(name string, fn IndexFunc) error {
 	return nil
 }
 
-// resetIndex empties the named index, with maps of the current epoch.
+// resetIndex empties the named index: an empty Map is made on its first write.
 func (ix *Indexer) resetIndex(name string) {
-	ix.indices[name] = cow.Own(ix.epoch, map[string]keyList{})
-	ix.values[name] = cow.Own(ix.epoch, map[string][]string{})
+	ix.indices[name] = cow.Map[keyList]{}
+	ix.values[name] = cow.Map[[]string]{}
 }
 
 // indexAll indexes every cached object in the named index, in the order
@@ -147,11 +147,11 @@ func (ix *Indexer) put(key string, obj api.Object) {
 
 // DeleteKey removes a key and its index entries.
 func (ix *Indexer) DeleteKey(key string) {
-	old, exists := ix.items.Get(key)
+	old, exists := ix.items.Read()[key]
 	if !exists {
 		return
 	}
-	ix.items.Delete(ix.epoch, key)
+	delete(ix.items.Write(ix.epoch), key)
 	removeKey(ix.all.Write(ix.epoch), key, old.seq)
 	for _, name := range ix.names {
 		ix.unindexKey(name, key, old.seq)
@@ -178,7 +178,7 @@ func (ix *Indexer) indexValues(name, key string, seq uint64, vals []string) {
 }
 
 func (ix *Indexer) unindexKey(name, key string, seq uint64) {
-	vals, ok := ix.values[name].Get(key)
+	vals, ok := ix.values[name].Read()[key]
 	if !ok {
 		return
 	}
@@ -190,7 +190,7 @@ func (ix *Indexer) unindexKey(name, key string, seq uint64) {
 			continue
 		}
 		removeKey(set.Write(ix.epoch), key, seq)
-		if set.Len() == 0 {
+		if len(set.Read()) == 0 {
 			delete(idx, v)
 		} else {
 			idx[v] = set
@@ -200,7 +200,7 @@ func (ix *Indexer) unindexKey(name, key string, seq uint64) {
 
 // GetByKey returns the cached object for a key.
 func (ix *Indexer) GetByKey(key string) (api.Object, bool) {
-	e, ok := ix.items.Get(key)
+	e, ok := ix.items.Read()[key]
 	return e.obj, ok
 }
 
@@ -235,7 +235,7 @@ func (ix *Indexer) objects(keys []seqKey) []api.Object {
 }
 
 // Len returns the number of cached objects.
-func (ix *Indexer) Len() int { return ix.items.Len() }
+func (ix *Indexer) Len() int { return len(ix.items.Read()) }
 
 // ByIndex returns the objects indexed under value in the named index, in the
 // order their keys entered the cache.
@@ -244,7 +244,7 @@ func (ix *Indexer) ByIndex(name, value string) ([]api.Object, error) {
 	if !ok {
 		return nil, errors.New("index with name " + name + " does not exist")
 	}
-	set, ok := idx.Get(value)
+	set, ok := idx.Read()[value]
 	if !ok {
 		return nil, nil
 	}
@@ -257,11 +257,11 @@ func (ix *Indexer) IndexKeys(name, value string) ([]string, error) {
 	if !ok {
 		return nil, errors.New("index with name " + name + " does not exist")
 	}
-	set, ok := idx.Get(value)
+	set, ok := idx.Read()[value]
 	if !ok {
 		return nil, nil
 	}
-	out := make([]string, set.Len())
+	out := make([]string, len(set.Read()))
 	for i, k := range set.Read() {
 		out[i] = k.key
 	}
@@ -294,7 +294,7 @@ func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Obj
 		}
 		return out
 	}
-	if set, ok := ix.indices[NamespaceIndex].Get(namespace); ok {
+	if set, ok := ix.indices[NamespaceIndex].Read()[namespace]; ok {
 		for _, k := range set.Read() {
 			visit(items[k.key].obj)
 		}
@@ -306,11 +306,11 @@ func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Obj
 // sequence counter, the order of the keys and the indices, all shared with
 // the cache, which copies each of them before it next changes it.
 type indexerSnapshot struct {
-	items   cow.Map[string, entry]
+	items   cow.Map[entry]
 	nextSeq uint64
 	all     keyList
-	indices map[string]cow.Map[string, keyList]
-	values  map[string]cow.Map[string, []string]
+	indices map[string]cow.Map[keyList]
+	values  map[string]cow.Map[[]string]
 }
 
 // snapshot freezes the current items, order and indices: starting a new
@@ -399,9 +399,9 @@ func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, e
 	var sets [][]seqKey
 	total := 0
 	for _, v := range values {
-		if set, _ := idx.Get(v); set.Len() > 0 {
+		if set := idx.Read()[v]; len(set.Read()) > 0 {
 			sets = append(sets, set.Read())
-			total += set.Len()
+			total += len(set.Read())
 		}
 	}
 	if len(sets) == 1 {

@@ -39,19 +39,19 @@ func names(objs []api.Object) []string {
 func checkIndexer(t *testing.T, ix *Indexer) {
 	t.Helper()
 	all := ix.all.Read()
-	require.Len(t, all, ix.items.Len())
+	require.Len(t, all, len(ix.items.Read()))
 	for i := 1; i < len(all); i++ {
 		require.Less(t, all[i-1].seq, all[i].seq)
 	}
 	for _, name := range ix.names {
 		want := map[string][]string{}
 		for _, k := range all {
-			item, _ := ix.items.Get(k.key)
+			item := ix.items.Read()[k.key]
 			for _, v := range ix.indexers[name](item.obj) {
 				want[v] = append(want[v], k.key)
 			}
 		}
-		require.Equal(t, len(want), ix.indices[name].Len(), "index %s has a value with no keys, or misses one", name)
+		require.Equal(t, len(want), len(ix.indices[name].Read()), "index %s has a value with no keys, or misses one", name)
 		for v, keys := range want {
 			got, err := ix.IndexKeys(name, v)
 			require.NoError(t, err)
@@ -82,7 +82,7 @@ func TestIndexerCustomIndex(t *testing.T) {
 	checkIndexer(t, ix)
 	got, _ = ix.ByIndex("controllerUID", "u1")
 	assert.Empty(t, got)
-	_, hasValue := ix.indices["controllerUID"].Get("u1")
+	_, hasValue := ix.indices["controllerUID"].Read()["u1"]
 	assert.False(t, hasValue, "an index value with no keys left is removed")
 }
 
