@@ -1,6 +1,9 @@
 package cow
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Epoch is a component's copy-on-write generation: see the package
 // documentation. The zero Epoch is a valid first epoch.
@@ -39,13 +42,11 @@ func (m Map[V]) Read() map[string]V { return m.m }
 // made in e. The result is never nil.
 func (m *Map[V]) Write(e Epoch) map[string]V {
 	if m.made != e || m.m == nil {
-		// A loop rather than maps.Clone, whose instantiation for each shape
-		// would add a function of its own to the binary.
-		c := make(map[string]V, len(m.m))
-		for k, v := range m.m {
-			c[k] = v
+		if c := maps.Clone(m.m); c != nil {
+			m.m = c
+		} else {
+			m.m = map[string]V{}
 		}
-		m.m = c
 		m.made = e
 	}
 	return m.m
@@ -53,12 +54,7 @@ func (m *Map[V]) Write(e Epoch) map[string]V {
 
 // SortedKeys returns m's keys in order, the one deterministic way to walk it.
 func SortedKeys[V any](m Map[V]) []string {
-	keys := make([]string, 0, len(m.m))
-	for k := range m.m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m.m))
 }
 
 // WriteIn returns the inner map under k of outer, ready to change in epoch e.
