@@ -155,15 +155,16 @@ func (s *Session) runPodAction(c *PodAction) error {
 	if c.Action == "kill" {
 		return s.runKill(c)
 	}
-	return s.kubeletAction(c, c.Target, c.Action, func(k *cluster.Kubelets, ns, name string) error {
-		if c.Action == "crash" {
+	if c.Action == "crash" {
+		return s.kubeletAction(c, c.Target, cluster.ActionCrash, func(k *cluster.Kubelets, ns, name string) error {
 			return k.Crash(ns, name)
-		}
+		}, func(name string) string {
+			return "pod/" + name + " crashed: its kubelet restarts the container"
+		})
+	}
+	return s.kubeletAction(c, c.Target, cluster.ActionEvict, func(k *cluster.Kubelets, ns, name string) error {
 		return k.Evict(ns, name)
 	}, func(name string) string {
-		if c.Action == "crash" {
-			return "pod/" + name + " crashed: its kubelet restarts the container"
-		}
 		return "pod/" + name + " evicted by its kubelet"
 	})
 }
@@ -171,7 +172,7 @@ func (s *Session) runPodAction(c *PodAction) error {
 // runSetReady executes set ready … true|false.
 func (s *Session) runSetReady(c *SetReady) error {
 	ready := c.Ready
-	return s.kubeletAction(c, c.Target, "set-ready", func(k *cluster.Kubelets, ns, name string) error {
+	return s.kubeletAction(c, c.Target, cluster.ActionSetReady, func(k *cluster.Kubelets, ns, name string) error {
 		return k.SetReady(ns, name, ready)
 	}, func(name string) string {
 		if ready {
@@ -181,27 +182,11 @@ func (s *Session) runSetReady(c *SetReady) error {
 	})
 }
 
-// kubeletCan reports whether a kubelet action can happen to a pod now, as
-// the kubelets' own check decides: the pod must be running (an eviction may
-// also hit a pod that is starting or restarting).
-func kubeletCan(w *world.World, ns, name, action string) bool {
-	p, ok := w.Cluster.Kubelets.Pod(ns, name)
-	if !ok {
-		return false
-	}
-	switch p.State {
-	case cluster.PodRunning:
-		return true
-	case cluster.PodStarting, cluster.PodCrashed:
-		return action == "evict"
-	}
-	return false
-}
-
 // kubeletAction makes something happen to the chosen pods through their
-// kubelets. Every pod must be able to take it, or nothing happens. The
-// kubelet acts in a step of its own; nothing is stepped here.
-func (s *Session) kubeletAction(cmd Command, t Target, action string,
+// kubelets. Every pod must be able to take it, or nothing happens: the
+// kubelets' Check vets them all before act is called on any. The kubelet
+// acts in a step of its own; nothing is stepped here.
+func (s *Session) kubeletAction(cmd Command, t Target, action cluster.PodAction,
 	act func(k *cluster.Kubelets, ns, name string) error, said func(name string) string) error {
 	w := s.w
 	pods, rerr := chosen(cmd, w, t, nil)
@@ -212,7 +197,7 @@ func (s *Session) kubeletAction(cmd Command, t Target, action string,
 		if len(pods) == 0 {
 			return noneMatch(cmd, t)
 		}
-		if err := checkKubelet(w, pods, action, act); err != nil {
+		if err := checkKubelet(w, pods, action); err != nil {
 			return failure(cmd, cmd.Src().Text+": "+err.msg)
 		}
 	}
@@ -224,7 +209,7 @@ func (s *Session) kubeletAction(cmd Command, t Target, action string,
 			return rerr
 		}
 		done = objNames(pods)
-		if e := checkKubelet(w, pods, action, act); e != nil {
+		if e := checkKubelet(w, pods, action); e != nil {
 			inner = e
 			return e
 		}
@@ -252,21 +237,14 @@ type podError struct{ name, msg string }
 
 func (e *podError) Error() string { return "pod/" + e.name + ": " + e.msg }
 
-// checkKubelet finds the first pod that cannot take the action. Its message
-// comes from the kubelets themselves: for a pod that cannot take it, act
-// fails without doing anything.
-func checkKubelet(w *world.World, pods []api.Object, action string,
-	act func(k *cluster.Kubelets, ns, name string) error) *podError {
+// checkKubelet finds the first pod that cannot take the action, with the
+// kubelets' own reason, asked of them without acting.
+func checkKubelet(w *world.World, pods []api.Object, action cluster.PodAction) *podError {
 	for _, p := range pods {
 		m := p.Meta()
-		if kubeletCan(w, m.Namespace, m.Name, action) {
-			continue
+		if err := w.Cluster.Kubelets.Check(action, m.Namespace, m.Name); err != nil {
+			return &podError{name: m.Name, msg: err.Error()}
 		}
-		msg := "pod/" + m.Name + ": its kubelet cannot act on it now"
-		if err := act(w.Cluster.Kubelets, m.Namespace, m.Name); err != nil {
-			msg = err.Error()
-		}
-		return &podError{name: m.Name, msg: msg}
 	}
 	return nil
 }
