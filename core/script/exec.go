@@ -16,8 +16,8 @@ import (
 // This file holds the executor's core: the Session that carries a world
 // through a script, how commands reach it (inputs recorded on the world's
 // timeline, then steps), runtime failures, and Run and RunScript for whole
-// scripts. The command families live in exec_*.go, the inside views in
-// views.go.
+// scripts. Each command's run method lives in its group's cmd_*.go file,
+// the inside views in views.go.
 
 // Options configure a Session. The zero value prints nothing and runs a world
 // with the default configuration.

@@ -3,6 +3,8 @@ package script
 import (
 	"errors"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/controller"
@@ -10,8 +12,161 @@ import (
 	"github.com/reconcilelab/rlab/core/world"
 )
 
-// This file executes the time commands: seed, config, step, advance, until
-// sync and stabilize.
+// This file holds the time commands: seed, config, step, advance, until
+// sync and stabilize. seed and config say what the world is built from;
+// the others run the kernel.
+
+// Seed is `seed N`; it can only be a script's first command.
+type Seed struct {
+	Source
+	Value uint64
+}
+
+// Setting is one KEY=VALUE of config.
+type Setting struct {
+	// Key is one of the Config* constants.
+	Key string
+	// Int is the value of workers and burst-replicas, Duration that of the
+	// others.
+	Int      int
+	Duration time.Duration
+	Pos      Pos
+}
+
+// Config is `config KEY=VALUE…`.
+type Config struct {
+	Source
+	// Settings are in the order written; no key is set twice.
+	Settings []Setting
+}
+
+// Step is `step [N]`.
+type Step struct {
+	Source
+	N int
+}
+
+// Advance is `advance D`.
+type Advance struct {
+	Source
+	D time.Duration
+}
+
+// UntilSync is `until sync rs/NAME`.
+type UntilSync struct {
+	Source
+	Object Ref
+	Limits sim.Limits
+}
+
+// Stabilize is `stabilize`; Limits holds the defaults when no flag is given.
+type Stabilize struct {
+	Source
+	Limits sim.Limits
+}
+
+func parseSeed(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("seed needs a number", c.example())
+	}
+	a := c.args[0]
+	n, err := strconv.ParseUint(a.Text, 10, 64)
+	if err != nil || n == 0 {
+		return nil, &ParseError{Line: a.Line, Col: a.Col, Msg: "bad seed " + strconv.Quote(a.Text),
+			Hint: "a seed is a whole number from 1 to 18446744073709551615"}
+	}
+	return &Seed{Source: c.src, Value: n}, c.noMoreArgs(c.args[1:])
+}
+
+func parseConfig(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("config needs KEY=VALUE", "keys: "+strings.Join(configKeyNames(), ", "))
+	}
+	cmd := &Config{Source: c.src}
+	seen := map[string]bool{}
+	for i, a := range c.args {
+		key, _, ok := strings.Cut(a.Text, "=")
+		var kd ConfigKeyDoc
+		found := false
+		for _, k := range configTable {
+			if k.Key == key {
+				kd, found = k, true
+			}
+		}
+		if !found {
+			return nil, unknown(a.slice(0, len(key)), "config key", key, configKeyNames(), "keys: "+strings.Join(configKeyNames(), ", "))
+		}
+		if !ok {
+			hint := "write " + key + "=VALUE"
+			if i+1 < len(c.args) {
+				hint = "write " + key + "=" + c.args[i+1].Text + ", without spaces"
+			}
+			return nil, &ParseError{Line: a.Line, Col: a.end(), Msg: "config " + key + " needs a value", Hint: hint}
+		}
+		if seen[key] {
+			return nil, errAt(a, "config "+key+" given twice")
+		}
+		seen[key] = true
+		vt := a.from(len(key) + 1)
+		s := Setting{Key: key, Pos: Pos{c.src.Pos.File, a.Line, a.Col}}
+		if kd.Type == TypeInt {
+			n, perr := parseInt(vt, key, kd.lo, 1<<31-1)
+			if perr != nil {
+				return nil, perr
+			}
+			s.Int = int(n)
+		} else {
+			d, perr := parseDuration(vt, key, 0)
+			if perr != nil {
+				return nil, perr
+			}
+			s.Duration = d
+		}
+		cmd.Settings = append(cmd.Settings, s)
+	}
+	return cmd, nil
+}
+
+func parseStep(c *cmdParser) (Command, *ParseError) {
+	cmd := &Step{Source: c.src, N: 1}
+	if len(c.args) > 0 {
+		n, perr := parseInt(c.args[0], "step", 1, 1<<31-1)
+		if perr != nil {
+			return nil, perr
+		}
+		cmd.N = int(n)
+	}
+	return cmd, c.noMoreArgs(c.args[min(1, len(c.args)):])
+}
+
+func parseAdvance(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("advance needs a duration", c.example())
+	}
+	d, perr := parseDuration(c.args[0], "advance", 0)
+	if perr != nil {
+		return nil, perr
+	}
+	return &Advance{Source: c.src, D: d}, c.noMoreArgs(c.args[1:])
+}
+
+// limits reads --max-steps and --max-time.
+func (c *cmdParser) limits() sim.Limits {
+	n, _ := c.intFlag("max-steps", sim.DefaultMaxSteps)
+	return sim.Limits{MaxSteps: int(n), MaxTime: c.durFlag("max-time", sim.DefaultMaxTime)}
+}
+
+func parseUntilSync(c *cmdParser) (Command, *ParseError) {
+	r, rest, perr := c.ref(c.args, len(c.args) > 1)
+	if perr != nil {
+		return nil, perr
+	}
+	return &UntilSync{Source: c.src, Object: r, Limits: c.limits()}, c.noMoreArgs(rest)
+}
+
+func parseStabilize(c *cmdParser) (Command, *ParseError) {
+	return &Stabilize{Source: c.src, Limits: c.limits()}, c.noMoreArgs(c.args)
+}
 
 // runSeed sets the seed the world is built from. Once a command has changed
 // the world it is too late; before that the world is rebuilt.
