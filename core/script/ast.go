@@ -47,10 +47,22 @@ type Source struct {
 // Source.
 func (s Source) Src() Source { return s }
 
-// Command is one parsed command: a pointer to one of the types below. The
-// executor switches on the type; every field it needs has been validated.
+// Command is one parsed command: a pointer to one of the command types, each
+// declared in its group's cmd_*.go file next to its parse function. Every
+// field has been validated, so run only acts: Session.Run calls it, with the
+// world built first unless the command needs none (worldless).
 type Command interface {
 	Src() Source
+	// run carries the command out in a session.
+	run(s *Session) error
+}
+
+// worldless is a command that runs before the world is built, or on its
+// own: seed and config say what the world is built from, and help reads
+// only the command table.
+type worldless interface {
+	Command
+	worldless()
 }
 
 // Script is a parsed script: its commands in order. A script that parsed has no

@@ -574,8 +574,8 @@ func podLines(objs []api.Object) string {
 	return listed(lines)
 }
 
-// runExpectPods counts the pods that match the selector and every filter.
-func (s *Session) runExpectPods(c *ExpectPods) error {
+// run counts the pods that match the selector and every filter.
+func (c *ExpectPods) run(s *Session) error {
 	w := s.w
 	var all []api.Object
 	if c.Cache {
@@ -631,8 +631,8 @@ func describeValue(v Value) string {
 	return v.String()
 }
 
-// runExpectObject checks fields of one object.
-func (s *Session) runExpectObject(c *ExpectObject) error {
+// run checks fields of one object.
+func (c *ExpectObject) run(s *Session) error {
 	r := c.Object
 	var obj api.Object
 	var ok bool
@@ -688,8 +688,8 @@ func conditionsOf(o api.Object) []condition {
 	return out
 }
 
-// runExpectCondition checks one condition's status, and its reason.
-func (s *Session) runExpectCondition(c *ExpectCondition) error {
+// run checks one condition's status, and its reason.
+func (c *ExpectCondition) run(s *Session) error {
 	r := c.Object
 	obj, ok := s.w.Store.Object(r.Kind, r.Namespace, r.Name)
 	if !ok {
@@ -766,8 +766,8 @@ func isDirty(key string, v workqueue.View) bool {
 	return false
 }
 
-// runExpectQueue checks how many keys wait in a queue, or that one does.
-func (s *Session) runExpectQueue(c *ExpectQueue) error {
+// run checks how many keys wait in a queue, or that one does.
+func (c *ExpectQueue) run(s *Session) error {
 	v := s.manager(c.Kind).Queue().View()
 	if c.Len != nil {
 		if c.Len.Holds(int64(len(v.Waiting))) {
@@ -783,10 +783,10 @@ func (s *Session) runExpectQueue(c *ExpectQueue) error {
 	return failure(c, c.Text+": "+c.Contains+" is not waiting"+queueSummary(v))
 }
 
-// runExpectExpectations checks the creates and deletes a controller still
+// run checks the creates and deletes a controller still
 // expects for a key. A key without a record expects nothing and is
 // satisfied.
-func (s *Session) runExpectExpectations(c *ExpectExpectations) error {
+func (c *ExpectExpectations) run(s *Session) error {
 	key := c.Object.Key()
 	v, ok := s.manager(c.Object.Kind).Expectations().View(key)
 	satisfied := !ok || v.Satisfied
@@ -806,9 +806,9 @@ func (s *Session) runExpectExpectations(c *ExpectExpectations) error {
 	return failure(c, msg)
 }
 
-// runExpectSyncs counts the syncs of a key that have ended (Done called),
+// run counts the syncs of a key that have ended (Done called),
 // since the world began.
-func (s *Session) runExpectSyncs(c *ExpectSyncs) error {
+func (c *ExpectSyncs) run(s *Session) error {
 	key := c.Object.Key()
 	last, ok := s.manager(c.Object.Kind).LastSync(key)
 	if c.Count.Holds(int64(last.Count)) {
@@ -832,8 +832,8 @@ func eventLine(e *api.Event) string {
 		" ×" + strconv.Itoa(int(e.Count)) + " " + strconv.Quote(msg)
 }
 
-// runExpectEvents counts Events, or sums their counts.
-func (s *Session) runExpectEvents(c *ExpectEvents) error {
+// run counts Events, or sums their counts.
+func (c *ExpectEvents) run(s *Session) error {
 	var found []*api.Event
 	total := int64(0)
 	for _, o := range s.w.Store.Objects(api.KindEvent, c.Namespace) {
@@ -870,8 +870,8 @@ func (s *Session) runExpectEvents(c *ExpectEvents) error {
 	return failure(c, msg)
 }
 
-// runExpectRequests counts the API requests received.
-func (s *Session) runExpectRequests(c *ExpectRequests) error {
+// run counts the API requests received.
+func (c *ExpectRequests) run(s *Session) error {
 	var found []string
 	for _, r := range s.w.Server.Requests() {
 		if (c.Verb == "" || r.Verb == c.Verb) && (c.Resource == "" || r.Resource == c.Resource) {

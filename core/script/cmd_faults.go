@@ -230,7 +230,7 @@ func parseHeal(c *cmdParser) (Command, *ParseError) {
 	return cmd, c.noMoreArgs(rest)
 }
 
-func (s *Session) runFail(c *Fail) error {
+func (c *Fail) run(s *Session) error {
 	rule := c.Rule()
 	var added apistore.FaultRule
 	err := s.do(c, func(w *world.World) error {
@@ -257,7 +257,7 @@ func (s *Session) watchInformers(kind api.Kind) []*informer.Informer {
 	return out
 }
 
-func (s *Session) runWatchFault(c *WatchFault) error {
+func (c *WatchFault) run(s *Session) error {
 	kind, action, n, d := c.Kind, c.Action, c.Count, c.Delay
 	inf := s.w.Informer(kind)
 	rv := inf.View().LastSyncRV
@@ -292,7 +292,7 @@ func (s *Session) runWatchFault(c *WatchFault) error {
 	return nil
 }
 
-func (s *Session) runSlowKubelet(c *SlowKubelet) error {
+func (c *SlowKubelet) run(s *Session) error {
 	if c.Start <= 0 {
 		return failure(c, "slow kubelet 0: kubelet-start must be more than 0")
 	}
@@ -307,9 +307,9 @@ func (s *Session) runSlowKubelet(c *SlowKubelet) error {
 	return nil
 }
 
-// runHeal ends faults and prints one line for each fault it ended, or says
+// run ends faults and prints one line for each fault it ended, or says
 // there was nothing to heal.
-func (s *Session) runHeal(c *Heal) error {
+func (c *Heal) run(s *Session) error {
 	w := s.w
 	var lines []string
 

@@ -38,7 +38,9 @@ func parseHelp(c *cmdParser) (Command, *ParseError) {
 	return cmd, c.noMoreArgs(c.args[n:])
 }
 
-func (s *Session) runHelp(c *Help) error {
+func (*Help) worldless() {}
+
+func (c *Help) run(s *Session) error {
 	text, err := HelpText(c.Topic)
 	if err != nil {
 		return failure(c, "help: "+err.Error())

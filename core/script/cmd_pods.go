@@ -60,8 +60,8 @@ func parseSetReady(c *cmdParser) (Command, *ParseError) {
 	return &SetReady{Source: c.src, Target: t, Ready: rest[0].Text == "true"}, nil
 }
 
-// runPodAction executes kill, crash and evict.
-func (s *Session) runPodAction(c *PodAction) error {
+// run executes kill, crash and evict.
+func (c *PodAction) run(s *Session) error {
 	if c.Action == "kill" {
 		return s.runKill(c)
 	}
@@ -79,8 +79,8 @@ func (s *Session) runPodAction(c *PodAction) error {
 	})
 }
 
-// runSetReady executes set ready … true|false.
-func (s *Session) runSetReady(c *SetReady) error {
+// run executes set ready … true|false.
+func (c *SetReady) run(s *Session) error {
 	ready := c.Ready
 	return s.kubeletAction(c, c.Target, cluster.ActionSetReady, func(k *cluster.Kubelets, ns, name string) error {
 		return k.SetReady(ns, name, ready)

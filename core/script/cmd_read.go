@@ -118,7 +118,7 @@ func parseShow(c *cmdParser) (Command, *ParseError) {
 	return cmd, c.noMoreArgs(c.args[1:])
 }
 
-func (s *Session) runGet(c *Get) error {
+func (c *Get) run(s *Session) error {
 	w := s.w
 	now := w.Kernel.Wall()
 	var objs []api.Object
@@ -196,7 +196,7 @@ func withLabelsColumn(table string, objs []api.Object) string {
 	return b.String()
 }
 
-func (s *Session) runDescribe(c *Describe) error {
+func (c *Describe) run(s *Session) error {
 	w := s.w
 	r := c.Object
 	obj, ok := w.Store.Object(r.Kind, r.Namespace, r.Name)
@@ -214,8 +214,8 @@ func (s *Session) runDescribe(c *Describe) error {
 	return nil
 }
 
-// runShow prints one of the inside views.
-func (s *Session) runShow(c *Show) error {
+// run prints one of the inside views.
+func (c *Show) run(s *Session) error {
 	var text string
 	switch c.What {
 	case "queue":

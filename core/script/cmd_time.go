@@ -168,9 +168,11 @@ func parseStabilize(c *cmdParser) (Command, *ParseError) {
 	return &Stabilize{Source: c.src, Limits: c.limits()}, c.noMoreArgs(c.args)
 }
 
-// runSeed sets the seed the world is built from. Once a command has changed
+func (*Seed) worldless() {}
+
+// run sets the seed the world is built from. Once a command has changed
 // the world it is too late; before that the world is rebuilt.
-func (s *Session) runSeed(c *Seed) error {
+func (c *Seed) run(s *Session) error {
 	if s.opts.Seed != 0 {
 		return nil // rlab run --seed overrides the script's seed
 	}
@@ -183,12 +185,14 @@ func (s *Session) runSeed(c *Seed) error {
 	return nil
 }
 
-// runConfig sets the world's knobs. Before the world has changed, every key
+func (*Config) worldless() {}
+
+// run sets the world's knobs. Before the world has changed, every key
 // goes into the configuration it is (re)built from. After, only the keys the
 // world can change while it runs may be set: kubelet-start and kubelet-stop
 // (through the kubelets), api-latency and watch-latency (through the API
 // server), as one recorded input.
-func (s *Session) runConfig(c *Config) error {
+func (c *Config) run(s *Session) error {
 	for _, st := range c.Settings {
 		switch st.Key {
 		case ConfigKubeletStart, ConfigKubeletStop, ConfigAPILatency, ConfigWatchLatency:
@@ -257,9 +261,9 @@ func (s *Session) runConfig(c *Config) error {
 	})
 }
 
-// runStep runs the next N events and prints their trace lines (unless
+// run runs the next N events and prints their trace lines (unless
 // tracing printed them already).
-func (s *Session) runStep(c *Step) error {
+func (c *Step) run(s *Session) error {
 	if c.N > sim.DefaultMaxSteps {
 		return failure(c, "step "+itoa(c.N)+": at most "+itoa(sim.DefaultMaxSteps)+
 			" steps at a time; use stabilize, advance or until sync for longer runs")
@@ -285,10 +289,10 @@ func (s *Session) runStep(c *Step) error {
 // default --max-steps bounds it.
 const maxAdvanceSteps = sim.DefaultMaxSteps
 
-// runAdvance moves the clock forward by D: it runs every event that falls due
+// run moves the clock forward by D: it runs every event that falls due
 // on the way, as steps, and then moves the clock to the end, as an input so
 // that a seek replays it.
-func (s *Session) runAdvance(c *Advance) error {
+func (c *Advance) run(s *Session) error {
 	w := s.w
 	start := w.Kernel.Now()
 	target := start + c.D
@@ -333,9 +337,9 @@ func (s *Session) manager(kind api.Kind) *controller.Manager {
 	return s.w.RS
 }
 
-// runUntilSync runs until the next sync of the object's key has ended, and
+// run runs until the next sync of the object's key has ended, and
 // says what the sync decided.
-func (s *Session) runUntilSync(c *UntilSync) error {
+func (c *UntilSync) run(s *Session) error {
 	m := s.manager(c.Object.Kind)
 	key := c.Object.Key()
 	if _, ok := s.w.Store.Object(c.Object.Kind, c.Object.Namespace, c.Object.Name); !ok && !queued(m, key) {
@@ -396,8 +400,8 @@ func queued(m *controller.Manager, key string) bool {
 	return false
 }
 
-// runStabilize runs until nothing is left to do but periodic timers.
-func (s *Session) runStabilize(c *Stabilize) error {
+// run runs until nothing is left to do but periodic timers.
+func (c *Stabilize) run(s *Session) error {
 	n, err := s.runUntil("stabilize", func() bool { return !s.w.Kernel.Busy() }, c.Limits, true)
 	if err != nil {
 		return failureAfter(c, err.Error(), err)

@@ -381,9 +381,9 @@ func (s *Session) create(cmd Command, what string, obj api.Object) error {
 	return nil
 }
 
-// runCreateNode starts a kubelet on a new machine and runs until it has
+// run starts a kubelet on a new machine and runs until it has
 // registered its Node.
-func (s *Session) runCreateNode(c *CreateNode) error {
+func (c *CreateNode) run(s *Session) error {
 	w := s.w
 	if _, ok := w.Store.Object(api.KindNode, "", c.Name); ok {
 		return failure(c, "create node "+c.Name+": nodes "+strconv.Quote(c.Name)+" already exists")
@@ -419,7 +419,7 @@ func labelSelectorOf(text string) (*api.LabelSelector, error) {
 	return ls, nil
 }
 
-func (s *Session) runCreateRS(c *CreateRS) error {
+func (c *CreateRS) run(s *Session) error {
 	what := "create rs " + c.Name
 	sel, err := labelSelectorOf(c.SelectorText)
 	if err != nil {
@@ -439,7 +439,7 @@ func (s *Session) runCreateRS(c *CreateRS) error {
 	return s.create(c, what, rs)
 }
 
-func (s *Session) runCreateRC(c *CreateRC) error {
+func (c *CreateRC) run(s *Session) error {
 	replicas := c.Replicas
 	rc := &api.ReplicationController{
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
@@ -454,9 +454,9 @@ func (s *Session) runCreateRC(c *CreateRC) error {
 	return s.create(c, "create rc "+c.Name, rc)
 }
 
-// runCreatePod creates a bare pod. With --phase or --ready, a second request
+// run creates a bare pod. With --phase or --ready, a second request
 // writes the status it starts with, as a kubelet would have reported it.
-func (s *Session) runCreatePod(c *CreatePod) error {
+func (c *CreatePod) run(s *Session) error {
 	what := "create pod " + c.Name
 	phase := c.Phase
 	if c.Ready && phase == "" {
@@ -531,9 +531,9 @@ func startedStatus(phase string, ready, bound bool, now time.Time) api.PodStatus
 	return st
 }
 
-// runScale changes spec.replicas, as kubectl scale does: it reads the object
+// run changes spec.replicas, as kubectl scale does: it reads the object
 // when the input is applied and writes it back with the new count.
-func (s *Session) runScale(c *Scale) error {
+func (c *Scale) run(s *Session) error {
 	r := c.Object
 	what := "scale " + r.String()
 	if _, ok := s.w.Store.Object(r.Kind, r.Namespace, r.Name); !ok {
@@ -600,8 +600,8 @@ func firstConflict(c *Label, objs []api.Object) (string, string) {
 	return "", ""
 }
 
-// runLabel executes label and annotate: one metadata patch per chosen object.
-func (s *Session) runLabel(c *Label) error {
+// run executes label and annotate: one metadata patch per chosen object.
+func (c *Label) run(s *Session) error {
 	t := c.Target
 	verb, done, same := "label", "labeled", "not labeled"
 	if c.Annotate {
@@ -671,10 +671,10 @@ func noResources(kind api.Kind, ns string) string {
 	return "No resources found in " + ns + " namespace.\n"
 }
 
-// runDelete deletes objects as kubectl delete does: pods with their grace
+// run deletes objects as kubectl delete does: pods with their grace
 // period (or --grace-period), owners with a propagation policy (kubectl's
 // default is background, whatever the API's default for the kind).
-func (s *Session) runDelete(c *Delete) error {
+func (c *Delete) run(s *Session) error {
 	t := c.Target
 	objs, rerr := chosen(c, s.w, t, nil)
 	if rerr != nil {
@@ -715,9 +715,9 @@ func (s *Session) runDelete(c *Delete) error {
 	return nil
 }
 
-// runCordon marks a node unschedulable or schedulable again, as kubectl
+// run marks a node unschedulable or schedulable again, as kubectl
 // cordon does: an update of spec.unschedulable, unless it is already so.
-func (s *Session) runCordon(c *Cordon) error {
+func (c *Cordon) run(s *Session) error {
 	verb, done := "cordon", "cordoned"
 	if !c.Unschedulable {
 		verb, done = "uncordon", "uncordoned"
