@@ -134,32 +134,34 @@ func (c *cmdParser) createName(kind api.Kind) (string, *ParseError) {
 	return c.args[0].Text, c.noMoreArgs(c.args[1:])
 }
 
-// replicas reads --replicas (required) and --min-ready-seconds.
-func (c *cmdParser) replicas() (replicas, minReady int32, perr *ParseError) {
+// controllerArgs reads what create rs and create rc share, in the order
+// their errors are reported: the name, --replicas, --min-ready-seconds and
+// a selector that is not empty. Only what the selector may hold differs.
+func (c *cmdParser) controllerArgs(kind api.Kind) (name string, replicas, minReady int32, sel *flagValue,
+	reqs []labels.Requirement, perr *ParseError) {
+	if name, perr = c.createName(kind); perr != nil {
+		return
+	}
 	n, perr := c.intFlag("replicas", 0)
 	if perr != nil {
-		return 0, 0, perr
+		return
 	}
 	m, _ := c.intFlag("min-ready-seconds", 0)
-	return int32(n), int32(m), nil
+	replicas, minReady = int32(n), int32(m)
+	if sel, perr = c.flag("selector"); perr != nil {
+		return
+	}
+	reqs, _ = sel.sel.Requirements()
+	if len(reqs) == 0 {
+		perr = errAt(sel.value, "the selector of a "+string(kind)+" must not be empty: it would claim every pod")
+	}
+	return
 }
 
 func parseCreateRS(c *cmdParser) (Command, *ParseError) {
-	name, perr := c.createName(api.KindReplicaSet)
+	name, replicas, minReady, sel, reqs, perr := c.controllerArgs(api.KindReplicaSet)
 	if perr != nil {
 		return nil, perr
-	}
-	replicas, minReady, perr := c.replicas()
-	if perr != nil {
-		return nil, perr
-	}
-	sel, perr := c.flag("selector")
-	if perr != nil {
-		return nil, perr
-	}
-	reqs, _ := sel.sel.Requirements()
-	if len(reqs) == 0 {
-		return nil, errAt(sel.value, "the selector of a ReplicaSet must not be empty: it would claim every pod")
 	}
 	derived := map[string]string{}
 	setBased := ""
@@ -193,21 +195,9 @@ func parseCreateRS(c *cmdParser) (Command, *ParseError) {
 }
 
 func parseCreateRC(c *cmdParser) (Command, *ParseError) {
-	name, perr := c.createName(api.KindReplicationController)
+	name, replicas, minReady, sel, reqs, perr := c.controllerArgs(api.KindReplicationController)
 	if perr != nil {
 		return nil, perr
-	}
-	replicas, minReady, perr := c.replicas()
-	if perr != nil {
-		return nil, perr
-	}
-	sel, perr := c.flag("selector")
-	if perr != nil {
-		return nil, perr
-	}
-	reqs, _ := sel.sel.Requirements()
-	if len(reqs) == 0 {
-		return nil, errAt(sel.value, "the selector of a ReplicationController must not be empty: it would claim every pod")
 	}
 	m := map[string]string{}
 	for _, r := range reqs {
@@ -419,6 +409,16 @@ func labelSelectorOf(text string) (*api.LabelSelector, error) {
 	return ls, nil
 }
 
+// podTemplate is the pod template of the ReplicaSets and
+// ReplicationControllers the scripts create: their pods get the template's
+// labels and run podContainers.
+func podTemplate(labels map[string]string) api.PodTemplateSpec {
+	return api.PodTemplateSpec{
+		Metadata: api.ObjectMeta{Labels: maps.Clone(labels)},
+		Spec:     api.PodSpec{Containers: podContainers()},
+	}
+}
+
 func (c *CreateRS) run(s *Session) error {
 	what := "create rs " + c.Name
 	sel, err := labelSelectorOf(c.SelectorText)
@@ -430,25 +430,19 @@ func (c *CreateRS) run(s *Session) error {
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
 		Spec: api.ReplicaSetSpec{
 			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
-			Template: api.PodTemplateSpec{
-				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec:     api.PodSpec{Containers: podContainers()},
-			},
+			Template: podTemplate(c.TemplateLabels),
 		},
 	}
 	return s.create(c, what, rs)
 }
 
 func (c *CreateRC) run(s *Session) error {
-	replicas := c.Replicas
+	replicas, template := c.Replicas, podTemplate(c.TemplateLabels)
 	rc := &api.ReplicationController{
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
 		Spec: api.ReplicationControllerSpec{
 			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector),
-			Template: &api.PodTemplateSpec{
-				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec:     api.PodSpec{Containers: podContainers()},
-			},
+			Template: &template,
 		},
 	}
 	return s.create(c, "create rc "+c.Name, rc)
