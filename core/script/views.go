@@ -65,27 +65,6 @@ func dash(s string) string {
 	return s
 }
 
-// runShow prints one of the inside views.
-func (s *Session) runShow(c *Show) error {
-	var text string
-	switch c.What {
-	case "queue":
-		text = s.queueView(c.Queue)
-	case "cache":
-		text = s.cacheView(c.Kind)
-	case "expectations":
-		text = s.expectationsView()
-	case "agenda":
-		text = s.agendaView(c.N)
-	case "requests":
-		text = s.requestsView(c.N)
-	case "trace":
-		text = s.traceView(c.N)
-	}
-	s.printText(text)
-	return nil
-}
-
 // queueView prints the work queues, replicaset then replicationmanager (or
 // the one named). Each block is a summary line, a table of its keys — the
 // waiting ones in the order Get hands them out, then those being processed
