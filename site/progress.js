@@ -101,4 +101,4 @@ function cleanProgress(st) {
 	};
 }
 
-export {progress};
+export {progress, cleanProgress};
