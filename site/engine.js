@@ -27,6 +27,8 @@ const maxStepChunk = 10000;
 // engine takes them over.
 const early = new Map();
 
+/** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
+
 class RlabEngine {
 	// options: workerURL and wasmURL (default worker.js and main.wasm);
 	// onStatus(text, kind); onProgress(download) (see download);
@@ -255,7 +257,14 @@ class RlabEngine {
 	}
 
 	// call sends one request and resolves its result; it waits while the
-	// world is being rebuilt after a crash.
+	// world is being rebuilt after a crash. The op's name types its
+	// arguments and its answer (bridge-types.js, from the Go types).
+	/**
+	 * @template {keyof BridgeOps} Op
+	 * @param {Op} op
+	 * @param {BridgeOps[Op]["args"]} [args]
+	 * @returns {Promise<BridgeOps[Op]["result"]>}
+	 */
 	call(op, args) {
 		return this.gate.then(() => this.send(op, args));
 	}

@@ -53,6 +53,8 @@ const chunkViewPace = 4;
 // engine's order, as the first world in index.html writes them.
 const viewArgs = {agenda: 8, steps: 1, pods: 1000, podsPerGroup: maxPodsPerOwner, entries: 200};
 
+/** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
+
 // els are the page's elements, by name, once findElements has found them
 // (app.js calls it first thing).
 /** @type {Record<string, any>} */
@@ -223,6 +225,12 @@ function counterText(n, recorded) {
 
 // call runs one engine op; a rejection is shown in #error and passed on
 // (marked as shown, so act does not show it twice).
+/**
+ * @template {keyof BridgeOps} Op
+ * @param {Op} op
+ * @param {BridgeOps[Op]["args"]} [args]
+ * @returns {Promise<BridgeOps[Op]["result"]>}
+ */
 async function call(op, args) {
 	try {
 		return await state.engine.call(op, args);
