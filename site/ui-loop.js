@@ -430,7 +430,6 @@ class Loop {
 			return;
 		}
 		const entry = (glossary.entries || []).find((e) => e.id === p.gloss);
-		const h = h;
 		const held = contents(p, this.view).filter(Boolean);
 		this.detail.replaceChildren(
 			h("h3", {class: "loop-detail-title"}, h("span", {text: placeName(p)}),
