@@ -28,7 +28,7 @@ import {exportProgress, importProgress, loadLesson, loadLessonList, loadSandbox,
 import {keydown, openHelp} from "./keyboard.js";
 import {reducedMotion} from "./ui-util.js";
 import {buildGlossary, decorateStatic} from "./ui-glossary.js";
-import {PodMenu} from "./ui-world.js";
+import {PodMenu, refKey, renderWorld, touchedSet} from "./ui-world.js";
 import {Loop} from "./ui-loop.js";
 import {Lesson} from "./ui-lesson.js";
 import {Console} from "./ui-console.js";
@@ -666,8 +666,9 @@ async function afterReady() {
 // The widgets are the other parts' too (page.js).
 Object.assign(parts, {console: consoleUI, lesson, podMenu, news, loop: loopUI});
 
-// The browser tests build the Glossary panel as opening it would, through
-// RlabUI.buildGlossary, as they read the page's state through __rlab.
-globalThis.RlabUI = {buildGlossary};
+// The browser tests reach these through RlabUI, as they read the page's
+// state through __rlab: they build the Glossary panel as opening it would,
+// and draw the world afresh to compare with the drawing kept in the page.
+globalThis.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey};
 
 main();
