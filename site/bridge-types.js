@@ -27,7 +27,7 @@
  */
 
 /**
- * APIFault is wasm.APIFault.
+ * APIFault is world.APIFault.
  * @typedef {Object} APIFault
  * @property {number} id
  * @property {string} text
@@ -38,7 +38,7 @@
  */
 
 /**
- * Agenda is wasm.Agenda.
+ * Agenda is world.Agenda.
  * @typedef {Object} Agenda
  * @property {number} pending
  * @property {number} background
@@ -46,7 +46,7 @@
  */
 
 /**
- * AgendaEvent is wasm.AgendaEvent.
+ * AgendaEvent is world.AgendaEvent.
  * @typedef {Object} AgendaEvent
  * @property {string} at
  * @property {number} seq
@@ -74,7 +74,7 @@
  */
 
 /**
- * CacheEntry is wasm.CacheEntry.
+ * CacheEntry is world.CacheEntry.
  * @typedef {Object} CacheEntry
  * @property {string} key
  * @property {string} [cache]
@@ -154,7 +154,7 @@
  */
 
 /**
- * Controller is wasm.Controller.
+ * Controller is world.Controller.
  * @typedef {Object} Controller
  * @property {string} kind
  * @property {string} name
@@ -166,7 +166,7 @@
  */
 
 /**
- * Delayed is wasm.Delayed.
+ * Delayed is world.Delayed.
  * @typedef {Object} Delayed
  * @property {string} key
  * @property {string} readyAt
@@ -175,7 +175,7 @@
  */
 
 /**
- * Expectation is wasm.Expectation.
+ * Expectation is world.Expectation.
  * @typedef {Object} Expectation
  * @property {string} key
  * @property {number} add
@@ -187,7 +187,7 @@
  */
 
 /**
- * Faults is wasm.Faults.
+ * Faults is world.Faults.
  * @typedef {Object} Faults
  * @property {Array<APIFault>} [api]
  * @property {Array<WatchFault>} [watch]
@@ -207,7 +207,7 @@
  */
 
 /**
- * Flight is wasm.Flight.
+ * Flight is world.Flight.
  * @typedef {Object} Flight
  * @property {string} from
  * @property {string} to
@@ -231,14 +231,14 @@
  */
 
 /**
- * GC is wasm.GC.
+ * GC is world.GC.
  * @typedef {Object} GC
  * @property {Array<GCOwner>} [owners]
  * @property {Array<GCDependent>} [dependents]
  */
 
 /**
- * GCDependent is wasm.GCDependent.
+ * GCDependent is world.GCDependent.
  * @typedef {Object} GCDependent
  * @property {string} object
  * @property {string} [namespace]
@@ -247,7 +247,7 @@
  */
 
 /**
- * GCOwner is wasm.GCOwner.
+ * GCOwner is world.GCOwner.
  * @typedef {Object} GCOwner
  * @property {string} owner
  * @property {string} [namespace]
@@ -271,7 +271,7 @@
  */
 
 /**
- * Held is wasm.Held.
+ * Held is world.Held.
  * @typedef {Object} Held
  * @property {string} key
  * @property {string} [worker]
@@ -293,7 +293,7 @@
  */
 
 /**
- * Informer is wasm.Informer.
+ * Informer is world.Informer.
  * @typedef {Object} Informer
  * @property {string} name
  * @property {string} kind
@@ -364,7 +364,7 @@
  */
 
 /**
- * LoopMove is wasm.LoopMove.
+ * LoopMove is world.LoopMove.
  * @typedef {Object} LoopMove
  * @property {Array<string>} lit
  * @property {string} [from]
@@ -374,7 +374,7 @@
  */
 
 /**
- * Node is wasm.Node.
+ * Node is world.Node.
  * @typedef {Object} Node
  * @property {string} name
  * @property {boolean} registered
@@ -384,7 +384,7 @@
  */
 
 /**
- * Owner is wasm.Owner.
+ * Owner is world.Owner.
  * @typedef {Object} Owner
  * @property {string} kind
  * @property {string} namespace
@@ -397,7 +397,7 @@
  */
 
 /**
- * OwnerStatus is wasm.OwnerStatus.
+ * OwnerStatus is world.OwnerStatus.
  * @typedef {Object} OwnerStatus
  * @property {number} replicas
  * @property {number} fullyLabeledReplicas
@@ -422,14 +422,14 @@
  */
 
 /**
- * PendingKey is wasm.PendingKey.
+ * PendingKey is world.PendingKey.
  * @typedef {Object} PendingKey
  * @property {string} key
  * @property {Array<string>} deltas
  */
 
 /**
- * Pod is wasm.Pod.
+ * Pod is world.Pod.
  * @typedef {Object} Pod
  * @property {string} namespace
  * @property {string} name
@@ -447,7 +447,7 @@
  */
 
 /**
- * PodGroup is wasm.PodGroup.
+ * PodGroup is world.PodGroup.
  * @typedef {Object} PodGroup
  * @property {string} namespace
  * @property {string} [owner]
@@ -466,7 +466,7 @@
  */
 
 /**
- * Queue is wasm.Queue.
+ * Queue is world.Queue.
  * @typedef {Object} Queue
  * @property {string} name
  * @property {Array<string>} [waiting]
@@ -478,7 +478,7 @@
  */
 
 /**
- * Ref is wasm.Ref.
+ * Ref is world.Ref.
  * @typedef {Object} Ref
  * @property {string} kind
  * @property {string} [namespace]
@@ -486,7 +486,7 @@
  */
 
 /**
- * Requeue is wasm.Requeue.
+ * Requeue is world.Requeue.
  * @typedef {Object} Requeue
  * @property {string} key
  * @property {number} count
@@ -552,7 +552,7 @@
  */
 
 /**
- * Step is wasm.Step.
+ * Step is world.Step.
  * @typedef {Object} Step
  * @property {number} n
  * @property {string} at
@@ -591,7 +591,7 @@
  */
 
 /**
- * Sync is wasm.Sync.
+ * Sync is world.Sync.
  * @typedef {Object} Sync
  * @property {string} owner
  * @property {string} key
@@ -616,14 +616,14 @@
  * @typedef {Object} View
  * @property {string} mode
  * @property {string} [lesson]
+ * @property {number} baseStep
+ * @property {Array<Input>} [inputs]
  * @property {number} seed
  * @property {string} clock
  * @property {number} clockNanos
  * @property {number} step
  * @property {number} recordedSteps
- * @property {number} baseStep
  * @property {boolean} atRest
- * @property {Array<Input>} [inputs]
  * @property {Array<Node>} [nodes]
  * @property {Array<Owner>} [owners]
  * @property {Array<Pod>} [pods]
@@ -649,7 +649,7 @@
  */
 
 /**
- * WatchFault is wasm.WatchFault.
+ * WatchFault is world.WatchFault.
  * @typedef {Object} WatchFault
  * @property {string} informer
  * @property {number} [dropNext]
@@ -658,7 +658,7 @@
  */
 
 /**
- * Worker is wasm.Worker.
+ * Worker is world.Worker.
  * @typedef {Object} Worker
  * @property {string} name
  * @property {string} state
