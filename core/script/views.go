@@ -175,9 +175,7 @@ func cacheBlock(v world.Informer, faults []world.WatchFault) string {
 	b.WriteString(v.Name + ": " + v.State + " from resourceVersion " + uitoa(v.LastSyncRV) + ", " + synced + "; " +
 		itoa(v.Cached) + " cached, " + itoa(v.InAPI) + " in the API; " + plural(v.Lists, "list") + ", " +
 		pluralAs(v.Watches, "watch", "watches") + "\n")
-	// The read model lists the keys that differ first; the table lists
-	// every key in key order.
-	entries := slices.SortedFunc(slices.Values(v.Entries), func(a, b world.CacheEntry) int { return strings.Compare(a.Key, b.Key) })
+	entries := byKey(v.Entries)
 	if len(entries) > 0 {
 		rows := make([][]string, 0, len(entries))
 		for _, e := range entries {
@@ -209,6 +207,26 @@ func cacheBlock(v world.Informer, faults []world.WatchFault) string {
 		b.WriteString("  faults: " + strings.Join(parts, "; ") + "\n")
 	}
 	return b.String()
+}
+
+// byKey puts a read model's cache entries in key order. The read model
+// lists the keys that differ first, then the others, each run in key order;
+// the table lists every key in key order, so the two runs are merged.
+func byKey(entries []world.CacheEntry) []world.CacheEntry {
+	split := 0
+	for split < len(entries) && entries[split].Diff != "" {
+		split++
+	}
+	differ, same := entries[:split], entries[split:]
+	out := make([]world.CacheEntry, 0, len(entries))
+	for len(differ) > 0 && len(same) > 0 {
+		if differ[0].Key < same[0].Key {
+			out, differ = append(out, differ[0]), differ[1:]
+		} else {
+			out, same = append(out, same[0]), same[1:]
+		}
+	}
+	return append(append(out, differ...), same...)
 }
 
 // expectationsView prints the controllers' expectations, the ReplicaSets'
