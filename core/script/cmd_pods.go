@@ -31,12 +31,8 @@ type SetReady struct {
 }
 
 func parsePodAction(c *cmdParser) (Command, *ParseError) {
-	nameFollows := len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/")
-	t, rest, perr := c.target(nameFollows, true)
+	t, perr := c.onlyTarget()
 	if perr != nil {
-		return nil, perr
-	}
-	if perr := c.noMoreArgs(rest); perr != nil {
 		return nil, perr
 	}
 	return &PodAction{Source: c.src, Action: c.spec.Name, Target: t}, nil

@@ -295,12 +295,8 @@ func parseLabel(c *cmdParser) (Command, *ParseError) {
 }
 
 func parseDelete(c *cmdParser) (Command, *ParseError) {
-	nameFollows := len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/")
-	t, rest, perr := c.target(nameFollows, true)
+	t, perr := c.onlyTarget()
 	if perr != nil {
-		return nil, perr
-	}
-	if perr := c.noMoreArgs(rest); perr != nil {
 		return nil, perr
 	}
 	cmd := &Delete{Source: c.src, Target: t, Cascade: CascadeBackground}

@@ -741,6 +741,21 @@ func objectWord(kinds []api.Kind) string {
 	return orList(forms)
 }
 
+// onlyTarget reads the whole of a command whose arguments are one target
+// (KIND/NAME, KIND NAME, or KIND with a choice), as target reads it, and
+// nothing after it.
+func (c *cmdParser) onlyTarget() (Target, *ParseError) {
+	nameFollows := len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/")
+	t, rest, perr := c.target(nameFollows, true)
+	if perr != nil {
+		return Target{}, perr
+	}
+	if perr := c.noMoreArgs(rest); perr != nil {
+		return Target{}, perr
+	}
+	return t, nil
+}
+
 // target reads what a verb acts on: KIND/NAME, KIND NAME (when nameFollows),
 // or KIND with -l SEL or --all, narrowed by --pick and --count. With
 // needChoice, a bare KIND needs -l or --all. It returns the arguments left.

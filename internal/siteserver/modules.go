@@ -357,6 +357,23 @@ func topLevelLines(src []byte) ([]int, error) {
 	line := 1
 	i := 0
 	lineStart := true
+	// template reads a template literal's text from just after its ` (or
+	// the } that ends one of its ${…}) to its end or its next ${, which
+	// opens a part read as code.
+	template := func() error {
+		j, opened, n, err := skipTemplate(src, i+1)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		line += n
+		i = j
+		if opened {
+			templates = append(templates, depth)
+			depth++
+		}
+		regexOK = opened
+		return nil
+	}
 	for i < len(src) {
 		c := src[i]
 		if lineStart && depth == 0 && (hasWord(src[i:], "import") || hasWord(src[i:], "export")) {
@@ -389,35 +406,15 @@ func topLevelLines(src []byte) ([]int, error) {
 			i = j
 			regexOK = false
 		case c == '`':
-			j, opened, n, err := skipTemplate(src, i+1)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
-			}
-			line += n
-			i = j
-			if opened {
-				templates = append(templates, depth)
-				depth++
-				regexOK = true
-			} else {
-				regexOK = false
+			if err := template(); err != nil {
+				return nil, err
 			}
 		case c == '}' && len(templates) > 0 && depth-1 == templates[len(templates)-1]:
 			// The end of a template's ${…}: the template goes on.
 			templates = templates[:len(templates)-1]
 			depth--
-			j, opened, n, err := skipTemplate(src, i+1)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
-			}
-			line += n
-			i = j
-			if opened {
-				templates = append(templates, depth)
-				depth++
-				regexOK = true
-			} else {
-				regexOK = false
+			if err := template(); err != nil {
+				return nil, err
 			}
 		case c == '/' && regexOK:
 			j, err := skipRegexp(src, i)
