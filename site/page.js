@@ -55,15 +55,86 @@ const viewArgs = {agenda: 8, steps: 1, pods: 1000, podsPerGroup: maxPodsPerOwner
 
 /** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
 
+/**
+ * Els are the page's elements, by name, each of the type its tag in
+ * index.html gives it.
+ * @typedef {Object} Els
+ * @property {HTMLElement} status
+ * @property {HTMLElement} error
+ * @property {HTMLElement} errorText
+ * @property {HTMLButtonElement} errorDismiss
+ * @property {HTMLElement} notice
+ * @property {HTMLElement} noticeText
+ * @property {HTMLButtonElement} noticeDismiss
+ * @property {HTMLSelectElement} worldSelect
+ * @property {HTMLFormElement} sandboxForm
+ * @property {HTMLInputElement} seedInput
+ * @property {HTMLButtonElement} newSandbox
+ * @property {HTMLButtonElement} share
+ * @property {HTMLElement} shareRow
+ * @property {HTMLInputElement} shareLink
+ * @property {HTMLButtonElement} helpButton
+ * @property {HTMLDialogElement} help
+ * @property {HTMLButtonElement} helpClose
+ * @property {HTMLButtonElement} lessonsButton
+ * @property {HTMLDialogElement} lessonsDialog
+ * @property {HTMLOListElement} lessonsList
+ * @property {HTMLButtonElement} lessonsClose
+ * @property {HTMLButtonElement} lessonsExport
+ * @property {HTMLInputElement} lessonsImport
+ * @property {HTMLElement} lessonsNote
+ * @property {HTMLButtonElement} stepBack
+ * @property {HTMLButtonElement} stepForward
+ * @property {HTMLButtonElement} untilSync
+ * @property {HTMLButtonElement} play
+ * @property {HTMLSelectElement} speed
+ * @property {HTMLButtonElement} stabilize
+ * @property {HTMLButtonElement} cancel
+ * @property {HTMLElement} queued
+ * @property {HTMLElement} engineLoad
+ * @property {HTMLProgressElement} engineProgress
+ * @property {HTMLElement} engineLoadText
+ * @property {HTMLInputElement} scrubber
+ * @property {HTMLElement} scrubTrack
+ * @property {HTMLElement} setupSegment
+ * @property {HTMLElement} setupLabel
+ * @property {HTMLElement} stepCount
+ * @property {HTMLElement} clock
+ * @property {HTMLElement} worldState
+ * @property {HTMLElement} sentence
+ * @property {HTMLElement} syncNote
+ * @property {HTMLElement} hint
+ * @property {HTMLElement} world
+ * @property {HTMLOListElement} timeline
+ * @property {HTMLButtonElement} timelineEarlier
+ * @property {HTMLElement} lesson
+ * @property {HTMLElement} lessonNews
+ * @property {HTMLButtonElement} lessonToggle
+ * @property {HTMLElement} consoleOutput
+ * @property {HTMLInputElement} consoleInput
+ * @property {HTMLFormElement} consoleForm
+ * @property {HTMLButtonElement} consoleRun
+ * @property {HTMLElement} podMenu
+ * @property {HTMLElement} loopPanel
+ * @property {HTMLButtonElement} loopToggle
+ * @property {HTMLElement} loopFigure
+ * @property {HTMLElement} loopCaption
+ * @property {HTMLElement} loopDetail
+ * @property {HTMLElement} main
+ * @property {HTMLElement} timelinePanel
+ * @property {HTMLElement} insidePanel
+ */
+
 // els are the page's elements, by name, once findElements has found them
-// (app.js calls it first thing).
-/** @type {Record<string, any>} */
-const els = {};
+// (app.js calls it first thing, and nothing reads them before).
+const els = /** @type {Els} */ ({});
 
 // findElements fills els from the document.
 function findElements() {
-	const $ = (id) => document.getElementById(id);
-	Object.assign(els, {
+	// index.html has every element els names, of the type Els says.
+	/** @param {string} id */
+	const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+	Object.assign(els, /** @type {Els} */ ({
 		status: $("status"),
 		error: $("error"), errorText: $("error-text"), errorDismiss: $("error-dismiss"),
 		notice: $("notice"), noticeText: $("notice-text"), noticeDismiss: $("notice-dismiss"),
@@ -85,22 +156,39 @@ function findElements() {
 		podMenu: $("pod-menu"),
 		loopPanel: $("loop-panel"), loopToggle: $("loop-toggle"), loopFigure: $("loop-figure"), loopCaption: $("loop-caption"), loopDetail: $("loop-detail"),
 		main: $("main"),
-	});
+	}));
 	// The lists Play draws only on the screen (watchOffScreen).
-	els.timelinePanel = els.timeline.closest(".panel");
-	els.insidePanel = document.querySelector(".panel.inside");
+	els.timelinePanel = /** @type {HTMLElement} */ (els.timeline.closest(".panel"));
+	els.insidePanel = /** @type {HTMLElement} */ (document.querySelector(".panel.inside"));
 }
 
 // parts are the page's widgets, which app.js makes, with the callbacks
 // that tie each to the rest of the page, before anything runs: the console,
 // the lesson player, the pod menu, the timeline's news for screen readers
 // and the loop's picture. The other parts reach them here.
-/** @type {{console: any, lesson: any, podMenu: any, news: any, loop: any}} */
-const parts = {console: null, lesson: null, podMenu: null, news: null, loop: null};
+/**
+ * @typedef {Object} Parts
+ * @property {import("./ui-console.js").Console} console
+ * @property {import("./ui-lesson.js").Lesson} lesson
+ * @property {import("./ui-world.js").PodMenu} podMenu
+ * @property {import("./ui-news.js").News} news
+ * @property {import("./ui-loop.js").Loop} loop
+ */
+// app.js fills parts before anything reads them, so they are typed as
+// the widgets they then are.
+const parts = /** @type {Parts} */ (/** @type {unknown} */ ({console: null, lesson: null, podMenu: null, news: null, loop: null}));
+
+/**
+ * A timeline entry: a step, or the mark where the timeline forked at
+ * step fork (n is then fork + 0.5).
+ * @typedef {{n: number, step?: import("./bridge-types.js").Step, fork?: number}} TimelineEntry
+ */
 
 // state is the page's one mutable state.
 const state = {
+	/** @type {import("./engine.js").RlabEngine | null} */
 	engine: null,
+	/** @type {import("./bridge-types.js").View | null} */
 	view: null,
 	ready: false, // the first world is drawn and the controls work
 	// engineUp: the engine runs and holds the world on show. Until
@@ -113,6 +201,7 @@ const state = {
 	// the actions not yet finished, by the control that asked for
 	// them, which carries a pending mark until they are.
 	waiting: 0,
+	/** @type {Map<HTMLElement, number>} */
 	pending: new Map(),
 	busy: false, // a chunked run or a restore is going
 	playing: false,
@@ -123,12 +212,15 @@ const state = {
 	// offScreen holds the lists (els.timelinePanel, els.insidePanel)
 	// that are off the screen, which Play does not draw; stale those
 	// it left undrawn, drawn when they come into view (watchOffScreen).
+	/** @type {Set<HTMLElement>} */
 	offScreen: new Set(),
+	/** @type {Set<HTMLElement>} */
 	stale: new Set(),
 	// drawnInPlay holds the lists drawn since Play started: each is
 	// drawn once, on the screen or not, which trims the timeline to
 	// its newest steps (a whole timeline left in the page is thousands
 	// of boxes that every frame lays out again).
+	/** @type {Set<HTMLElement>} */
 	drawnInPlay: new Set(),
 	scrubbing: false,
 	scrubTimer: 0,
@@ -139,6 +231,7 @@ const state = {
 	nextChunkView: 0,
 	// tl is the timeline: entries {n, step} for steps and {n: N + 0.5,
 	// fork: N} for "timeline forked at step N", sorted by n.
+	/** @type {TimelineEntry[]} */
 	tl: [],
 	// base is the step at which the learner took over the world on show:
 	// the steps up to it are the world's setup (nodes registering,
@@ -152,6 +245,7 @@ const state = {
 };
 
 
+/** @param {string} message */
 function showError(message) {
 	els.errorText.textContent = message;
 	els.error.hidden = false;
@@ -162,6 +256,7 @@ function clearError() {
 	els.errorText.textContent = "";
 }
 
+/** @param {string} message */
 function showNotice(message) {
 	els.noticeText.textContent = message;
 	els.notice.hidden = false;
@@ -172,6 +267,7 @@ function clearNotice() {
 	els.noticeText.textContent = "";
 }
 
+/** @param {string} text */
 function setStatus(text) {
 	els.status.textContent = text;
 }
@@ -193,6 +289,7 @@ function loadingStatus() {
 }
 
 // fail reports a problem the page cannot get past (no engine).
+/** @param {unknown} err */
 function fail(err) {
 	console.error(err);
 	const message = err instanceof Error ? err.message : String(err);
@@ -212,11 +309,20 @@ function fail(err) {
 // engine's numbers.
 
 // stepName names step n for the learner: "step 3" or "setup step 40".
+/**
+ * @param {number} n
+ * @returns {string}
+ */
 function stepName(n) {
 	return n >= state.base ? `step ${n - state.base}` : `setup step ${n}`;
 }
 
 // counterText is what the step counter says for step n of recorded.
+/**
+ * @param {number} n
+ * @param {number} recorded
+ * @returns {string}
+ */
 function counterText(n, recorded) {
 	return n < state.base
 		? `setup step ${n} of ${state.base}`
@@ -233,8 +339,11 @@ function counterText(n, recorded) {
  */
 async function call(op, args) {
 	try {
-		return await state.engine.call(op, args);
-	} catch (err) {
+		// The engine exists before any part of the page calls it.
+		return await /** @type {import("./engine.js").RlabEngine} */ (state.engine).call(op, args);
+	} catch (e) {
+		// The engine rejects with Errors only.
+		const err = /** @type {Error & {shown?: boolean}} */ (e);
 		showError(err.message);
 		err.shown = true;
 		throw err;
