@@ -329,6 +329,16 @@ function counterText(n, recorded) {
 		: `step ${n - state.base} of ${Math.max(0, recorded - state.base)}`;
 }
 
+// engine is the page's engine, which app.js makes before any part of the
+// page asks for it.
+/** @returns {import("./engine.js").RlabEngine} */
+function engine() {
+	if (!state.engine) {
+		throw new Error("the simulator is not started");
+	}
+	return state.engine;
+}
+
 // call runs one engine op; a rejection is shown in #error and passed on
 // (marked as shown, so act does not show it twice).
 /**
@@ -339,8 +349,7 @@ function counterText(n, recorded) {
  */
 async function call(op, args) {
 	try {
-		// The engine exists before any part of the page calls it.
-		return await /** @type {import("./engine.js").RlabEngine} */ (state.engine).call(op, args);
+		return await engine().call(op, args);
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
@@ -350,4 +359,4 @@ async function call(op, args) {
 	}
 }
 
-export {findElements, busyTimelineItems, call, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap, viewArgs};
+export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap, viewArgs};
