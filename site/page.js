@@ -180,8 +180,20 @@ const parts = /** @type {Parts} */ (/** @type {unknown} */ ({console: null, less
 
 /**
  * A timeline entry: a step, or the mark where the timeline forked at
- * step fork (n is then fork + 0.5).
- * @typedef {{n: number, step?: import("./bridge-types.js").Step, fork?: number}} TimelineEntry
+ * step fork (n is then fork + 0.5), which dropped the recorded steps
+ * after it. li is its item in #timeline once drawn, and base the
+ * state.base it was drawn under (timeline.js).
+ * @typedef {Object} TimelineEntry
+ * @property {number} n
+ * @property {import("./bridge-types.js").Step} [step]
+ * @property {number} [fork]
+ * @property {number} [dropped]
+ * @property {TimelineItem | null} [li]
+ * @property {number} [base]
+ */
+/**
+ * An item of #timeline, which knows its entry.
+ * @typedef {HTMLLIElement & {_entry?: TimelineEntry}} TimelineItem
  */
 
 // state is the page's one mutable state.
@@ -225,6 +237,15 @@ const state = {
 	scrubbing: false,
 	scrubTimer: 0,
 	renderQueued: false,
+	// timelineQueued: the timeline alone is to be drawn in the next
+	// frame (scheduleTimeline).
+	timelineQueued: false,
+	// lastCurrent is the present step the timeline last marked.
+	/** @type {number | undefined} */
+	lastCurrent: undefined,
+	// stabilizeLimited: the stabilize going on was stopped at its
+	// most chunks (playback.js).
+	stabilizeLimited: false,
 	chunkViewPending: false,
 	// nextChunkView is the earliest time (performance.now()) of the
 	// next picture between a run's chunks (chunkView).
