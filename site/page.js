@@ -15,6 +15,7 @@ const defaultCommand = "create rs web --replicas=3 --selector=app=web";
 // #world-select: the commands each runs after a new sandbox loads, echoed
 // in the console as if the learner had typed them. They are the
 // learner's inputs, so a share link carries them like any other.
+/** @type {Record<string, string[]>} */
 const sandboxStarts = {
 	"sandbox": [defaultCommand],
 	"sandbox:empty": [],
@@ -246,6 +247,21 @@ const state = {
 	// stabilizeLimited: the stabilize going on was stopped at its
 	// most chunks (playback.js).
 	stabilizeLimited: false,
+	// urlTimer writes the present into the URL a moment after the
+	// learner stops (share.js); startKey identifies the default first
+	// world, whose URL has no hash.
+	/** @type {number | undefined} */
+	urlTimer: undefined,
+	/** @type {string | null} */
+	startKey: null,
+	// helpReturn is where focus goes back to when the help closes.
+	/** @type {Element | null} */
+	helpReturn: null,
+	// lessons is the engine's list of lessons, once asked for
+	// (worlds.js); wantsLessons says the page was opened at #lessons.
+	/** @type {import("./bridge-types.js").LessonInfo[] | null} */
+	lessons: null,
+	wantsLessons: false,
 	chunkViewPending: false,
 	// nextChunkView is the earliest time (performance.now()) of the
 	// next picture between a run's chunks (chunkView).
