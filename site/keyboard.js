@@ -21,6 +21,10 @@ function openHelp() {
 // says whether it used the key. A key the console itself used (an open
 // completion list's Escape) arrives marked defaultPrevented and is left
 // alone.
+/**
+ * @param {KeyboardEvent} event
+ * @returns {boolean}
+ */
 function consoleKey(event) {
 	if (!state.ready) {
 		return false;
@@ -45,6 +49,7 @@ function consoleKey(event) {
 
 // keydown runs the page's shortcuts; none fires while the learner types
 // in a field, or with a modifier held (the browser's own shortcuts).
+/** @param {KeyboardEvent} event */
 function keydown(event) {
 	if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) {
 		return;
