@@ -77,7 +77,9 @@ function keydown(event) {
 	if (els.help.open || parts.podMenu.isOpen() || isTyping(event.target) || !state.ready) {
 		return;
 	}
-	const onButton = event.target.closest && event.target.closest("button, a, summary, [role=button]");
+	// A key goes to an element (or the document, which has no closest).
+	const target = /** @type {Element} */ (event.target);
+	const onButton = target.closest && target.closest("button, a, summary, [role=button]");
 	switch (event.key) {
 	case "ArrowRight":
 	case ".":
