@@ -251,7 +251,7 @@ function patchAttributes(cur, want, keep) {
 // attributes (null removes one), and any other key a property
 // (disabled, hidden, title, value).
 /**
- * @param {HTMLElement} el
+ * @param {Element} el
  * @param {Record<string, unknown>} values
  */
 function settle(el, values) {
