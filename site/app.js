@@ -18,7 +18,7 @@
 //     chunked run (stabilize) renders only at chunk ends.
 //   - Nothing the engine, a lesson or a share link says is parsed as HTML.
 
-import {findElements, parts, call, clearError, clearNotice, defaultCommand, els, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, state, stepName, viewArgs} from "./page.js";
+import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, state, stepName, viewArgs} from "./page.js";
 import {addSteps, fillTimeline, restoreForks} from "./timeline.js";
 import {clearHash, rememberStart, share, syncURL, writeURL} from "./share.js";
 import {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
@@ -35,6 +35,23 @@ import {Console} from "./ui-console.js";
 import {News} from "./ui-news.js";
 import {RlabEngine} from "./engine.js";
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").RunResult} RunResult */
+
+/**
+ * What the page leaves on globalThis for the browser tests (and for a
+ * reader in the devtools): when it became interactive, when the engine
+ * held its world, when the download first showed, the engine and view,
+ * and the drawing functions the tests compare with.
+ * @typedef {Object} TestHooks
+ * @property {number} [__rlabReadyAt]
+ * @property {number} [__rlabEngineReadyAt]
+ * @property {number} [__rlabProgressAt]
+ * @property {{engine: RlabEngine, view: () => View | null}} [__rlab]
+ * @property {Record<string, Function>} [RlabUI]
+ */
+const hooks = /** @type {typeof globalThis & TestHooks} */ (globalThis);
+
 // earlierSteps prepends up to 200 older steps to the timeline.
 function earlierSteps() {
 	return act(async () => {
@@ -50,6 +67,10 @@ function earlierSteps() {
 
 // runLine runs one console line and brings the page up to date (inside an
 // action). A bare "stabilize" runs chunked, so it can be cancelled.
+/**
+ * @param {string} line
+ * @returns {Promise<RunResult>}
+ */
 async function runLine(line) {
 	state.intro = false;
 	if (/^\s*stabilize\s*$/.test(line) && !lesson.stepwise()) {
@@ -81,6 +102,7 @@ const consoleUI = new Console({
 });
 
 // runCommand echoes and runs a line the page made (the pod menu's).
+/** @param {string} line */
 function runCommand(line) {
 	return act(async () => {
 		stopPlay();
@@ -93,12 +115,14 @@ function runCommand(line) {
 // world in a lesson, whose text takes the right-hand column's top (and
 // talks about the picture at every step). On a phone, one column holds
 // them all.
+/** @param {boolean} inLesson */
 function placeLoop(inLesson) {
-	const world = els.world.closest(".panel");
+	// index.html puts the world in a panel, beside the side column.
+	const world = /** @type {Element} */ (els.world.closest(".panel"));
 	if (inLesson) {
 		world.after(els.loopPanel);
 	} else {
-		document.querySelector(".col-side").prepend(els.loopPanel);
+		/** @type {Element} */ (document.querySelector(".col-side")).prepend(els.loopPanel);
 	}
 }
 
@@ -150,7 +174,7 @@ const podMenu = new PodMenu(els.podMenu, {
 	fallbackFocus: () => els.stepForward,
 });
 
-const news = new News(document.getElementById("timeline-news"), {stepName: (n) => stepName(n)});
+const news = new News(/** @type {HTMLElement} */ (document.getElementById("timeline-news")), {stepName: (n) => stepName(n)});
 
 const loopUI = new Loop({
 	figure: els.loopFigure, caption: els.loopCaption, detail: els.loopDetail,
@@ -172,6 +196,7 @@ const loopUI = new Loop({
 
 // A phone folds the loop away, one tap from the world; a wide screen
 // always shows it (style.css hides the button there).
+/** @param {boolean} open */
 function setLoopOpen(open) {
 	els.loopPanel.classList.toggle("open", open);
 	els.loopToggle.setAttribute("aria-expanded", String(open));
@@ -212,7 +237,7 @@ function wire() {
 		const back = state.helpReturn;
 		state.helpReturn = null;
 		if (back && back !== document.body && back.isConnected) {
-			back.focus();
+			/** @type {HTMLElement} */ (back).focus();
 		}
 		const now = document.activeElement;
 		if (now === null || now === document.body || els.help.contains(now)) {
@@ -250,14 +275,15 @@ function wire() {
 	});
 
 	els.timeline.addEventListener("click", (event) => {
-		const li = event.target.closest("li[data-step]");
+		// A click lands on an element of the list.
+		const li = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("li[data-step]"));
 		if (li && state.ready && !state.busy) {
 			seek(Number(li.dataset.step));
 		}
 	});
 
 	els.world.addEventListener("click", (event) => {
-		const button = event.target.closest("button.pod");
+		const button = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (event.target).closest("button.pod"));
 		if (button && state.ready && !state.busy) {
 			if (podMenu.isOpen() && podMenu.pod && podMenu.pod.name === button.dataset.pod) {
 				podMenu.close(true);
@@ -304,9 +330,10 @@ function wire() {
 	// The sentence is clamped to three lines (along the bottom of a
 	// phone's screen, in the dock of a wide one); a click or a tap
 	// shows a long one whole, another clamps it.
-	els.sentence.closest(".now").addEventListener("click", (event) => {
-		if (!event.target.closest("a, button")) {
-			event.currentTarget.classList.toggle("expanded");
+	const now = /** @type {HTMLElement} */ (els.sentence.closest(".now"));
+	now.addEventListener("click", (event) => {
+		if (!/** @type {Element} */ (event.target).closest("a, button")) {
+			now.classList.toggle("expanded");
 		}
 	});
 	// A reload right after a step must not lose it to the URL's delay.
@@ -322,7 +349,7 @@ function wire() {
 // it set before, is inherited by every element, so each write restyled
 // and laid out the whole page again, in the first frame too.
 function watchDock() {
-	const dock = document.querySelector(".dock");
+	const dock = /** @type {HTMLElement | null} */ (document.querySelector(".dock"));
 	if (!dock || typeof ResizeObserver !== "function") {
 		return;
 	}
@@ -348,7 +375,8 @@ function watchSheet() {
 	if (typeof ResizeObserver !== "function" || typeof matchMedia !== "function") {
 		return;
 	}
-	const now = els.sentence.closest(".now");
+	// The sentence is in the bottom bar, .now.
+	const now = /** @type {Element} */ (els.sentence.closest(".now"));
 	const phone = matchMedia("(max-width: 800px)");
 	let placed = "";
 	const measure = () => {
@@ -396,7 +424,7 @@ function markReady() {
 	state.renderQueued = true;
 	setBusy(false);
 	return afterNextFrame().then(() => {
-		globalThis.__rlabReadyAt = performance.now();
+		hooks.__rlabReadyAt = performance.now();
 		performance.mark("rlab:painted");
 		decorateStatic();
 		state.renderQueued = false;
@@ -410,7 +438,7 @@ function engineReady() {
 	state.engineUp = true;
 	els.engineLoad.hidden = true;
 	performance.mark("rlab:engine-holds-world");
-	globalThis.__rlabEngineReadyAt = performance.now();
+	hooks.__rlabEngineReadyAt = performance.now();
 	// offline.js registers the service worker on this event: its
 	// install downloads main.wasm again, which must not share the
 	// network with the page's own download.
@@ -423,16 +451,18 @@ function engineReady() {
 
 // showProgress draws main.wasm's download, at most once a frame: the
 // engine reports every chunk of it.
-const showProgress = onceAFrame(() => drawProgress(state.engine.download));
+const showProgress = onceAFrame(() => drawProgress(engine().download));
 
 // drawProgress shows the download as bytes of main.wasm's size, both as
 // it is once decoded (what the engine counts), and the compressed size
 // that crosses the network when the server says it. #status gets the
 // quarters only, for it is read aloud.
+/** @param {import("./engine.js").Download} d */
 function drawProgress(d) {
 	if (state.engineUp) {
 		return;
 	}
+	/** @param {number} n */
 	const mb = (n) => (n / 1e6).toFixed(1);
 	const bar = els.engineProgress;
 	let text;
@@ -452,9 +482,9 @@ function drawProgress(d) {
 	}
 	els.engineLoadText.textContent = text;
 	bar.setAttribute("aria-valuetext", text);
-	if (globalThis.__rlabProgressAt === undefined) {
+	if (hooks.__rlabProgressAt === undefined) {
 		performance.mark("rlab:progress");
-		globalThis.__rlabProgressAt = performance.now();
+		hooks.__rlabProgressAt = performance.now();
 	}
 	if (!d.done && d.total > 0) {
 		const quarters = Math.floor(4 * d.loaded / d.total);
@@ -510,7 +540,7 @@ async function main() {
 		},
 	});
 	state.engine = engine;
-	globalThis.__rlab = {engine, view: () => state.view};
+	hooks.__rlab = {engine, view: () => state.view};
 	// The download starts now; the compile waits for the first drawing.
 	engine.prefetch();
 
@@ -542,7 +572,8 @@ async function main() {
 				fail(err);
 				return;
 			}
-			await catchUp(firstWorld);
+			// showFirstWorld drew it, so there is one.
+			await catchUp(/** @type {FirstWorld} */ (firstWorld));
 			engineReady();
 		}, {internal: true});
 		await afterReady();
@@ -562,7 +593,8 @@ async function main() {
 			try {
 				link = RlabEngine.decodeState(hash);
 			} catch (err) {
-				showError(`This share link cannot be used: ${err.message}. Showing the default sandbox instead.`);
+				// decodeState throws Errors only.
+				showError(`This share link cannot be used: ${/** @type {Error} */ (err).message}. Showing the default sandbox instead.`);
 			}
 			if (link) {
 				restored = await restoreLink(link);
@@ -594,10 +626,14 @@ async function main() {
 // fetch, even of a preloaded file, answered only after the browser had
 // laid out the page once more, about a third of the time to
 // interactive. Null if it cannot be had.
+/**
+ * @typedef {{command: string, viewArgs: unknown, view: View, run: RunResult}} FirstWorld
+ */
+/** @type {FirstWorld | null} */
 const firstWorld = (() => {
 	const block = document.getElementById("first-view");
 	try {
-		return block ? JSON.parse(block.textContent) : null;
+		return block ? JSON.parse(/** @type {string} */ (block.textContent)) : null;
 	} catch {
 		return null;
 	}
@@ -605,6 +641,10 @@ const firstWorld = (() => {
 
 // showFirstWorld draws the prerendered first world, if it is the one
 // this page would load; it says whether it did.
+/**
+ * @param {FirstWorld | null} first
+ * @returns {boolean}
+ */
 function showFirstWorld(first) {
 	if (!first || first.command !== defaultCommand || JSON.stringify(first.viewArgs) !== JSON.stringify(viewArgs)) {
 		return false;
@@ -616,7 +656,7 @@ function showFirstWorld(first) {
 	addSteps(first.run.steps);
 	state.intro = true;
 	rememberStart();
-	state.engine.remember(first.view);
+	engine().remember(first.view);
 	return true;
 }
 
@@ -624,6 +664,7 @@ function showFirstWorld(first) {
 // its first-world block, by sending the same requests. The engine is
 // deterministic, so the answers are the same; if they are not, the file
 // is stale, and the engine's world replaces the drawing.
+/** @param {FirstWorld} first */
 async function catchUp(first) {
 	// The three requests go at once: the worker answers them in order,
 	// and none waits for this thread, which is busy drawing the rest
@@ -636,7 +677,7 @@ async function catchUp(first) {
 		setView(view);
 		scheduleRender();
 	}
-	state.engine.remember(view);
+	engine().remember(view);
 }
 
 // afterReady fetches what nothing waits for once the page is
@@ -645,14 +686,16 @@ async function afterReady() {
 	await act(async () => {
 		if (!state.tl.some((e) => e.step && e.n === 1)) {
 			const forks = state.tl.filter((e) => e.fork !== undefined);
-			await fillTimeline(state.view.step);
+			// The first world is on show by now.
+			await fillTimeline(/** @type {View} */ (state.view).step);
 			restoreForks(forks);
 			scheduleRender();
 		}
 	}, {internal: true});
 	await loadLessonList();
 	if (state.view && state.view.mode === "lesson") {
-		els.worldSelect.value = state.view.lesson;
+		// A lesson's view names its lesson.
+		els.worldSelect.value = /** @type {string} */ (state.view.lesson);
 	}
 	if (state.wantsLessons) {
 		state.wantsLessons = false;
@@ -660,7 +703,7 @@ async function afterReady() {
 	}
 	// The Glossary panel is built in the first idle moment, so that it
 	// opens at once when asked for; opening it earlier builds it then.
-	(globalThis.requestIdleCallback || setTimeout)(() => buildGlossary());
+	(hooks.requestIdleCallback || setTimeout)(() => buildGlossary());
 }
 
 // The widgets are the other parts' too (page.js).
@@ -669,6 +712,6 @@ Object.assign(parts, {console: consoleUI, lesson, podMenu, news, loop: loopUI});
 // The browser tests reach these through RlabUI, as they read the page's
 // state through __rlab: they build the Glossary panel as opening it would,
 // and draw the world afresh to compare with the drawing kept in the page.
-globalThis.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey};
+hooks.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey};
 
 main();

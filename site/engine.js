@@ -25,9 +25,47 @@ const maxStepChunk = 10000;
 
 // early holds the requests RlabEngine.prefetch made, by URL, until an
 // engine takes them over.
+/** @type {Map<string, Promise<Response>>} */
 const early = new Map();
 
 /** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").StepsResult} StepsResult */
+/** @typedef {import("./bridge-types.js").LoadArgs} LoadArgs */
+
+/**
+ * ReplayState is what a share link holds: enough to rebuild a world.
+ * page, the lesson's page on show, is only in a decoded link's state.
+ * @typedef {Object} ReplayState
+ * @property {string} version
+ * @property {string} world
+ * @property {number} seed
+ * @property {Array<{step: number, text: string}>} inputs
+ * @property {number} at
+ * @property {number} end
+ * @property {number} [page]
+ */
+
+/**
+ * Download is how far main.wasm's download has come (see the constructor).
+ * @typedef {{loaded: number, total: number, wire: number, done: boolean}} Download
+ */
+
+/**
+ * EngineOptions are RlabEngine's options (see the constructor).
+ * @typedef {Object} EngineOptions
+ * @property {string} [workerURL]
+ * @property {string} [wasmURL]
+ * @property {(text: string, kind: string) => void} [onStatus]
+ * @property {(download: Download) => void} [onProgress]
+ * @property {(restart: {reason: string, state: ReplayState | null}) => void} [onRestart]
+ * @property {number} [callTimeoutMs]
+ */
+
+/**
+ * A request in flight, until its answer comes.
+ * @typedef {{resolve: (result: unknown) => void, reject: (err: Error) => void, op: string, timer: ReturnType<typeof setTimeout>}} Pending
+ */
 
 class RlabEngine {
 	// options: workerURL and wasmURL (default worker.js and main.wasm);
@@ -35,20 +73,24 @@ class RlabEngine {
 	// onRestart({reason, state});
 	// callTimeoutMs, after which an unanswered request counts as a hung
 	// worker (no bridge op runs anywhere near that long).
+	/** @param {EngineOptions} [options] */
 	constructor(options = {}) {
 		this.workerURL = options.workerURL || "worker.js";
 		this.wasmURL = options.wasmURL || "main.wasm";
 		// module is the compiled main.wasm (a Promise), shared by every
 		// worker this engine starts.
+		/** @type {Promise<WebAssembly.Module | null> | null} */
 		this.module = null;
 		// response is main.wasm's response (a Promise) once prefetch
 		// has asked for it, until compile takes it.
+		/** @type {Promise<Response> | null} */
 		this.response = null;
 		// download is how far main.wasm's download has come: loaded and
 		// total are bytes of main.wasm itself, as it is once decoded
 		// (total 0 while it is not known), and wire the bytes its
 		// compressed copy takes on the network (0 when it is sent as
 		// it is, or not known); done once every byte is in.
+		/** @type {Download} */
 		this.download = {loaded: 0, total: 0, wire: 0, done: false};
 		this.onStatus = options.onStatus || (() => {});
 		this.onProgress = options.onProgress || (() => {});
@@ -58,12 +100,16 @@ class RlabEngine {
 		this.readyAt = 0;
 		// state is the replay state of the world on show, from the last
 		// view the page remembered; null before the first.
+		/** @type {ReplayState | null} */
 		this.state = null;
+		/** @type {Worker | null} */
 		this.worker = null;
 		this.nextID = 1;
+		/** @type {Map<number, Pending>} */
 		this.pending = new Map();
 		// gate holds public calls back while a new worker is rebuilding
 		// the world after a death.
+		/** @type {Promise<unknown>} */
 		this.gate = Promise.resolve();
 		this.cancelled = false;
 		this.restarts = 0;
@@ -77,6 +123,7 @@ class RlabEngine {
 	// once the engine holds the world it shows, which only the page
 	// knows.
 	// Calls made before it resolves wait for it.
+	/** @returns {Promise<{version: string, readyAt: number}>} */
 	start() {
 		this.onStatus("loading the simulator…", "loading");
 		const started = this.spawn();
@@ -94,6 +141,7 @@ class RlabEngine {
 	// reuses the module instead of compiling it again. Where modules
 	// cannot be compiled here (no compileStreaming), the worker fetches
 	// main.wasm itself.
+	/** @returns {Promise<WebAssembly.Module | null>} */
 	compile() {
 		if (!this.module && typeof WebAssembly.compileStreaming !== "function") {
 			this.module = Promise.resolve(null);
@@ -132,8 +180,10 @@ class RlabEngine {
 
 	// sizes reads main.wasm's sizes from response's headers into
 	// this.download (see counted).
+	/** @param {Response} response */
 	sizes(response) {
 		const d = this.download;
+		/** @param {string} name */
 		const length = (name) => {
 			const n = Number(response.headers.get(name));
 			return Number.isSafeInteger(n) && n > 0 ? n : 0;
@@ -157,6 +207,10 @@ class RlabEngine {
 	// X-Decoded-Length, which rlab serve adds to a precompressed
 	// file's response. A server that sends neither leaves the total
 	// unknown, and the page shows the bytes alone.
+	/**
+	 * @param {Response} response
+	 * @returns {Response}
+	 */
 	counted(response) {
 		const d = this.download;
 		this.sizes(response);
@@ -164,7 +218,7 @@ class RlabEngine {
 		if (!response.body || typeof TransformStream !== "function") {
 			return response;
 		}
-		const body = response.body.pipeThrough(new TransformStream({
+		const body = response.body.pipeThrough(new TransformStream(/** @type {Transformer<Uint8Array, Uint8Array>} */ ({
 			transform: (chunk, controller) => {
 				d.loaded += chunk.byteLength;
 				this.onProgress(d);
@@ -177,13 +231,14 @@ class RlabEngine {
 				}
 				this.onProgress(d);
 			},
-		}));
+		})));
 		// The compiler needs the type (application/wasm) from the
 		// original headers; the status and headers are otherwise
 		// the original's too.
 		return new Response(body, {status: response.status, statusText: response.statusText, headers: response.headers});
 	}
 
+	/** @returns {Promise<{version: string, readyAt: number}>} */
 	spawn() {
 		const module = this.compile();
 		return new Promise((resolve, reject) => {
@@ -235,6 +290,10 @@ class RlabEngine {
 		});
 	}
 
+	/**
+	 * @param {number} id
+	 * @param {string} text
+	 */
 	answer(id, text) {
 		const p = this.pending.get(id);
 		if (!p) {
@@ -269,6 +328,12 @@ class RlabEngine {
 		return this.gate.then(() => this.send(op, args));
 	}
 
+	/**
+	 * @template {keyof BridgeOps} Op
+	 * @param {Op} op
+	 * @param {BridgeOps[Op]["args"]} [args]
+	 * @returns {Promise<BridgeOps[Op]["result"]>}
+	 */
 	send(op, args) {
 		return new Promise((resolve, reject) => {
 			if (!this.worker) {
@@ -280,7 +345,8 @@ class RlabEngine {
 			const timer = setTimeout(() => {
 				this.died(worker, `${op} did not answer within ${this.callTimeoutMs / 1000} s`);
 			}, this.callTimeoutMs);
-			this.pending.set(id, {resolve, reject, op, timer});
+			// The answer to op is op's result (bridge-types.js).
+			this.pending.set(id, {resolve: /** @type {(result: unknown) => void} */ (resolve), reject, op, timer});
 			const request = args === undefined ? {op} : {op, args};
 			worker.postMessage({id, request: JSON.stringify(request)});
 		});
@@ -288,6 +354,10 @@ class RlabEngine {
 
 	// died handles the death of worker: every request in flight fails,
 	// and a new worker rebuilds the world the page last remembered.
+	/**
+	 * @param {Worker} worker
+	 * @param {string} reason
+	 */
 	died(worker, reason) {
 		if (worker !== this.worker) {
 			return;
@@ -330,10 +400,16 @@ class RlabEngine {
 	// that draws only those while the run goes on and fetches the rest
 	// at its end: the worker spends a fifth of a chunk's time listing
 	// 500 steps. It resolves the last answer with cancelled set.
+	/**
+	 * @param {{chunk?: number, steps?: number, onChunk?: (res: StepsResult) => void}} [options]
+	 * @returns {Promise<StepsResult & {cancelled: boolean}>}
+	 */
 	async stabilize({chunk = 1000, steps, onChunk = () => {}} = {}) {
 		this.cancelled = false;
 		const later = steps === undefined ? {maxSteps: chunk} : {maxSteps: chunk, steps};
+		/** @type {import("./bridge-types.js").StabilizeArgs} */
 		let args = {maxSteps: chunk};
+		/** @type {StepsResult | undefined} */
 		let res;
 		for (;;) {
 			res = await this.call("stabilize", args);
@@ -343,18 +419,25 @@ class RlabEngine {
 				break;
 			}
 		}
-		const cancelled = this.cancelled && !res.atRest;
+		// The loop ran at least once, so res is an answer.
+		const last = /** @type {StepsResult} */ (res);
+		const cancelled = this.cancelled && !last.atRest;
 		this.cancelled = false;
-		return Object.assign({}, res, {cancelled});
+		return Object.assign({}, last, {cancelled});
 	}
 
 	// remember records the replay state of the world a view shows.
+	/** @param {View} view */
 	remember(view) {
 		this.state = RlabEngine.stateFromView(view, this.version);
 	}
 
 	// restore rebuilds the world a state describes (a share link's). It
 	// can be cancelled between chunks; onProgress hears how far it got.
+	/**
+	 * @param {ReplayState} state
+	 * @param {{onProgress?: (text: string) => void}} [options]
+	 */
 	async restore(state, {onProgress = () => {}} = {}) {
 		this.cancelled = false;
 		try {
@@ -365,7 +448,13 @@ class RlabEngine {
 		}
 	}
 
+	/**
+	 * @param {ReplayState} state
+	 * @param {(text: string) => void} onProgress
+	 * @returns {Promise<{failures: string[]}>}
+	 */
 	async replay(state, onProgress) {
+		/** @type {LoadArgs} */
 		const args = state.world === "sandbox" ? {} : {lesson: state.world};
 		if (state.seed) {
 			args.seed = state.seed;
@@ -393,6 +482,12 @@ class RlabEngine {
 	}
 
 	// stepTo runs steps from step to target, in chunks.
+	/**
+	 * @param {number} step
+	 * @param {number} target
+	 * @param {(text: string) => void} onProgress
+	 * @returns {Promise<number>}
+	 */
 	async stepTo(step, target, onProgress) {
 		while (step < target) {
 			if (this.cancelled) {
@@ -413,6 +508,7 @@ class RlabEngine {
 	// over. The page's scripts call it first thing (early.js), because
 	// the rest of them take a while to run on a slow machine, and the
 	// download is the longest wait of a page load.
+	/** @param {string} url */
 	static prefetch(url) {
 		if (!early.has(url) && typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function") {
 			early.set(url, fetch(url));
@@ -420,10 +516,16 @@ class RlabEngine {
 	}
 
 	// stateFromView is the replay state of the world view shows.
+	/**
+	 * @param {View} view
+	 * @param {string} [version]
+	 * @returns {ReplayState}
+	 */
 	static stateFromView(view, version) {
 		return {
 			version: String(version || ""),
-			world: view.mode === "lesson" ? view.lesson : "sandbox",
+			// A lesson's view always names its lesson.
+			world: view.mode === "lesson" ? /** @type {string} */ (view.lesson) : "sandbox",
 			seed: view.seed,
 			inputs: (view.inputs || []).map((input) => ({step: input.step, text: input.text})),
 			at: view.step,
@@ -434,6 +536,10 @@ class RlabEngine {
 	// encodeState writes a state as the fragment of a share link:
 	// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…, and p=N,
 	// the lesson's page on show, when the state has one past the first.
+	/**
+	 * @param {ReplayState} state
+	 * @returns {string}
+	 */
 	static encodeState(state) {
 		if (!Number.isSafeInteger(state.seed)) {
 			throw new Error(`seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
@@ -447,7 +553,7 @@ class RlabEngine {
 		for (const input of state.inputs) {
 			p.append("i", `${input.step}:${input.text}`);
 		}
-		if (state.page > 1) {
+		if (state.page !== undefined && state.page > 1) {
 			p.append("p", String(state.page));
 		}
 		return p.toString();
@@ -456,6 +562,10 @@ class RlabEngine {
 	// decodeState reads a share link's fragment (with or without its
 	// leading #) and validates every part of it; it throws an Error
 	// naming what is wrong and what is valid.
+	/**
+	 * @param {string} hash
+	 * @returns {ReplayState & {page: number}}
+	 */
 	static decodeState(hash) {
 		const text = String(hash).replace(/^#/, "");
 		if (text.length > 200000) {
@@ -476,11 +586,12 @@ class RlabEngine {
 				throw new Error(`the link must have exactly one "${key}" part`);
 			}
 		}
-		const version = p.get("v");
+		// Each of v, w, seed, at and end is there exactly once (above).
+		const version = /** @type {string} */ (p.get("v"));
 		if (!/^[\w.+-]{1,64}$/.test(version)) {
 			throw new Error(`the link's version "${clip(version)}" is not a version (letters, digits, . + - _, at most 64)`);
 		}
-		const world = p.get("w");
+		const world = /** @type {string} */ (p.get("w"));
 		if (world !== "sandbox" && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(world)) {
 			throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 02-a-pod-dies`);
 		}
@@ -519,14 +630,24 @@ class RlabEngine {
 	}
 }
 
+/**
+ * @param {string | null} text
+ * @param {string} name
+ * @param {number} max
+ * @returns {number}
+ */
 function number(text, name, max) {
-	if (!/^\d{1,16}$/.test(text) || Number(text) > max) {
+	if (text === null || !/^\d{1,16}$/.test(text) || Number(text) > max) {
 		throw new Error(`the link's ${name} "${clip(text)}" is not a whole number from 0 to ${max}`);
 	}
 	return Number(text);
 }
 
 // clip shortens untrusted text quoted in an error message.
+/**
+ * @param {unknown} text
+ * @returns {string}
+ */
 function clip(text) {
 	const s = String(text);
 	return s.length > 40 ? `${s.slice(0, 40)}…` : s;

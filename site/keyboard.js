@@ -21,6 +21,10 @@ function openHelp() {
 // says whether it used the key. A key the console itself used (an open
 // completion list's Escape) arrives marked defaultPrevented and is left
 // alone.
+/**
+ * @param {KeyboardEvent} event
+ * @returns {boolean}
+ */
 function consoleKey(event) {
 	if (!state.ready) {
 		return false;
@@ -45,6 +49,7 @@ function consoleKey(event) {
 
 // keydown runs the page's shortcuts; none fires while the learner types
 // in a field, or with a modifier held (the browser's own shortcuts).
+/** @param {KeyboardEvent} event */
 function keydown(event) {
 	if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) {
 		return;
@@ -72,7 +77,9 @@ function keydown(event) {
 	if (els.help.open || parts.podMenu.isOpen() || isTyping(event.target) || !state.ready) {
 		return;
 	}
-	const onButton = event.target.closest && event.target.closest("button, a, summary, [role=button]");
+	// A key goes to an element (or the document, which has no closest).
+	const target = /** @type {Element} */ (event.target);
+	const onButton = target.closest && target.closest("button, a, summary, [role=button]");
 	switch (event.key) {
 	case "ArrowRight":
 	case ".":

@@ -15,6 +15,7 @@ const defaultCommand = "create rs web --replicas=3 --selector=app=web";
 // #world-select: the commands each runs after a new sandbox loads, echoed
 // in the console as if the learner had typed them. They are the
 // learner's inputs, so a share link carries them like any other.
+/** @type {Record<string, string[]>} */
 const sandboxStarts = {
 	"sandbox": [defaultCommand],
 	"sandbox:empty": [],
@@ -55,15 +56,86 @@ const viewArgs = {agenda: 8, steps: 1, pods: 1000, podsPerGroup: maxPodsPerOwner
 
 /** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
 
+/**
+ * Els are the page's elements, by name, each of the type its tag in
+ * index.html gives it.
+ * @typedef {Object} Els
+ * @property {HTMLElement} status
+ * @property {HTMLElement} error
+ * @property {HTMLElement} errorText
+ * @property {HTMLButtonElement} errorDismiss
+ * @property {HTMLElement} notice
+ * @property {HTMLElement} noticeText
+ * @property {HTMLButtonElement} noticeDismiss
+ * @property {HTMLSelectElement} worldSelect
+ * @property {HTMLFormElement} sandboxForm
+ * @property {HTMLInputElement} seedInput
+ * @property {HTMLButtonElement} newSandbox
+ * @property {HTMLButtonElement} share
+ * @property {HTMLElement} shareRow
+ * @property {HTMLInputElement} shareLink
+ * @property {HTMLButtonElement} helpButton
+ * @property {HTMLDialogElement} help
+ * @property {HTMLButtonElement} helpClose
+ * @property {HTMLButtonElement} lessonsButton
+ * @property {HTMLDialogElement} lessonsDialog
+ * @property {HTMLOListElement} lessonsList
+ * @property {HTMLButtonElement} lessonsClose
+ * @property {HTMLButtonElement} lessonsExport
+ * @property {HTMLInputElement} lessonsImport
+ * @property {HTMLElement} lessonsNote
+ * @property {HTMLButtonElement} stepBack
+ * @property {HTMLButtonElement} stepForward
+ * @property {HTMLButtonElement} untilSync
+ * @property {HTMLButtonElement} play
+ * @property {HTMLSelectElement} speed
+ * @property {HTMLButtonElement} stabilize
+ * @property {HTMLButtonElement} cancel
+ * @property {HTMLElement} queued
+ * @property {HTMLElement} engineLoad
+ * @property {HTMLProgressElement} engineProgress
+ * @property {HTMLElement} engineLoadText
+ * @property {HTMLInputElement} scrubber
+ * @property {HTMLElement} scrubTrack
+ * @property {HTMLElement} setupSegment
+ * @property {HTMLElement} setupLabel
+ * @property {HTMLElement} stepCount
+ * @property {HTMLElement} clock
+ * @property {HTMLElement} worldState
+ * @property {HTMLElement} sentence
+ * @property {HTMLElement} syncNote
+ * @property {HTMLElement} hint
+ * @property {HTMLElement} world
+ * @property {HTMLOListElement} timeline
+ * @property {HTMLButtonElement} timelineEarlier
+ * @property {HTMLElement} lesson
+ * @property {HTMLElement} lessonNews
+ * @property {HTMLButtonElement} lessonToggle
+ * @property {HTMLElement} consoleOutput
+ * @property {HTMLInputElement} consoleInput
+ * @property {HTMLFormElement} consoleForm
+ * @property {HTMLButtonElement} consoleRun
+ * @property {HTMLElement} podMenu
+ * @property {HTMLElement} loopPanel
+ * @property {HTMLButtonElement} loopToggle
+ * @property {HTMLElement} loopFigure
+ * @property {HTMLElement} loopCaption
+ * @property {HTMLElement} loopDetail
+ * @property {HTMLElement} main
+ * @property {HTMLElement} timelinePanel
+ * @property {HTMLElement} insidePanel
+ */
+
 // els are the page's elements, by name, once findElements has found them
-// (app.js calls it first thing).
-/** @type {Record<string, any>} */
-const els = {};
+// (app.js calls it first thing, and nothing reads them before).
+const els = /** @type {Els} */ ({});
 
 // findElements fills els from the document.
 function findElements() {
-	const $ = (id) => document.getElementById(id);
-	Object.assign(els, {
+	// index.html has every element els names, of the type Els says.
+	/** @param {string} id */
+	const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+	Object.assign(els, /** @type {Els} */ ({
 		status: $("status"),
 		error: $("error"), errorText: $("error-text"), errorDismiss: $("error-dismiss"),
 		notice: $("notice"), noticeText: $("notice-text"), noticeDismiss: $("notice-dismiss"),
@@ -85,22 +157,51 @@ function findElements() {
 		podMenu: $("pod-menu"),
 		loopPanel: $("loop-panel"), loopToggle: $("loop-toggle"), loopFigure: $("loop-figure"), loopCaption: $("loop-caption"), loopDetail: $("loop-detail"),
 		main: $("main"),
-	});
+	}));
 	// The lists Play draws only on the screen (watchOffScreen).
-	els.timelinePanel = els.timeline.closest(".panel");
-	els.insidePanel = document.querySelector(".panel.inside");
+	els.timelinePanel = /** @type {HTMLElement} */ (els.timeline.closest(".panel"));
+	els.insidePanel = /** @type {HTMLElement} */ (document.querySelector(".panel.inside"));
 }
 
 // parts are the page's widgets, which app.js makes, with the callbacks
 // that tie each to the rest of the page, before anything runs: the console,
 // the lesson player, the pod menu, the timeline's news for screen readers
 // and the loop's picture. The other parts reach them here.
-/** @type {{console: any, lesson: any, podMenu: any, news: any, loop: any}} */
-const parts = {console: null, lesson: null, podMenu: null, news: null, loop: null};
+/**
+ * @typedef {Object} Parts
+ * @property {import("./ui-console.js").Console} console
+ * @property {import("./ui-lesson.js").Lesson} lesson
+ * @property {import("./ui-world.js").PodMenu} podMenu
+ * @property {import("./ui-news.js").News} news
+ * @property {import("./ui-loop.js").Loop} loop
+ */
+// app.js fills parts before anything reads them, so they are typed as
+// the widgets they then are.
+const parts = /** @type {Parts} */ (/** @type {unknown} */ ({console: null, lesson: null, podMenu: null, news: null, loop: null}));
+
+/**
+ * A timeline entry: a step, or the mark where the timeline forked at
+ * step fork (n is then fork + 0.5), which dropped the recorded steps
+ * after it. li is its item in #timeline once drawn, and base the
+ * state.base it was drawn under (timeline.js).
+ * @typedef {Object} TimelineEntry
+ * @property {number} n
+ * @property {import("./bridge-types.js").Step} [step]
+ * @property {number} [fork]
+ * @property {number} [dropped]
+ * @property {TimelineItem | null} [li]
+ * @property {number} [base]
+ */
+/**
+ * An item of #timeline, which knows its entry.
+ * @typedef {HTMLLIElement & {_entry?: TimelineEntry}} TimelineItem
+ */
 
 // state is the page's one mutable state.
 const state = {
+	/** @type {import("./engine.js").RlabEngine | null} */
 	engine: null,
+	/** @type {import("./bridge-types.js").View | null} */
 	view: null,
 	ready: false, // the first world is drawn and the controls work
 	// engineUp: the engine runs and holds the world on show. Until
@@ -113,6 +214,7 @@ const state = {
 	// the actions not yet finished, by the control that asked for
 	// them, which carries a pending mark until they are.
 	waiting: 0,
+	/** @type {Map<HTMLElement, number>} */
 	pending: new Map(),
 	busy: false, // a chunked run or a restore is going
 	playing: false,
@@ -123,22 +225,50 @@ const state = {
 	// offScreen holds the lists (els.timelinePanel, els.insidePanel)
 	// that are off the screen, which Play does not draw; stale those
 	// it left undrawn, drawn when they come into view (watchOffScreen).
+	/** @type {Set<HTMLElement>} */
 	offScreen: new Set(),
+	/** @type {Set<HTMLElement>} */
 	stale: new Set(),
 	// drawnInPlay holds the lists drawn since Play started: each is
 	// drawn once, on the screen or not, which trims the timeline to
 	// its newest steps (a whole timeline left in the page is thousands
 	// of boxes that every frame lays out again).
+	/** @type {Set<HTMLElement>} */
 	drawnInPlay: new Set(),
 	scrubbing: false,
 	scrubTimer: 0,
 	renderQueued: false,
+	// timelineQueued: the timeline alone is to be drawn in the next
+	// frame (scheduleTimeline).
+	timelineQueued: false,
+	// lastCurrent is the present step the timeline last marked.
+	/** @type {number | undefined} */
+	lastCurrent: undefined,
+	// stabilizeLimited: the stabilize going on was stopped at its
+	// most chunks (playback.js).
+	stabilizeLimited: false,
+	// urlTimer writes the present into the URL a moment after the
+	// learner stops (share.js); startKey identifies the default first
+	// world, whose URL has no hash.
+	/** @type {number | undefined} */
+	urlTimer: undefined,
+	/** @type {string | null} */
+	startKey: null,
+	// helpReturn is where focus goes back to when the help closes.
+	/** @type {Element | null} */
+	helpReturn: null,
+	// lessons is the engine's list of lessons, once asked for
+	// (worlds.js); wantsLessons says the page was opened at #lessons.
+	/** @type {import("./bridge-types.js").LessonInfo[] | null} */
+	lessons: null,
+	wantsLessons: false,
 	chunkViewPending: false,
 	// nextChunkView is the earliest time (performance.now()) of the
 	// next picture between a run's chunks (chunkView).
 	nextChunkView: 0,
 	// tl is the timeline: entries {n, step} for steps and {n: N + 0.5,
 	// fork: N} for "timeline forked at step N", sorted by n.
+	/** @type {TimelineEntry[]} */
 	tl: [],
 	// base is the step at which the learner took over the world on show:
 	// the steps up to it are the world's setup (nodes registering,
@@ -152,6 +282,7 @@ const state = {
 };
 
 
+/** @param {string} message */
 function showError(message) {
 	els.errorText.textContent = message;
 	els.error.hidden = false;
@@ -162,6 +293,7 @@ function clearError() {
 	els.errorText.textContent = "";
 }
 
+/** @param {string} message */
 function showNotice(message) {
 	els.noticeText.textContent = message;
 	els.notice.hidden = false;
@@ -172,6 +304,7 @@ function clearNotice() {
 	els.noticeText.textContent = "";
 }
 
+/** @param {string} text */
 function setStatus(text) {
 	els.status.textContent = text;
 }
@@ -193,6 +326,7 @@ function loadingStatus() {
 }
 
 // fail reports a problem the page cannot get past (no engine).
+/** @param {unknown} err */
 function fail(err) {
 	console.error(err);
 	const message = err instanceof Error ? err.message : String(err);
@@ -212,15 +346,34 @@ function fail(err) {
 // engine's numbers.
 
 // stepName names step n for the learner: "step 3" or "setup step 40".
+/**
+ * @param {number} n
+ * @returns {string}
+ */
 function stepName(n) {
 	return n >= state.base ? `step ${n - state.base}` : `setup step ${n}`;
 }
 
 // counterText is what the step counter says for step n of recorded.
+/**
+ * @param {number} n
+ * @param {number} recorded
+ * @returns {string}
+ */
 function counterText(n, recorded) {
 	return n < state.base
 		? `setup step ${n} of ${state.base}`
 		: `step ${n - state.base} of ${Math.max(0, recorded - state.base)}`;
+}
+
+// engine is the page's engine, which app.js makes before any part of the
+// page asks for it.
+/** @returns {import("./engine.js").RlabEngine} */
+function engine() {
+	if (!state.engine) {
+		throw new Error("the simulator is not started");
+	}
+	return state.engine;
 }
 
 // call runs one engine op; a rejection is shown in #error and passed on
@@ -233,12 +386,14 @@ function counterText(n, recorded) {
  */
 async function call(op, args) {
 	try {
-		return await state.engine.call(op, args);
-	} catch (err) {
+		return await engine().call(op, args);
+	} catch (e) {
+		// The engine rejects with Errors only.
+		const err = /** @type {Error & {shown?: boolean}} */ (e);
 		showError(err.message);
 		err.shown = true;
 		throw err;
 	}
 }
 
-export {findElements, busyTimelineItems, call, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap, viewArgs};
+export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap, viewArgs};

@@ -4,7 +4,7 @@
 // speed; and Stabilize's chunked run, with the pictures drawn between its
 // chunks at a pace its cost allows.
 
-import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, maxStabilizeChunks, parts, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
+import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeChunks, parts, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
 import {addSteps, fillTimeline, restoreForks, scheduleTimeline} from "./timeline.js";
 import {afterNextFrame, fetchView, refresh, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls} from "./view.js";
 import {h, plural, settle} from "./ui-util.js";
@@ -19,8 +19,15 @@ import {h, plural, settle} from "./ui-util.js";
 // action has run, and #queued counts the actions not yet started. The
 // page's own actions (catching the engine up, filling the timeline) say
 // internal and are not counted.
+/** @type {Promise<unknown>} */
 let chain = Promise.resolve();
 
+/**
+ * @template T
+ * @param {() => Promise<T> | T} fn
+ * @param {{rethrow?: boolean, control?: HTMLElement | null, internal?: boolean}} [options]
+ * @returns {Promise<T | undefined>}
+ */
 function act(fn, {rethrow = false, control = null, internal = false} = {}) {
 	const counted = !internal;
 	if (counted) {
@@ -34,7 +41,9 @@ function act(fn, {rethrow = false, control = null, internal = false} = {}) {
 		}
 		try {
 			return await fn();
-		} catch (err) {
+		} catch (e) {
+			// Anything thrown may carry the mark call and refresh set.
+			const err = /** @type {{shown?: boolean, message?: string}} */ (e);
 			stopPlay();
 			if (!err.shown) {
 				showError(err.message || String(err));
@@ -56,6 +65,10 @@ function act(fn, {rethrow = false, control = null, internal = false} = {}) {
 
 // markPending adds delta to the actions control has waiting or running,
 // and redraws the marks and the count.
+/**
+ * @param {HTMLElement | null} control
+ * @param {number} delta
+ */
 function markPending(control, delta) {
 	if (control) {
 		const n = (state.pending.get(control) || 0) + delta;
@@ -73,6 +86,10 @@ function markPending(control, delta) {
 // (an outline) and, on a button, "◷" with the count, so the mark is not
 // told by colour alone. The count is for the eye; #queued and #status
 // say it in words.
+/**
+ * @param {HTMLElement} control
+ * @param {number} n
+ */
 function drawPendingMark(control, n) {
 	control.classList.toggle("pending", n > 0);
 	let mark = control.querySelector(":scope > .pending-mark");
@@ -118,6 +135,10 @@ function stepForward() {
 }
 
 // stepOnce runs n steps and redraws; it says so when nothing is left to do.
+/**
+ * @param {number} n
+ * @returns {Promise<import("./bridge-types.js").StepsResult>}
+ */
 async function stepOnce(n) {
 	const res = await call("step", {n});
 	addSteps(res.steps);
@@ -137,7 +158,9 @@ function stepBack() {
 	return act(async () => {
 		stopPlay();
 		state.intro = false;
-		await seekTo(state.view.step - 1);
+		// The present when the action runs: queued presses go back a
+		// step each. A world on show stays on show.
+		await seekTo(/** @type {import("./bridge-types.js").View} */ (state.view).step - 1);
 	}, {control: els.stepBack});
 }
 
@@ -163,8 +186,10 @@ function untilSync() {
 }
 
 // seekTo moves the world to a recorded step (inside an action).
+/** @param {number} n */
 async function seekTo(n) {
-	const view = state.view;
+	// Time moves only in a world on show.
+	const view = /** @type {import("./bridge-types.js").View} */ (state.view);
 	const target = Math.max(0, Math.min(n, view.recordedSteps));
 	if (target === view.step) {
 		scheduleRender();
@@ -182,6 +207,7 @@ async function seekTo(n) {
 	}
 }
 
+/** @param {number} n */
 function seek(n) {
 	return act(async () => {
 		stopPlay();
@@ -239,9 +265,11 @@ async function playTick() {
 			return;
 		}
 		const res = await stepOnce(n);
-		if (res.ran === 0 || state.view.atRest) {
+		// stepOnce refreshed the view.
+		const atRest = /** @type {import("./bridge-types.js").View} */ (state.view).atRest;
+		if (res.ran === 0 || atRest) {
 			stopPlay();
-			setSyncNote(state.view.atRest ? "Play stopped: the world is at rest." : "Play stopped: nothing is left to do.");
+			setSyncNote(atRest ? "Play stopped: the world is at rest." : "Play stopped: nothing is left to do.");
 		}
 	}, {internal: true});
 	if (!state.playing) {
@@ -259,7 +287,7 @@ async function stabilizeNow() {
 	setBusy(true, "stabilizing…");
 	let chunks = 0;
 	try {
-		const res = await state.engine.stabilize({
+		const res = await engine().stabilize({
 			chunk: stabilizeChunk,
 			steps: busyTimelineItems,
 			onChunk: (r) => {
@@ -272,7 +300,7 @@ async function stabilizeNow() {
 				// seconds, rather than at every chunk.
 				setCounter(r.step, Math.max(r.step, state.view ? state.view.recordedSteps : 0));
 				if (chunks >= maxStabilizeChunks && !r.atRest) {
-					state.engine.cancel();
+					engine().cancel();
 					state.stabilizeLimited = true;
 				}
 				chunkView();
@@ -282,7 +310,7 @@ async function stabilizeNow() {
 			// The chunks after the first listed only the newest steps
 			// the timeline draws during the run; at rest it shows the
 			// run's newest timelineCap.
-			const last = await state.engine.call("steps", {from: Math.max(1, res.step - timelineCap + 1), to: res.step});
+			const last = await engine().call("steps", {from: Math.max(1, res.step - timelineCap + 1), to: res.step});
 			addSteps(last.steps);
 		}
 		await refresh();
@@ -291,10 +319,13 @@ async function stabilizeNow() {
 		} else if (res.cancelled) {
 			setSyncNote(`Cancelled at ${stepName(res.step)}.`);
 		} else {
-			setSyncNote(`At rest after ${state.view.clock} of simulated time.`);
+			// refresh set the view.
+			setSyncNote(`At rest after ${/** @type {import("./bridge-types.js").View} */ (state.view).clock} of simulated time.`);
 		}
 		return res;
-	} catch (err) {
+	} catch (e) {
+		// The engine rejects with Errors only.
+		const err = /** @type {Error & {shown?: boolean}} */ (e);
 		showError(err.message);
 		err.shown = true;
 		// The world went on as far as it got; show that.
@@ -341,7 +372,7 @@ function chunkView() {
 				return null;
 			}
 			setView(view);
-			state.engine.remember(view);
+			engine().remember(view);
 			scheduleRender();
 			return afterNextFrame();
 		})
@@ -355,6 +386,10 @@ function chunkView() {
 
 // refuseOnStepwisePage, on a stepwise page of a lesson, says why a
 // button that runs many events does not, and reports true.
+/**
+ * @param {string} what
+ * @returns {boolean}
+ */
 function refuseOnStepwisePage(what) {
 	if (!parts.lesson.stepwise()) {
 		return false;

@@ -5,7 +5,7 @@
 // link in a field and on the clipboard. The link's format, and the replay
 // that turns one back into a world, are engine.js's.
 
-import {els, parts, showError, showNotice, state} from "./page.js";
+import {els, engine, parts, showError, showNotice, state} from "./page.js";
 import {RlabEngine} from "./engine.js";
 
 // The page's URL always says where the learner is, as a share link does
@@ -19,6 +19,7 @@ const urlDelay = 300;
 
 // urlState is the replay state of the present, with the lesson's page;
 // null before the engine has said its version.
+/** @returns {import("./engine.js").ReplayState | null} */
 function urlState() {
 	const view = state.view;
 	if (!view || !state.engine || !state.engine.version) {
@@ -32,6 +33,10 @@ function urlState() {
 }
 
 // startKey identifies the default first world, whatever the version.
+/**
+ * @param {import("./engine.js").ReplayState} st
+ * @returns {string}
+ */
 function startKey(st) {
 	return JSON.stringify(Object.assign({}, st, {version: ""}));
 }
@@ -84,9 +89,10 @@ function share() {
 	}
 	let hash;
 	try {
-		hash = RlabEngine.encodeState(RlabEngine.stateFromView(view, state.engine.version));
-	} catch (err) {
-		showError(err.message);
+		hash = RlabEngine.encodeState(RlabEngine.stateFromView(view, engine().version));
+	} catch (e) {
+		// encodeState throws Errors only.
+		showError(/** @type {Error} */ (e).message);
 		return;
 	}
 	const url = `${location.origin}${location.pathname}#${hash}`;

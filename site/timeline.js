@@ -7,9 +7,18 @@
 import {busyTimelineItems, call, els, parts, state, stepName, timelineCap} from "./page.js";
 import {h, plural} from "./ui-util.js";
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Step} Step */
+/** @typedef {import("./page.js").TimelineEntry} TimelineEntry */
+/** @typedef {import("./page.js").TimelineItem} TimelineItem */
+
 // noteFork adds "timeline forked at step N" when the learner gave a new
 // input while the world was sought back to step N: the recorded steps
 // after N are gone (the scrubber's maximum shrinks with them).
+/**
+ * @param {View | null | undefined} before
+ * @param {View} view
+ */
 function noteFork(before, view) {
 	if (!before || before.step >= before.recordedSteps) {
 		return;
@@ -21,16 +30,19 @@ function noteFork(before, view) {
 		return;
 	}
 	const at = before.step;
+	/** @type {TimelineEntry} */
 	const entry = {n: at + 0.5, fork: at, dropped: before.recordedSteps - at};
 	const i = state.tl.findIndex((e) => e.n > entry.n);
 	state.tl.splice(i < 0 ? state.tl.length : i, 0, entry);
-	parts.console.print(`timeline forked at ${stepName(at)}: the ${plural(entry.dropped, "recorded step")} after it were dropped`, "console-note fork-note");
+	parts.console.print(`timeline forked at ${stepName(at)}: the ${plural(before.recordedSteps - at, "recorded step")} after it were dropped`, "console-note fork-note");
 }
 
+/** @param {View} view */
 function inputsKey(view) {
 	return JSON.stringify(view.inputs || []);
 }
 
+/** @returns {number | null} */
 function lastStepN() {
 	for (let i = state.tl.length - 1; i >= 0; i--) {
 		if (state.tl[i].step) {
@@ -45,6 +57,7 @@ function lastStepN() {
 // timeline after a seek back) keeps its item; a different one replaces it
 // and everything after it. A gap (an answer that listed only its last
 // steps) starts the timeline over from the new steps.
+/** @param {Step[] | undefined} steps */
 function addSteps(steps) {
 	if (!steps || !steps.length) {
 		return;
@@ -55,7 +68,7 @@ function addSteps(steps) {
 		while (i >= 0 && tl[i].n > s.n) {
 			i--;
 		}
-		if (i >= 0 && tl[i].n === s.n && tl[i].step && tl[i].step.trace === s.trace) {
+		if (i >= 0 && tl[i].n === s.n && tl[i].step?.trace === s.trace) {
 			continue;
 		}
 		// Drop the entries from this step on, then append.
@@ -77,15 +90,17 @@ function addSteps(steps) {
 
 // trimTimeline drops steps past the recorded end (a fork that ran no
 // steps) but keeps the fork's note.
+/** @param {number} recorded */
 function trimTimeline(recorded) {
 	const tl = state.tl;
-	while (tl.length && tl[tl.length - 1].n > recorded && !(tl[tl.length - 1].fork !== undefined && tl[tl.length - 1].fork <= recorded)) {
+	for (let last = tl.at(-1); last && last.n > recorded && !(last.fork !== undefined && last.fork <= recorded); last = tl.at(-1)) {
 		tl.pop();
 	}
 }
 
 // fillTimeline loads the most recent steps of the recorded timeline, for a
 // world that was just loaded or restored.
+/** @param {number} [around] */
 async function fillTimeline(around) {
 	const rec = state.view ? state.view.recordedSteps : 0;
 	if (!rec) {
@@ -100,23 +115,32 @@ async function fillTimeline(around) {
 	const known = new Map(state.tl.filter((e) => e.step).map((e) => [e.n, e]));
 	state.tl = (res.steps || []).map((s) => {
 		const old = known.get(s.n);
-		return old && old.step.trace === s.trace ? old : {n: s.n, step: s};
+		return old && old.step?.trace === s.trace ? old : {n: s.n, step: s};
 	});
 }
 
+/**
+ * @param {TimelineEntry} entry
+ * @returns {TimelineItem}
+ */
 function timelineItem(entry) {
 	if (entry.fork !== undefined) {
+		// A fork's entry always counts the steps it dropped (noteFork).
+		const dropped = /** @type {number} */ (entry.dropped);
+		/** @type {TimelineItem} */
 		const li = h("li", {class: "fork"},
 			h("span", {"aria-hidden": "true", text: "⎇ "}),
-			`timeline forked at ${stepName(entry.fork)}: your input replaced the ${plural(entry.dropped, "recorded step")} after it`);
+			`timeline forked at ${stepName(entry.fork)}: your input replaced the ${plural(dropped, "recorded step")} after it`);
 		li._entry = entry;
 		return li;
 	}
-	const s = entry.step;
+	// An entry is a fork or a step.
+	const s = /** @type {Step} */ (entry.step);
 	// The item is drawn for the setup it was made under: a world loaded
 	// anew (another base) draws its items anew.
 	entry.base = state.base;
 	const setup = s.n <= state.base;
+	/** @type {TimelineItem} */
 	const li = h("li", {class: setup ? "setup" : null, dataset: {step: s.n}, title: s.trace},
 		setup
 			? h("span", {class: "tl-n mono", text: `setup ${s.n}`})
@@ -153,11 +177,12 @@ function renderTimeline() {
 	// slower. The whole timeline is drawn when the run ends.
 	const entries = state.busy || state.playing ? state.tl.slice(-busyTimelineItems) : state.tl;
 	const want = new Set(entries);
-	for (const li of [...ol.children]) {
-		if (!want.has(li._entry)) {
+	for (const li of /** @type {TimelineItem[]} */ ([...ol.children])) {
+		if (!li._entry || !want.has(li._entry)) {
 			li.remove();
 		}
 	}
+	/** @type {TimelineItem | null} */
 	let prev = null;
 	let added = false;
 	for (const entry of entries) {
@@ -169,6 +194,7 @@ function renderTimeline() {
 			entry.li = timelineItem(entry);
 		}
 		const li = entry.li;
+		/** @type {ChildNode | null} */
 		const expected = prev ? prev.nextSibling : ol.firstChild;
 		if (li !== expected) {
 			ol.insertBefore(li, expected);
@@ -185,14 +211,16 @@ function renderTimeline() {
 		if (!entry.step) {
 			continue;
 		}
+		// The loop above gave every entry drawn its item.
+		const li = /** @type {TimelineItem} */ (entry.li);
 		const isCurrent = entry.n === present;
-		entry.li.classList.toggle("future", entry.n > present);
-		entry.li.classList.toggle("current", isCurrent);
+		li.classList.toggle("future", entry.n > present);
+		li.classList.toggle("current", isCurrent);
 		if (isCurrent) {
-			entry.li.setAttribute("aria-current", "step");
-			current = entry.li;
+			li.setAttribute("aria-current", "step");
+			current = li;
 		} else {
-			entry.li.removeAttribute("aria-current");
+			li.removeAttribute("aria-current");
 		}
 	}
 	const first = entries.find((e) => e.step);
@@ -206,6 +234,7 @@ function renderTimeline() {
 // scrollTimelineTo brings the present step into the timeline's view, in
 // the next frame: measuring it now would make the browser lay out the
 // whole page in the middle of drawing it, for nothing.
+/** @param {HTMLElement} li */
 function scrollTimelineTo(li) {
 	requestAnimationFrame(() => {
 		const ol = els.timeline;
@@ -222,6 +251,7 @@ function scrollTimelineTo(li) {
 
 // restoreForks puts fork notes back into a refilled timeline, where
 // it holds steps on both sides of them.
+/** @param {TimelineEntry[]} forks */
 function restoreForks(forks) {
 	for (const f of forks) {
 		const i = state.tl.findIndex((e) => e.n > f.n);

@@ -26,17 +26,34 @@ const maxOptions = 100;
 // statusMillis is how long "no completions" stays up.
 const statusMillis = 4000;
 
+/** @typedef {import("./bridge-types.js").RunResult} RunResult */
+/** @typedef {import("./bridge-types.js").CommandError} CommandError */
+
+/**
+ * ConsoleHooks tie the console to the page (see the constructor).
+ * @typedef {Object} ConsoleHooks
+ * @property {(line: string) => Promise<RunResult>} execute
+ * @property {(line: string, byteCursor: number) => Promise<import("./bridge-types.js").CompleteResult>} complete
+ * @property {(n: number) => string} [stepName]
+ * @property {(line: string) => void} [submit]
+ */
+
 class Console {
 	// hooks: execute(line) resolves the RunResult (or rejects with the
 	// engine's error); complete(line, byteCursor) resolves a
 	// CompleteResult; stepName(n), if given, names the engine's step n
 	// as the page counts it ("step 3", "setup step 40").
+	/**
+	 * @param {{output: HTMLElement, input: HTMLInputElement, form: HTMLFormElement, button: HTMLButtonElement}} els
+	 * @param {ConsoleHooks} hooks
+	 */
 	constructor({output, input, form, button}, hooks) {
 		this.output = output;
 		this.input = input;
 		this.form = form;
 		this.button = button;
 		this.hooks = hooks;
+		/** @type {string[]} */
 		this.history = [];
 		this.historyIndex = 0;
 		this.draft = "";
@@ -73,13 +90,16 @@ class Console {
 		// for, the span its candidates replace (character offsets) and
 		// the candidates; active indexes the option chosen with ↑/↓, or
 		// is -1.
+		/** @type {{line: string, start: number, end: number, candidates: string[]} | null} */
 		this.open = null;
 		this.active = -1;
 		this.statusTimer = 0;
+		this.scrollQueued = false;
 		// A pick by mouse must not take the focus from the field.
 		this.list.addEventListener("mousedown", (event) => event.preventDefault());
 		this.list.addEventListener("click", (event) => {
-			const option = event.target.closest("[role=option]");
+			// A click lands on an element of the list.
+			const option = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[role=option]"));
 			if (option) {
 				this.pick(Number(option.dataset.index));
 			}
@@ -87,6 +107,7 @@ class Console {
 		// A browser sends no keypress for a keydown the page prevented,
 		// but synthetic input (automation, some assistive tools) may:
 		// the Enter that picked an option must not also run the line.
+		/** @type {string | null} */
 		this.listHad = null;
 		input.addEventListener("keypress", (event) => {
 			if (event.key === this.listHad) {
@@ -101,10 +122,15 @@ class Console {
 		form.addEventListener("submit", () => this.closeList());
 	}
 
+	/**
+	 * @param {number} n
+	 * @returns {string}
+	 */
 	stepName(n) {
 		return this.hooks.stepName ? this.hooks.stepName(n) : `step ${n}`;
 	}
 
+	/** @param {boolean} enabled */
 	setEnabled(enabled) {
 		this.input.disabled = !enabled;
 		this.button.disabled = !enabled;
@@ -115,6 +141,11 @@ class Console {
 
 	// exec echoes a line, runs it, and shows what it printed or why it
 	// failed. Resolves the RunResult, or null when the engine refused.
+	/**
+	 * @param {string} line
+	 * @param {{record?: boolean}} [options]
+	 * @returns {Promise<RunResult | null>}
+	 */
 	async exec(line, {record = true} = {}) {
 		if (record) {
 			this.remember(line);
@@ -125,7 +156,8 @@ class Console {
 		try {
 			result = await this.hooks.execute(line);
 		} catch (err) {
-			entry.appendChild(h("p", {class: "console-error", text: err.message}));
+			// execute rejects with the engine's Error.
+			entry.appendChild(h("p", {class: "console-error", text: /** @type {Error} */ (err).message}));
 			this.scroll();
 			return null;
 		}
@@ -136,6 +168,10 @@ class Console {
 
 	// echo shows a line and a RunResult the page already has, as if the
 	// line had just been run: the page's prerendered first command.
+	/**
+	 * @param {string} line
+	 * @param {RunResult} result
+	 */
 	echo(line, result) {
 		this.remember(line);
 		const entry = h("div", {class: "console-entry"}, h("p", {class: "console-echo"}, h("span", {class: "prompt", "aria-hidden": "true", text: "$ "}), h("code", {text: line})));
@@ -145,6 +181,11 @@ class Console {
 	}
 
 	// show adds a RunResult's output, failure and step count to an entry.
+	/**
+	 * @param {HTMLElement} entry
+	 * @param {string} line
+	 * @param {RunResult} result
+	 */
 	show(entry, line, result) {
 		if (result.output) {
 			entry.appendChild(h("pre", {class: "console-out", text: result.output.replace(/\n$/, "")}));
@@ -166,6 +207,11 @@ class Console {
 	// "did you mean" (or the hint) too, for readers without buttons; a
 	// parse error is therefore shown as its position and message alone,
 	// so that the page says each thing once.
+	/**
+	 * @param {string} line
+	 * @param {CommandError} failure
+	 * @returns {HTMLElement}
+	 */
 	failureView(line, failure) {
 		const text = failure.kind === "parse" && failure.message ? `${failure.line}:${failure.col}: ${failure.message}` : failure.error || failure.message;
 		const box = h("div", {class: "console-error"}, h("p", {class: "console-error-text"}, h("span", {"aria-hidden": "true", text: "✕ "}), text));
@@ -199,15 +245,20 @@ class Console {
 	}
 
 	// print adds a plain note to the output (notes from the page).
+	/**
+	 * @param {string} text
+	 * @param {string} [className]
+	 */
 	print(text, className) {
 		this.add(h("div", {class: "console-entry"}, h("p", {class: className || "console-note", text})));
 		this.scroll();
 	}
 
+	/** @param {HTMLElement} entry */
 	add(entry) {
 		this.output.appendChild(entry);
 		while (this.output.childElementCount > maxEntries) {
-			this.output.firstElementChild.remove();
+			/** @type {Element} */ (this.output.firstElementChild).remove();
 		}
 	}
 
@@ -225,6 +276,7 @@ class Console {
 		});
 	}
 
+	/** @param {string} line */
 	remember(line) {
 		if (this.history[this.history.length - 1] !== line) {
 			this.history.push(line);
@@ -236,6 +288,7 @@ class Console {
 		this.draft = "";
 	}
 
+	/** @param {KeyboardEvent} event */
 	keydown(event) {
 		const input = this.input;
 		if (this.open && this.listKey(event)) {
@@ -274,6 +327,10 @@ class Console {
 	// (with none active, Enter runs the line as usual), Tab picks it
 	// (with none active, it makes the first one active), Escape closes
 	// the list. Any other key is the field's.
+	/**
+	 * @param {KeyboardEvent} event
+	 * @returns {boolean}
+	 */
 	listKey(event) {
 		const n = this.list.childElementCount;
 		if (event.altKey || event.ctrlKey || event.metaKey) {
@@ -346,6 +403,12 @@ class Console {
 
 	// insert puts text in place of the line's characters start to end,
 	// leaves the cursor after it, and returns where that is.
+	/**
+	 * @param {number} start
+	 * @param {number} end
+	 * @param {string} text
+	 * @returns {number}
+	 */
 	insert(start, end, text) {
 		const input = this.input;
 		input.value = input.value.slice(0, start) + text + input.value.slice(end);
@@ -356,6 +419,11 @@ class Console {
 
 	// openList shows candidates as options; each replaces the field's
 	// characters start to end when picked.
+	/**
+	 * @param {number} start
+	 * @param {number} end
+	 * @param {string[]} candidates
+	 */
 	openList(start, end, candidates) {
 		this.open = {line: this.input.value, start, end, candidates};
 		this.active = -1;
@@ -370,6 +438,7 @@ class Console {
 
 	// setActive makes option i the active one, for assistive technology
 	// (aria-activedescendant, aria-selected) and for the eye.
+	/** @param {number} i */
 	setActive(i) {
 		const options = this.list.children;
 		if (this.active >= 0 && options[this.active]) {
@@ -385,6 +454,7 @@ class Console {
 	}
 
 	// pick puts candidate i in the line, as a single candidate would be.
+	/** @param {number} i */
 	pick(i) {
 		const open = this.open;
 		this.closeList();
@@ -418,6 +488,10 @@ class Console {
 
 	// say puts a short note in the status line, in the list's place;
 	// unless kept (while the list is open), it goes after a moment.
+	/**
+	 * @param {string} text
+	 * @param {{keep?: boolean}} [options]
+	 */
 	say(text, {keep = false} = {}) {
 		clearTimeout(this.statusTimer);
 		if (text) {
@@ -435,10 +509,19 @@ class Console {
 // finished is a candidate as it goes in the line: a finished word gets a
 // space after it (unless one follows already); a kind/ or flag= waits for
 // more.
+/**
+ * @param {string} candidate
+ * @param {string} next
+ * @returns {string}
+ */
 function finished(candidate, next) {
 	return /[=/]$/.test(candidate) || next === " " ? candidate : candidate + " ";
 }
 
+/**
+ * @param {string[]} words
+ * @returns {string}
+ */
 function commonPrefix(words) {
 	let prefix = words[0];
 	for (const w of words.slice(1)) {
@@ -455,6 +538,12 @@ function commonPrefix(words) {
 // (col is the engine's 1-based byte column). For a flag, --replcas=2 with
 // the suggestion --replicas, only the flag's name is replaced; for a
 // flag's value, --output=yml with the suggestion yaml, only the value.
+/**
+ * @param {string} line
+ * @param {number} col
+ * @param {string} word
+ * @returns {string}
+ */
 function replaceWord(line, col, word) {
 	const start = charOffset(line, Math.max(0, col - 1));
 	let end = start;

@@ -28,14 +28,24 @@ import {h, isTyping} from "./ui-util.js";
 import {glossary as glossaryData} from "./glossary.js";
 
 const G = glossaryData;
+/** @typedef {typeof G.entries[number]} Entry */
 const entries = new Map(G.entries.map((e) => [e.id, e]));
+// The glossary's labels and match table, by name and entry id.
+const labels = /** @type {Record<string, string>} */ (G.labels);
+const matchWords = /** @type {Record<string, string[]>} */ (G.match);
 
+/** @param {string} id */
 const tipId = (id) => `glossary-tip-${id}`;
+/** @param {string} id */
 const entryId = (id) => `glossary-${id}`;
 
 // entry returns the entry id names, and says on the console when there
 // is none: a term without an entry is a bug (the test suite fails on
 // console errors).
+/**
+ * @param {string} id
+ * @returns {Entry | undefined}
+ */
 function entry(id) {
 	const e = entries.get(id);
 	if (!e) {
@@ -48,6 +58,11 @@ function entry(id) {
 
 // term returns the element for one use of an entry: a button showing
 // text (the entry's term when text is omitted).
+/**
+ * @param {string} id
+ * @param {string} [text]
+ * @returns {HTMLButtonElement | string}
+ */
 function term(id, text) {
 	const e = entry(id);
 	if (!e) {
@@ -66,7 +81,14 @@ function term(id, text) {
 // format builds a sentence from a text whose {{id}} and {{id|words}}
 // name entries, with each such place drawn by place(id, words), {name}
 // replaced by parts[name] (a node or a string), and the rest as text.
+/**
+ * @param {string} text
+ * @param {(id: string, words?: string) => Node | string} place
+ * @param {Record<string, Node | string>} [parts]
+ * @returns {Array<Node | string>}
+ */
 function format(text, place, parts = {}) {
+	/** @type {Array<Node | string>} */
 	const out = [];
 	const re = /\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}|\{([a-z]+)\}/g;
 	let last = 0;
@@ -85,8 +107,13 @@ function format(text, place, parts = {}) {
 
 // phrase builds the panel phrase G.labels[name], its terms drawn as
 // terms and its {part} places filled from parts.
+/**
+ * @param {string} name
+ * @param {Record<string, Node | string>} [parts]
+ * @returns {Array<Node | string>}
+ */
 function phrase(name, parts) {
-	return format(G.labels[name], (id, words) => term(id, words), parts);
+	return format(labels[name], (id, words) => term(id, words), parts);
 }
 
 // matchers caches, by the list of entries looked for, a regular
@@ -94,15 +121,18 @@ function phrase(name, parts) {
 // belongs to (the first in the list, when two share a word). A word is
 // matched whole: not inside a longer word, nor next to a slash or a
 // hyphen, which make it part of a name such as informer/pods.
+/** @type {Map<string, {re: RegExp, owner: Map<string, string>}>} */
 const matchers = new Map();
+/** @param {string[]} ids */
 function matcher(ids) {
 	const key = ids.join(" ");
 	let m = matchers.get(key);
 	if (!m) {
+		/** @type {Map<string, string>} */
 		const owner = new Map();
 		for (const id of ids) {
 			entry(id);
-			for (const word of G.match[id] || []) {
+			for (const word of matchWords[id] || []) {
 				if (!owner.has(word)) {
 					owner.set(word, id);
 				}
@@ -119,35 +149,50 @@ function matcher(ids) {
 // termify returns text as a list of strings and terms: the first use in
 // text of each entry in ids becomes a term, unless seen (a Set shared by
 // the calls for one section) already holds it.
+/**
+ * @param {unknown} text
+ * @param {string[]} ids
+ * @param {Set<string>} [seen]
+ * @returns {Array<Node | string>}
+ */
 function termify(text, ids, seen = new Set()) {
 	const {re, owner} = matcher(ids);
-	text = String(text);
+	const s = String(text);
+	/** @type {Array<Node | string>} */
 	const out = [];
 	let last = 0;
-	for (const m of text.matchAll(re)) {
-		const id = owner.get(m[0]);
+	for (const m of s.matchAll(re)) {
+		// The matcher matches only the words it owns.
+		const id = /** @type {string} */ (owner.get(m[0]));
 		if (seen.has(id)) {
 			continue;
 		}
 		seen.add(id);
-		out.push(text.slice(last, m.index), term(id, m[0]));
+		out.push(s.slice(last, m.index), term(id, m[0]));
 		last = m.index + m[0].length;
 	}
-	out.push(text.slice(last));
+	out.push(s.slice(last));
 	return out.filter((part) => part !== "");
 }
 
 // decorate makes terms of the words of ids in the text under root, in
 // place, except inside controls and code.
+/**
+ * @param {Element} root
+ * @param {string[]} ids
+ * @param {Set<string>} [seen]
+ */
 function decorate(root, ids, seen = new Set()) {
 	const skip = "button, a, input, select, textarea, code, kbd, [data-no-terms]";
 	const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-		acceptNode: (node) => (node.parentElement.closest(skip) && root.contains(node.parentElement.closest(skip))
+		// A text node under root has a parent element.
+		acceptNode: (node) => (/** @type {Element} */ (node.parentElement).closest(skip) && root.contains(/** @type {Element} */ (node.parentElement).closest(skip))
 			? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
 	});
+	/** @type {Text[]} */
 	const nodes = [];
 	for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-		nodes.push(n);
+		nodes.push(/** @type {Text} */ (n));
 	}
 	for (const node of nodes) {
 		const parts = termify(node.textContent, ids, seen);
@@ -159,6 +204,7 @@ function decorate(root, ids, seen = new Set()) {
 
 // worldTerms says which words the world's drawing explains, by where
 // they are drawn. ui-world.js calls decorateWorld after each redraw.
+/** @type {Array<[string, string[]]>} */
 const worldTerms = [
 	[".node-col.unscheduled .node-name", ["scheduled"]],
 	[".node-state", ["node-ready", "cordoned", "kubelet"]],
@@ -166,6 +212,7 @@ const worldTerms = [
 	[".owner-meta", ["selector", "desired", "current", "ready", "available", "controller-ref", "adopt", "garbage-collector"]],
 	[".owner-failure", ["replica-failure"]],
 ];
+/** @param {Element} root */
 function decorateWorld(root) {
 	for (const [selector, ids] of worldTerms) {
 		for (const el of root.querySelectorAll(selector)) {
@@ -178,35 +225,57 @@ function decorateWorld(root) {
 // drawn where selector (one of worldTerms') says, or inside such a
 // part, within: then the words already terms in within are not made
 // terms again, as a drawing of the whole part would not.
+/**
+ * @param {Element} el
+ * @param {string} selector
+ * @param {Element | null} [within]
+ */
 function decorateWorldPart(el, selector, within = null) {
 	const found = worldTerms.find(([sel]) => sel === selector);
 	if (!found) {
 		throw new Error(`decorateWorldPart: no terms are drawn in ${selector}`);
 	}
-	const seen = new Set(within ? [...within.querySelectorAll(".term")].map((t) => t.dataset.term) : []);
+	const seen = new Set(within ? termsIn(within).map((t) => /** @type {string} */ (t.dataset.term)) : []);
 	decorate(el, found[1], seen);
 }
 
 // termFocus and restoreTermFocus keep the keyboard focus on a term
 // across a redraw of root: the same entry's term at the same place in
 // order, if the redraw still has one.
+/**
+ * @param {Element} root
+ * @returns {{id: string | undefined, index: number} | null}
+ */
 function termFocus(root) {
-	const active = document.activeElement;
+	const active = /** @type {HTMLElement | null} */ (document.activeElement);
 	if (!active || !active.classList || !active.classList.contains("term") || !root.contains(active)) {
 		return null;
 	}
-	const same = [...root.querySelectorAll(".term")].filter((t) => t.dataset.term === active.dataset.term);
+	const same = termsIn(root).filter((t) => t.dataset.term === active.dataset.term);
 	return {id: active.dataset.term, index: same.indexOf(active)};
 }
+/**
+ * @param {Element} root
+ * @param {{id: string | undefined, index: number} | null} focus
+ */
 function restoreTermFocus(root, focus) {
 	if (!focus || document.activeElement !== document.body) {
 		return;
 	}
-	const same = [...root.querySelectorAll(".term")].filter((t) => t.dataset.term === focus.id);
+	const same = termsIn(root).filter((t) => t.dataset.term === focus.id);
 	const again = same[Math.min(focus.index, same.length - 1)];
 	if (again) {
 		again.focus({preventScroll: true});
 	}
+}
+
+// termsIn lists the terms under root (each a button that term made).
+/**
+ * @param {ParentNode} root
+ * @returns {HTMLElement[]}
+ */
+function termsIn(root) {
+	return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".term"))];
 }
 
 // --- Tooltips ---------------------------------------------------------------
@@ -226,14 +295,18 @@ for (const e of G.entries) {
 document.body.appendChild(store);
 
 // shown is the tooltip on the screen: {el, tip}, el being its term.
+/** @type {{el: HTMLElement, tip: HTMLElement} | null} */
 let shown = null;
 // dismissed is the term whose tooltip Escape hid: it stays hidden until
 // the pointer and the focus have both left that term.
+/** @type {Element | null} */
 let dismissed = null;
 let showTimer = 0;
 let hideTimer = 0;
+/** @type {Element | null} */
 let hovered = null;
 
+/** @param {HTMLElement} el */
 function show(el) {
 	clearTimeout(showTimer);
 	clearTimeout(hideTimer);
@@ -244,7 +317,7 @@ function show(el) {
 		return;
 	}
 	hide();
-	const tip = tips.get(el.dataset.term);
+	const tip = tips.get(/** @type {string} */ (el.dataset.term));
 	if (!tip) {
 		return;
 	}
@@ -273,7 +346,8 @@ function hide() {
 // place puts the tooltip under its term, or above it when there is no
 // room below, and inside the viewport, never over the term.
 function place() {
-	const {el, tip} = shown;
+	// Only called with a tooltip shown.
+	const {el, tip} = /** @type {{el: HTMLElement, tip: HTMLElement}} */ (shown);
 	const r = el.getBoundingClientRect();
 	const t = tip.getBoundingClientRect();
 	const width = document.documentElement.clientWidth;
@@ -319,9 +393,9 @@ document.addEventListener("pointerover", (event) => {
 		return;
 	}
 	const target = event.target instanceof Element ? event.target : null;
-	const el = target && target.closest(".term");
+	const el = target && /** @type {HTMLElement | null} */ (target.closest(".term"));
 	const onTip = shown && target && shown.tip.contains(target);
-	hovered = el || (onTip ? shown.tip : null);
+	hovered = el || (onTip && shown ? shown.tip : null);
 	if (onTip) {
 		clearTimeout(hideTimer);
 	} else if (el) {
@@ -345,7 +419,7 @@ document.addEventListener("pointerout", (event) => {
 	hideSoon();
 });
 document.addEventListener("focusin", (event) => {
-	const el = event.target instanceof Element && event.target.closest(".term");
+	const el = event.target instanceof Element && /** @type {HTMLElement | null} */ (event.target.closest(".term"));
 	if (el) {
 		show(el);
 	} else if (shown && shown.el !== hovered) {
@@ -376,10 +450,12 @@ document.addEventListener("keydown", (event) => {
 
 // rich draws an entry's long text, its references to other entries as
 // terms that lead there.
+/** @param {string} text */
 function rich(text) {
 	return format(text, (id, words) => term(id, words));
 }
 
+/** @param {Entry} e */
 function entryNode(e) {
 	const template = e.origin === "rlab" ? G.text.model : G.text.upstream;
 	return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, dataset: {entry: e.id}},
@@ -396,11 +472,14 @@ function entryNode(e) {
 // is interactive, when app.js asks for it in idle time), not at load:
 // its sixty-odd entries cost the first drawing a tenth of a second on a
 // slow phone, for a panel nobody has opened yet.
+/** @type {HTMLButtonElement | null} */
 let closeButton = null;
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
 
 // buildGlossary makes the Glossary panel, #glossary, once, and returns
 // it.
+/** @returns {HTMLDialogElement} */
 function buildGlossary() {
 	if (dialog) {
 		return dialog;
@@ -418,21 +497,23 @@ function buildGlossary() {
 			h("h3", {id: `glossary-group-${g.id}-h`, text: g.title}),
 			G.entries.filter((e) => e.group === g.id).map(entryNode))));
 	document.body.appendChild(dialog);
-	wireDialog();
+	wireDialog(dialog, closeButton);
 	return dialog;
 }
 
 // returnTo is where the focus goes back when the glossary closes: the
 // element that had it when the glossary opened, or, if a redraw
 // replaced it, a term for the same entry.
+/** @type {{el: HTMLElement, term: string | undefined} | null} */
 let returnTo = null;
 
 // openGlossary opens the glossary, at the entry id names if any.
+/** @param {string | null | undefined} id */
 function openGlossary(id) {
 	hide();
-	buildGlossary();
+	const dialog = buildGlossary();
 	if (!dialog.open) {
-		const active = document.activeElement;
+		const active = /** @type {HTMLElement | null} */ (document.activeElement);
 		returnTo = active && active !== document.body ? {el: active, term: active.dataset && active.dataset.term} : null;
 		dialog.showModal();
 	}
@@ -446,19 +527,24 @@ function openGlossary(id) {
 		target.focus({preventScroll: true});
 	} else {
 		dialog.scrollTop = 0;
-		closeButton.focus();
+		/** @type {HTMLButtonElement} */ (closeButton).focus();
 	}
 }
 
 // wireDialog gives the panel its behaviour, once it is built.
-function wireDialog() {
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {HTMLButtonElement} closeButton
+ */
+function wireDialog(dialog, closeButton) {
 	closeButton.addEventListener("click", () => dialog.close());
 	dialog.addEventListener("close", () => {
 		hide();
 		const back = returnTo;
 		returnTo = null;
+		/** @type {HTMLElement | null} */
 		let el = back && back.el;
-		if (el && !el.isConnected && back.term) {
+		if (back && el && !el.isConnected && back.term) {
 			el = document.querySelector(`.term[data-term="${CSS.escape(back.term)}"]`);
 		}
 		(el && el.isConnected ? el : document.getElementById("glossary-button") || document.body).focus();
@@ -467,9 +553,11 @@ function wireDialog() {
 	// must not act on the world hidden behind it.
 	dialog.addEventListener("keydown", (event) => event.stopPropagation());
 	dialog.addEventListener("click", (event) => {
-		const group = event.target.closest("[data-group]");
+		// A click lands on an element of the dialog.
+		const group = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-group]"));
 		if (group) {
-			document.getElementById(`glossary-group-${group.dataset.group}`).scrollIntoView({block: "start"});
+			// Each group's button has its section.
+			/** @type {HTMLElement} */ (document.getElementById(`glossary-group-${group.dataset.group}`)).scrollIntoView({block: "start"});
 			return;
 		}
 		// A click on the backdrop (outside the dialog's box) closes it.
@@ -484,7 +572,7 @@ function wireDialog() {
 
 // A press on any term, wherever it is, opens its entry.
 document.addEventListener("click", (event) => {
-	const el = event.target instanceof Element && event.target.closest(".term");
+	const el = event.target instanceof Element && /** @type {HTMLElement | null} */ (event.target.closest(".term"));
 	if (el) {
 		event.preventDefault();
 		openGlossary(el.dataset.term);
@@ -504,7 +592,7 @@ document.addEventListener("keydown", (event) => {
 	if (menu && !menu.hidden) {
 		return;
 	}
-	const focused = event.target instanceof Element && event.target.closest(".term");
+	const focused = event.target instanceof Element && /** @type {HTMLElement | null} */ (event.target.closest(".term"));
 	event.preventDefault();
 	openGlossary(focused ? focused.dataset.term : null);
 });
@@ -520,6 +608,7 @@ for (const id of ["glossary-button", "help-glossary"]) {
 
 // staticTerms says which words are explained in the page's fixed text:
 // the panels' headings, the help and the world's note.
+/** @type {Array<[string, string[]]>} */
 const staticTerms = [
 	["#queue > h3", ["workqueue"]],
 	["#workers > h3", ["worker"]],
@@ -579,20 +668,31 @@ function decorateStatic() {
 // partOf is the part of the page a term is in: a panel, a section
 // inside the controller (not each informer's or controller's section
 // within it), a dialog, or else the nearest section, or the body.
+/**
+ * @param {Element} t
+ * @returns {Element}
+ */
 function partOf(t) {
 	return t.closest(".panel:not(.inside), .inside > .sub, dialog") || t.closest("section") || document.body;
 }
 
 // termParts groups the terms under root by the part of the page they
 // are in, in document order.
+/**
+ * @param {Element} root
+ * @returns {Map<Element, HTMLButtonElement[]>}
+ */
 function termParts(root) {
+	/** @type {Map<Element, HTMLButtonElement[]>} */
 	const parts = new Map();
-	for (const t of root.querySelectorAll("button.term")) {
+	for (const t of /** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll("button.term"))) {
 		const part = partOf(t);
-		if (!parts.has(part)) {
-			parts.set(part, []);
+		let list = parts.get(part);
+		if (!list) {
+			list = [];
+			parts.set(part, list);
 		}
-		parts.get(part).push(t);
+		list.push(t);
 	}
 	return parts;
 }
@@ -601,6 +701,7 @@ function termParts(root) {
 // each root roveTerms was called on, that count then and the Tab stops
 // it left.
 let termsMade = 0;
+/** @type {WeakMap<Element, {made: number, stops: HTMLElement[]}>} */
 const roved = new WeakMap();
 
 // roveTerms leaves one Tab stop per part of the page among the terms
@@ -610,6 +711,7 @@ const roved = new WeakMap();
 // arrow keys move a stop themselves): Play draws ten times a second,
 // and looking at every term of the page each time cost half a
 // millisecond.
+/** @param {Element} root */
 function roveTerms(root) {
 	const last = roved.get(root);
 	if (last && last.made === termsMade && last.stops.every((t) => t.isConnected)) {
@@ -633,6 +735,7 @@ function roveTerms(root) {
 
 // roveKeys says where each key moves from the term at index at, among
 // terms up to index last.
+/** @type {Record<string, (at: number, last: number) => number>} */
 const roveKeys = {
 	ArrowDown: (at, last) => Math.min(last, at + 1),
 	ArrowUp: (at) => Math.max(0, at - 1),
@@ -646,14 +749,16 @@ document.addEventListener("keydown", (event) => {
 		!(from instanceof Element) || !from.matches("button.term") || from.closest("#glossary")) {
 		return;
 	}
+	// from matches button.term.
+	const button = /** @type {HTMLButtonElement} */ (from);
 	const part = partOf(from);
-	const terms = [...part.querySelectorAll("button.term")].filter((t) => partOf(t) === part);
-	const to = terms[move(terms.indexOf(from), terms.length - 1)];
+	const terms = [.../** @type {NodeListOf<HTMLButtonElement>} */ (part.querySelectorAll("button.term"))].filter((t) => partOf(t) === part);
+	const to = terms[move(terms.indexOf(button), terms.length - 1)];
 	event.preventDefault();
 	if (!to || to === from) {
 		return;
 	}
-	from.tabIndex = -1;
+	button.tabIndex = -1;
 	to.tabIndex = 0;
 	to.focus();
 });

@@ -20,23 +20,43 @@ import {phrase, restoreTermFocus, term, termFocus, termify} from "./ui-glossary.
 const maxEntries = 40;
 const maxLastSyncs = 5;
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Controller} Controller */
+/** @typedef {import("./bridge-types.js").Informer} Informer */
+/** @typedef {import("./bridge-types.js").Agenda} Agenda */
+/** @typedef {import("./bridge-types.js").Faults} Faults */
+/** @typedef {import("./bridge-types.js").GC} GC */
+
+/** @param {string} text */
 function empty(text) {
 	return h("p", {class: "empty", text});
 }
 
 // keyList draws keys as a list whose items carry data-queue-key.
+/**
+ * @template T
+ * @param {"ol" | "ul"} tag
+ * @param {T[]} items
+ * @param {(item: T) => Node} render
+ */
 function keyList(tag, items, render) {
 	return h(tag, {class: "keys"}, items.map((item) => render(item)));
 }
 
 // queueSection draws one controller's workqueue.
+/**
+ * @param {Controller} c
+ * @param {Set<string>} seen
+ */
 function queueSection(c, seen) {
+	/** @type {Partial<import("./bridge-types.js").Queue>} */
 	const q = c.queue || {};
 	const waiting = q.waiting || [];
 	const dirty = q.dirty || [];
 	const processing = q.processing || [];
 	const delayed = q.delayed || [];
 	const requeues = q.requeues || [];
+	/** @type {HTMLElement[]} */
 	const parts = [h("h4", null, h("code", {text: q.name || c.kind}), ` (${c.name})`)];
 	const nothing = !waiting.length && !dirty.length && !processing.length && !delayed.length && !requeues.length;
 	parts.push(h("div", {class: "waiting"},
@@ -76,8 +96,13 @@ function queueSection(c, seen) {
 }
 
 // workersSection draws one controller's workers and its last syncs.
+/**
+ * @param {Controller} c
+ * @param {Set<string>} seen
+ */
 function workersSection(c, seen) {
 	const workers = c.workers || [];
+	/** @type {HTMLElement[]} */
 	const parts = [h("h4", {text: c.name})];
 	const busy = workers.filter((w) => w.state !== "idle");
 	if (!busy.length && !(c.lastSyncs || []).length) {
@@ -107,8 +132,13 @@ function workersSection(c, seen) {
 }
 
 // expectationsSection draws one controller's ControllerExpectations.
+/**
+ * @param {Controller} c
+ * @param {Set<string>} seen
+ */
 function expectationsSection(c, seen) {
 	const list = c.expectations || [];
+	/** @type {HTMLElement[]} */
 	const parts = [h("h4", {text: c.name})];
 	if (!list.length) {
 		parts.push(h("p", {class: "empty"}, termify("no expectations recorded", ["expectations"], seen)));
@@ -124,8 +154,9 @@ function expectationsSection(c, seen) {
 			],
 		}))));
 		for (const x of list) {
-			if ((x.pendingDeletes || []).length) {
-				parts.push(h("p", {class: "compact"}, phrase("deletesAwaited", {key: h("code", {text: x.key}), pods: x.pendingDeletes.join(", ")})));
+			const deletes = x.pendingDeletes || [];
+			if (deletes.length) {
+				parts.push(h("p", {class: "compact"}, phrase("deletesAwaited", {key: h("code", {text: x.key}), pods: deletes.join(", ")})));
 			}
 		}
 	}
@@ -134,12 +165,17 @@ function expectationsSection(c, seen) {
 
 // informerSection draws one informer: its state, its cache against the
 // API store, and the deltas its DeltaFIFO has not delivered yet.
+/**
+ * @param {Informer} inf
+ * @param {Set<string>} seen
+ */
 function informerSection(inf, seen) {
 	const entries = inf.entries || [];
 	const pending = inf.pending || [];
 	const total = inf.entriesTotal ?? entries.length;
 	const differing = entries.filter((e) => e.diff);
 	const shown = differing.concat(entries.filter((e) => !e.diff)).slice(0, maxEntries);
+	/** @type {HTMLElement[]} */
 	const parts = [
 		h("h4", null, h("code", {text: inf.name}), termify(` · ${inf.state}`, ["list", "watch", "backing-off"], seen)),
 		h("p", {class: "compact"}, termify(`${inf.synced ? "✓ HasSynced" : "✕ not synced"} · lastSyncResourceVersion ${inf.lastSyncRV} · ${plural(inf.lists, "list")}, ${plural(inf.watches, "watch", "watches")} · ${inf.cached} cached, ${inf.inAPI} in the API${differing.length ? ` · ${differing.length} differ` : ""}`,
@@ -174,10 +210,12 @@ function informerSection(inf, seen) {
 	return h("section", {class: "informer-section" + (entries.length || pending.length ? "" : " quiet"), dataset: {informer: inf.name}}, parts);
 }
 
+/** @param {Partial<Agenda>} agenda */
 function agendaBody(agenda) {
 	const next = agenda.next || [];
 	const seen = new Set();
 	const ids = ["periodic", "resync", "relist", "tombstone", "expectations", "slow-start", "garbage-collector"];
+	/** @type {HTMLElement[]} */
 	const parts = [h("p", {class: "compact"}, termify(`${plural(agenda.pending || 0, "event")} pending${agenda.background ? `, ${agenda.background} of them periodic` : ""}`, ids, seen))];
 	if (next.length) {
 		parts.push(h("ol", {class: "agenda-list"}, next.map((ev, i) => h("li", {class: ev.background ? "background" : (i === 0 ? "next" : "")},
@@ -191,12 +229,14 @@ function agendaBody(agenda) {
 	return parts;
 }
 
+/** @param {Faults} faults */
 function faultsBody(faults) {
 	const api = faults.api || [];
 	const watch = faults.watch || [];
 	if (!api.length && !watch.length) {
 		return [empty("none in force")];
 	}
+	/** @type {HTMLElement[]} */
 	const parts = [];
 	if (api.length) {
 		parts.push(h("ul", {class: "faults-list"}, api.map((f) => h("li", {dataset: {fault: f.id}}, h("span", {"aria-hidden": "true", text: "⚠ "}), `#${f.id} ${f.text}`))));
@@ -209,12 +249,14 @@ function faultsBody(faults) {
 	return parts;
 }
 
+/** @param {GC} gc */
 function gcBody(gc) {
 	const owners = gc.owners || [];
 	const dependents = gc.dependents || [];
 	if (!owners.length && !dependents.length) {
 		return [h("p", {class: "empty"}, termify("idle: no owner is being deleted", ["owner"]))];
 	}
+	/** @type {HTMLElement[]} */
 	const parts = [];
 	if (owners.length) {
 		const seen = new Set(["attempt-to-orphan"]);
@@ -231,15 +273,26 @@ function gcBody(gc) {
 }
 
 // body returns a panel's body element.
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
 function body(id) {
-	return document.querySelector(`#${id} > .sub-body`);
+	// index.html has a body for each panel renderInside draws.
+	return /** @type {HTMLElement} */ (document.querySelector(`#${id} > .sub-body`));
 }
 
 // drawn remembers what each panel shows, as JSON, so a panel whose data
 // did not change is not rebuilt (most steps change one or two panels);
 // one whose data did is patched (patch), so that only its changed
 // rows are drawn again.
+/** @type {Map<string, string>} */
 const drawn = new Map();
+/**
+ * @param {string} id
+ * @param {unknown} data
+ * @param {() => import("./ui-util.js").Child[]} build
+ */
 function panel(id, data, build) {
 	const key = JSON.stringify(data);
 	if (drawn.get(id) === key) {
@@ -253,12 +306,19 @@ function panel(id, data, build) {
 }
 
 // renderInside redraws the panels whose data changed.
+/** @param {View} view */
 function renderInside(view) {
 	const controllers = view.controllers || [];
 	// Each panel's sections share one set of the entries already
 	// drawn as terms in the engine's words, so that a word repeated in
 	// every section (HasSynced in each informer's line) is a term once.
+	/**
+	 * @template T
+	 * @param {T[]} list
+	 * @param {(item: T, seen: Set<string>) => HTMLElement} draw
+	 */
 	const sections = (list, draw) => () => {
+		/** @type {Set<string>} */
 		const seen = new Set();
 		return list.map((item) => draw(item, seen));
 	};
@@ -270,7 +330,7 @@ function renderInside(view) {
 	panel("faults", view.faults, () => faultsBody(view.faults || {}));
 	panel("gc", view.gc, () => gcBody(view.gc || {}));
 	const faults = view.faults || {};
-	document.getElementById("faults").classList.toggle("active", Boolean((faults.api || []).length || (faults.watch || []).length));
+	/** @type {HTMLElement} */ (document.getElementById("faults")).classList.toggle("active", Boolean((faults.api || []).length || (faults.watch || []).length));
 }
 
 export {renderInside};

@@ -19,6 +19,37 @@ import {h} from "./ui-util.js";
 import {roveTerms} from "./ui-glossary.js";
 import {inline, markdown} from "./ui-markdown.js";
 
+/** @typedef {import("./bridge-types.js").LessonInfo} LessonInfo */
+/** @typedef {import("./bridge-types.js").PageInfo} PageInfo */
+/** @typedef {import("./bridge-types.js").BlockInfo} BlockInfo */
+/** @typedef {import("./bridge-types.js").PredictInfo} PredictInfo */
+/** @typedef {import("./bridge-types.js").CheckResult} CheckResult */
+/** @typedef {import("./progress.js").LessonProgress} LessonProgress */
+/** @typedef {import("./progress.js").Answer} Answer */
+
+/**
+ * A line of a checklist: an expect, and whether it holds (null: not
+ * asked yet), with what the engine found when it does not.
+ * @typedef {{text: string, met: boolean | null, failure?: import("./bridge-types.js").CommandError | null}} ChecklistLine
+ */
+
+/**
+ * LessonHooks tie the player to the page (see the constructor).
+ * @typedef {Object} LessonHooks
+ * @property {(lines: string[], page: number) => Promise<unknown>} run
+ * @property {(page: number, block?: number) => Promise<CheckResult>} check
+ * @property {(page: number, block: number) => Promise<import("./bridge-types.js").GradeResult>} grade
+ * @property {(step: number) => Promise<unknown>} seek
+ * @property {() => Promise<import("./bridge-types.js").FunctionsResult>} functions
+ * @property {() => Promise<unknown>} restart
+ * @property {() => number} step
+ * @property {(n: number) => string} [stepName]
+ * @property {(text: string) => void} announce
+ * @property {() => void} [moved]
+ * @property {(state: LessonProgress) => void} [saved]
+ * @property {(open: boolean) => void} shown
+ */
+
 // Lesson owns one lesson's state: the page on show, the answers given,
 // the do blocks run, the pages passed, and whether the goal was met.
 class Lesson {
@@ -37,35 +68,77 @@ class Lesson {
 	//   saved(state): the progress to keep (see state);
 	//   shown(open): the panel was shown (a lesson) or hidden (the
 	//     sandbox).
+	/**
+	 * @param {HTMLElement} panel
+	 * @param {LessonHooks} hooks
+	 */
 	constructor(panel, hooks) {
 		this.panel = panel;
-		this.title = panel.querySelector("#lesson-title");
-		this.body = panel.querySelector("#lesson-body");
+		// index.html gives the panel its title and body.
+		this.title = /** @type {HTMLElement} */ (panel.querySelector("#lesson-title"));
+		this.body = /** @type {HTMLElement} */ (panel.querySelector("#lesson-body"));
 		this.hooks = hooks;
+		/** @type {LessonInfo | null} */
 		this.info = null;
+		/** @type {Promise<void> | null} */
 		this.refreshing = null;
 		this.again = false;
+		// drawn is what the player last drew, as JSON (ask).
+		/** @type {string | undefined} */
+		this.drawn = undefined;
+		// The progress in the lesson on show (resetProgress starts it
+		// afresh).
+		this.page = 0;
+		/** @type {Map<string, Answer>} */
+		this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
+		/** @type {Map<string, number>} */
+		this.picked = new Map(); // "page/block" → the choice picked and not yet answered
+		/** @type {Map<string, number>} */
+		this.ran = new Map(); // "page/block" → the step after the do block ran
+		/** @type {Map<string, CheckResult>} */
+		this.held = new Map(); // "page/block" → the CheckResult of a check or step block
+		/** @type {Set<string>} */
+		this.reached = new Set(); // "page/block" of the check and step blocks that have held
+		/** @type {Set<number>} */
+		this.passed = new Set(); // page numbers whose checks and steps held
+		/** @type {CheckResult | null} */
+		this.goal = null; // the goal's CheckResult
+		this.completed = false;
+		this.bySolution = false;
+		/** @type {import("./bridge-types.js").FunctionsResult | null} */
+		this.functions = null;
+		this.hintsShown = 0;
+		this.solution = {asking: false, shown: false, next: 0, running: false};
+	}
+
+	// resetProgress forgets the progress in the lesson on show.
+	resetProgress() {
+		this.page = 0;
+		this.answers = new Map();
+		this.picked = new Map();
+		this.ran = new Map();
+		this.held = new Map();
+		this.reached = new Set();
+		this.passed = new Set();
+		this.goal = null;
+		this.completed = false;
+		this.bySolution = false;
+		this.functions = null;
+		this.hintsShown = 0;
+		this.solution = {asking: false, shown: false, next: 0, running: false};
 	}
 
 	// show loads a lesson's content (LessonInfo) into the panel, or hides
 	// the panel for the sandbox (info null). saved is the progress kept
 	// from before (state's shape); page, from 1, opens that page (a
 	// reload or a share link returning to where the learner was).
+	/**
+	 * @param {LessonInfo | null} info
+	 * @param {{page?: number, saved?: LessonProgress | null}} [options]
+	 */
 	show(info, {page = 0, saved = null} = {}) {
 		this.info = info;
-		this.page = 0;
-		this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
-		this.picked = new Map(); // "page/block" → the choice picked and not yet answered
-		this.ran = new Map(); // "page/block" → the step after the do block ran
-		this.held = new Map(); // "page/block" → the CheckResult of a check or step block
-		this.reached = new Set(); // "page/block" of the check and step blocks that have held
-		this.passed = new Set(); // page numbers whose checks and steps held
-		this.goal = null; // the goal's CheckResult
-		this.completed = false;
-		this.bySolution = false;
-		this.functions = null;
-		this.hintsShown = 0;
-		this.solution = {asking: false, shown: false, next: 0, running: false};
+		this.resetProgress();
 		this.panel.hidden = !info;
 		this.hooks.shown(Boolean(info));
 		if (!info) {
@@ -96,10 +169,12 @@ class Lesson {
 
 	// state is the progress to keep: the page, the answers, the pages
 	// passed, and whether the goal was met (and how).
+	/** @returns {LessonProgress | null} */
 	state() {
 		if (!this.info) {
 			return null;
 		}
+		/** @type {Record<string, Answer>} */
 		const answers = {};
 		for (const [key, a] of this.answers) {
 			answers[key] = {choice: a.choice, step: a.step, decided: a.decided, verdict: a.verdict};
@@ -110,7 +185,8 @@ class Lesson {
 
 	save() {
 		if (this.info && this.hooks.saved) {
-			this.hooks.saved(this.state());
+			// A lesson is on show, so there is its progress.
+			this.hooks.saved(/** @type {LessonProgress} */ (this.state()));
 		}
 	}
 
@@ -159,8 +235,10 @@ class Lesson {
 	}
 
 	async ask() {
-		const info = this.info;
-		const page = info.pages[this.page];
+		// refresh asks only with a lesson on show, which has pages.
+		const info = /** @type {LessonInfo} */ (this.info);
+		const pages = /** @type {PageInfo[]} */ (info.pages);
+		const page = pages[this.page];
 		const blocks = page.blocks || [];
 		let allHeld = true;
 		for (let i = 0; i < blocks.length; i++) {
@@ -199,7 +277,7 @@ class Lesson {
 				? "The goal is met, by the reference solution: the lesson is not marked solved."
 				: "Goal met: the lesson is solved.");
 		}
-		if (this.page === info.pages.length - 1) {
+		if (this.page === pages.length - 1) {
 			this.functions = await this.hooks.functions();
 		}
 		this.save();
@@ -215,6 +293,7 @@ class Lesson {
 	// grade asks the engine about every answer on the page whose step has
 	// run and that is not graded yet: the block after the predict, a do
 	// block that ran or a step block that holds.
+	/** @param {PageInfo} page */
 	async grade(page) {
 		const blocks = page.blocks || [];
 		for (let i = 0; i < blocks.length; i++) {
@@ -239,8 +318,10 @@ class Lesson {
 	// --- Drawing ------------------------------------------------------------
 
 	render() {
-		const info = this.info;
+		// Drawn only with a lesson on show.
+		const info = /** @type {LessonInfo} */ (this.info);
 		const pages = info.pages || [];
+		/** @type {Array<HTMLElement | null>} */
 		const parts = [
 			h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: info.level}), " ", info.summary),
 			this.goalView(),
@@ -249,7 +330,7 @@ class Lesson {
 			parts.push(this.pageNav(pages), this.pageView(pages[this.page]));
 		}
 		parts.push(this.codeView(), this.hintsView(), this.solutionView());
-		this.body.replaceChildren(...parts.filter(Boolean));
+		this.body.replaceChildren(...parts.filter((p) => p !== null));
 		roveTerms(this.body);
 	}
 
@@ -259,11 +340,12 @@ class Lesson {
 		if (!this.info) {
 			return;
 		}
-		const focused = document.activeElement && this.body.contains(document.activeElement)
-			? document.activeElement.dataset.focusKey : null;
+		const active = /** @type {HTMLElement | null} */ (document.activeElement);
+		const focused = active && this.body.contains(active)
+			? active.dataset.focusKey : null;
 		this.render();
 		if (focused) {
-			const again = this.body.querySelector(`[data-focus-key="${focused}"]`);
+			const again = /** @type {HTMLElement | null} */ (this.body.querySelector(`[data-focus-key="${focused}"]`));
 			if (again) {
 				again.focus({preventScroll: true});
 			}
@@ -271,7 +353,8 @@ class Lesson {
 	}
 
 	goalView() {
-		const info = this.info;
+		const info = /** @type {LessonInfo} */ (this.info);
+		/** @type {ChecklistLine[]} */
 		const lines = (this.goal && this.goal.lines) || (info.goal || "").split("\n").filter((l) => l.trim()).map((text) => ({text, met: null}));
 		const metCount = lines.filter((l) => l.met).length;
 		const summary = !this.goal ? "Checking…"
@@ -283,6 +366,7 @@ class Lesson {
 			h("p", {id: "goal-result", class: this.goal && this.goal.met ? "ok" : "", role: "status", text: summary}));
 	}
 
+	/** @param {PageInfo[]} pages */
 	pageNav(pages) {
 		const page = pages[this.page];
 		const blocks = page.blocks || [];
@@ -301,6 +385,7 @@ class Lesson {
 			h("span", {class: "page-count", text: `page ${this.page + 1} of ${pages.length}`}), next, note, stepwise);
 	}
 
+	/** @param {number} index */
 	go(index) {
 		this.page = index;
 		this.render();
@@ -308,7 +393,7 @@ class Lesson {
 		if (this.hooks.moved) {
 			this.hooks.moved();
 		}
-		const heading = this.body.querySelector(".lesson-page h3, .lesson-page h4");
+		const heading = /** @type {HTMLElement | null} */ (this.body.querySelector(".lesson-page h3, .lesson-page h4"));
 		if (heading) {
 			heading.setAttribute("tabindex", "-1");
 			heading.focus();
@@ -318,9 +403,11 @@ class Lesson {
 
 	// pageView renders one page: its Markdown, with each fenced block
 	// replaced by the widget of the matching block.
+	/** @param {PageInfo} page */
 	pageView(page) {
 		const blocks = page.blocks || [];
 		let next = 0;
+		/** @param {string} kind */
 		const take = (kind) => {
 			// Blocks come in the order their fences appear.
 			while (next < blocks.length && blocks[next].kind !== kind) {
@@ -328,14 +415,22 @@ class Lesson {
 			}
 			return next < blocks.length ? {block: blocks[next], index: next++} : null;
 		};
+		/** @param {"do" | "step" | "predict" | "check"} kind */
 		const widget = (kind) => () => {
 			const found = take(kind);
-			return found ? this[kind + "Block"](page, found.block, found.index) : null;
+			// One of doBlock, stepBlock, predictBlock and checkBlock.
+			const draw = /** @type {Record<string, (page: PageInfo, block: BlockInfo, index: number) => HTMLElement | null>} */ (/** @type {unknown} */ (this));
+			return found ? draw[kind + "Block"](page, found.block, found.index) : null;
 		};
 		const content = markdown(page.text, {do: widget("do"), step: widget("step"), predict: widget("predict"), check: widget("check")});
 		return h("article", {class: "lesson-page", "aria-label": `Page ${page.n}`}, content);
 	}
 
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
 	doBlock(page, block, index) {
 		const key = `${page.n}/${index}`;
 		const lines = block.text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
@@ -362,6 +457,11 @@ class Lesson {
 			ranAt !== undefined ? h("p", {class: "compact muted", text: "Ran once; its commands are in the console, and typing them again is fine."}) : null);
 	}
 
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
 	stepBlock(page, block, index) {
 		const key = `${page.n}/${index}`;
 		const res = this.held.get(key);
@@ -374,6 +474,11 @@ class Lesson {
 				text: reached ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
 	}
 
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
 	checkBlock(page, block, index) {
 		const key = `${page.n}/${index}`;
 		const res = this.held.get(key);
@@ -386,6 +491,11 @@ class Lesson {
 				text: res && res.met ? "✓ This holds." : earlier ? "✓ This held; what came after has changed it." : "Not yet."}));
 	}
 
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
 	predictBlock(page, block, index) {
 		const q = block.predict;
 		if (!q) {
@@ -408,7 +518,7 @@ class Lesson {
 		if (!a) {
 			const answer = h("button", {type: "button", class: "small", text: "Answer", dataset: {focusKey: `answer-${key}`}});
 			answer.addEventListener("click", () => {
-				const picked = fieldset.querySelector(`input[name="${name}"]:checked`);
+				const picked = /** @type {HTMLInputElement | null} */ (fieldset.querySelector(`input[name="${name}"]:checked`));
 				if (!picked) {
 					result.replaceChildren(h("p", {text: "Pick an answer first."}));
 					return;
@@ -427,15 +537,21 @@ class Lesson {
 
 	// verdict says what the engine made of an answer: waiting for the
 	// step, right, or not, with the explanation and a way back.
+	/**
+	 * @param {PredictInfo} q
+	 * @param {Answer} a
+	 * @returns {Array<Node | string>}
+	 */
 	verdict(q, a) {
 		if (!a.verdict) {
 			return [h("p", {class: "compact", text: "Answered. Now run the step below and see what happens."})];
 		}
+		/** @type {Node[]} */
 		const parts = [];
 		if (a.verdict === "right") {
 			parts.push(h("p", {class: "ok"}, "✓ Right: the engine did just that."));
 		} else if (a.verdict === "wrong") {
-			parts.push(h("p", {class: "bad"}, "✕ Not what happened: the engine did “", inline(q.choices[a.decided].text), "”."));
+			parts.push(h("p", {class: "bad"}, "✕ Not what happened: the engine did “", inline(q.choices[/** @type {number} */ (a.decided)].text), "”."));
 		} else {
 			parts.push(h("p", {class: "bad", text: "The world has moved past the moment this question asks about, so the engine cannot tell."}));
 		}
@@ -464,7 +580,7 @@ class Lesson {
 	// learner's steps ran, in the order each first ran, each linked to
 	// its upstream source.
 	codeView() {
-		const pages = this.info.pages || [];
+		const pages = /** @type {LessonInfo} */ (this.info).pages || [];
 		if (this.page !== pages.length - 1 || !this.functions) {
 			return null;
 		}
@@ -484,7 +600,7 @@ class Lesson {
 	}
 
 	hintsView() {
-		const hints = this.info.hints || [];
+		const hints = /** @type {LessonInfo} */ (this.info).hints || [];
 		if (!hints.length) {
 			return null;
 		}
@@ -494,7 +610,7 @@ class Lesson {
 		button.addEventListener("click", () => {
 			this.hintsShown++;
 			this.update();
-			const last = this.body.querySelector(".hints li:last-child");
+			const last = /** @type {HTMLElement | null} */ (this.body.querySelector(".hints li:last-child"));
 			if (last) {
 				last.setAttribute("tabindex", "-1");
 				last.focus();
@@ -511,7 +627,7 @@ class Lesson {
 	// rest). What was asked and how far it was played survive a redraw
 	// (this.solution).
 	solutionView() {
-		const info = this.info;
+		const info = /** @type {LessonInfo} */ (this.info);
 		const restart = h("button", {type: "button", class: "small", text: "Restart the lesson", dataset: {focusKey: "restart"}});
 		restart.addEventListener("click", async () => {
 			await this.hooks.restart();
@@ -521,6 +637,7 @@ class Lesson {
 		}
 		const lines = info.solution.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
 		const sol = this.solution;
+		/** @type {Array<Node | string>} */
 		const parts = [];
 		if (!sol.shown) {
 			const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
@@ -528,7 +645,8 @@ class Lesson {
 				if (!this.completed && !sol.asking) {
 					sol.asking = true;
 					this.update();
-					this.body.querySelector('[data-focus-key="solution-yes"]').focus();
+					// The redraw above drew the question's Yes.
+					/** @type {HTMLElement} */ (this.body.querySelector('[data-focus-key="solution-yes"]')).focus();
 					return;
 				}
 				this.showSolution();
@@ -570,11 +688,15 @@ class Lesson {
 		}
 		this.save();
 		this.update();
-		this.body.querySelector('[data-focus-key="solution-next"]')?.focus();
+		/** @type {HTMLElement | null} */ (this.body.querySelector('[data-focus-key="solution-next"]'))?.focus();
 	}
 
 	// playSolution runs the next n commands of the solution, one after
 	// another, and checks the goal after them.
+	/**
+	 * @param {string[]} lines
+	 * @param {number} n
+	 */
 	async playSolution(lines, n) {
 		const sol = this.solution;
 		if (sol.running) {
@@ -596,12 +718,20 @@ class Lesson {
 }
 
 // exp lists a block's expects before the engine has answered.
+/**
+ * @param {string} text
+ * @returns {ChecklistLine[]}
+ */
 function exp(text) {
 	return text.split("\n").map((t) => t.trim()).filter((t) => t && !t.startsWith("#")).map((t) => ({text: t, met: null}));
 }
 
 // checklist draws expects with their state: ✓ holds, ✕ does not (with
 // what the engine found), … not asked yet. The marks are words too.
+/**
+ * @param {ChecklistLine[]} lines
+ * @param {string} [id]
+ */
 function checklist(lines, id) {
 	return h("ul", {class: "checklist", id}, lines.map((l) => h("li", {class: l.met === true ? "met" : l.met === false ? "unmet" : ""},
 		h("span", {class: "mark", "aria-hidden": "true", text: l.met === true ? "✓" : l.met === false ? "✕" : "…"}),
@@ -611,13 +741,19 @@ function checklist(lines, id) {
 }
 
 // reason is what an expect found, without the expect repeated.
+/** @param {ChecklistLine} l */
 function reason(l) {
-	const msg = l.failure.message || "";
+	const msg = l.failure?.message || "";
 	return msg.startsWith(l.text) ? msg.slice(l.text.length).replace(/^:\s*/, "— ") : `— ${msg}`;
 }
 
 // lessonStatus says where a learner stands in a lesson, from its kept
 // progress: solved, met by the solution, under way, or not started.
+/**
+ * @param {LessonInfo} info
+ * @param {LessonProgress | null} saved
+ * @returns {{key: string, text: string}}
+ */
 function lessonStatus(info, saved) {
 	if (!saved) {
 		return {key: "new", text: "Not started"};
@@ -635,6 +771,12 @@ function lessonStatus(info, saved) {
 // its level, summary and status, and a button that opens it; the first
 // lesson not solved is marked as the next one. progress(id) is the kept
 // progress of a lesson, open(id) opens it.
+/**
+ * @param {HTMLElement} list
+ * @param {LessonInfo[]} lessons
+ * @param {(id: string) => LessonProgress | null} progress
+ * @param {(id: string) => void} open
+ */
 function drawLessonList(list, lessons, progress, open) {
 	const next = lessons.find((l) => lessonStatus(l, progress(l.id)).key !== "solved");
 	list.replaceChildren(...lessons.map((l) => {

@@ -25,7 +25,27 @@ import {glossary, openGlossary} from "./ui-glossary.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Step} Step */
+/** @typedef {import("./bridge-types.js").LoopMove} LoopMove */
+/** @typedef {{x: number, y: number, w: number, h: number}} Box */
+/** @typedef {[number, number]} Point */
+/**
+ * A place of the picture: its id (core/loop's name), its box, its
+ * title, its glossary entry and the heading of its panel.
+ * @typedef {{id: string, box: Box, title: string, gloss: string, panel: string}} Place
+ */
+/** @typedef {{from: string, to: string, points: Point[], key: string}} Edge */
+/** @typedef {{g: SVGGElement, lines: SVGTextElement[], mark: SVGTextElement, place: Place}} PlaceEl */
+
 // s builds an SVG element, as h builds an HTML one.
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {import("./ui-util.js").Attrs | null} [attrs]
+ * @param {...import("./ui-util.js").Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 function s(tag, attrs, ...children) {
 	const el = document.createElementNS(NS, tag);
 	for (const [key, value] of Object.entries(attrs || {})) {
@@ -33,7 +53,7 @@ function s(tag, attrs, ...children) {
 			continue;
 		}
 		if (key === "class") {
-			el.setAttribute("class", value);
+			el.setAttribute("class", String(value));
 		} else if (key === "text") {
 			el.textContent = String(value);
 		} else {
@@ -86,7 +106,15 @@ const apiBox = {x: col.api.x, y: 48, w: col.api.w, h: rowY.replicationcontroller
 // places lists every place: its id (core/loop's name), its box, its
 // title, the glossary entry that explains it and the panel that holds
 // its table.
+/** @type {Place[]} */
 const places = [];
+/**
+ * @param {string} id
+ * @param {Box} box
+ * @param {string} title
+ * @param {string} gloss
+ * @param {string} panel
+ */
 function place(id, box, title, gloss, panel) {
 	places.push({id, box, title, gloss, panel});
 }
@@ -110,25 +138,38 @@ for (const c of controllers) {
 	place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync", "sync", "expectations-h");
 }
 const placeByID = new Map(places.map((p) => [p.id, p]));
+// boxOf is the box of a place the picture has (above).
+/** @param {string} id */
+const boxOf = (id) => /** @type {Place} */ (placeByID.get(id)).box;
 
+/** @param {{x: number, w: number}} b */
 const right = (b) => b.x + b.w;
+/** @param {Box} b */
 const midY = (b) => b.y + b.h / 2;
+/** @param {Box} b */
 const midX = (b) => b.x + b.w / 2;
+/** @param {Box} b */
 const bottom = (b) => b.y + b.h;
 
 // edges are the ways between places, each a polyline from its first
 // place to its second; a token that travels the other way runs it
 // backwards. Static edges (reflector → DeltaFIFO, …) are drawn for the
 // reader; the engine's moves use the others.
+/** @type {Edge[]} */
 const edges = [];
+/**
+ * @param {string} from
+ * @param {string} to
+ * @param {Point[]} points
+ */
 function edge(from, to, points) {
 	edges.push({from, to, points, key: `${from}>${to}`});
 }
 {
-	const k = placeByID.get("kubectl").box;
+	const k = boxOf("kubectl");
 	edge("kubectl", "apiserver", [[midX(k), bottom(k)], [midX(k), apiBox.y]]);
 	for (const id of ["scheduler", "kubelet", "gc", "events"]) {
-		const b = placeByID.get(id).box;
+		const b = boxOf(id);
 		edge(id, "apiserver", [[b.x + 12, bottom(b)], [right(apiBox) - 6, apiBox.y]]);
 	}
 	for (const inf of informers) {
@@ -139,7 +180,16 @@ function edge(from, to, points) {
 		// in one step: one way through the indexer.
 		edge(`${inf.name}/fifo`, `${inf.name}/handlers`, [[right(col.fifo), y], [col.handlers.x, y]]);
 	}
+	/**
+	 * @param {{row: number}} inf
+	 * @returns {Point}
+	 */
 	const handlersOut = (inf) => [right(col.handlers), inf.row + boxH / 2];
+	/**
+	 * @param {{row: number}} c
+	 * @param {number} dy
+	 * @returns {Point}
+	 */
 	const queueIn = (c, dy) => [col.queue.x, c.row + boxH / 2 + dy];
 	const [pods, rsInf, rcInf] = informers;
 	const [rs, rc] = controllers;
@@ -154,17 +204,22 @@ function edge(from, to, points) {
 	}
 	// Writes go back to the API server: the ReplicaSet controller's over
 	// the top, the ReplicationController's under the bottom.
-	const rsSync = placeByID.get("rs/syncHandler").box;
+	const rsSync = boxOf("rs/syncHandler");
 	edge("rs/syncHandler", "apiserver", [[midX(rsSync), rsSync.y], [midX(rsSync), 62], [right(apiBox), 62]]);
-	const rcSync = placeByID.get("rc/syncHandler").box;
+	const rcSync = boxOf("rc/syncHandler");
 	edge("rc/syncHandler", "apiserver", [[midX(rcSync), bottom(rcSync)], [midX(rcSync), height - 6], [midX(apiBox), height - 6], [midX(apiBox), bottom(apiBox)]]);
-	const ev = placeByID.get("events").box;
+	const ev = boxOf("events");
 	edge("rs/syncHandler", "events", [[right(rsSync) - 10, rsSync.y], [right(ev) - 10, bottom(ev)]]);
 	edge("rc/syncHandler", "events", [[right(rcSync), midY(rcSync)], [width - 3, midY(rcSync)], [width - 3, midY(ev)], [right(ev), midY(ev)]]);
 }
 const edgeByKey = new Map(edges.map((e) => [e.key, e]));
 
 // way finds the edge between two places, and whether it runs backwards.
+/**
+ * @param {string} from
+ * @param {string} to
+ * @returns {{edge: Edge, points: Point[]} | null}
+ */
 function way(from, to) {
 	const fwd = edgeByKey.get(`${from}>${to}`);
 	if (fwd) {
@@ -175,7 +230,13 @@ function way(from, to) {
 }
 
 // along returns the point at fraction t of a polyline's length.
+/**
+ * @param {Point[]} points
+ * @param {number} t
+ * @returns {Point}
+ */
 function along(points, t) {
+	/** @type {number[]} */
 	const lengths = [];
 	let total = 0;
 	for (let i = 1; i < points.length; i++) {
@@ -196,26 +257,42 @@ function along(points, t) {
 
 // --- What each place holds ------------------------------------------------------
 
+/**
+ * @param {View} view
+ * @param {string} name
+ */
 function informerOf(view, name) {
 	return (view.informers || []).find((i) => i.name === name);
 }
 
+/**
+ * @param {View} view
+ * @param {string} short
+ */
 function controllerOf(view, short) {
 	return (view.controllers || []).find((c) => c.kind === short);
 }
 
 // queueKeys are the keys a controller's workqueue holds: waiting, then
 // being processed, then delayed, each once.
+/** @param {import("./bridge-types.js").Controller | undefined} c */
 function queueKeys(c) {
+	/** @type {Partial<import("./bridge-types.js").Queue>} */
 	const q = (c && c.queue) || {};
 	const keys = [...(q.waiting || []), ...(q.processing || []).map((p) => p.key), ...(q.delayed || []).map((d) => d.key)];
 	return [...new Set(keys)];
 }
 
 // contents says, in at most two short lines, what a place holds in view.
+/**
+ * @param {Place} p
+ * @param {View} view
+ * @returns {string[]}
+ */
 function contents(p, view) {
 	const [owner, part] = splitPlace(p.id);
 	if (owner && owner.startsWith("informer/")) {
+		/** @type {Partial<import("./bridge-types.js").Informer>} */
 		const inf = informerOf(view, owner) || {};
 		switch (part) {
 		case "reflector":
@@ -225,11 +302,13 @@ function contents(p, view) {
 		case "indexer":
 			return [`${inf.cached ?? 0} cached`];
 		case "handlers":
-			return [informers.find((i) => i.name === owner).handlers];
+			// Every informer place is one of informers'.
+			return [/** @type {typeof informers[number]} */ (informers.find((i) => i.name === owner)).handlers];
 		}
 	}
 	if (owner === "rs" || owner === "rc") {
 		const c = controllerOf(view, owner);
+		/** @type {Partial<import("./bridge-types.js").Queue>} */
 		const q = (c && c.queue) || {};
 		switch (part) {
 		case "queue": {
@@ -267,6 +346,10 @@ function contents(p, view) {
 
 // splitPlace cuts "informer/pods/fifo" into its owner and part; places
 // that stand alone have no owner.
+/**
+ * @param {string} id
+ * @returns {[string, string]}
+ */
 function splitPlace(id) {
 	const cut = id.lastIndexOf("/");
 	return cut < 0 ? ["", id] : [id.slice(0, cut), id.slice(cut + 1)];
@@ -277,6 +360,9 @@ function splitPlace(id) {
 // Loop is the picture in one panel: figure holds the SVG, caption the
 // words under it, detail the card of the place chosen last.
 class Loop {
+	/**
+	 * @param {{figure: HTMLElement, caption: HTMLElement, detail: HTMLElement, onShowPanel?: (headingID: string) => void}} parts
+	 */
 	constructor({figure, caption, detail, onShowPanel}) {
 		this.figure = figure;
 		this.caption = caption;
@@ -284,8 +370,29 @@ class Loop {
 		this.onShowPanel = onShowPanel || (() => {});
 		this.built = false;
 		this.lastN = 0;
+		/** @type {string | null} */
 		this.chosen = null;
+		/** @type {View | null} */
 		this.view = null;
+		// The picture's parts are made by build, which render calls
+		// before anything reads them: until then they are declared
+		// only, as a TypeScript field declared with ! would be.
+		/** @type {Map<string, SVGPolylineElement>} */
+		this.edgeEls = new Map();
+		/** @type {Map<string, PlaceEl>} */
+		this.placeEls = new Map();
+		/** @type {SVGSVGElement} */
+		this.svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (null));
+		/** @type {SVGGElement} */
+		this.badges = /** @type {SVGGElement} */ (/** @type {unknown} */ (null));
+		/** @type {string | null} */
+		this.badgesSig = null;
+		/** @type {HTMLElement} */
+		this.token = /** @type {HTMLElement} */ (/** @type {unknown} */ (null));
+		/** @type {HTMLElement} */
+		this.tokenLayer = /** @type {HTMLElement} */ (/** @type {unknown} */ (null));
+		/** @type {Animation | null} */
+		this.flight = null;
 	}
 
 	build() {
@@ -313,6 +420,7 @@ class Loop {
 		const placeLayer = s("g", {class: "loop-places"});
 		for (const p of places) {
 			const b = p.box;
+			/** @type {SVGTextElement[]} */
 			const lines = [];
 			for (let i = 0; i < 2; i++) {
 				lines.push(s("text", {x: b.x + 6, y: b.y + 31 + i * 13, class: "loop-line"}));
@@ -326,7 +434,8 @@ class Loop {
 				b.h < 40 ? null : lines.map((line) => [" ", line]),
 				s("text", {x: right(b) - 5, y: bottom(b) - 5, class: "loop-mark", "text-anchor": "end", "aria-hidden": "true"}));
 			placeLayer.appendChild(g);
-			this.placeEls.set(p.id, {g, lines, mark: g.querySelector(".loop-mark"), place: p});
+			// The mark is the group's last text, above.
+			this.placeEls.set(p.id, {g, lines, mark: /** @type {SVGTextElement} */ (g.querySelector(".loop-mark")), place: p});
 		}
 		svg.appendChild(placeLayer);
 		this.badges = s("g", {class: "loop-badges", "aria-hidden": "true"});
@@ -350,16 +459,16 @@ class Loop {
 				this.fitLayer(box.width, box.height);
 			}).observe(svg);
 		}
-		this.placeEls.get("apiserver").g.tabIndex = 0;
+		/** @type {PlaceEl} */ (this.placeEls.get("apiserver")).g.tabIndex = 0;
 		svg.addEventListener("click", (event) => {
-			const g = event.target.closest && event.target.closest(".loop-place");
+			const g = placeAt(event.target);
 			if (g) {
-				this.choose(g.dataset.place, {focus: false});
+				this.choose(/** @type {string} */ (g.dataset.place), {focus: false});
 			}
 		});
 		svg.addEventListener("keydown", (event) => this.onKey(event));
 		svg.addEventListener("focusin", (event) => {
-			const g = event.target.closest && event.target.closest(".loop-place");
+			const g = placeAt(event.target);
 			if (g) {
 				this.rove(g);
 			}
@@ -372,6 +481,10 @@ class Loop {
 	// default, xMidYMid meet), and the layer, in the picture's units,
 	// takes the same scale and offset. A ResizeObserver calls it with
 	// the SVG's size, so no render has to measure the page.
+	/**
+	 * @param {number} w
+	 * @param {number} h
+	 */
 	fitLayer(w, h) {
 		const scale = Math.min(w / width, h / height);
 		if (!(scale > 0)) {
@@ -384,29 +497,32 @@ class Loop {
 
 	// onKey: Enter and Space choose the place in focus; ↓ ↑ Home End move
 	// between places, in reading order (← → stay the page's Step keys).
+	/** @param {KeyboardEvent} event */
 	onKey(event) {
-		const g = event.target.closest && event.target.closest(".loop-place");
+		const g = placeAt(event.target);
 		if (!g || event.ctrlKey || event.metaKey || event.altKey) {
 			return;
 		}
 		if (event.key === "Enter" || event.key === " ") {
 			event.preventDefault();
-			this.choose(g.dataset.place, {focus: false});
+			this.choose(/** @type {string} */ (g.dataset.place), {focus: false});
 			return;
 		}
 		const order = places.map((p) => p.id);
-		const at = order.indexOf(g.dataset.place);
+		const at = order.indexOf(/** @type {string} */ (g.dataset.place));
+		/** @type {Record<string, number>} */
 		const moves = {ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: order.length - 1};
 		if (!(event.key in moves)) {
 			return;
 		}
 		event.preventDefault();
-		const to = this.placeEls.get(order[Math.max(0, Math.min(order.length - 1, moves[event.key]))]);
+		const to = /** @type {PlaceEl} */ (this.placeEls.get(order[Math.max(0, Math.min(order.length - 1, moves[event.key]))]));
 		this.rove(to.g);
 		to.g.focus();
 	}
 
 	// rove makes g the picture's one Tab stop.
+	/** @param {SVGGElement} g */
 	rove(g) {
 		for (const el of this.placeEls.values()) {
 			el.g.tabIndex = el.g === g ? 0 : -1;
@@ -415,6 +531,10 @@ class Loop {
 
 	// choose shows the place's card: what it is (its glossary entry), what
 	// it holds now, and the ways to its table and to the glossary.
+	/**
+	 * @param {string} id
+	 * @param {{focus: boolean}} options
+	 */
 	choose(id, {focus}) {
 		this.chosen = id;
 		for (const el of this.placeEls.values()) {
@@ -423,42 +543,53 @@ class Loop {
 		this.drawDetail(focus);
 	}
 
+	/** @param {boolean} focus */
 	drawDetail(focus) {
-		const p = placeByID.get(this.chosen);
+		const p = this.chosen === null ? undefined : placeByID.get(this.chosen);
 		if (!p || !this.view) {
 			this.detail.hidden = true;
 			return;
 		}
 		const entry = (glossary.entries || []).find((e) => e.id === p.gloss);
 		const held = contents(p, this.view).filter(Boolean);
-		this.detail.replaceChildren(
+		// replaceChildren, unlike h, takes null for the text "null": the
+		// parts a place does not have are left out first (a place that
+		// holds nothing, such as the scheduler, showed "null").
+		this.detail.replaceChildren(...[
 			h("h3", {class: "loop-detail-title"}, h("span", {text: placeName(p)}),
 				entry && entry.upstream ? h("code", {class: "loop-upstream", text: entry.upstream.name}) : null),
 			entry ? h("p", {text: entry.short}) : null,
 			held.length ? h("p", {class: "loop-held"}, "Now: ", held.join("; ")) : null,
 			h("p", {class: "loop-detail-actions"},
 				h("button", {type: "button", class: "small", "data-loop-action": "panel", text: "Show its table"}),
-				entry ? h("button", {type: "button", class: "small", "data-loop-action": "glossary", text: "In the glossary"}) : null));
+				entry ? h("button", {type: "button", class: "small", "data-loop-action": "glossary", text: "In the glossary"}) : null),
+		].filter((part) => part !== null));
 		this.detail.hidden = false;
-		this.detail.querySelector("[data-loop-action=panel]").addEventListener("click", () => this.onShowPanel(p.panel));
+		// Drawn just above.
+		/** @type {HTMLElement} */ (this.detail.querySelector("[data-loop-action=panel]")).addEventListener("click", () => this.onShowPanel(p.panel));
 		const gloss = this.detail.querySelector("[data-loop-action=glossary]");
 		if (gloss) {
 			gloss.addEventListener("click", () => openGlossary(p.gloss));
 		}
 		if (focus) {
-			this.detail.querySelector("button").focus();
+			/** @type {HTMLButtonElement} */ (this.detail.querySelector("button")).focus();
 		}
 	}
 
 	// render draws view, whose last step is last; animate moves the
 	// token along its edge when last is the step after the one drawn
 	// before.
+	/**
+	 * @param {View} view
+	 * @param {Step | null} last
+	 * @param {{animate?: boolean, stepMs?: number}} [options]
+	 */
 	render(view, last, {animate = false, stepMs = 400} = {}) {
 		if (!this.built) {
 			this.build();
 		}
 		this.view = view;
-		const move = last && last.loop;
+		const move = (last && last.loop) || null;
 		const lit = new Set(move ? move.lit : []);
 		const main = move && move.lit ? move.lit[0] : null;
 		for (const el of this.placeEls.values()) {
@@ -488,17 +619,18 @@ class Loop {
 			}
 		}
 		const travelled = move && move.from ? `${move.from}>${move.to}` : "";
-		const wayNow = move && move.from ? way(move.from, move.to) : null;
+		// A move from a place goes to one.
+		const wayNow = move && move.from ? way(move.from, /** @type {string} */ (move.to)) : null;
 		for (const [key, line] of this.edgeEls) {
 			const on = wayNow && wayNow.edge.key === key;
 			line.classList.toggle("travelled", !!on);
-			line.classList.toggle("fault", !!on && !!move.fault);
+			line.classList.toggle("fault", !!on && !!move?.fault);
 		}
 		this.drawBadges(view, wayNow ? wayNow.edge.key : "");
 		// A token flies when the world moved forward, from the step drawn
 		// before (Play may have run several steps since: the newest
 		// one's token flies); Back and a jump draw it where it rests.
-		this.drawToken(move, wayNow, animate && last && last.n > this.lastN && this.lastN > 0, stepMs);
+		this.drawToken(move, wayNow, Boolean(animate && last && last.n > this.lastN && this.lastN > 0), stepMs);
 		this.lastN = last ? last.n : 0;
 		// Only what changed is written: Play draws the picture ten times
 		// a second, and a text written again, even the same, is a new
@@ -517,6 +649,10 @@ class Loop {
 
 	// drawBadges counts, on each edge, the events on their way along it
 	// (×N), but for the edge the step's own token is on.
+	/**
+	 * @param {View} view
+	 * @param {string} skip
+	 */
 	drawBadges(view, skip) {
 		const flights = view.inFlight || [];
 		// The badges are drawn anew only when they change, which, with
@@ -526,6 +662,7 @@ class Loop {
 			return;
 		}
 		this.badgesSig = sig;
+		/** @type {SVGGElement[]} */
 		const badges = [];
 		for (const f of flights) {
 			const w = way(f.from, f.to);
@@ -554,6 +691,12 @@ class Loop {
 	// drawToken puts what the step carried on its edge: near its end, or
 	// half-way and fallen off for a dropped watch event, bounced back
 	// towards the sync for a failed request.
+	/**
+	 * @param {LoopMove | null} move
+	 * @param {{edge: Edge, points: Point[]} | null} wayNow
+	 * @param {boolean} animate
+	 * @param {number} stepMs
+	 */
 	drawToken(move, wayNow, animate, stepMs) {
 		const token = this.token;
 		if (!move || !wayNow) {
@@ -570,24 +713,28 @@ class Loop {
 		token.classList.toggle("delayed", move.fault === "delayed");
 		token.classList.toggle("failed", move.fault === "failed");
 		const text = (move.fault === "dropped" ? "✕ lost: " : move.fault === "failed" ? "✕ " : move.fault === "delayed" ? "⏳ " : "") + (move.token || "");
-		const label = token.firstChild;
+		// The token holds its text's span (build).
+		const label = /** @type {HTMLElement} */ (token.firstChild);
 		settle(label, {text: text.length > 28 ? text.slice(0, 27) + "…" : text});
 		// Its size is set, in the picture's units, rather than taken
 		// from its text, so that placing it needs no layout: the
 		// transform puts its centre on the point.
-		const w = Math.max(20, label.textContent.length * 5.6 + 10);
+		const w = Math.max(20, (label.textContent || "").length * 5.6 + 10);
 		token.style.width = `${w.toFixed(1)}px`;
+		/** @param {Point} point */
 		const place = ([px, py]) => `translate(${(px - w / 2).toFixed(1)}px, ${(py - tokenH / 2).toFixed(1)}px)`;
 		// It rests half-way along its edge (fallen below it when lost).
 		const end = 0.5;
 		const [x, y] = along(wayNow.points, end);
 		// A lost one lies below its lane, clear of the boxes the edge joins.
+		/** @type {Point} */
 		const at = move.fault === "dropped" ? [x, y + boxH / 2 + 10] : [x, y];
 		token.style.transform = place(at);
 		this.land();
 		if (!animate || reducedMotion() || typeof token.animate !== "function") {
 			return;
 		}
+		/** @type {Keyframe[]} */
 		const frames = [];
 		const n = 8;
 		for (let i = 0; i <= n; i++) {
@@ -611,37 +758,60 @@ class Loop {
 	}
 }
 
+// placeAt is the place (its group) an event's target is in, if any.
+/**
+ * @param {EventTarget | null} target
+ * @returns {SVGGElement | null}
+ */
+function placeAt(target) {
+	const el = /** @type {Element | null} */ (target);
+	return el && el.closest ? /** @type {SVGGElement | null} */ (el.closest(".loop-place")) : null;
+}
+
+// controllerName is the name of the controller whose places have short.
+/** @param {string} short */
+function controllerName(short) {
+	// rs and rc are both controllers'.
+	return /** @type {typeof controllers[number]} */ (controllers.find((x) => x.short === short)).name;
+}
+
 // ownerOf says whose part a place is, for its accessible name.
+/** @param {Place} p */
 function ownerOf(p) {
 	const [owner] = splitPlace(p.id);
 	if (owner.startsWith("informer/")) {
 		return `part of ${owner}`;
 	}
 	if (owner === "rs" || owner === "rc") {
-		return `part of the ${controllers.find((x) => x.short === owner).name} controller`;
+		return `part of the ${controllerName(owner)} controller`;
 	}
 	return "part of the cluster";
 }
 
 // placeName names a place for a reader: its title and whose it is.
+/** @param {Place} p */
 function placeName(p) {
 	const [owner] = splitPlace(p.id);
 	if (owner.startsWith("informer/")) {
 		return `${p.title} of ${owner}`;
 	}
 	if (owner === "rs" || owner === "rc") {
-		const c = controllers.find((x) => x.short === owner);
-		return `${p.title} of the ${c.name} controller`;
+		return `${p.title} of the ${controllerName(owner)} controller`;
 	}
 	return p.title;
 }
 
 // captionOf says in words what the step moved, under the picture.
+/**
+ * @param {LoopMove | null} move
+ * @returns {string}
+ */
 function captionOf(move) {
 	if (!move) {
 		return "";
 	}
 	// kubectl is a name of its own; every other part is "the" part.
+	/** @param {string} id */
 	const name = (id) => {
 		const p = placeByID.get(id);
 		return !p ? id : p.id === "kubectl" ? "kubectl" : `the ${placeName(p)}`;
@@ -650,8 +820,11 @@ function captionOf(move) {
 		return `This step happens in ${name(move.lit[0])}; nothing travels.`;
 	}
 	const what = move.token ? `“${move.token}”` : "It";
-	const fault = {dropped: ", and is lost on the way", delayed: ", held back on the way", failed: ": refused, it bounces back"}[move.fault] || "";
-	return `${what} travels from ${name(move.from)} to ${name(move.to)}${fault}.`;
+	/** @type {Record<string, string>} */
+	const faults = {dropped: ", and is lost on the way", delayed: ", held back on the way", failed: ": refused, it bounces back"};
+	const fault = faults[move.fault || ""] || "";
+	// A move that travels has both ends.
+	return `${what} travels from ${name(move.from)} to ${name(/** @type {string} */ (move.to))}${fault}.`;
 }
 
 export {Loop};

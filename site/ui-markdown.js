@@ -21,6 +21,10 @@ const links = {
 
 // inline renders one paragraph's inline Markdown: `code`, **bold** and
 // *emphasis*. Anything else, including HTML, stays literal text.
+/**
+ * @param {string} text
+ * @returns {DocumentFragment}
+ */
 function inline(text) {
 	const frag = document.createDocumentFragment();
 	let plain = "";
@@ -79,6 +83,11 @@ function inline(text) {
 // linkAt reads a Markdown link, [words](dest), starting at text[i]: its
 // words, its destination and the index after it; null when there is
 // none.
+/**
+ * @param {string} text
+ * @param {number} i
+ * @returns {{words: string, dest: string, end: number} | null}
+ */
 function linkAt(text, i) {
 	const close = text.indexOf("](", i + 1);
 	if (close < 0 || text.lastIndexOf("[", close) !== i) {
@@ -100,6 +109,10 @@ const upstreamTag = "v1.31.14";
 // the kubernetes repository, both at v1.31.14, and an https link a link.
 // Anything else is its words, plain: a lesson's text is data, and only
 // these destinations are trusted.
+/**
+ * @param {{words: string, dest: string}} link
+ * @returns {Node}
+ */
 function linkNode({words, dest}) {
 	const [scheme, ...rest] = dest.split(":");
 	const target = rest.join(":");
@@ -127,11 +140,18 @@ function linkNode({words, dest}) {
 // whose info string is in special (do, predict, check) is replaced by what
 // special[info]() returns, so lesson widgets appear where the author put
 // them.
+/**
+ * @param {string} text
+ * @param {Record<string, (body: string) => Node | null | undefined>} [special]
+ * @returns {DocumentFragment}
+ */
 function markdown(text, special) {
 	const frag = document.createDocumentFragment();
 	const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+	/** @type {string[]} */
 	let para = [];
-	let list = null; // {el, ordered}
+	/** @type {{el: HTMLOListElement | HTMLUListElement, ordered: boolean} | null} */
+	let list = null;
 	const endPara = () => {
 		if (para.length) {
 			frag.appendChild(h("p", null, inline(para.join(" "))));
@@ -172,7 +192,8 @@ function markdown(text, special) {
 			endPara();
 			endList();
 			const level = Math.min(6, heading[1].length + 2);
-			frag.appendChild(h("h" + level, null, inline(heading[2].trim())));
+			const tag = /** @type {"h3" | "h4" | "h5" | "h6"} */ ("h" + level);
+			frag.appendChild(h(tag, null, inline(heading[2].trim())));
 			continue;
 		}
 		const item = /^\s*(?:([-*+])|(\d+)[.)])\s+(.*)$/.exec(line);
@@ -187,9 +208,11 @@ function markdown(text, special) {
 			continue;
 		}
 		if (list && /^\s+\S/.test(line)) {
-			// An indented line continues the last list item.
-			list.el.lastChild.appendChild(document.createTextNode(" "));
-			list.el.lastChild.appendChild(inline(line.trim()));
+			// An indented line continues the last list item (a list
+			// has one from its first line).
+			const li = /** @type {HTMLLIElement} */ (list.el.lastChild);
+			li.appendChild(document.createTextNode(" "));
+			li.appendChild(inline(line.trim()));
 			continue;
 		}
 		endList();

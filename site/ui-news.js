@@ -12,18 +12,33 @@
 // otherwise it speaks as soon as the world moves, but no more than once a
 // second, so that a key held down is a few sentences, not thirty a second.
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Step} Step */
+/** @typedef {{step: number, recorded: number, atRest: boolean}} Spoken */
+
 class News {
 	// region is the live region to speak through. runGap and idleGap are
 	// the least time between two sentences, in milliseconds, during a
 	// run and otherwise. stepName(n) names the engine's step n as the
 	// page counts steps ("step 3", "setup step 40").
+	/**
+	 * @param {HTMLElement} region
+	 * @param {{runGap?: number, idleGap?: number, stepName?: (n: number) => string}} [options]
+	 */
 	constructor(region, {runGap = 3000, idleGap = 1000, stepName = (n) => `step ${n}`} = {}) {
 		this.region = region;
 		this.stepName = stepName;
 		this.runGap = runGap;
 		this.idleGap = idleGap;
 		this.spokenAt = -Infinity;
+		/** @type {number | undefined} */
 		this.timer = 0;
+		/** @type {Spoken | null} */
+		this.base = null;
+		/** @type {View | null} */
+		this.view = null;
+		/** @type {Step | null} */
+		this.last = null;
 		this.forget();
 	}
 
@@ -40,6 +55,11 @@ class News {
 	// note is told each view the page draws, last the step that brought
 	// the world there (null if the view does not list it), and whether a
 	// run is going on.
+	/**
+	 * @param {View} view
+	 * @param {Step | null} last
+	 * @param {boolean} running
+	 */
 	note(view, last, running) {
 		if (this.base === null) {
 			this.base = {step: view.step, recorded: view.recordedSteps, atRest: view.atRest};
@@ -61,7 +81,8 @@ class News {
 		if (view === null) {
 			return;
 		}
-		const from = this.base;
+		// A view to speak of comes after the first, which set base.
+		const from = /** @type {Spoken} */ (this.base);
 		this.base = {step: view.step, recorded: view.recordedSteps, atRest: view.atRest};
 		this.view = null;
 		if (view.step === from.step) {
@@ -86,6 +107,10 @@ class News {
 	}
 }
 
+/**
+ * @param {string} text
+ * @returns {string}
+ */
 function capital(text) {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -12,6 +12,21 @@
 // dataset (an object of data-* values). A value of null, undefined or false
 // leaves the attribute out; true sets it empty. Children may be nodes,
 // strings (added as text nodes), or null to skip.
+
+/**
+ * A child of h, append or patch: a node, text, nothing, or a list of them.
+ * @typedef {Node | string | number | boolean | null | undefined | ChildList} Child
+ * @typedef {Child[]} ChildList
+ */
+/** @typedef {Record<string, unknown>} Attrs */
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function h(tag, attrs, ...children) {
 	const el = document.createElement(tag);
 	if (attrs) {
@@ -20,11 +35,11 @@ function h(tag, attrs, ...children) {
 				continue;
 			}
 			if (key === "class") {
-				el.className = value;
+				el.className = String(value);
 			} else if (key === "text") {
 				el.textContent = String(value);
 			} else if (key === "dataset") {
-				for (const [dk, dv] of Object.entries(value)) {
+				for (const [dk, dv] of Object.entries(/** @type {Record<string, unknown>} */ (value))) {
 					el.dataset[dk] = String(dv);
 				}
 			} else {
@@ -37,6 +52,10 @@ function h(tag, attrs, ...children) {
 }
 
 // append adds children (nodes, strings, arrays of them) to el.
+/**
+ * @param {Node} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
 	for (const child of children) {
 		if (child === null || child === undefined || child === false) {
@@ -57,6 +76,15 @@ function append(el, children) {
 // arrays of cells (strings or nodes), or {cells, attrs} for a row that
 // needs attributes of its own. A cell may be {content, class} to get a
 // class on its td.
+/** @typedef {{content: Child, class?: string}} Cell */
+/** @typedef {(Child | Cell)[] | {cells: (Child | Cell)[], attrs: Attrs}} Row */
+/**
+ * @param {string | null} caption
+ * @param {Child[]} headers
+ * @param {Row[]} rows
+ * @param {string} [className]
+ * @returns {HTMLTableElement}
+ */
 function table(caption, headers, rows, className) {
 	const thead = h("thead", null, h("tr", null, headers.map((t) => h("th", {scope: "col"}, t))));
 	const tbody = h("tbody");
@@ -78,16 +106,27 @@ function table(caption, headers, rows, className) {
 // The engine's offsets into a console line are UTF-8 byte offsets (Go
 // strings); a text field's are UTF-16 code units. These convert.
 const encoder = new TextEncoder();
+/**
+ * @param {string} text
+ * @param {number} charIndex
+ * @returns {number}
+ */
 function byteOffset(text, charIndex) {
 	return encoder.encode(text.slice(0, charIndex)).length;
 }
+/**
+ * @param {string} text
+ * @param {number} byteIndex
+ * @returns {number}
+ */
 function charOffset(text, byteIndex) {
 	let bytes = 0;
 	for (let i = 0; i < text.length; i++) {
 		if (bytes >= byteIndex) {
 			return i;
 		}
-		const code = text.codePointAt(i);
+		// i < text.length, so there is a code point here.
+		const code = /** @type {number} */ (text.codePointAt(i));
 		bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
 		if (code >= 0x10000) {
 			i++; // the second half of a surrogate pair
@@ -98,20 +137,33 @@ function charOffset(text, byteIndex) {
 
 // isTyping says whether keyboard input should go to the element, not to
 // the page's shortcuts.
+/**
+ * @param {EventTarget | Element | null} el
+ * @returns {boolean}
+ */
 function isTyping(el) {
 	if (!el) {
 		return false;
 	}
-	const tag = el.tagName;
-	return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
+	// An event's target is an element whenever it is not null here.
+	const e = /** @type {HTMLElement} */ (el);
+	const tag = e.tagName;
+	return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || e.isContentEditable;
 }
 
 // plural says "1 pod" or "3 pods".
+/**
+ * @param {number} n
+ * @param {string} word
+ * @param {string} [many]
+ * @returns {string}
+ */
 function plural(n, word, many) {
 	return `${n} ${n === 1 ? word : many || word + "s"}`;
 }
 
 // reducedMotion is true when the reader asked for less animation.
+/** @returns {boolean} */
 function reducedMotion() {
 	return globalThis.matchMedia && globalThis.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
@@ -129,6 +181,11 @@ function reducedMotion() {
 // Attributes named in keep are the drawing's own and outlive a patch:
 // the roving Tab stop among a panel's terms (tabindex), which roveTerms
 // sets after each drawing.
+/**
+ * @param {Node} el
+ * @param {Child[]} children
+ * @param {Set<string>} [keep]
+ */
 function patch(el, children, keep = patchKeeps) {
 	const next = document.createDocumentFragment();
 	append(next, children);
@@ -137,6 +194,11 @@ function patch(el, children, keep = patchKeeps) {
 
 const patchKeeps = new Set(["tabindex"]);
 
+/**
+ * @param {Node} el
+ * @param {ChildNode[]} nodes
+ * @param {Set<string>} keep
+ */
 function patchChildren(el, nodes, keep) {
 	const old = el.childNodes;
 	for (let i = 0; i < nodes.length; i++) {
@@ -144,13 +206,13 @@ function patchChildren(el, nodes, keep) {
 		const want = nodes[i];
 		if (!cur) {
 			el.appendChild(want);
-		} else if (cur.nodeType === Node.TEXT_NODE && want.nodeType === Node.TEXT_NODE) {
+		} else if (cur instanceof Text && want instanceof Text) {
 			if (cur.data !== want.data) {
 				cur.data = want.data;
 			}
 		} else if (cur.isEqualNode(want)) {
 			continue;
-		} else if (cur.nodeType === Node.ELEMENT_NODE && cur.nodeName === want.nodeName) {
+		} else if (cur instanceof Element && want instanceof Element && cur.nodeName === want.nodeName) {
 			patchAttributes(cur, want, keep);
 			patchChildren(cur, [...want.childNodes], keep);
 		} else {
@@ -158,10 +220,15 @@ function patchChildren(el, nodes, keep) {
 		}
 	}
 	while (old.length > nodes.length) {
-		el.lastChild.remove();
+		/** @type {ChildNode} */ (el.lastChild).remove();
 	}
 }
 
+/**
+ * @param {Element} cur
+ * @param {Element} want
+ * @param {Set<string>} keep
+ */
 function patchAttributes(cur, want, keep) {
 	for (const name of cur.getAttributeNames()) {
 		if (!want.hasAttribute(name) && !keep.has(name)) {
@@ -169,7 +236,7 @@ function patchAttributes(cur, want, keep) {
 		}
 	}
 	for (const name of want.getAttributeNames()) {
-		const value = want.getAttribute(name);
+		const value = /** @type {string} */ (want.getAttribute(name));
 		if (cur.getAttribute(name) !== value) {
 			cur.setAttribute(name, value);
 		}
@@ -183,11 +250,15 @@ function patchAttributes(cur, want, keep) {
 // "text" is the text content, "data-…" and "aria-…" keys are
 // attributes (null removes one), and any other key a property
 // (disabled, hidden, title, value).
+/**
+ * @param {Element} el
+ * @param {Record<string, unknown>} values
+ */
 function settle(el, values) {
 	for (const [key, value] of Object.entries(values)) {
 		if (key === "text") {
 			if (el.textContent !== value) {
-				el.textContent = value;
+				el.textContent = /** @type {string} */ (value);
 			}
 		} else if (key.startsWith("data-") || key.startsWith("aria-")) {
 			if (value === null) {
@@ -195,10 +266,14 @@ function settle(el, values) {
 					el.removeAttribute(key);
 				}
 			} else if (el.getAttribute(key) !== value) {
-				el.setAttribute(key, value);
+				el.setAttribute(key, /** @type {string} */ (value));
 			}
-		} else if (el[key] !== value) {
-			el[key] = value;
+		} else {
+			// Any other key names one of the element's own properties.
+			const props = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (el));
+			if (props[key] !== value) {
+				props[key] = value;
+			}
 		}
 	}
 }

@@ -15,15 +15,78 @@ import {decorateWorld, decorateWorldPart, restoreTermFocus, termFocus} from "./u
 // counted ("and 40 more").
 const maxPodsPerOwner = 60;
 
+/** @type {Record<string, string>} */
 const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Pod} Pod */
+/** @typedef {import("./bridge-types.js").Owner} Owner */
+/** @typedef {import("./bridge-types.js").Node} WorldNode */
+
+/**
+ * Head is the record of an owner group's head (newHead): its element,
+ * and each part with the signature of what it was drawn from. meta's
+ * numbers (nums), the span holding them (replicas) and the note that
+ * the status trails (behind) are there once headMeta drew a live owner.
+ * @typedef {Object} Head
+ * @property {HTMLElement} el
+ * @property {string | null} titleSig
+ * @property {HTMLElement | null} title
+ * @property {string | null} metaSig
+ * @property {HTMLElement | null} meta
+ * @property {boolean} decorated
+ * @property {string | null} failureSig
+ * @property {HTMLElement | null} failure
+ * @property {HTMLElement} [replicas]
+ * @property {{desired: HTMLElement, current: HTMLElement, ready: HTMLElement, available: HTMLElement}} [nums]
+ * @property {{el: HTMLElement, active: HTMLElement} | null} [behind]
+ */
+
+/**
+ * Group is the record of one group's section (newGroup).
+ * @typedef {Object} Group
+ * @property {HTMLElement} el
+ * @property {HTMLElement | null} head
+ * @property {Head | null} ownerHead
+ * @property {string | null} columns
+ * @property {HTMLElement | null} grid
+ * @property {HTMLElement[] | null} cells
+ * @property {HTMLElement | null} more
+ * @property {HTMLElement | null} empty
+ */
+
+/** @typedef {Map<string, {sig: string, el: HTMLElement}>} Cards */
+
+/**
+ * Drawing is what renderWorld keeps of a root's drawing (newDrawing).
+ * @typedef {Object} Drawing
+ * @property {string} cols
+ * @property {{sig: string, el: HTMLElement} | null} nodes
+ * @property {HTMLElement | null} showing
+ * @property {HTMLElement | null} nothing
+ * @property {Cards} pods
+ * @property {Map<string, Group>} groups
+ * @property {Group | null} orphans
+ */
+
 // refKey is how the page names an object in a step's touched list.
+/**
+ * @param {string} kind
+ * @param {string | undefined} namespace
+ * @param {string} name
+ * @returns {string}
+ */
 function refKey(kind, namespace, name) {
 	return `${kind}/${namespace || ""}/${name}`;
 }
 
 // touchedSet collects the objects a step touched.
+/**
+ * @param {import("./bridge-types.js").Step | null | undefined} step
+ * @returns {Set<string>}
+ */
 function touchedSet(step) {
+	/** @type {Set<string>} */
 	const set = new Set();
 	for (const ref of (step && step.touched) || []) {
 		set.add(refKey(ref.kind, ref.namespace, ref.name));
@@ -33,6 +96,7 @@ function touchedSet(step) {
 
 // podState describes a pod in words and with a marker, so that its state
 // never rests on colour alone.
+/** @param {Pod} pod */
 function podState(pod) {
 	if (pod.terminating) {
 		return {mark: "⊘", text: "Terminating"};
@@ -53,6 +117,11 @@ function podState(pod) {
 
 // podButton draws one pod as a button (the test suite and the keyboard
 // both rely on it being a real button).
+/**
+ * @param {Pod} pod
+ * @param {Set<string>} touched
+ * @returns {HTMLButtonElement}
+ */
 function podButton(pod, touched) {
 	const state = podState(pod);
 	const isTouched = touched.has(refKey("pod", pod.namespace, pod.name));
@@ -135,6 +204,10 @@ function podButton(pod, touched) {
 // the view computed it from the selectors (upstream's claimPods): release
 // a pod whose labels left its controller's selector, or adopt an orphan
 // whose labels match one. Null when neither.
+/**
+ * @param {Pod} pod
+ * @returns {{kind: string, short: string, long: string} | null}
+ */
 function claimHint(pod) {
 	if (pod.releasing) {
 		return {
@@ -158,6 +231,7 @@ function claimHint(pod) {
 // isActive says whether the controller counts a pod as one of its
 // replicas (upstream's FilterActivePods): not finished and not being
 // deleted.
+/** @param {Pod} pod */
 function isActive(pod) {
 	return !pod.terminating && pod.phase !== "Failed" && pod.phase !== "Succeeded";
 }
@@ -176,6 +250,10 @@ function isActive(pod) {
 
 // headTitle draws the title of an owner's head: its kind and name, and
 // whether it is being deleted or the last step touched it.
+/**
+ * @param {Owner} owner
+ * @param {boolean} isTouched
+ */
 function headTitle(owner, isTouched) {
 	return h("h3", {class: "owner-title"},
 		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
@@ -190,10 +268,16 @@ function headTitle(owner, isTouched) {
 // owner wants and its status says, with each number in an element of
 // its own (countsOf writes them), or, for an owner gone from the API,
 // that it is gone.
+/**
+ * @param {Owner} owner
+ * @param {boolean} gone
+ * @returns {Partial<Head>}
+ */
 function headMeta(owner, gone) {
 	if (gone) {
 		return {meta: h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))};
 	}
+	/** @param {string} cls */
 	const n = (cls) => h("span", {class: cls});
 	const nums = {desired: n("n-desired"), current: n("n-current"), ready: n("n-ready"), available: n("n-available")};
 	const replicas = h("span", {class: "replicas"},
@@ -220,9 +304,17 @@ function headBehind() {
 // removes the note that the status trails the active pods. A note added
 // to a line already drawn gets the glossary terms a whole line drawn
 // anew would give it: those of its words not already terms before it.
+/**
+ * @param {Head} head
+ * @param {Owner} owner
+ * @param {number} active
+ */
 function drawCounts(head, owner, active) {
+	/** @type {Partial<import("./bridge-types.js").OwnerStatus>} */
 	const s = owner.status || {};
-	const {nums} = head;
+	// A live owner's head has its numbers and their span (headMeta).
+	const nums = /** @type {NonNullable<Head["nums"]>} */ (head.nums);
+	const replicas = /** @type {HTMLElement} */ (head.replicas);
 	settle(nums.desired, {text: String(owner.replicas)});
 	settle(nums.current, {text: String(s.replicas || 0)});
 	settle(nums.ready, {text: String(s.readyReplicas || 0)});
@@ -230,7 +322,7 @@ function drawCounts(head, owner, active) {
 	const trails = active !== (s.replicas || 0);
 	if (trails && !head.behind) {
 		head.behind = headBehind();
-		head.replicas.appendChild(head.behind.el);
+		replicas.appendChild(head.behind.el);
 		if (head.decorated) {
 			decorateWorldPart(head.behind.el, ".owner-meta", head.meta);
 		}
@@ -244,6 +336,7 @@ function drawCounts(head, owner, active) {
 }
 
 // headFailure draws the owner's ReplicaFailure, if it has one.
+/** @param {Owner} owner */
 function headFailure(owner) {
 	return owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null;
 }
@@ -253,10 +346,19 @@ function headFailure(owner) {
 // returns its element. A group whose owner is gone from the API has a
 // head that says so in place of the selector and counts, which it no
 // longer has.
+/**
+ * @param {Head} head
+ * @param {Owner} owner
+ * @param {number} active
+ * @param {boolean} isTouched
+ * @param {boolean} gone
+ * @returns {HTMLElement}
+ */
 function drawHead(head, owner, active, isTouched, gone) {
 	const titleSig = `${isTouched} ${gone} ${owner.kind}/${owner.namespace}/${owner.name} ${!!owner.terminating}`;
 	const metaSig = gone ? "gone" : `selector ${owner.selector}`;
 	const failureSig = gone ? "" : owner.failure || "";
+	/** @type {HTMLElement[]} */
 	const parts = [];
 	if (head.titleSig !== titleSig) {
 		head.titleSig = titleSig;
@@ -273,7 +375,7 @@ function drawHead(head, owner, active, isTouched, gone) {
 	if (!head.decorated) {
 		// The selector line's words become terms once its text is all
 		// there: the first use of each, in the order they are read.
-		decorateWorldPart(head.meta, ".owner-meta");
+		decorateWorldPart(/** @type {HTMLElement} */ (head.meta), ".owner-meta");
 		head.decorated = true;
 	}
 	if (head.failureSig !== failureSig) {
@@ -283,7 +385,8 @@ function drawHead(head, owner, active, isTouched, gone) {
 			decorateWorldPart(head.failure, ".owner-failure");
 		}
 	}
-	parts.push(head.title, head.meta);
+	// The title and the meta line are drawn above.
+	parts.push(/** @type {HTMLElement} */ (head.title), /** @type {HTMLElement} */ (head.meta));
 	if (head.failure) {
 		parts.push(head.failure);
 	}
@@ -292,11 +395,16 @@ function drawHead(head, owner, active, isTouched, gone) {
 }
 
 // newHead makes the record of an owner's head, with nothing drawn.
+/** @returns {Head} */
 function newHead() {
 	return {el: h("div", {class: "group-head"}), titleSig: null, title: null, metaSig: null, meta: null, decorated: false, failureSig: null, failure: null};
 }
 
 // nodeRow draws the node columns' headings.
+/**
+ * @param {WorldNode[]} nodes
+ * @param {Set<string>} touched
+ */
 function nodeRow(nodes, touched) {
 	const cells = [h("div", {class: "node-col unscheduled"}, h("span", {class: "node-name", text: "not scheduled"}))];
 	for (const node of nodes) {
@@ -352,8 +460,10 @@ function nodeRow(nodes, touched) {
 // drawings holds what each root renderWorld draws into shows: a root
 // it has not drawn into yet (a test may draw into a detached element)
 // gets a drawing of its own, made from nothing.
+/** @type {WeakMap<HTMLElement, Drawing>} */
 const drawings = new WeakMap();
 
+/** @returns {Drawing} */
 function newDrawing() {
 	return {
 		cols: "", // the --cols value set on the root
@@ -371,6 +481,10 @@ function newDrawing() {
 // grid of node columns (grid, cells, for the columns named by columns),
 // the note counting the pods not drawn (more) and the one saying there
 // are none (empty), each made when first needed.
+/**
+ * @param {HTMLElement} el
+ * @returns {Group}
+ */
 function newGroup(el) {
 	return {el, head: null, ownerHead: null, columns: null, grid: null, cells: null, more: null, empty: null};
 }
@@ -379,6 +493,10 @@ function newGroup(el) {
 // few as it can: the children not in nodes are removed first, so that
 // when cards are only added or removed (the usual step) none of those
 // that stay is moved, which would make the browser lay it out again.
+/**
+ * @param {Node} parent
+ * @param {Node[]} nodes
+ */
 function reconcile(parent, nodes) {
 	const keep = new Set(nodes);
 	for (let child = parent.firstChild; child;) {
@@ -400,6 +518,13 @@ function reconcile(parent, nodes) {
 
 // keepText returns el holding text, made as a tag of class cls when el
 // is null.
+/**
+ * @param {HTMLElement | null} el
+ * @param {"p"} tag
+ * @param {string} cls
+ * @param {string} text
+ * @returns {HTMLElement}
+ */
 function keepText(el, tag, cls, text) {
 	if (!el) {
 		return h(tag, {class: cls, text});
@@ -415,6 +540,12 @@ function keepText(el, tag, cls, text) {
 // or a new one. The pod's fields, as JSON, are everything its card
 // shows; the engine writes them in a fixed order, so equal pods give
 // equal JSON.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Pod} pod
+ * @param {Set<string>} touched
+ */
 function card(drawing, drawn, pod, touched) {
 	const key = `${pod.namespace}/${pod.name}`;
 	const sig = (touched.has(refKey("pod", pod.namespace, pod.name)) ? "◆" : "") + JSON.stringify(pod);
@@ -430,34 +561,56 @@ function card(drawing, drawn, pod, touched) {
 // first column too). Past maxPodsPerOwner pods are counted, not drawn:
 // total counts the group's pods, those the view left out too. It
 // returns what follows the group's head: the grid, and the count.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Group} group
+ * @param {Pod[]} pods
+ * @param {number} total
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ * @returns {HTMLElement[]}
+ */
 function drawPods(drawing, drawn, group, pods, total, columns, touched) {
 	const columnsKey = columns.join("\n");
-	if (group.columns !== columnsKey) {
+	let {cells, grid} = group;
+	if (group.columns !== columnsKey || !cells || !grid) {
 		group.columns = columnsKey;
-		group.cells = columns.map((col) => h("div", {class: "cell", dataset: {column: col || "-"}}));
-		group.grid = h("div", {class: "pod-grid"}, group.cells);
+		cells = group.cells = columns.map((col) => h("div", {class: "cell", dataset: {column: col || "-"}}));
+		grid = group.grid = h("div", {class: "pod-grid"}, group.cells);
 	}
 	const index = new Map(columns.map((col, i) => [col, i]));
+	/** @type {HTMLElement[][]} */
 	const lists = columns.map(() => []);
 	const shown = Math.min(pods.length, maxPodsPerOwner);
 	for (let i = 0; i < shown; i++) {
 		lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched));
 	}
-	group.cells.forEach((cell, i) => reconcile(cell, lists[i]));
+	cells.forEach((cell, i) => reconcile(cell, lists[i]));
 	const more = Math.max(total, pods.length) - shown;
 	if (more <= 0) {
-		return [group.grid];
+		return [grid];
 	}
 	// A view capped in all (a world of many owners) may list none of
 	// a group's pods.
 	group.more = keepText(group.more, "p", "more", shown
 		? `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`
 		: `${plural(more, "pod")}, not drawn here (get pods lists them all)`);
-	return [group.grid, group.more];
+	return [grid, group.more];
 }
 
 // drawBody makes a group's section hold its head and its pods, or the
 // note that it has none.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Group} group
+ * @param {Pod[]} pods
+ * @param {number} total
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ * @param {string} none
+ */
 function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
 	let body;
 	if (pods.length || total > 0) {
@@ -466,7 +619,8 @@ function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
 		group.empty = group.empty || h("p", {class: "empty", text: none});
 		body = [group.empty];
 	}
-	reconcile(group.el, [group.head, ...body]);
+	// The caller drew the group's head.
+	reconcile(group.el, [/** @type {HTMLElement} */ (group.head), ...body]);
 }
 
 // drawOwner draws the group of one owner's pods, under key, and returns
@@ -474,6 +628,18 @@ function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
 // owner is gone from the API (gone) is drawn with a head that says so,
 // and data-gone-owner in place of data-owner: data-owner names live
 // owners only, since a new owner of the same name may be drawn above it.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Map<string, Group>} groups
+ * @param {string} key
+ * @param {Owner} owner
+ * @param {Pod[]} pods
+ * @param {{pods: number, active: number}} counts
+ * @param {boolean} gone
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ */
 function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, columns, touched) {
 	const id = `${owner.kind}/${owner.name}`;
 	const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
@@ -508,6 +674,14 @@ function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, colum
 
 // drawOrphans draws the group of the pods no controller owns, total of
 // them.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Pod[]} orphans
+ * @param {number} total
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ */
 function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
 	let group = drawing.orphans;
 	if (!group) {
@@ -527,8 +701,18 @@ function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
 // "gone " before it for an owner gone from the API, and "" for all the
 // orphans together. A group the view does not count (a view made by
 // hand, say) is counted from the pods it lists.
+/**
+ * @param {View} view
+ * @returns {(key: string) => {pods: number, active: number}}
+ */
 function countGroups(view) {
+	/** @type {Map<string, {pods: number, active: number}>} */
 	const counts = new Map();
+	/**
+	 * @param {string} key
+	 * @param {number} pods
+	 * @param {number} active
+	 */
 	const add = (key, pods, active) => {
 		const c = counts.get(key) || {pods: 0, active: 0};
 		counts.set(key, {pods: c.pods + pods, active: c.active + active});
@@ -547,6 +731,11 @@ function countGroups(view) {
 
 // renderWorld draws the view into root (#world), changing only what
 // differs from what root shows.
+/**
+ * @param {HTMLElement} root
+ * @param {View} view
+ * @param {Set<string>} touched
+ */
 function renderWorld(root, view, touched) {
 	// A glossary term that had the focus keeps it when its part of the
 	// drawing is drawn anew.
@@ -568,8 +757,11 @@ function renderWorld(root, view, touched) {
 	// Group the pods by their controller, keyed by namespace and kind/name.
 	// A pod whose controller is gone goes with the other pods of that gone
 	// owner, even when a new owner of the same name exists (another uid).
+	/** @type {Map<string, Pod[]>} */
 	const byOwner = new Map();
+	/** @type {Map<string, Pod[]>} */
 	const byGoneOwner = new Map();
+	/** @type {Pod[]} */
 	const orphans = [];
 	for (const pod of pods) {
 		if (!pod.owner) {
@@ -578,16 +770,21 @@ function renderWorld(root, view, touched) {
 		}
 		const groups = pod.ownerGone ? byGoneOwner : byOwner;
 		const key = `${pod.namespace}/${pod.owner}`;
-		if (!groups.has(key)) {
-			groups.set(key, []);
+		let list = groups.get(key);
+		if (!list) {
+			list = [];
+			groups.set(key, list);
 		}
-		groups.get(key).push(pod);
+		list.push(pod);
 	}
 
 	// drawn and groups become the drawing's cards and groups: those
 	// this view draws, and no others.
+	/** @type {Cards} */
 	const drawn = new Map();
+	/** @type {Map<string, Group>} */
 	const groups = new Map();
+	/** @type {HTMLElement[]} */
 	const parts = [];
 	const total = view.podsTotal ?? pods.length;
 	if (total > pods.length) {
@@ -616,7 +813,10 @@ function renderWorld(root, view, touched) {
 	}
 	for (const [key, list] of byGoneOwner) {
 		const [namespace, kind, name] = key.split("/");
-		const owner = {kind, namespace, name, selector: "", replicas: 0, status: {}};
+		// An owner gone from the API has no status: its head says it
+		// is gone, and drawCounts does not read it.
+		/** @type {Owner} */
+		const owner = {kind, namespace, name, selector: "", replicas: 0, status: /** @type {import("./bridge-types.js").OwnerStatus} */ ({})};
 		parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, countOf("gone " + key), true, columns, touched));
 	}
 	parts.push(drawOrphans(drawing, drawn, orphans, countOf("").pods, columns, touched));
@@ -637,6 +837,10 @@ function renderWorld(root, view, touched) {
 // label takes them. It returns the changes, or the problem with the
 // first word that is not one, in words that say what would be right.
 // The engine checks the keys and values themselves, with its own errors.
+/**
+ * @param {string} text
+ * @returns {{changes: string[], problem: string}}
+ */
 function labelChanges(text) {
 	const words = String(text).split(/[\s,]+/).filter(Boolean);
 	const example = "write key=value to set a label or key- to remove one, e.g. app=orphan or tier-";
@@ -656,20 +860,27 @@ function labelChanges(text) {
 // learner sees the syntax. It traps focus while open, closes on Escape or
 // a click outside, and gives focus back to the pod.
 class PodMenu {
+	/**
+	 * @param {HTMLElement} menu
+	 * @param {{onCommand: (line: string) => Promise<unknown>, findPod: (namespace: string | undefined, name: string | undefined) => HTMLElement | null, fallbackFocus: () => HTMLElement}} hooks
+	 */
 	constructor(menu, {onCommand, findPod, fallbackFocus}) {
 		this.menu = menu;
 		this.onCommand = onCommand;
 		this.findPod = findPod;
 		this.fallbackFocus = fallbackFocus;
-		this.pod = null; // {name, namespace, ready, labels}
-		this.title = menu.querySelector("#pod-menu-title");
-		this.form = menu.querySelector("#relabel-form");
-		this.input = menu.querySelector("#relabel-input");
-		this.relabelButton = menu.querySelector('[data-action="relabel"]');
-		this.error = menu.querySelector("#relabel-error");
+		/** @type {{name: string | undefined, namespace: string | undefined, ready: boolean, labels: string} | null} */
+		this.pod = null;
+		// index.html gives the menu each of these.
+		this.title = /** @type {HTMLElement} */ (menu.querySelector("#pod-menu-title"));
+		this.form = /** @type {HTMLFormElement} */ (menu.querySelector("#relabel-form"));
+		this.input = /** @type {HTMLInputElement} */ (menu.querySelector("#relabel-input"));
+		this.relabelButton = /** @type {HTMLButtonElement} */ (menu.querySelector('[data-action="relabel"]'));
+		this.error = /** @type {HTMLElement} */ (menu.querySelector("#relabel-error"));
 
 		menu.addEventListener("click", (event) => {
-			const button = event.target.closest("button");
+			// A click lands on an element of the menu.
+			const button = /** @type {Element} */ (event.target).closest("button");
 			if (!button || !menu.contains(button)) {
 				return;
 			}
@@ -685,7 +896,8 @@ class PodMenu {
 		});
 		menu.addEventListener("keydown", (event) => this.keydown(event));
 		document.addEventListener("pointerdown", (event) => {
-			if (this.isOpen() && !menu.contains(event.target) && !event.target.closest("button.pod")) {
+			const target = /** @type {Element} */ (event.target);
+			if (this.isOpen() && !menu.contains(target) && !target.closest("button.pod")) {
 				this.close(false);
 			}
 		});
@@ -696,6 +908,7 @@ class PodMenu {
 	}
 
 	// open shows the menu for the pod a button draws.
+	/** @param {HTMLElement} button */
 	open(button) {
 		const d = button.dataset;
 		this.pod = {name: d.pod, namespace: d.namespace, ready: d.ready === "true", labels: d.labels || ""};
@@ -705,7 +918,7 @@ class PodMenu {
 			this.pod.namespace !== "default" ? ` in ${this.pod.namespace}` : "");
 		// Set not ready is always offered (a readiness probe can fail
 		// at any time); set ready only when the pod is not ready.
-		this.menu.querySelector('[data-action="ready"]').hidden = this.pod.ready;
+		/** @type {HTMLElement} */ (this.menu.querySelector('[data-action="ready"]')).hidden = this.pod.ready;
 		this.form.hidden = true;
 		this.relabelButton.setAttribute("aria-expanded", "false");
 		for (const el of document.querySelectorAll('button.pod[aria-expanded="true"]')) {
@@ -714,10 +927,11 @@ class PodMenu {
 		button.setAttribute("aria-expanded", "true");
 		this.menu.hidden = false;
 		this.place(button);
-		this.menu.querySelector("[data-action]:not([hidden])").focus();
+		/** @type {HTMLElement} */ (this.menu.querySelector("[data-action]:not([hidden])")).focus();
 	}
 
 	// place puts the menu under the pod, inside the viewport.
+	/** @param {HTMLElement} button */
 	place(button) {
 		const rect = button.getBoundingClientRect();
 		const width = this.menu.offsetWidth;
@@ -726,6 +940,7 @@ class PodMenu {
 		this.menu.style.top = `${rect.bottom + globalThis.scrollY + 6}px`;
 	}
 
+	/** @param {boolean} returnFocus */
 	close(returnFocus) {
 		if (!this.isOpen()) {
 			return;
@@ -744,12 +959,16 @@ class PodMenu {
 
 	// target is how a command names the pod.
 	target() {
-		const ns = this.pod.namespace && this.pod.namespace !== "default" ? ` -n ${this.pod.namespace}` : "";
-		return `pod/${this.pod.name}${ns}`;
+		// Only asked while the menu is open for a pod.
+		const pod = /** @type {NonNullable<PodMenu["pod"]>} */ (this.pod);
+		const ns = pod.namespace && pod.namespace !== "default" ? ` -n ${pod.namespace}` : "";
+		return `pod/${pod.name}${ns}`;
 	}
 
+	/** @param {string} action */
 	act(action) {
 		const t = this.target();
+		/** @type {Record<string, string>} */
 		const commands = {
 			kill: `kill ${t}`,
 			evict: `evict ${t}`,
@@ -776,7 +995,7 @@ class PodMenu {
 		this.relabelButton.setAttribute("aria-expanded", "true");
 		// Suggest taking the pod out of its owner's selector: the first
 		// label, set to "orphan".
-		const first = this.pod.labels.split(",")[0];
+		const first = /** @type {NonNullable<PodMenu["pod"]>} */ (this.pod).labels.split(",")[0];
 		const key = first ? first.split("=")[0] : "app";
 		this.input.value = `${key}=orphan`;
 		this.input.focus();
@@ -800,6 +1019,7 @@ class PodMenu {
 		this.run(`label ${this.target()} ${changes.join(" ")} --overwrite`);
 	}
 
+	/** @param {string} line */
 	run(line) {
 		const pod = this.pod;
 		this.close(false);
@@ -811,6 +1031,7 @@ class PodMenu {
 		});
 	}
 
+	/** @param {KeyboardEvent} event */
 	keydown(event) {
 		if (event.key === "Escape") {
 			event.preventDefault();
@@ -822,7 +1043,7 @@ class PodMenu {
 			return;
 		}
 		// Keep focus inside the menu while it is open.
-		const focusable = [...this.menu.querySelectorAll("button, input")].filter((el) => !el.closest("[hidden]") && !el.hidden);
+		const focusable = [.../** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (this.menu.querySelectorAll("button, input"))].filter((el) => !el.closest("[hidden]") && !el.hidden);
 		if (!focusable.length) {
 			return;
 		}

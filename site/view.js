@@ -4,7 +4,7 @@
 // the controls. While Play runs it spreads that work over several frames
 // and skips the lists off the screen.
 
-import {counterText, els, parts, setStatus, showError, showIdle, state, stepName, viewArgs} from "./page.js";
+import {counterText, els, engine, parts, setStatus, showError, showIdle, state, stepName, viewArgs} from "./page.js";
 import {noteFork, renderTimeline, trimTimeline} from "./timeline.js";
 import {syncURL} from "./share.js";
 import {h, plural, settle} from "./ui-util.js";
@@ -12,22 +12,32 @@ import {roveTerms} from "./ui-glossary.js";
 import {renderWorld, touchedSet} from "./ui-world.js";
 import {renderInside} from "./ui-inside.js";
 
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Step} Step */
+
+/** @returns {Promise<View>} */
 function fetchView() {
-	return state.engine.call("view", viewArgs);
+	return engine().call("view", viewArgs);
 }
 
 // refresh fetches the view of the present, notes a fork of the timeline
 // (an input given in the past), and schedules a render.
+/**
+ * @param {View | null} [before]
+ * @returns {Promise<View>}
+ */
 async function refresh(before = state.view) {
 	let view;
 	try {
 		view = await fetchView();
-	} catch (err) {
+	} catch (e) {
+		// The engine rejects with Errors only.
+		const err = /** @type {Error & {shown?: boolean}} */ (e);
 		showError(err.message);
 		err.shown = true;
 		throw err;
 	}
-	state.engine.remember(view);
+	engine().remember(view);
 	noteFork(before, view);
 	trimTimeline(view.recordedSteps);
 	setView(view);
@@ -36,6 +46,7 @@ async function refresh(before = state.view) {
 }
 
 // setView makes view the present, with the base of its world.
+/** @param {View} view */
 function setView(view) {
 	state.view = view;
 	state.base = view.baseStep || 0;
@@ -43,6 +54,10 @@ function setView(view) {
 
 // onceAFrame returns a function that runs draw in the next frame, once
 // however often it is called before then.
+/**
+ * @param {() => void} draw
+ * @returns {() => void}
+ */
 function onceAFrame(draw) {
 	let queued = false;
 	return () => {
@@ -74,14 +89,23 @@ function scheduleRender() {
 
 // lastStep is the step that brought the world to the present, if the view
 // lists it.
+/**
+ * @param {View} view
+ * @returns {Step | null}
+ */
 function lastStep(view) {
 	const steps = view.lastSteps || [];
 	const s = steps[steps.length - 1];
 	return s && s.n === view.step ? s : null;
 }
 
+/**
+ * @param {string | undefined} namespace
+ * @param {string | undefined} name
+ * @returns {HTMLButtonElement | null}
+ */
 function findPod(namespace, name) {
-	for (const button of els.world.querySelectorAll("button.pod")) {
+	for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (els.world.querySelectorAll("button.pod"))) {
 		if (button.dataset.pod === name && button.dataset.namespace === namespace) {
 			return button;
 		}
@@ -91,6 +115,7 @@ function findPod(namespace, name) {
 
 // render draws the present view; with first set, only what the learner
 // sees and uses first: the world, the sentence and the controls.
+/** @param {{first?: boolean}} [options] */
 function render({first = false} = {}) {
 	const view = state.view;
 	if (view) {
@@ -98,7 +123,7 @@ function render({first = false} = {}) {
 		// moves the ones that moved): keep keyboard focus on the same
 		// pod across the redraw, or, if that pod is gone (killed,
 		// deleted), on Step, so a keyboard reader never loses their place.
-		const active = document.activeElement;
+		const active = /** @type {HTMLElement | null} */ (document.activeElement);
 		const focused = active && active.matches && active.matches("button.pod") && els.world.contains(active)
 			? {namespace: active.dataset.namespace, name: active.dataset.pod} : null;
 		const last = lastStep(view);
@@ -172,6 +197,10 @@ const drawListsNextFrame = onceAFrame(drawLists);
 // skipOffScreen says whether Play should leave panel undrawn, being off
 // the screen and drawn once since Play started, and remembers that it
 // did.
+/**
+ * @param {HTMLElement} panel
+ * @returns {boolean}
+ */
 function skipOffScreen(panel) {
 	if (!state.playing || !state.offScreen.has(panel) || !state.drawnInPlay.has(panel)) {
 		state.stale.delete(panel);
@@ -193,10 +222,12 @@ function watchOffScreen() {
 	}
 	const seen = new IntersectionObserver((entries) => {
 		for (const e of entries) {
+			// Only the two panels below are observed.
+			const panel = /** @type {HTMLElement} */ (e.target);
 			if (e.isIntersecting) {
-				state.offScreen.delete(e.target);
+				state.offScreen.delete(panel);
 			} else {
-				state.offScreen.add(e.target);
+				state.offScreen.add(panel);
 			}
 		}
 		if ([...state.stale].some((panel) => !state.offScreen.has(panel))) {
@@ -215,6 +246,7 @@ function watchOffScreen() {
 // the next render draws them again (stopPlay schedules it).
 const insidePaceMs = 500;
 
+/** @param {View} view */
 function renderInsideAtPace(view) {
 	const now = performance.now();
 	if (state.playing && now - state.insideDrawnAt < insidePaceMs) {
@@ -224,6 +256,10 @@ function renderInsideAtPace(view) {
 	renderInside(view);
 }
 
+/**
+ * @param {View} view
+ * @param {Step | null} last
+ */
 function renderSentence(view, last) {
 	if (state.intro) {
 		els.sentence.replaceChildren(...introSentence(view).flat());
@@ -245,6 +281,10 @@ function renderSentence(view, last) {
 // introSentence says, in one sentence, what a learner is looking at in a
 // world just loaded: what its setup built, what they ran, what each
 // owner wants and has, and what to do next.
+/**
+ * @param {View} view
+ * @returns {Array<string | Node | Array<string | Node>>}
+ */
 function introSentence(view) {
 	const nodes = plural((view.nodes || []).length, "node");
 	const where = view.mode === "lesson"
@@ -266,6 +306,7 @@ function introSentence(view) {
 	return [`You are looking at ${where}`, did, `${wants}. ${next}`];
 }
 
+/** @param {string} [text] */
 function setSyncNote(text) {
 	settle(els.syncNote, {text: text || "", hidden: !text});
 }
@@ -274,8 +315,12 @@ function setSyncNote(text) {
 // present is the end of the recorded timeline and the agenda is empty
 // (no periodic timers either), so Step, Next sync, Play and Stabilize
 // are disabled, and the hint says why.
+/**
+ * @param {View | null} view
+ * @returns {boolean}
+ */
 function nothingToRun(view) {
-	return Boolean(view) && view.step >= view.recordedSteps && (view.agenda ? view.agenda.pending : 0) === 0;
+	return view !== null && view.step >= view.recordedSteps && (view.agenda ? view.agenda.pending : 0) === 0;
 }
 
 // updateControls enables what can be used now and shows where time is.
@@ -301,15 +346,16 @@ function updateControls() {
 		});
 	}
 	settle(els.stepBack, {
-		disabled: !usable || view.step === 0,
-		title: usable && view.step <= state.base && view.step > 0
+		disabled: !usable || !view || view.step === 0,
+		title: usable && view && view.step <= state.base && view.step > 0
 			? `Back into the world's setup: the ${plural(state.base, "step")} that built it before you took over.`
 			: "",
 	});
 	settle(els.cancel, {hidden: !state.busy});
 	settle(els.play, {"aria-pressed": state.playing ? "true" : "false"});
-	settle(els.play.querySelector(".play-label"), {text: state.playing ? "Pause" : "Play"});
-	settle(els.play.querySelector(".play-icon"), {text: state.playing ? "‖" : "▶"});
+	// index.html gives Play its label and its icon.
+	settle(/** @type {HTMLElement} */ (els.play.querySelector(".play-label")), {text: state.playing ? "Pause" : "Play"});
+	settle(/** @type {HTMLElement} */ (els.play.querySelector(".play-icon")), {text: state.playing ? "‖" : "▶"});
 	parts.console.setEnabled(state.ready && !state.busy);
 	if (!view) {
 		return;
@@ -333,6 +379,10 @@ function updateControls() {
 // setCounter shows step n of recorded in the step counter, counted from
 // the learner's start. Its data attributes keep the engine's numbers,
 // for the test suite and for anyone reading the DOM.
+/**
+ * @param {number} n
+ * @param {number} recorded
+ */
 function setCounter(n, recorded) {
 	settle(els.stepCount, {
 		text: counterText(n, recorded),
@@ -345,6 +395,7 @@ function setCounter(n, recorded) {
 // drawSetupSegment marks the part of the scrubber's range that is the
 // world's setup: a hatched, labelled band under the track, as wide as the
 // setup's share of the recorded steps.
+/** @param {number} recorded */
 function drawSetupSegment(recorded) {
 	const share = String(recorded > 0 ? Math.min(1, state.base / recorded) : 0);
 	settle(els.setupSegment, {hidden: state.base === 0});
@@ -354,6 +405,11 @@ function drawSetupSegment(recorded) {
 	settle(els.setupLabel, {text: `setup: ${plural(state.base, "step")}`});
 }
 
+/**
+ * @param {View} view
+ * @param {boolean} idle
+ * @returns {string}
+ */
 function sandboxHint(view, idle) {
 	if (idle) {
 		return (view.podsTotal ?? 0) === 0
@@ -366,6 +422,10 @@ function sandboxHint(view, idle) {
 	return "The world is at rest. Click a pod to kill or relabel it, or type a command below; then step with → (on the console's empty line too, or press Esc to leave the console) and watch the controller react.";
 }
 
+/**
+ * @param {boolean} busy
+ * @param {string} [text]
+ */
 function setBusy(busy, text) {
 	state.busy = busy;
 	els.timeline.setAttribute("aria-busy", busy ? "true" : "false");
@@ -388,8 +448,9 @@ function setBusy(busy, text) {
 // hidden tab (a page opened in the background) draws no frames: there it
 // resolves at once, or after a second if the tab is hidden while it
 // waits.
+/** @returns {Promise<void>} */
 function afterNextFrame() {
-	return new Promise((resolve) => {
+	return new Promise((/** @type {(value?: undefined) => void} */ resolve) => {
 		if (document.visibilityState === "hidden") {
 			resolve();
 			return;

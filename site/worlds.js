@@ -2,7 +2,7 @@
 // of its starts), a lesson, or the world a share link describes; and the
 // list of lessons, with each one's progress, and its export and import.
 
-import {call, counterText, els, parts, sandboxStarts, setStatus, showError, showNotice, state} from "./page.js";
+import {call, counterText, els, engine, parts, sandboxStarts, setStatus, showError, showNotice, state} from "./page.js";
 import {fillTimeline} from "./timeline.js";
 import {rememberStart} from "./share.js";
 import {refresh, scheduleRender, setBusy, setSyncNote} from "./view.js";
@@ -14,6 +14,10 @@ import {drawLessonList} from "./ui-lesson.js";
 
 // loadSandbox starts a new sandbox from one of sandboxStarts (the
 // default: a ReplicaSet ready to step), inside an action.
+/**
+ * @param {number} [seed]
+ * @param {string} [start]
+ */
 async function loadSandbox(seed, start = "sandbox") {
 	// The world's setup ends where the load leaves it: the start
 	// commands below are the learner's, counted from there.
@@ -43,6 +47,7 @@ async function loadSandbox(seed, start = "sandbox") {
 	scheduleRender();
 }
 
+/** @param {string} id */
 async function loadLesson(id) {
 	const res = await call("load", {lesson: id});
 	state.view = null;
@@ -60,9 +65,13 @@ async function loadLesson(id) {
 
 // restoreLink rebuilds the world a share link describes; it resolves
 // false when that failed (the caller then loads the default sandbox).
+/**
+ * @param {import("./engine.js").ReplayState} link
+ * @returns {Promise<boolean>}
+ */
 async function restoreLink(link) {
-	if (link.version !== state.engine.version) {
-		showNotice(`This link was made with engine ${link.version}, this is ${state.engine.version}; replaying anyway.`);
+	if (link.version !== engine().version) {
+		showNotice(`This link was made with engine ${link.version}, this is ${engine().version}; replaying anyway.`);
 	}
 	setBusy(true, "restoring the shared world…");
 	try {
@@ -71,19 +80,23 @@ async function restoreLink(link) {
 		if (link.world !== "sandbox") {
 			info = (await call("load", {lesson: link.world})).lesson || null;
 		}
-		await state.engine.restore(link, {onProgress: (text) => setStatus(text)});
+		await engine().restore(link, {onProgress: (text) => setStatus(text)});
 		parts.lesson.show(info, {page: link.page, saved: info ? progress.get(info.id) : null});
 		els.worldSelect.value = link.world;
 		state.view = null;
 		parts.news.forget();
-		await refresh(null);
+		// refresh makes the view it fetched the present, and nothing
+		// else runs until this action ends.
+		const view = await refresh(null);
 		state.intro = false;
 		await fillTimeline(link.at);
 		// The counter's own words, from the world as restored: a link's
 		// at and end are the engine's numbers, which count the setup.
-		parts.console.print(`Restored a shared world: ${plural(link.inputs.length, "input")} replayed, now at ${counterText(state.view.step, state.view.recordedSteps)}.`);
+		parts.console.print(`Restored a shared world: ${plural(link.inputs.length, "input")} replayed, now at ${counterText(view.step, view.recordedSteps)}.`);
 		return true;
-	} catch (err) {
+	} catch (e) {
+		// The engine and the page reject with Errors only.
+		const err = /** @type {Error} */ (e);
 		showError(`This share link could not be replayed: ${err.message}. Showing the default sandbox instead.`);
 		return false;
 	} finally {
@@ -93,13 +106,13 @@ async function restoreLink(link) {
 
 async function loadLessonList() {
 	try {
-		const sources = await state.engine.call("sources");
+		const sources = await engine().call("sources");
 		links.sources = new Map((sources.sources || []).map((src) => [src.name, src]));
 	} catch (err) {
 		// Upstream links then lead to files only; nothing else needs them.
 	}
 	try {
-		const res = await state.engine.call("lessons");
+		const res = await engine().call("lessons");
 		const lessons = res.lessons || [];
 		state.lessons = lessons;
 		if (els.lessonsDialog.open) {
@@ -110,8 +123,8 @@ async function loadLessonList() {
 			els.worldSelect.appendChild(h("optgroup", {label: "Lessons"},
 				lessons.map((l) => h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}))));
 		}
-	} catch (err) {
-		showError(`The lessons could not be listed: ${err.message}`);
+	} catch (e) {
+		showError(`The lessons could not be listed: ${/** @type {Error} */ (e).message}`);
 	}
 }
 
@@ -137,6 +150,7 @@ function openLessons() {
 	if (!els.lessonsDialog.open) {
 		els.lessonsDialog.showModal();
 	}
+	/** @type {HTMLButtonElement} */
 	const first = els.lessonsList.querySelector(".next button") || els.lessonsList.querySelector("button") || els.lessonsClose;
 	first.focus();
 }
@@ -161,8 +175,9 @@ async function importProgress() {
 		openLessons();
 		els.lessonsNote.textContent = `Imported the progress of ${plural(res.n, "lesson")}` +
 			(res.skipped.length ? `; left out ${res.skipped.join(", ")}, which this page does not have.` : ".");
-	} catch (err) {
-		els.lessonsNote.textContent = `Not imported: ${err.message}.`;
+	} catch (e) {
+		// progress.imported and file.text throw Errors only.
+		els.lessonsNote.textContent = `Not imported: ${/** @type {Error} */ (e).message}.`;
 	} finally {
 		els.lessonsImport.value = "";
 	}
