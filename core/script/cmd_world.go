@@ -597,13 +597,9 @@ func (c *Label) run(s *Session) error {
 	if c.Annotate {
 		verb, done, same = "annotate", "annotated", "not annotated"
 	}
-	objs, rerr := chosen(c, s.w, t, nil)
-	if rerr != nil {
+	objs, none, rerr := s.chosenOrSay(c, t)
+	if rerr != nil || none {
 		return rerr
-	}
-	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
-		s.printText(noResources(t.Kind, t.Namespace))
-		return nil
 	}
 	if name, msg := firstConflict(c, objs); msg != "" {
 		return failure(c, verb+" "+shortName(t.Kind)+"/"+name+": "+msg)
@@ -666,13 +662,9 @@ func noResources(kind api.Kind, ns string) string {
 // default is background, whatever the API's default for the kind).
 func (c *Delete) run(s *Session) error {
 	t := c.Target
-	objs, rerr := chosen(c, s.w, t, nil)
-	if rerr != nil {
+	_, none, rerr := s.chosenOrSay(c, t)
+	if rerr != nil || none {
 		return rerr
-	}
-	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
-		s.printText(noResources(t.Kind, t.Namespace))
-		return nil
 	}
 	opts := apistore.DeleteOptions{GracePeriodSeconds: c.GracePeriod}
 	if t.Kind != api.KindPod {

@@ -74,6 +74,22 @@ func selectorPhrase(t Target) string {
 	return "-l " + t.SelectorText
 }
 
+// chosenOrSay returns the objects a label, annotate or delete acts on, as
+// chosen picks them. When a selector with no --pick (all of them) matches
+// nothing, it prints kubectl's "No resources found" and says there are
+// none: the command has nothing to do, which is no error.
+func (s *Session) chosenOrSay(cmd Command, t Target) (objs []api.Object, none bool, err error) {
+	objs, rerr := chosen(cmd, s.w, t, nil)
+	if rerr != nil {
+		return nil, false, rerr
+	}
+	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
+		s.printText(noResources(t.Kind, t.Namespace))
+		return nil, true, nil
+	}
+	return objs, false, nil
+}
+
 // chosen lists the objects a target acts on, in the order picked. A named
 // object must exist. A selector must match enough objects for the pick; with
 // PickAll and no match, chosen returns no objects and no error, for the
