@@ -36,7 +36,7 @@ STATICCHECK := $(or $(shell command -v staticcheck 2>/dev/null),$(GOBIN_DIR)/sta
 # as oracles are //go:build !js: they run, and are linted, natively.
 JS_PACKAGES := ./wasm/... ./core/... ./lessons/...
 
-.PHONY: help wasm run lint test bench fuzz clean
+.PHONY: help wasm run lint test jstest typecheck bench fuzz clean
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -79,10 +79,32 @@ $(E2E_MODULES): e2e/package.json e2e/package-lock.json
 	@if command -v npm >/dev/null; then npm ci --prefix e2e --no-audit --no-fund; \
 	else echo "make: npm is missing, so the axe-core test will not run; install it (Debian: apt-get install npm)"; fi
 
-test: lint $(E2E_MODULES) ## lint, then every test: native (the browser suite included), with -race outside core/, and js/wasm under node
+test: lint typecheck jstest $(E2E_MODULES) ## lint, the page's JavaScript types and unit tests, then every Go test: native (the browser suite included), with -race outside core/, and js/wasm under node
 	$(GO) test ./...
 	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$|/lessons$$')
 	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(JS_PACKAGES)
+
+# The page's pure JavaScript (share links, the timeline's list, Markdown,
+# offsets, progress files), under node's own test runner: jstest/*.test.mjs
+# import site/'s modules as they are, with a fake document (fakedom.mjs).
+jstest: ## the page's JavaScript unit tests, under node --test
+	node --test jstest/*.test.mjs
+
+# TypeScript, pinned in package-lock.json, checks site/'s JavaScript against
+# its JSDoc types: the page's modules with the DOM's types (jsconfig.json),
+# and its two workers, worker.js and sw.js, classic scripts that run without
+# a document, with a worker's (jsconfig.workers.json, and
+# types/worker-globals.d.ts for what wasm_exec.js and main.wasm give
+# worker.js). Only two generated files are left out: wasm_exec.js (the Go
+# toolchain's) and rlab.js (rlab bundle's, the modules joined).
+# npm ci installs TypeScript when it is missing or older than the lock file.
+SITE_MODULES := node_modules/.package-lock.json
+$(SITE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+typecheck: $(SITE_MODULES) ## tsc --noEmit --checkJs --strict over site/'s JavaScript, against its JSDoc types
+	node_modules/.bin/tsc -p jsconfig.json
+	node_modules/.bin/tsc -p jsconfig.workers.json
 
 # One package at a time (-p 1): go test runs packages side by side, and a
 # package's benchmarks timed while another's run on the machine's other core

@@ -2,8 +2,62 @@
 // (an API store with watches, informers, a rate-limited work queue, the
 // replication manager and the cluster around it) rebuilt as a simulation that
 // a learner can step through, step back in, and replay. This package holds no
-// code; it documents the rule every package below it keeps, and its test
-// enforces that rule.
+// code; it draws the loop, documents the rule every package below it keeps,
+// and its test enforces that rule.
+//
+// # The loop
+//
+// Every box is an actor of the trace, named as the trace names it, and
+// every arrow is an event on the kernel's agenda (sim), so each crossing is
+// a step a learner can see. The words under a box are the upstream
+// functions its steps model.
+//
+//	kubectl (the learner)            scheduler, kubelet/NODE, gc
+//	   |  requests                        ^  watch events (they watch too)
+//	   v                                  |
+//	apiserver ----------------------------+------------------------+
+//	registry.Create/Update/Delete: the store, resourceVersions,     |
+//	and a watch per informer                                        | watch events
+//	   ^                                                            v
+//	   | creates, deletes,            informer/pods (and /replicasets, ...)
+//	   | status writes                  watchHandler: the reflector queues each
+//	   |                                event in the DeltaFIFO;
+//	   |                                processDeltas: the indexer (the cache)
+//	   |                                is updated, then the handlers run
+//	   |                                    |
+//	   |                                    v
+//	   |                              rs-controller (and rc-controller)
+//	   |                                addPod/updatePod/deletePod: adjust the
+//	   |                                expectations, enqueue the owner's key
+//	   |                                    |
+//	   |                                    v
+//	   |                              the workqueue: waiting, dirty,
+//	   |                                processing, delayed (rate limits)
+//	   |                                    |  processNextWorkItem
+//	   |                                    v
+//	   +------------------------------ rs-worker-N
+//	                                    syncReplicaSet: claimPods (adopt and
+//	                                    release), manageReplicas
+//	                                    (slowStartBatch creates, ranked
+//	                                    deletes), updateReplicaSetStatus
+//
+// One pod killed goes round it once (world's ExampleWorld prints these
+// steps): the apiserver removes the pod (registry.Delete) and sends
+// MODIFIED (the deletionTimestamp) and DELETED on its watches;
+// informer/pods' watchHandler queues both in the DeltaFIFO under the pod's
+// key; processDeltas updates and then removes it in the cache, calling
+// rs-controller's updatePod and deletePod, which find no expected deletion
+// and enqueue default/web, once; a worker (rs-worker-2) takes the key,
+// syncReplicaSet counts no active pod against one wanted, and
+// slowStartBatch sends one create;
+// the apiserver stores the new pod (registry.Create), and its ADDED event
+// starts the next round: the informer caches it, the expectation it
+// satisfies is counted down, and a last sync writes the status.
+//
+// Where each part lives: sim (the kernel), apistore (the API server),
+// informer, workqueue, controller (the replication manager), cluster
+// (scheduler and kubelets), gc, world (all of them on one kernel, and the
+// read model the page draws), script (the console's language) and lesson.
 //
 // # The one rule: a synchronous, deterministic kernel
 //

@@ -174,6 +174,8 @@
 //   - TestTheLoopExplainsItsParts: the picture is one Tab stop, ↓ moves
 //     through its parts, Enter shows a part's card (glossary explanation,
 //     upstream name, what it holds) that leads to the glossary.
+//   - TestTheLoopCardOfAnEmptyPartSaysNoNull: the card of a part that
+//     holds nothing (the scheduler) has no "null" among its parts.
 //   - TestTheLoopIsOneTapAwayOnAPhone: at 390×844 the picture is folded
 //     behind a button that opens and folds it, and scrolls sideways.
 //   - TestTheLoopHighlightsWithoutMotion: with prefers-reduced-motion no

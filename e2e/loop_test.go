@@ -241,6 +241,23 @@ func TestTheLoopExplainsItsParts(t *testing.T) {
 	p.waitFor("the glossary at DeltaFIFO", quick, `document.getElementById("glossary").open && document.activeElement.closest(".gloss-entry")?.textContent.includes("DeltaFIFO")`)
 }
 
+// TestTheLoopCardOfAnEmptyPartSaysNoNull: the card of a part that holds
+// nothing (the scheduler) shows its explanation and its buttons, and no
+// "null": the card's parts it does not have are left out, where
+// replaceChildren once wrote them as the text "null".
+func TestTheLoopCardOfAnEmptyPartSaysNoNull(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	p.click(`#loop-figure [data-place="scheduler"]`)
+	p.waitFor("the scheduler's card", quick, `!document.getElementById("loop-detail").hidden`)
+	card := p.text("#loop-detail")
+	assert.Contains(t, card, "scheduler", "the card names the part")
+	assert.NotContains(t, card, "Now:", "the scheduler holds nothing to list")
+	assert.NotContains(t, card, "null", "a part the card does not have is left out, not written as null")
+	assert.Equal(t, 0, eval[int](p, `[...document.getElementById("loop-detail").childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).length`),
+		"the card's children are its elements only")
+}
+
 // TestTheLoopIsOneTapAwayOnAPhone: on a phone the picture is folded away
 // behind one button under its heading, which says whether it is open; one
 // tap shows it, with the step lit, and another folds it again.

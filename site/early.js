@@ -5,6 +5,6 @@
 // request over when it starts (RlabEngine.prefetch). The page's own script
 // and style have arrived by then, so the download takes no bandwidth from
 // them.
-"use strict";
+import {RlabEngine} from "./engine.js";
 
-globalThis.RlabEngine.prefetch("main.wasm");
+RlabEngine.prefetch("main.wasm");

@@ -13,517 +13,644 @@
 // byte for byte, with no backend. decodeState validates a link completely
 // before anything runs: a link is untrusted input, and its commands only ever
 // reach the console's parser, never JavaScript.
-"use strict";
 
-(() => {
-	// Limits of a share link. They bound how long a replay may take and how
-	// much a hostile link can make the page do.
-	const maxLinkSteps = 1000000;
-	const maxLinkInputs = 1000;
-	const maxInputLength = 500;
-	const maxLinkPages = 100;
-	// The most steps one step request may run (the bridge's maxStepN).
-	const maxStepChunk = 10000;
+// Limits of a share link. They bound how long a replay may take and how
+// much a hostile link can make the page do.
+const maxLinkSteps = 1000000;
+const maxLinkInputs = 1000;
+const maxInputLength = 500;
+const maxLinkPages = 100;
+// The most steps one step request may run (the bridge's maxStepN).
+const maxStepChunk = 10000;
 
-	// early holds the requests RlabEngine.prefetch made, by URL, until an
-	// engine takes them over.
-	const early = new Map();
+// early holds the requests RlabEngine.prefetch made, by URL, until an
+// engine takes them over.
+/** @type {Map<string, Promise<Response>>} */
+const early = new Map();
 
-	class RlabEngine {
-		// options: workerURL and wasmURL (default worker.js and main.wasm);
-		// onStatus(text, kind); onProgress(download) (see download);
-		// onRestart({reason, state});
-		// callTimeoutMs, after which an unanswered request counts as a hung
-		// worker (no bridge op runs anywhere near that long).
-		constructor(options = {}) {
-			this.workerURL = options.workerURL || "worker.js";
-			this.wasmURL = options.wasmURL || "main.wasm";
-			// module is the compiled main.wasm (a Promise), shared by every
-			// worker this engine starts.
-			this.module = null;
-			// response is main.wasm's response (a Promise) once prefetch
-			// has asked for it, until compile takes it.
-			this.response = null;
-			// download is how far main.wasm's download has come: loaded and
-			// total are bytes of main.wasm itself, as it is once decoded
-			// (total 0 while it is not known), and wire the bytes its
-			// compressed copy takes on the network (0 when it is sent as
-			// it is, or not known); done once every byte is in.
-			this.download = {loaded: 0, total: 0, wire: 0, done: false};
-			this.onStatus = options.onStatus || (() => {});
-			this.onProgress = options.onProgress || (() => {});
-			this.onRestart = options.onRestart || (() => {});
-			this.callTimeoutMs = options.callTimeoutMs || 60000;
-			this.version = "";
-			this.readyAt = 0;
-			// state is the replay state of the world on show, from the last
-			// view the page remembered; null before the first.
-			this.state = null;
-			this.worker = null;
-			this.nextID = 1;
-			this.pending = new Map();
-			// gate holds public calls back while a new worker is rebuilding
-			// the world after a death.
-			this.gate = Promise.resolve();
-			this.cancelled = false;
-			this.restarts = 0;
-			// memoryBytes is the size of the engine's wasm memory after the
-			// last answer: the most it has needed so far.
-			this.memoryBytes = 0;
-		}
+/** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").StepsResult} StepsResult */
+/** @typedef {import("./bridge-types.js").LoadArgs} LoadArgs */
 
-		// start loads main.wasm in a new worker and resolves {version, readyAt}
-		// when Go answers. It never says "ready" itself: the page is ready
-		// once the engine holds the world it shows, which only the page
-		// knows.
-		// Calls made before it resolves wait for it.
-		start() {
-			this.onStatus("loading the simulator…", "loading");
-			const started = this.spawn();
-			// Between the last byte and Go's first answer the module
-			// finishes compiling and Go starts: a while on a slow machine.
-			this.compile().then(() => this.onStatus("starting the simulator…", "starting"), () => {});
-			// A failed start leaves no worker, and every call then says so.
-			this.gate = started.then(() => {}, () => {});
-			return started;
-		}
+/**
+ * ReplayState is what a share link holds: enough to rebuild a world.
+ * page, the lesson's page on show, is only in a decoded link's state.
+ * @typedef {Object} ReplayState
+ * @property {string} version
+ * @property {string} world
+ * @property {number} seed
+ * @property {Array<{step: number, text: string}>} inputs
+ * @property {number} at
+ * @property {number} end
+ * @property {number} [page]
+ */
 
-		// compile fetches and compiles main.wasm on the page's side, once:
-		// compiling runs off the main thread while the bytes stream in, and
-		// overlaps the worker's own start; a worker restarted after a crash
-		// reuses the module instead of compiling it again. Where modules
-		// cannot be compiled here (no compileStreaming), the worker fetches
-		// main.wasm itself.
-		compile() {
-			if (!this.module && typeof WebAssembly.compileStreaming !== "function") {
-				this.module = Promise.resolve(null);
-			} else if (!this.module) {
-				const response = this.response || fetch(this.wasmURL);
-				this.response = null; // a compile that failed fetches anew
-				this.module = WebAssembly.compileStreaming(response.then((r) => {
-					if (!r.ok) {
-						throw new Error(`${this.wasmURL}: ${r.status} ${r.statusText}; build it with make wasm`);
-					}
-					return this.counted(r);
-				}));
-			}
-			return this.module;
-		}
+/**
+ * Download is how far main.wasm's download has come (see the constructor).
+ * @typedef {{loaded: number, total: number, wire: number, done: boolean}} Download
+ */
 
-		// prefetch asks for main.wasm before start does, so that on a slow
-		// network the request's round trip, and the first bytes, overlap the
-		// page's first drawing, and the download's size is known (and
-		// shown) sooner. Nothing reads the body until start, so compiling
-		// main.wasm, which on a fast network would cost the first drawing
-		// most, still waits for it. A request RlabEngine.prefetch made
-		// earlier is taken over.
-		prefetch() {
-			if (!this.module && !this.response && typeof WebAssembly.compileStreaming === "function") {
-				this.response = early.get(this.wasmURL) || fetch(this.wasmURL);
-				early.delete(this.wasmURL);
-				this.response.then((r) => {
-					if (r.ok && !this.download.loaded) {
-						this.sizes(r);
-						this.onProgress(this.download);
-					}
-				}, () => {});
-			}
-		}
+/**
+ * EngineOptions are RlabEngine's options (see the constructor).
+ * @typedef {Object} EngineOptions
+ * @property {string} [workerURL]
+ * @property {string} [wasmURL]
+ * @property {(text: string, kind: string) => void} [onStatus]
+ * @property {(download: Download) => void} [onProgress]
+ * @property {(restart: {reason: string, state: ReplayState | null}) => void} [onRestart]
+ * @property {number} [callTimeoutMs]
+ */
 
-		// sizes reads main.wasm's sizes from response's headers into
-		// this.download (see counted).
-		sizes(response) {
-			const d = this.download;
-			const length = (name) => {
-				const n = Number(response.headers.get(name));
-				return Number.isSafeInteger(n) && n > 0 ? n : 0;
-			};
-			const coding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-			if (coding === "identity") {
-				d.total = length("Content-Length");
-			} else {
-				d.total = length("X-Decoded-Length");
-				d.wire = length("Content-Length");
-			}
-		}
+/**
+ * A request in flight, until its answer comes.
+ * @typedef {{resolve: (result: unknown) => void, reject: (err: Error) => void, op: string, timer: ReturnType<typeof setTimeout>}} Pending
+ */
 
-		// counted returns response with a body that counts main.wasm's bytes
-		// into this.download as the compiler reads them.
-		//
-		// A reader sees the body decoded, so the bytes counted are
-		// main.wasm's own, and they are counted against main.wasm's own
-		// size: Content-Length when the file comes as it is, and, when it
-		// comes compressed (Content-Length is then the compressed size),
-		// X-Decoded-Length, which rlab serve adds to a precompressed
-		// file's response. A server that sends neither leaves the total
-		// unknown, and the page shows the bytes alone.
-		counted(response) {
-			const d = this.download;
-			this.sizes(response);
-			this.onProgress(d);
-			if (!response.body || typeof TransformStream !== "function") {
-				return response;
-			}
-			const body = response.body.pipeThrough(new TransformStream({
-				transform: (chunk, controller) => {
-					d.loaded += chunk.byteLength;
-					this.onProgress(d);
-					controller.enqueue(chunk);
-				},
-				flush: () => {
-					d.done = true;
-					if (d.total < d.loaded) {
-						d.total = d.loaded;
-					}
-					this.onProgress(d);
-				},
-			}));
-			// The compiler needs the type (application/wasm) from the
-			// original headers; the status and headers are otherwise
-			// the original's too.
-			return new Response(body, {status: response.status, statusText: response.statusText, headers: response.headers});
-		}
+class RlabEngine {
+	// options: workerURL and wasmURL (default worker.js and main.wasm);
+	// onStatus(text, kind); onProgress(download) (see download);
+	// onRestart({reason, state});
+	// callTimeoutMs, after which an unanswered request counts as a hung
+	// worker (no bridge op runs anywhere near that long).
+	/** @param {EngineOptions} [options] */
+	constructor(options = {}) {
+		this.workerURL = options.workerURL || "worker.js";
+		this.wasmURL = options.wasmURL || "main.wasm";
+		// module is the compiled main.wasm (a Promise), shared by every
+		// worker this engine starts.
+		/** @type {Promise<WebAssembly.Module | null> | null} */
+		this.module = null;
+		// response is main.wasm's response (a Promise) once prefetch
+		// has asked for it, until compile takes it.
+		/** @type {Promise<Response> | null} */
+		this.response = null;
+		// download is how far main.wasm's download has come: loaded and
+		// total are bytes of main.wasm itself, as it is once decoded
+		// (total 0 while it is not known), and wire the bytes its
+		// compressed copy takes on the network (0 when it is sent as
+		// it is, or not known); done once every byte is in.
+		/** @type {Download} */
+		this.download = {loaded: 0, total: 0, wire: 0, done: false};
+		this.onStatus = options.onStatus || (() => {});
+		this.onProgress = options.onProgress || (() => {});
+		this.onRestart = options.onRestart || (() => {});
+		this.callTimeoutMs = options.callTimeoutMs || 60000;
+		this.version = "";
+		this.readyAt = 0;
+		// state is the replay state of the world on show, from the last
+		// view the page remembered; null before the first.
+		/** @type {ReplayState | null} */
+		this.state = null;
+		/** @type {Worker | null} */
+		this.worker = null;
+		this.nextID = 1;
+		/** @type {Map<number, Pending>} */
+		this.pending = new Map();
+		// gate holds public calls back while a new worker is rebuilding
+		// the world after a death.
+		/** @type {Promise<unknown>} */
+		this.gate = Promise.resolve();
+		this.cancelled = false;
+		this.restarts = 0;
+		// memoryBytes is the size of the engine's wasm memory after the
+		// last answer: the most it has needed so far.
+		this.memoryBytes = 0;
+	}
 
-		spawn() {
-			const module = this.compile();
-			return new Promise((resolve, reject) => {
-				const worker = new Worker(this.workerURL);
-				this.worker = worker;
-				module.then((m) => worker.postMessage({module: m}), (err) => {
-					// A module that cannot be fetched or compiled leaves
-					// nothing to run; the worker is not needed.
-					this.module = null;
-					worker.terminate();
-					if (worker === this.worker) {
-						this.worker = null;
-					}
-					reject(new Error(`the simulator could not start: ${err.message}`));
-				});
-				let started = false;
-				worker.onmessage = (event) => {
-					const msg = event.data;
-					if (worker !== this.worker) {
-						return; // a message from a worker already replaced
-					}
-					switch (msg.type) {
-					case "ready":
-						started = true;
-						this.version = msg.version;
-						this.readyAt = msg.readyAt;
-						resolve({version: msg.version, readyAt: msg.readyAt});
-						break;
-					case "answer":
-						this.memoryBytes = msg.memory;
-						this.answer(msg.id, msg.answer);
-						break;
-					case "dead":
-						if (!started) {
-							reject(new Error(`the simulator could not start: ${msg.reason}`));
-						}
-						this.died(worker, msg.reason);
-						break;
-					}
-				};
-				worker.onerror = (event) => {
-					event.preventDefault();
-					const reason = event.message || "the worker failed";
-					if (!started) {
-						reject(new Error(`the simulator could not start: ${reason}`));
-					}
-					this.died(worker, reason);
-				};
-			});
-		}
+	// start loads main.wasm in a new worker and resolves {version, readyAt}
+	// when Go answers. It never says "ready" itself: the page is ready
+	// once the engine holds the world it shows, which only the page
+	// knows.
+	// Calls made before it resolves wait for it.
+	/** @returns {Promise<{version: string, readyAt: number}>} */
+	start() {
+		this.onStatus("loading the simulator…", "loading");
+		const started = this.spawn();
+		// Between the last byte and Go's first answer the module
+		// finishes compiling and Go starts: a while on a slow machine.
+		this.compile().then(() => this.onStatus("starting the simulator…", "starting"), () => {});
+		// A failed start leaves no worker, and every call then says so.
+		this.gate = started.then(() => {}, () => {});
+		return started;
+	}
 
-		answer(id, text) {
-			const p = this.pending.get(id);
-			if (!p) {
-				return;
-			}
-			this.pending.delete(id);
-			clearTimeout(p.timer);
-			let answer;
-			try {
-				answer = JSON.parse(text);
-			} catch (err) {
-				p.reject(new Error(`${p.op}: the simulator answered something that is not JSON`));
-				return;
-			}
-			if (answer.error !== undefined) {
-				p.reject(new Error(answer.error));
-			} else {
-				p.resolve(answer.result);
-			}
-		}
-
-		// call sends one request and resolves its result; it waits while the
-		// world is being rebuilt after a crash.
-		call(op, args) {
-			return this.gate.then(() => this.send(op, args));
-		}
-
-		send(op, args) {
-			return new Promise((resolve, reject) => {
-				if (!this.worker) {
-					reject(new Error("the simulator is not started"));
-					return;
+	// compile fetches and compiles main.wasm on the page's side, once:
+	// compiling runs off the main thread while the bytes stream in, and
+	// overlaps the worker's own start; a worker restarted after a crash
+	// reuses the module instead of compiling it again. Where modules
+	// cannot be compiled here (no compileStreaming), the worker fetches
+	// main.wasm itself.
+	/** @returns {Promise<WebAssembly.Module | null>} */
+	compile() {
+		if (!this.module && typeof WebAssembly.compileStreaming !== "function") {
+			this.module = Promise.resolve(null);
+		} else if (!this.module) {
+			const response = this.response || fetch(this.wasmURL);
+			this.response = null; // a compile that failed fetches anew
+			this.module = WebAssembly.compileStreaming(response.then((r) => {
+				if (!r.ok) {
+					throw new Error(`${this.wasmURL}: ${r.status} ${r.statusText}; build it with make wasm`);
 				}
-				const id = this.nextID++;
-				const worker = this.worker;
-				const timer = setTimeout(() => {
-					this.died(worker, `${op} did not answer within ${this.callTimeoutMs / 1000} s`);
-				}, this.callTimeoutMs);
-				this.pending.set(id, {resolve, reject, op, timer});
-				const request = args === undefined ? {op} : {op, args};
-				worker.postMessage({id, request: JSON.stringify(request)});
+				return this.counted(r);
+			}));
+		}
+		return this.module;
+	}
+
+	// prefetch asks for main.wasm before start does, so that on a slow
+	// network the request's round trip, and the first bytes, overlap the
+	// page's first drawing, and the download's size is known (and
+	// shown) sooner. Nothing reads the body until start, so compiling
+	// main.wasm, which on a fast network would cost the first drawing
+	// most, still waits for it. A request RlabEngine.prefetch made
+	// earlier is taken over.
+	prefetch() {
+		if (!this.module && !this.response && typeof WebAssembly.compileStreaming === "function") {
+			this.response = early.get(this.wasmURL) || fetch(this.wasmURL);
+			early.delete(this.wasmURL);
+			this.response.then((r) => {
+				if (r.ok && !this.download.loaded) {
+					this.sizes(r);
+					this.onProgress(this.download);
+				}
+			}, () => {});
+		}
+	}
+
+	// sizes reads main.wasm's sizes from response's headers into
+	// this.download (see counted).
+	/** @param {Response} response */
+	sizes(response) {
+		const d = this.download;
+		/** @param {string} name */
+		const length = (name) => {
+			const n = Number(response.headers.get(name));
+			return Number.isSafeInteger(n) && n > 0 ? n : 0;
+		};
+		const coding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+		if (coding === "identity") {
+			d.total = length("Content-Length");
+		} else {
+			d.total = length("X-Decoded-Length");
+			d.wire = length("Content-Length");
+		}
+	}
+
+	// counted returns response with a body that counts main.wasm's bytes
+	// into this.download as the compiler reads them.
+	//
+	// A reader sees the body decoded, so the bytes counted are
+	// main.wasm's own, and they are counted against main.wasm's own
+	// size: Content-Length when the file comes as it is, and, when it
+	// comes compressed (Content-Length is then the compressed size),
+	// X-Decoded-Length, which rlab serve adds to a precompressed
+	// file's response. A server that sends neither leaves the total
+	// unknown, and the page shows the bytes alone.
+	/**
+	 * @param {Response} response
+	 * @returns {Response}
+	 */
+	counted(response) {
+		const d = this.download;
+		this.sizes(response);
+		this.onProgress(d);
+		if (!response.body || typeof TransformStream !== "function") {
+			return response;
+		}
+		const body = response.body.pipeThrough(new TransformStream(/** @type {Transformer<Uint8Array, Uint8Array>} */ ({
+			transform: (chunk, controller) => {
+				d.loaded += chunk.byteLength;
+				this.onProgress(d);
+				controller.enqueue(chunk);
+			},
+			flush: () => {
+				d.done = true;
+				if (d.total < d.loaded) {
+					d.total = d.loaded;
+				}
+				this.onProgress(d);
+			},
+		})));
+		// The compiler needs the type (application/wasm) from the
+		// original headers; the status and headers are otherwise
+		// the original's too.
+		return new Response(body, {status: response.status, statusText: response.statusText, headers: response.headers});
+	}
+
+	/** @returns {Promise<{version: string, readyAt: number}>} */
+	spawn() {
+		const module = this.compile();
+		return new Promise((resolve, reject) => {
+			const worker = new Worker(this.workerURL);
+			this.worker = worker;
+			module.then((m) => worker.postMessage({module: m}), (err) => {
+				// A module that cannot be fetched or compiled leaves
+				// nothing to run; the worker is not needed.
+				this.module = null;
+				worker.terminate();
+				if (worker === this.worker) {
+					this.worker = null;
+				}
+				reject(new Error(`the simulator could not start: ${err.message}`));
 			});
-		}
-
-		// died handles the death of worker: every request in flight fails,
-		// and a new worker rebuilds the world the page last remembered.
-		died(worker, reason) {
-			if (worker !== this.worker) {
-				return;
-			}
-			worker.terminate();
-			this.worker = null;
-			const err = new Error(`the simulator crashed (${reason}); it is being restarted`);
-			for (const p of this.pending.values()) {
-				clearTimeout(p.timer);
-				p.reject(err);
-			}
-			this.pending.clear();
-			this.restarts++;
-			this.onStatus("the simulator crashed; restarting…", "restarting");
-			const state = this.state;
-			this.gate = this.spawn()
-				.then(() => (state ? this.replay(state, () => {}) : null))
-				.then(() => {
-					this.onStatus("ready", "ready");
-					this.onRestart({reason, state});
-				}, (restartErr) => {
-					this.onStatus(`the simulator could not be restarted: ${restartErr.message}`, "error");
-					throw restartErr;
-				});
-			// A gate that failed fails every later call with its reason; this
-			// only keeps the browser from also reporting it as unhandled.
-			this.gate.catch(() => {});
-		}
-
-		// cancel stops the chunked operation in progress at its next chunk.
-		cancel() {
-			this.cancelled = true;
-		}
-
-		// stabilize runs the world towards rest, chunk steps per request,
-		// until it is at rest or cancel is called. onChunk sees every chunk's
-		// answer. The first answer lists the steps its chunk ran (the newest
-		// 500 at most, as every answer of the bridge's does); with steps
-		// given, later answers list only their newest steps, for a caller
-		// that draws only those while the run goes on and fetches the rest
-		// at its end: the worker spends a fifth of a chunk's time listing
-		// 500 steps. It resolves the last answer with cancelled set.
-		async stabilize({chunk = 1000, steps, onChunk = () => {}} = {}) {
-			this.cancelled = false;
-			const later = steps === undefined ? {maxSteps: chunk} : {maxSteps: chunk, steps};
-			let args = {maxSteps: chunk};
-			let res;
-			for (;;) {
-				res = await this.call("stabilize", args);
-				args = later;
-				onChunk(res);
-				if (res.atRest || res.idle || this.cancelled) {
+			let started = false;
+			worker.onmessage = (event) => {
+				const msg = event.data;
+				if (worker !== this.worker) {
+					return; // a message from a worker already replaced
+				}
+				switch (msg.type) {
+				case "ready":
+					started = true;
+					this.version = msg.version;
+					this.readyAt = msg.readyAt;
+					resolve({version: msg.version, readyAt: msg.readyAt});
+					break;
+				case "answer":
+					this.memoryBytes = msg.memory;
+					this.answer(msg.id, msg.answer);
+					break;
+				case "dead":
+					if (!started) {
+						reject(new Error(`the simulator could not start: ${msg.reason}`));
+					}
+					this.died(worker, msg.reason);
 					break;
 				}
-			}
-			const cancelled = this.cancelled && !res.atRest;
-			this.cancelled = false;
-			return Object.assign({}, res, {cancelled});
-		}
-
-		// remember records the replay state of the world a view shows.
-		remember(view) {
-			this.state = RlabEngine.stateFromView(view, this.version);
-		}
-
-		// restore rebuilds the world a state describes (a share link's). It
-		// can be cancelled between chunks; onProgress hears how far it got.
-		async restore(state, {onProgress = () => {}} = {}) {
-			this.cancelled = false;
-			try {
-				await this.gate;
-				await this.replay(state, onProgress);
-			} finally {
-				this.cancelled = false;
-			}
-		}
-
-		async replay(state, onProgress) {
-			const args = state.world === "sandbox" ? {} : {lesson: state.world};
-			if (state.seed) {
-				args.seed = state.seed;
-			}
-			const loaded = await this.send("load", args);
-			let step = loaded.step;
-			const failures = [];
-			for (const [i, input] of state.inputs.entries()) {
-				if (input.step < step) {
-					throw new Error(`input ${i + 1} ("${input.text}") is at step ${input.step}, but the world is already at step ${step}: the link does not describe a run of this engine`);
-				}
-				step = await this.stepTo(step, input.step, onProgress);
-				onProgress(`replaying input ${i + 1} of ${state.inputs.length}: ${input.text}`);
-				const res = await this.send("run", {line: input.text});
-				if (res.failure) {
-					failures.push(`${input.text}: ${res.failure.error}`);
-				}
-				step = res.step;
-			}
-			step = await this.stepTo(step, state.end, onProgress);
-			if (step !== state.at) {
-				await this.send("seek", {step: state.at});
-			}
-			return {failures};
-		}
-
-		// stepTo runs steps from step to target, in chunks.
-		async stepTo(step, target, onProgress) {
-			while (step < target) {
-				if (this.cancelled) {
-					throw new Error(`cancelled at step ${step} of ${target}`);
-				}
-				const res = await this.send("step", {n: Math.min(maxStepChunk, target - step)});
-				if (res.step === step) {
-					throw new Error(`the world had nothing left to do at step ${step}, before step ${target}`);
-				}
-				step = res.step;
-				onProgress(`replaying: step ${step} of ${target}`);
-			}
-			return step;
-		}
-
-		// RlabEngine.prefetch(url) asks for a main.wasm before any engine
-		// exists; the first engine with that wasmURL takes the request
-		// over. The page's scripts call it first thing (early.js), because
-		// the rest of them take a while to run on a slow machine, and the
-		// download is the longest wait of a page load.
-		static prefetch(url) {
-			if (!early.has(url) && typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function") {
-				early.set(url, fetch(url));
-			}
-		}
-
-		// stateFromView is the replay state of the world view shows.
-		static stateFromView(view, version) {
-			return {
-				version: String(version || ""),
-				world: view.mode === "lesson" ? view.lesson : "sandbox",
-				seed: view.seed,
-				inputs: (view.inputs || []).map((input) => ({step: input.step, text: input.text})),
-				at: view.step,
-				end: view.recordedSteps,
 			};
-		}
+			worker.onerror = (event) => {
+				event.preventDefault();
+				const reason = event.message || "the worker failed";
+				if (!started) {
+					reject(new Error(`the simulator could not start: ${reason}`));
+				}
+				this.died(worker, reason);
+			};
+		});
+	}
 
-		// encodeState writes a state as the fragment of a share link:
-		// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…, and p=N,
-		// the lesson's page on show, when the state has one past the first.
-		static encodeState(state) {
-			if (!Number.isSafeInteger(state.seed)) {
-				throw new Error(`seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
-			}
-			const p = new URLSearchParams();
-			p.append("v", state.version);
-			p.append("w", state.world);
-			p.append("seed", String(state.seed));
-			p.append("at", String(state.at));
-			p.append("end", String(state.end));
-			for (const input of state.inputs) {
-				p.append("i", `${input.step}:${input.text}`);
-			}
-			if (state.page > 1) {
-				p.append("p", String(state.page));
-			}
-			return p.toString();
+	/**
+	 * @param {number} id
+	 * @param {string} text
+	 */
+	answer(id, text) {
+		const p = this.pending.get(id);
+		if (!p) {
+			return;
 		}
-
-		// decodeState reads a share link's fragment (with or without its
-		// leading #) and validates every part of it; it throws an Error
-		// naming what is wrong and what is valid.
-		static decodeState(hash) {
-			const text = String(hash).replace(/^#/, "");
-			if (text.length > 200000) {
-				throw new Error("the link is too long to be a Reconcile Lab link");
-			}
-			const p = new URLSearchParams(text);
-			const known = new Set(["v", "w", "seed", "at", "end", "i", "p"]);
-			for (const key of p.keys()) {
-				if (!known.has(key)) {
-					throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i, p)`);
-				}
-			}
-			if (p.getAll("p").length > 1) {
-				throw new Error(`the link must have at most one "p" part`);
-			}
-			for (const key of ["v", "w", "seed", "at", "end"]) {
-				if (p.getAll(key).length !== 1) {
-					throw new Error(`the link must have exactly one "${key}" part`);
-				}
-			}
-			const version = p.get("v");
-			if (!/^[\w.+-]{1,64}$/.test(version)) {
-				throw new Error(`the link's version "${clip(version)}" is not a version (letters, digits, . + - _, at most 64)`);
-			}
-			const world = p.get("w");
-			if (world !== "sandbox" && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(world)) {
-				throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 02-a-pod-dies`);
-			}
-			const seed = number(p.get("seed"), "seed", Number.MAX_SAFE_INTEGER);
-			const end = number(p.get("end"), "end", maxLinkSteps);
-			const at = number(p.get("at"), "at", end);
-			const raw = p.getAll("i");
-			if (raw.length > maxLinkInputs) {
-				throw new Error(`the link has ${raw.length} inputs; at most ${maxLinkInputs} are allowed`);
-			}
-			const inputs = [];
-			let last = 0;
-			for (const [n, item] of raw.entries()) {
-				const m = /^(\d{1,7}):(.+)$/s.exec(item);
-				if (!m) {
-					throw new Error(`input ${n + 1} of the link, "${clip(item)}", is not STEP:COMMAND`);
-				}
-				const step = Number(m[1]);
-				const command = m[2];
-				if (step < last || step > end) {
-					throw new Error(`input ${n + 1} of the link is at step ${step}; inputs must be in step order and at most end=${end}`);
-				}
-				if (command.length > maxInputLength || /[\u0000-\u001f\u007f]/.test(command)) {
-					throw new Error(`input ${n + 1} of the link is not one console line of at most ${maxInputLength} characters`);
-				}
-				last = step;
-				inputs.push({step, text: command});
-			}
-			// p, the lesson's page, is a hint for the guide: a page past
-			// the lesson's last opens its last.
-			const page = p.has("p") ? number(p.get("p"), "page", maxLinkPages) : 1;
-			if (page < 1 || (page > 1 && world === "sandbox")) {
-				throw new Error(`the link's page "${page}" is not a lesson page (from 1, and only with a lesson)`);
-			}
-			return {version, world, seed, inputs, at, end, page};
+		this.pending.delete(id);
+		clearTimeout(p.timer);
+		let answer;
+		try {
+			answer = JSON.parse(text);
+		} catch (err) {
+			p.reject(new Error(`${p.op}: the simulator answered something that is not JSON`));
+			return;
+		}
+		if (answer.error !== undefined) {
+			p.reject(new Error(answer.error));
+		} else {
+			p.resolve(answer.result);
 		}
 	}
 
-	function number(text, name, max) {
-		if (!/^\d{1,16}$/.test(text) || Number(text) > max) {
-			throw new Error(`the link's ${name} "${clip(text)}" is not a whole number from 0 to ${max}`);
+	// call sends one request and resolves its result; it waits while the
+	// world is being rebuilt after a crash. The op's name types its
+	// arguments and its answer (bridge-types.js, from the Go types).
+	/**
+	 * @template {keyof BridgeOps} Op
+	 * @param {Op} op
+	 * @param {BridgeOps[Op]["args"]} [args]
+	 * @returns {Promise<BridgeOps[Op]["result"]>}
+	 */
+	call(op, args) {
+		return this.gate.then(() => this.send(op, args));
+	}
+
+	/**
+	 * @template {keyof BridgeOps} Op
+	 * @param {Op} op
+	 * @param {BridgeOps[Op]["args"]} [args]
+	 * @returns {Promise<BridgeOps[Op]["result"]>}
+	 */
+	send(op, args) {
+		return new Promise((resolve, reject) => {
+			if (!this.worker) {
+				reject(new Error("the simulator is not started"));
+				return;
+			}
+			const id = this.nextID++;
+			const worker = this.worker;
+			const timer = setTimeout(() => {
+				this.died(worker, `${op} did not answer within ${this.callTimeoutMs / 1000} s`);
+			}, this.callTimeoutMs);
+			// The answer to op is op's result (bridge-types.js).
+			this.pending.set(id, {resolve: /** @type {(result: unknown) => void} */ (resolve), reject, op, timer});
+			const request = args === undefined ? {op} : {op, args};
+			worker.postMessage({id, request: JSON.stringify(request)});
+		});
+	}
+
+	// died handles the death of worker: every request in flight fails,
+	// and a new worker rebuilds the world the page last remembered.
+	/**
+	 * @param {Worker} worker
+	 * @param {string} reason
+	 */
+	died(worker, reason) {
+		if (worker !== this.worker) {
+			return;
 		}
-		return Number(text);
+		worker.terminate();
+		this.worker = null;
+		const err = new Error(`the simulator crashed (${reason}); it is being restarted`);
+		for (const p of this.pending.values()) {
+			clearTimeout(p.timer);
+			p.reject(err);
+		}
+		this.pending.clear();
+		this.restarts++;
+		this.onStatus("the simulator crashed; restarting…", "restarting");
+		const state = this.state;
+		this.gate = this.spawn()
+			.then(() => (state ? this.replay(state, () => {}) : null))
+			.then(() => {
+				this.onStatus("ready", "ready");
+				this.onRestart({reason, state});
+			}, (restartErr) => {
+				this.onStatus(`the simulator could not be restarted: ${restartErr.message}`, "error");
+				throw restartErr;
+			});
+		// A gate that failed fails every later call with its reason; this
+		// only keeps the browser from also reporting it as unhandled.
+		this.gate.catch(() => {});
 	}
 
-	// clip shortens untrusted text quoted in an error message.
-	function clip(text) {
-		const s = String(text);
-		return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+	// cancel stops the chunked operation in progress at its next chunk.
+	cancel() {
+		this.cancelled = true;
 	}
 
-	globalThis.RlabEngine = RlabEngine;
-})();
+	// stabilize runs the world towards rest, chunk steps per request,
+	// until it is at rest or cancel is called. onChunk sees every chunk's
+	// answer. The first answer lists the steps its chunk ran (the newest
+	// 500 at most, as every answer of the bridge's does); with steps
+	// given, later answers list only their newest steps, for a caller
+	// that draws only those while the run goes on and fetches the rest
+	// at its end: the worker spends a fifth of a chunk's time listing
+	// 500 steps. It resolves the last answer with cancelled set.
+	/**
+	 * @param {{chunk?: number, steps?: number, onChunk?: (res: StepsResult) => void}} [options]
+	 * @returns {Promise<StepsResult & {cancelled: boolean}>}
+	 */
+	async stabilize({chunk = 1000, steps, onChunk = () => {}} = {}) {
+		this.cancelled = false;
+		const later = steps === undefined ? {maxSteps: chunk} : {maxSteps: chunk, steps};
+		/** @type {import("./bridge-types.js").StabilizeArgs} */
+		let args = {maxSteps: chunk};
+		/** @type {StepsResult | undefined} */
+		let res;
+		for (;;) {
+			res = await this.call("stabilize", args);
+			args = later;
+			onChunk(res);
+			if (res.atRest || res.idle || this.cancelled) {
+				break;
+			}
+		}
+		// The loop ran at least once, so res is an answer.
+		const last = /** @type {StepsResult} */ (res);
+		const cancelled = this.cancelled && !last.atRest;
+		this.cancelled = false;
+		return Object.assign({}, last, {cancelled});
+	}
+
+	// remember records the replay state of the world a view shows.
+	/** @param {View} view */
+	remember(view) {
+		this.state = RlabEngine.stateFromView(view, this.version);
+	}
+
+	// restore rebuilds the world a state describes (a share link's). It
+	// can be cancelled between chunks; onProgress hears how far it got.
+	/**
+	 * @param {ReplayState} state
+	 * @param {{onProgress?: (text: string) => void}} [options]
+	 */
+	async restore(state, {onProgress = () => {}} = {}) {
+		this.cancelled = false;
+		try {
+			await this.gate;
+			await this.replay(state, onProgress);
+		} finally {
+			this.cancelled = false;
+		}
+	}
+
+	/**
+	 * @param {ReplayState} state
+	 * @param {(text: string) => void} onProgress
+	 * @returns {Promise<{failures: string[]}>}
+	 */
+	async replay(state, onProgress) {
+		/** @type {LoadArgs} */
+		const args = state.world === "sandbox" ? {} : {lesson: state.world};
+		if (state.seed) {
+			args.seed = state.seed;
+		}
+		const loaded = await this.send("load", args);
+		let step = loaded.step;
+		const failures = [];
+		for (const [i, input] of state.inputs.entries()) {
+			if (input.step < step) {
+				throw new Error(`input ${i + 1} ("${input.text}") is at step ${input.step}, but the world is already at step ${step}: the link does not describe a run of this engine`);
+			}
+			step = await this.stepTo(step, input.step, onProgress);
+			onProgress(`replaying input ${i + 1} of ${state.inputs.length}: ${input.text}`);
+			const res = await this.send("run", {line: input.text});
+			if (res.failure) {
+				failures.push(`${input.text}: ${res.failure.error}`);
+			}
+			step = res.step;
+		}
+		step = await this.stepTo(step, state.end, onProgress);
+		if (step !== state.at) {
+			await this.send("seek", {step: state.at});
+		}
+		return {failures};
+	}
+
+	// stepTo runs steps from step to target, in chunks.
+	/**
+	 * @param {number} step
+	 * @param {number} target
+	 * @param {(text: string) => void} onProgress
+	 * @returns {Promise<number>}
+	 */
+	async stepTo(step, target, onProgress) {
+		while (step < target) {
+			if (this.cancelled) {
+				throw new Error(`cancelled at step ${step} of ${target}`);
+			}
+			const res = await this.send("step", {n: Math.min(maxStepChunk, target - step)});
+			if (res.step === step) {
+				throw new Error(`the world had nothing left to do at step ${step}, before step ${target}`);
+			}
+			step = res.step;
+			onProgress(`replaying: step ${step} of ${target}`);
+		}
+		return step;
+	}
+
+	// RlabEngine.prefetch(url) asks for a main.wasm before any engine
+	// exists; the first engine with that wasmURL takes the request
+	// over. The page's scripts call it first thing (early.js), because
+	// the rest of them take a while to run on a slow machine, and the
+	// download is the longest wait of a page load.
+	/** @param {string} url */
+	static prefetch(url) {
+		if (!early.has(url) && typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function") {
+			early.set(url, fetch(url));
+		}
+	}
+
+	// stateFromView is the replay state of the world view shows.
+	/**
+	 * @param {View} view
+	 * @param {string} [version]
+	 * @returns {ReplayState}
+	 */
+	static stateFromView(view, version) {
+		return {
+			version: String(version || ""),
+			// A lesson's view always names its lesson.
+			world: view.mode === "lesson" ? /** @type {string} */ (view.lesson) : "sandbox",
+			seed: view.seed,
+			inputs: (view.inputs || []).map((input) => ({step: input.step, text: input.text})),
+			at: view.step,
+			end: view.recordedSteps,
+		};
+	}
+
+	// encodeState writes a state as the fragment of a share link:
+	// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…, and p=N,
+	// the lesson's page on show, when the state has one past the first.
+	/**
+	 * @param {ReplayState} state
+	 * @returns {string}
+	 */
+	static encodeState(state) {
+		if (!Number.isSafeInteger(state.seed)) {
+			throw new Error(`seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
+		}
+		const p = new URLSearchParams();
+		p.append("v", state.version);
+		p.append("w", state.world);
+		p.append("seed", String(state.seed));
+		p.append("at", String(state.at));
+		p.append("end", String(state.end));
+		for (const input of state.inputs) {
+			p.append("i", `${input.step}:${input.text}`);
+		}
+		if (state.page !== undefined && state.page > 1) {
+			p.append("p", String(state.page));
+		}
+		return p.toString();
+	}
+
+	// decodeState reads a share link's fragment (with or without its
+	// leading #) and validates every part of it; it throws an Error
+	// naming what is wrong and what is valid.
+	/**
+	 * @param {string} hash
+	 * @returns {ReplayState & {page: number}}
+	 */
+	static decodeState(hash) {
+		const text = String(hash).replace(/^#/, "");
+		if (text.length > 200000) {
+			throw new Error("the link is too long to be a Reconcile Lab link");
+		}
+		const p = new URLSearchParams(text);
+		const known = new Set(["v", "w", "seed", "at", "end", "i", "p"]);
+		for (const key of p.keys()) {
+			if (!known.has(key)) {
+				throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i, p)`);
+			}
+		}
+		if (p.getAll("p").length > 1) {
+			throw new Error(`the link must have at most one "p" part`);
+		}
+		for (const key of ["v", "w", "seed", "at", "end"]) {
+			if (p.getAll(key).length !== 1) {
+				throw new Error(`the link must have exactly one "${key}" part`);
+			}
+		}
+		// Each of v, w, seed, at and end is there exactly once (above).
+		const version = /** @type {string} */ (p.get("v"));
+		if (!/^[\w.+-]{1,64}$/.test(version)) {
+			throw new Error(`the link's version "${clip(version)}" is not a version (letters, digits, . + - _, at most 64)`);
+		}
+		const world = /** @type {string} */ (p.get("w"));
+		if (world !== "sandbox" && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(world)) {
+			throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 02-a-pod-dies`);
+		}
+		const seed = number(p.get("seed"), "seed", Number.MAX_SAFE_INTEGER);
+		const end = number(p.get("end"), "end", maxLinkSteps);
+		const at = number(p.get("at"), "at", end);
+		const raw = p.getAll("i");
+		if (raw.length > maxLinkInputs) {
+			throw new Error(`the link has ${raw.length} inputs; at most ${maxLinkInputs} are allowed`);
+		}
+		const inputs = [];
+		let last = 0;
+		for (const [n, item] of raw.entries()) {
+			const m = /^(\d{1,7}):(.+)$/s.exec(item);
+			if (!m) {
+				throw new Error(`input ${n + 1} of the link, "${clip(item)}", is not STEP:COMMAND`);
+			}
+			const step = Number(m[1]);
+			const command = m[2];
+			if (step < last || step > end) {
+				throw new Error(`input ${n + 1} of the link is at step ${step}; inputs must be in step order and at most end=${end}`);
+			}
+			if (command.length > maxInputLength || /[\u0000-\u001f\u007f]/.test(command)) {
+				throw new Error(`input ${n + 1} of the link is not one console line of at most ${maxInputLength} characters`);
+			}
+			last = step;
+			inputs.push({step, text: command});
+		}
+		// p, the lesson's page, is a hint for the guide: a page past
+		// the lesson's last opens its last.
+		const page = p.has("p") ? number(p.get("p"), "page", maxLinkPages) : 1;
+		if (page < 1 || (page > 1 && world === "sandbox")) {
+			throw new Error(`the link's page "${page}" is not a lesson page (from 1, and only with a lesson)`);
+		}
+		return {version, world, seed, inputs, at, end, page};
+	}
+}
+
+/**
+ * @param {string | null} text
+ * @param {string} name
+ * @param {number} max
+ * @returns {number}
+ */
+function number(text, name, max) {
+	if (text === null || !/^\d{1,16}$/.test(text) || Number(text) > max) {
+		throw new Error(`the link's ${name} "${clip(text)}" is not a whole number from 0 to ${max}`);
+	}
+	return Number(text);
+}
+
+// clip shortens untrusted text quoted in an error message.
+/**
+ * @param {unknown} text
+ * @returns {string}
+ */
+function clip(text) {
+	const s = String(text);
+	return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+export {RlabEngine};

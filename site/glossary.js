@@ -12,9 +12,7 @@
 // they stay as they are. The match table at the end is not text to
 // translate either: it lists the words the engine and the panels write (in
 // English), by which the page finds an entry's term in their text.
-"use strict";
-
-globalThis.RlabGlossary = {
+export const glossary = {
 	lang: "en",
 
 	text: {

@@ -8,7 +8,6 @@
 // main.wasm among them, and at load main.wasm is still on its way, so a first
 // visit downloaded it twice at once, each at half the speed. Once the page
 // has it, the worker's copy is a request the learner no longer waits on.
-"use strict";
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
 	window.addEventListener("rlab:engine-ready", () => {

@@ -12,6 +12,10 @@
 
 const cacheName = "rlab-site-v1";
 
+// sw is this worker's global scope, self, as the service worker it is
+// (tsc's webworker library types self as any worker's scope).
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 // shell is cached when the worker installs, so that the first visit already
 // makes the next one work offline, even for files the page fetches later.
 const shell = [
@@ -24,27 +28,27 @@ const shell = [
 	"main.wasm",
 ];
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
 	event.waitUntil(
 		caches.open(cacheName)
 			// One missing file must not stop the others from being cached.
 			.then((cache) => Promise.allSettled(shell.map((url) => cache.add(url))))
-			.then(() => self.skipWaiting()),
+			.then(() => sw.skipWaiting()),
 	);
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
 	event.waitUntil(
 		caches.keys()
 			.then((names) => Promise.all(names.filter((n) => n !== cacheName).map((n) => caches.delete(n))))
-			.then(() => self.clients.claim()),
+			.then(() => sw.clients.claim()),
 	);
 });
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
 	const request = event.request;
 	const url = new URL(request.url);
-	if (request.method !== "GET" || url.origin !== self.location.origin) {
+	if (request.method !== "GET" || url.origin !== sw.location.origin) {
 		return; // the browser handles it as if there were no service worker
 	}
 	event.respondWith(

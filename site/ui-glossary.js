@@ -23,641 +23,744 @@
 // a term the first time it appears in a section, not at every repetition,
 // so that the keyboard does not have to step through the same word twenty
 // times.
-"use strict";
 
-(() => {
-	const UI = globalThis.RlabUI;
-	const {h} = UI;
-	const G = globalThis.RlabGlossary;
-	const entries = new Map(G.entries.map((e) => [e.id, e]));
+import {h, isTyping} from "./ui-util.js";
+import {glossary as glossaryData} from "./glossary.js";
 
-	const tipId = (id) => `glossary-tip-${id}`;
-	const entryId = (id) => `glossary-${id}`;
+const G = glossaryData;
+/** @typedef {typeof G.entries[number]} Entry */
+const entries = new Map(G.entries.map((e) => [e.id, e]));
+// The glossary's labels and match table, by name and entry id.
+const labels = /** @type {Record<string, string>} */ (G.labels);
+const matchWords = /** @type {Record<string, string[]>} */ (G.match);
 
-	// entry returns the entry id names, and says on the console when there
-	// is none: a term without an entry is a bug (the test suite fails on
-	// console errors).
-	function entry(id) {
-		const e = entries.get(id);
-		if (!e) {
-			console.error(`glossary: no entry "${id}"`);
-		}
-		return e;
+/** @param {string} id */
+const tipId = (id) => `glossary-tip-${id}`;
+/** @param {string} id */
+const entryId = (id) => `glossary-${id}`;
+
+// entry returns the entry id names, and says on the console when there
+// is none: a term without an entry is a bug (the test suite fails on
+// console errors).
+/**
+ * @param {string} id
+ * @returns {Entry | undefined}
+ */
+function entry(id) {
+	const e = entries.get(id);
+	if (!e) {
+		console.error(`glossary: no entry "${id}"`);
 	}
+	return e;
+}
 
-	// --- Terms ----------------------------------------------------------------
+// --- Terms ----------------------------------------------------------------
 
-	// term returns the element for one use of an entry: a button showing
-	// text (the entry's term when text is omitted).
-	function term(id, text) {
-		const e = entry(id);
-		if (!e) {
-			return text ?? id;
-		}
-		termsMade++;
-		return h("button", {
-			type: "button",
-			class: "term",
-			"aria-describedby": tipId(id),
-			"aria-haspopup": "dialog",
-			dataset: {term: id},
-		}, text ?? e.term);
+// term returns the element for one use of an entry: a button showing
+// text (the entry's term when text is omitted).
+/**
+ * @param {string} id
+ * @param {string} [text]
+ * @returns {HTMLButtonElement | string}
+ */
+function term(id, text) {
+	const e = entry(id);
+	if (!e) {
+		return text ?? id;
 	}
+	termsMade++;
+	return h("button", {
+		type: "button",
+		class: "term",
+		"aria-describedby": tipId(id),
+		"aria-haspopup": "dialog",
+		dataset: {term: id},
+	}, text ?? e.term);
+}
 
-	// format builds a sentence from a text whose {{id}} and {{id|words}}
-	// name entries, with each such place drawn by place(id, words), {name}
-	// replaced by parts[name] (a node or a string), and the rest as text.
-	function format(text, place, parts = {}) {
-		const out = [];
-		const re = /\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}|\{([a-z]+)\}/g;
-		let last = 0;
-		for (const m of text.matchAll(re)) {
-			if (m.index > last) {
-				out.push(text.slice(last, m.index));
-			}
-			out.push(m[3] ? parts[m[3]] ?? m[0] : place(m[1], m[2]));
-			last = m.index + m[0].length;
+// format builds a sentence from a text whose {{id}} and {{id|words}}
+// name entries, with each such place drawn by place(id, words), {name}
+// replaced by parts[name] (a node or a string), and the rest as text.
+/**
+ * @param {string} text
+ * @param {(id: string, words?: string) => Node | string} place
+ * @param {Record<string, Node | string>} [parts]
+ * @returns {Array<Node | string>}
+ */
+function format(text, place, parts = {}) {
+	/** @type {Array<Node | string>} */
+	const out = [];
+	const re = /\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}|\{([a-z]+)\}/g;
+	let last = 0;
+	for (const m of text.matchAll(re)) {
+		if (m.index > last) {
+			out.push(text.slice(last, m.index));
 		}
-		if (last < text.length) {
-			out.push(text.slice(last));
-		}
-		return out;
+		out.push(m[3] ? parts[m[3]] ?? m[0] : place(m[1], m[2]));
+		last = m.index + m[0].length;
 	}
-
-	// phrase builds the panel phrase G.labels[name], its terms drawn as
-	// terms and its {part} places filled from parts.
-	function phrase(name, parts) {
-		return format(G.labels[name], (id, words) => term(id, words), parts);
+	if (last < text.length) {
+		out.push(text.slice(last));
 	}
+	return out;
+}
 
-	// matchers caches, by the list of entries looked for, a regular
-	// expression matching any of their words and the entry each word
-	// belongs to (the first in the list, when two share a word). A word is
-	// matched whole: not inside a longer word, nor next to a slash or a
-	// hyphen, which make it part of a name such as informer/pods.
-	const matchers = new Map();
-	function matcher(ids) {
-		const key = ids.join(" ");
-		let m = matchers.get(key);
-		if (!m) {
-			const owner = new Map();
-			for (const id of ids) {
-				entry(id);
-				for (const word of G.match[id] || []) {
-					if (!owner.has(word)) {
-						owner.set(word, id);
-					}
+// phrase builds the panel phrase G.labels[name], its terms drawn as
+// terms and its {part} places filled from parts.
+/**
+ * @param {string} name
+ * @param {Record<string, Node | string>} [parts]
+ * @returns {Array<Node | string>}
+ */
+function phrase(name, parts) {
+	return format(labels[name], (id, words) => term(id, words), parts);
+}
+
+// matchers caches, by the list of entries looked for, a regular
+// expression matching any of their words and the entry each word
+// belongs to (the first in the list, when two share a word). A word is
+// matched whole: not inside a longer word, nor next to a slash or a
+// hyphen, which make it part of a name such as informer/pods.
+/** @type {Map<string, {re: RegExp, owner: Map<string, string>}>} */
+const matchers = new Map();
+/** @param {string[]} ids */
+function matcher(ids) {
+	const key = ids.join(" ");
+	let m = matchers.get(key);
+	if (!m) {
+		/** @type {Map<string, string>} */
+		const owner = new Map();
+		for (const id of ids) {
+			entry(id);
+			for (const word of matchWords[id] || []) {
+				if (!owner.has(word)) {
+					owner.set(word, id);
 				}
 			}
-			const words = [...owner.keys()].sort((a, b) => b.length - a.length)
-				.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-			m = {re: new RegExp(`(?<![\\w/-])(?:${words.join("|")})(?![\\w/-])`, "g"), owner};
-			matchers.set(key, m);
 		}
-		return m;
+		const words = [...owner.keys()].sort((a, b) => b.length - a.length)
+			.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+		m = {re: new RegExp(`(?<![\\w/-])(?:${words.join("|")})(?![\\w/-])`, "g"), owner};
+		matchers.set(key, m);
 	}
+	return m;
+}
 
-	// termify returns text as a list of strings and terms: the first use in
-	// text of each entry in ids becomes a term, unless seen (a Set shared by
-	// the calls for one section) already holds it.
-	function termify(text, ids, seen = new Set()) {
-		const {re, owner} = matcher(ids);
-		text = String(text);
-		const out = [];
-		let last = 0;
-		for (const m of text.matchAll(re)) {
-			const id = owner.get(m[0]);
-			if (seen.has(id)) {
-				continue;
-			}
-			seen.add(id);
-			out.push(text.slice(last, m.index), term(id, m[0]));
-			last = m.index + m[0].length;
+// termify returns text as a list of strings and terms: the first use in
+// text of each entry in ids becomes a term, unless seen (a Set shared by
+// the calls for one section) already holds it.
+/**
+ * @param {unknown} text
+ * @param {string[]} ids
+ * @param {Set<string>} [seen]
+ * @returns {Array<Node | string>}
+ */
+function termify(text, ids, seen = new Set()) {
+	const {re, owner} = matcher(ids);
+	const s = String(text);
+	/** @type {Array<Node | string>} */
+	const out = [];
+	let last = 0;
+	for (const m of s.matchAll(re)) {
+		// The matcher matches only the words it owns.
+		const id = /** @type {string} */ (owner.get(m[0]));
+		if (seen.has(id)) {
+			continue;
 		}
-		out.push(text.slice(last));
-		return out.filter((part) => part !== "");
+		seen.add(id);
+		out.push(s.slice(last, m.index), term(id, m[0]));
+		last = m.index + m[0].length;
 	}
+	out.push(s.slice(last));
+	return out.filter((part) => part !== "");
+}
 
-	// decorate makes terms of the words of ids in the text under root, in
-	// place, except inside controls and code.
-	function decorate(root, ids, seen = new Set()) {
-		const skip = "button, a, input, select, textarea, code, kbd, [data-no-terms]";
-		const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-			acceptNode: (node) => (node.parentElement.closest(skip) && root.contains(node.parentElement.closest(skip))
-				? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-		});
-		const nodes = [];
-		for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-			nodes.push(n);
-		}
-		for (const node of nodes) {
-			const parts = termify(node.textContent, ids, seen);
-			if (parts.some((p) => p instanceof Node)) {
-				node.replaceWith(...parts);
-			}
-		}
+// decorate makes terms of the words of ids in the text under root, in
+// place, except inside controls and code.
+/**
+ * @param {Element} root
+ * @param {string[]} ids
+ * @param {Set<string>} [seen]
+ */
+function decorate(root, ids, seen = new Set()) {
+	const skip = "button, a, input, select, textarea, code, kbd, [data-no-terms]";
+	const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+		// A text node under root has a parent element.
+		acceptNode: (node) => (/** @type {Element} */ (node.parentElement).closest(skip) && root.contains(/** @type {Element} */ (node.parentElement).closest(skip))
+			? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+	});
+	/** @type {Text[]} */
+	const nodes = [];
+	for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+		nodes.push(/** @type {Text} */ (n));
 	}
-
-	// worldTerms says which words the world's drawing explains, by where
-	// they are drawn. ui-world.js calls decorateWorld after each redraw.
-	const worldTerms = [
-		[".node-col.unscheduled .node-name", ["scheduled"]],
-		[".node-state", ["node-ready", "cordoned", "kubelet"]],
-		[".owner-title", ["orphan", "terminating"]],
-		[".owner-meta", ["selector", "desired", "current", "ready", "available", "controller-ref", "adopt", "garbage-collector"]],
-		[".owner-failure", ["replica-failure"]],
-	];
-	function decorateWorld(root) {
-		for (const [selector, ids] of worldTerms) {
-			for (const el of root.querySelectorAll(selector)) {
-				decorate(el, ids);
-			}
+	for (const node of nodes) {
+		const parts = termify(node.textContent, ids, seen);
+		if (parts.some((p) => p instanceof Node)) {
+			node.replaceWith(...parts);
 		}
 	}
+}
 
-	// decorateWorldPart makes terms in el, a part of the drawing that is
-	// drawn where selector (one of worldTerms') says, or inside such a
-	// part, within: then the words already terms in within are not made
-	// terms again, as a drawing of the whole part would not.
-	function decorateWorldPart(el, selector, within = null) {
-		const found = worldTerms.find(([sel]) => sel === selector);
-		if (!found) {
-			throw new Error(`decorateWorldPart: no terms are drawn in ${selector}`);
-		}
-		const seen = new Set(within ? [...within.querySelectorAll(".term")].map((t) => t.dataset.term) : []);
-		decorate(el, found[1], seen);
-	}
-
-	// termFocus and restoreTermFocus keep the keyboard focus on a term
-	// across a redraw of root: the same entry's term at the same place in
-	// order, if the redraw still has one.
-	function termFocus(root) {
-		const active = document.activeElement;
-		if (!active || !active.classList || !active.classList.contains("term") || !root.contains(active)) {
-			return null;
-		}
-		const same = [...root.querySelectorAll(".term")].filter((t) => t.dataset.term === active.dataset.term);
-		return {id: active.dataset.term, index: same.indexOf(active)};
-	}
-	function restoreTermFocus(root, focus) {
-		if (!focus || document.activeElement !== document.body) {
-			return;
-		}
-		const same = [...root.querySelectorAll(".term")].filter((t) => t.dataset.term === focus.id);
-		const again = same[Math.min(focus.index, same.length - 1)];
-		if (again) {
-			again.focus({preventScroll: true});
+// worldTerms says which words the world's drawing explains, by where
+// they are drawn. ui-world.js calls decorateWorld after each redraw.
+/** @type {Array<[string, string[]]>} */
+const worldTerms = [
+	[".node-col.unscheduled .node-name", ["scheduled"]],
+	[".node-state", ["node-ready", "cordoned", "kubelet"]],
+	[".owner-title", ["orphan", "terminating"]],
+	[".owner-meta", ["selector", "desired", "current", "ready", "available", "controller-ref", "adopt", "garbage-collector"]],
+	[".owner-failure", ["replica-failure"]],
+];
+/** @param {Element} root */
+function decorateWorld(root) {
+	for (const [selector, ids] of worldTerms) {
+		for (const el of root.querySelectorAll(selector)) {
+			decorate(el, ids);
 		}
 	}
+}
 
-	// --- Tooltips ---------------------------------------------------------------
-
-	// Each entry has one tooltip, made at load, that all its terms name with
-	// aria-describedby: a reader hears the explanation whether or not it is
-	// on the screen. The tooltips wait, hidden, in #glossary-tips; the one
-	// shown moves into the open dialog when its term is in one, since a
-	// modal dialog covers everything outside it.
-	const store = h("div", {id: "glossary-tips"});
-	const tips = new Map();
-	for (const e of G.entries) {
-		const tip = h("div", {role: "tooltip", id: tipId(e.id), class: "term-tip", hidden: true, text: e.short});
-		tips.set(e.id, tip);
-		store.appendChild(tip);
+// decorateWorldPart makes terms in el, a part of the drawing that is
+// drawn where selector (one of worldTerms') says, or inside such a
+// part, within: then the words already terms in within are not made
+// terms again, as a drawing of the whole part would not.
+/**
+ * @param {Element} el
+ * @param {string} selector
+ * @param {Element | null} [within]
+ */
+function decorateWorldPart(el, selector, within = null) {
+	const found = worldTerms.find(([sel]) => sel === selector);
+	if (!found) {
+		throw new Error(`decorateWorldPart: no terms are drawn in ${selector}`);
 	}
-	document.body.appendChild(store);
+	const seen = new Set(within ? termsIn(within).map((t) => /** @type {string} */ (t.dataset.term)) : []);
+	decorate(el, found[1], seen);
+}
 
-	// shown is the tooltip on the screen: {el, tip}, el being its term.
-	let shown = null;
-	// dismissed is the term whose tooltip Escape hid: it stays hidden until
-	// the pointer and the focus have both left that term.
-	let dismissed = null;
-	let showTimer = 0;
-	let hideTimer = 0;
-	let hovered = null;
+// termFocus and restoreTermFocus keep the keyboard focus on a term
+// across a redraw of root: the same entry's term at the same place in
+// order, if the redraw still has one.
+/**
+ * @param {Element} root
+ * @returns {{id: string | undefined, index: number} | null}
+ */
+function termFocus(root) {
+	const active = /** @type {HTMLElement | null} */ (document.activeElement);
+	if (!active || !active.classList || !active.classList.contains("term") || !root.contains(active)) {
+		return null;
+	}
+	const same = termsIn(root).filter((t) => t.dataset.term === active.dataset.term);
+	return {id: active.dataset.term, index: same.indexOf(active)};
+}
+/**
+ * @param {Element} root
+ * @param {{id: string | undefined, index: number} | null} focus
+ */
+function restoreTermFocus(root, focus) {
+	if (!focus || document.activeElement !== document.body) {
+		return;
+	}
+	const same = termsIn(root).filter((t) => t.dataset.term === focus.id);
+	const again = same[Math.min(focus.index, same.length - 1)];
+	if (again) {
+		again.focus({preventScroll: true});
+	}
+}
 
-	function show(el) {
-		clearTimeout(showTimer);
-		clearTimeout(hideTimer);
-		if (el === dismissed || !el.isConnected) {
-			return;
-		}
-		if (shown && shown.el === el) {
-			return;
-		}
+// termsIn lists the terms under root (each a button that term made).
+/**
+ * @param {ParentNode} root
+ * @returns {HTMLElement[]}
+ */
+function termsIn(root) {
+	return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".term"))];
+}
+
+// --- Tooltips ---------------------------------------------------------------
+
+// Each entry has one tooltip, made at load, that all its terms name with
+// aria-describedby: a reader hears the explanation whether or not it is
+// on the screen. The tooltips wait, hidden, in #glossary-tips; the one
+// shown moves into the open dialog when its term is in one, since a
+// modal dialog covers everything outside it.
+const store = h("div", {id: "glossary-tips"});
+const tips = new Map();
+for (const e of G.entries) {
+	const tip = h("div", {role: "tooltip", id: tipId(e.id), class: "term-tip", hidden: true, text: e.short});
+	tips.set(e.id, tip);
+	store.appendChild(tip);
+}
+document.body.appendChild(store);
+
+// shown is the tooltip on the screen: {el, tip}, el being its term.
+/** @type {{el: HTMLElement, tip: HTMLElement} | null} */
+let shown = null;
+// dismissed is the term whose tooltip Escape hid: it stays hidden until
+// the pointer and the focus have both left that term.
+/** @type {Element | null} */
+let dismissed = null;
+let showTimer = 0;
+let hideTimer = 0;
+/** @type {Element | null} */
+let hovered = null;
+
+/** @param {HTMLElement} el */
+function show(el) {
+	clearTimeout(showTimer);
+	clearTimeout(hideTimer);
+	if (el === dismissed || !el.isConnected) {
+		return;
+	}
+	if (shown && shown.el === el) {
+		return;
+	}
+	hide();
+	const tip = tips.get(/** @type {string} */ (el.dataset.term));
+	if (!tip) {
+		return;
+	}
+	const host = el.closest("dialog[open]") || store;
+	if (tip.parentNode !== host) {
+		host.appendChild(tip);
+	}
+	tip.hidden = false;
+	shown = {el, tip};
+	place();
+	requestAnimationFrame(follow);
+}
+
+function hide() {
+	clearTimeout(hideTimer);
+	if (!shown) {
+		return;
+	}
+	shown.tip.hidden = true;
+	if (shown.tip.parentNode !== store) {
+		store.appendChild(shown.tip);
+	}
+	shown = null;
+}
+
+// place puts the tooltip under its term, or above it when there is no
+// room below, and inside the viewport, never over the term.
+function place() {
+	// Only called with a tooltip shown.
+	const {el, tip} = /** @type {{el: HTMLElement, tip: HTMLElement}} */ (shown);
+	const r = el.getBoundingClientRect();
+	const t = tip.getBoundingClientRect();
+	const width = document.documentElement.clientWidth;
+	const height = globalThis.innerHeight;
+	const gap = 6;
+	let top = r.bottom + gap;
+	if (top + t.height > height - 4 && r.top - gap - t.height >= 4) {
+		top = r.top - gap - t.height;
+	}
+	const left = Math.max(4, Math.min(r.left, width - t.width - 4));
+	tip.style.left = `${left}px`;
+	tip.style.top = `${top}px`;
+}
+
+// follow keeps a shown tooltip with its term while the page scrolls or
+// redraws, and hides it when the term is gone (a panel redrawn under it).
+function follow() {
+	if (!shown) {
+		return;
+	}
+	if (!shown.el.isConnected || shown.el.getClientRects().length === 0) {
 		hide();
-		const tip = tips.get(el.dataset.term);
-		if (!tip) {
-			return;
-		}
-		const host = el.closest("dialog[open]") || store;
-		if (tip.parentNode !== host) {
-			host.appendChild(tip);
-		}
-		tip.hidden = false;
-		shown = {el, tip};
-		place();
-		requestAnimationFrame(follow);
+		return;
 	}
+	place();
+	requestAnimationFrame(follow);
+}
 
-	function hide() {
-		clearTimeout(hideTimer);
-		if (!shown) {
-			return;
-		}
-		shown.tip.hidden = true;
-		if (shown.tip.parentNode !== store) {
-			store.appendChild(shown.tip);
-		}
-		shown = null;
-	}
-
-	// place puts the tooltip under its term, or above it when there is no
-	// room below, and inside the viewport, never over the term.
-	function place() {
-		const {el, tip} = shown;
-		const r = el.getBoundingClientRect();
-		const t = tip.getBoundingClientRect();
-		const width = document.documentElement.clientWidth;
-		const height = globalThis.innerHeight;
-		const gap = 6;
-		let top = r.bottom + gap;
-		if (top + t.height > height - 4 && r.top - gap - t.height >= 4) {
-			top = r.top - gap - t.height;
-		}
-		const left = Math.max(4, Math.min(r.left, width - t.width - 4));
-		tip.style.left = `${left}px`;
-		tip.style.top = `${top}px`;
-	}
-
-	// follow keeps a shown tooltip with its term while the page scrolls or
-	// redraws, and hides it when the term is gone (a panel redrawn under it).
-	function follow() {
-		if (!shown) {
-			return;
-		}
-		if (!shown.el.isConnected || shown.el.getClientRects().length === 0) {
+// hideSoon hides the tooltip after a moment, so the pointer can move
+// from the term onto the tooltip (to read or select it) without losing
+// it.
+function hideSoon() {
+	clearTimeout(hideTimer);
+	hideTimer = setTimeout(() => {
+		if (shown && shown.el !== document.activeElement && hovered !== shown.el && hovered !== shown.tip) {
 			hide();
-			return;
 		}
-		place();
-		requestAnimationFrame(follow);
-	}
+	}, 200);
+}
 
-	// hideSoon hides the tooltip after a moment, so the pointer can move
-	// from the term onto the tooltip (to read or select it) without losing
-	// it.
-	function hideSoon() {
+document.addEventListener("pointerover", (event) => {
+	if (event.pointerType === "touch") {
+		return;
+	}
+	const target = event.target instanceof Element ? event.target : null;
+	const el = target && /** @type {HTMLElement | null} */ (target.closest(".term"));
+	const onTip = shown && target && shown.tip.contains(target);
+	hovered = el || (onTip && shown ? shown.tip : null);
+	if (onTip) {
 		clearTimeout(hideTimer);
-		hideTimer = setTimeout(() => {
-			if (shown && shown.el !== document.activeElement && hovered !== shown.el && hovered !== shown.tip) {
-				hide();
-			}
-		}, 200);
-	}
-
-	document.addEventListener("pointerover", (event) => {
-		if (event.pointerType === "touch") {
-			return;
-		}
-		const target = event.target instanceof Element ? event.target : null;
-		const el = target && target.closest(".term");
-		const onTip = shown && target && shown.tip.contains(target);
-		hovered = el || (onTip ? shown.tip : null);
-		if (onTip) {
-			clearTimeout(hideTimer);
-		} else if (el) {
-			clearTimeout(hideTimer);
-			clearTimeout(showTimer);
-			showTimer = setTimeout(() => show(el), 120);
-		}
-	});
-	document.addEventListener("pointerout", (event) => {
-		const target = event.target instanceof Element ? event.target : null;
-		const from = target && (target.closest(".term") || (shown && shown.tip.contains(target) ? shown.tip : null));
-		const to = event.relatedTarget instanceof Element ? event.relatedTarget : null;
-		if (!from || (to && (from.contains(to) || (shown && (shown.el.contains(to) || shown.tip.contains(to)))))) {
-			return;
-		}
-		hovered = null;
+	} else if (el) {
+		clearTimeout(hideTimer);
 		clearTimeout(showTimer);
-		if (dismissed && from === dismissed && document.activeElement !== dismissed) {
-			dismissed = null;
-		}
-		hideSoon();
-	});
-	document.addEventListener("focusin", (event) => {
-		const el = event.target instanceof Element && event.target.closest(".term");
-		if (el) {
-			show(el);
-		} else if (shown && shown.el !== hovered) {
-			hide();
-		}
-	});
-	document.addEventListener("focusout", (event) => {
-		if (dismissed && event.target === dismissed && hovered !== dismissed) {
-			dismissed = null;
-		}
-		if (shown && event.target === shown.el && hovered !== shown.el && hovered !== shown.tip) {
-			hide();
-		}
-	});
-	// Escape hides the tooltip, and does only that: it is caught before the
-	// page's shortcuts (which would cancel a run) and a dialog (which would
-	// close) see it.
-	document.addEventListener("keydown", (event) => {
-		if (event.key === "Escape" && shown) {
-			dismissed = shown.el;
-			hide();
-			event.preventDefault();
-			event.stopPropagation();
-		}
-	}, true);
-
-	// --- The Glossary panel -------------------------------------------------------
-
-	// rich draws an entry's long text, its references to other entries as
-	// terms that lead there.
-	function rich(text) {
-		return format(text, (id, words) => term(id, words));
+		showTimer = setTimeout(() => show(el), 120);
 	}
-
-	function entryNode(e) {
-		const template = e.origin === "rlab" ? G.text.model : G.text.upstream;
-		return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, dataset: {entry: e.id}},
-			h("h4", {id: `${entryId(e.id)}-term`, class: "gloss-term"}, e.term),
-			h("p", {class: "gloss-short"}, e.short),
-			h("p", {class: "gloss-long"}, rich(e.long)),
-			h("p", {class: "gloss-upstream"}, format(template, term, {
-				name: h("code", {class: "gloss-name", text: e.upstream.name}),
-				file: h("code", {class: "gloss-file", text: e.upstream.file}),
-			})));
+});
+document.addEventListener("pointerout", (event) => {
+	const target = event.target instanceof Element ? event.target : null;
+	const from = target && (target.closest(".term") || (shown && shown.tip.contains(target) ? shown.tip : null));
+	const to = event.relatedTarget instanceof Element ? event.relatedTarget : null;
+	if (!from || (to && (from.contains(to) || (shown && (shown.el.contains(to) || shown.tip.contains(to)))))) {
+		return;
 	}
+	hovered = null;
+	clearTimeout(showTimer);
+	if (dismissed && from === dismissed && document.activeElement !== dismissed) {
+		dismissed = null;
+	}
+	hideSoon();
+});
+document.addEventListener("focusin", (event) => {
+	const el = event.target instanceof Element && /** @type {HTMLElement | null} */ (event.target.closest(".term"));
+	if (el) {
+		show(el);
+	} else if (shown && shown.el !== hovered) {
+		hide();
+	}
+});
+document.addEventListener("focusout", (event) => {
+	if (dismissed && event.target === dismissed && hovered !== dismissed) {
+		dismissed = null;
+	}
+	if (shown && event.target === shown.el && hovered !== shown.el && hovered !== shown.tip) {
+		hide();
+	}
+});
+// Escape hides the tooltip, and does only that: it is caught before the
+// page's shortcuts (which would cancel a run) and a dialog (which would
+// close) see it.
+document.addEventListener("keydown", (event) => {
+	if (event.key === "Escape" && shown) {
+		dismissed = shown.el;
+		hide();
+		event.preventDefault();
+		event.stopPropagation();
+	}
+}, true);
 
-	// The panel is built when it is first needed (opened, or once the page
-	// is interactive, when app.js asks for it in idle time), not at load:
-	// its sixty-odd entries cost the first drawing a tenth of a second on a
-	// slow phone, for a panel nobody has opened yet.
-	let closeButton = null;
-	let dialog = null;
+// --- The Glossary panel -------------------------------------------------------
 
-	// buildGlossary makes the Glossary panel, #glossary, once, and returns
-	// it.
-	function buildGlossary() {
-		if (dialog) {
-			return dialog;
-		}
-		closeButton = h("button", {type: "button", class: "small gloss-close", text: G.text.close});
-		dialog = h("dialog", {id: "glossary", class: "glossary", "aria-labelledby": "glossary-title"},
-			h("div", {class: "gloss-head"},
-				h("h2", {id: "glossary-title", text: G.text.title}),
-				closeButton),
-			h("p", {class: "gloss-intro", text: G.text.intro}),
-			h("nav", {class: "gloss-nav", "aria-label": G.text.sections},
-				h("ul", null, G.groups.map((g) => h("li", null,
-					h("button", {type: "button", class: "small", dataset: {group: g.id}, text: g.title}))))),
-			G.groups.map((g) => h("section", {id: `glossary-group-${g.id}`, class: "gloss-group", "aria-labelledby": `glossary-group-${g.id}-h`},
-				h("h3", {id: `glossary-group-${g.id}-h`, text: g.title}),
-				G.entries.filter((e) => e.group === g.id).map(entryNode))));
-		document.body.appendChild(dialog);
-		wireDialog();
+// rich draws an entry's long text, its references to other entries as
+// terms that lead there.
+/** @param {string} text */
+function rich(text) {
+	return format(text, (id, words) => term(id, words));
+}
+
+/** @param {Entry} e */
+function entryNode(e) {
+	const template = e.origin === "rlab" ? G.text.model : G.text.upstream;
+	return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, dataset: {entry: e.id}},
+		h("h4", {id: `${entryId(e.id)}-term`, class: "gloss-term"}, e.term),
+		h("p", {class: "gloss-short"}, e.short),
+		h("p", {class: "gloss-long"}, rich(e.long)),
+		h("p", {class: "gloss-upstream"}, format(template, term, {
+			name: h("code", {class: "gloss-name", text: e.upstream.name}),
+			file: h("code", {class: "gloss-file", text: e.upstream.file}),
+		})));
+}
+
+// The panel is built when it is first needed (opened, or once the page
+// is interactive, when app.js asks for it in idle time), not at load:
+// its sixty-odd entries cost the first drawing a tenth of a second on a
+// slow phone, for a panel nobody has opened yet.
+/** @type {HTMLButtonElement | null} */
+let closeButton = null;
+/** @type {HTMLDialogElement | null} */
+let dialog = null;
+
+// buildGlossary makes the Glossary panel, #glossary, once, and returns
+// it.
+/** @returns {HTMLDialogElement} */
+function buildGlossary() {
+	if (dialog) {
 		return dialog;
 	}
+	closeButton = h("button", {type: "button", class: "small gloss-close", text: G.text.close});
+	dialog = h("dialog", {id: "glossary", class: "glossary", "aria-labelledby": "glossary-title"},
+		h("div", {class: "gloss-head"},
+			h("h2", {id: "glossary-title", text: G.text.title}),
+			closeButton),
+		h("p", {class: "gloss-intro", text: G.text.intro}),
+		h("nav", {class: "gloss-nav", "aria-label": G.text.sections},
+			h("ul", null, G.groups.map((g) => h("li", null,
+				h("button", {type: "button", class: "small", dataset: {group: g.id}, text: g.title}))))),
+		G.groups.map((g) => h("section", {id: `glossary-group-${g.id}`, class: "gloss-group", "aria-labelledby": `glossary-group-${g.id}-h`},
+			h("h3", {id: `glossary-group-${g.id}-h`, text: g.title}),
+			G.entries.filter((e) => e.group === g.id).map(entryNode))));
+	document.body.appendChild(dialog);
+	wireDialog(dialog, closeButton);
+	return dialog;
+}
 
-	// returnTo is where the focus goes back when the glossary closes: the
-	// element that had it when the glossary opened, or, if a redraw
-	// replaced it, a term for the same entry.
-	let returnTo = null;
+// returnTo is where the focus goes back when the glossary closes: the
+// element that had it when the glossary opened, or, if a redraw
+// replaced it, a term for the same entry.
+/** @type {{el: HTMLElement, term: string | undefined} | null} */
+let returnTo = null;
 
-	// openGlossary opens the glossary, at the entry id names if any.
-	function openGlossary(id) {
+// openGlossary opens the glossary, at the entry id names if any.
+/** @param {string | null | undefined} id */
+function openGlossary(id) {
+	hide();
+	const dialog = buildGlossary();
+	if (!dialog.open) {
+		const active = /** @type {HTMLElement | null} */ (document.activeElement);
+		returnTo = active && active !== document.body ? {el: active, term: active.dataset && active.dataset.term} : null;
+		dialog.showModal();
+	}
+	for (const el of dialog.querySelectorAll(".gloss-entry.current")) {
+		el.classList.remove("current");
+	}
+	const target = id && document.getElementById(entryId(id));
+	if (target) {
+		target.classList.add("current");
+		target.scrollIntoView({block: "start"});
+		target.focus({preventScroll: true});
+	} else {
+		dialog.scrollTop = 0;
+		/** @type {HTMLButtonElement} */ (closeButton).focus();
+	}
+}
+
+// wireDialog gives the panel its behaviour, once it is built.
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {HTMLButtonElement} closeButton
+ */
+function wireDialog(dialog, closeButton) {
+	closeButton.addEventListener("click", () => dialog.close());
+	dialog.addEventListener("close", () => {
 		hide();
-		buildGlossary();
-		if (!dialog.open) {
-			const active = document.activeElement;
-			returnTo = active && active !== document.body ? {el: active, term: active.dataset && active.dataset.term} : null;
-			dialog.showModal();
+		const back = returnTo;
+		returnTo = null;
+		/** @type {HTMLElement | null} */
+		let el = back && back.el;
+		if (back && el && !el.isConnected && back.term) {
+			el = document.querySelector(`.term[data-term="${CSS.escape(back.term)}"]`);
 		}
-		for (const el of dialog.querySelectorAll(".gloss-entry.current")) {
-			el.classList.remove("current");
+		(el && el.isConnected ? el : document.getElementById("glossary-button") || document.body).focus();
+	});
+	// Keys typed in the glossary stay there: the page's shortcuts (→ steps)
+	// must not act on the world hidden behind it.
+	dialog.addEventListener("keydown", (event) => event.stopPropagation());
+	dialog.addEventListener("click", (event) => {
+		// A click lands on an element of the dialog.
+		const group = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-group]"));
+		if (group) {
+			// Each group's button has its section.
+			/** @type {HTMLElement} */ (document.getElementById(`glossary-group-${group.dataset.group}`)).scrollIntoView({block: "start"});
+			return;
 		}
-		const target = id && document.getElementById(entryId(id));
-		if (target) {
-			target.classList.add("current");
-			target.scrollIntoView({block: "start"});
-			target.focus({preventScroll: true});
-		} else {
-			dialog.scrollTop = 0;
-			closeButton.focus();
-		}
-	}
-
-	// wireDialog gives the panel its behaviour, once it is built.
-	function wireDialog() {
-		closeButton.addEventListener("click", () => dialog.close());
-		dialog.addEventListener("close", () => {
-			hide();
-			const back = returnTo;
-			returnTo = null;
-			let el = back && back.el;
-			if (el && !el.isConnected && back.term) {
-				el = document.querySelector(`.term[data-term="${CSS.escape(back.term)}"]`);
+		// A click on the backdrop (outside the dialog's box) closes it.
+		if (event.target === dialog) {
+			const r = dialog.getBoundingClientRect();
+			if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) {
+				dialog.close();
 			}
-			(el && el.isConnected ? el : document.getElementById("glossary-button") || document.body).focus();
-		});
-		// Keys typed in the glossary stay there: the page's shortcuts (→ steps)
-		// must not act on the world hidden behind it.
-		dialog.addEventListener("keydown", (event) => event.stopPropagation());
-		dialog.addEventListener("click", (event) => {
-			const group = event.target.closest("[data-group]");
-			if (group) {
-				document.getElementById(`glossary-group-${group.dataset.group}`).scrollIntoView({block: "start"});
-				return;
-			}
-			// A click on the backdrop (outside the dialog's box) closes it.
-			if (event.target === dialog) {
-				const r = dialog.getBoundingClientRect();
-				if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) {
-					dialog.close();
-				}
-			}
-		});
-	}
-
-	// A press on any term, wherever it is, opens its entry.
-	document.addEventListener("click", (event) => {
-		const el = event.target instanceof Element && event.target.closest(".term");
-		if (el) {
-			event.preventDefault();
-			openGlossary(el.dataset.term);
 		}
 	});
+}
 
-	// t opens the glossary, at the entry of the term that has the focus if
-	// one has. Like the page's other shortcuts it does nothing while the
-	// learner types, while a dialog or the pod menu is open, or with a
-	// modifier held.
-	document.addEventListener("keydown", (event) => {
-		if (event.key !== "t" || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey ||
-			UI.isTyping(event.target) || document.querySelector("dialog[open]")) {
-			return;
-		}
-		const menu = document.getElementById("pod-menu");
-		if (menu && !menu.hidden) {
-			return;
-		}
-		const focused = event.target instanceof Element && event.target.closest(".term");
+// A press on any term, wherever it is, opens its entry.
+document.addEventListener("click", (event) => {
+	const el = event.target instanceof Element && /** @type {HTMLElement | null} */ (event.target.closest(".term"));
+	if (el) {
 		event.preventDefault();
-		openGlossary(focused ? focused.dataset.term : null);
-	});
+		openGlossary(el.dataset.term);
+	}
+});
 
-	for (const id of ["glossary-button", "help-glossary"]) {
-		const button = document.getElementById(id);
-		if (button) {
-			button.addEventListener("click", () => openGlossary(null));
+// t opens the glossary, at the entry of the term that has the focus if
+// one has. Like the page's other shortcuts it does nothing while the
+// learner types, while a dialog or the pod menu is open, or with a
+// modifier held.
+document.addEventListener("keydown", (event) => {
+	if (event.key !== "t" || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey ||
+		isTyping(event.target) || document.querySelector("dialog[open]")) {
+		return;
+	}
+	const menu = document.getElementById("pod-menu");
+	if (menu && !menu.hidden) {
+		return;
+	}
+	const focused = event.target instanceof Element && /** @type {HTMLElement | null} */ (event.target.closest(".term"));
+	event.preventDefault();
+	openGlossary(focused ? focused.dataset.term : null);
+});
+
+for (const id of ["glossary-button", "help-glossary"]) {
+	const button = document.getElementById(id);
+	if (button) {
+		button.addEventListener("click", () => openGlossary(null));
+	}
+}
+
+// --- What is decorated once, after the first paint --------------------------------
+
+// staticTerms says which words are explained in the page's fixed text:
+// the panels' headings, the help and the world's note.
+/** @type {Array<[string, string[]]>} */
+const staticTerms = [
+	["#queue > h3", ["workqueue"]],
+	["#workers > h3", ["worker"]],
+	["#expectations > h3", ["expectations"]],
+	["#informers > h3", ["informer"]],
+	["#agenda > h3", ["agenda"]],
+	["#faults > h3", ["faults"]],
+	["#gc > h3", ["garbage-collector"]],
+	["#help-title + p", ["informer", "cache", "deltafifo", "rate-limited", "workqueue", "expectations"]],
+	["#help ul", ["ready", "phase", "terminating", "orphan", "controller-ref", "owner", "selector", "release", "adopt"]],
+	["#world-heading + .panel-note", ["owner"]],
+];
+
+// decorateStatic makes terms of the page's fixed text and adds the
+// panels' captions, once. The page calls it once its first world is on
+// the screen, with the panels it draws just after: done while the page
+// loaded, it was a fifth of the page's own work before the first paint,
+// for text that is below the fold or in the closed help.
+let decorated = false;
+function decorateStatic() {
+	if (decorated) {
+		return;
+	}
+	decorated = true;
+	for (const [selector, ids] of staticTerms) {
+		for (const el of document.querySelectorAll(selector)) {
+			decorate(el, ids);
 		}
 	}
-
-	// --- What is decorated once, after the first paint --------------------------------
-
-	// staticTerms says which words are explained in the page's fixed text:
-	// the panels' headings, the help and the world's note.
-	const staticTerms = [
-		["#queue > h3", ["workqueue"]],
-		["#workers > h3", ["worker"]],
-		["#expectations > h3", ["expectations"]],
-		["#informers > h3", ["informer"]],
-		["#agenda > h3", ["agenda"]],
-		["#faults > h3", ["faults"]],
-		["#gc > h3", ["garbage-collector"]],
-		["#help-title + p", ["informer", "cache", "deltafifo", "rate-limited", "workqueue", "expectations"]],
-		["#help ul", ["ready", "phase", "terminating", "orphan", "controller-ref", "owner", "selector", "release", "adopt"]],
-		["#world-heading + .panel-note", ["owner"]],
-	];
-
-	// decorateStatic makes terms of the page's fixed text and adds the
-	// panels' captions, once. The page calls it once its first world is on
-	// the screen, with the panels it draws just after: done while the page
-	// loaded, it was a fifth of the page's own work before the first paint,
-	// for text that is below the fold or in the closed help.
-	let decorated = false;
-	function decorateStatic() {
-		if (decorated) {
-			return;
+	// Each panel inside the controller gets its caption, between its
+	// heading and its body (which the panel redraws).
+	for (const [panel, text] of Object.entries(G.captions)) {
+		const body = document.querySelector(`#${panel} > .sub-body`);
+		if (body) {
+			body.before(h("p", {class: "sub-note"}, format(text, (id, words) => term(id, words))));
 		}
-		decorated = true;
-		for (const [selector, ids] of staticTerms) {
-			for (const el of document.querySelectorAll(selector)) {
-				decorate(el, ids);
-			}
+	}
+	for (const root of [document.querySelector("main"), document.getElementById("help")]) {
+		if (root) {
+			roveTerms(root);
 		}
-		// Each panel inside the controller gets its caption, between its
-		// heading and its body (which the panel redraws).
-		for (const [panel, text] of Object.entries(G.captions)) {
-			const body = document.querySelector(`#${panel} > .sub-body`);
-			if (body) {
-				body.before(h("p", {class: "sub-note"}, format(text, (id, words) => term(id, words))));
-			}
+	}
+}
+
+// --- One Tab stop for the words of each part of the page ---------------------
+
+// The panels explain dozens of words, and as Tab stops of their own
+// they were most of the page's: 75 of the first screen's 83, all
+// between the controls and the console. So the words of one part of
+// the page (a section, the help) are one stop, as a toolbar's buttons
+// are: Tab reaches one word of each part, the one that has the focus
+// or else the first, and ↓ and ↑ move to the part's next and previous
+// word, Home and End to its first and last, each showing its
+// explanation as Tab did. A screen reader's own reading reaches every
+// word as before. ← and → stay the page's Step and Back.
+//
+// partOf is the part of the page a term is in: a panel, a section
+// inside the controller (not each informer's or controller's section
+// within it), a dialog, or else the nearest section, or the body.
+/**
+ * @param {Element} t
+ * @returns {Element}
+ */
+function partOf(t) {
+	return t.closest(".panel:not(.inside), .inside > .sub, dialog") || t.closest("section") || document.body;
+}
+
+// termParts groups the terms under root by the part of the page they
+// are in, in document order.
+/**
+ * @param {Element} root
+ * @returns {Map<Element, HTMLButtonElement[]>}
+ */
+function termParts(root) {
+	/** @type {Map<Element, HTMLButtonElement[]>} */
+	const parts = new Map();
+	for (const t of /** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll("button.term"))) {
+		const part = partOf(t);
+		let list = parts.get(part);
+		if (!list) {
+			list = [];
+			parts.set(part, list);
 		}
-		for (const root of [document.querySelector("main"), document.getElementById("help")]) {
-			if (root) {
-				roveTerms(root);
+		list.push(t);
+	}
+	return parts;
+}
+
+// termsMade counts the terms term has made, and roved remembers, for
+// each root roveTerms was called on, that count then and the Tab stops
+// it left.
+let termsMade = 0;
+/** @type {WeakMap<Element, {made: number, stops: HTMLElement[]}>} */
+const roved = new WeakMap();
+
+// roveTerms leaves one Tab stop per part of the page among the terms
+// under root; the drawing calls it after each redraw, which makes new
+// terms. When no term was made since its last call on root, and every
+// stop it left is still on the page, the stops stand as they are (the
+// arrow keys move a stop themselves): Play draws ten times a second,
+// and looking at every term of the page each time cost half a
+// millisecond.
+/** @param {Element} root */
+function roveTerms(root) {
+	const last = roved.get(root);
+	if (last && last.made === termsMade && last.stops.every((t) => t.isConnected)) {
+		return;
+	}
+	const stops = [];
+	for (const terms of termParts(root).values()) {
+		const stop = terms.find((t) => t === document.activeElement) || terms[0];
+		stops.push(stop);
+		for (const t of terms) {
+			const tabIndex = t === stop ? 0 : -1;
+			// Only a change is written: every drawing calls this, and
+			// an attribute written restyles its element.
+			if (t.tabIndex !== tabIndex || !t.hasAttribute("tabindex")) {
+				t.tabIndex = tabIndex;
 			}
 		}
 	}
+	roved.set(root, {made: termsMade, stops});
+}
 
-	// --- One Tab stop for the words of each part of the page ---------------------
-
-	// The panels explain dozens of words, and as Tab stops of their own
-	// they were most of the page's: 75 of the first screen's 83, all
-	// between the controls and the console. So the words of one part of
-	// the page (a section, the help) are one stop, as a toolbar's buttons
-	// are: Tab reaches one word of each part, the one that has the focus
-	// or else the first, and ↓ and ↑ move to the part's next and previous
-	// word, Home and End to its first and last, each showing its
-	// explanation as Tab did. A screen reader's own reading reaches every
-	// word as before. ← and → stay the page's Step and Back.
-	//
-	// partOf is the part of the page a term is in: a panel, a section
-	// inside the controller (not each informer's or controller's section
-	// within it), a dialog, or else the nearest section, or the body.
-	function partOf(t) {
-		return t.closest(".panel:not(.inside), .inside > .sub, dialog") || t.closest("section") || document.body;
+// roveKeys says where each key moves from the term at index at, among
+// terms up to index last.
+/** @type {Record<string, (at: number, last: number) => number>} */
+const roveKeys = {
+	ArrowDown: (at, last) => Math.min(last, at + 1),
+	ArrowUp: (at) => Math.max(0, at - 1),
+	Home: () => 0,
+	End: (at, last) => last,
+};
+document.addEventListener("keydown", (event) => {
+	const move = roveKeys[event.key];
+	const from = event.target;
+	if (move === undefined || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey ||
+		!(from instanceof Element) || !from.matches("button.term") || from.closest("#glossary")) {
+		return;
 	}
-
-	// termParts groups the terms under root by the part of the page they
-	// are in, in document order.
-	function termParts(root) {
-		const parts = new Map();
-		for (const t of root.querySelectorAll("button.term")) {
-			const part = partOf(t);
-			if (!parts.has(part)) {
-				parts.set(part, []);
-			}
-			parts.get(part).push(t);
-		}
-		return parts;
+	// from matches button.term.
+	const button = /** @type {HTMLButtonElement} */ (from);
+	const part = partOf(from);
+	const terms = [.../** @type {NodeListOf<HTMLButtonElement>} */ (part.querySelectorAll("button.term"))].filter((t) => partOf(t) === part);
+	const to = terms[move(terms.indexOf(button), terms.length - 1)];
+	event.preventDefault();
+	if (!to || to === from) {
+		return;
 	}
+	button.tabIndex = -1;
+	to.tabIndex = 0;
+	to.focus();
+});
 
-	// termsMade counts the terms term has made, and roved remembers, for
-	// each root roveTerms was called on, that count then and the Tab stops
-	// it left.
-	let termsMade = 0;
-	const roved = new WeakMap();
-
-	// roveTerms leaves one Tab stop per part of the page among the terms
-	// under root; the drawing calls it after each redraw, which makes new
-	// terms. When no term was made since its last call on root, and every
-	// stop it left is still on the page, the stops stand as they are (the
-	// arrow keys move a stop themselves): Play draws ten times a second,
-	// and looking at every term of the page each time cost half a
-	// millisecond.
-	function roveTerms(root) {
-		const last = roved.get(root);
-		if (last && last.made === termsMade && last.stops.every((t) => t.isConnected)) {
-			return;
-		}
-		const stops = [];
-		for (const terms of termParts(root).values()) {
-			const stop = terms.find((t) => t === document.activeElement) || terms[0];
-			stops.push(stop);
-			for (const t of terms) {
-				const tabIndex = t === stop ? 0 : -1;
-				// Only a change is written: every drawing calls this, and
-				// an attribute written restyles its element.
-				if (t.tabIndex !== tabIndex || !t.hasAttribute("tabindex")) {
-					t.tabIndex = tabIndex;
-				}
-			}
-		}
-		roved.set(root, {made: termsMade, stops});
-	}
-
-	// roveKeys says where each key moves from the term at index at, among
-	// terms up to index last.
-	const roveKeys = {
-		ArrowDown: (at, last) => Math.min(last, at + 1),
-		ArrowUp: (at) => Math.max(0, at - 1),
-		Home: () => 0,
-		End: (at, last) => last,
-	};
-	document.addEventListener("keydown", (event) => {
-		const move = roveKeys[event.key];
-		const from = event.target;
-		if (move === undefined || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey ||
-			!(from instanceof Element) || !from.matches("button.term") || from.closest("#glossary")) {
-			return;
-		}
-		const part = partOf(from);
-		const terms = [...part.querySelectorAll("button.term")].filter((t) => partOf(t) === part);
-		const to = terms[move(terms.indexOf(from), terms.length - 1)];
-		event.preventDefault();
-		if (!to || to === from) {
-			return;
-		}
-		from.tabIndex = -1;
-		to.tabIndex = 0;
-		to.focus();
-	});
-
-	Object.assign(UI, {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossary: G});
-})();
+export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, G as glossary};

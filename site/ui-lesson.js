@@ -14,643 +14,783 @@
 //
 // Nothing here asks the learner to press "check": the page calls refresh
 // after every action, and the player asks the engine then.
-"use strict";
 
-(() => {
-	const UI = globalThis.RlabUI;
-	const {h, markdown} = UI;
+import {h} from "./ui-util.js";
+import {roveTerms} from "./ui-glossary.js";
+import {inline, markdown} from "./ui-markdown.js";
 
-	// Lesson owns one lesson's state: the page on show, the answers given,
-	// the do blocks run, the pages passed, and whether the goal was met.
-	class Lesson {
-		// hooks, each returning a Promise where it asks the engine:
-		//   run(lines, page): runs console lines in order;
-		//   check(page, block): a CheckResult (page 0: the goal; block
-		//     undefined: the page's check blocks);
-		//   grade(page, block): a GradeResult;
-		//   seek(step): brings the world back to that step;
-		//   functions(): a FunctionsResult for the learner's steps;
-		//   restart(): loads the lesson's world afresh;
-		//   step(): the present step, or 0; stepName(n): how the page
-		//     names step n to the learner;
-		//   announce(text): tells the learner (the notice area);
-		//   moved(): the learner turned a page;
-		//   saved(state): the progress to keep (see state);
-		//   shown(open): the panel was shown (a lesson) or hidden (the
-		//     sandbox).
-		constructor(panel, hooks) {
-			this.panel = panel;
-			this.title = panel.querySelector("#lesson-title");
-			this.body = panel.querySelector("#lesson-body");
-			this.hooks = hooks;
-			this.info = null;
-			this.refreshing = null;
-			this.again = false;
+/** @typedef {import("./bridge-types.js").LessonInfo} LessonInfo */
+/** @typedef {import("./bridge-types.js").PageInfo} PageInfo */
+/** @typedef {import("./bridge-types.js").BlockInfo} BlockInfo */
+/** @typedef {import("./bridge-types.js").PredictInfo} PredictInfo */
+/** @typedef {import("./bridge-types.js").CheckResult} CheckResult */
+/** @typedef {import("./progress.js").LessonProgress} LessonProgress */
+/** @typedef {import("./progress.js").Answer} Answer */
+
+/**
+ * A line of a checklist: an expect, and whether it holds (null: not
+ * asked yet), with what the engine found when it does not.
+ * @typedef {{text: string, met: boolean | null, failure?: import("./bridge-types.js").CommandError | null}} ChecklistLine
+ */
+
+/**
+ * LessonHooks tie the player to the page (see the constructor).
+ * @typedef {Object} LessonHooks
+ * @property {(lines: string[], page: number) => Promise<unknown>} run
+ * @property {(page: number, block?: number) => Promise<CheckResult>} check
+ * @property {(page: number, block: number) => Promise<import("./bridge-types.js").GradeResult>} grade
+ * @property {(step: number) => Promise<unknown>} seek
+ * @property {() => Promise<import("./bridge-types.js").FunctionsResult>} functions
+ * @property {() => Promise<unknown>} restart
+ * @property {() => number} step
+ * @property {(n: number) => string} [stepName]
+ * @property {(text: string) => void} announce
+ * @property {() => void} [moved]
+ * @property {(state: LessonProgress) => void} [saved]
+ * @property {(open: boolean) => void} shown
+ */
+
+// Lesson owns one lesson's state: the page on show, the answers given,
+// the do blocks run, the pages passed, and whether the goal was met.
+class Lesson {
+	// hooks, each returning a Promise where it asks the engine:
+	//   run(lines, page): runs console lines in order;
+	//   check(page, block): a CheckResult (page 0: the goal; block
+	//     undefined: the page's check blocks);
+	//   grade(page, block): a GradeResult;
+	//   seek(step): brings the world back to that step;
+	//   functions(): a FunctionsResult for the learner's steps;
+	//   restart(): loads the lesson's world afresh;
+	//   step(): the present step, or 0; stepName(n): how the page
+	//     names step n to the learner;
+	//   announce(text): tells the learner (the notice area);
+	//   moved(): the learner turned a page;
+	//   saved(state): the progress to keep (see state);
+	//   shown(open): the panel was shown (a lesson) or hidden (the
+	//     sandbox).
+	/**
+	 * @param {HTMLElement} panel
+	 * @param {LessonHooks} hooks
+	 */
+	constructor(panel, hooks) {
+		this.panel = panel;
+		// index.html gives the panel its title and body.
+		this.title = /** @type {HTMLElement} */ (panel.querySelector("#lesson-title"));
+		this.body = /** @type {HTMLElement} */ (panel.querySelector("#lesson-body"));
+		this.hooks = hooks;
+		/** @type {LessonInfo | null} */
+		this.info = null;
+		/** @type {Promise<void> | null} */
+		this.refreshing = null;
+		this.again = false;
+		// drawn is what the player last drew, as JSON (ask).
+		/** @type {string | undefined} */
+		this.drawn = undefined;
+		// The progress in the lesson on show (resetProgress starts it
+		// afresh).
+		this.page = 0;
+		/** @type {Map<string, Answer>} */
+		this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
+		/** @type {Map<string, number>} */
+		this.picked = new Map(); // "page/block" → the choice picked and not yet answered
+		/** @type {Map<string, number>} */
+		this.ran = new Map(); // "page/block" → the step after the do block ran
+		/** @type {Map<string, CheckResult>} */
+		this.held = new Map(); // "page/block" → the CheckResult of a check or step block
+		/** @type {Set<string>} */
+		this.reached = new Set(); // "page/block" of the check and step blocks that have held
+		/** @type {Set<number>} */
+		this.passed = new Set(); // page numbers whose checks and steps held
+		/** @type {CheckResult | null} */
+		this.goal = null; // the goal's CheckResult
+		this.completed = false;
+		this.bySolution = false;
+		/** @type {import("./bridge-types.js").FunctionsResult | null} */
+		this.functions = null;
+		this.hintsShown = 0;
+		this.solution = {asking: false, shown: false, next: 0, running: false};
+	}
+
+	// resetProgress forgets the progress in the lesson on show.
+	resetProgress() {
+		this.page = 0;
+		this.answers = new Map();
+		this.picked = new Map();
+		this.ran = new Map();
+		this.held = new Map();
+		this.reached = new Set();
+		this.passed = new Set();
+		this.goal = null;
+		this.completed = false;
+		this.bySolution = false;
+		this.functions = null;
+		this.hintsShown = 0;
+		this.solution = {asking: false, shown: false, next: 0, running: false};
+	}
+
+	// show loads a lesson's content (LessonInfo) into the panel, or hides
+	// the panel for the sandbox (info null). saved is the progress kept
+	// from before (state's shape); page, from 1, opens that page (a
+	// reload or a share link returning to where the learner was).
+	/**
+	 * @param {LessonInfo | null} info
+	 * @param {{page?: number, saved?: LessonProgress | null}} [options]
+	 */
+	show(info, {page = 0, saved = null} = {}) {
+		this.info = info;
+		this.resetProgress();
+		this.panel.hidden = !info;
+		this.hooks.shown(Boolean(info));
+		if (!info) {
+			this.body.replaceChildren();
+			return;
 		}
-
-		// show loads a lesson's content (LessonInfo) into the panel, or hides
-		// the panel for the sandbox (info null). saved is the progress kept
-		// from before (state's shape); page, from 1, opens that page (a
-		// reload or a share link returning to where the learner was).
-		show(info, {page = 0, saved = null} = {}) {
-			this.info = info;
-			this.page = 0;
-			this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
-			this.picked = new Map(); // "page/block" → the choice picked and not yet answered
-			this.ran = new Map(); // "page/block" → the step after the do block ran
-			this.held = new Map(); // "page/block" → the CheckResult of a check or step block
-			this.reached = new Set(); // "page/block" of the check and step blocks that have held
-			this.passed = new Set(); // page numbers whose checks and steps held
-			this.goal = null; // the goal's CheckResult
-			this.completed = false;
-			this.bySolution = false;
-			this.functions = null;
-			this.hintsShown = 0;
-			this.solution = {asking: false, shown: false, next: 0, running: false};
-			this.panel.hidden = !info;
-			this.hooks.shown(Boolean(info));
-			if (!info) {
-				this.body.replaceChildren();
-				return;
+		if (saved) {
+			for (const [key, a] of Object.entries(saved.answers || {})) {
+				this.answers.set(key, {choice: a.choice, step: a.step, decided: a.decided ?? null, verdict: a.verdict || null});
 			}
-			if (saved) {
-				for (const [key, a] of Object.entries(saved.answers || {})) {
-					this.answers.set(key, {choice: a.choice, step: a.step, decided: a.decided ?? null, verdict: a.verdict || null});
-				}
-				for (const n of saved.passed || []) {
-					this.passed.add(n);
-				}
-				this.completed = Boolean(saved.completed);
-				this.bySolution = Boolean(saved.bySolution);
-				page = page || saved.page || 0;
+			for (const n of saved.passed || []) {
+				this.passed.add(n);
 			}
-			const pages = info.pages || [];
-			this.page = Math.max(0, Math.min(page || 1, pages.length) - 1);
-			// The pages before the one opened were passed.
-			for (const p of pages.slice(0, this.page)) {
-				this.passed.add(p.n);
-			}
-			this.title.textContent = `Lesson ${info.number}: ${info.title}`;
-			this.render();
-			this.refresh();
+			this.completed = Boolean(saved.completed);
+			this.bySolution = Boolean(saved.bySolution);
+			page = page || saved.page || 0;
 		}
-
-		// state is the progress to keep: the page, the answers, the pages
-		// passed, and whether the goal was met (and how).
-		state() {
-			if (!this.info) {
-				return null;
-			}
-			const answers = {};
-			for (const [key, a] of this.answers) {
-				answers[key] = {choice: a.choice, step: a.step, decided: a.decided, verdict: a.verdict};
-			}
-			return {page: this.page + 1, answers, passed: [...this.passed].sort((a, b) => a - b),
-				completed: this.completed, bySolution: this.bySolution};
+		const pages = info.pages || [];
+		this.page = Math.max(0, Math.min(page || 1, pages.length) - 1);
+		// The pages before the one opened were passed.
+		for (const p of pages.slice(0, this.page)) {
+			this.passed.add(p.n);
 		}
+		this.title.textContent = `Lesson ${info.number}: ${info.title}`;
+		this.render();
+		this.refresh();
+	}
 
-		save() {
-			if (this.info && this.hooks.saved) {
-				this.hooks.saved(this.state());
-			}
+	// state is the progress to keep: the page, the answers, the pages
+	// passed, and whether the goal was met (and how).
+	/** @returns {LessonProgress | null} */
+	state() {
+		if (!this.info) {
+			return null;
 		}
-
-		// pageNumber is the guide's page on show, from 1, or 0 outside a
-		// lesson.
-		pageNumber() {
-			return this.info ? this.page + 1 : 0;
+		/** @type {Record<string, Answer>} */
+		const answers = {};
+		for (const [key, a] of this.answers) {
+			answers[key] = {choice: a.choice, step: a.step, decided: a.decided, verdict: a.verdict};
 		}
+		return {page: this.page + 1, answers, passed: [...this.passed].sort((a, b) => a - b),
+			completed: this.completed, bySolution: this.bySolution};
+	}
 
-		// stepwise reports whether the page on show walks every event: the
-		// page refuses the commands and buttons that run many at once.
-		stepwise() {
-			const r = this.info && this.info.stepwise;
-			const n = this.pageNumber();
-			return Boolean(r && n >= r.from && n <= r.to);
+	save() {
+		if (this.info && this.hooks.saved) {
+			// A lesson is on show, so there is its progress.
+			this.hooks.saved(/** @type {LessonProgress} */ (this.state()));
 		}
+	}
 
-		// --- Asking the engine --------------------------------------------------
+	// pageNumber is the guide's page on show, from 1, or 0 outside a
+	// lesson.
+	pageNumber() {
+		return this.info ? this.page + 1 : 0;
+	}
 
-		// refresh asks the engine about everything on show: the goal, the
-		// page's check and step blocks, the answers whose step has run, and,
-		// on the last page, what the real code did. The page calls it after
-		// every action; calls while one runs are folded into one more.
-		refresh() {
-			if (!this.info) {
-				return Promise.resolve();
-			}
-			if (this.refreshing) {
-				this.again = true;
-				return this.refreshing;
-			}
-			this.refreshing = (async () => {
-				try {
-					do {
-						this.again = false;
-						await this.ask();
-					} while (this.again && this.info);
-				} catch (err) {
-					// The page has shown the engine's error; the player
-					// keeps what it had.
-				} finally {
-					this.refreshing = null;
-				}
-			})();
+	// stepwise reports whether the page on show walks every event: the
+	// page refuses the commands and buttons that run many at once.
+	stepwise() {
+		const r = this.info && this.info.stepwise;
+		const n = this.pageNumber();
+		return Boolean(r && n >= r.from && n <= r.to);
+	}
+
+	// --- Asking the engine --------------------------------------------------
+
+	// refresh asks the engine about everything on show: the goal, the
+	// page's check and step blocks, the answers whose step has run, and,
+	// on the last page, what the real code did. The page calls it after
+	// every action; calls while one runs are folded into one more.
+	refresh() {
+		if (!this.info) {
+			return Promise.resolve();
+		}
+		if (this.refreshing) {
+			this.again = true;
 			return this.refreshing;
 		}
+		this.refreshing = (async () => {
+			try {
+				do {
+					this.again = false;
+					await this.ask();
+				} while (this.again && this.info);
+			} catch (err) {
+				// The page has shown the engine's error; the player
+				// keeps what it had.
+			} finally {
+				this.refreshing = null;
+			}
+		})();
+		return this.refreshing;
+	}
 
-		async ask() {
-			const info = this.info;
-			const page = info.pages[this.page];
-			const blocks = page.blocks || [];
-			let allHeld = true;
-			for (let i = 0; i < blocks.length; i++) {
-				const b = blocks[i];
-				if (b.kind !== "check" && b.kind !== "step") {
-					continue;
-				}
-				const res = await this.hooks.check(page.n, i);
-				if (this.info !== info) {
-					return;
-				}
-				const key = `${page.n}/${i}`;
-				this.held.set(key, res);
-				if (res.met) {
-					this.reached.add(key);
-				}
-				// A block holds where it stands on the page: once it has
-				// held, a later block's step may undo it without undoing
-				// the page.
-				allHeld = allHeld && this.reached.has(key);
+	async ask() {
+		// refresh asks only with a lesson on show, which has pages.
+		const info = /** @type {LessonInfo} */ (this.info);
+		const pages = /** @type {PageInfo[]} */ (info.pages);
+		const page = pages[this.page];
+		const blocks = page.blocks || [];
+		let allHeld = true;
+		for (let i = 0; i < blocks.length; i++) {
+			const b = blocks[i];
+			if (b.kind !== "check" && b.kind !== "step") {
+				continue;
 			}
-			if (allHeld && !this.passed.has(page.n)) {
-				this.passed.add(page.n);
-				if (blocks.some((b) => b.kind === "check" || b.kind === "step")) {
-					this.hooks.announce(`Page ${page.n} done: what it asked for holds.`);
-				}
-			}
-			await this.grade(page);
-			this.goal = await this.hooks.check(0);
+			const res = await this.hooks.check(page.n, i);
 			if (this.info !== info) {
 				return;
 			}
-			if (this.goal.met && !this.completed) {
-				this.completed = true;
-				this.hooks.announce(this.bySolution
-					? "The goal is met, by the reference solution: the lesson is not marked solved."
-					: "Goal met: the lesson is solved.");
+			const key = `${page.n}/${i}`;
+			this.held.set(key, res);
+			if (res.met) {
+				this.reached.add(key);
 			}
-			if (this.page === info.pages.length - 1) {
-				this.functions = await this.hooks.functions();
-			}
-			this.save();
-			// Redraw only what changed: the page calls this after every
-			// step, and most steps change nothing the lesson shows.
-			const sig = JSON.stringify([[...this.held], [...this.reached], this.goal, [...this.answers], this.functions, [...this.passed], this.completed]);
-			if (sig !== this.drawn) {
-				this.drawn = sig;
-				this.update();
+			// A block holds where it stands on the page: once it has
+			// held, a later block's step may undo it without undoing
+			// the page.
+			allHeld = allHeld && this.reached.has(key);
+		}
+		if (allHeld && !this.passed.has(page.n)) {
+			this.passed.add(page.n);
+			if (blocks.some((b) => b.kind === "check" || b.kind === "step")) {
+				this.hooks.announce(`Page ${page.n} done: what it asked for holds.`);
 			}
 		}
+		await this.grade(page);
+		this.goal = await this.hooks.check(0);
+		if (this.info !== info) {
+			return;
+		}
+		if (this.goal.met && !this.completed) {
+			this.completed = true;
+			this.hooks.announce(this.bySolution
+				? "The goal is met, by the reference solution: the lesson is not marked solved."
+				: "Goal met: the lesson is solved.");
+		}
+		if (this.page === pages.length - 1) {
+			this.functions = await this.hooks.functions();
+		}
+		this.save();
+		// Redraw only what changed: the page calls this after every
+		// step, and most steps change nothing the lesson shows.
+		const sig = JSON.stringify([[...this.held], [...this.reached], this.goal, [...this.answers], this.functions, [...this.passed], this.completed]);
+		if (sig !== this.drawn) {
+			this.drawn = sig;
+			this.update();
+		}
+	}
 
-		// grade asks the engine about every answer on the page whose step has
-		// run and that is not graded yet: the block after the predict, a do
-		// block that ran or a step block that holds.
-		async grade(page) {
-			const blocks = page.blocks || [];
-			for (let i = 0; i < blocks.length; i++) {
-				const key = `${page.n}/${i}`;
-				const a = this.answers.get(key);
-				if (blocks[i].kind !== "predict" || !a || a.verdict) {
-					continue;
-				}
-				const act = blocks.findIndex((b, j) => j > i && (b.kind === "do" || b.kind === "step"));
-				const actKey = `${page.n}/${act}`;
-				const done = act >= 0 && (blocks[act].kind === "do" ? this.ran.has(actKey) : this.held.get(actKey)?.met);
-				if (!done) {
-					continue;
-				}
-				const g = await this.hooks.grade(page.n, i);
-				a.decided = g.decided;
-				a.verdict = g.decided < 0 ? "undecided" : g.decided === a.choice ? "right" : "wrong";
-				this.hooks.announce(a.verdict === "right" ? "Your prediction was right." : "Your prediction was not what happened: see why.");
+	// grade asks the engine about every answer on the page whose step has
+	// run and that is not graded yet: the block after the predict, a do
+	// block that ran or a step block that holds.
+	/** @param {PageInfo} page */
+	async grade(page) {
+		const blocks = page.blocks || [];
+		for (let i = 0; i < blocks.length; i++) {
+			const key = `${page.n}/${i}`;
+			const a = this.answers.get(key);
+			if (blocks[i].kind !== "predict" || !a || a.verdict) {
+				continue;
+			}
+			const act = blocks.findIndex((b, j) => j > i && (b.kind === "do" || b.kind === "step"));
+			const actKey = `${page.n}/${act}`;
+			const done = act >= 0 && (blocks[act].kind === "do" ? this.ran.has(actKey) : this.held.get(actKey)?.met);
+			if (!done) {
+				continue;
+			}
+			const g = await this.hooks.grade(page.n, i);
+			a.decided = g.decided;
+			a.verdict = g.decided < 0 ? "undecided" : g.decided === a.choice ? "right" : "wrong";
+			this.hooks.announce(a.verdict === "right" ? "Your prediction was right." : "Your prediction was not what happened: see why.");
+		}
+	}
+
+	// --- Drawing ------------------------------------------------------------
+
+	render() {
+		// Drawn only with a lesson on show.
+		const info = /** @type {LessonInfo} */ (this.info);
+		const pages = info.pages || [];
+		/** @type {Array<HTMLElement | null>} */
+		const parts = [
+			h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: info.level}), " ", info.summary),
+			this.goalView(),
+		];
+		if (pages.length) {
+			parts.push(this.pageNav(pages), this.pageView(pages[this.page]));
+		}
+		parts.push(this.codeView(), this.hintsView(), this.solutionView());
+		this.body.replaceChildren(...parts.filter((p) => p !== null));
+		roveTerms(this.body);
+	}
+
+	// update redraws what the engine's answers change, in place: the
+	// checklists, the verdicts and the page's navigation.
+	update() {
+		if (!this.info) {
+			return;
+		}
+		const active = /** @type {HTMLElement | null} */ (document.activeElement);
+		const focused = active && this.body.contains(active)
+			? active.dataset.focusKey : null;
+		this.render();
+		if (focused) {
+			const again = /** @type {HTMLElement | null} */ (this.body.querySelector(`[data-focus-key="${focused}"]`));
+			if (again) {
+				again.focus({preventScroll: true});
 			}
 		}
+	}
 
-		// --- Drawing ------------------------------------------------------------
+	goalView() {
+		const info = /** @type {LessonInfo} */ (this.info);
+		/** @type {ChecklistLine[]} */
+		const lines = (this.goal && this.goal.lines) || (info.goal || "").split("\n").filter((l) => l.trim()).map((text) => ({text, met: null}));
+		const metCount = lines.filter((l) => l.met).length;
+		const summary = !this.goal ? "Checking…"
+			: this.goal.met ? (this.bySolution ? "✓ Goal met, by the reference solution." : "✓ Goal met: well done.")
+				: `Not yet: ${metCount} of ${lines.length} ${lines.length === 1 ? "line holds" : "lines hold"}.`;
+		return h("section", {class: "goal", "aria-labelledby": "goal-heading"},
+			h("h3", {id: "goal-heading", text: "Goal"}),
+			checklist(lines, "goal-checklist"),
+			h("p", {id: "goal-result", class: this.goal && this.goal.met ? "ok" : "", role: "status", text: summary}));
+	}
 
-		render() {
-			const info = this.info;
-			const pages = info.pages || [];
-			const parts = [
-				h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: info.level}), " ", info.summary),
-				this.goalView(),
-			];
-			if (pages.length) {
-				parts.push(this.pageNav(pages), this.pageView(pages[this.page]));
-			}
-			parts.push(this.codeView(), this.hintsView(), this.solutionView());
-			this.body.replaceChildren(...parts.filter(Boolean));
-			UI.roveTerms(this.body);
+	/** @param {PageInfo[]} pages */
+	pageNav(pages) {
+		const page = pages[this.page];
+		const blocks = page.blocks || [];
+		const needs = blocks.some((b) => b.kind === "check" || b.kind === "step");
+		const canNext = this.page < pages.length - 1 && (!needs || this.passed.has(page.n));
+		const prev = h("button", {type: "button", class: "small", disabled: this.page === 0, text: "◀ Previous page", dataset: {focusKey: "prev"}});
+		const next = h("button", {type: "button", class: "small", disabled: !canNext, text: "Next page ▶", dataset: {focusKey: "next"}});
+		prev.addEventListener("click", () => this.go(this.page - 1));
+		next.addEventListener("click", () => this.go(this.page + 1));
+		const note = this.page < pages.length - 1 && needs && !this.passed.has(page.n)
+			? h("span", {class: "nav-note", text: "The next page opens once this page's steps and checks hold."}) : null;
+		const stepwise = this.stepwise()
+			? h("p", {class: "nav-note stepwise-note", text: "This page walks every event: press Step (→). Next sync, Stabilize and commands that run many events wait for a later page."})
+			: null;
+		return h("nav", {class: "lesson-nav", "aria-label": "Lesson pages"}, prev,
+			h("span", {class: "page-count", text: `page ${this.page + 1} of ${pages.length}`}), next, note, stepwise);
+	}
+
+	/** @param {number} index */
+	go(index) {
+		this.page = index;
+		this.render();
+		this.save();
+		if (this.hooks.moved) {
+			this.hooks.moved();
 		}
+		const heading = /** @type {HTMLElement | null} */ (this.body.querySelector(".lesson-page h3, .lesson-page h4"));
+		if (heading) {
+			heading.setAttribute("tabindex", "-1");
+			heading.focus();
+		}
+		this.refresh();
+	}
 
-		// update redraws what the engine's answers change, in place: the
-		// checklists, the verdicts and the page's navigation.
-		update() {
-			if (!this.info) {
+	// pageView renders one page: its Markdown, with each fenced block
+	// replaced by the widget of the matching block.
+	/** @param {PageInfo} page */
+	pageView(page) {
+		const blocks = page.blocks || [];
+		let next = 0;
+		/** @param {string} kind */
+		const take = (kind) => {
+			// Blocks come in the order their fences appear.
+			while (next < blocks.length && blocks[next].kind !== kind) {
+				next++;
+			}
+			return next < blocks.length ? {block: blocks[next], index: next++} : null;
+		};
+		/** @param {"do" | "step" | "predict" | "check"} kind */
+		const widget = (kind) => () => {
+			const found = take(kind);
+			// One of doBlock, stepBlock, predictBlock and checkBlock.
+			const draw = /** @type {Record<string, (page: PageInfo, block: BlockInfo, index: number) => HTMLElement | null>} */ (/** @type {unknown} */ (this));
+			return found ? draw[kind + "Block"](page, found.block, found.index) : null;
+		};
+		const content = markdown(page.text, {do: widget("do"), step: widget("step"), predict: widget("predict"), check: widget("check")});
+		return h("article", {class: "lesson-page", "aria-label": `Page ${page.n}`}, content);
+	}
+
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
+	doBlock(page, block, index) {
+		const key = `${page.n}/${index}`;
+		const lines = block.text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+		const ranAt = this.ran.get(key);
+		const button = h("button", {type: "button", class: "small", dataset: {focusKey: `do-${key}`},
+			disabled: ranAt !== undefined,
+			text: ranAt !== undefined ? "✓ Ran" : lines.length > 1 ? "Run these commands" : "Run this command"});
+		button.addEventListener("click", async () => {
+			if (this.ran.has(key)) {
 				return;
 			}
-			const focused = document.activeElement && this.body.contains(document.activeElement)
-				? document.activeElement.dataset.focusKey : null;
-			this.render();
-			if (focused) {
-				const again = this.body.querySelector(`[data-focus-key="${focused}"]`);
-				if (again) {
-					again.focus({preventScroll: true});
-				}
+			button.disabled = true;
+			try {
+				await this.hooks.run(lines, page.n);
+				this.ran.set(key, this.hooks.step());
+			} finally {
+				this.update();
+				this.refresh();
 			}
-		}
+		});
+		return h("div", {class: "block do-block"},
+			h("p", {class: "block-label", text: "Do"}),
+			h("pre", null, h("code", {text: lines.join("\n")})), button,
+			ranAt !== undefined ? h("p", {class: "compact muted", text: "Ran once; its commands are in the console, and typing them again is fine."}) : null);
+	}
 
-		goalView() {
-			const info = this.info;
-			const lines = (this.goal && this.goal.lines) || (info.goal || "").split("\n").filter((l) => l.trim()).map((text) => ({text, met: null}));
-			const metCount = lines.filter((l) => l.met).length;
-			const summary = !this.goal ? "Checking…"
-				: this.goal.met ? (this.bySolution ? "✓ Goal met, by the reference solution." : "✓ Goal met: well done.")
-					: `Not yet: ${metCount} of ${lines.length} ${lines.length === 1 ? "line holds" : "lines hold"}.`;
-			return h("section", {class: "goal", "aria-labelledby": "goal-heading"},
-				h("h3", {id: "goal-heading", text: "Goal"}),
-				checklist(lines, "goal-checklist"),
-				h("p", {id: "goal-result", class: this.goal && this.goal.met ? "ok" : "", role: "status", text: summary}));
-		}
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
+	stepBlock(page, block, index) {
+		const key = `${page.n}/${index}`;
+		const res = this.held.get(key);
+		const lines = (res && res.lines) || exp(block.text);
+		const reached = res && res.met || this.reached.has(key);
+		return h("div", {class: "block step-block"},
+			h("p", {class: "block-label", text: "Step until"}),
+			checklist(lines),
+			h("p", {class: reached ? "ok" : "compact", role: "status",
+				text: reached ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
+	}
 
-		pageNav(pages) {
-			const page = pages[this.page];
-			const blocks = page.blocks || [];
-			const needs = blocks.some((b) => b.kind === "check" || b.kind === "step");
-			const canNext = this.page < pages.length - 1 && (!needs || this.passed.has(page.n));
-			const prev = h("button", {type: "button", class: "small", disabled: this.page === 0, text: "◀ Previous page", dataset: {focusKey: "prev"}});
-			const next = h("button", {type: "button", class: "small", disabled: !canNext, text: "Next page ▶", dataset: {focusKey: "next"}});
-			prev.addEventListener("click", () => this.go(this.page - 1));
-			next.addEventListener("click", () => this.go(this.page + 1));
-			const note = this.page < pages.length - 1 && needs && !this.passed.has(page.n)
-				? h("span", {class: "nav-note", text: "The next page opens once this page's steps and checks hold."}) : null;
-			const stepwise = this.stepwise()
-				? h("p", {class: "nav-note stepwise-note", text: "This page walks every event: press Step (→). Next sync, Stabilize and commands that run many events wait for a later page."})
-				: null;
-			return h("nav", {class: "lesson-nav", "aria-label": "Lesson pages"}, prev,
-				h("span", {class: "page-count", text: `page ${this.page + 1} of ${pages.length}`}), next, note, stepwise);
-		}
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
+	checkBlock(page, block, index) {
+		const key = `${page.n}/${index}`;
+		const res = this.held.get(key);
+		const lines = (res && res.lines) || exp(block.text);
+		const earlier = !(res && res.met) && this.reached.has(key);
+		return h("div", {class: "block check-block"},
+			h("p", {class: "block-label", text: "Check"}),
+			checklist(lines),
+			h("p", {class: res && res.met || earlier ? "ok" : "compact", role: "status",
+				text: res && res.met ? "✓ This holds." : earlier ? "✓ This held; what came after has changed it." : "Not yet."}));
+	}
 
-		go(index) {
-			this.page = index;
-			this.render();
-			this.save();
-			if (this.hooks.moved) {
-				this.hooks.moved();
-			}
-			const heading = this.body.querySelector(".lesson-page h3, .lesson-page h4");
-			if (heading) {
-				heading.setAttribute("tabindex", "-1");
-				heading.focus();
-			}
-			this.refresh();
+	/**
+	 * @param {PageInfo} page
+	 * @param {BlockInfo} block
+	 * @param {number} index
+	 */
+	predictBlock(page, block, index) {
+		const q = block.predict;
+		if (!q) {
+			return null;
 		}
-
-		// pageView renders one page: its Markdown, with each fenced block
-		// replaced by the widget of the matching block.
-		pageView(page) {
-			const blocks = page.blocks || [];
-			let next = 0;
-			const take = (kind) => {
-				// Blocks come in the order their fences appear.
-				while (next < blocks.length && blocks[next].kind !== kind) {
-					next++;
-				}
-				return next < blocks.length ? {block: blocks[next], index: next++} : null;
-			};
-			const widget = (kind) => () => {
-				const found = take(kind);
-				return found ? this[kind + "Block"](page, found.block, found.index) : null;
-			};
-			const content = markdown(page.text, {do: widget("do"), step: widget("step"), predict: widget("predict"), check: widget("check")});
-			return h("article", {class: "lesson-page", "aria-label": `Page ${page.n}`}, content);
-		}
-
-		doBlock(page, block, index) {
-			const key = `${page.n}/${index}`;
-			const lines = block.text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-			const ranAt = this.ran.get(key);
-			const button = h("button", {type: "button", class: "small", dataset: {focusKey: `do-${key}`},
-				disabled: ranAt !== undefined,
-				text: ranAt !== undefined ? "✓ Ran" : lines.length > 1 ? "Run these commands" : "Run this command"});
-			button.addEventListener("click", async () => {
-				if (this.ran.has(key)) {
+		const key = `${page.n}/${index}`;
+		const name = `predict-${page.n}-${index}`;
+		const a = this.answers.get(key);
+		const fieldset = h("fieldset", {class: "block predict-block"},
+			h("legend", null, h("span", {class: "block-label", text: "Predict "}), inline(q.question)));
+		q.choices.forEach((choice, i) => {
+			const id = `${name}-${i}`;
+			// A choice picked but not answered yet survives a redraw.
+			const checked = a ? a.choice === i : this.picked.get(key) === i;
+			const input = h("input", {type: "radio", name, id, value: String(i), checked, disabled: Boolean(a)});
+			input.addEventListener("change", () => this.picked.set(key, i));
+			fieldset.appendChild(h("div", {class: "choice"}, input, h("label", {for: id}, inline(choice.text))));
+		});
+		const result = h("div", {class: "predict-result", role: "status"});
+		if (!a) {
+			const answer = h("button", {type: "button", class: "small", text: "Answer", dataset: {focusKey: `answer-${key}`}});
+			answer.addEventListener("click", () => {
+				const picked = /** @type {HTMLInputElement | null} */ (fieldset.querySelector(`input[name="${name}"]:checked`));
+				if (!picked) {
+					result.replaceChildren(h("p", {text: "Pick an answer first."}));
 					return;
 				}
-				button.disabled = true;
-				try {
-					await this.hooks.run(lines, page.n);
-					this.ran.set(key, this.hooks.step());
-				} finally {
-					this.update();
-					this.refresh();
-				}
+				this.answers.set(key, {choice: Number(picked.value), step: this.hooks.step(), decided: null, verdict: null});
+				this.save();
+				this.update();
 			});
-			return h("div", {class: "block do-block"},
-				h("p", {class: "block-label", text: "Do"}),
-				h("pre", null, h("code", {text: lines.join("\n")})), button,
-				ranAt !== undefined ? h("p", {class: "compact muted", text: "Ran once; its commands are in the console, and typing them again is fine."}) : null);
-		}
-
-		stepBlock(page, block, index) {
-			const key = `${page.n}/${index}`;
-			const res = this.held.get(key);
-			const lines = (res && res.lines) || exp(block.text);
-			const reached = res && res.met || this.reached.has(key);
-			return h("div", {class: "block step-block"},
-				h("p", {class: "block-label", text: "Step until"}),
-				checklist(lines),
-				h("p", {class: reached ? "ok" : "compact", role: "status",
-					text: reached ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
-		}
-
-		checkBlock(page, block, index) {
-			const key = `${page.n}/${index}`;
-			const res = this.held.get(key);
-			const lines = (res && res.lines) || exp(block.text);
-			const earlier = !(res && res.met) && this.reached.has(key);
-			return h("div", {class: "block check-block"},
-				h("p", {class: "block-label", text: "Check"}),
-				checklist(lines),
-				h("p", {class: res && res.met || earlier ? "ok" : "compact", role: "status",
-					text: res && res.met ? "✓ This holds." : earlier ? "✓ This held; what came after has changed it." : "Not yet."}));
-		}
-
-		predictBlock(page, block, index) {
-			const q = block.predict;
-			if (!q) {
-				return null;
-			}
-			const key = `${page.n}/${index}`;
-			const name = `predict-${page.n}-${index}`;
-			const a = this.answers.get(key);
-			const fieldset = h("fieldset", {class: "block predict-block"},
-				h("legend", null, h("span", {class: "block-label", text: "Predict "}), UI.inline(q.question)));
-			q.choices.forEach((choice, i) => {
-				const id = `${name}-${i}`;
-				// A choice picked but not answered yet survives a redraw.
-				const checked = a ? a.choice === i : this.picked.get(key) === i;
-				const input = h("input", {type: "radio", name, id, value: String(i), checked, disabled: Boolean(a)});
-				input.addEventListener("change", () => this.picked.set(key, i));
-				fieldset.appendChild(h("div", {class: "choice"}, input, h("label", {for: id}, UI.inline(choice.text))));
-			});
-			const result = h("div", {class: "predict-result", role: "status"});
-			if (!a) {
-				const answer = h("button", {type: "button", class: "small", text: "Answer", dataset: {focusKey: `answer-${key}`}});
-				answer.addEventListener("click", () => {
-					const picked = fieldset.querySelector(`input[name="${name}"]:checked`);
-					if (!picked) {
-						result.replaceChildren(h("p", {text: "Pick an answer first."}));
-						return;
-					}
-					this.answers.set(key, {choice: Number(picked.value), step: this.hooks.step(), decided: null, verdict: null});
-					this.save();
-					this.update();
-				});
-				fieldset.append(answer, result);
-				return fieldset;
-			}
-			result.replaceChildren(...this.verdict(q, a));
-			fieldset.append(result);
+			fieldset.append(answer, result);
 			return fieldset;
 		}
+		result.replaceChildren(...this.verdict(q, a));
+		fieldset.append(result);
+		return fieldset;
+	}
 
-		// verdict says what the engine made of an answer: waiting for the
-		// step, right, or not, with the explanation and a way back.
-		verdict(q, a) {
-			if (!a.verdict) {
-				return [h("p", {class: "compact", text: "Answered. Now run the step below and see what happens."})];
-			}
-			const parts = [];
-			if (a.verdict === "right") {
-				parts.push(h("p", {class: "ok"}, "✓ Right: the engine did just that."));
-			} else if (a.verdict === "wrong") {
-				parts.push(h("p", {class: "bad"}, "✕ Not what happened: the engine did “", UI.inline(q.choices[a.decided].text), "”."));
-			} else {
-				parts.push(h("p", {class: "bad", text: "The world has moved past the moment this question asks about, so the engine cannot tell."}));
-			}
-			if (q.explanation) {
-				parts.push(markdown(q.explanation));
-			}
-			if (a.verdict !== "right" && a.step) {
-				const at = this.hooks.stepName ? this.hooks.stepName(a.step) : `step ${a.step}`;
-				const back = h("button", {type: "button", class: "small", text: `Rewind to your answer (${at}) and watch again`});
-				back.addEventListener("click", async () => {
-					await this.hooks.seek(a.step);
-					// Watching again: the answer stands, the verdict waits for
-					// the step to run again.
-					a.verdict = null;
-					a.decided = null;
-					this.save();
-					this.update();
-					this.refresh();
-				});
-				parts.push(back);
-			}
-			return parts;
+	// verdict says what the engine made of an answer: waiting for the
+	// step, right, or not, with the explanation and a way back.
+	/**
+	 * @param {PredictInfo} q
+	 * @param {Answer} a
+	 * @returns {Array<Node | string>}
+	 */
+	verdict(q, a) {
+		if (!a.verdict) {
+			return [h("p", {class: "compact", text: "Answered. Now run the step below and see what happens."})];
 		}
-
-		// codeView is the lesson's end, on its last page: the functions the
-		// learner's steps ran, in the order each first ran, each linked to
-		// its upstream source.
-		codeView() {
-			const pages = this.info.pages || [];
-			if (this.page !== pages.length - 1 || !this.functions) {
-				return null;
-			}
-			const fns = this.functions.functions || [];
-			if (!fns.length) {
-				return null;
-			}
-			return h("section", {class: "code-run", "aria-labelledby": "code-run-heading"},
-				h("h3", {id: "code-run-heading", text: "What the real code did"}),
-				h("p", {class: "compact", text: "The functions your steps modelled, in the order each first ran, in Kubernetes v1.31.14:"}),
-				h("ol", {class: "code-run-list"}, fns.map((f) => h("li", null,
-					f.source
-						? h("a", {href: f.source.url, target: "_blank", rel: "noopener noreferrer"}, h("code", {text: f.source.func}))
-						: h("code", {text: f.name}),
-					` ×${f.count}`,
-					f.source ? h("span", {class: "muted", text: ` — ${f.source.file}`}) : h("span", {class: "muted", text: " — Reconcile Lab's own"})))));
+		/** @type {Node[]} */
+		const parts = [];
+		if (a.verdict === "right") {
+			parts.push(h("p", {class: "ok"}, "✓ Right: the engine did just that."));
+		} else if (a.verdict === "wrong") {
+			parts.push(h("p", {class: "bad"}, "✕ Not what happened: the engine did “", inline(q.choices[/** @type {number} */ (a.decided)].text), "”."));
+		} else {
+			parts.push(h("p", {class: "bad", text: "The world has moved past the moment this question asks about, so the engine cannot tell."}));
 		}
-
-		hintsView() {
-			const hints = this.info.hints || [];
-			if (!hints.length) {
-				return null;
-			}
-			const list = h("ol", {class: "hints"}, hints.slice(0, this.hintsShown).map((text) => h("li", null, markdown(text))));
-			const button = h("button", {type: "button", class: "small", hidden: this.hintsShown >= hints.length, dataset: {focusKey: "hint"},
-				text: this.hintsShown === 0 ? "Show a hint" : "Show another hint"});
-			button.addEventListener("click", () => {
-				this.hintsShown++;
+		if (q.explanation) {
+			parts.push(markdown(q.explanation));
+		}
+		if (a.verdict !== "right" && a.step) {
+			const at = this.hooks.stepName ? this.hooks.stepName(a.step) : `step ${a.step}`;
+			const back = h("button", {type: "button", class: "small", text: `Rewind to your answer (${at}) and watch again`});
+			back.addEventListener("click", async () => {
+				await this.hooks.seek(a.step);
+				// Watching again: the answer stands, the verdict waits for
+				// the step to run again.
+				a.verdict = null;
+				a.decided = null;
+				this.save();
 				this.update();
-				const last = this.body.querySelector(".hints li:last-child");
-				if (last) {
-					last.setAttribute("tabindex", "-1");
-					last.focus();
-				}
+				this.refresh();
 			});
-			return h("section", {class: "hints-section", "aria-label": "Hints"}, h("h3", {text: "Hints"}), list, button);
+			parts.push(back);
 		}
+		return parts;
+	}
 
-		// solutionView offers the reference solution. While the goal is not
-		// met it asks first, since a lesson solved by its solution is not
-		// marked solved. Shown, the solution is a list of its commands,
-		// played one at a time (Run the next command), so that the learner
-		// can watch what each does before the next, or all at once (Run the
-		// rest). What was asked and how far it was played survive a redraw
-		// (this.solution).
-		solutionView() {
-			const info = this.info;
-			const restart = h("button", {type: "button", class: "small", text: "Restart the lesson", dataset: {focusKey: "restart"}});
-			restart.addEventListener("click", async () => {
-				await this.hooks.restart();
-			});
-			if (!info.solution) {
-				return h("section", {class: "solution"}, restart);
-			}
-			const lines = info.solution.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-			const sol = this.solution;
-			const parts = [];
-			if (!sol.shown) {
-				const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
-				show.addEventListener("click", () => {
-					if (!this.completed && !sol.asking) {
-						sol.asking = true;
-						this.update();
-						this.body.querySelector('[data-focus-key="solution-yes"]').focus();
-						return;
-					}
-					this.showSolution();
-				});
-				parts.push(show, " ");
-			}
-			parts.push(restart);
-			if (sol.asking && !sol.shown) {
-				const yes = h("button", {type: "button", class: "small", text: "Yes, show it", dataset: {focusKey: "solution-yes"}});
-				yes.addEventListener("click", () => this.showSolution());
-				parts.push(h("div", {class: "solution-box"},
-					h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show the solution anyway?"}), yes));
-			}
-			if (sol.shown) {
-				const left = lines.length - sol.next;
-				const next = h("button", {type: "button", class: "small", text: "Run the next command", disabled: left === 0, dataset: {focusKey: "solution-next"}});
-				next.addEventListener("click", () => this.playSolution(lines, 1));
-				const rest = h("button", {type: "button", class: "small", text: "Run the rest", disabled: left < 2, dataset: {focusKey: "solution-rest"}});
-				rest.addEventListener("click", () => this.playSolution(lines, left));
-				parts.push(h("div", {class: "solution-box"},
-					h("p", {text: left === 0 ? "The solution has run; the goal above says what it reached." : `The reference solution, ${lines.length === 1 ? "one command" : `${lines.length} commands`}; each runs in the console, as if typed there.`}),
-					h("ol", {class: "solution-lines"}, lines.map((l, i) => h("li", {class: i < sol.next ? "done" : i === sol.next ? "next" : ""},
-						h("span", {class: "mark", "aria-hidden": "true", text: i < sol.next ? "✓" : i === sol.next ? "▶" : "·"}),
-						h("code", {text: l}),
-						i < sol.next ? h("span", {class: "visually-hidden", text: " (ran)"}) : i === sol.next ? h("span", {class: "visually-hidden", text: " (next)"}) : null))),
-					next, " ", rest));
-			}
-			return h("section", {class: "solution", "aria-label": "Solution and restart"}, parts);
+	// codeView is the lesson's end, on its last page: the functions the
+	// learner's steps ran, in the order each first ran, each linked to
+	// its upstream source.
+	codeView() {
+		const pages = /** @type {LessonInfo} */ (this.info).pages || [];
+		if (this.page !== pages.length - 1 || !this.functions) {
+			return null;
 		}
+		const fns = this.functions.functions || [];
+		if (!fns.length) {
+			return null;
+		}
+		return h("section", {class: "code-run", "aria-labelledby": "code-run-heading"},
+			h("h3", {id: "code-run-heading", text: "What the real code did"}),
+			h("p", {class: "compact", text: "The functions your steps modelled, in the order each first ran, in Kubernetes v1.31.14:"}),
+			h("ol", {class: "code-run-list"}, fns.map((f) => h("li", null,
+				f.source
+					? h("a", {href: f.source.url, target: "_blank", rel: "noopener noreferrer"}, h("code", {text: f.source.func}))
+					: h("code", {text: f.name}),
+				` ×${f.count}`,
+				f.source ? h("span", {class: "muted", text: ` — ${f.source.file}`}) : h("span", {class: "muted", text: " — Reconcile Lab's own"})))));
+	}
 
-		// showSolution shows the solution's commands, unplayed; a lesson
-		// whose goal is not met yet will not be marked solved.
-		showSolution() {
-			const sol = this.solution;
-			sol.asking = false;
-			sol.shown = true;
-			if (!this.completed) {
-				this.bySolution = true;
-			}
-			this.save();
+	hintsView() {
+		const hints = /** @type {LessonInfo} */ (this.info).hints || [];
+		if (!hints.length) {
+			return null;
+		}
+		const list = h("ol", {class: "hints"}, hints.slice(0, this.hintsShown).map((text) => h("li", null, markdown(text))));
+		const button = h("button", {type: "button", class: "small", hidden: this.hintsShown >= hints.length, dataset: {focusKey: "hint"},
+			text: this.hintsShown === 0 ? "Show a hint" : "Show another hint"});
+		button.addEventListener("click", () => {
+			this.hintsShown++;
 			this.update();
-			this.body.querySelector('[data-focus-key="solution-next"]')?.focus();
-		}
-
-		// playSolution runs the next n commands of the solution, one after
-		// another, and checks the goal after them.
-		async playSolution(lines, n) {
-			const sol = this.solution;
-			if (sol.running) {
-				return;
+			const last = /** @type {HTMLElement | null} */ (this.body.querySelector(".hints li:last-child"));
+			if (last) {
+				last.setAttribute("tabindex", "-1");
+				last.focus();
 			}
-			sol.running = true;
-			try {
-				for (let i = 0; i < n && sol.next < lines.length; i++) {
-					const line = lines[sol.next];
-					sol.next++;
-					await this.hooks.run([line], this.pageNumber());
+		});
+		return h("section", {class: "hints-section", "aria-label": "Hints"}, h("h3", {text: "Hints"}), list, button);
+	}
+
+	// solutionView offers the reference solution. While the goal is not
+	// met it asks first, since a lesson solved by its solution is not
+	// marked solved. Shown, the solution is a list of its commands,
+	// played one at a time (Run the next command), so that the learner
+	// can watch what each does before the next, or all at once (Run the
+	// rest). What was asked and how far it was played survive a redraw
+	// (this.solution).
+	solutionView() {
+		const info = /** @type {LessonInfo} */ (this.info);
+		const restart = h("button", {type: "button", class: "small", text: "Restart the lesson", dataset: {focusKey: "restart"}});
+		restart.addEventListener("click", async () => {
+			await this.hooks.restart();
+		});
+		if (!info.solution) {
+			return h("section", {class: "solution"}, restart);
+		}
+		const lines = info.solution.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+		const sol = this.solution;
+		/** @type {Array<Node | string>} */
+		const parts = [];
+		if (!sol.shown) {
+			const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
+			show.addEventListener("click", () => {
+				if (!this.completed && !sol.asking) {
+					sol.asking = true;
+					this.update();
+					// The redraw above drew the question's Yes.
+					/** @type {HTMLElement} */ (this.body.querySelector('[data-focus-key="solution-yes"]')).focus();
+					return;
 				}
-			} finally {
-				sol.running = false;
+				this.showSolution();
+			});
+			parts.push(show, " ");
+		}
+		parts.push(restart);
+		if (sol.asking && !sol.shown) {
+			const yes = h("button", {type: "button", class: "small", text: "Yes, show it", dataset: {focusKey: "solution-yes"}});
+			yes.addEventListener("click", () => this.showSolution());
+			parts.push(h("div", {class: "solution-box"},
+				h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show the solution anyway?"}), yes));
+		}
+		if (sol.shown) {
+			const left = lines.length - sol.next;
+			const next = h("button", {type: "button", class: "small", text: "Run the next command", disabled: left === 0, dataset: {focusKey: "solution-next"}});
+			next.addEventListener("click", () => this.playSolution(lines, 1));
+			const rest = h("button", {type: "button", class: "small", text: "Run the rest", disabled: left < 2, dataset: {focusKey: "solution-rest"}});
+			rest.addEventListener("click", () => this.playSolution(lines, left));
+			parts.push(h("div", {class: "solution-box"},
+				h("p", {text: left === 0 ? "The solution has run; the goal above says what it reached." : `The reference solution, ${lines.length === 1 ? "one command" : `${lines.length} commands`}; each runs in the console, as if typed there.`}),
+				h("ol", {class: "solution-lines"}, lines.map((l, i) => h("li", {class: i < sol.next ? "done" : i === sol.next ? "next" : ""},
+					h("span", {class: "mark", "aria-hidden": "true", text: i < sol.next ? "✓" : i === sol.next ? "▶" : "·"}),
+					h("code", {text: l}),
+					i < sol.next ? h("span", {class: "visually-hidden", text: " (ran)"}) : i === sol.next ? h("span", {class: "visually-hidden", text: " (next)"}) : null))),
+				next, " ", rest));
+		}
+		return h("section", {class: "solution", "aria-label": "Solution and restart"}, parts);
+	}
+
+	// showSolution shows the solution's commands, unplayed; a lesson
+	// whose goal is not met yet will not be marked solved.
+	showSolution() {
+		const sol = this.solution;
+		sol.asking = false;
+		sol.shown = true;
+		if (!this.completed) {
+			this.bySolution = true;
+		}
+		this.save();
+		this.update();
+		/** @type {HTMLElement | null} */ (this.body.querySelector('[data-focus-key="solution-next"]'))?.focus();
+	}
+
+	// playSolution runs the next n commands of the solution, one after
+	// another, and checks the goal after them.
+	/**
+	 * @param {string[]} lines
+	 * @param {number} n
+	 */
+	async playSolution(lines, n) {
+		const sol = this.solution;
+		if (sol.running) {
+			return;
+		}
+		sol.running = true;
+		try {
+			for (let i = 0; i < n && sol.next < lines.length; i++) {
+				const line = lines[sol.next];
+				sol.next++;
+				await this.hooks.run([line], this.pageNumber());
 			}
-			this.update();
-			this.refresh();
+		} finally {
+			sol.running = false;
 		}
+		this.update();
+		this.refresh();
 	}
+}
 
-	// exp lists a block's expects before the engine has answered.
-	function exp(text) {
-		return text.split("\n").map((t) => t.trim()).filter((t) => t && !t.startsWith("#")).map((t) => ({text: t, met: null}));
+// exp lists a block's expects before the engine has answered.
+/**
+ * @param {string} text
+ * @returns {ChecklistLine[]}
+ */
+function exp(text) {
+	return text.split("\n").map((t) => t.trim()).filter((t) => t && !t.startsWith("#")).map((t) => ({text: t, met: null}));
+}
+
+// checklist draws expects with their state: ✓ holds, ✕ does not (with
+// what the engine found), … not asked yet. The marks are words too.
+/**
+ * @param {ChecklistLine[]} lines
+ * @param {string} [id]
+ */
+function checklist(lines, id) {
+	return h("ul", {class: "checklist", id}, lines.map((l) => h("li", {class: l.met === true ? "met" : l.met === false ? "unmet" : ""},
+		h("span", {class: "mark", "aria-hidden": "true", text: l.met === true ? "✓" : l.met === false ? "✕" : "…"}),
+		h("span", {class: "visually-hidden", text: l.met === true ? "holds: " : l.met === false ? "does not hold yet: " : "not checked yet: "}),
+		h("code", {text: l.text}),
+		l.met === false && l.failure ? h("span", {class: "why", text: ` ${reason(l)}`}) : null)));
+}
+
+// reason is what an expect found, without the expect repeated.
+/** @param {ChecklistLine} l */
+function reason(l) {
+	const msg = l.failure?.message || "";
+	return msg.startsWith(l.text) ? msg.slice(l.text.length).replace(/^:\s*/, "— ") : `— ${msg}`;
+}
+
+// lessonStatus says where a learner stands in a lesson, from its kept
+// progress: solved, met by the solution, under way, or not started.
+/**
+ * @param {LessonInfo} info
+ * @param {LessonProgress | null} saved
+ * @returns {{key: string, text: string}}
+ */
+function lessonStatus(info, saved) {
+	if (!saved) {
+		return {key: "new", text: "Not started"};
 	}
-
-	// checklist draws expects with their state: ✓ holds, ✕ does not (with
-	// what the engine found), … not asked yet. The marks are words too.
-	function checklist(lines, id) {
-		return h("ul", {class: "checklist", id}, lines.map((l) => h("li", {class: l.met === true ? "met" : l.met === false ? "unmet" : ""},
-			h("span", {class: "mark", "aria-hidden": "true", text: l.met === true ? "✓" : l.met === false ? "✕" : "…"}),
-			h("span", {class: "visually-hidden", text: l.met === true ? "holds: " : l.met === false ? "does not hold yet: " : "not checked yet: "}),
-			h("code", {text: l.text}),
-			l.met === false && l.failure ? h("span", {class: "why", text: ` ${reason(l)}`}) : null)));
+	if (saved.completed && !saved.bySolution) {
+		return {key: "solved", text: "✓ Solved"};
 	}
-
-	// reason is what an expect found, without the expect repeated.
-	function reason(l) {
-		const msg = l.failure.message || "";
-		return msg.startsWith(l.text) ? msg.slice(l.text.length).replace(/^:\s*/, "— ") : `— ${msg}`;
+	if (saved.completed) {
+		return {key: "shown", text: "Goal met by the solution"};
 	}
+	return {key: "started", text: `◐ Under way: page ${saved.page || 1}`};
+}
 
-	// lessonStatus says where a learner stands in a lesson, from its kept
-	// progress: solved, met by the solution, under way, or not started.
-	function lessonStatus(info, saved) {
-		if (!saved) {
-			return {key: "new", text: "Not started"};
-		}
-		if (saved.completed && !saved.bySolution) {
-			return {key: "solved", text: "✓ Solved"};
-		}
-		if (saved.completed) {
-			return {key: "shown", text: "Goal met by the solution"};
-		}
-		return {key: "started", text: `◐ Under way: page ${saved.page || 1}`};
-	}
+// drawLessonList fills list (an ol) with the lessons, in order, each with
+// its level, summary and status, and a button that opens it; the first
+// lesson not solved is marked as the next one. progress(id) is the kept
+// progress of a lesson, open(id) opens it.
+/**
+ * @param {HTMLElement} list
+ * @param {LessonInfo[]} lessons
+ * @param {(id: string) => LessonProgress | null} progress
+ * @param {(id: string) => void} open
+ */
+function drawLessonList(list, lessons, progress, open) {
+	const next = lessons.find((l) => lessonStatus(l, progress(l.id)).key !== "solved");
+	list.replaceChildren(...lessons.map((l) => {
+		const status = lessonStatus(l, progress(l.id));
+		const isNext = next && next.id === l.id;
+		const button = h("button", {type: "button", class: isNext ? "primary" : "small", dataset: {lesson: l.id},
+			text: status.key === "started" ? "Continue" : status.key === "new" ? "Start" : "Open again"});
+		button.addEventListener("click", () => open(l.id));
+		return h("li", {class: `lesson-item status-${status.key}${isNext ? " next" : ""}`, dataset: {lesson: l.id}},
+			h("h3", {class: "lesson-item-title"}, `${l.number}. ${l.title}`, isNext ? h("span", {class: "badge next-badge", text: "next for you"}) : null),
+			h("p", {class: "lesson-item-meta"}, h("span", {class: "badge", text: l.level}), " ", h("span", {class: "lesson-status", text: status.text})),
+			h("p", {class: "lesson-item-summary", text: l.summary}),
+			button);
+	}));
+}
 
-	// drawLessonList fills list (an ol) with the lessons, in order, each with
-	// its level, summary and status, and a button that opens it; the first
-	// lesson not solved is marked as the next one. progress(id) is the kept
-	// progress of a lesson, open(id) opens it.
-	function drawLessonList(list, lessons, progress, open) {
-		const next = lessons.find((l) => lessonStatus(l, progress(l.id)).key !== "solved");
-		list.replaceChildren(...lessons.map((l) => {
-			const status = lessonStatus(l, progress(l.id));
-			const isNext = next && next.id === l.id;
-			const button = h("button", {type: "button", class: isNext ? "primary" : "small", dataset: {lesson: l.id},
-				text: status.key === "started" ? "Continue" : status.key === "new" ? "Start" : "Open again"});
-			button.addEventListener("click", () => open(l.id));
-			return h("li", {class: `lesson-item status-${status.key}${isNext ? " next" : ""}`, dataset: {lesson: l.id}},
-				h("h3", {class: "lesson-item-title"}, `${l.number}. ${l.title}`, isNext ? h("span", {class: "badge next-badge", text: "next for you"}) : null),
-				h("p", {class: "lesson-item-meta"}, h("span", {class: "badge", text: l.level}), " ", h("span", {class: "lesson-status", text: status.text})),
-				h("p", {class: "lesson-item-summary", text: l.summary}),
-				button);
-		}));
-	}
-
-	Object.assign(UI, {Lesson, drawLessonList, lessonStatus});
-})();
+export {Lesson, drawLessonList, lessonStatus};

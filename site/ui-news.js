@@ -11,88 +11,108 @@
 // run. While a run (Play, Stabilize) goes on it speaks every few seconds;
 // otherwise it speaks as soon as the world moves, but no more than once a
 // second, so that a key held down is a few sentences, not thirty a second.
-"use strict";
 
-(() => {
-	const UI = globalThis.RlabUI;
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Step} Step */
+/** @typedef {{step: number, recorded: number, atRest: boolean}} Spoken */
 
-	class News {
-		// region is the live region to speak through. runGap and idleGap are
-		// the least time between two sentences, in milliseconds, during a
-		// run and otherwise. stepName(n) names the engine's step n as the
-		// page counts steps ("step 3", "setup step 40").
-		constructor(region, {runGap = 3000, idleGap = 1000, stepName = (n) => `step ${n}`} = {}) {
-			this.region = region;
-			this.stepName = stepName;
-			this.runGap = runGap;
-			this.idleGap = idleGap;
-			this.spokenAt = -Infinity;
-			this.timer = 0;
-			this.forget();
-		}
+class News {
+	// region is the live region to speak through. runGap and idleGap are
+	// the least time between two sentences, in milliseconds, during a
+	// run and otherwise. stepName(n) names the engine's step n as the
+	// page counts steps ("step 3", "setup step 40").
+	/**
+	 * @param {HTMLElement} region
+	 * @param {{runGap?: number, idleGap?: number, stepName?: (n: number) => string}} [options]
+	 */
+	constructor(region, {runGap = 3000, idleGap = 1000, stepName = (n) => `step ${n}`} = {}) {
+		this.region = region;
+		this.stepName = stepName;
+		this.runGap = runGap;
+		this.idleGap = idleGap;
+		this.spokenAt = -Infinity;
+		/** @type {number | undefined} */
+		this.timer = 0;
+		/** @type {Spoken | null} */
+		this.base = null;
+		/** @type {View | null} */
+		this.view = null;
+		/** @type {Step | null} */
+		this.last = null;
+		this.forget();
+	}
 
-		// forget drops what News knows of the world: a new world (a sandbox,
-		// a lesson, a share link) is loaded, and the step it starts at is
-		// not news; the console says what was loaded.
-		forget() {
-			clearTimeout(this.timer);
-			this.base = null; // the step last spoken of, or the first seen
-			this.view = null; // the latest view, while there is news
-			this.last = null; // the step that brought the world to it
-		}
+	// forget drops what News knows of the world: a new world (a sandbox,
+	// a lesson, a share link) is loaded, and the step it starts at is
+	// not news; the console says what was loaded.
+	forget() {
+		clearTimeout(this.timer);
+		this.base = null; // the step last spoken of, or the first seen
+		this.view = null; // the latest view, while there is news
+		this.last = null; // the step that brought the world to it
+	}
 
-		// note is told each view the page draws, last the step that brought
-		// the world there (null if the view does not list it), and whether a
-		// run is going on.
-		note(view, last, running) {
-			if (this.base === null) {
-				this.base = {step: view.step, recorded: view.recordedSteps, atRest: view.atRest};
-				return;
-			}
-			if (this.view === null && view.step === this.base.step) {
-				return; // drawn again, nothing moved
-			}
-			this.view = view;
-			this.last = last;
-			const gap = running ? this.runGap : this.idleGap;
-			clearTimeout(this.timer);
-			this.timer = setTimeout(() => this.speak(), Math.max(0, this.spokenAt + gap - performance.now()));
-		}
-
-		// speak says what happened since the step last spoken of.
-		speak() {
-			const view = this.view;
-			if (view === null) {
-				return;
-			}
-			const from = this.base;
+	// note is told each view the page draws, last the step that brought
+	// the world there (null if the view does not list it), and whether a
+	// run is going on.
+	/**
+	 * @param {View} view
+	 * @param {Step | null} last
+	 * @param {boolean} running
+	 */
+	note(view, last, running) {
+		if (this.base === null) {
 			this.base = {step: view.step, recorded: view.recordedSteps, atRest: view.atRest};
-			this.view = null;
-			if (view.step === from.step) {
-				return; // there and back again
-			}
-			let text;
-			if (view.step < from.step || view.recordedSteps <= from.recorded) {
-				// A seek: nothing ran, the world went to a recorded step.
-				text = `Now at ${this.stepName(view.step)}`;
-			} else if (view.step === from.step + 1) {
-				text = capital(this.stepName(view.step));
-			} else {
-				text = `${view.step - from.step} steps ran, to ${this.stepName(view.step)}. ${capital(this.stepName(view.step))}`;
-			}
-			const last = this.last;
-			text += last ? `: ${last.actor}: ${last.summary}.` : ".";
-			if (view.atRest && !from.atRest) {
-				text += " The world is at rest.";
-			}
-			this.region.textContent = text;
-			this.spokenAt = performance.now();
+			return;
 		}
+		if (this.view === null && view.step === this.base.step) {
+			return; // drawn again, nothing moved
+		}
+		this.view = view;
+		this.last = last;
+		const gap = running ? this.runGap : this.idleGap;
+		clearTimeout(this.timer);
+		this.timer = setTimeout(() => this.speak(), Math.max(0, this.spokenAt + gap - performance.now()));
 	}
 
-	function capital(text) {
-		return text.charAt(0).toUpperCase() + text.slice(1);
+	// speak says what happened since the step last spoken of.
+	speak() {
+		const view = this.view;
+		if (view === null) {
+			return;
+		}
+		// A view to speak of comes after the first, which set base.
+		const from = /** @type {Spoken} */ (this.base);
+		this.base = {step: view.step, recorded: view.recordedSteps, atRest: view.atRest};
+		this.view = null;
+		if (view.step === from.step) {
+			return; // there and back again
+		}
+		let text;
+		if (view.step < from.step || view.recordedSteps <= from.recorded) {
+			// A seek: nothing ran, the world went to a recorded step.
+			text = `Now at ${this.stepName(view.step)}`;
+		} else if (view.step === from.step + 1) {
+			text = capital(this.stepName(view.step));
+		} else {
+			text = `${view.step - from.step} steps ran, to ${this.stepName(view.step)}. ${capital(this.stepName(view.step))}`;
+		}
+		const last = this.last;
+		text += last ? `: ${last.actor}: ${last.summary}.` : ".";
+		if (view.atRest && !from.atRest) {
+			text += " The world is at rest.";
+		}
+		this.region.textContent = text;
+		this.spokenAt = performance.now();
 	}
+}
 
-	UI.News = News;
-})();
+/**
+ * @param {string} text
+ * @returns {string}
+ */
+function capital(text) {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export {News};

@@ -7,838 +7,1056 @@
 // (see "Drawing, and drawing again only what changed" below): a big world
 // plays smoothly, and what is drawn is always what a drawing made from
 // nothing would be, so the page never shows a stale pod.
-"use strict";
 
-(() => {
-	const UI = globalThis.RlabUI;
-	const {h, plural} = UI;
+import {h, plural, settle} from "./ui-util.js";
+import {decorateWorld, decorateWorldPart, restoreTermFocus, termFocus} from "./ui-glossary.js";
 
-	// maxPodsPerOwner is the most pods drawn in one group; the rest are
-	// counted ("and 40 more").
-	const maxPodsPerOwner = 60;
+// maxPodsPerOwner is the most pods drawn in one group; the rest are
+// counted ("and 40 more").
+const maxPodsPerOwner = 60;
 
-	const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
+/** @type {Record<string, string>} */
+const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
 
-	// refKey is how the page names an object in a step's touched list.
-	function refKey(kind, namespace, name) {
-		return `${kind}/${namespace || ""}/${name}`;
+/** @typedef {import("./bridge-types.js").View} View */
+/** @typedef {import("./bridge-types.js").Pod} Pod */
+/** @typedef {import("./bridge-types.js").Owner} Owner */
+/** @typedef {import("./bridge-types.js").Node} WorldNode */
+
+/**
+ * Head is the record of an owner group's head (newHead): its element,
+ * and each part with the signature of what it was drawn from. meta's
+ * numbers (nums), the span holding them (replicas) and the note that
+ * the status trails (behind) are there once headMeta drew a live owner.
+ * @typedef {Object} Head
+ * @property {HTMLElement} el
+ * @property {string | null} titleSig
+ * @property {HTMLElement | null} title
+ * @property {string | null} metaSig
+ * @property {HTMLElement | null} meta
+ * @property {boolean} decorated
+ * @property {string | null} failureSig
+ * @property {HTMLElement | null} failure
+ * @property {HTMLElement} [replicas]
+ * @property {{desired: HTMLElement, current: HTMLElement, ready: HTMLElement, available: HTMLElement}} [nums]
+ * @property {{el: HTMLElement, active: HTMLElement} | null} [behind]
+ */
+
+/**
+ * Group is the record of one group's section (newGroup).
+ * @typedef {Object} Group
+ * @property {HTMLElement} el
+ * @property {HTMLElement | null} head
+ * @property {Head | null} ownerHead
+ * @property {string | null} columns
+ * @property {HTMLElement | null} grid
+ * @property {HTMLElement[] | null} cells
+ * @property {HTMLElement | null} more
+ * @property {HTMLElement | null} empty
+ */
+
+/** @typedef {Map<string, {sig: string, el: HTMLElement}>} Cards */
+
+/**
+ * Drawing is what renderWorld keeps of a root's drawing (newDrawing).
+ * @typedef {Object} Drawing
+ * @property {string} cols
+ * @property {{sig: string, el: HTMLElement} | null} nodes
+ * @property {HTMLElement | null} showing
+ * @property {HTMLElement | null} nothing
+ * @property {Cards} pods
+ * @property {Map<string, Group>} groups
+ * @property {Group | null} orphans
+ */
+
+// refKey is how the page names an object in a step's touched list.
+/**
+ * @param {string} kind
+ * @param {string | undefined} namespace
+ * @param {string} name
+ * @returns {string}
+ */
+function refKey(kind, namespace, name) {
+	return `${kind}/${namespace || ""}/${name}`;
+}
+
+// touchedSet collects the objects a step touched.
+/**
+ * @param {import("./bridge-types.js").Step | null | undefined} step
+ * @returns {Set<string>}
+ */
+function touchedSet(step) {
+	/** @type {Set<string>} */
+	const set = new Set();
+	for (const ref of (step && step.touched) || []) {
+		set.add(refKey(ref.kind, ref.namespace, ref.name));
 	}
+	return set;
+}
 
-	// touchedSet collects the objects a step touched.
-	function touchedSet(step) {
-		const set = new Set();
-		for (const ref of (step && step.touched) || []) {
-			set.add(refKey(ref.kind, ref.namespace, ref.name));
-		}
-		return set;
+// podState describes a pod in words and with a marker, so that its state
+// never rests on colour alone.
+/** @param {Pod} pod */
+function podState(pod) {
+	if (pod.terminating) {
+		return {mark: "⊘", text: "Terminating"};
 	}
+	switch (pod.phase) {
+	case "Failed":
+		return {mark: "✕", text: "Failed"};
+	case "Succeeded":
+		return {mark: "■", text: "Succeeded"};
+	case "Pending":
+		return {mark: "…", text: pod.node ? "Pending" : "Pending, not scheduled"};
+	case "Running":
+		return pod.ready ? {mark: "✓", text: "Running, Ready"} : {mark: "○", text: "Running, not ready"};
+	default:
+		return {mark: "?", text: pod.phase || "unknown"};
+	}
+}
 
-	// podState describes a pod in words and with a marker, so that its state
-	// never rests on colour alone.
-	function podState(pod) {
-		if (pod.terminating) {
-			return {mark: "⊘", text: "Terminating"};
+// podButton draws one pod as a button (the test suite and the keyboard
+// both rely on it being a real button).
+/**
+ * @param {Pod} pod
+ * @param {Set<string>} touched
+ * @returns {HTMLButtonElement}
+ */
+function podButton(pod, touched) {
+	const state = podState(pod);
+	const isTouched = touched.has(refKey("pod", pod.namespace, pod.name));
+	const classes = ["pod", "phase-" + String(pod.phase || "unknown").toLowerCase()];
+	if (!pod.owner) {
+		classes.push("orphan");
+	}
+	if (pod.terminating) {
+		classes.push("terminating");
+	}
+	if (pod.phase === "Failed") {
+		classes.push("failed");
+	}
+	if (!pod.ready) {
+		classes.push("not-ready");
+	}
+	if (isTouched) {
+		classes.push("touched");
+	}
+	const labels = Object.entries(pod.labels || {}).map(([k, v]) => `${k}=${v}`).join(",");
+	const claim = claimHint(pod);
+	if (claim) {
+		classes.push(claim.kind);
+	}
+	const details = [state.text];
+	if (pod.restarts) {
+		details.push(plural(pod.restarts, "restart"));
+	}
+	const node = pod.node ? `on ${pod.node}` : "not scheduled";
+	// The button's name holds its visible text, in the same order, and
+	// only then what the card does not show (WCAG 2.5.3, label in name):
+	// a learner who speaks to the page, "click web-x Running", or reads
+	// it with a screen reader, meets the words on the card. The node is
+	// the card's last line, shown on narrow screens only (wide ones
+	// show it as the pod's column), so the name holds the visible text
+	// on both.
+	const description = [
+		`pod ${pod.name}`,
+		details.join(", "),
+		labels,
+		claim ? claim.short : "",
+		node,
+		pod.namespace !== "default" ? `in namespace ${pod.namespace}` : "",
+		pod.owner ? `controlled by ${pod.owner}` : "orphan: no controller",
+		labels ? "" : "no labels",
+		claim ? claim.long : "",
+		pod.kubelet ? `kubelet: ${pod.kubelet}` : "",
+		isTouched ? "touched by the last step" : "",
+	].filter(Boolean).join(", ");
+	return h("button", {
+		type: "button",
+		class: classes.join(" "),
+		"aria-haspopup": "dialog",
+		"aria-label": description,
+		title: description,
+		dataset: {
+			pod: pod.name,
+			namespace: pod.namespace,
+			owner: pod.owner || "",
+			phase: pod.phase || "",
+			ready: pod.ready ? "true" : "false",
+			labels,
+		},
+	},
+	h("span", {class: "pod-marks", "aria-hidden": "true"},
+		isTouched ? h("span", {class: "mark-touched", text: "◆"}) : null,
+		!pod.owner ? h("span", {class: "mark-orphan", text: "⚠"}) : null,
+		h("span", {class: "mark-state", text: state.mark})),
+	// The spaces are not drawn (the lines are flex items) but keep the
+	// card's text words apart for whatever reads it as text: "web-x
+	// Running", not "web-xRunning".
+	" ", h("span", {class: "pod-name", text: pod.name}),
+	" ", h("span", {class: "pod-state", text: details.join(" · ")}),
+	labels ? [" ", h("span", {class: "pod-labels", text: labels})] : null,
+	claim ? [" ", h("span", {class: "pod-claim", text: claim.short})] : null,
+	" ", h("span", {class: "pod-node", text: node}));
+}
+
+// claimHint says what the next sync of an owner will do with the pod, as
+// the view computed it from the selectors (upstream's claimPods): release
+// a pod whose labels left its controller's selector, or adopt an orphan
+// whose labels match one. Null when neither.
+/**
+ * @param {Pod} pod
+ * @returns {{kind: string, short: string, long: string} | null}
+ */
+function claimHint(pod) {
+	if (pod.releasing) {
+		return {
+			kind: "releasing",
+			short: `↗ left ${pod.owner}'s selector`,
+			long: `its labels no longer match ${pod.owner}'s selector, so the next sync of ${pod.owner} releases it`,
+		};
+	}
+	const by = pod.adoptableBy || [];
+	if (by.length) {
+		const owners = by.join(" and ");
+		return {
+			kind: "adoptable",
+			short: `⤵ matches ${owners}`,
+			long: `its labels match the selector of ${owners}, so the next sync of ${by.length > 1 ? "either" : owners} adopts it`,
+		};
+	}
+	return null;
+}
+
+// isActive says whether the controller counts a pod as one of its
+// replicas (upstream's FilterActivePods): not finished and not being
+// deleted.
+/** @param {Pod} pod */
+function isActive(pod) {
+	return !pod.terminating && pod.phase !== "Failed" && pod.phase !== "Succeeded";
+}
+
+// The head of an owner's group is kept between drawings, like the
+// cards, and changed in place: while a big world plays its counts
+// change at almost every drawing, and a head made anew each time (some
+// twenty elements, their glossary terms found again) cost a drawing
+// about half a millisecond of script and the browser as much again. So
+// the head is made of parts, each drawn from what it shows: the title
+// (the owner, and whether the step touched it), the selector line,
+// whose numbers are elements of their own, written only when they
+// change, and the ReplicaFailure line. A head changed in place is the
+// head a new drawing makes, node for node (e2e's
+// TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
+
+// headTitle draws the title of an owner's head: its kind and name, and
+// whether it is being deleted or the last step touched it.
+/**
+ * @param {Owner} owner
+ * @param {boolean} isTouched
+ */
+function headTitle(owner, isTouched) {
+	return h("h3", {class: "owner-title"},
+		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
+		h("span", {class: "owner-kind", text: kindNames[owner.kind] || owner.kind}), " ",
+		h("span", {class: "owner-name mono", text: `${owner.kind}/${owner.name}`}),
+		owner.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${owner.namespace}`}) : null,
+		owner.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
+		isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
+}
+
+// headMeta draws the line under the title: the selector and what the
+// owner wants and its status says, with each number in an element of
+// its own (countsOf writes them), or, for an owner gone from the API,
+// that it is gone.
+/**
+ * @param {Owner} owner
+ * @param {boolean} gone
+ * @returns {Partial<Head>}
+ */
+function headMeta(owner, gone) {
+	if (gone) {
+		return {meta: h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))};
+	}
+	/** @param {string} cls */
+	const n = (cls) => h("span", {class: cls});
+	const nums = {desired: n("n-desired"), current: n("n-current"), ready: n("n-ready"), available: n("n-available")};
+	const replicas = h("span", {class: "replicas"},
+		" · ", nums.desired, " desired · status, as last written: ", nums.current, " current · ",
+		nums.ready, " ready · ", nums.available, " available");
+	const meta = h("p", {class: "owner-meta"},
+		h("span", {class: "meta-label", text: "selector "}),
+		h("code", {class: "selector", text: owner.selector || "(none)"}),
+		replicas);
+	return {meta, replicas, nums, behind: null};
+}
+
+// headBehind draws the note that the status trails the pods: it is
+// what the controller last wrote, at the end of a sync, so between
+// syncs it can trail the pods drawn below it, and the line says so
+// rather than show two counts that disagree silently.
+function headBehind() {
+	const active = h("span", {class: "n-active"});
+	const el = h("span", {class: "behind"}, " (", active, " now: the status catches up when the controller next syncs and writes it)");
+	return {el, active};
+}
+
+// drawCounts writes the numbers of a head's selector line, and adds or
+// removes the note that the status trails the active pods. A note added
+// to a line already drawn gets the glossary terms a whole line drawn
+// anew would give it: those of its words not already terms before it.
+/**
+ * @param {Head} head
+ * @param {Owner} owner
+ * @param {number} active
+ */
+function drawCounts(head, owner, active) {
+	/** @type {Partial<import("./bridge-types.js").OwnerStatus>} */
+	const s = owner.status || {};
+	// A live owner's head has its numbers and their span (headMeta).
+	const nums = /** @type {NonNullable<Head["nums"]>} */ (head.nums);
+	const replicas = /** @type {HTMLElement} */ (head.replicas);
+	settle(nums.desired, {text: String(owner.replicas)});
+	settle(nums.current, {text: String(s.replicas || 0)});
+	settle(nums.ready, {text: String(s.readyReplicas || 0)});
+	settle(nums.available, {text: String(s.availableReplicas || 0)});
+	const trails = active !== (s.replicas || 0);
+	if (trails && !head.behind) {
+		head.behind = headBehind();
+		replicas.appendChild(head.behind.el);
+		if (head.decorated) {
+			decorateWorldPart(head.behind.el, ".owner-meta", head.meta);
 		}
-		switch (pod.phase) {
-		case "Failed":
-			return {mark: "✕", text: "Failed"};
-		case "Succeeded":
-			return {mark: "■", text: "Succeeded"};
-		case "Pending":
-			return {mark: "…", text: pod.node ? "Pending" : "Pending, not scheduled"};
-		case "Running":
-			return pod.ready ? {mark: "✓", text: "Running, Ready"} : {mark: "○", text: "Running, not ready"};
-		default:
-			return {mark: "?", text: pod.phase || "unknown"};
+	} else if (!trails && head.behind) {
+		head.behind.el.remove();
+		head.behind = null;
+	}
+	if (head.behind) {
+		settle(head.behind.active, {text: plural(active, "active pod")});
+	}
+}
+
+// headFailure draws the owner's ReplicaFailure, if it has one.
+/** @param {Owner} owner */
+function headFailure(owner) {
+	return owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null;
+}
+
+// drawHead draws the head of one owner's group into head (a record
+// newHead made), changing only the parts whose data changed, and
+// returns its element. A group whose owner is gone from the API has a
+// head that says so in place of the selector and counts, which it no
+// longer has.
+/**
+ * @param {Head} head
+ * @param {Owner} owner
+ * @param {number} active
+ * @param {boolean} isTouched
+ * @param {boolean} gone
+ * @returns {HTMLElement}
+ */
+function drawHead(head, owner, active, isTouched, gone) {
+	const titleSig = `${isTouched} ${gone} ${owner.kind}/${owner.namespace}/${owner.name} ${!!owner.terminating}`;
+	const metaSig = gone ? "gone" : `selector ${owner.selector}`;
+	const failureSig = gone ? "" : owner.failure || "";
+	/** @type {HTMLElement[]} */
+	const parts = [];
+	if (head.titleSig !== titleSig) {
+		head.titleSig = titleSig;
+		head.title = headTitle(owner, isTouched);
+		decorateWorldPart(head.title, ".owner-title");
+	}
+	if (head.metaSig !== metaSig) {
+		head.metaSig = metaSig;
+		Object.assign(head, headMeta(owner, gone), {decorated: false});
+	}
+	if (!gone) {
+		drawCounts(head, owner, active);
+	}
+	if (!head.decorated) {
+		// The selector line's words become terms once its text is all
+		// there: the first use of each, in the order they are read.
+		decorateWorldPart(/** @type {HTMLElement} */ (head.meta), ".owner-meta");
+		head.decorated = true;
+	}
+	if (head.failureSig !== failureSig) {
+		head.failureSig = failureSig;
+		head.failure = gone ? null : headFailure(owner);
+		if (head.failure) {
+			decorateWorldPart(head.failure, ".owner-failure");
 		}
 	}
+	// The title and the meta line are drawn above.
+	parts.push(/** @type {HTMLElement} */ (head.title), /** @type {HTMLElement} */ (head.meta));
+	if (head.failure) {
+		parts.push(head.failure);
+	}
+	reconcile(head.el, parts);
+	return head.el;
+}
 
-	// podButton draws one pod as a button (the test suite and the keyboard
-	// both rely on it being a real button).
-	function podButton(pod, touched) {
-		const state = podState(pod);
-		const isTouched = touched.has(refKey("pod", pod.namespace, pod.name));
-		const classes = ["pod", "phase-" + String(pod.phase || "unknown").toLowerCase()];
-		if (!pod.owner) {
-			classes.push("orphan");
+// newHead makes the record of an owner's head, with nothing drawn.
+/** @returns {Head} */
+function newHead() {
+	return {el: h("div", {class: "group-head"}), titleSig: null, title: null, metaSig: null, meta: null, decorated: false, failureSig: null, failure: null};
+}
+
+// nodeRow draws the node columns' headings.
+/**
+ * @param {WorldNode[]} nodes
+ * @param {Set<string>} touched
+ */
+function nodeRow(nodes, touched) {
+	const cells = [h("div", {class: "node-col unscheduled"}, h("span", {class: "node-name", text: "not scheduled"}))];
+	for (const node of nodes) {
+		const notes = [];
+		notes.push(node.ready ? "✓ Ready" : "✕ NotReady");
+		if (!node.schedulable) {
+			notes.push("⊗ cordoned");
 		}
-		if (pod.terminating) {
-			classes.push("terminating");
+		if (!node.kubelet) {
+			notes.push("no kubelet");
 		}
-		if (pod.phase === "Failed") {
-			classes.push("failed");
+		if (!node.registered) {
+			notes.push("not registered");
 		}
-		if (!pod.ready) {
+		const isTouched = touched.has(refKey("node", "", node.name));
+		const classes = ["node", "node-col"];
+		if (!node.ready) {
 			classes.push("not-ready");
 		}
+		if (!node.schedulable) {
+			classes.push("cordoned");
+		}
 		if (isTouched) {
 			classes.push("touched");
 		}
-		const labels = Object.entries(pod.labels || {}).map(([k, v]) => `${k}=${v}`).join(",");
-		const claim = claimHint(pod);
-		if (claim) {
-			classes.push(claim.kind);
-		}
-		const details = [state.text];
-		if (pod.restarts) {
-			details.push(plural(pod.restarts, "restart"));
-		}
-		const node = pod.node ? `on ${pod.node}` : "not scheduled";
-		// The button's name holds its visible text, in the same order, and
-		// only then what the card does not show (WCAG 2.5.3, label in name):
-		// a learner who speaks to the page, "click web-x Running", or reads
-		// it with a screen reader, meets the words on the card. The node is
-		// the card's last line, shown on narrow screens only (wide ones
-		// show it as the pod's column), so the name holds the visible text
-		// on both.
-		const description = [
-			`pod ${pod.name}`,
-			details.join(", "),
-			labels,
-			claim ? claim.short : "",
-			node,
-			pod.namespace !== "default" ? `in namespace ${pod.namespace}` : "",
-			pod.owner ? `controlled by ${pod.owner}` : "orphan: no controller",
-			labels ? "" : "no labels",
-			claim ? claim.long : "",
-			pod.kubelet ? `kubelet: ${pod.kubelet}` : "",
-			isTouched ? "touched by the last step" : "",
-		].filter(Boolean).join(", ");
-		return h("button", {
-			type: "button",
-			class: classes.join(" "),
-			"aria-haspopup": "dialog",
-			"aria-label": description,
-			title: description,
-			dataset: {
-				pod: pod.name,
-				namespace: pod.namespace,
-				owner: pod.owner || "",
-				phase: pod.phase || "",
-				ready: pod.ready ? "true" : "false",
-				labels,
-			},
-		},
-		h("span", {class: "pod-marks", "aria-hidden": "true"},
-			isTouched ? h("span", {class: "mark-touched", text: "◆"}) : null,
-			!pod.owner ? h("span", {class: "mark-orphan", text: "⚠"}) : null,
-			h("span", {class: "mark-state", text: state.mark})),
-		// The spaces are not drawn (the lines are flex items) but keep the
-		// card's text words apart for whatever reads it as text: "web-x
-		// Running", not "web-xRunning".
-		" ", h("span", {class: "pod-name", text: pod.name}),
-		" ", h("span", {class: "pod-state", text: details.join(" · ")}),
-		labels ? [" ", h("span", {class: "pod-labels", text: labels})] : null,
-		claim ? [" ", h("span", {class: "pod-claim", text: claim.short})] : null,
-		" ", h("span", {class: "pod-node", text: node}));
+		cells.push(h("div", {class: classes.join(" "), dataset: {node: node.name}},
+			h("span", {class: "node-name mono", text: (isTouched ? "◆ " : "") + node.name}),
+			h("span", {class: "node-state", text: notes.join(" · ")})));
 	}
+	return h("div", {class: "node-row", "aria-label": "Nodes"}, cells);
+}
 
-	// claimHint says what the next sync of an owner will do with the pod, as
-	// the view computed it from the selectors (upstream's claimPods): release
-	// a pod whose labels left its controller's selector, or adopt an orphan
-	// whose labels match one. Null when neither.
-	function claimHint(pod) {
-		if (pod.releasing) {
-			return {
-				kind: "releasing",
-				short: `↗ left ${pod.owner}'s selector`,
-				long: `its labels no longer match ${pod.owner}'s selector, so the next sync of ${pod.owner} releases it`,
-			};
+// --- Drawing, and drawing again only what changed -----------------------
+//
+// While a world of 1,000 pods plays, the panel is drawn up to ten times
+// a second, and a step changes a few pods at most. Building it anew each
+// time cost the page's main thread some 20 ms a draw (the script, and
+// then the browser's style, layout and paint of every card), so the
+// drawing is kept between draws instead: each element is keyed by what
+// it draws (a pod card by the pod's namespace and name, a group by its
+// owner, the node row by the nodes), and remembers the view data it was
+// drawn from. A draw builds anew the elements whose data changed, puts
+// the others where the view says, removes what the view no longer
+// holds, and leaves the rest, most of it, alone: the browser has only
+// the changed cards to style, lay out and paint (e2e's
+// TestWorldRedrawsOnlyWhatChanged holds the page to that).
+//
+// What is built is built by the same functions whatever was there
+// before, so a drawing updated step by step is the drawing of the same
+// view made from nothing, node for node (and e2e's
+// TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
+
+// drawings holds what each root renderWorld draws into shows: a root
+// it has not drawn into yet (a test may draw into a detached element)
+// gets a drawing of its own, made from nothing.
+/** @type {WeakMap<HTMLElement, Drawing>} */
+const drawings = new WeakMap();
+
+/** @returns {Drawing} */
+function newDrawing() {
+	return {
+		cols: "", // the --cols value set on the root
+		nodes: null, // the node row: {sig, el}
+		showing: null, // the note "Showing n of m pods"
+		nothing: null, // the note of an empty world
+		pods: new Map(), // a pod's namespace/name → {sig, el}, its card
+		groups: new Map(), // an owner group's key → its group record
+		orphans: null, // the orphans' group record
+	};
+}
+
+// A group record is one group's section (el) and the parts it holds:
+// its head (head; an owner's is drawn from the record ownerHead), the
+// grid of node columns (grid, cells, for the columns named by columns),
+// the note counting the pods not drawn (more) and the one saying there
+// are none (empty), each made when first needed.
+/**
+ * @param {HTMLElement} el
+ * @returns {Group}
+ */
+function newGroup(el) {
+	return {el, head: null, ownerHead: null, columns: null, grid: null, cells: null, more: null, empty: null};
+}
+
+// reconcile makes nodes the children of parent, in order, moving as
+// few as it can: the children not in nodes are removed first, so that
+// when cards are only added or removed (the usual step) none of those
+// that stay is moved, which would make the browser lay it out again.
+/**
+ * @param {Node} parent
+ * @param {Node[]} nodes
+ */
+function reconcile(parent, nodes) {
+	const keep = new Set(nodes);
+	for (let child = parent.firstChild; child;) {
+		const next = child.nextSibling;
+		if (!keep.has(child)) {
+			child.remove();
 		}
-		const by = pod.adoptableBy || [];
-		if (by.length) {
-			const owners = by.join(" and ");
-			return {
-				kind: "adoptable",
-				short: `⤵ matches ${owners}`,
-				long: `its labels match the selector of ${owners}, so the next sync of ${by.length > 1 ? "either" : owners} adopts it`,
-			};
-		}
-		return null;
+		child = next;
 	}
-
-	// isActive says whether the controller counts a pod as one of its
-	// replicas (upstream's FilterActivePods): not finished and not being
-	// deleted.
-	function isActive(pod) {
-		return !pod.terminating && pod.phase !== "Failed" && pod.phase !== "Succeeded";
-	}
-
-	// The head of an owner's group is kept between drawings, like the
-	// cards, and changed in place: while a big world plays its counts
-	// change at almost every drawing, and a head made anew each time (some
-	// twenty elements, their glossary terms found again) cost a drawing
-	// about half a millisecond of script and the browser as much again. So
-	// the head is made of parts, each drawn from what it shows: the title
-	// (the owner, and whether the step touched it), the selector line,
-	// whose numbers are elements of their own, written only when they
-	// change, and the ReplicaFailure line. A head changed in place is the
-	// head a new drawing makes, node for node (e2e's
-	// TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
-
-	// headTitle draws the title of an owner's head: its kind and name, and
-	// whether it is being deleted or the last step touched it.
-	function headTitle(owner, isTouched) {
-		return h("h3", {class: "owner-title"},
-			isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
-			h("span", {class: "owner-kind", text: kindNames[owner.kind] || owner.kind}), " ",
-			h("span", {class: "owner-name mono", text: `${owner.kind}/${owner.name}`}),
-			owner.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${owner.namespace}`}) : null,
-			owner.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
-			isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
-	}
-
-	// headMeta draws the line under the title: the selector and what the
-	// owner wants and its status says, with each number in an element of
-	// its own (countsOf writes them), or, for an owner gone from the API,
-	// that it is gone.
-	function headMeta(owner, gone) {
-		if (gone) {
-			return {meta: h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))};
-		}
-		const n = (cls) => h("span", {class: cls});
-		const nums = {desired: n("n-desired"), current: n("n-current"), ready: n("n-ready"), available: n("n-available")};
-		const replicas = h("span", {class: "replicas"},
-			" · ", nums.desired, " desired · status, as last written: ", nums.current, " current · ",
-			nums.ready, " ready · ", nums.available, " available");
-		const meta = h("p", {class: "owner-meta"},
-			h("span", {class: "meta-label", text: "selector "}),
-			h("code", {class: "selector", text: owner.selector || "(none)"}),
-			replicas);
-		return {meta, replicas, nums, behind: null};
-	}
-
-	// headBehind draws the note that the status trails the pods: it is
-	// what the controller last wrote, at the end of a sync, so between
-	// syncs it can trail the pods drawn below it, and the line says so
-	// rather than show two counts that disagree silently.
-	function headBehind() {
-		const active = h("span", {class: "n-active"});
-		const el = h("span", {class: "behind"}, " (", active, " now: the status catches up when the controller next syncs and writes it)");
-		return {el, active};
-	}
-
-	// drawCounts writes the numbers of a head's selector line, and adds or
-	// removes the note that the status trails the active pods. A note added
-	// to a line already drawn gets the glossary terms a whole line drawn
-	// anew would give it: those of its words not already terms before it.
-	function drawCounts(head, owner, active) {
-		const s = owner.status || {};
-		const {nums} = head;
-		UI.settle(nums.desired, {text: String(owner.replicas)});
-		UI.settle(nums.current, {text: String(s.replicas || 0)});
-		UI.settle(nums.ready, {text: String(s.readyReplicas || 0)});
-		UI.settle(nums.available, {text: String(s.availableReplicas || 0)});
-		const trails = active !== (s.replicas || 0);
-		if (trails && !head.behind) {
-			head.behind = headBehind();
-			head.replicas.appendChild(head.behind.el);
-			if (head.decorated) {
-				UI.decorateWorldPart(head.behind.el, ".owner-meta", head.meta);
-			}
-		} else if (!trails && head.behind) {
-			head.behind.el.remove();
-			head.behind = null;
-		}
-		if (head.behind) {
-			UI.settle(head.behind.active, {text: plural(active, "active pod")});
-		}
-	}
-
-	// headFailure draws the owner's ReplicaFailure, if it has one.
-	function headFailure(owner) {
-		return owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null;
-	}
-
-	// drawHead draws the head of one owner's group into head (a record
-	// newHead made), changing only the parts whose data changed, and
-	// returns its element. A group whose owner is gone from the API has a
-	// head that says so in place of the selector and counts, which it no
-	// longer has.
-	function drawHead(head, owner, active, isTouched, gone) {
-		const titleSig = `${isTouched} ${gone} ${owner.kind}/${owner.namespace}/${owner.name} ${!!owner.terminating}`;
-		const metaSig = gone ? "gone" : `selector ${owner.selector}`;
-		const failureSig = gone ? "" : owner.failure || "";
-		const parts = [];
-		if (head.titleSig !== titleSig) {
-			head.titleSig = titleSig;
-			head.title = headTitle(owner, isTouched);
-			UI.decorateWorldPart(head.title, ".owner-title");
-		}
-		if (head.metaSig !== metaSig) {
-			head.metaSig = metaSig;
-			Object.assign(head, headMeta(owner, gone), {decorated: false});
-		}
-		if (!gone) {
-			drawCounts(head, owner, active);
-		}
-		if (!head.decorated) {
-			// The selector line's words become terms once its text is all
-			// there: the first use of each, in the order they are read.
-			UI.decorateWorldPart(head.meta, ".owner-meta");
-			head.decorated = true;
-		}
-		if (head.failureSig !== failureSig) {
-			head.failureSig = failureSig;
-			head.failure = gone ? null : headFailure(owner);
-			if (head.failure) {
-				UI.decorateWorldPart(head.failure, ".owner-failure");
-			}
-		}
-		parts.push(head.title, head.meta);
-		if (head.failure) {
-			parts.push(head.failure);
-		}
-		reconcile(head.el, parts);
-		return head.el;
-	}
-
-	// newHead makes the record of an owner's head, with nothing drawn.
-	function newHead() {
-		return {el: h("div", {class: "group-head"}), titleSig: null, title: null, metaSig: null, meta: null, decorated: false, failureSig: null, failure: null};
-	}
-
-	// nodeRow draws the node columns' headings.
-	function nodeRow(nodes, touched) {
-		const cells = [h("div", {class: "node-col unscheduled"}, h("span", {class: "node-name", text: "not scheduled"}))];
-		for (const node of nodes) {
-			const notes = [];
-			notes.push(node.ready ? "✓ Ready" : "✕ NotReady");
-			if (!node.schedulable) {
-				notes.push("⊗ cordoned");
-			}
-			if (!node.kubelet) {
-				notes.push("no kubelet");
-			}
-			if (!node.registered) {
-				notes.push("not registered");
-			}
-			const isTouched = touched.has(refKey("node", "", node.name));
-			const classes = ["node", "node-col"];
-			if (!node.ready) {
-				classes.push("not-ready");
-			}
-			if (!node.schedulable) {
-				classes.push("cordoned");
-			}
-			if (isTouched) {
-				classes.push("touched");
-			}
-			cells.push(h("div", {class: classes.join(" "), dataset: {node: node.name}},
-				h("span", {class: "node-name mono", text: (isTouched ? "◆ " : "") + node.name}),
-				h("span", {class: "node-state", text: notes.join(" · ")})));
-		}
-		return h("div", {class: "node-row", "aria-label": "Nodes"}, cells);
-	}
-
-	// --- Drawing, and drawing again only what changed -----------------------
-	//
-	// While a world of 1,000 pods plays, the panel is drawn up to ten times
-	// a second, and a step changes a few pods at most. Building it anew each
-	// time cost the page's main thread some 20 ms a draw (the script, and
-	// then the browser's style, layout and paint of every card), so the
-	// drawing is kept between draws instead: each element is keyed by what
-	// it draws (a pod card by the pod's namespace and name, a group by its
-	// owner, the node row by the nodes), and remembers the view data it was
-	// drawn from. A draw builds anew the elements whose data changed, puts
-	// the others where the view says, removes what the view no longer
-	// holds, and leaves the rest, most of it, alone: the browser has only
-	// the changed cards to style, lay out and paint (e2e's
-	// TestWorldRedrawsOnlyWhatChanged holds the page to that).
-	//
-	// What is built is built by the same functions whatever was there
-	// before, so a drawing updated step by step is the drawing of the same
-	// view made from nothing, node for node (and e2e's
-	// TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
-
-	// drawings holds what each root renderWorld draws into shows: a root
-	// it has not drawn into yet (a test may draw into a detached element)
-	// gets a drawing of its own, made from nothing.
-	const drawings = new WeakMap();
-
-	function newDrawing() {
-		return {
-			cols: "", // the --cols value set on the root
-			nodes: null, // the node row: {sig, el}
-			showing: null, // the note "Showing n of m pods"
-			nothing: null, // the note of an empty world
-			pods: new Map(), // a pod's namespace/name → {sig, el}, its card
-			groups: new Map(), // an owner group's key → its group record
-			orphans: null, // the orphans' group record
-		};
-	}
-
-	// A group record is one group's section (el) and the parts it holds:
-	// its head (head; an owner's is drawn from the record ownerHead), the
-	// grid of node columns (grid, cells, for the columns named by columns),
-	// the note counting the pods not drawn (more) and the one saying there
-	// are none (empty), each made when first needed.
-	function newGroup(el) {
-		return {el, head: null, ownerHead: null, columns: null, grid: null, cells: null, more: null, empty: null};
-	}
-
-	// reconcile makes nodes the children of parent, in order, moving as
-	// few as it can: the children not in nodes are removed first, so that
-	// when cards are only added or removed (the usual step) none of those
-	// that stay is moved, which would make the browser lay it out again.
-	function reconcile(parent, nodes) {
-		const keep = new Set(nodes);
-		for (let child = parent.firstChild; child;) {
-			const next = child.nextSibling;
-			if (!keep.has(child)) {
-				child.remove();
-			}
-			child = next;
-		}
-		let at = parent.firstChild;
-		for (const node of nodes) {
-			if (node === at) {
-				at = at.nextSibling;
-			} else {
-				parent.insertBefore(node, at);
-			}
-		}
-	}
-
-	// keepText returns el holding text, made as a tag of class cls when el
-	// is null.
-	function keepText(el, tag, cls, text) {
-		if (!el) {
-			return h(tag, {class: cls, text});
-		}
-		if (el.textContent !== text) {
-			el.textContent = text;
-		}
-		return el;
-	}
-
-	// card returns the card of a pod, and records it in drawn: the card
-	// drawn before when it was drawn from the same pod, as touched or not,
-	// or a new one. The pod's fields, as JSON, are everything its card
-	// shows; the engine writes them in a fixed order, so equal pods give
-	// equal JSON.
-	function card(drawing, drawn, pod, touched) {
-		const key = `${pod.namespace}/${pod.name}`;
-		const sig = (touched.has(refKey("pod", pod.namespace, pod.name)) ? "◆" : "") + JSON.stringify(pod);
-		const before = drawing.pods.get(key);
-		const el = before && before.sig === sig ? before.el : podButton(pod, touched);
-		drawn.set(key, {sig, el});
-		return el;
-	}
-
-	// drawPods lays a group's pods out in its grid's node columns: column
-	// 0 holds the pods not bound to a node, then one column per node, in
-	// the view's order (a pod on a node the view does not list goes to the
-	// first column too). Past maxPodsPerOwner pods are counted, not drawn:
-	// total counts the group's pods, those the view left out too. It
-	// returns what follows the group's head: the grid, and the count.
-	function drawPods(drawing, drawn, group, pods, total, columns, touched) {
-		const columnsKey = columns.join("\n");
-		if (group.columns !== columnsKey) {
-			group.columns = columnsKey;
-			group.cells = columns.map((col) => h("div", {class: "cell", dataset: {column: col || "-"}}));
-			group.grid = h("div", {class: "pod-grid"}, group.cells);
-		}
-		const index = new Map(columns.map((col, i) => [col, i]));
-		const lists = columns.map(() => []);
-		const shown = Math.min(pods.length, maxPodsPerOwner);
-		for (let i = 0; i < shown; i++) {
-			lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched));
-		}
-		group.cells.forEach((cell, i) => reconcile(cell, lists[i]));
-		const more = Math.max(total, pods.length) - shown;
-		if (more <= 0) {
-			return [group.grid];
-		}
-		// A view capped in all (a world of many owners) may list none of
-		// a group's pods.
-		group.more = keepText(group.more, "p", "more", shown
-			? `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`
-			: `${plural(more, "pod")}, not drawn here (get pods lists them all)`);
-		return [group.grid, group.more];
-	}
-
-	// drawBody makes a group's section hold its head and its pods, or the
-	// note that it has none.
-	function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
-		let body;
-		if (pods.length || total > 0) {
-			body = drawPods(drawing, drawn, group, pods, total, columns, touched);
+	let at = parent.firstChild;
+	for (const node of nodes) {
+		if (node === at) {
+			at = at.nextSibling;
 		} else {
-			group.empty = group.empty || h("p", {class: "empty", text: none});
-			body = [group.empty];
+			parent.insertBefore(node, at);
 		}
-		reconcile(group.el, [group.head, ...body]);
 	}
+}
 
-	// drawOwner draws the group of one owner's pods, under key, and returns
-	// its section; counts are the group's (see countGroups). A group whose
-	// owner is gone from the API (gone) is drawn with a head that says so,
-	// and data-gone-owner in place of data-owner: data-owner names live
-	// owners only, since a new owner of the same name may be drawn above it.
-	function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, columns, touched) {
-		const id = `${owner.kind}/${owner.name}`;
-		const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
-		const classes = ["owner", "group"];
-		if (owner.terminating) {
-			classes.push("terminating");
-		}
-		if (isTouched) {
-			classes.push("touched");
-		}
+// keepText returns el holding text, made as a tag of class cls when el
+// is null.
+/**
+ * @param {HTMLElement | null} el
+ * @param {"p"} tag
+ * @param {string} cls
+ * @param {string} text
+ * @returns {HTMLElement}
+ */
+function keepText(el, tag, cls, text) {
+	if (!el) {
+		return h(tag, {class: cls, text});
+	}
+	if (el.textContent !== text) {
+		el.textContent = text;
+	}
+	return el;
+}
+
+// card returns the card of a pod, and records it in drawn: the card
+// drawn before when it was drawn from the same pod, as touched or not,
+// or a new one. The pod's fields, as JSON, are everything its card
+// shows; the engine writes them in a fixed order, so equal pods give
+// equal JSON.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Pod} pod
+ * @param {Set<string>} touched
+ */
+function card(drawing, drawn, pod, touched) {
+	const key = `${pod.namespace}/${pod.name}`;
+	const sig = (touched.has(refKey("pod", pod.namespace, pod.name)) ? "◆" : "") + JSON.stringify(pod);
+	const before = drawing.pods.get(key);
+	const el = before && before.sig === sig ? before.el : podButton(pod, touched);
+	drawn.set(key, {sig, el});
+	return el;
+}
+
+// drawPods lays a group's pods out in its grid's node columns: column
+// 0 holds the pods not bound to a node, then one column per node, in
+// the view's order (a pod on a node the view does not list goes to the
+// first column too). Past maxPodsPerOwner pods are counted, not drawn:
+// total counts the group's pods, those the view left out too. It
+// returns what follows the group's head: the grid, and the count.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Group} group
+ * @param {Pod[]} pods
+ * @param {number} total
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ * @returns {HTMLElement[]}
+ */
+function drawPods(drawing, drawn, group, pods, total, columns, touched) {
+	const columnsKey = columns.join("\n");
+	let {cells, grid} = group;
+	if (group.columns !== columnsKey || !cells || !grid) {
+		group.columns = columnsKey;
+		cells = group.cells = columns.map((col) => h("div", {class: "cell", dataset: {column: col || "-"}}));
+		grid = group.grid = h("div", {class: "pod-grid"}, group.cells);
+	}
+	const index = new Map(columns.map((col, i) => [col, i]));
+	/** @type {HTMLElement[][]} */
+	const lists = columns.map(() => []);
+	const shown = Math.min(pods.length, maxPodsPerOwner);
+	for (let i = 0; i < shown; i++) {
+		lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched));
+	}
+	cells.forEach((cell, i) => reconcile(cell, lists[i]));
+	const more = Math.max(total, pods.length) - shown;
+	if (more <= 0) {
+		return [grid];
+	}
+	// A view capped in all (a world of many owners) may list none of
+	// a group's pods.
+	group.more = keepText(group.more, "p", "more", shown
+		? `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`
+		: `${plural(more, "pod")}, not drawn here (get pods lists them all)`);
+	return [grid, group.more];
+}
+
+// drawBody makes a group's section hold its head and its pods, or the
+// note that it has none.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Group} group
+ * @param {Pod[]} pods
+ * @param {number} total
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ * @param {string} none
+ */
+function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
+	let body;
+	if (pods.length || total > 0) {
+		body = drawPods(drawing, drawn, group, pods, total, columns, touched);
+	} else {
+		group.empty = group.empty || h("p", {class: "empty", text: none});
+		body = [group.empty];
+	}
+	// The caller drew the group's head.
+	reconcile(group.el, [/** @type {HTMLElement} */ (group.head), ...body]);
+}
+
+// drawOwner draws the group of one owner's pods, under key, and returns
+// its section; counts are the group's (see countGroups). A group whose
+// owner is gone from the API (gone) is drawn with a head that says so,
+// and data-gone-owner in place of data-owner: data-owner names live
+// owners only, since a new owner of the same name may be drawn above it.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Map<string, Group>} groups
+ * @param {string} key
+ * @param {Owner} owner
+ * @param {Pod[]} pods
+ * @param {{pods: number, active: number}} counts
+ * @param {boolean} gone
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ */
+function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, columns, touched) {
+	const id = `${owner.kind}/${owner.name}`;
+	const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
+	const classes = ["owner", "group"];
+	if (owner.terminating) {
+		classes.push("terminating");
+	}
+	if (isTouched) {
+		classes.push("touched");
+	}
+	if (gone) {
+		classes.push("owner-gone");
+	}
+	let group = drawing.groups.get(key);
+	if (!group) {
+		const kind = kindNames[owner.kind] || owner.kind;
+		group = newGroup(gone
+			? h("section", {class: classes.join(" "), dataset: {namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}, gone from the API`})
+			: h("section", {class: classes.join(" "), dataset: {owner: id, namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}`}));
 		if (gone) {
-			classes.push("owner-gone");
+			group.el.dataset.goneOwner = id;
 		}
-		let group = drawing.groups.get(key);
-		if (!group) {
-			const kind = kindNames[owner.kind] || owner.kind;
-			group = newGroup(gone
-				? h("section", {class: classes.join(" "), dataset: {namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}, gone from the API`})
-				: h("section", {class: classes.join(" "), dataset: {owner: id, namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}`}));
-			if (gone) {
-				group.el.dataset.goneOwner = id;
-			}
-		} else if (group.el.className !== classes.join(" ")) {
-			group.el.className = classes.join(" ");
-		}
-		groups.set(key, group);
-		group.ownerHead = group.ownerHead || newHead();
-		group.head = drawHead(group.ownerHead, owner, counts.active, isTouched, gone);
-		drawBody(drawing, drawn, group, pods, counts.pods, columns, touched, "no pods");
-		return group.el;
+	} else if (group.el.className !== classes.join(" ")) {
+		group.el.className = classes.join(" ");
 	}
+	groups.set(key, group);
+	group.ownerHead = group.ownerHead || newHead();
+	group.head = drawHead(group.ownerHead, owner, counts.active, isTouched, gone);
+	drawBody(drawing, drawn, group, pods, counts.pods, columns, touched, "no pods");
+	return group.el;
+}
 
-	// drawOrphans draws the group of the pods no controller owns, total of
-	// them.
-	function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
-		let group = drawing.orphans;
-		if (!group) {
-			group = drawing.orphans = newGroup(h("section", {id: "orphans", class: "group orphans", "aria-label": "Orphan pods"}));
-			group.head = h("div", {class: "group-head"},
-				h("h3", {class: "owner-title"}, h("span", {"aria-hidden": "true", text: "⚠ "}), "Orphans"),
-				h("p", {class: "owner-meta", text: "pods no controller owns: a ReplicaSet whose selector matches one adopts it"}));
-			UI.decorateWorld(group.head);
-		}
-		drawBody(drawing, drawn, group, orphans, total, columns, touched, "no orphans");
-		return group.el;
+// drawOrphans draws the group of the pods no controller owns, total of
+// them.
+/**
+ * @param {Drawing} drawing
+ * @param {Cards} drawn
+ * @param {Pod[]} orphans
+ * @param {number} total
+ * @param {string[]} columns
+ * @param {Set<string>} touched
+ */
+function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
+	let group = drawing.orphans;
+	if (!group) {
+		group = drawing.orphans = newGroup(h("section", {id: "orphans", class: "group orphans", "aria-label": "Orphan pods"}));
+		group.head = h("div", {class: "group-head"},
+			h("h3", {class: "owner-title"}, h("span", {"aria-hidden": "true", text: "⚠ "}), "Orphans"),
+			h("p", {class: "owner-meta", text: "pods no controller owns: a ReplicaSet whose selector matches one adopts it"}));
+		decorateWorld(group.head);
 	}
+	drawBody(drawing, drawn, group, orphans, total, columns, touched, "no orphans");
+	return group.el;
+}
 
-	// countGroups reads the view's count of each group's pods (the view
-	// lists at most maxPodsPerOwner of a group, the page asks it so): by
-	// the key renderWorld groups pods under, "namespace/kind/name", with
-	// "gone " before it for an owner gone from the API, and "" for all the
-	// orphans together. A group the view does not count (a view made by
-	// hand, say) is counted from the pods it lists.
-	function countGroups(view) {
-		const counts = new Map();
-		const add = (key, pods, active) => {
-			const c = counts.get(key) || {pods: 0, active: 0};
-			counts.set(key, {pods: c.pods + pods, active: c.active + active});
-		};
-		if (view.podGroups) {
-			for (const g of view.podGroups) {
-				add(!g.owner ? "" : `${g.ownerGone ? "gone " : ""}${g.namespace}/${g.owner}`, g.pods, g.active);
-			}
-			return (key) => counts.get(key) || {pods: 0, active: 0};
-		}
-		for (const pod of view.pods || []) {
-			add(!pod.owner ? "" : `${pod.ownerGone ? "gone " : ""}${pod.namespace}/${pod.owner}`, 1, isActive(pod) ? 1 : 0);
+// countGroups reads the view's count of each group's pods (the view
+// lists at most maxPodsPerOwner of a group, the page asks it so): by
+// the key renderWorld groups pods under, "namespace/kind/name", with
+// "gone " before it for an owner gone from the API, and "" for all the
+// orphans together. A group the view does not count (a view made by
+// hand, say) is counted from the pods it lists.
+/**
+ * @param {View} view
+ * @returns {(key: string) => {pods: number, active: number}}
+ */
+function countGroups(view) {
+	/** @type {Map<string, {pods: number, active: number}>} */
+	const counts = new Map();
+	/**
+	 * @param {string} key
+	 * @param {number} pods
+	 * @param {number} active
+	 */
+	const add = (key, pods, active) => {
+		const c = counts.get(key) || {pods: 0, active: 0};
+		counts.set(key, {pods: c.pods + pods, active: c.active + active});
+	};
+	if (view.podGroups) {
+		for (const g of view.podGroups) {
+			add(!g.owner ? "" : `${g.ownerGone ? "gone " : ""}${g.namespace}/${g.owner}`, g.pods, g.active);
 		}
 		return (key) => counts.get(key) || {pods: 0, active: 0};
 	}
+	for (const pod of view.pods || []) {
+		add(!pod.owner ? "" : `${pod.ownerGone ? "gone " : ""}${pod.namespace}/${pod.owner}`, 1, isActive(pod) ? 1 : 0);
+	}
+	return (key) => counts.get(key) || {pods: 0, active: 0};
+}
 
-	// renderWorld draws the view into root (#world), changing only what
-	// differs from what root shows.
-	function renderWorld(root, view, touched) {
-		// A glossary term that had the focus keeps it when its part of the
-		// drawing is drawn anew.
-		const focus = UI.termFocus(root);
-		let drawing = drawings.get(root);
-		if (!drawing) {
-			drawing = newDrawing();
-			drawings.set(root, drawing);
-		}
-		const nodes = view.nodes || [];
-		const columns = ["", ...nodes.map((n) => n.name)];
-		if (drawing.cols !== String(columns.length)) {
-			drawing.cols = String(columns.length);
-			root.style.setProperty("--cols", drawing.cols);
-		}
-		const pods = view.pods || [];
-		const countOf = countGroups(view);
+// renderWorld draws the view into root (#world), changing only what
+// differs from what root shows.
+/**
+ * @param {HTMLElement} root
+ * @param {View} view
+ * @param {Set<string>} touched
+ */
+function renderWorld(root, view, touched) {
+	// A glossary term that had the focus keeps it when its part of the
+	// drawing is drawn anew.
+	const focus = termFocus(root);
+	let drawing = drawings.get(root);
+	if (!drawing) {
+		drawing = newDrawing();
+		drawings.set(root, drawing);
+	}
+	const nodes = view.nodes || [];
+	const columns = ["", ...nodes.map((n) => n.name)];
+	if (drawing.cols !== String(columns.length)) {
+		drawing.cols = String(columns.length);
+		root.style.setProperty("--cols", drawing.cols);
+	}
+	const pods = view.pods || [];
+	const countOf = countGroups(view);
 
-		// Group the pods by their controller, keyed by namespace and kind/name.
-		// A pod whose controller is gone goes with the other pods of that gone
-		// owner, even when a new owner of the same name exists (another uid).
-		const byOwner = new Map();
-		const byGoneOwner = new Map();
-		const orphans = [];
-		for (const pod of pods) {
-			if (!pod.owner) {
-				orphans.push(pod);
-				continue;
-			}
-			const groups = pod.ownerGone ? byGoneOwner : byOwner;
-			const key = `${pod.namespace}/${pod.owner}`;
-			if (!groups.has(key)) {
-				groups.set(key, []);
-			}
-			groups.get(key).push(pod);
+	// Group the pods by their controller, keyed by namespace and kind/name.
+	// A pod whose controller is gone goes with the other pods of that gone
+	// owner, even when a new owner of the same name exists (another uid).
+	/** @type {Map<string, Pod[]>} */
+	const byOwner = new Map();
+	/** @type {Map<string, Pod[]>} */
+	const byGoneOwner = new Map();
+	/** @type {Pod[]} */
+	const orphans = [];
+	for (const pod of pods) {
+		if (!pod.owner) {
+			orphans.push(pod);
+			continue;
 		}
-
-		// drawn and groups become the drawing's cards and groups: those
-		// this view draws, and no others.
-		const drawn = new Map();
-		const groups = new Map();
-		const parts = [];
-		const total = view.podsTotal ?? pods.length;
-		if (total > pods.length) {
-			drawing.showing = keepText(drawing.showing, "p", "note", `Showing ${pods.length} of ${total} pods, at most ${maxPodsPerOwner} of each owner; the console's get pods lists them all.`);
-			parts.push(drawing.showing);
+		const groups = pod.ownerGone ? byGoneOwner : byOwner;
+		const key = `${pod.namespace}/${pod.owner}`;
+		let list = groups.get(key);
+		if (!list) {
+			list = [];
+			groups.set(key, list);
 		}
-		const nodesSig = JSON.stringify(nodes.map((node) => [touched.has(refKey("node", "", node.name)), node]));
-		if (!drawing.nodes || drawing.nodes.sig !== nodesSig) {
-			drawing.nodes = {sig: nodesSig, el: nodeRow(nodes, touched)};
-			UI.decorateWorld(drawing.nodes.el);
-		}
-		parts.push(drawing.nodes.el);
-		for (const owner of view.owners || []) {
-			const key = `${owner.namespace}/${owner.kind}/${owner.name}`;
-			parts.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], countOf(key), false, columns, touched));
-			byOwner.delete(key);
-		}
-		// Pods whose controller is gone from the API (the garbage collector
-		// has yet to act on them) keep their owner reference: group them
-		// under that name, marked as gone. (A pod under an owner the view
-		// does not list is one too: the engine lists its owners and pods at
-		// the same step, so there is none.)
-		for (const [key, list] of byOwner) {
-			const gone = byGoneOwner.get(key) || [];
-			byGoneOwner.set(key, gone.concat(list));
-		}
-		for (const [key, list] of byGoneOwner) {
-			const [namespace, kind, name] = key.split("/");
-			const owner = {kind, namespace, name, selector: "", replicas: 0, status: {}};
-			parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, countOf("gone " + key), true, columns, touched));
-		}
-		parts.push(drawOrphans(drawing, drawn, orphans, countOf("").pods, columns, touched));
-		if (!(view.owners || []).length && !pods.length) {
-			drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"});
-			parts.splice(1, 0, drawing.nothing);
-		}
-		drawing.pods = drawn;
-		drawing.groups = groups;
-		reconcile(root, parts);
-		UI.restoreTermFocus(root, focus);
+		list.push(pod);
 	}
 
-	// --- The pod menu --------------------------------------------------------
-
-	// labelChanges reads the relabel field: label changes separated by
-	// spaces or commas, each key=value (set) or key- (remove), as kubectl
-	// label takes them. It returns the changes, or the problem with the
-	// first word that is not one, in words that say what would be right.
-	// The engine checks the keys and values themselves, with its own errors.
-	function labelChanges(text) {
-		const words = String(text).split(/[\s,]+/).filter(Boolean);
-		const example = "write key=value to set a label or key- to remove one, e.g. app=orphan or tier-";
-		if (!words.length) {
-			return {changes: [], problem: `Type at least one label change: ${example}.`};
-		}
-		for (const word of words) {
-			if (word.startsWith("-") || !/^[^=]+=[^=]*$|^[^=]+-$/.test(word)) {
-				return {changes: [], problem: `"${word}" is not a label change: ${example}.`};
-			}
-		}
-		return {changes: words, problem: ""};
+	// drawn and groups become the drawing's cards and groups: those
+	// this view draws, and no others.
+	/** @type {Cards} */
+	const drawn = new Map();
+	/** @type {Map<string, Group>} */
+	const groups = new Map();
+	/** @type {HTMLElement[]} */
+	const parts = [];
+	const total = view.podsTotal ?? pods.length;
+	if (total > pods.length) {
+		drawing.showing = keepText(drawing.showing, "p", "note", `Showing ${pods.length} of ${total} pods, at most ${maxPodsPerOwner} of each owner; the console's get pods lists them all.`);
+		parts.push(drawing.showing);
 	}
+	const nodesSig = JSON.stringify(nodes.map((node) => [touched.has(refKey("node", "", node.name)), node]));
+	if (!drawing.nodes || drawing.nodes.sig !== nodesSig) {
+		drawing.nodes = {sig: nodesSig, el: nodeRow(nodes, touched)};
+		decorateWorld(drawing.nodes.el);
+	}
+	parts.push(drawing.nodes.el);
+	for (const owner of view.owners || []) {
+		const key = `${owner.namespace}/${owner.kind}/${owner.name}`;
+		parts.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], countOf(key), false, columns, touched));
+		byOwner.delete(key);
+	}
+	// Pods whose controller is gone from the API (the garbage collector
+	// has yet to act on them) keep their owner reference: group them
+	// under that name, marked as gone. (A pod under an owner the view
+	// does not list is one too: the engine lists its owners and pods at
+	// the same step, so there is none.)
+	for (const [key, list] of byOwner) {
+		const gone = byGoneOwner.get(key) || [];
+		byGoneOwner.set(key, gone.concat(list));
+	}
+	for (const [key, list] of byGoneOwner) {
+		const [namespace, kind, name] = key.split("/");
+		// An owner gone from the API has no status: its head says it
+		// is gone, and drawCounts does not read it.
+		/** @type {Owner} */
+		const owner = {kind, namespace, name, selector: "", replicas: 0, status: /** @type {import("./bridge-types.js").OwnerStatus} */ ({})};
+		parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, countOf("gone " + key), true, columns, touched));
+	}
+	parts.push(drawOrphans(drawing, drawn, orphans, countOf("").pods, columns, touched));
+	if (!(view.owners || []).length && !pods.length) {
+		drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"});
+		parts.splice(1, 0, drawing.nothing);
+	}
+	drawing.pods = drawn;
+	drawing.groups = groups;
+	reconcile(root, parts);
+	restoreTermFocus(root, focus);
+}
 
-	// PodMenu is the small dialog a pod's button opens: it offers what can
-	// happen to a pod, each as the console command that does it, so the
-	// learner sees the syntax. It traps focus while open, closes on Escape or
-	// a click outside, and gives focus back to the pod.
-	class PodMenu {
-		constructor(menu, {onCommand, findPod, fallbackFocus}) {
-			this.menu = menu;
-			this.onCommand = onCommand;
-			this.findPod = findPod;
-			this.fallbackFocus = fallbackFocus;
-			this.pod = null; // {name, namespace, ready, labels}
-			this.title = menu.querySelector("#pod-menu-title");
-			this.form = menu.querySelector("#relabel-form");
-			this.input = menu.querySelector("#relabel-input");
-			this.relabelButton = menu.querySelector('[data-action="relabel"]');
-			this.error = menu.querySelector("#relabel-error");
+// --- The pod menu --------------------------------------------------------
 
-			menu.addEventListener("click", (event) => {
-				const button = event.target.closest("button");
-				if (!button || !menu.contains(button)) {
-					return;
-				}
-				if (button.hasAttribute("data-close")) {
-					this.close(true);
-				} else if (button.dataset.action) {
-					this.act(button.dataset.action);
-				}
-			});
-			this.form.addEventListener("submit", (event) => {
-				event.preventDefault();
-				this.applyRelabel();
-			});
-			menu.addEventListener("keydown", (event) => this.keydown(event));
-			document.addEventListener("pointerdown", (event) => {
-				if (this.isOpen() && !menu.contains(event.target) && !event.target.closest("button.pod")) {
-					this.close(false);
-				}
-			});
+// labelChanges reads the relabel field: label changes separated by
+// spaces or commas, each key=value (set) or key- (remove), as kubectl
+// label takes them. It returns the changes, or the problem with the
+// first word that is not one, in words that say what would be right.
+// The engine checks the keys and values themselves, with its own errors.
+/**
+ * @param {string} text
+ * @returns {{changes: string[], problem: string}}
+ */
+function labelChanges(text) {
+	const words = String(text).split(/[\s,]+/).filter(Boolean);
+	const example = "write key=value to set a label or key- to remove one, e.g. app=orphan or tier-";
+	if (!words.length) {
+		return {changes: [], problem: `Type at least one label change: ${example}.`};
+	}
+	for (const word of words) {
+		if (word.startsWith("-") || !/^[^=]+=[^=]*$|^[^=]+-$/.test(word)) {
+			return {changes: [], problem: `"${word}" is not a label change: ${example}.`};
 		}
+	}
+	return {changes: words, problem: ""};
+}
 
-		isOpen() {
-			return !this.menu.hidden;
-		}
+// PodMenu is the small dialog a pod's button opens: it offers what can
+// happen to a pod, each as the console command that does it, so the
+// learner sees the syntax. It traps focus while open, closes on Escape or
+// a click outside, and gives focus back to the pod.
+class PodMenu {
+	/**
+	 * @param {HTMLElement} menu
+	 * @param {{onCommand: (line: string) => Promise<unknown>, findPod: (namespace: string | undefined, name: string | undefined) => HTMLElement | null, fallbackFocus: () => HTMLElement}} hooks
+	 */
+	constructor(menu, {onCommand, findPod, fallbackFocus}) {
+		this.menu = menu;
+		this.onCommand = onCommand;
+		this.findPod = findPod;
+		this.fallbackFocus = fallbackFocus;
+		/** @type {{name: string | undefined, namespace: string | undefined, ready: boolean, labels: string} | null} */
+		this.pod = null;
+		// index.html gives the menu each of these.
+		this.title = /** @type {HTMLElement} */ (menu.querySelector("#pod-menu-title"));
+		this.form = /** @type {HTMLFormElement} */ (menu.querySelector("#relabel-form"));
+		this.input = /** @type {HTMLInputElement} */ (menu.querySelector("#relabel-input"));
+		this.relabelButton = /** @type {HTMLButtonElement} */ (menu.querySelector('[data-action="relabel"]'));
+		this.error = /** @type {HTMLElement} */ (menu.querySelector("#relabel-error"));
 
-		// open shows the menu for the pod a button draws.
-		open(button) {
-			const d = button.dataset;
-			this.pod = {name: d.pod, namespace: d.namespace, ready: d.ready === "true", labels: d.labels || ""};
-			this.title.replaceChildren(
-				h("span", {class: "visually-hidden", text: "Actions for "}),
-				"pod ", h("code", {text: this.pod.name}),
-				this.pod.namespace !== "default" ? ` in ${this.pod.namespace}` : "");
-			// Set not ready is always offered (a readiness probe can fail
-			// at any time); set ready only when the pod is not ready.
-			this.menu.querySelector('[data-action="ready"]').hidden = this.pod.ready;
-			this.form.hidden = true;
-			this.relabelButton.setAttribute("aria-expanded", "false");
-			for (const el of document.querySelectorAll('button.pod[aria-expanded="true"]')) {
-				el.setAttribute("aria-expanded", "false");
-			}
-			button.setAttribute("aria-expanded", "true");
-			this.menu.hidden = false;
-			this.place(button);
-			this.menu.querySelector("[data-action]:not([hidden])").focus();
-		}
-
-		// place puts the menu under the pod, inside the viewport.
-		place(button) {
-			const rect = button.getBoundingClientRect();
-			const width = this.menu.offsetWidth;
-			const left = Math.max(8, Math.min(rect.left + globalThis.scrollX, globalThis.scrollX + document.documentElement.clientWidth - width - 8));
-			this.menu.style.left = `${left}px`;
-			this.menu.style.top = `${rect.bottom + globalThis.scrollY + 6}px`;
-		}
-
-		close(returnFocus) {
-			if (!this.isOpen()) {
+		menu.addEventListener("click", (event) => {
+			// A click lands on an element of the menu.
+			const button = /** @type {Element} */ (event.target).closest("button");
+			if (!button || !menu.contains(button)) {
 				return;
 			}
-			this.menu.hidden = true;
-			const pod = this.pod;
-			this.pod = null;
-			const button = pod && this.findPod(pod.namespace, pod.name);
-			if (button) {
-				button.setAttribute("aria-expanded", "false");
-			}
-			if (returnFocus) {
-				(button || this.fallbackFocus()).focus();
-			}
-		}
-
-		// target is how a command names the pod.
-		target() {
-			const ns = this.pod.namespace && this.pod.namespace !== "default" ? ` -n ${this.pod.namespace}` : "";
-			return `pod/${this.pod.name}${ns}`;
-		}
-
-		act(action) {
-			const t = this.target();
-			const commands = {
-				kill: `kill ${t}`,
-				evict: `evict ${t}`,
-				crash: `crash ${t}`,
-				delete: `delete ${t}`,
-				"not-ready": `set ready ${t} false`,
-				ready: `set ready ${t} true`,
-			};
-			if (action === "relabel") {
-				this.showRelabel();
-				return;
-			}
-			const line = commands[action];
-			if (line) {
-				this.run(line);
-			}
-		}
-
-		showRelabel() {
-			this.form.hidden = false;
-			this.error.hidden = true;
-			this.error.textContent = "";
-			this.input.removeAttribute("aria-invalid");
-			this.relabelButton.setAttribute("aria-expanded", "true");
-			// Suggest taking the pod out of its owner's selector: the first
-			// label, set to "orphan".
-			const first = this.pod.labels.split(",")[0];
-			const key = first ? first.split("=")[0] : "app";
-			this.input.value = `${key}=orphan`;
-			this.input.focus();
-			this.input.select();
-		}
-
-		// applyRelabel runs the label command for what the learner typed,
-		// once it is nothing but label changes: the text becomes words of a
-		// console line, where anything starting with - would be read as a
-		// flag (--dry-run, -n kube-system), so it is checked first, and what
-		// is wrong is said in the form, next to the field.
-		applyRelabel() {
-			const {changes, problem} = labelChanges(this.input.value);
-			if (problem) {
-				this.error.textContent = problem;
-				this.error.hidden = false;
-				this.input.setAttribute("aria-invalid", "true");
-				this.input.focus();
-				return;
-			}
-			this.run(`label ${this.target()} ${changes.join(" ")} --overwrite`);
-		}
-
-		run(line) {
-			const pod = this.pod;
-			this.close(false);
-			this.onCommand(line).finally(() => {
-				// The world has been redrawn: give focus to the pod's new
-				// button, or to the step button when the pod is gone.
-				const button = pod && this.findPod(pod.namespace, pod.name);
-				(button || this.fallbackFocus()).focus();
-			});
-		}
-
-		keydown(event) {
-			if (event.key === "Escape") {
-				event.preventDefault();
-				event.stopPropagation();
+			if (button.hasAttribute("data-close")) {
 				this.close(true);
-				return;
+			} else if (button.dataset.action) {
+				this.act(button.dataset.action);
 			}
-			if (event.key !== "Tab") {
-				return;
+		});
+		this.form.addEventListener("submit", (event) => {
+			event.preventDefault();
+			this.applyRelabel();
+		});
+		menu.addEventListener("keydown", (event) => this.keydown(event));
+		document.addEventListener("pointerdown", (event) => {
+			const target = /** @type {Element} */ (event.target);
+			if (this.isOpen() && !menu.contains(target) && !target.closest("button.pod")) {
+				this.close(false);
 			}
-			// Keep focus inside the menu while it is open.
-			const focusable = [...this.menu.querySelectorAll("button, input")].filter((el) => !el.closest("[hidden]") && !el.hidden);
-			if (!focusable.length) {
-				return;
-			}
-			const first = focusable[0];
-			const last = focusable[focusable.length - 1];
-			if (event.shiftKey && document.activeElement === first) {
-				event.preventDefault();
-				last.focus();
-			} else if (!event.shiftKey && document.activeElement === last) {
-				event.preventDefault();
-				first.focus();
-			}
+		});
+	}
+
+	isOpen() {
+		return !this.menu.hidden;
+	}
+
+	// open shows the menu for the pod a button draws.
+	/** @param {HTMLElement} button */
+	open(button) {
+		const d = button.dataset;
+		this.pod = {name: d.pod, namespace: d.namespace, ready: d.ready === "true", labels: d.labels || ""};
+		this.title.replaceChildren(
+			h("span", {class: "visually-hidden", text: "Actions for "}),
+			"pod ", h("code", {text: this.pod.name}),
+			this.pod.namespace !== "default" ? ` in ${this.pod.namespace}` : "");
+		// Set not ready is always offered (a readiness probe can fail
+		// at any time); set ready only when the pod is not ready.
+		/** @type {HTMLElement} */ (this.menu.querySelector('[data-action="ready"]')).hidden = this.pod.ready;
+		this.form.hidden = true;
+		this.relabelButton.setAttribute("aria-expanded", "false");
+		for (const el of document.querySelectorAll('button.pod[aria-expanded="true"]')) {
+			el.setAttribute("aria-expanded", "false");
+		}
+		button.setAttribute("aria-expanded", "true");
+		this.menu.hidden = false;
+		this.place(button);
+		/** @type {HTMLElement} */ (this.menu.querySelector("[data-action]:not([hidden])")).focus();
+	}
+
+	// place puts the menu under the pod, inside the viewport.
+	/** @param {HTMLElement} button */
+	place(button) {
+		const rect = button.getBoundingClientRect();
+		const width = this.menu.offsetWidth;
+		const left = Math.max(8, Math.min(rect.left + globalThis.scrollX, globalThis.scrollX + document.documentElement.clientWidth - width - 8));
+		this.menu.style.left = `${left}px`;
+		this.menu.style.top = `${rect.bottom + globalThis.scrollY + 6}px`;
+	}
+
+	/** @param {boolean} returnFocus */
+	close(returnFocus) {
+		if (!this.isOpen()) {
+			return;
+		}
+		this.menu.hidden = true;
+		const pod = this.pod;
+		this.pod = null;
+		const button = pod && this.findPod(pod.namespace, pod.name);
+		if (button) {
+			button.setAttribute("aria-expanded", "false");
+		}
+		if (returnFocus) {
+			(button || this.fallbackFocus()).focus();
 		}
 	}
 
-	Object.assign(UI, {renderWorld, touchedSet, refKey, PodMenu, labelChanges, maxPodsPerOwner});
-})();
+	// target is how a command names the pod.
+	target() {
+		// Only asked while the menu is open for a pod.
+		const pod = /** @type {NonNullable<PodMenu["pod"]>} */ (this.pod);
+		const ns = pod.namespace && pod.namespace !== "default" ? ` -n ${pod.namespace}` : "";
+		return `pod/${pod.name}${ns}`;
+	}
+
+	/** @param {string} action */
+	act(action) {
+		const t = this.target();
+		/** @type {Record<string, string>} */
+		const commands = {
+			kill: `kill ${t}`,
+			evict: `evict ${t}`,
+			crash: `crash ${t}`,
+			delete: `delete ${t}`,
+			"not-ready": `set ready ${t} false`,
+			ready: `set ready ${t} true`,
+		};
+		if (action === "relabel") {
+			this.showRelabel();
+			return;
+		}
+		const line = commands[action];
+		if (line) {
+			this.run(line);
+		}
+	}
+
+	showRelabel() {
+		this.form.hidden = false;
+		this.error.hidden = true;
+		this.error.textContent = "";
+		this.input.removeAttribute("aria-invalid");
+		this.relabelButton.setAttribute("aria-expanded", "true");
+		// Suggest taking the pod out of its owner's selector: the first
+		// label, set to "orphan".
+		const first = /** @type {NonNullable<PodMenu["pod"]>} */ (this.pod).labels.split(",")[0];
+		const key = first ? first.split("=")[0] : "app";
+		this.input.value = `${key}=orphan`;
+		this.input.focus();
+		this.input.select();
+	}
+
+	// applyRelabel runs the label command for what the learner typed,
+	// once it is nothing but label changes: the text becomes words of a
+	// console line, where anything starting with - would be read as a
+	// flag (--dry-run, -n kube-system), so it is checked first, and what
+	// is wrong is said in the form, next to the field.
+	applyRelabel() {
+		const {changes, problem} = labelChanges(this.input.value);
+		if (problem) {
+			this.error.textContent = problem;
+			this.error.hidden = false;
+			this.input.setAttribute("aria-invalid", "true");
+			this.input.focus();
+			return;
+		}
+		this.run(`label ${this.target()} ${changes.join(" ")} --overwrite`);
+	}
+
+	/** @param {string} line */
+	run(line) {
+		const pod = this.pod;
+		this.close(false);
+		this.onCommand(line).finally(() => {
+			// The world has been redrawn: give focus to the pod's new
+			// button, or to the step button when the pod is gone.
+			const button = pod && this.findPod(pod.namespace, pod.name);
+			(button || this.fallbackFocus()).focus();
+		});
+	}
+
+	/** @param {KeyboardEvent} event */
+	keydown(event) {
+		if (event.key === "Escape") {
+			event.preventDefault();
+			event.stopPropagation();
+			this.close(true);
+			return;
+		}
+		if (event.key !== "Tab") {
+			return;
+		}
+		// Keep focus inside the menu while it is open.
+		const focusable = [.../** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (this.menu.querySelectorAll("button, input"))].filter((el) => !el.closest("[hidden]") && !el.hidden);
+		if (!focusable.length) {
+			return;
+		}
+		const first = focusable[0];
+		const last = focusable[focusable.length - 1];
+		if (event.shiftKey && document.activeElement === first) {
+			event.preventDefault();
+			last.focus();
+		} else if (!event.shiftKey && document.activeElement === last) {
+			event.preventDefault();
+			first.focus();
+		}
+	}
+}
+
+export {renderWorld, touchedSet, refKey, PodMenu, labelChanges, maxPodsPerOwner};

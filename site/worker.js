@@ -26,12 +26,14 @@ importScripts("wasm_exec.js");
 let dead = false;
 // memory is the Go program's linear memory, which only grows: its size is the
 // most the engine has ever needed, which the page and its tests report.
+/** @type {WebAssembly.Memory | null} */
 let memory = null;
 
 function memoryBytes() {
 	return memory ? memory.buffer.byteLength : 0;
 }
 
+/** @param {unknown} reason */
 function die(reason) {
 	if (dead) {
 		return;
@@ -46,7 +48,7 @@ const go = new Go();
 // parks forever), so any exit is a death, typically a fatal error such as
 // running out of memory or a panic in a goroutine. Go has already written the
 // reason to the console (console.error), which the page's developer sees.
-go.exit = (code) => die(`the Go program exited with code ${code}`);
+go.exit = (/** @type {number} */ code) => die(`the Go program exited with code ${code}`);
 
 // main.wasm calls onRlabReady once globalThis.rlab is installed.
 self.onRlabReady = () => {
@@ -59,6 +61,7 @@ self.onmessage = (event) => {
 	start(event.data.module);
 };
 
+/** @param {MessageEvent<{id: number, request: string}>} event */
 function serve(event) {
 	const {id, request} = event.data;
 	if (dead) {
@@ -78,7 +81,8 @@ function serve(event) {
 	if (typeof answer !== "string") {
 		// callback in main_js.go answers an object {error} when the call
 		// itself failed outside the bridge.
-		answer = JSON.stringify(answer && answer.error ? {error: String(answer.error)} : {error: "no answer"});
+		const failed = /** @type {{error?: unknown} | null | undefined} */ (answer);
+		answer = JSON.stringify(failed && failed.error ? {error: String(failed.error)} : {error: "no answer"});
 	}
 	postMessage({type: "answer", id, answer, memory: memoryBytes()});
 }
@@ -87,13 +91,15 @@ function serve(event) {
 // compiled here. The page normally compiles it: it can start the download
 // before this worker exists, and keeps the compiled module to start a new
 // worker at once after a crash.
+/** @param {WebAssembly.Module | null} module */
 function start(module) {
 	const instantiated = module
 		? WebAssembly.instantiate(module, go.importObject)
 		: WebAssembly.instantiateStreaming(fetchWasm(), go.importObject).then((result) => result.instance);
 	instantiated
 		.then((instance) => {
-			memory = instance.exports.mem;
+			// Go's module exports its memory as mem.
+			memory = /** @type {WebAssembly.Memory} */ (instance.exports.mem);
 			return go.run(instance);
 		})
 		.then(() => die("the Go program ended"))

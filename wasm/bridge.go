@@ -12,13 +12,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/reconcilelab/rlab/core/controller"
+	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/lesson"
-	"github.com/reconcilelab/rlab/core/loop"
 	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
-	"github.com/reconcilelab/rlab/core/source"
 	"github.com/reconcilelab/rlab/core/world"
 	"github.com/reconcilelab/rlab/lessons"
 )
@@ -136,41 +134,18 @@ func NewBridge() *Bridge { return &Bridge{} }
 
 // --- JSON types --------------------------------------------------------------
 
-// Step is one step of the kernel, as the page shows it: its number, its
-// simulated time, who acted, the upstream function it models, what happened
-// in one sentence, the objects it touched (to highlight) and its trace line.
-type Step struct {
-	N       uint64 `json:"n"`
-	At      string `json:"at"`
-	Actor   string `json:"actor"`
-	Models  string `json:"models,omitempty"`
-	Summary string `json:"summary"`
-	Touched []Ref  `json:"touched,omitempty"`
-	Trace   string `json:"trace"`
-	// Loop places the step on the page's picture of the control loop
-	// (core/loop); nil for a step it has no place for.
-	Loop *LoopMove `json:"loop,omitempty"`
-}
-
-// LoopMove is a step on the picture of the loop: the places it lights, the
-// main one first, and the edge its data travelled, From → To, with the Token
-// that travelled and the Fault ("dropped", "delayed", "failed") that befell
-// it. Places are named as core/loop names them ("apiserver",
-// "informer/pods/reflector", "rs/queue").
-type LoopMove struct {
-	Lit   []string `json:"lit"`
-	From  string   `json:"from,omitempty"`
-	To    string   `json:"to,omitempty"`
-	Token string   `json:"token,omitempty"`
-	Fault string   `json:"fault,omitempty"`
-}
-
-// Ref names an object: kind is the short name ("pod", "rs", "rc", "node").
-type Ref struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
-}
+// The steps and syncs the ops answer are described by the world's read
+// model.
+type (
+	// Step is one step of the kernel as the page shows it (world.StepOf).
+	Step = world.Step
+	// LoopMove is a step's place on the picture of the loop.
+	LoopMove = world.LoopMove
+	// Ref names an object a step touched.
+	Ref = world.Ref
+	// Sync is one finished sync of an owner.
+	Sync = world.Sync
+)
 
 // StepsResult is what the stepping ops answer.
 type StepsResult struct {
@@ -191,19 +166,6 @@ type StepsResult struct {
 	Limit string `json:"limit,omitempty"`
 	// Sync is the sync that ended, for untilSync.
 	Sync *Sync `json:"sync,omitempty"`
-}
-
-// Sync is one finished sync of an owner's key.
-type Sync struct {
-	// Owner is "rs/web"; Key its queue key, "default/web".
-	Owner    string `json:"owner"`
-	Key      string `json:"key"`
-	Worker   string `json:"worker"`
-	Start    string `json:"start"`
-	End      string `json:"end"`
-	Decision string `json:"decision,omitempty"`
-	Err      string `json:"err,omitempty"`
-	Seq      int    `json:"seq"`
 }
 
 // LoadArgs: a sandbox (Lesson empty), or a lesson by ID ("02-a-pod-dies").
@@ -761,18 +723,7 @@ func stepsJSON(steps []sim.StepResult) []Step {
 	}
 	out := make([]Step, len(steps))
 	for i, s := range steps {
-		out[i] = Step{N: s.N, At: sim.FormatSeconds(s.At), Actor: s.Actor, Models: s.Models, Summary: s.Summary,
-			Trace: s.TraceLine()}
-		for _, r := range s.Touched {
-			out[i].Touched = append(out[i].Touched, Ref{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name})
-		}
-		if m, ok := loop.Of(s); ok {
-			lm := &LoopMove{From: string(m.From), To: string(m.To), Token: m.Token, Fault: m.Fault}
-			for _, p := range m.Lit {
-				lm.Lit = append(lm.Lit, string(p))
-			}
-			out[i].Loop = lm
-		}
+		out[i] = world.StepOf(s)
 	}
 	return out
 }
@@ -988,7 +939,7 @@ func (b *Bridge) UntilSync(a UntilSyncArgs) (*StepsResult, error) {
 		return e.untilSyncOf(w, n0, a, maxSteps)
 	}
 
-	before := [2]int{w.RS.Syncs(), w.RC.Syncs()}
+	rs0, rc0 := w.FinishedSyncs()
 	one := &script.Step{Source: madeSource("step 1"), N: 1}
 	var sync *Sync
 	idle := false
@@ -1000,9 +951,13 @@ func (b *Bridge) UntilSync(a UntilSyncArgs) (*StepsResult, error) {
 		if err := e.runQuiet(one); err != nil {
 			return nil, err
 		}
-		for i, m := range []*controller.Manager{w.RS, w.RC} {
-			if m.Syncs() != before[i] {
-				sync = lastSync(m)
+		rs, rc := w.FinishedSyncs()
+		for _, m := range []struct {
+			kind    api.Kind
+			changed bool
+		}{{api.KindReplicaSet, rs != rs0}, {api.KindReplicationController, rc != rc0}} {
+			if s, ok := w.LatestSync(m.kind); m.changed && ok {
+				sync = &s
 			}
 		}
 	}
@@ -1044,31 +999,11 @@ func (e *engine) untilSyncOf(w *world.World, n0 uint64, a UntilSyncArgs, maxStep
 	res := e.progress(w, n0, maxReturnedSteps)
 	res.Limit, res.Idle = limit, idle
 	if limit == "" && !idle {
-		m := w.RS
-		if us.Object.Kind == w.RC.Kind() {
-			m = w.RC
-		}
-		if rec, ok := m.LastSync(us.Object.Key()); ok {
-			res.Sync = syncJSON(m, rec)
+		if s, ok := w.LastSyncOf(us.Object.Kind, us.Object.Key()); ok {
+			res.Sync = &s
 		}
 	}
 	return &res, nil
-}
-
-// lastSync returns a manager's most recent finished sync.
-func lastSync(m *controller.Manager) *Sync {
-	for _, rec := range m.View().LastSyncs {
-		if rec.Seq == m.Syncs() {
-			return syncJSON(m, rec)
-		}
-	}
-	return nil
-}
-
-func syncJSON(m *controller.Manager, rec controller.SyncRecord) *Sync {
-	_, name, _ := strings.Cut(rec.Key, "/")
-	return &Sync{Owner: shortKind(m.Kind()) + "/" + name, Key: rec.Key, Worker: rec.Worker,
-		Start: sim.FormatSeconds(rec.Start), End: sim.FormatSeconds(rec.End), Decision: rec.Decision, Err: rec.Err, Seq: rec.Seq}
 }
 
 // Seek brings the world to a recorded step: back (restoring a snapshot and
@@ -1229,7 +1164,7 @@ func (b *Bridge) Functions(a StepsArgs) (*FunctionsResult, error) {
 			i = len(res.Functions)
 			index[s.Models] = i
 			run := FunctionRun{Name: s.Models, First: s.N}
-			if r, ok := source.Of(s.Models); ok {
+			if r, ok := world.SourceOf(s.Models); ok {
 				run.Source = &Source{Name: s.Models, Func: r.Func, File: r.File, Line: r.Line, URL: r.URL()}
 			}
 			res.Functions = append(res.Functions, run)
@@ -1241,8 +1176,8 @@ func (b *Bridge) Functions(a StepsArgs) (*FunctionsResult, error) {
 
 // Sources returns core/source's table, with links.
 func (b *Bridge) Sources() *SourcesResult {
-	all := source.All()
-	res := &SourcesResult{Tag: source.Tag}
+	all := world.Sources()
+	res := &SourcesResult{Tag: world.SourceTag}
 	for _, name := range slices.Sorted(maps.Keys(all)) {
 		r := all[name]
 		res.Sources = append(res.Sources, Source{Name: name, Func: r.Func, File: r.File, Line: r.Line, URL: r.URL()})

@@ -19,8 +19,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/lesson"
 
-	"github.com/reconcilelab/rlab/core/api"
-	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/world"
 )
 
 // answer is the envelope of every answer, with the result left raw.
@@ -144,8 +143,8 @@ func TestBridgeSandboxLifecycle(t *testing.T) {
 	assert.LessOrEqual(t, len(v.Agenda.Next), 3)
 	assert.Equal(t, []Input{{Step: load.Step, Text: "create rs web --replicas=3 --selector=app=web"}}, v.Inputs)
 	require.Len(t, v.Owners, 1)
-	assert.Equal(t, Owner{Kind: "rs", Namespace: "default", Name: "web", Selector: "app=web", Replicas: 3,
-		Status: OwnerStatus{Replicas: 3, FullyLabeledReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3, ObservedGeneration: 1}},
+	assert.Equal(t, world.Owner{Kind: "rs", Namespace: "default", Name: "web", Selector: "app=web", Replicas: 3,
+		Status: world.OwnerStatus{Replicas: 3, FullyLabeledReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3, ObservedGeneration: 1}},
 		v.Owners[0])
 	require.Len(t, v.Pods, 3)
 	for _, p := range v.Pods {
@@ -785,7 +784,7 @@ func TestBridgeViewCapsEachGroupOfPods(t *testing.T) {
 	full := callOp[View](t, b, "view", nil)
 	capped := callOp[View](t, b, "view", ViewArgs{PodsPerGroup: 2})
 	require.Equal(t, full.PodGroups, capped.PodGroups, "the counts do not depend on the caps")
-	assert.Equal(t, []PodGroup{
+	assert.Equal(t, []world.PodGroup{
 		{Namespace: "default", Owner: "rs/db", Pods: 2, Active: 2},
 		{Namespace: "default", Owner: "rs/web", Pods: 5, Active: 4},
 		{Namespace: "default", Pods: 2, Active: 2},
@@ -793,7 +792,7 @@ func TestBridgeViewCapsEachGroupOfPods(t *testing.T) {
 	assert.Equal(t, full.PodsTotal, capped.PodsTotal)
 
 	// Each group keeps its first two pods, in the order of the full list.
-	var want []Pod
+	var want []world.Pod
 	seen := map[string]int{}
 	for _, p := range full.Pods {
 		group := p.Namespace + "/" + p.Owner
@@ -809,9 +808,9 @@ func TestBridgeViewCapsEachGroupOfPods(t *testing.T) {
 }
 
 // sortedGroups orders groups by owner, the orphans last.
-func sortedGroups(groups []PodGroup) []PodGroup {
+func sortedGroups(groups []world.PodGroup) []world.PodGroup {
 	out := slices.Clone(groups)
-	slices.SortFunc(out, func(a, b PodGroup) int {
+	slices.SortFunc(out, func(a, b world.PodGroup) int {
 		if (a.Owner == "") != (b.Owner == "") {
 			return cmp.Compare(b.Owner, a.Owner)
 		}
@@ -862,7 +861,7 @@ func TestStabilizeListsTheNewestStepsAskedFor(t *testing.T) {
 }
 
 // podNamed returns the view's pod called name, failing the test without one.
-func podNamed(t *testing.T, v View, name string) Pod {
+func podNamed(t *testing.T, v View, name string) world.Pod {
 	t.Helper()
 	for _, p := range v.Pods {
 		if p.Name == name {
@@ -870,7 +869,7 @@ func podNamed(t *testing.T, v View, name string) Pod {
 		}
 	}
 	require.Failf(t, "no such pod in the view", "%s", name)
-	return Pod{}
+	return world.Pod{}
 }
 
 // TestBridgeViewSaysWhatClaimPodsWillDo proves the view's claim hints follow
@@ -911,67 +910,6 @@ func TestBridgeViewSaysWhatClaimPodsWillDo(t *testing.T) {
 	assert.Empty(t, p.AdoptableBy)
 	assert.False(t, p.Releasing)
 
-}
-
-// TestClaimHintsFollowClaimObject covers the cases of spec §1.7 that the
-// console cannot stop at (kubectl's delete waits until the owner is gone):
-// an owner being deleted neither releases nor adopts; a pod that is not
-// active (terminating, Failed or Succeeded) is not claimed at all; a
-// controller reference to another owner of the same name (another uid) is
-// to a gone owner, whatever the pod's state; and an owner adopts only in its
-// namespace.
-func TestClaimHintsFollowClaimObject(t *testing.T) {
-	web, err := labels.Parse("app=web")
-	require.NoError(t, err)
-	for _, c := range []struct {
-		name          string
-		namespace     string // the pod's; "" is default
-		owner         string // the uid its controller reference names; "" for an orphan
-		app           string
-		phase         string
-		podDeleting   bool
-		ownerDeleting bool
-		ownerGone     bool
-		releasing     bool
-		adoptableBy   []string
-	}{
-		{name: "owned and matching", owner: "uid-web", app: "web"},
-		{name: "owned, left the selector", owner: "uid-web", app: "db", releasing: true},
-		{name: "owned, left the selector of an owner being deleted", owner: "uid-web", app: "db", ownerDeleting: true},
-		{name: "owned by an earlier rs/web, left the selector", owner: "uid-old", app: "db", ownerGone: true},
-		{name: "owned by an earlier rs/web, terminating", owner: "uid-old", app: "web", podDeleting: true, ownerGone: true},
-		{name: "owned, terminating, left the selector", owner: "uid-web", app: "db", podDeleting: true},
-		{name: "owned, Failed, left the selector", owner: "uid-web", app: "db", phase: api.PodFailed},
-		{name: "orphan matching", app: "web", adoptableBy: []string{"rs/web"}},
-		{name: "orphan matching an owner being deleted", app: "web", ownerDeleting: true},
-		{name: "orphan terminating", app: "web", podDeleting: true},
-		{name: "orphan Succeeded", app: "web", phase: api.PodSucceeded},
-		{name: "orphan that an owner in another namespace matches", namespace: "other", app: "web"},
-		{name: "orphan matching nothing", app: "db"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			namespace := c.namespace
-			if namespace == "" {
-				namespace = "default"
-			}
-			p := &api.Pod{Metadata: api.ObjectMeta{Name: "p", Namespace: namespace, Labels: map[string]string{"app": c.app}},
-				Status: api.PodStatus{Phase: c.phase}}
-			v := Pod{}
-			if c.owner != "" {
-				yes := true
-				p.Metadata.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: c.owner, Controller: &yes}}
-				v.Owner = "rs/web"
-			}
-			if c.podDeleting {
-				p.Metadata.DeletionTimestamp = &api.Time{}
-			}
-			owners := map[string]claimant{"default/rs/web": {ref: "rs/web", uid: "uid-web", namespace: "default", selector: web, claims: !c.ownerDeleting}}
-			claimHints(&v, p, owners)
-			assert.Equal(t, c.ownerGone, v.OwnerGone, "OwnerGone")
-			assert.Equal(t, c.releasing, v.Releasing, "Releasing")
-			assert.Equal(t, c.adoptableBy, v.AdoptableBy, "AdoptableBy")
-		})
-	}
 }
 
 // TestBridgeViewTellsAGoneOwnerFromItsNamesake proves a pod whose controller

@@ -1,27 +1,18 @@
 package main
 
 import (
-	"maps"
-	"slices"
-
-	"github.com/reconcilelab/rlab/core/api"
-	"github.com/reconcilelab/rlab/core/controller"
-	"github.com/reconcilelab/rlab/core/informer"
-	"github.com/reconcilelab/rlab/core/labels"
-	"github.com/reconcilelab/rlab/core/loop"
-	"github.com/reconcilelab/rlab/core/sim"
-	"github.com/reconcilelab/rlab/core/workqueue"
 	"github.com/reconcilelab/rlab/core/world"
 )
 
-// This file builds the view: everything the page draws at one step, as one
-// JSON value. Every list is in a fixed order, so equal worlds give equal
-// views, byte for byte.
+// This file answers the view op: everything the page draws at one step, as
+// one JSON value. The world's part is its read model (world.View), which
+// this file only marshals; every list in it is in a fixed order, so equal
+// worlds give equal views, byte for byte.
 
 // ViewArgs: how many agenda events (default 10), recent steps (default 10),
 // pods (default 1000) and cache entries per informer (default 200) to list;
 // -1 lists none. PodsPerGroup, when above 0, also lists at most that many
-// pods of each group (see PodGroup), the first by name: the page draws no
+// pods of each group (see world.PodGroup), the first by name: the page draws no
 // more of a group than that, and a 1,000-pod ReplicaSet's view shrinks from
 // some 130 KB of pods to 8, fetched ten times a second while Play runs. The
 // caps keep a view of a 10,000-pod world cheap enough to fetch at every
@@ -40,49 +31,23 @@ const (
 	defaultViewEntries = 200
 )
 
-// View is the page's whole picture of the world at the present step.
+// View is the page's whole picture of the world at the present step: the
+// world's read model (world.View), and what only the session knows: whether
+// it is a sandbox or a lesson, where the learner took over, the learner's
+// commands, and the last steps.
 type View struct {
 	Mode   string `json:"mode"`
 	Lesson string `json:"lesson,omitempty"`
-	Seed   uint64 `json:"seed"`
-
-	// Clock is the simulated time ("2.004s"); ClockNanos the same in
-	// nanoseconds since the simulated epoch.
-	Clock      string `json:"clock"`
-	ClockNanos int64  `json:"clockNanos"`
-	// Step is the present step; RecordedSteps how far the timeline goes (a
-	// seek can go anywhere from 0 to it); BaseStep where the learner took
-	// over (after the start or the lesson's setup).
-	Step          uint64 `json:"step"`
-	RecordedSteps uint64 `json:"recordedSteps"`
-	BaseStep      uint64 `json:"baseStep"`
-	// AtRest says only periodic timers are left on the agenda.
-	AtRest bool `json:"atRest"`
+	// BaseStep is where the learner took over (after the start or the
+	// lesson's setup).
+	BaseStep uint64 `json:"baseStep"`
 	// Inputs are the learner's commands on the timeline, with the step each
 	// was applied at (a seek back keeps the ones after the present until
 	// something new forks the timeline). A lesson's setup is not the
 	// learner's: its commands are not listed.
 	Inputs []Input `json:"inputs,omitempty"`
 
-	Nodes  []Node  `json:"nodes,omitempty"`
-	Owners []Owner `json:"owners,omitempty"`
-	// Pods are the first pods by namespace and name, at most
-	// ViewArgs.PodsPerGroup of each group and ViewArgs.Pods in all;
-	// PodsTotal counts them all, and PodGroups counts each group's.
-	Pods      []Pod      `json:"pods,omitempty"`
-	PodsTotal int        `json:"podsTotal"`
-	PodGroups []PodGroup `json:"podGroups,omitempty"`
-
-	Informers   []Informer   `json:"informers"`
-	Controllers []Controller `json:"controllers"`
-	GC          GC           `json:"gc"`
-	Agenda      Agenda       `json:"agenda"`
-	Faults      Faults       `json:"faults"`
-	// InFlight are the events on their way along the edges of the loop
-	// (core/loop.Waiting): requests to the API server, watch events and
-	// answers from it, counted by edge, in the order of the edges' first
-	// events on the agenda.
-	InFlight []Flight `json:"inFlight,omitempty"`
+	world.View
 
 	// LastSteps are the most recent steps up to the present, oldest first.
 	LastSteps []Step `json:"lastSteps,omitempty"`
@@ -94,278 +59,13 @@ type Input struct {
 	Text string `json:"text"`
 }
 
-// Node is one node, by name.
-type Node struct {
-	Name        string `json:"name"`
-	Registered  bool   `json:"registered"`
-	Ready       bool   `json:"ready"`
-	Schedulable bool   `json:"schedulable"`
-	Kubelet     bool   `json:"kubelet"`
-}
-
-// Owner is a ReplicaSet (kind "rs") or ReplicationController ("rc"), by
-// kind, namespace and name.
-type Owner struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
-	// Selector is the selector as the console writes it ("app=web").
-	Selector string `json:"selector"`
-	// Replicas is spec.replicas; Status the status the controller wrote.
-	Replicas    int32       `json:"replicas"`
-	Status      OwnerStatus `json:"status"`
-	Terminating bool        `json:"terminating,omitempty"`
-	// Failure is the ReplicaFailure condition's message, when it is True.
-	Failure string `json:"failure,omitempty"`
-}
-
-// OwnerStatus is an owner's status.
-type OwnerStatus struct {
-	Replicas             int32 `json:"replicas"`
-	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas"`
-	ReadyReplicas        int32 `json:"readyReplicas"`
-	AvailableReplicas    int32 `json:"availableReplicas"`
-	ObservedGeneration   int64 `json:"observedGeneration"`
-}
-
-// Pod is one pod in the API store, by namespace and name.
-type Pod struct {
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
-	Phase     string `json:"phase"`
-	Ready     bool   `json:"ready"`
-	Node      string `json:"node,omitempty"`
-	// Owner is the controlling owner, "rs/web"; empty for an orphan.
-	// OwnerGone says that owner is no longer in the API (nor is any other
-	// of its name with its uid): the garbage collector will act on the pod.
-	Owner       string            `json:"owner,omitempty"`
-	OwnerGone   bool              `json:"ownerGone,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Terminating bool              `json:"terminating,omitempty"`
-	Restarts    int32             `json:"restarts,omitempty"`
-	// Kubelet says what its kubelet is doing with it ("starting at
-	// t=2.003s"); empty when no kubelet holds it.
-	Kubelet string `json:"kubelet,omitempty"`
-	// Releasing says the pod's labels no longer match its controller's
-	// selector: the controller's next sync releases it (claimPods), unless
-	// the labels change back first.
-	Releasing bool `json:"releasing,omitempty"`
-	// AdoptableBy lists the owners ("rs/web") whose selector an orphan's
-	// labels match: the next sync of any of them adopts it, and the first to
-	// patch it wins.
-	AdoptableBy []string `json:"adoptableBy,omitempty"`
-}
-
-// PodGroup counts the pods of one group, as the world draws them: the pods
-// one controller controls (by namespace and Owner, "rs/web"), those whose
-// controller is gone from the API (OwnerGone), kept apart from a new owner
-// of the same name, or a namespace's orphans (no Owner). Groups are in the
-// order of their first pods. Active counts the pods the controller counts
-// as replicas (upstream's FilterActivePods: neither finished nor being
-// deleted), which its status catches up with.
-type PodGroup struct {
-	Namespace string `json:"namespace"`
-	Owner     string `json:"owner,omitempty"`
-	OwnerGone bool   `json:"ownerGone,omitempty"`
-	Pods      int    `json:"pods"`
-	Active    int    `json:"active"`
-}
-
-// Informer is one of the controllers' informers, with its cache compared to
-// the API store.
-type Informer struct {
-	Name       string `json:"name"`
-	Kind       string `json:"kind"`
-	State      string `json:"state"`
-	LastSyncRV uint64 `json:"lastSyncRV"`
-	Synced     bool   `json:"synced"`
-	Lists      int    `json:"lists"`
-	Watches    int    `json:"watches"`
-	// Cached and InAPI count the objects in the cache and in the API store.
-	Cached int `json:"cached"`
-	InAPI  int `json:"inAPI"`
-	// Entries lists the keys in the cache or the API, by key: those whose
-	// cache differs from the API first, then the others, at most
-	// ViewArgs.Entries in all; EntriesTotal counts every key and Differ
-	// those that differ.
-	Entries      []CacheEntry `json:"entries,omitempty"`
-	EntriesTotal int          `json:"entriesTotal"`
-	Differ       int          `json:"differ"`
-	// Pending are the keys with deltas not yet processed, in order.
-	Pending []PendingKey `json:"pending,omitempty"`
-}
-
-// CacheEntry is one key: the resourceVersion the cache and the API hold
-// ("" for none) and Diff: "" (equal), "stale", "not in the cache" or "gone
-// from the API".
-type CacheEntry struct {
-	Key   string `json:"key"`
-	Cache string `json:"cache,omitempty"`
-	API   string `json:"api,omitempty"`
-	Diff  string `json:"diff,omitempty"`
-}
-
-// PendingKey is a key in the DeltaFIFO with its deltas, oldest first.
-type PendingKey struct {
-	Key    string   `json:"key"`
-	Deltas []string `json:"deltas"`
-}
-
-// Controller is one replication manager: kind "rs" or "rc".
-type Controller struct {
-	Kind         string        `json:"kind"`
-	Name         string        `json:"name"`
-	Started      bool          `json:"started"`
-	Queue        Queue         `json:"queue"`
-	Workers      []Worker      `json:"workers,omitempty"`
-	Expectations []Expectation `json:"expectations,omitempty"`
-	LastSyncs    []Sync        `json:"lastSyncs,omitempty"`
-}
-
-// Queue is a work queue: Waiting in the order Get hands keys out, Dirty
-// sorted, Processing by key, Delayed in the order they come due, Requeues
-// (the rate limiter's failure counts) by key, IdleWorkers longest waiting
-// first.
-type Queue struct {
-	Name        string    `json:"name"`
-	Waiting     []string  `json:"waiting,omitempty"`
-	Dirty       []string  `json:"dirty,omitempty"`
-	Processing  []Held    `json:"processing,omitempty"`
-	Delayed     []Delayed `json:"delayed,omitempty"`
-	Requeues    []Requeue `json:"requeues,omitempty"`
-	IdleWorkers []string  `json:"idleWorkers,omitempty"`
-}
-
-// Held is a key a worker processes.
-type Held struct {
-	Key    string `json:"key"`
-	Worker string `json:"worker,omitempty"`
-}
-
-// Delayed is a key waiting out a delay until ReadyAt.
-type Delayed struct {
-	Key         string `json:"key"`
-	ReadyAt     string `json:"readyAt"`
-	Delay       string `json:"delay"`
-	RateLimited bool   `json:"rateLimited,omitempty"`
-}
-
-// Requeue is a key's failure count.
-type Requeue struct {
-	Key   string `json:"key"`
-	Count int    `json:"count"`
-}
-
-// Worker is one worker: State "idle", "starting" or "syncing" (then Key,
-// Phase and how many API answers it waits for).
-type Worker struct {
-	Name    string `json:"name"`
-	State   string `json:"state"`
-	Key     string `json:"key,omitempty"`
-	Phase   string `json:"phase,omitempty"`
-	Waiting int    `json:"waiting,omitempty"`
-	Syncs   int    `json:"syncs"`
-}
-
-// Expectation is one key's expectations: the creations and deletions still
-// awaited, and whether a sync may act (Satisfied: fulfilled or Expired).
-type Expectation struct {
-	Key            string   `json:"key"`
-	Add            int64    `json:"add"`
-	Del            int64    `json:"del"`
-	PendingDeletes []string `json:"pendingDeletes,omitempty"`
-	Age            string   `json:"age"`
-	Satisfied      bool     `json:"satisfied"`
-	Expired        bool     `json:"expired,omitempty"`
-}
-
-// GC is the garbage collector's work in progress: owners whose dependents
-// are being orphaned, and dependents in its attemptToDelete queue.
-type GC struct {
-	Owners     []GCOwner     `json:"owners,omitempty"`
-	Dependents []GCDependent `json:"dependents,omitempty"`
-}
-
-// GCOwner is an owner being processed.
-type GCOwner struct {
-	Owner      string   `json:"owner"`
-	Namespace  string   `json:"namespace,omitempty"`
-	Mode       string   `json:"mode"`
-	Phase      string   `json:"phase"`
-	Dependents []string `json:"dependents,omitempty"`
-}
-
-// GCDependent is a dependent the collector considers deleting.
-type GCDependent struct {
-	Object    string `json:"object"`
-	Namespace string `json:"namespace,omitempty"`
-	Owner     string `json:"owner"`
-	State     string `json:"state"`
-}
-
-// Agenda is what happens next: Pending events in all (Background of them
-// periodic), and the first ones, soonest first.
-type Agenda struct {
-	Pending    int           `json:"pending"`
-	Background int           `json:"background"`
-	Next       []AgendaEvent `json:"next,omitempty"`
-}
-
-// AgendaEvent is one pending event, described in words.
-type AgendaEvent struct {
-	At         string `json:"at"`
-	Seq        uint64 `json:"seq"`
-	To         string `json:"to"`
-	What       string `json:"what"`
-	Background bool   `json:"background,omitempty"`
-}
-
-// Flight is Count events on their way from From to To; Next is what the one
-// that arrives first carries, in a few words.
-type Flight struct {
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Count int    `json:"count"`
-	Next  string `json:"next,omitempty"`
-}
-
-// Faults are the faults in force: the API server's fault rules and the
-// informers' watch faults.
-type Faults struct {
-	API   []APIFault   `json:"api,omitempty"`
-	Watch []WatchFault `json:"watch,omitempty"`
-}
-
-// APIFault is one fault rule; Text describes it as the faults panel shows
-// it ("create pods: quota ×3 after 2 (fired 1)").
-type APIFault struct {
-	ID       int    `json:"id"`
-	Text     string `json:"text"`
-	Verb     string `json:"verb,omitempty"`
-	Resource string `json:"resource,omitempty"`
-	Error    string `json:"error"`
-	Fired    int    `json:"fired"`
-}
-
-// WatchFault is one informer's watch faults: the next DropNext events will
-// be lost, Lost were lost since the last list, events arrive Delay late.
-type WatchFault struct {
-	Informer string `json:"informer"`
-	DropNext int    `json:"dropNext,omitempty"`
-	Lost     int    `json:"lost,omitempty"`
-	Delay    string `json:"delay,omitempty"`
-}
-
 // View returns the page's picture of the world at the present step.
 func (b *Bridge) View(a ViewArgs) (*View, error) {
 	e, w, err := b.loaded()
 	if err != nil {
 		return nil, err
 	}
-	agendaN, stepsN := orDefault(a.Agenda, defaultViewAgenda), orDefault(a.Steps, defaultViewSteps)
-	k := w.Kernel
-	v := &View{Mode: e.mode, Seed: w.Config().Seed, Clock: sim.FormatSeconds(k.Now()), ClockNanos: int64(k.Now()),
-		Step: k.Steps(), RecordedSteps: w.RecordedSteps(), BaseStep: e.baseStep, AtRest: !k.Busy()}
+	v := &View{Mode: e.mode, BaseStep: e.baseStep}
 	if e.lesson != nil {
 		v.Lesson = e.lesson.ID
 	}
@@ -373,24 +73,14 @@ func (b *Bridge) View(a ViewArgs) (*View, error) {
 	for _, in := range inputs[min(e.baseInputs, len(inputs)):] {
 		v.Inputs = append(v.Inputs, Input{Step: in.Step, Text: in.Name})
 	}
-	v.Nodes = nodesView(w)
-	v.Owners = ownersView(w)
-	v.Pods, v.PodGroups, v.PodsTotal = podsView(w, orDefault(a.Pods, defaultViewPods), a.PodsPerGroup)
-	entriesN := orDefault(a.Entries, defaultViewEntries)
-	var infs []informer.View
-	for _, inf := range []*informer.Informer{w.Pods, w.ReplicaSets, w.ReplicationControllers} {
-		iv := inf.View()
-		infs = append(infs, iv)
-		v.Informers = append(v.Informers, informerView(w, iv, inf.Kind(), entriesN))
-	}
-	for _, m := range []*controller.Manager{w.RS, w.RC} {
-		v.Controllers = append(v.Controllers, controllerView(m))
-	}
-	v.GC = gcView(w)
-	v.Agenda, v.InFlight = agendaView(k, agendaN)
-	v.Faults = faultsView(w, infs)
-	if stepsN > 0 {
-		steps := e.logRange(1, k.Steps())
+	v.View = w.View(world.ViewOptions{
+		Agenda:       orDefault(a.Agenda, defaultViewAgenda),
+		Pods:         orDefault(a.Pods, defaultViewPods),
+		PodsPerGroup: max(a.PodsPerGroup, 0),
+		Entries:      orDefault(a.Entries, defaultViewEntries),
+	})
+	if stepsN := orDefault(a.Steps, defaultViewSteps); stepsN > 0 {
+		steps := e.logRange(1, w.Kernel.Steps())
 		if len(steps) > stepsN {
 			steps = steps[len(steps)-stepsN:]
 		}
@@ -408,336 +98,4 @@ func orDefault(n, def int) int {
 		return 0
 	}
 	return n
-}
-
-func shortKind(k api.Kind) string { return api.ShortName(k) }
-
-func nodesView(w *world.World) []Node {
-	var out []Node
-	for _, n := range w.Cluster.Nodes() {
-		node := Node{Name: n.Name, Registered: n.Registered, Schedulable: n.Schedulable, Kubelet: n.Kubelet}
-		if obj, ok := w.Store.Object(api.KindNode, "", n.Name); ok {
-			for _, c := range obj.(*api.Node).Status.Conditions {
-				if c.Type == api.NodeReady {
-					node.Ready = c.Status == api.ConditionTrue
-				}
-			}
-		}
-		out = append(out, node)
-	}
-	return out
-}
-
-func ownersView(w *world.World) []Owner {
-	var out []Owner
-	for _, obj := range w.Store.Objects(api.KindReplicaSet, "") {
-		rs := obj.(*api.ReplicaSet)
-		o := Owner{Kind: shortKind(api.KindReplicaSet), Namespace: rs.Metadata.Namespace, Name: rs.Metadata.Name,
-			Replicas: replicas(rs.Spec.Replicas), Terminating: rs.Metadata.DeletionTimestamp != nil,
-			Status: OwnerStatus{rs.Status.Replicas, rs.Status.FullyLabeledReplicas, rs.Status.ReadyReplicas,
-				rs.Status.AvailableReplicas, rs.Status.ObservedGeneration}}
-		if sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
-			o.Selector = sel.String()
-		}
-		for _, c := range rs.Status.Conditions {
-			if c.Type == api.ReplicaFailure && c.Status == api.ConditionTrue {
-				o.Failure = c.Message
-			}
-		}
-		out = append(out, o)
-	}
-	for _, obj := range w.Store.Objects(api.KindReplicationController, "") {
-		rc := obj.(*api.ReplicationController)
-		o := Owner{Kind: shortKind(api.KindReplicationController), Namespace: rc.Metadata.Namespace, Name: rc.Metadata.Name,
-			Replicas: replicas(rc.Spec.Replicas), Terminating: rc.Metadata.DeletionTimestamp != nil,
-			Selector: labels.SelectorFromSet(rc.Spec.Selector).String(),
-			Status: OwnerStatus{rc.Status.Replicas, rc.Status.FullyLabeledReplicas, rc.Status.ReadyReplicas,
-				rc.Status.AvailableReplicas, rc.Status.ObservedGeneration}}
-		for _, c := range rc.Status.Conditions {
-			if c.Type == api.ReplicaFailure && c.Status == api.ConditionTrue {
-				o.Failure = c.Message
-			}
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
-// replicas is spec.replicas, 1 when unset (the API's default).
-func replicas(p *int32) int32 {
-	if p == nil {
-		return 1
-	}
-	return *p
-}
-
-// claimant is an owner as claimPods sees it: its uid, its selector, and
-// whether it claims at all: not while it is being deleted, nor when its
-// selector does not convert (its sync stops there, as upstream's does).
-type claimant struct {
-	ref       string // "rs/web"
-	uid       string
-	namespace string
-	selector  labels.Selector
-	claims    bool
-}
-
-// claimants returns the world's ReplicaSets and ReplicationControllers by
-// "namespace/kind/name", with the selectors their controllers claim pods
-// by. Every owner is there, so that a pod's owner is known to exist even
-// when it claims nothing.
-func claimants(w *world.World) map[string]claimant {
-	out := map[string]claimant{}
-	add := func(m *api.ObjectMeta, kind api.Kind, sel labels.Selector, valid bool) {
-		ref := shortKind(kind) + "/" + m.Name
-		out[m.Namespace+"/"+ref] = claimant{ref: ref, uid: m.UID, namespace: m.Namespace, selector: sel,
-			claims: valid && m.DeletionTimestamp == nil}
-	}
-	for _, obj := range w.Store.Objects(api.KindReplicaSet, "") {
-		rs := obj.(*api.ReplicaSet)
-		sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector)
-		add(&rs.Metadata, api.KindReplicaSet, sel, err == nil)
-	}
-	for _, obj := range w.Store.Objects(api.KindReplicationController, "") {
-		rc := obj.(*api.ReplicationController)
-		add(&rc.Metadata, api.KindReplicationController, labels.SelectorFromSet(rc.Spec.Selector), true)
-	}
-	return out
-}
-
-// controllerOf names a pod's controller ("rs/web"; empty for an orphan),
-// and says whether it is gone: no live owner of that name has the uid the
-// reference names.
-func controllerOf(p *api.Pod, owners map[string]claimant) (owner string, gone bool) {
-	ref := api.GetControllerOf(&p.Metadata)
-	if ref == nil {
-		return "", false
-	}
-	owner = shortKind(api.Kind(ref.Kind)) + "/" + ref.Name
-	c, ok := owners[p.Metadata.Namespace+"/"+owner]
-	return owner, !ok || c.uid != ref.UID
-}
-
-// claimHints fills in what the pod's ownership means for the next syncs,
-// as upstream's ClaimObject decides it (spec §1.7). A pod whose controller
-// reference names no live owner with that uid is OwnerGone: the garbage
-// collector, not a sync, acts on it. Only active pods are claimed at all:
-// one terminating, Failed or Succeeded is neither released nor adopted. A pod
-// controlled by a live owner whose selector its labels no longer match is
-// Releasing. An orphan is AdoptableBy every live owner in its namespace
-// whose selector matches it (an empty selector matches nothing here, as the
-// API refuses one).
-func claimHints(pod *Pod, p *api.Pod, owners map[string]claimant) {
-	active := controller.IsPodActive(p)
-	set := labels.Set(p.Metadata.Labels)
-	if owner, gone := controllerOf(p, owners); owner != "" {
-		pod.OwnerGone = gone
-		c := owners[p.Metadata.Namespace+"/"+owner]
-		pod.Releasing = active && !gone && c.claims && !c.selector.Matches(set)
-		return
-	}
-	if !active {
-		return
-	}
-	for _, c := range owners {
-		if c.claims && c.namespace == p.Metadata.Namespace && !c.selector.Empty() && c.selector.Matches(set) {
-			pod.AdoptableBy = append(pod.AdoptableBy, c.ref)
-		}
-	}
-	slices.Sort(pod.AdoptableBy)
-}
-
-// podsView lists the pods, at most perGroup of each group (when above 0)
-// and limit in all, and counts every group's pods, and all of them.
-func podsView(w *world.World, limit, perGroup int) ([]Pod, []PodGroup, int) {
-	var out []Pod
-	var groups []PodGroup
-	owners := claimants(w)
-	index := map[PodGroup]int{} // a group, its counts zero, → its place in groups
-	objs := w.Store.Objects(api.KindPod, "")
-	for _, obj := range objs {
-		p := obj.(*api.Pod)
-		pod := Pod{Namespace: p.Metadata.Namespace, Name: p.Metadata.Name}
-		pod.Owner, pod.OwnerGone = controllerOf(p, owners)
-		key := PodGroup{Namespace: pod.Namespace, Owner: pod.Owner, OwnerGone: pod.OwnerGone}
-		at, ok := index[key]
-		if !ok {
-			at = len(groups)
-			index[key] = at
-			groups = append(groups, key)
-		}
-		g := &groups[at]
-		g.Pods++
-		if controller.IsPodActive(p) {
-			g.Active++
-		}
-		if len(out) >= limit || (perGroup > 0 && g.Pods > perGroup) {
-			continue
-		}
-		pod.Phase, pod.Ready, pod.Node = p.Status.Phase, controller.IsPodReady(p), p.Spec.NodeName
-		pod.Labels, pod.Terminating = maps.Clone(p.Metadata.Labels), p.Metadata.DeletionTimestamp != nil
-		if pod.Phase == "" {
-			pod.Phase = api.PodPending
-		}
-		for _, cs := range p.Status.ContainerStatuses {
-			pod.Restarts += cs.RestartCount
-		}
-		if kp, ok := w.Cluster.Kubelets.Pod(p.Metadata.Namespace, p.Metadata.Name); ok {
-			pod.Kubelet = kp.String()
-		}
-		claimHints(&pod, p, owners)
-		out = append(out, pod)
-	}
-	return out, groups, len(objs)
-}
-
-func informerView(w *world.World, v informer.View, kind api.Kind, limit int) Informer {
-	out := Informer{Name: v.Name, Kind: v.Kind, State: string(v.State), LastSyncRV: v.LastSyncRV, Synced: v.HasSynced,
-		Lists: v.Lists, Watches: v.Watches}
-	cached := map[string]string{}
-	for _, c := range v.Cache {
-		cached[c.Key] = c.ResourceVersion
-	}
-	inAPI := map[string]string{}
-	for _, o := range w.Store.Objects(kind, "") {
-		inAPI[api.Key(o.Meta().Namespace, o.Meta().Name)] = o.Meta().ResourceVersion
-	}
-	out.Cached, out.InAPI = len(cached), len(inAPI)
-	keys := slices.Collect(maps.Keys(cached))
-	for k := range inAPI {
-		if _, ok := cached[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	var same []CacheEntry
-	for _, k := range keys {
-		c, inCache := cached[k]
-		a, inStore := inAPI[k]
-		entry := CacheEntry{Key: k, Cache: c, API: a}
-		switch {
-		case !inStore:
-			entry.Diff = "gone from the API"
-		case !inCache:
-			entry.Diff = "not in the cache"
-		case c != a:
-			entry.Diff = "stale"
-		}
-		if entry.Diff == "" {
-			if len(same) < limit {
-				same = append(same, entry)
-			}
-			continue
-		}
-		out.Differ++
-		if len(out.Entries) < limit {
-			out.Entries = append(out.Entries, entry)
-		}
-	}
-	out.Entries = append(out.Entries, same[:min(len(same), limit-len(out.Entries))]...)
-	out.EntriesTotal = len(keys)
-	for _, p := range v.Pending {
-		out.Pending = append(out.Pending, PendingKey{Key: p.Key, Deltas: slices.Clone(p.Deltas)})
-	}
-	return out
-}
-
-func controllerView(m *controller.Manager) Controller {
-	v := m.View()
-	out := Controller{Kind: shortKind(m.Kind()), Name: v.Name, Started: v.Started, Queue: queueView(v.Queue)}
-	for _, wk := range v.Workers {
-		out.Workers = append(out.Workers, Worker{Name: wk.Name, State: wk.State, Key: wk.Key, Phase: wk.Phase,
-			Waiting: wk.Waiting, Syncs: wk.Syncs})
-	}
-	for _, x := range v.Expectations {
-		out.Expectations = append(out.Expectations, Expectation{Key: x.Key, Add: x.Add, Del: x.Del,
-			PendingDeletes: slices.Clone(x.PendingDeletes), Age: sim.FormatSeconds(x.Age), Satisfied: x.Satisfied,
-			Expired: x.Expired})
-	}
-	for _, rec := range v.LastSyncs {
-		out.LastSyncs = append(out.LastSyncs, *syncJSON(m, rec))
-	}
-	return out
-}
-
-func queueView(v workqueue.View) Queue {
-	q := Queue{Name: v.Name, Waiting: slices.Clone(v.Waiting), Dirty: slices.Clone(v.Dirty),
-		IdleWorkers: slices.Clone(v.IdleWorkers)}
-	for _, h := range v.Processing {
-		q.Processing = append(q.Processing, Held{Key: h.Key, Worker: h.Worker})
-	}
-	for _, d := range v.Delayed {
-		q.Delayed = append(q.Delayed, Delayed{Key: d.Key, ReadyAt: sim.FormatSeconds(d.ReadyAt), Delay: d.Delay.String(),
-			RateLimited: d.RateLimited})
-	}
-	for _, r := range v.Requeues {
-		q.Requeues = append(q.Requeues, Requeue{Key: r.Key, Count: r.Count})
-	}
-	return q
-}
-
-func gcView(w *world.World) GC {
-	v := w.GC.View()
-	var out GC
-	for _, o := range v.Owners {
-		out.Owners = append(out.Owners, GCOwner{Owner: o.Owner, Namespace: o.Namespace, Mode: o.Mode, Phase: o.Phase,
-			Dependents: slices.Clone(o.Dependents)})
-	}
-	for _, d := range v.Dependents {
-		out.Dependents = append(out.Dependents, GCDependent{Object: d.Object, Namespace: d.Namespace, Owner: d.Owner, State: d.State})
-	}
-	return out
-}
-
-// agendaView lists the first n events of the agenda, and counts the events
-// on their way along each edge of the loop.
-func agendaView(k *sim.Kernel, n int) (Agenda, []Flight) {
-	evs := k.Agenda()
-	a := Agenda{Pending: len(evs)}
-	var flights []Flight
-	edge := map[[2]loop.Place]int{} // index in flights
-	for i, ev := range evs {
-		if ev.Background {
-			a.Background++
-		}
-		if i < n {
-			a.Next = append(a.Next, AgendaEvent{At: sim.FormatSeconds(ev.At), Seq: ev.Seq, To: ev.To,
-				What: k.Describe(ev), Background: ev.Background})
-		}
-		from, to, ok := loop.Waiting(ev)
-		if !ok {
-			continue
-		}
-		if j, seen := edge[[2]loop.Place{from, to}]; seen {
-			flights[j].Count++
-			continue
-		}
-		edge[[2]loop.Place{from, to}] = len(flights)
-		flights = append(flights, Flight{From: string(from), To: string(to), Count: 1, Next: k.Describe(ev)})
-	}
-	return a, flights
-}
-
-func faultsView(w *world.World, infs []informer.View) Faults {
-	var f Faults
-	for _, r := range w.Store.Faults().Rules() {
-		kind := r.Error
-		if kind == "" {
-			kind = "server"
-		}
-		f.API = append(f.API, APIFault{ID: r.ID, Text: r.String(), Verb: string(r.Verb), Resource: r.Resource,
-			Error: string(kind), Fired: r.Fired})
-	}
-	for _, iv := range infs {
-		fv := iv.Faults
-		if fv.DropNext == 0 && fv.Lost == 0 && fv.Delay == 0 {
-			continue
-		}
-		wf := WatchFault{Informer: iv.Name, DropNext: fv.DropNext, Lost: fv.Lost}
-		if fv.Delay > 0 {
-			wf.Delay = fv.Delay.String()
-		}
-		f.Watch = append(f.Watch, wf)
-	}
-	return f
 }

@@ -7,7 +7,12 @@
 //
 //   - bridge.go (with bridge_view.go) is plain Go: one JSON request in, one
 //     JSON answer out ("load", "run", "step", "seek", "view", …), driving a
-//     world from core/ through core/script. It has no build tag, imports
+//     world from core/ through core/script. What the page draws of the
+//     world is the world's read model (core/world's View, StepOf and the
+//     syncs), which the bridge only marshals: it may import from core/ only
+//     api, lesson, minijson, script, sim and world
+//     (TestTheBridgeImportsOnlyTheReadModel), so that it can copy no
+//     component's rule. It has no build tag, imports
 //     nothing from JavaScript and is tested with go test like any other
 //     package; its comment documents every op and JSON shape. main_js.go
 //     publishes it as rlab.call. Builds with the rlabtest tag add two ops
@@ -69,7 +74,8 @@
 // The bridge reads requests and writes answers with core/minijson, not
 // encoding/json, which cost main.wasm 49 KB of its brotli size. minijson
 // follows the json tags exactly as encoding/json does, so the JSON shapes
-// are still the structs in bridge.go and bridge_view.go, and adding a field
+// are still the structs in bridge.go, bridge_view.go and core/world's
+// view.go and view_steps.go, and adding a field
 // to an answer or an argument is the one line that declares it, with its
 // tag:
 //

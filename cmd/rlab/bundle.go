@@ -14,9 +14,10 @@ var bundleCommand = &command{
 	name:     "bundle",
 	synopsis: "[--dir=path]",
 	summary:  "join the web page's scripts into rlab.js",
-	details: "Bundle writes rlab.js in --dir: the page's scripts (engine.js, ui-*.js, app.js,\n" +
-		"offline.js) joined in the order they run, which index.html loads as one file. It is\n" +
-		"skipped when rlab.js is newer than every script. make wasm runs it.",
+	details: "Bundle writes rlab.js in --dir: the page's ES modules (early.js, app.js and\n" +
+		"offline.js, and every module they import) joined into the one script index.html\n" +
+		"loads, each module in its own scope, after the modules it imports. It is skipped\n" +
+		"when rlab.js is newer than every module. make wasm runs it.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		dir := fs.String("dir", "site", "bundle the page in `path`")
 		return func(_ context.Context, stdout, _ io.Writer, args []string) error {
@@ -31,8 +32,8 @@ var bundleCommand = &command{
 				return fmt.Errorf("cannot bundle the page: %w", err)
 			}
 			if wrote {
-				fmt.Fprintf(stdout, "%s: the page's %d scripts in one file\n",
-					filepath.ToSlash(filepath.Join(*dir, siteserver.BundleName)), len(siteserver.PageScripts))
+				fmt.Fprintf(stdout, "%s: the page's modules in one file\n",
+					filepath.ToSlash(filepath.Join(*dir, siteserver.BundleName)))
 			}
 			return nil
 		}

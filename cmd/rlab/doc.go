@@ -155,12 +155,13 @@
 //
 //	rlab bundle [--dir=path]
 //
-// Bundle writes rlab.js in the page's directory: the page's own scripts
-// (siteserver.PageScripts: engine.js, the ui-*.js files, app.js and
-// offline.js), joined in the order they run. index.html loads that one file,
-// which brings a cold page to interactive sooner than eight requests do. It
-// does nothing when rlab.js is newer than every script, and make wasm runs
-// it, so after editing a script run make wasm (make run does).
+// Bundle writes rlab.js in the page's directory: the page's ES modules
+// (siteserver.PageEntries: early.js, app.js and offline.js, and every module
+// they import), joined into one script, each module in its own scope after
+// the modules it imports (siteserver.JoinModules). index.html loads that one
+// file, which brings a cold page to interactive sooner than a request per
+// module does. It does nothing when rlab.js is newer than every module, and
+// make wasm runs it, so after editing a module run make wasm (make run does).
 //
 // # Precompress the page
 //

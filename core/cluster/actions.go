@@ -13,6 +13,29 @@ import (
 // method checks at once that the action makes sense and returns an error
 // that says why not; if it does, it schedules the action as a step of its
 // own, right away, and that step writes the pod's new status through the API.
+// Check asks the same question without acting, so that a caller (the
+// console) can vet many pods before it touches any: the rule of which pod
+// can take which action lives here only, in check and kpod.cannot.
+
+// PodAction names one of the things that happen to a pod from outside through
+// its kubelet. Its values are the kinds of the steps that carry them out.
+type PodAction string
+
+// The pod actions: Crash, Evict and SetReady.
+const (
+	ActionCrash    PodAction = eventCrash
+	ActionEvict    PodAction = eventEvict
+	ActionSetReady PodAction = eventSetReady
+)
+
+// Check says whether an action can happen to a pod now: nil if it can, or
+// the very error the action's method (Crash, Evict or SetReady) would return.
+// It only reads: nothing is scheduled, stepped or copied, so asking changes
+// neither the world's state nor its hash.
+func (k *Kubelets) Check(action PodAction, namespace, name string) error {
+	_, err := k.check(namespace, name, action)
+	return err
+}
 
 // Crash makes the containers of a running pod exit with an error (`crash
 // pods`). The kubelet restarts them (restartPolicy Always or OnFailure):
@@ -20,7 +43,7 @@ import (
 // the container is back and the pod Ready again. With restartPolicy Never the
 // pod is Failed instead. The pod must be running on a node with a kubelet.
 func (k *Kubelets) Crash(namespace, name string) error {
-	p, err := k.check(namespace, name, eventCrash)
+	p, err := k.check(namespace, name, ActionCrash)
 	if err != nil {
 		return err
 	}
@@ -35,7 +58,7 @@ func (k *Kubelets) Crash(namespace, name string) error {
 // because a Failed pod is not active. The pod must be on a node with a
 // kubelet, not finished and not being deleted.
 func (k *Kubelets) Evict(namespace, name string) error {
-	p, err := k.check(namespace, name, eventEvict)
+	p, err := k.check(namespace, name, ActionEvict)
 	if err != nil {
 		return err
 	}
@@ -47,7 +70,7 @@ func (k *Kubelets) Evict(namespace, name string) error {
 // ready pods … true|false`): its Ready condition becomes True or False, and
 // its lastTransitionTime moves only if it changed. The pod must be running.
 func (k *Kubelets) SetReady(namespace, name string, ready bool) error {
-	p, err := k.check(namespace, name, eventSetReady)
+	p, err := k.check(namespace, name, ActionSetReady)
 	if err != nil {
 		return err
 	}
@@ -56,9 +79,12 @@ func (k *Kubelets) SetReady(namespace, name string, ready bool) error {
 }
 
 // check finds the pod an action is for and says whether the action can
-// happen to it now.
-func (k *Kubelets) check(namespace, name, action string) (*kpod, error) {
-	verb := map[string]string{eventCrash: "crash", eventEvict: "evict", eventSetReady: "set the readiness of"}[action]
+// happen to it now. It only reads the kubelets and the API store.
+func (k *Kubelets) check(namespace, name string, action PodAction) (*kpod, error) {
+	verb, ok := actionVerbs[action]
+	if !ok {
+		return nil, errors.New("unknown pod action " + strconv.Quote(string(action)))
+	}
 	cannot := "cannot " + verb + " pod/" + name
 	if namespace != "default" {
 		cannot += " in namespace " + namespace
@@ -87,9 +113,13 @@ func (k *Kubelets) check(namespace, name, action string) (*kpod, error) {
 	return p, nil
 }
 
+// actionVerbs words each action for check's errors: "cannot crash pod/web".
+var actionVerbs = map[PodAction]string{ActionCrash: "crash", ActionEvict: "evict", ActionSetReady: "set the readiness of"}
+
 // cannot says why an action cannot happen to the pod in its present state,
-// "" when it can.
-func (p *kpod) cannot(action string) string {
+// "" when it can. Both the check before an action is scheduled and the step
+// that carries it out ask it, since the pod may have moved on in between.
+func (p *kpod) cannot(action PodAction) string {
 	switch p.state {
 	case PodRunning:
 		return ""
@@ -100,7 +130,7 @@ func (p *kpod) cannot(action string) string {
 	case PodFinished:
 		return "it has finished (" + p.phaseText() + ")"
 	}
-	if action == eventEvict {
+	if action == ActionEvict {
 		return "" // starting or restarting pods can be evicted
 	}
 	if p.state == PodStarting {
@@ -118,7 +148,7 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 			Summary: "nothing happens to " + ref.String() + ": the pod is gone"}
 	}
 	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
-	if msg := p.cannot(kind); msg != "" {
+	if msg := p.cannot(PodAction(kind)); msg != "" {
 		rep.Models = "syncPod"
 		rep.Summary = "nothing happens to " + ref.String() + ": " + msg
 		return rep

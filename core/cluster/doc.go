@@ -91,6 +91,12 @@
 //     API server's grace-period enforcement removes the pod then (with that
 //     enforcement off, the kubelet sends its delete so that it arrives then).
 //
+// Crash, Evict and SetReady refuse at once, with an error saying why, a pod
+// that cannot take them now (not bound, on a node without a kubelet, still
+// starting, being deleted, finished). Check(action, namespace, name) asks
+// the same question without acting and returns the same error, so a caller
+// can vet many pods before it acts on any.
+//
 // A pod that is not bound is never started. A pod bound to a node that has no
 // kubelet stays Pending until the node is created.
 //

@@ -53,7 +53,7 @@ func (d ClaimDecision) String() string {
 	return "ClaimDecision(?)"
 }
 
-// claimDecision decides what the claim loop does with pod, for the controller
+// DecideClaim decides what the claim loop does with pod, for the controller
 // with metadata controller and the given selector, and says why in a sentence
 // for the learner. It is upstream's ClaimObject without its API calls, rule
 // for rule, first match wins:
@@ -76,8 +76,10 @@ func (d ClaimDecision) String() string {
 // The controller is given by its metadata so that any kind can claim; the
 // replication manager passes its ReplicaSet's (a ReplicationController's is
 // converted to one first). The sentences are constants, so deciding for
-// every pod of a large namespace allocates nothing.
-func claimDecision(pod *api.Pod, controller *api.ObjectMeta, selector labels.Selector) (ClaimDecision, string) {
+// every pod of a large namespace allocates nothing. It is exported for the
+// world's read model (core/world), which tells the learner what the next
+// sync will do with each pod by asking this rule rather than copying it.
+func DecideClaim(pod *api.Pod, controller *api.ObjectMeta, selector labels.Selector) (ClaimDecision, string) {
 	if ref := api.GetControllerOf(&pod.Metadata); ref != nil {
 		if ref.UID != controller.UID {
 			return ClaimIgnore, "its controller is another object; a pod has one controller, and it is not us"

@@ -54,7 +54,7 @@ func claimLoop(controller *api.ObjectMeta, selector labels.Selector, pods []*api
 	var adoptChecked bool
 	var adoptErr error
 	for _, pod := range pods {
-		decision, why := claimDecision(pod, controller, selector)
+		decision, why := DecideClaim(pod, controller, selector)
 		if why == "" {
 			errs = append(errs, errors.New("no reason given for "+pod.Metadata.Name))
 		}
@@ -277,7 +277,7 @@ func TestClaimLoopErrors(t *testing.T) {
 	})
 }
 
-// TestClaimDecision checks every rule of claimDecision and that each gives a
+// TestClaimDecision checks every rule of DecideClaim and that each gives a
 // reason.
 func TestClaimDecision(t *testing.T) {
 	ours := &api.ObjectMeta{Namespace: "default", Name: "web", UID: "rs-1"}
@@ -314,7 +314,7 @@ func TestClaimDecision(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, why := claimDecision(tt.pod, tt.controller, productionLabelSelector)
+			got, why := DecideClaim(tt.pod, tt.controller, productionLabelSelector)
 			assert.Equal(t, tt.want, got, "got %v because %s", got, why)
 			assert.NotEmpty(t, why)
 		})
@@ -323,7 +323,7 @@ func TestClaimDecision(t *testing.T) {
 		[]string{ClaimIgnore.String(), ClaimClaimed.String(), ClaimNeedsRelease.String(), ClaimNeedsAdoption.String()})
 
 	pod := claimPod("p", productionLabel, nil)
-	assert.Zero(t, testing.AllocsPerRun(100, func() { claimDecision(pod, ours, productionLabelSelector) }))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { DecideClaim(pod, ours, productionLabelSelector) }))
 }
 
 // TestGeneratePatchBytesForDelete reproduces upstream's test of the same name
@@ -476,7 +476,7 @@ func TestClaimPatchesAgainstTheStore(t *testing.T) {
 	ref := api.GetControllerOf(adopted.Meta())
 	require.NotNil(t, ref)
 	assert.Equal(t, api.NewControllerRef(&rs.Metadata, "apps/v1", "ReplicaSet"), *ref)
-	decision, _ := claimDecision(adopted.(*api.Pod), &rs.Metadata, labels.SelectorFromSet(map[string]string{"foo": "bar"}))
+	decision, _ := DecideClaim(adopted.(*api.Pod), &rs.Metadata, labels.SelectorFromSet(map[string]string{"foo": "bar"}))
 	assert.Equal(t, ClaimClaimed, decision)
 
 	// A second controller is refused, and the adoption reports it.
@@ -517,7 +517,7 @@ func TestClaimPatchesAgainstTheStore(t *testing.T) {
 	stored, err := store.Create(fromTemplate)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(stored.Meta().Name, "foobar-"), "named from generateName: %s", stored.Meta().Name)
-	decision, _ = claimDecision(stored.(*api.Pod), &rs.Metadata, labels.SelectorFromSet(map[string]string{"foo": "bar"}))
+	decision, _ = DecideClaim(stored.(*api.Pod), &rs.Metadata, labels.SelectorFromSet(map[string]string{"foo": "bar"}))
 	assert.Equal(t, ClaimClaimed, decision)
 }
 

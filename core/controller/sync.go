@@ -179,7 +179,7 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro string) sim.Report {
 	m := r.m()
 	for r.next < len(r.pods) {
 		pod := r.pods[r.next]
-		decision, _ := claimDecision(pod, &r.rs.Metadata, r.selector)
+		decision, _ := DecideClaim(pod, &r.rs.Metadata, r.selector)
 		switch decision {
 		case ClaimClaimed:
 			r.claimed = append(r.claimed, pod)

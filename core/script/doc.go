@@ -32,7 +32,32 @@
 // flags (type, default, allowed values, whether required, help) and examples.
 // The parser, help (HelpText), the page's help panel (Commands, Kinds, Fields,
 // ConfigKeys) and completion (Complete) all read it, and a test parses every
-// example in it. Adding a command is adding a row and its parse function.
+// example in it. Adding a command is adding a row and, in its group's
+// cmd_*.go file, its type, its parse function and its run method.
+//
+// # Where things live
+//
+//	doc.go          this overview
+//	ast.go          the syntax tree's shared parts: Pos, Source, Command, Script, Ref, Target, Pick, FieldCheck
+//	lexer.go        splitting a line into words (quotes, escapes, comments)
+//	parser.go       Parse, ParseLine and the machinery: dispatch by the table, flags, values, targets, conditions
+//	errors.go       ParseError, ErrorList and did-you-mean suggestions
+//	table.go        the command table: every command's words, arguments, flags, examples; kinds, fields, config keys
+//	cmd_world.go    create node|rs|rc|pod, scale, label, annotate, delete, cordon, uncordon
+//	cmd_pods.go     kill, crash, evict, set ready
+//	cmd_faults.go   fail, drop|break|expire|delay watch, slow kubelet, heal
+//	cmd_time.go     seed, config, step, advance, until sync, stabilize
+//	cmd_expect.go   every expect
+//	cmd_read.go     get, describe, queue, cache, expectations, agenda, requests, trace
+//	cmd_help.go     help
+//	exec.go         the Session: building the world, inputs on its timeline, steps, RuntimeError, Run
+//	targets.go      how verbs find their objects: by name, or -l SEL in creation order with --pick/--count
+//	views.go        the inside views' text formats (queue, cache, expectations, agenda, requests, trace)
+//	help.go         help's texts, from the table
+//	complete.go     tab completion, from the table and the world's names
+//
+// Each cmd_*.go file holds, for each of its commands, the command's type, its
+// parse function (named in the command's table row) and its run method.
 //
 // # Completion
 //
@@ -75,8 +100,8 @@
 // position, the text as written and the command's name. Every value in them has
 // been checked, defaults are filled in (namespace "default", stabilize's
 // limits), and the forms are normalized (rs and replicasets are both
-// api.KindReplicaSet; --count alone picks the oldest), so the executor
-// switches on the type and acts. What can still fail is what only running can
+// api.KindReplicaSet; --count alone picks the oldest), so each command's run
+// method only acts. What can still fail is what only running can
 // tell: the API rejects a request, no pod matches a --pick, an expect does not
 // hold, stabilize hits its limit.
 //

@@ -16,8 +16,8 @@ import (
 // This file holds the executor's core: the Session that carries a world
 // through a script, how commands reach it (inputs recorded on the world's
 // timeline, then steps), runtime failures, and Run and RunScript for whole
-// scripts. The command families live in exec_*.go, the inside views in
-// views.go.
+// scripts. Each command's run method lives in its group's cmd_*.go file,
+// the inside views in views.go.
 
 // Options configure a Session. The zero value prints nothing and runs a world
 // with the default configuration.
@@ -166,20 +166,12 @@ func (s *Session) Run(cmd Command) error {
 	if cmd == nil {
 		return nil
 	}
-	var err error
-	switch c := cmd.(type) {
-	case *Seed:
-		err = s.runSeed(c)
-	case *Config:
-		err = s.runConfig(c)
-	case *Help:
-		err = s.runHelp(c)
-	default:
+	if _, ok := cmd.(worldless); !ok {
 		if _, werr := s.world(); werr != nil {
 			return failure(cmd, cmd.Src().Name+": cannot build the world: "+werr.Error())
 		}
-		err = s.runInWorld(cmd)
 	}
+	err := cmd.run(s)
 	if err == nil {
 		return nil
 	}
@@ -188,71 +180,6 @@ func (s *Session) Run(cmd Command) error {
 		return re
 	}
 	return failureAfter(cmd, cmd.Src().Name+": "+err.Error(), err)
-}
-
-// runInWorld dispatches the commands that need a world.
-func (s *Session) runInWorld(cmd Command) error {
-	switch c := cmd.(type) {
-	case *CreateNode:
-		return s.runCreateNode(c)
-	case *CreateRS:
-		return s.runCreateRS(c)
-	case *CreateRC:
-		return s.runCreateRC(c)
-	case *CreatePod:
-		return s.runCreatePod(c)
-	case *Scale:
-		return s.runScale(c)
-	case *Label:
-		return s.runLabel(c)
-	case *Delete:
-		return s.runDelete(c)
-	case *Cordon:
-		return s.runCordon(c)
-	case *PodAction:
-		return s.runPodAction(c)
-	case *SetReady:
-		return s.runSetReady(c)
-	case *Fail:
-		return s.runFail(c)
-	case *WatchFault:
-		return s.runWatchFault(c)
-	case *SlowKubelet:
-		return s.runSlowKubelet(c)
-	case *Heal:
-		return s.runHeal(c)
-	case *Step:
-		return s.runStep(c)
-	case *Advance:
-		return s.runAdvance(c)
-	case *UntilSync:
-		return s.runUntilSync(c)
-	case *Stabilize:
-		return s.runStabilize(c)
-	case *ExpectPods:
-		return s.runExpectPods(c)
-	case *ExpectObject:
-		return s.runExpectObject(c)
-	case *ExpectCondition:
-		return s.runExpectCondition(c)
-	case *ExpectQueue:
-		return s.runExpectQueue(c)
-	case *ExpectExpectations:
-		return s.runExpectExpectations(c)
-	case *ExpectSyncs:
-		return s.runExpectSyncs(c)
-	case *ExpectEvents:
-		return s.runExpectEvents(c)
-	case *ExpectRequests:
-		return s.runExpectRequests(c)
-	case *Get:
-		return s.runGet(c)
-	case *Describe:
-		return s.runDescribe(c)
-	case *Show:
-		return s.runShow(c)
-	}
-	return failure(cmd, cmd.Src().Name+": the executor does not know this command")
 }
 
 // RunScript runs a script's commands in order. It stops at the first runtime

@@ -1,19 +1,20 @@
 package script
 
 import (
-	"maps"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
-	"github.com/reconcilelab/rlab/core/controller"
-	"github.com/reconcilelab/rlab/core/informer"
 	"github.com/reconcilelab/rlab/core/sim"
-	"github.com/reconcilelab/rlab/core/workqueue"
+	"github.com/reconcilelab/rlab/core/world"
 )
 
 // This file prints the inside views: queue, cache, expectations, agenda,
-// requests and trace. Their formats are fixed, so golden tests and learners
+// requests and trace. The first four are the world's read model
+// (world.View), the same value the page draws, printed as text: the rules
+// that make it (which cache entry is stale, when an expectation is
+// satisfied) live in the components, and neither shell repeats them. Their formats are fixed, so golden tests and learners
 // can rely on them:
 //
 //   - Tables have a header of upper-case column names, then one line per
@@ -65,27 +66,6 @@ func dash(s string) string {
 	return s
 }
 
-// runShow prints one of the inside views.
-func (s *Session) runShow(c *Show) error {
-	var text string
-	switch c.What {
-	case "queue":
-		text = s.queueView(c.Queue)
-	case "cache":
-		text = s.cacheView(c.Kind)
-	case "expectations":
-		text = s.expectationsView()
-	case "agenda":
-		text = s.agendaView(c.N)
-	case "requests":
-		text = s.requestsView(c.N)
-	case "trace":
-		text = s.traceView(c.N)
-	}
-	s.printText(text)
-	return nil
-}
-
 // queueView prints the work queues, replicaset then replicationmanager (or
 // the one named). Each block is a summary line, a table of its keys — the
 // waiting ones in the order Get hands them out, then those being processed
@@ -103,17 +83,16 @@ func (s *Session) runShow(c *Show) error {
 // An empty queue prints "replicaset: empty" and its footnotes.
 func (s *Session) queueView(name string) string {
 	var b strings.Builder
-	for _, m := range []*controller.Manager{s.w.RS, s.w.RC} {
-		v := m.Queue().View()
-		if name != "" && v.Name != name {
+	for _, c := range s.readModel(0).Controllers {
+		if name != "" && c.Queue.Name != name {
 			continue
 		}
-		b.WriteString(queueBlock(v))
+		b.WriteString(queueBlock(c.Queue))
 	}
 	return b.String()
 }
 
-func queueBlock(v workqueue.View) string {
+func queueBlock(v world.Queue) string {
 	var b strings.Builder
 	b.WriteString(v.Name + ": ")
 	if len(v.Waiting)+len(v.Processing)+len(v.Delayed) == 0 {
@@ -127,17 +106,17 @@ func queueBlock(v workqueue.View) string {
 		}
 		for _, h := range v.Processing {
 			detail := "by " + dash(h.Worker)
-			if isDirty(h.Key, v) {
+			if slices.Contains(v.Dirty, h.Key) {
 				detail += "; added again meanwhile (dirty): back in the queue at Done"
 			}
 			rows = append(rows, []string{"processing", h.Key, detail})
 		}
 		for _, d := range v.Delayed {
-			why := "AddAfter " + d.Delay.String()
+			why := "AddAfter " + d.Delay
 			if d.RateLimited {
-				why = "rate-limited back-off of " + d.Delay.String()
+				why = "rate-limited back-off of " + d.Delay
 			}
-			rows = append(rows, []string{"delayed", d.Key, "until t=" + sim.FormatSeconds(d.ReadyAt) + " (" + why + ")"})
+			rows = append(rows, []string{"delayed", d.Key, "until t=" + d.ReadyAt + " (" + why + ")"})
 		}
 		b.WriteString(grid("  ", []string{"STATE", "KEY", "DETAIL"}, rows))
 	}
@@ -173,53 +152,34 @@ func queueBlock(v workqueue.View) string {
 //	  pending: default/web-kd2lm Updated
 //	  faults: the next 2 events will be lost; 1 lost since the last list; events arrive 2s late
 func (s *Session) cacheView(kind api.Kind) string {
+	v := s.readModel(0)
 	var b strings.Builder
 	for _, inf := range s.watchInformers(kind) {
-		b.WriteString(s.cacheBlock(inf))
+		for _, iv := range v.Informers {
+			if iv.Name == inf.Name() {
+				b.WriteString(cacheBlock(iv, v.Faults.Watch))
+			}
+		}
 	}
 	return b.String()
 }
 
-func (s *Session) cacheBlock(inf *informer.Informer) string {
-	v := inf.View()
-	cached := map[string]string{}
-	for _, c := range v.Cache {
-		cached[c.Key] = c.ResourceVersion
-	}
-	inAPI := map[string]string{}
-	for _, o := range s.w.Store.Objects(inf.Kind(), "") {
-		inAPI[api.Key(o.Meta().Namespace, o.Meta().Name)] = o.Meta().ResourceVersion
-	}
+// cacheBlock prints one informer's block of the cache view, its watch
+// faults among faults.
+func cacheBlock(v world.Informer, faults []world.WatchFault) string {
 	var b strings.Builder
 	synced := "not synced"
-	if v.HasSynced {
+	if v.Synced {
 		synced = "synced"
 	}
-	b.WriteString(v.Name + ": " + string(v.State) + " from resourceVersion " + uitoa(v.LastSyncRV) + ", " + synced + "; " +
-		itoa(len(cached)) + " cached, " + itoa(len(inAPI)) + " in the API; " + plural(v.Lists, "list") + ", " +
+	b.WriteString(v.Name + ": " + v.State + " from resourceVersion " + uitoa(v.LastSyncRV) + ", " + synced + "; " +
+		itoa(v.Cached) + " cached, " + itoa(v.InAPI) + " in the API; " + plural(v.Lists, "list") + ", " +
 		pluralAs(v.Watches, "watch", "watches") + "\n")
-	keys := slices.Sorted(maps.Keys(cached))
-	for _, k := range slices.Sorted(maps.Keys(inAPI)) {
-		if _, ok := cached[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	if len(keys) > 0 {
-		rows := make([][]string, 0, len(keys))
-		for _, k := range keys {
-			c, inCache := cached[k]
-			a, inStore := inAPI[k]
-			diff := "-"
-			switch {
-			case !inStore:
-				diff = "gone from the API"
-			case !inCache:
-				diff = "not in the cache"
-			case c != a:
-				diff = "stale"
-			}
-			rows = append(rows, []string{k, dash(c), dash(a), diff})
+	entries := byKey(v.Entries)
+	if len(entries) > 0 {
+		rows := make([][]string, 0, len(entries))
+		for _, e := range entries {
+			rows = append(rows, []string{e.Key, dash(e.Cache), dash(e.API), dash(e.Diff)})
 		}
 		b.WriteString(grid("  ", []string{"KEY", "CACHE", "API", "DIFF"}, rows))
 	}
@@ -230,20 +190,43 @@ func (s *Session) cacheBlock(inf *informer.Informer) string {
 		}
 		b.WriteString("  pending: " + strings.Join(parts, "; ") + "\n")
 	}
-	var faults []string
-	if f := v.Faults; f.DropNext > 0 {
-		faults = append(faults, "the next "+plural(f.DropNext, "event")+" will be lost")
-	}
-	if f := v.Faults; f.Lost > 0 {
-		faults = append(faults, itoa(f.Lost)+" lost since the last list")
-	}
-	if f := v.Faults; f.Delay > 0 {
-		faults = append(faults, "events arrive "+f.Delay.String()+" late")
-	}
-	if len(faults) > 0 {
-		b.WriteString("  faults: " + strings.Join(faults, "; ") + "\n")
+	for _, f := range faults {
+		if f.Informer != v.Name {
+			continue
+		}
+		var parts []string
+		if f.DropNext > 0 {
+			parts = append(parts, "the next "+plural(f.DropNext, "event")+" will be lost")
+		}
+		if f.Lost > 0 {
+			parts = append(parts, itoa(f.Lost)+" lost since the last list")
+		}
+		if f.Delay != "" {
+			parts = append(parts, "events arrive "+f.Delay+" late")
+		}
+		b.WriteString("  faults: " + strings.Join(parts, "; ") + "\n")
 	}
 	return b.String()
+}
+
+// byKey puts a read model's cache entries in key order. The read model
+// lists the keys that differ first, then the others, each run in key order;
+// the table lists every key in key order, so the two runs are merged.
+func byKey(entries []world.CacheEntry) []world.CacheEntry {
+	split := 0
+	for split < len(entries) && entries[split].Diff != "" {
+		split++
+	}
+	differ, same := entries[:split], entries[split:]
+	out := make([]world.CacheEntry, 0, len(entries))
+	for len(differ) > 0 && len(same) > 0 {
+		if differ[0].Key < same[0].Key {
+			out, differ = append(out, differ[0]), differ[1:]
+		} else {
+			out, same = append(out, same[0]), same[1:]
+		}
+	}
+	return append(append(out, differ...), same...)
 }
 
 // expectationsView prints the controllers' expectations, the ReplicaSets'
@@ -260,17 +243,17 @@ func (s *Session) cacheBlock(inf *informer.Informer) string {
 // With no record at all it prints "no expectations recorded".
 func (s *Session) expectationsView() string {
 	var rows [][]string
-	for _, m := range []*controller.Manager{s.w.RS, s.w.RC} {
-		for _, v := range m.Expectations().Views() {
+	for _, c := range s.readModel(0).Controllers {
+		for _, x := range c.Expectations {
 			sat := "false"
 			switch {
-			case v.Expired:
+			case x.Expired:
 				sat = "true (expired)"
-			case v.Satisfied:
+			case x.Satisfied:
 				sat = "true"
 			}
-			rows = append(rows, []string{shortName(m.Kind()), v.Key, int64s(v.Add), int64s(v.Del),
-				sim.FormatSeconds(v.Age), sat, dash(strings.Join(v.PendingDeletes, ", "))})
+			rows = append(rows, []string{c.Kind, x.Key, int64s(x.Add), int64s(x.Del), x.Age, sat,
+				dash(strings.Join(x.PendingDeletes, ", "))})
 		}
 	}
 	if len(rows) == 0 {
@@ -292,31 +275,32 @@ func (s *Session) expectationsView() string {
 //
 // An empty agenda prints "the agenda is empty at t=…".
 func (s *Session) agendaView(n int) string {
-	k := s.w.Kernel
-	evs := k.Agenda()
-	now := "t=" + sim.FormatSeconds(k.Now())
-	if len(evs) == 0 {
+	v := s.readModel(n)
+	a := v.Agenda
+	now := "t=" + v.Clock
+	if a.Pending == 0 {
 		return "the agenda is empty at " + now + "\n"
 	}
-	background := 0
-	for _, ev := range evs {
-		if ev.Background {
-			background++
-		}
-	}
-	head := plural(len(evs), "pending event") + " (" + itoa(background) + " background) at " + now + "\n"
-	if n > 0 && n < len(evs) {
-		evs = evs[:n]
-	}
-	rows := make([][]string, len(evs))
-	for i, ev := range evs {
-		what := k.Describe(ev)
+	head := plural(a.Pending, "pending event") + " (" + itoa(a.Background) + " background) at " + now + "\n"
+	rows := make([][]string, len(a.Next))
+	for i, ev := range a.Next {
+		what := ev.What
 		if ev.Background {
 			what += " (background)"
 		}
-		rows[i] = []string{"t=" + sim.FormatSeconds(ev.At), "#" + uitoa(ev.Seq), ev.To, what}
+		rows[i] = []string{"t=" + ev.At, "#" + uitoa(ev.Seq), ev.To, what}
 	}
 	return head + grid("", []string{"AT", "SEQ", "TO", "WHAT"}, rows)
+}
+
+// readModel is the world's read model (world.View), which the inside views
+// print as text: with every cache entry, no pod, and the first agenda
+// events of the agenda, all of them when agenda is 0.
+func (s *Session) readModel(agenda int) world.View {
+	if agenda <= 0 {
+		agenda = math.MaxInt
+	}
+	return s.w.View(world.ViewOptions{Agenda: agenda, Entries: math.MaxInt})
 }
 
 // requestsView prints the API requests received, oldest first, the last n

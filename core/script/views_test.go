@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/world"
 )
 
 func TestGrid(t *testing.T) {
@@ -121,4 +123,22 @@ func TestGetAndDescribe(t *testing.T) {
 	text, err := HelpText("get")
 	require.NoError(t, err)
 	assert.Equal(t, text, ts.ok(t, "help get"))
+}
+
+// TestCacheEntriesAreListedByKey proves the cache view's table lists the
+// read model's entries in key order: the read model lists those that
+// differ first, each run in key order, and the view merges the two runs.
+func TestCacheEntriesAreListedByKey(t *testing.T) {
+	entries := []world.CacheEntry{
+		{Key: "default/b", Diff: "stale"}, {Key: "default/d", Diff: "gone from the API"},
+		{Key: "default/a"}, {Key: "default/c"}, {Key: "default/e"},
+	}
+	var keys []string
+	for _, e := range byKey(entries) {
+		keys = append(keys, e.Key)
+	}
+	assert.Equal(t, []string{"default/a", "default/b", "default/c", "default/d", "default/e"}, keys)
+	assert.Empty(t, byKey(nil))
+	assert.Equal(t, entries[:2], byKey(entries[:2]), "only entries that differ")
+	assert.Equal(t, entries[2:], byKey(entries[2:]), "only equal entries")
 }

@@ -33,6 +33,20 @@
 // keeps a bounded number of evenly spread snapshots. Headless runs that never
 // seek can turn snapshots off (SnapshotEvery < 0).
 //
+// # The read model
+//
+// View is the world as a learner sees it at the present step, as one value
+// tree: the nodes, the owners with the status their controllers wrote, the
+// pods with what their owners' next syncs will do with them (asked of the
+// controller's own claim rule, controller.DecideClaim), each informer's
+// cache against the API store, each manager's queue, workers, expectations
+// and last syncs, the garbage collector's work, the agenda and the events
+// on their way along the loop, and the faults in force. StepOf describes a
+// step, with its place on the picture of the loop; LatestSync and
+// LastSyncOf describe syncs. The shells only present it: wasm/ marshals it
+// for the page and may import nothing from core/ that would let it derive a
+// component's rule itself (wasm's TestTheBridgeImportsOnlyTheReadModel).
+//
 // # Startup
 //
 // New registers every component and schedules its start: the kubelets

@@ -40,11 +40,14 @@
 //
 // # One script
 //
-// The page's scripts are written as separate files, one concern each, and
-// served as one: Bundle joins PageScripts, in the order they run, into
-// rlab.js, which index.html loads (rlab bundle runs it in make wasm). One
-// request instead of eight brings a cold page to interactive about 40 ms
-// sooner.
+// The page's scripts are written as ES modules, one concern each, and
+// served as one classic script: Bundle joins PageEntries and the modules
+// they import into rlab.js, which index.html loads (rlab bundle runs it in
+// make wasm). JoinModules, in modules.go, is the joiner: it orders the
+// modules by their imports, gives each a scope of its own, and turns their
+// import and export statements into plain JavaScript, so the page needs no
+// module loader, no eval and no second request. One request instead of one
+// per module brings a cold page to interactive about 40 ms sooner.
 //
 // # Caching
 //

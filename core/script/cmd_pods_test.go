@@ -1,7 +1,6 @@
 package script
 
 import (
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,60 +110,6 @@ func TestKubeletActionsAreAllOrNothing(t *testing.T) {
 	ts.ok(t, "stabilize")
 	ts.ok(t, "expect pod/"+newest+" status.phase=Failed status.reason=Evicted")
 	ts.ok(t, "expect pods -l app=web count=4 phase=Running ready=true")
-}
-
-// TestKubeletCanMatchesTheKubelets checks the executor's prediction of which
-// pods a kubelet action can hit against the kubelets' own check, in every
-// state a pod goes through: if they disagreed, a check could pass and then
-// fail halfway.
-func TestKubeletCanMatchesTheKubelets(t *testing.T) {
-	ts := newTestSession(t, "seed 5", "create rs web --replicas=2 --selector=app=web", "create pod bare --labels=app=b --node=node-9")
-	w := ts.World()
-	seen := map[cluster.PodState]bool{}
-	for range 400 {
-		objs := w.Store.Objects(api.KindPod, "")
-		if runtime.GOOS == "js" && w.Kernel.Steps()%4 != 0 {
-			objs = nil // compare at every fourth step only: the wasm build is slower
-		}
-		for _, o := range objs {
-			m := o.Meta()
-			if p, ok := w.Cluster.Kubelets.Pod(m.Namespace, m.Name); ok {
-				seen[p.State] = true
-			}
-			for _, action := range []string{"crash", "evict", "set-ready"} {
-				can := kubeletCan(w, m.Namespace, m.Name, action)
-				snap, err := w.Kernel.Snapshot()
-				require.NoError(t, err)
-				var actErr error
-				switch action {
-				case "crash":
-					actErr = w.Cluster.Kubelets.Crash(m.Namespace, m.Name)
-				case "evict":
-					actErr = w.Cluster.Kubelets.Evict(m.Namespace, m.Name)
-				default:
-					actErr = w.Cluster.Kubelets.SetReady(m.Namespace, m.Name, false)
-				}
-				require.NoError(t, w.Kernel.Restore(snap))
-				assert.Equal(t, can, actErr == nil, "%s %s: kubeletCan says %v, the kubelets say %v", action, m.Name, can, actErr)
-			}
-		}
-		if _, ok := ts.step(); !ok {
-			break
-		}
-		if w.Kernel.Steps()%13 == 0 {
-			_, _ = ts.run(t, "crash pods -l app=web --pick=oldest")
-			_, _ = ts.run(t, "crash pods -l app=web --pick=newest")
-		}
-		switch w.Kernel.Steps() % 97 {
-		case 40:
-			_, _ = ts.run(t, "delete pods -l app=web --pick=newest --grace-period=3")
-		case 70, 90:
-			_, _ = ts.run(t, "evict pods -l app=web --pick=oldest")
-		}
-	}
-	for _, st := range []cluster.PodState{cluster.PodWaiting, cluster.PodStarting, cluster.PodRunning, cluster.PodCrashed, cluster.PodStopping} {
-		assert.True(t, seen[st], "the walk went through state %s", st)
-	}
 }
 
 func TestSetReady(t *testing.T) {

@@ -14,11 +14,327 @@ import (
 	"github.com/reconcilelab/rlab/core/world"
 )
 
-// This file executes the world commands, the verbs kubectl has: create,
-// scale, label, annotate, delete, cordon and uncordon. Each is one input on
-// the world's timeline that sends kubectl's requests, followed by the steps
-// until kubectl has its answers; an answer that is an error is a runtime
-// failure with the API's message. Each prints what kubectl prints.
+// This file holds the world commands, the verbs kubectl has: create node,
+// create rs, create rc, create pod, scale, label, annotate, delete, cordon
+// and uncordon. Each is one input on the world's timeline that sends
+// kubectl's requests, followed by the steps until kubectl has its answers;
+// an answer that is an error is a runtime failure with the API's message.
+// Each prints what kubectl prints.
+
+// CreateNode is `create node NAME [--labels=…]`.
+type CreateNode struct {
+	Source
+	Name   string
+	Labels map[string]string
+}
+
+// CreateRS is `create rs NAME --replicas=N --selector=SEL …`.
+type CreateRS struct {
+	Source
+	Namespace, Name string
+	Replicas        int32
+	// Selector holds no > or < requirement and is not empty.
+	Selector     labels.Selector
+	SelectorText string
+	// TemplateLabels are the pods' labels: --template-labels, or the selector's
+	// k=v requirements.
+	TemplateLabels  map[string]string
+	MinReadySeconds int32
+}
+
+// CreateRC is `create rc NAME --replicas=N --selector=k=v,…`.
+type CreateRC struct {
+	Source
+	Namespace, Name string
+	Replicas        int32
+	// Selector is the equality-only selector, as the v1 API holds it.
+	Selector        map[string]string
+	TemplateLabels  map[string]string
+	MinReadySeconds int32
+}
+
+// CreatePod is `create pod NAME …`: a bare pod.
+type CreatePod struct {
+	Source
+	Namespace, Name string
+	Labels          map[string]string
+	// Node binds the pod at creation; "" leaves it to the scheduler.
+	Node string
+	// Phase is the phase it starts in; "" leaves it to the kubelet.
+	Phase string
+	Ready bool
+}
+
+// Scale is `scale rs/NAME --replicas=N`.
+type Scale struct {
+	Source
+	Object   Ref
+	Replicas int32
+}
+
+// Label is `label …` and `annotate …` (Annotate set).
+type Label struct {
+	Source
+	Annotate bool
+	Target   Target
+	// Set are the k=v to set, Remove the keys of k- to remove. No key is in
+	// both, nor twice in either; there is at least one of them.
+	Set       []KeyValue
+	Remove    []string
+	Overwrite bool
+}
+
+// Cascade is delete's --cascade.
+type Cascade string
+
+// The cascade modes modelled.
+const (
+	CascadeBackground Cascade = "background"
+	CascadeOrphan     Cascade = "orphan"
+)
+
+// Delete is `delete …`.
+type Delete struct {
+	Source
+	Target Target
+	// GracePeriod is --grace-period in seconds; nil leaves the pod's own.
+	GracePeriod *int64
+	Cascade     Cascade
+}
+
+// Cordon is `cordon node/NAME` (Unschedulable) and `uncordon node/NAME`.
+type Cordon struct {
+	Source
+	Node          string
+	Unschedulable bool
+}
+
+func parseCreateNode(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("create node needs a NAME", c.example())
+	}
+	if perr := checkName(c.args[0], api.KindNode); perr != nil {
+		return nil, perr
+	}
+	cmd := &CreateNode{Source: c.src, Name: c.args[0].Text}
+	if fv := c.flags["labels"]; fv != nil {
+		cmd.Labels = fv.set
+	}
+	return cmd, c.noMoreArgs(c.args[1:])
+}
+
+// createName reads the NAME of create rs, rc and pod.
+func (c *cmdParser) createName(kind api.Kind) (string, *ParseError) {
+	if len(c.args) == 0 {
+		return "", c.errEnd(c.spec.Name+" needs a NAME", c.example())
+	}
+	if perr := checkName(c.args[0], kind); perr != nil {
+		return "", perr
+	}
+	return c.args[0].Text, c.noMoreArgs(c.args[1:])
+}
+
+// controllerArgs reads what create rs and create rc share, in the order
+// their errors are reported: the name, --replicas, --min-ready-seconds and
+// a selector that is not empty. Only what the selector may hold differs.
+func (c *cmdParser) controllerArgs(kind api.Kind) (name string, replicas, minReady int32, sel *flagValue,
+	reqs []labels.Requirement, perr *ParseError) {
+	if name, perr = c.createName(kind); perr != nil {
+		return
+	}
+	n, perr := c.intFlag("replicas", 0)
+	if perr != nil {
+		return
+	}
+	m, _ := c.intFlag("min-ready-seconds", 0)
+	replicas, minReady = int32(n), int32(m)
+	if sel, perr = c.flag("selector"); perr != nil {
+		return
+	}
+	reqs, _ = sel.sel.Requirements()
+	if len(reqs) == 0 {
+		perr = errAt(sel.value, "the selector of a "+string(kind)+" must not be empty: it would claim every pod")
+	}
+	return
+}
+
+func parseCreateRS(c *cmdParser) (Command, *ParseError) {
+	name, replicas, minReady, sel, reqs, perr := c.controllerArgs(api.KindReplicaSet)
+	if perr != nil {
+		return nil, perr
+	}
+	derived := map[string]string{}
+	setBased := ""
+	for _, r := range reqs {
+		switch r.Operator() {
+		case labels.GreaterThan, labels.LessThan:
+			return nil, &ParseError{Line: sel.value.Line, Col: sel.value.Col,
+				Msg:  "a ReplicaSet's selector cannot use > or < (" + strconv.Quote(r.String()) + ")",
+				Hint: "its matchExpressions know only In, NotIn, Exists and DoesNotExist"}
+		case labels.Equals, labels.DoubleEquals:
+			derived[r.Key()] = r.Values()[0]
+		default:
+			if setBased == "" {
+				setBased = r.String()
+			}
+		}
+	}
+	cmd := &CreateRS{Source: c.src, Namespace: c.namespace(api.KindReplicaSet), Name: name, Replicas: replicas,
+		Selector: sel.sel, SelectorText: sel.s, MinReadySeconds: minReady}
+	if tl := c.flags["template-labels"]; tl != nil {
+		cmd.TemplateLabels = tl.set
+	} else {
+		if setBased != "" {
+			return nil, &ParseError{Line: sel.value.Line, Col: sel.value.Col,
+				Msg:  "the pods' labels cannot be derived from the selector's set-based requirement " + strconv.Quote(setBased),
+				Hint: "add --template-labels=k=v,... with labels the selector matches"}
+		}
+		cmd.TemplateLabels = derived
+	}
+	return cmd, nil
+}
+
+func parseCreateRC(c *cmdParser) (Command, *ParseError) {
+	name, replicas, minReady, sel, reqs, perr := c.controllerArgs(api.KindReplicationController)
+	if perr != nil {
+		return nil, perr
+	}
+	m := map[string]string{}
+	for _, r := range reqs {
+		if op := r.Operator(); op != labels.Equals && op != labels.DoubleEquals {
+			return nil, &ParseError{Line: sel.value.Line, Col: sel.value.Col,
+				Msg:  "a ReplicationController's selector is a plain map: only k=v requirements, not " + strconv.Quote(r.String()),
+				Hint: "use a ReplicaSet (create rs) for set-based selectors"}
+		}
+		m[r.Key()] = r.Values()[0]
+	}
+	cmd := &CreateRC{Source: c.src, Namespace: c.namespace(api.KindReplicationController), Name: name, Replicas: replicas,
+		Selector: m, TemplateLabels: maps.Clone(m), MinReadySeconds: minReady}
+	if tl := c.flags["template-labels"]; tl != nil {
+		cmd.TemplateLabels = tl.set
+	}
+	return cmd, nil
+}
+
+func parseCreatePod(c *cmdParser) (Command, *ParseError) {
+	name, perr := c.createName(api.KindPod)
+	if perr != nil {
+		return nil, perr
+	}
+	cmd := &CreatePod{Source: c.src, Namespace: c.namespace(api.KindPod), Name: name, Ready: c.boolFlag("ready")}
+	if fv := c.flags["labels"]; fv != nil {
+		cmd.Labels = fv.set
+	}
+	if fv := c.flags["node"]; fv != nil {
+		cmd.Node = fv.s
+	}
+	if fv := c.flags["phase"]; fv != nil {
+		cmd.Phase = fv.s
+	}
+	return cmd, nil
+}
+
+func parseScale(c *cmdParser) (Command, *ParseError) {
+	r, rest, perr := c.ref(c.args, len(c.args) > 1)
+	if perr != nil {
+		return nil, perr
+	}
+	if perr := c.noMoreArgs(rest); perr != nil {
+		return nil, perr
+	}
+	n, perr := c.intFlag("replicas", 0)
+	if perr != nil {
+		return nil, perr
+	}
+	return &Scale{Source: c.src, Object: r, Replicas: int32(n)}, nil
+}
+
+// isEdit reports whether a word of label or annotate is k=v or k-.
+func isEdit(t Token) bool { return strings.Contains(t.Text, "=") || strings.HasSuffix(t.Text, "-") }
+
+func parseLabel(c *cmdParser) (Command, *ParseError) {
+	annotate := c.spec.Name == "annotate"
+	what := "label"
+	if annotate {
+		what = "annotation"
+	}
+	nameFollows := len(c.args) > 1 && !strings.Contains(c.args[0].Text, "/") && !isEdit(c.args[1])
+	t, rest, perr := c.target(nameFollows, true)
+	if perr != nil {
+		return nil, perr
+	}
+	cmd := &Label{Source: c.src, Annotate: annotate, Target: t, Overwrite: c.boolFlag("overwrite")}
+	seen := map[string]bool{}
+	for _, a := range rest {
+		var key string
+		if k, v, ok := strings.Cut(a.Text, "="); ok {
+			if perr := checkLabel(a, k, v, annotate); perr != nil {
+				return nil, perr
+			}
+			key = k
+			cmd.Set = append(cmd.Set, KeyValue{k, v})
+		} else if k, ok := strings.CutSuffix(a.Text, "-"); ok {
+			if perr := checkLabel(a, k, "", annotate); perr != nil {
+				return nil, perr
+			}
+			key = k
+			cmd.Remove = append(cmd.Remove, k)
+		} else {
+			return nil, &ParseError{Line: a.Line, Col: a.Col, Msg: strconv.Quote(a.Text) + " is neither k=v nor k-",
+				Hint: "write k=v to set the " + what + " k to v, or k- to remove it"}
+		}
+		if seen[key] {
+			return nil, errAt(a, "can not both modify and remove "+what+" "+strconv.Quote(key)+", nor change it twice")
+		}
+		seen[key] = true
+	}
+	if len(rest) == 0 {
+		return nil, c.errEnd(c.spec.Name+" needs at least one k=v or k- to change", c.example())
+	}
+	return cmd, nil
+}
+
+func parseDelete(c *cmdParser) (Command, *ParseError) {
+	t, perr := c.onlyTarget()
+	if perr != nil {
+		return nil, perr
+	}
+	cmd := &Delete{Source: c.src, Target: t, Cascade: CascadeBackground}
+	if fv := c.flags["grace-period"]; fv != nil && fv.i >= 0 {
+		g := fv.i
+		cmd.GracePeriod = &g
+	}
+	if fv := c.flags["cascade"]; fv != nil {
+		cmd.Cascade = Cascade(fv.s)
+	}
+	return cmd, nil
+}
+
+func parseCordon(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd(c.spec.Name+" needs node/NAME", c.example())
+	}
+	a := c.args[0]
+	var name string
+	rest := c.args[1:]
+	switch _, isKind := kindOf(a.Text); {
+	case strings.Contains(a.Text, "/") || (isKind && len(c.args) > 1):
+		r, r2, perr := c.ref(c.args, true)
+		if perr != nil {
+			return nil, perr
+		}
+		name, rest = r.Name, r2
+	default:
+		if perr := checkName(a, api.KindNode); perr != nil {
+			return nil, perr
+		}
+		name = a.Text
+	}
+	if perr := c.noMoreArgs(rest); perr != nil {
+		return nil, perr
+	}
+	return &Cordon{Source: c.src, Node: name, Unschedulable: c.spec.Name == "cordon"}, nil
+}
 
 // podContainers is the container every pod the scripts create runs.
 func podContainers() []api.Container {
@@ -51,9 +367,9 @@ func (s *Session) create(cmd Command, what string, obj api.Object) error {
 	return nil
 }
 
-// runCreateNode starts a kubelet on a new machine and runs until it has
+// run starts a kubelet on a new machine and runs until it has
 // registered its Node.
-func (s *Session) runCreateNode(c *CreateNode) error {
+func (c *CreateNode) run(s *Session) error {
 	w := s.w
 	if _, ok := w.Store.Object(api.KindNode, "", c.Name); ok {
 		return failure(c, "create node "+c.Name+": nodes "+strconv.Quote(c.Name)+" already exists")
@@ -89,7 +405,17 @@ func labelSelectorOf(text string) (*api.LabelSelector, error) {
 	return ls, nil
 }
 
-func (s *Session) runCreateRS(c *CreateRS) error {
+// podTemplate is the pod template of the ReplicaSets and
+// ReplicationControllers the scripts create: their pods get the template's
+// labels and run podContainers.
+func podTemplate(labels map[string]string) api.PodTemplateSpec {
+	return api.PodTemplateSpec{
+		Metadata: api.ObjectMeta{Labels: maps.Clone(labels)},
+		Spec:     api.PodSpec{Containers: podContainers()},
+	}
+}
+
+func (c *CreateRS) run(s *Session) error {
 	what := "create rs " + c.Name
 	sel, err := labelSelectorOf(c.SelectorText)
 	if err != nil {
@@ -100,33 +426,27 @@ func (s *Session) runCreateRS(c *CreateRS) error {
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
 		Spec: api.ReplicaSetSpec{
 			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
-			Template: api.PodTemplateSpec{
-				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec:     api.PodSpec{Containers: podContainers()},
-			},
+			Template: podTemplate(c.TemplateLabels),
 		},
 	}
 	return s.create(c, what, rs)
 }
 
-func (s *Session) runCreateRC(c *CreateRC) error {
-	replicas := c.Replicas
+func (c *CreateRC) run(s *Session) error {
+	replicas, template := c.Replicas, podTemplate(c.TemplateLabels)
 	rc := &api.ReplicationController{
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
 		Spec: api.ReplicationControllerSpec{
 			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector),
-			Template: &api.PodTemplateSpec{
-				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec:     api.PodSpec{Containers: podContainers()},
-			},
+			Template: &template,
 		},
 	}
 	return s.create(c, "create rc "+c.Name, rc)
 }
 
-// runCreatePod creates a bare pod. With --phase or --ready, a second request
+// run creates a bare pod. With --phase or --ready, a second request
 // writes the status it starts with, as a kubelet would have reported it.
-func (s *Session) runCreatePod(c *CreatePod) error {
+func (c *CreatePod) run(s *Session) error {
 	what := "create pod " + c.Name
 	phase := c.Phase
 	if c.Ready && phase == "" {
@@ -201,9 +521,9 @@ func startedStatus(phase string, ready, bound bool, now time.Time) api.PodStatus
 	return st
 }
 
-// runScale changes spec.replicas, as kubectl scale does: it reads the object
+// run changes spec.replicas, as kubectl scale does: it reads the object
 // when the input is applied and writes it back with the new count.
-func (s *Session) runScale(c *Scale) error {
+func (c *Scale) run(s *Session) error {
 	r := c.Object
 	what := "scale " + r.String()
 	if _, ok := s.w.Store.Object(r.Kind, r.Namespace, r.Name); !ok {
@@ -270,20 +590,16 @@ func firstConflict(c *Label, objs []api.Object) (string, string) {
 	return "", ""
 }
 
-// runLabel executes label and annotate: one metadata patch per chosen object.
-func (s *Session) runLabel(c *Label) error {
+// run executes label and annotate: one metadata patch per chosen object.
+func (c *Label) run(s *Session) error {
 	t := c.Target
 	verb, done, same := "label", "labeled", "not labeled"
 	if c.Annotate {
 		verb, done, same = "annotate", "annotated", "not annotated"
 	}
-	objs, rerr := chosen(c, s.w, t, nil)
-	if rerr != nil {
+	objs, none, rerr := s.chosenOrSay(c, t)
+	if rerr != nil || none {
 		return rerr
-	}
-	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
-		s.printText(noResources(t.Kind, t.Namespace))
-		return nil
 	}
 	if name, msg := firstConflict(c, objs); msg != "" {
 		return failure(c, verb+" "+shortName(t.Kind)+"/"+name+": "+msg)
@@ -341,18 +657,14 @@ func noResources(kind api.Kind, ns string) string {
 	return "No resources found in " + ns + " namespace.\n"
 }
 
-// runDelete deletes objects as kubectl delete does: pods with their grace
+// run deletes objects as kubectl delete does: pods with their grace
 // period (or --grace-period), owners with a propagation policy (kubectl's
 // default is background, whatever the API's default for the kind).
-func (s *Session) runDelete(c *Delete) error {
+func (c *Delete) run(s *Session) error {
 	t := c.Target
-	objs, rerr := chosen(c, s.w, t, nil)
-	if rerr != nil {
+	_, none, rerr := s.chosenOrSay(c, t)
+	if rerr != nil || none {
 		return rerr
-	}
-	if !t.ByName() && t.Pick.Order == PickAll && len(objs) == 0 {
-		s.printText(noResources(t.Kind, t.Namespace))
-		return nil
 	}
 	opts := apistore.DeleteOptions{GracePeriodSeconds: c.GracePeriod}
 	if t.Kind != api.KindPod {
@@ -385,9 +697,9 @@ func (s *Session) runDelete(c *Delete) error {
 	return nil
 }
 
-// runCordon marks a node unschedulable or schedulable again, as kubectl
+// run marks a node unschedulable or schedulable again, as kubectl
 // cordon does: an update of spec.unschedulable, unless it is already so.
-func (s *Session) runCordon(c *Cordon) error {
+func (c *Cordon) run(s *Session) error {
 	verb, done := "cordon", "cordoned"
 	if !c.Unschedulable {
 		verb, done = "uncordon", "uncordoned"

@@ -3,6 +3,8 @@ package script
 import (
 	"errors"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/controller"
@@ -10,12 +12,167 @@ import (
 	"github.com/reconcilelab/rlab/core/world"
 )
 
-// This file executes the time commands: seed, config, step, advance, until
-// sync and stabilize.
+// This file holds the time commands: seed, config, step, advance, until
+// sync and stabilize. seed and config say what the world is built from;
+// the others run the kernel.
 
-// runSeed sets the seed the world is built from. Once a command has changed
+// Seed is `seed N`; it can only be a script's first command.
+type Seed struct {
+	Source
+	Value uint64
+}
+
+// Setting is one KEY=VALUE of config.
+type Setting struct {
+	// Key is one of the Config* constants.
+	Key string
+	// Int is the value of workers and burst-replicas, Duration that of the
+	// others.
+	Int      int
+	Duration time.Duration
+	Pos      Pos
+}
+
+// Config is `config KEY=VALUE…`.
+type Config struct {
+	Source
+	// Settings are in the order written; no key is set twice.
+	Settings []Setting
+}
+
+// Step is `step [N]`.
+type Step struct {
+	Source
+	N int
+}
+
+// Advance is `advance D`.
+type Advance struct {
+	Source
+	D time.Duration
+}
+
+// UntilSync is `until sync rs/NAME`.
+type UntilSync struct {
+	Source
+	Object Ref
+	Limits sim.Limits
+}
+
+// Stabilize is `stabilize`; Limits holds the defaults when no flag is given.
+type Stabilize struct {
+	Source
+	Limits sim.Limits
+}
+
+func parseSeed(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("seed needs a number", c.example())
+	}
+	a := c.args[0]
+	n, err := strconv.ParseUint(a.Text, 10, 64)
+	if err != nil || n == 0 {
+		return nil, &ParseError{Line: a.Line, Col: a.Col, Msg: "bad seed " + strconv.Quote(a.Text),
+			Hint: "a seed is a whole number from 1 to 18446744073709551615"}
+	}
+	return &Seed{Source: c.src, Value: n}, c.noMoreArgs(c.args[1:])
+}
+
+func parseConfig(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("config needs KEY=VALUE", "keys: "+strings.Join(configKeyNames(), ", "))
+	}
+	cmd := &Config{Source: c.src}
+	seen := map[string]bool{}
+	for i, a := range c.args {
+		key, _, ok := strings.Cut(a.Text, "=")
+		var kd ConfigKeyDoc
+		found := false
+		for _, k := range configTable {
+			if k.Key == key {
+				kd, found = k, true
+			}
+		}
+		if !found {
+			return nil, unknown(a.slice(0, len(key)), "config key", key, configKeyNames(), "keys: "+strings.Join(configKeyNames(), ", "))
+		}
+		if !ok {
+			hint := "write " + key + "=VALUE"
+			if i+1 < len(c.args) {
+				hint = "write " + key + "=" + c.args[i+1].Text + ", without spaces"
+			}
+			return nil, &ParseError{Line: a.Line, Col: a.end(), Msg: "config " + key + " needs a value", Hint: hint}
+		}
+		if seen[key] {
+			return nil, errAt(a, "config "+key+" given twice")
+		}
+		seen[key] = true
+		vt := a.from(len(key) + 1)
+		s := Setting{Key: key, Pos: Pos{c.src.Pos.File, a.Line, a.Col}}
+		if kd.Type == TypeInt {
+			n, perr := parseInt(vt, key, kd.lo, 1<<31-1)
+			if perr != nil {
+				return nil, perr
+			}
+			s.Int = int(n)
+		} else {
+			d, perr := parseDuration(vt, key, 0)
+			if perr != nil {
+				return nil, perr
+			}
+			s.Duration = d
+		}
+		cmd.Settings = append(cmd.Settings, s)
+	}
+	return cmd, nil
+}
+
+func parseStep(c *cmdParser) (Command, *ParseError) {
+	cmd := &Step{Source: c.src, N: 1}
+	if len(c.args) > 0 {
+		n, perr := parseInt(c.args[0], "step", 1, 1<<31-1)
+		if perr != nil {
+			return nil, perr
+		}
+		cmd.N = int(n)
+	}
+	return cmd, c.noMoreArgs(c.args[min(1, len(c.args)):])
+}
+
+func parseAdvance(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) == 0 {
+		return nil, c.errEnd("advance needs a duration", c.example())
+	}
+	d, perr := parseDuration(c.args[0], "advance", 0)
+	if perr != nil {
+		return nil, perr
+	}
+	return &Advance{Source: c.src, D: d}, c.noMoreArgs(c.args[1:])
+}
+
+// limits reads --max-steps and --max-time.
+func (c *cmdParser) limits() sim.Limits {
+	n, _ := c.intFlag("max-steps", sim.DefaultMaxSteps)
+	return sim.Limits{MaxSteps: int(n), MaxTime: c.durFlag("max-time", sim.DefaultMaxTime)}
+}
+
+func parseUntilSync(c *cmdParser) (Command, *ParseError) {
+	r, rest, perr := c.ref(c.args, len(c.args) > 1)
+	if perr != nil {
+		return nil, perr
+	}
+	return &UntilSync{Source: c.src, Object: r, Limits: c.limits()}, c.noMoreArgs(rest)
+}
+
+func parseStabilize(c *cmdParser) (Command, *ParseError) {
+	return &Stabilize{Source: c.src, Limits: c.limits()}, c.noMoreArgs(c.args)
+}
+
+func (*Seed) worldless() {}
+
+// run sets the seed the world is built from. Once a command has changed
 // the world it is too late; before that the world is rebuilt.
-func (s *Session) runSeed(c *Seed) error {
+func (c *Seed) run(s *Session) error {
 	if s.opts.Seed != 0 {
 		return nil // rlab run --seed overrides the script's seed
 	}
@@ -28,12 +185,14 @@ func (s *Session) runSeed(c *Seed) error {
 	return nil
 }
 
-// runConfig sets the world's knobs. Before the world has changed, every key
+func (*Config) worldless() {}
+
+// run sets the world's knobs. Before the world has changed, every key
 // goes into the configuration it is (re)built from. After, only the keys the
 // world can change while it runs may be set: kubelet-start and kubelet-stop
 // (through the kubelets), api-latency and watch-latency (through the API
 // server), as one recorded input.
-func (s *Session) runConfig(c *Config) error {
+func (c *Config) run(s *Session) error {
 	for _, st := range c.Settings {
 		switch st.Key {
 		case ConfigKubeletStart, ConfigKubeletStop, ConfigAPILatency, ConfigWatchLatency:
@@ -102,9 +261,9 @@ func (s *Session) runConfig(c *Config) error {
 	})
 }
 
-// runStep runs the next N events and prints their trace lines (unless
+// run runs the next N events and prints their trace lines (unless
 // tracing printed them already).
-func (s *Session) runStep(c *Step) error {
+func (c *Step) run(s *Session) error {
 	if c.N > sim.DefaultMaxSteps {
 		return failure(c, "step "+itoa(c.N)+": at most "+itoa(sim.DefaultMaxSteps)+
 			" steps at a time; use stabilize, advance or until sync for longer runs")
@@ -130,10 +289,10 @@ func (s *Session) runStep(c *Step) error {
 // default --max-steps bounds it.
 const maxAdvanceSteps = sim.DefaultMaxSteps
 
-// runAdvance moves the clock forward by D: it runs every event that falls due
+// run moves the clock forward by D: it runs every event that falls due
 // on the way, as steps, and then moves the clock to the end, as an input so
 // that a seek replays it.
-func (s *Session) runAdvance(c *Advance) error {
+func (c *Advance) run(s *Session) error {
 	w := s.w
 	start := w.Kernel.Now()
 	target := start + c.D
@@ -178,9 +337,9 @@ func (s *Session) manager(kind api.Kind) *controller.Manager {
 	return s.w.RS
 }
 
-// runUntilSync runs until the next sync of the object's key has ended, and
+// run runs until the next sync of the object's key has ended, and
 // says what the sync decided.
-func (s *Session) runUntilSync(c *UntilSync) error {
+func (c *UntilSync) run(s *Session) error {
 	m := s.manager(c.Object.Kind)
 	key := c.Object.Key()
 	if _, ok := s.w.Store.Object(c.Object.Kind, c.Object.Namespace, c.Object.Name); !ok && !queued(m, key) {
@@ -241,8 +400,8 @@ func queued(m *controller.Manager, key string) bool {
 	return false
 }
 
-// runStabilize runs until nothing is left to do but periodic timers.
-func (s *Session) runStabilize(c *Stabilize) error {
+// run runs until nothing is left to do but periodic timers.
+func (c *Stabilize) run(s *Session) error {
 	n, err := s.runUntil("stabilize", func() bool { return !s.w.Kernel.Busy() }, c.Limits, true)
 	if err != nil {
 		return failureAfter(c, err.Error(), err)

@@ -1,0 +1,106 @@
+// page.test.mjs tests the pure parts of the page's state under node's test
+// runner: share links (engine.js encodes and checks them), the timeline's
+// list of steps and forks (timeline.js), and lesson progress read back from
+// a file (progress.js).
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {install} from "./fakedom.mjs";
+
+install();
+const {RlabEngine} = await import("../site/engine.js");
+const {state} = await import("../site/page.js");
+const {addSteps, trimTimeline, restoreForks} = await import("../site/timeline.js");
+const {cleanProgress} = await import("../site/progress.js");
+
+const view = {
+	mode: "lesson", lesson: "02-a-pod-dies", seed: 7, step: 12, recordedSteps: 20,
+	inputs: [{step: 3, text: "kill pod web-1", extra: "dropped"}, {step: 9, text: "scale rs web --replicas=5"}],
+};
+
+test("a share link holds the world and gives it back", () => {
+	const st = RlabEngine.stateFromView(view, "v1.2.3");
+	assert.deepEqual(st, {version: "v1.2.3", world: "02-a-pod-dies", seed: 7, at: 12, end: 20,
+		inputs: [{step: 3, text: "kill pod web-1"}, {step: 9, text: "scale rs web --replicas=5"}]});
+	const link = RlabEngine.encodeState({...st, page: 2});
+	assert.equal(link, "v=v1.2.3&w=02-a-pod-dies&seed=7&at=12&end=20&i=3%3Akill+pod+web-1&i=9%3Ascale+rs+web+--replicas%3D5&p=2");
+	assert.deepEqual(RlabEngine.decodeState(link), {...st, page: 2});
+	assert.equal(RlabEngine.stateFromView({...view, mode: "sandbox"}, "").world, "sandbox");
+});
+
+test("a share link is checked whole before anything runs", () => {
+	const good = RlabEngine.encodeState(RlabEngine.stateFromView(view, "v1"));
+	const bad = {
+		"an unknown part": [good + "&x=1", /unknown part "x"/],
+		"a missing part": [good.replace("seed=7&", ""), /exactly one "seed" part/],
+		"a version that is not one": [good.replace("v=v1", "v=%3Cscript%3E"), /is not a version/],
+		"a world that is not one": [good.replace("w=02-a-pod-dies", "w=..%2Fetc"), /neither "sandbox" nor a lesson id/],
+		"inputs out of order": [good.replace("i=3%3A", "i=15%3A"), /inputs must be in step order/],
+		"an input that is not STEP:COMMAND": [good.replace("i=3%3A", "i=three%3A"), /is not STEP:COMMAND/],
+		"a page of a sandbox": [RlabEngine.encodeState({...RlabEngine.stateFromView({...view, mode: "sandbox"}, "v1"), page: 2}), /not a lesson page/],
+		"too long a link": [good + "&i=19%3A" + "x".repeat(200000), /too long/],
+	};
+	for (const [what, [link, want]] of Object.entries(bad)) {
+		assert.throws(() => RlabEngine.decodeState(link), want, what);
+	}
+	assert.throws(() => RlabEngine.encodeState({...RlabEngine.stateFromView(view, "v1"), seed: 2 ** 60}), /too large for a share link/);
+});
+
+const step = (n, trace = `t${n}`) => ({n, trace});
+
+test("addSteps keeps the steps it has, replaces a changed future and starts over after a gap", () => {
+	state.tl = [];
+	addSteps([step(1), step(2), step(3)]);
+	const kept = state.tl[1];
+	addSteps([step(2), step(3)]);
+	assert.deepEqual(state.tl.map((e) => e.n), [1, 2, 3]);
+	assert.equal(state.tl[1], kept, "a step seen again keeps its entry (and its drawn item)");
+	addSteps([step(2, "other")]);
+	assert.deepEqual(state.tl.map((e) => [e.n, e.step.trace]), [[1, "t1"], [2, "other"]], "a changed step drops the steps after it");
+	addSteps([step(9)]);
+	assert.deepEqual(state.tl.map((e) => e.n), [9], "a gap starts the timeline over");
+	addSteps(undefined);
+	assert.deepEqual(state.tl.map((e) => e.n), [9]);
+});
+
+test("addSteps keeps the newest 500 steps", () => {
+	state.tl = [];
+	addSteps(Array.from({length: 700}, (_, i) => step(i + 1)));
+	assert.equal(state.tl.length, 500);
+	assert.equal(state.tl[0].n, 201);
+	assert.equal(state.tl[499].n, 700);
+});
+
+test("trimTimeline drops steps past the recorded end but keeps a fork's note", () => {
+	const fork = {n: 2.5, fork: 2, dropped: 3};
+	state.tl = [{n: 1, step: step(1)}, {n: 2, step: step(2)}, fork, {n: 3, step: step(3)}, {n: 4, step: step(4)}];
+	trimTimeline(2);
+	assert.deepEqual(state.tl.map((e) => e.n), [1, 2, 2.5]);
+	state.tl = [{n: 1, step: step(1)}, {n: 2, step: step(2)}];
+	restoreForks([fork, {n: 0.5, fork: 0, dropped: 1}]);
+	assert.deepEqual(state.tl.map((e) => e.n), [1, 2], "a fork note goes back only between steps the timeline holds");
+	state.tl.push({n: 3, step: step(3)});
+	restoreForks([fork]);
+	assert.deepEqual(state.tl.map((e) => e.n), [1, 2, 2.5, 3]);
+});
+
+test("cleanProgress keeps of a progress file only what the lesson player reads", () => {
+	assert.equal(cleanProgress(null), null);
+	assert.equal(cleanProgress("page 3"), null);
+	assert.deepEqual(cleanProgress({
+		page: 3, completed: true, bySolution: "yes", passed: [1, 2, "3", 0, 2.5],
+		answers: {
+			"1/0": {choice: 2, step: 14, decided: 1, verdict: "wrong", extra: "<b>"},
+			"2/1": {choice: 0, step: "x", verdict: "maybe"},
+			"bad": {choice: 1},
+			"3/0": {choice: -1},
+		},
+		unknown: {a: 1},
+	}), {
+		page: 3, completed: true, bySolution: false, passed: [1, 2],
+		answers: {
+			"1/0": {choice: 2, step: 14, decided: 1, verdict: "wrong"},
+			"2/1": {choice: 0, step: 0, decided: null, verdict: null},
+		},
+	});
+	assert.equal(cleanProgress({page: 0}).page, 1, "a page before the first is the first");
+});

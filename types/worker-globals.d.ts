@@ -1,0 +1,23 @@
+// worker-globals.d.ts declares, for tsc (make typecheck), what the page's
+// worker (site/worker.js) finds in its global scope without declaring it:
+// the Go class that wasm_exec.js, copied from the Go toolchain by make wasm,
+// defines, and what main.wasm installs once Go runs (wasm/main_js.go). The
+// service worker (site/sw.js) needs none of it.
+
+// Go runs a Go program compiled to WebAssembly (wasm_exec.js).
+declare class Go {
+	// importObject is what the program's module imports.
+	importObject: WebAssembly.Imports;
+	// run starts the program; it resolves when the program exits.
+	run(instance: WebAssembly.Instance): Promise<void>;
+	// exit is called with the program's exit code.
+	exit: (code: number) => void;
+}
+
+// rlab is the bridge main.wasm installs: its version, and call, which
+// answers one request's JSON text with the answer's.
+declare var rlab: {version: string; call(request: string): unknown};
+// onRlabReady is called by main.wasm once rlab is installed.
+declare var onRlabReady: () => void;
+// __rlabReadyAt is when Go was up (performance.now()).
+declare var __rlabReadyAt: number;
