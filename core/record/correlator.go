@@ -100,12 +100,12 @@ type Correlator struct {
 
 	// aggregator maps an aggregate key (source, object, type, reason) to the
 	// distinct messages seen and when the last of them came.
-	aggregator *lru[aggregateRecord]
+	aggregator *lru[*aggregateRecord]
 	// logger maps an event key (source, object, type, reason, message), or an
 	// aggregate key for combined events, to the Event that stands for it.
-	logger *lru[eventLog]
+	logger *lru[*eventLog]
 	// spam maps a spam key (source, object) to its token bucket.
-	spam *lru[spamRecord]
+	spam *lru[*spamRecord]
 }
 
 // aggregateRecord is a group of similar events. localKeys (the messages) is
@@ -139,9 +139,9 @@ func NewCorrelator(opts CorrelatorOptions) *Correlator {
 	opts = opts.withDefaults()
 	return &Correlator{
 		opts:       opts,
-		aggregator: newLRU[aggregateRecord](opts.CacheSize),
-		logger:     newLRU[eventLog](opts.CacheSize),
-		spam:       newLRU[spamRecord](opts.CacheSize),
+		aggregator: newLRU[*aggregateRecord](opts.CacheSize),
+		logger:     newLRU[*eventLog](opts.CacheSize),
+		spam:       newLRU[*spamRecord](opts.CacheSize),
 	}
 }
 
@@ -189,7 +189,7 @@ func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) R
 // Event that is the key of its combined message, which no event will ask for
 // again; the combined occurrences keep being counted under the aggregate key.
 func (c *Correlator) UpdateState(stored *api.Event) {
-	c.logger.Add(eventKey(stored), eventLog{
+	c.logger.Add(eventKey(stored), &eventLog{
 		count: stored.Count, first: stored.FirstTimestamp, name: stored.Metadata.Name,
 		resourceVersion: stored.Metadata.ResourceVersion, stored: stored,
 	})
@@ -207,21 +207,21 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) (
 	// group not found has last 0, far enough in the past in upstream's
 	// wall-clock terms; here the clock starts at 0, so found is checked too.)
 	if !found || now-rec.last > c.opts.MaxInterval {
-		rec = aggregateRecord{}
+		rec = &aggregateRecord{}
 	}
 	keys := rec.localKeys
 	if !slices.Contains(keys, localKey) {
 		keys = append(slices.Clip(keys), localKey)
 	}
 	if len(keys) < c.opts.MaxEvents {
-		c.aggregator.Add(aggKey, aggregateRecord{localKeys: keys, last: now})
+		c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys, last: now})
 		return ev, key, false, len(keys)
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
 	// model drops the one just added, so the group keeps the first messages
 	// it saw, and every new message keeps being combined.
-	c.aggregator.Add(aggKey, aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now})
+	c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now})
 
 	wall := api.NewTime(sim.Epoch.Add(now))
 	return &api.Event{
@@ -246,13 +246,16 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) (
 func (c *Correlator) observe(ev *api.Event, key string) (*api.Event, *api.Event) {
 	out := ev.DeepCopy()
 	last, found := c.logger.Get(key)
-	if found && last.count > 0 {
+	if !found {
+		last = &eventLog{}
+	}
+	if last.count > 0 {
 		out.Metadata.Name = last.name
 		out.Metadata.ResourceVersion = last.resourceVersion
 		out.FirstTimestamp = last.first
 		out.Count = last.count + 1
 	}
-	c.logger.Add(key, eventLog{
+	c.logger.Add(key, &eventLog{
 		count: out.Count, first: out.FirstTimestamp, name: out.Metadata.Name,
 		resourceVersion: out.Metadata.ResourceVersion, stored: last.stored,
 	})
@@ -266,9 +269,12 @@ func (c *Correlator) observe(ev *api.Event, key string) (*api.Event, *api.Event)
 // bucket of ev's source and object and reports whether there was one.
 func (c *Correlator) filter(ev *api.Event, now time.Duration) (bool, time.Duration) {
 	key := spamKey(ev)
-	rec, _ := c.spam.Get(key)
+	rec, found := c.spam.Get(key)
+	if !found {
+		rec = &spamRecord{}
+	}
 	bucket, ok, wait := rec.bucket.tryAccept(now, c.opts.QPS, c.opts.Burst, rec.started)
-	c.spam.Add(key, spamRecord{bucket: bucket, started: rec.started || ok})
+	c.spam.Add(key, &spamRecord{bucket: bucket, started: rec.started || ok})
 	return ok, wait
 }
 
@@ -337,9 +343,9 @@ func (n *Namer) Next(object string, now time.Duration) string {
 }
 
 type correlatorSnapshot struct {
-	aggregator lruSnapshot[aggregateRecord]
-	logger     lruSnapshot[eventLog]
-	spam       lruSnapshot[spamRecord]
+	aggregator lruSnapshot[*aggregateRecord]
+	logger     lruSnapshot[*eventLog]
+	spam       lruSnapshot[*spamRecord]
 }
 
 func (c *Correlator) snapshot() correlatorSnapshot {

@@ -14,8 +14,11 @@ import "maps"
 // oldest log record whose tick is still its entry's tick; records whose key
 // was used again since are stale and are skipped.
 //
-// Values are stored by value and must be treated as immutable (a change is a
-// new value), so a snapshot can share them.
+// Values must be treated as immutable (a change is a new value), so a
+// snapshot can share them. The correlator stores pointers to records it never
+// changes in place: all pointer types share one GC shape, so its three caches
+// share one compiled copy of this code in main.wasm, where three struct types
+// would compile it three times, each under a long generated name.
 type lru[V any] struct {
 	// capacity is the most entries the cache holds.
 	capacity int
