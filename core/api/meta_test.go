@@ -117,6 +117,33 @@ func TestKinds(t *testing.T) {
 	assert.False(t, KindNode.Namespaced())
 	assert.True(t, KindPod.Namespaced())
 	assert.Equal(t, "rs", ShortName(KindReplicaSet))
-	_, ok := KindForResource("deployments")
+	assert.Equal(t, "apps/v1", KindDeployment.APIVersion())
+	assert.Equal(t, "deploy", ShortName(KindDeployment))
+	_, ok := KindForResource("statefulsets")
 	assert.False(t, ok)
+}
+
+func TestIntOrStringWritesANumberOrAString(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want IntOrString
+		json string
+	}{
+		{"1", FromInt(1), `1`},
+		{"0", FromInt(0), `0`},
+		{"25%", FromString("25%"), `"25%"`},
+		{"oops", FromString("oops"), `"oops"`},
+	} {
+		got := ParseIntOrString(tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+		assert.Equal(t, tc.in, got.String())
+		b, err := json.Marshal(got)
+		require.NoError(t, err)
+		assert.Equal(t, tc.json, string(b))
+		var back IntOrString
+		require.NoError(t, json.Unmarshal(b, &back))
+		assert.Equal(t, got, back)
+	}
+	var v IntOrString
+	assert.ErrorContains(t, json.Unmarshal([]byte(`1.5`), &v), "32-bit integer or a string")
 }

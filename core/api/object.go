@@ -23,10 +23,11 @@ const (
 	KindReplicationController Kind = "ReplicationController"
 	KindNode                  Kind = "Node"
 	KindEvent                 Kind = "Event"
+	KindDeployment            Kind = "Deployment"
 )
 
 // Kinds lists every kind in a fixed order, for help texts and iteration.
-var Kinds = []Kind{KindPod, KindReplicaSet, KindReplicationController, KindNode, KindEvent}
+var Kinds = []Kind{KindPod, KindReplicaSet, KindReplicationController, KindNode, KindEvent, KindDeployment}
 
 // Resource is the plural, lower-case name the API serves a kind under.
 func (k Kind) Resource() string {
@@ -41,13 +42,15 @@ func (k Kind) Resource() string {
 		return "nodes"
 	case KindEvent:
 		return "events"
+	case KindDeployment:
+		return "deployments"
 	}
 	return ""
 }
 
 // APIVersion is the group/version a manifest of this kind declares.
 func (k Kind) APIVersion() string {
-	if k == KindReplicaSet {
+	if k == KindReplicaSet || k == KindDeployment {
 		return "apps/v1"
 	}
 	return "v1"
@@ -79,6 +82,8 @@ func ShortName(k Kind) string {
 		return "node"
 	case KindEvent:
 		return "event"
+	case KindDeployment:
+		return "deploy"
 	}
 	return string(k)
 }
@@ -122,6 +127,8 @@ func NewObject(k Kind) (Object, bool) {
 		return &Node{}, true
 	case KindEvent:
 		return &Event{}, true
+	case KindDeployment:
+		return &Deployment{}, true
 	}
 	return nil, false
 }

@@ -228,6 +228,9 @@ func equalObjects(a, b api.Object) bool {
 	case *api.Event:
 		y, ok := b.(*api.Event)
 		return ok && eqEventBody(x, y)
+	case *api.Deployment:
+		y, ok := b.(*api.Deployment)
+		return ok && eqDeploymentSpec(&x.Spec, &y.Spec) && eqDeploymentStatus(&x.Status, &y.Status)
 	}
 	return false
 }

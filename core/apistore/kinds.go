@@ -40,7 +40,7 @@ type kindInfo struct {
 }
 
 // numKinds is the number of kinds the store holds; Store.kinds has one slot each.
-const numKinds = 5
+const numKinds = 6
 
 var kindInfos = [numKinds]kindInfo{
 	{
@@ -72,6 +72,12 @@ var kindInfos = [numKinds]kindInfo{
 		// legacy event validation asks.
 		validateName: validatePathSegmentName,
 	},
+	{
+		kind: api.KindDeployment, index: 5, group: "apps", resource: "deployments",
+		qualifiedResource: "deployments.apps", qualifiedKind: "Deployment.apps",
+		namespaced: true, hasStatus: true, hasGeneration: true,
+		validateName: labels.NameIsDNSSubdomain,
+	},
 }
 
 // infoFor returns the kindInfo of k, or nil for a kind the store does not hold.
@@ -87,6 +93,8 @@ func infoFor(k api.Kind) *kindInfo {
 		return &kindInfos[3]
 	case api.KindEvent:
 		return &kindInfos[4]
+	case api.KindDeployment:
+		return &kindInfos[5]
 	}
 	return nil
 }

@@ -31,6 +31,10 @@ func withResourceVersion(obj api.Object, rv string) api.Object {
 		c := *o
 		c.Metadata.ResourceVersion = rv
 		return &c
+	case *api.Deployment:
+		c := *o
+		c.Metadata.ResourceVersion = rv
+		return &c
 	}
 	return obj
 }
@@ -83,6 +87,13 @@ func truncateTimes(obj api.Object) {
 	case *api.Node:
 		for i := range o.Status.Conditions {
 			c := &o.Status.Conditions[i]
+			c.LastTransitionTime = truncTime(c.LastTransitionTime)
+		}
+	case *api.Deployment:
+		truncateTemplateTimes(&o.Spec.Template)
+		for i := range o.Status.Conditions {
+			c := &o.Status.Conditions[i]
+			c.LastUpdateTime = truncTime(c.LastUpdateTime)
 			c.LastTransitionTime = truncTime(c.LastTransitionTime)
 		}
 	case *api.Event:

@@ -47,6 +47,8 @@ func setDefaults(obj api.Object) {
 			one := int32(1)
 			o.Spec.Replicas = &one
 		}
+	case *api.Deployment:
+		defaultDeployment(o)
 	}
 }
 
@@ -79,6 +81,8 @@ func prepareForCreate(info *kindInfo, obj api.Object) {
 		o.Status = api.ReplicaSetStatus{}
 	case *api.ReplicationController:
 		o.Status = api.ReplicationControllerStatus{}
+	case *api.Deployment:
+		o.Status = api.DeploymentStatus{}
 	}
 }
 
@@ -103,6 +107,8 @@ func prepareForUpdate(obj, old api.Object) {
 		if !eqRCSpec(&o.Spec, &prev.Spec) {
 			m.Generation = om.Generation + 1
 		}
+	case *api.Deployment:
+		prepareDeploymentUpdate(o, old.(*api.Deployment))
 	case *api.Node:
 		o.Status = old.(*api.Node).Status
 	}
@@ -116,6 +122,12 @@ func prepareForUpdate(obj, old api.Object) {
 // or a label change that raced with it.
 func prepareForStatusUpdate(obj, old api.Object) {
 	m, om := obj.Meta(), old.Meta()
+	if d, ok := obj.(*api.Deployment); ok {
+		prepareDeploymentStatusUpdate(d, old.(*api.Deployment))
+		m.DeletionTimestamp = om.DeletionTimestamp
+		m.Generation = om.Generation
+		return
+	}
 	m.Labels = om.Labels
 	m.Annotations = om.Annotations
 	m.OwnerReferences = om.OwnerReferences

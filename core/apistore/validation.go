@@ -45,6 +45,8 @@ func validateCreate(info *kindInfo, obj api.Object) fieldErrors {
 		errs = validateRSSpec(errs, &o.Spec, false)
 	case *api.ReplicationController:
 		errs = validateRCSpec(errs, &o.Spec, false)
+	case *api.Deployment:
+		errs = validateDeploymentSpec(errs, &o.Spec, false)
 	case *api.Event:
 		errs = validateEvent(errs, o)
 	}
@@ -73,6 +75,13 @@ func validateUpdate(obj, old api.Object) fieldErrors {
 			prevAnnotations = t.Metadata.Annotations
 		}
 		errs = validateRCSpec(errs, &o.Spec, !validDeletionCost(prevAnnotations))
+	case *api.Deployment:
+		prev := old.(*api.Deployment)
+		errs = validateDeploymentSpec(errs, &o.Spec, !validDeletionCost(prev.Spec.Template.Metadata.Annotations))
+		// apps/v1 made the selector immutable, as a ReplicaSet's.
+		if !eqSelector(o.Spec.Selector, prev.Spec.Selector) {
+			errs = append(errs, invalid("spec.selector", showLabelSelector(o.Spec.Selector), fieldImmutableErrorMsg))
+		}
 	case *api.Event:
 		errs = validateEvent(errs, o)
 	}
@@ -121,6 +130,8 @@ func validateStatusUpdate(obj, old api.Object) fieldErrors {
 	case *api.ReplicationController:
 		s := &o.Status
 		errs = validateReplicaCounts(errs, s.Replicas, s.FullyLabeledReplicas, s.ReadyReplicas, s.AvailableReplicas, s.ObservedGeneration)
+	case *api.Deployment:
+		errs = validateDeploymentStatus(errs, &o.Status, &old.(*api.Deployment).Status)
 	}
 	return errs
 }
@@ -409,30 +420,7 @@ func validateRSSpec(errs fieldErrors, spec *api.ReplicaSetSpec, allowInvalidCost
 	if spec.MinReadySeconds < 0 {
 		errs = append(errs, invalid("spec.minReadySeconds", showInt(int64(spec.MinReadySeconds)), isNegativeErrorMsg))
 	}
-	if spec.Selector == nil {
-		errs = append(errs, required("spec.selector", ""))
-	} else {
-		errs = validateLabelSelector(errs, spec.Selector, "spec.selector")
-		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			// Upstream's wording, shared with Deployments.
-			errs = append(errs, invalid("spec.selector", showLabelSelector(spec.Selector), "empty selector is invalid for deployment"))
-		}
-	}
-	selector, err := labels.LabelSelectorAsSelector(spec.Selector)
-	if err != nil {
-		return append(errs, invalid("spec.selector", showLabelSelector(spec.Selector), "invalid label selector"))
-	}
-	// A ReplicaSet whose pods would not match its own selector would create pods
-	// forever: every new pod is invisible to the next sync.
-	if !selector.Empty() && !selector.Matches(spec.Template.Metadata.Labels) {
-		errs = append(errs, invalid("spec.template.metadata.labels", showStringMap(spec.Template.Metadata.Labels),
-			"`selector` does not match template `labels`"))
-	}
-	errs = validatePodTemplate(errs, &spec.Template, "spec.template", allowInvalidCost)
-	if spec.Template.Spec.RestartPolicy != api.RestartAlways {
-		errs = append(errs, notSupported("spec.template.spec.restartPolicy", spec.Template.Spec.RestartPolicy, api.RestartAlways))
-	}
-	return errs
+	return validateSelectorAndTemplate(errs, spec.Selector, &spec.Template, allowInvalidCost)
 }
 
 // validateLabelSelector is upstream's ValidateLabelSelector for a structured

@@ -39,6 +39,8 @@ func upstreamObject(kind api.Kind) any {
 		return &corev1.Node{}
 	case api.KindEvent:
 		return &corev1.Event{}
+	case api.KindDeployment:
+		return &appsv1.Deployment{}
 	}
 	panic("no upstream type for " + kind)
 }

@@ -38,6 +38,8 @@ var (
 		{"IP", true}, {"Node", true}, {"Nominated Node", true}, {"Readiness Gates", true}}
 	replicaSetColumns = []column{{"Name", false}, {"Desired", false}, {"Current", false}, {"Ready", false}, {"Age", false},
 		{"Containers", true}, {"Images", true}, {"Selector", true}}
+	deploymentColumns = []column{{"Name", false}, {"Ready", false}, {"Up-to-date", false}, {"Available", false}, {"Age", false},
+		{"Containers", true}, {"Images", true}, {"Selector", true}}
 	nodeColumns = []column{{"Name", false}, {"Status", false}, {"Roles", false}, {"Age", false}, {"Version", false},
 		{"Internal-IP", true}, {"External-IP", true}, {"OS-Image", true}, {"Kernel-Version", true}, {"Container-Runtime", true}}
 	eventColumns = []column{{"Last Seen", false}, {"Type", false}, {"Reason", false}, {"Object", false},
@@ -76,6 +78,9 @@ func Table(kind api.Kind, namespace string, objs []api.Object, now time.Time, wi
 		case *api.ReplicationController:
 			columns = replicaSetColumns
 			rows = append(rows, replicationControllerRow(o, now))
+		case *api.Deployment:
+			columns = deploymentColumns
+			rows = append(rows, deploymentRow(o, now))
 		case *api.Node:
 			columns = nodeColumns
 			rows = append(rows, nodeRow(o, now))
@@ -253,6 +258,22 @@ func replicaSetRow(rs *api.ReplicaSet, now time.Time) []string {
 		age(rs.Metadata.CreationTimestamp, now),
 		names, images,
 		labels.FormatLabelSelector(rs.Spec.Selector),
+	}
+}
+
+// deploymentRow is upstream's printDeployment: READY is ready pods out of
+// spec.replicas, UP-TO-DATE the pods of the newest template, AVAILABLE those
+// ready for minReadySeconds.
+func deploymentRow(d *api.Deployment, now time.Time) []string {
+	names, images := containerCells(d.Spec.Template.Spec.Containers)
+	return []string{
+		d.Metadata.Name,
+		strconv.Itoa(int(d.Status.ReadyReplicas)) + "/" + desired(d.Spec.Replicas),
+		strconv.Itoa(int(d.Status.UpdatedReplicas)),
+		strconv.Itoa(int(d.Status.AvailableReplicas)),
+		age(d.Metadata.CreationTimestamp, now),
+		names, images,
+		labels.FormatLabelSelector(d.Spec.Selector),
 	}
 }
 

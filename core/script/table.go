@@ -200,6 +200,7 @@ var kindTable = []KindDoc{
 	{api.KindReplicationController, "rc", []string{"rc", "replicationcontroller", "replicationcontrollers"}},
 	{api.KindNode, "node", []string{"node", "nodes", "no"}},
 	{api.KindEvent, "event", []string{"event", "events", "ev"}},
+	{api.KindDeployment, "deploy", []string{"deploy", "deployment", "deployments"}},
 }
 
 // Kinds describes every kind a script may name.

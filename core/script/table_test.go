@@ -217,6 +217,7 @@ func TestKubectlKindNames(t *testing.T) {
 		"rc":   api.KindReplicationController,
 		"node": api.KindNode, "nodes": api.KindNode, "no": api.KindNode,
 		"event": api.KindEvent, "events": api.KindEvent, "ev": api.KindEvent,
+		"deploy": api.KindDeployment, "deployment": api.KindDeployment, "deployments": api.KindDeployment,
 	} {
 		k, ok := kindOf(word)
 		assert.True(t, ok, word)
@@ -224,7 +225,7 @@ func TestKubectlKindNames(t *testing.T) {
 		c := parseOK(t, "get "+word)
 		assert.Equal(t, kind, c.(*Get).Kind, word)
 	}
-	_, ok := kindOf("deployment")
+	_, ok := kindOf("statefulset")
 	assert.False(t, ok)
 }
 
