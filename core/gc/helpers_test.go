@@ -38,10 +38,17 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigWith(t, nil)
+}
+
+// newRigWith is newRig with a collector that follows kinds (nil: the
+// default table).
+func newRigWith(t *testing.T, kinds []Followed) *rig {
+	t.Helper()
 	k := sim.New(1)
 	store := apistore.New(apistore.Options{Now: k.Wall, Rand: k.Rand()})
 	srv := apistore.NewServer("apiserver", store, apistore.ServerConfig{})
-	g := New(Config{Server: srv}, k)
+	g := New(Config{Server: srv, Kinds: kinds}, k)
 	require.NoError(t, k.Register("apiserver", srv))
 	require.NoError(t, k.Register(g.Name(), g))
 	require.NoError(t, k.Register("kubectl", kubectl{}))
@@ -163,9 +170,17 @@ func (r *rig) delete(kind api.Kind, name string, policy apistore.PropagationPoli
 
 func (r *rig) rs(name string) *api.ReplicaSet {
 	r.t.Helper()
+	return r.rsOwned(name)
+}
+
+// rsOwned stores a ReplicaSet with the given owner references: a
+// Deployment's ReplicaSet, or, in these tests, one a ReplicationController
+// owns (the store checks no owner's kind), for two levels of dependents.
+func (r *rig) rsOwned(name string, owners ...api.OwnerReference) *api.ReplicaSet {
+	r.t.Helper()
 	one := int32(1)
 	obj, err := r.store.Create(&api.ReplicaSet{
-		Metadata: api.ObjectMeta{Namespace: "default", Name: name},
+		Metadata: api.ObjectMeta{Namespace: "default", Name: name, OwnerReferences: owners},
 		Spec: api.ReplicaSetSpec{
 			Replicas: &one,
 			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": name}},
