@@ -111,6 +111,11 @@ func (r *rig) check() {
 			require.Equal(r.t, g.current, uid, "only the current dependent is processing")
 		}
 	}
+	for _, uid := range g.deleting {
+		_, alive := g.owners[uid]
+		require.True(r.t, alive, "an owner deleting its dependents is alive")
+	}
+	require.Len(r.t, slices.Compact(slices.Sorted(slices.Values(g.deleting))), len(g.deleting), "an owner is marked once")
 	require.LessOrEqual(r.t, len(g.absent), AbsentOwnerCacheSize)
 	require.LessOrEqual(r.t, len(g.deletedOwners), AbsentOwnerCacheSize)
 	r.checkGraph()
