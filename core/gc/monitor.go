@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -60,7 +59,7 @@ func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
 		summary += ", and " + deps + ", the dependents it keeps in its graph"
 	}
 	if both != "" {
-		summary += "; " + both + " " + pick(strings.Contains(both, " and "), "are", "is") + " kept in the graph as dependents too"
+		summary += "; " + both + " are kept in the graph as dependents too"
 	}
 	return g.report("GraphBuilder.startMonitors", summary)
 }
