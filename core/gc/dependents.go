@@ -47,6 +47,9 @@ type dependent struct {
 	// solid, dangling and waiting classify owners (indexes into owners):
 	// alive, gone, and alive but deleting its dependents in the foreground.
 	solid, dangling, waiting []int
+	// conflicts counts removeFinalizer's tries in this round, for an owner
+	// deleting its dependents in the foreground.
+	conflicts int
 	// retries counts rate-limited retries since the last success.
 	retries int
 	// lastErr is the error of the last failed try.
@@ -151,7 +154,7 @@ func (g *GarbageCollector) work(ctx *sim.Context) sim.Report {
 	g.deps[uid] = d
 	g.current = uid
 	d.state = depProcessing
-	d.next, d.solid, d.dangling, d.waiting = 0, nil, nil, nil
+	d.next, d.solid, d.dangling, d.waiting, d.conflicts = 0, nil, nil, nil, 0
 	if d.stale {
 		g.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: d.kind, Namespace: d.namespace, Name: d.name},
 			pending{purpose: getDependent, uid: uid})
@@ -165,7 +168,21 @@ func (g *GarbageCollector) work(ctx *sim.Context) sim.Report {
 		return g.report("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
 			"); it was queued while the graph of "+d.kind.Resource()+" was behind, so reading it first", d.ref())
 	}
+	if g.isDeletingDependents(uid) {
+		return g.processDeletingDependents(ctx, d, "took "+d.String()+" from the queue")
+	}
 	return g.classify(ctx, d, "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+")")
+}
+
+// attemptToDelete goes on with attemptToDeleteItem once the worker has the
+// object as the graph saw it or as just read: an owner deleting its
+// dependents in the foreground goes to processDeletingDependentsItem, any
+// other object has its owners classified.
+func (g *GarbageCollector) attemptToDelete(ctx *sim.Context, d *dependent, lead string) sim.Report {
+	if g.isDeletingDependents(d.uid) {
+		return g.processDeletingDependents(ctx, d, lead)
+	}
+	return g.classify(ctx, d, lead)
 }
 
 // dependentRead takes the live GET of a dependent being retried.
@@ -188,7 +205,7 @@ func (g *GarbageCollector) dependentRead(ctx *sim.Context, p pending, reply *api
 	fresh := dependentOf(nodeOf(obj), d.cause, d.reason)
 	fresh.state, fresh.retries, fresh.lastErr = depProcessing, d.retries, d.lastErr
 	g.deps[p.uid] = fresh
-	return g.classify(ctx, fresh, "read "+d.String())
+	return g.attemptToDelete(ctx, fresh, "read "+d.String())
 }
 
 // classify walks the dependent's owner references from d.next, classifying
@@ -291,7 +308,17 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 			", so it stays: removing only its reference to "+names+" (PATCH, uid precondition)", touched...)
 	}
 	policy := apistore.DeletePropagationBackground
-	switch {
+	why := "no owner of " + d.String() + " is left"
+	if len(d.waiting) > 0 {
+		why = d.String() + " has no live owner"
+	}
+	switch deps := len(g.dependents[d.uid]); {
+	case len(d.waiting) > 0 && deps > 0:
+		// An owner deletes its dependents in the foreground and this one has
+		// dependents of its own: they go first, and it waits for them as
+		// its owner waits for it.
+		policy = apistore.DeletePropagationForeground
+		why = d.String() + " has no live owner, and " + plural(deps, "dependent", "dependents") + " of its own in the graph, so it is deleted in the foreground too"
 	case slices.Contains(d.finalizers, apistore.FinalizerOrphanDependents):
 		policy = apistore.DeletePropagationOrphan
 	case slices.Contains(d.finalizers, apistore.FinalizerDeleteDependents):
@@ -300,7 +327,7 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 	g.send(ctx, apistore.Request{Verb: apistore.VerbDelete, Kind: d.kind, Namespace: d.namespace, Name: d.name,
 		DeleteOptions: apistore.DeleteOptions{PropagationPolicy: policy, Preconditions: apistore.Preconditions{UID: d.uid}}},
 		pending{purpose: deleteDependent, uid: d.uid})
-	return g.report("attemptToDeleteItem", lead+"; no owner of "+d.String()+" is left: deleting it (DELETE, propagationPolicy "+
+	return g.report("attemptToDeleteItem", lead+"; "+why+": deleting it (DELETE, propagationPolicy "+
 		string(policy)+", uid precondition)", touched...)
 }
 
@@ -318,7 +345,11 @@ func (g *GarbageCollector) dependentWritten(ctx *sim.Context, p pending, reply *
 	case err == nil:
 		g.stats.Deleted++
 		how := "removed"
-		if !reply.Response.Deleted {
+		switch {
+		case reply.Response.Deleted:
+		case reply.Response.Object != nil && hasFinalizer(reply.Response.Object.Meta(), apistore.FinalizerDeleteDependents):
+			how = "marked for deletion; it goes once its own blocking dependents are gone (foregroundDeletion finalizer)"
+		default:
 			how = "marked for deletion; it goes when its grace period ends"
 		}
 		return g.finishDependent(ctx, d, "deleted "+d.String()+": "+how)

@@ -1,5 +1,6 @@
 // Package gc is the garbage collector: what makes `kubectl delete rs/web`
-// take the ReplicaSet's pods with it, or, with --cascade=orphan, leave them
+// take the ReplicaSet's pods with it, after it (--cascade=background) or
+// before it (--cascade=foreground), or, with --cascade=orphan, leave them
 // behind.
 //
 // # Owners and dependents
@@ -22,9 +23,17 @@
 //     owner's reference from every dependent, then removes the finalizer; an
 //     object being deleted whose last finalizer goes is removed. The
 //     dependents stay, as orphans a new owner may adopt.
-//   - Foreground (the owner waits, with the "foregroundDeletion" finalizer,
-//     until its blocking dependents are gone) comes with Deployments; the
-//     store already records it, and this collector does not act on it yet.
+//   - Foreground (--cascade=foreground): the API server marks the owner
+//     and gives it the "foregroundDeletion" finalizer; the DELETE returns at
+//     once. The collector deletes the owner's dependents, and removes the
+//     finalizer only when no dependent whose reference has
+//     blockOwnerDeletion=true is left. A pod still terminating is left: the
+//     owner stays, with its deletionTimestamp, until its last such pod is
+//     gone. Dependents whose reference does not block are deleted too, but
+//     the owner does not wait for them. A dependent that has dependents of
+//     its own (a Deployment's ReplicaSet) is deleted in the foreground too,
+//     so the cascade goes down level by level and the owners go up in
+//     order: pods, then the ReplicaSet, then the Deployment.
 //
 // A dependent may have more than one owner. When one of them is deleted in
 // the background, the collector reads each of the dependent's other owners
@@ -37,10 +46,12 @@
 // # The graph
 //
 // The collector follows GraphBuilder: it builds its graph from watch events.
-// Its monitors list, then watch from the list's resourceVersion, the owner
-// kinds (ReplicaSets, ReplicationControllers) and the dependent kinds
-// (Pods); a watch that fails or expires is replaced by a new list after the
-// reflector's back-off. From the events it keeps every dependent's owner
+// Its monitors list, then watch from the list's resourceVersion, the kinds
+// of one table, DefaultKinds: the owner kinds (ReplicaSets,
+// ReplicationControllers) and the dependent kinds (Pods). A kind may be
+// both, as a ReplicaSet is under a Deployment: each of its events updates
+// the owner's side and the graph in one step. A watch that fails or
+// expires is replaced by a new list after the reflector's back-off. From the events it keeps every dependent's owner
 // references and, for every owner uid, the dependents that name it, updated
 // on each ADDED, MODIFIED and DELETED. So when an owner goes, its dependents
 // are known at once, with no request; and a dependent that shows up (or
@@ -72,6 +83,32 @@
 // The first dependent's read of the owner fills the absentOwnerCache, so the
 // others are deleted without asking again.
 //
+// Foreground, an owner with two pods that take a second to stop (the
+// golden script core/script/testdata/foreground.txt):
+//
+//	apiserver  registry.Delete               delete replicasets default/web: marked for deletion
+//	gc         processGraphChanges           saw MODIFIED rs/web …: rs/web is being deleted in the foreground (foregroundDeletion finalizer): it stays until no dependent with blockOwnerDeletion is left; queued its 2 dependents in the graph (…), then itself, for attemptToDeleteItem
+//	gc         isDangling                    took pod/web-a from the queue (rs/web is deleting its dependents in the foreground); is its owner rs/web still there? reading it (GET)
+//	gc         attemptToDeleteItem           pod/web-a: rs/web is deleting its dependents in the foreground; pod/web-a has no live owner: deleting it (DELETE, propagationPolicy Background, uid precondition)
+//	…                                        (the same for pod/web-b)
+//	gc         processDeletingDependentsItem took rs/web from the queue: it is deleting its dependents in the foreground, and 2 dependents with blockOwnerDeletion still block it (…; 2 being deleted): it waits for them to go
+//	kubelet    killPod                       stopped the containers of pod/web-a: removing the pod from the API server …
+//	gc         processGraphChanges           saw DELETED pod/web-a …: removed from the graph; rs/web, deleting its dependents in the foreground, queued for attemptToDeleteItem to see whether it may go now
+//	gc         processDeletingDependentsItem took rs/web from the queue: … 1 dependent with blockOwnerDeletion still blocks it (pod/web-b; 1 being deleted): it waits for it to go
+//	…                                        (pod/web-b stops and goes)
+//	gc         processDeletingDependentsItem took rs/web from the queue: it is deleting its dependents in the foreground, and no dependent with blockOwnerDeletion is left in the graph: removing its foregroundDeletion finalizer, reading it first (GET)
+//	gc         removeFinalizer               read rs/web at resourceVersion 22: removing its foregroundDeletion finalizer (PATCH, resourceVersion as precondition)
+//	gc         removeFinalizer               removed the foregroundDeletion finalizer from rs/web; with no finalizer left, the API server removed it
+//	gc         processGraphChanges           saw DELETED rs/web …: rs/web is deleted after its blocking dependents (foreground cascading deletion): found 0 dependents of rs/web left in the graph; nothing to collect
+//
+// Two levels (a ReplicaSet a Deployment owns, whose pods it owns): the
+// ReplicaSet, a dependent with dependents of its own, is deleted "in the
+// foreground too (DELETE, propagationPolicy Foreground …)"; its MODIFIED
+// event marks it as deleting its dependents in turn; the Deployment waits
+// while the ReplicaSet "deleting its own dependents in the foreground"
+// blocks it; and the ReplicaSet's DELETED event, "as a dependent, removed
+// from the graph", queues the Deployment, whose finalizer goes last.
+//
 // Orphan: the owner's MODIFIED event (deletionTimestamp, orphan finalizer)
 // queues it for attemptToOrphan; its worker sends one patch per dependent in
 // the graph at once (upstream sends them from parallel goroutines); then
@@ -92,9 +129,25 @@
 // alone; owners are classified as alive, gone, or deleting their dependents
 // in the foreground; a live owner saves the dependent, whose references to
 // the others are removed by a patch carrying its uid as a precondition;
-// otherwise a delete with the dependent's uid as a precondition and a
-// propagationPolicy taken from its own finalizers, Background by default);
-// the absentOwnerCache (500 entries, least recently used goes first);
+// otherwise a delete with the dependent's uid as a precondition, with
+// propagationPolicy Foreground when an owner is deleting its dependents in
+// the foreground and the dependent has dependents of its own in the graph,
+// else taken from its own finalizers, Background by default); foreground
+// deletion as garbagecollector.go and graph_builder.go do it: the owner
+// marked deletingDependents when its event first shows the deletionTimestamp
+// and the foregroundDeletion finalizer, its dependents and then itself
+// queued for attemptToDelete (processTransitions); an owner in that state
+// sent to processDeletingDependentsItem, which removes the finalizer when
+// blockingDependents (the dependents in the graph whose reference to it has
+// blockOwnerDeletion=true, being deleted or not) is empty, and otherwise
+// queues those that are not deleting their own dependents; the owner
+// queued again when a dependent leaves the graph (processGraphChanges on a
+// delete queues the node's owners that are deleting their dependents) or
+// stops blocking it (addUnblockedOwnersToDeleteQueue: a blocking reference
+// removed, or set to blockOwnerDeletion=false); the worker holding the
+// owner through removeFinalizer's read, patch and conflict back-off, and a
+// failure putting it back rate-limited; the absentOwnerCache (500 entries,
+// least recently used goes first);
 // orphanDependents (all patches at once; NotFound counts as done; any other
 // failure retries the whole owner) and removeFinalizer (read, then patch
 // with a resourceVersion precondition; a conflict reads again after 10ms,
@@ -103,12 +156,17 @@
 // 1000s per item, and 10 per second with bursts of 100 overall); a retried
 // dependent is read live first, as attemptToDeleteItem always does.
 //
+// No oracle checks the foreground cascade: the shared oracle runs the real
+// controllers but does the collector's work at once. The functions named
+// above were read in the v1.31.14 source instead, and the tests in
+// foreground_test.go pin what they do.
+//
 // Different, and why:
 //
 //   - The graph. Upstream's GraphBuilder watches every deletable resource in
-//     the cluster; here only the owner kinds and the dependent kinds, and the
-//     graph holds only the dependents' side (owner uid to dependents), the
-//     owners being kept apart by uid. A reference to an owner of another
+//     the cluster; here only the kinds of DefaultKinds, and the graph holds
+//     only the dependents' side (owner uid to dependents), the owners being
+//     kept apart by uid (a kind that is both is kept on both sides). A reference to an owner of another
 //     kind (a Widget, a Node) is kept in the graph, but does not by itself
 //     make its dependent a candidate, as upstream's virtual node would.
 //     Upstream's monitors keep an informer cache; the model keeps no
@@ -134,8 +192,27 @@
 //   - One attemptToDelete worker, so dependents are processed one after the
 //     other. Upstream runs 20 (--concurrent-gc-syncs) whose requests
 //     interleave; the order shown is one of the orders upstream can take.
-//   - The periodic resync of monitors with discovery, and foreground
-//     deletion, are not modelled.
+//   - The periodic resync of monitors with discovery is not modelled.
+//   - processDeletingDependentsItem queues again every blocking dependent
+//     that is not deleting its own dependents; attemptToDeleteItem then
+//     returns at once for those being deleted. The model queues only those
+//     the graph does not show being deleted: the same requests, without a
+//     step per terminating pod each time the owner looks.
+//   - addUnblockedOwnersToDeleteQueue queues the owner of a reference
+//     removed or unblocked whatever its state; for an owner not deleting
+//     its dependents, attemptToDeleteItem then reads it or returns at once,
+//     and changes nothing. The model queues only owners deleting their
+//     dependents, so a pod released by its ReplicaSet costs no read.
+//   - Before deleting a dependent in the foreground, attemptToDeleteItem
+//     makes its own references non-blocking if one of its dependents is
+//     deleting its dependents too, to break a possible cycle. That cannot
+//     happen with the kinds followed here, whose deepest dependents are
+//     pods, never owners: it is not modelled.
+//   - Only owner kinds are watched for the foregroundDeletion finalizer. A
+//     pod deleted through the API with propagationPolicy Foreground would
+//     keep it; upstream's collector follows pods as owners too and removes
+//     it at once, since a pod has no dependents. The script's delete sends
+//     no policy for pods.
 //   - An owner removed while its dependents are being orphaned (someone took
 //     its finalizer away by hand) finishes the orphaning; then only the
 //     dependents that still name it are collected: those that appeared
@@ -151,6 +228,10 @@
 //   - Every owner whose dependents are being orphaned has one task, and is
 //     forgotten when done. A gone owner needs no task: its dependents go to
 //     the attemptToDelete queue in the step that sees it go.
+//   - An owner deleting its dependents in the foreground is marked once,
+//     and is alive in the collector's picture: the mark goes when the owner
+//     goes, or is seen without the finalizer. It shares the attemptToDelete
+//     queue, and its rule of at most once, with the dependents.
 //   - The graph's edges match its nodes: an object is among an owner uid's
 //     dependents exactly when its ownerReferences, as last seen, name that
 //     uid.

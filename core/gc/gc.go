@@ -49,7 +49,33 @@ const (
 	// eventRetryFinalizer: removeFinalizer's conflict back-off is over;
 	// Data is the owner's uid.
 	eventRetryFinalizer = "retry-finalizer"
+	// eventRetryForeground: the conflict back-off of removeFinalizer for an
+	// owner deleting its dependents in the foreground is over (the
+	// attemptToDelete worker holds it meanwhile); Data is its uid.
+	eventRetryForeground = "retry-foreground"
 )
+
+// Followed is a kind the collector follows, and what it follows it for.
+type Followed struct {
+	Kind api.Kind
+	// Owner: the collector acts on the deletion of its objects, deleting
+	// their dependents (in the background or the foreground) or orphaning
+	// them.
+	Owner bool
+	// Dependent: its objects are kept in the graph with their owner
+	// references, and are collected when their owners go.
+	Dependent bool
+}
+
+// DefaultKinds is the table of the kinds a collector whose Config names none
+// follows, one monitor each, in this order. A kind may be both an owner and
+// a dependent: a ReplicaSet a Deployment owns is deleted when the Deployment
+// goes, and its pods after it. Following another kind is one line here.
+var DefaultKinds = []Followed{
+	{Kind: api.KindReplicaSet, Owner: true},
+	{Kind: api.KindReplicationController, Owner: true},
+	{Kind: api.KindPod, Dependent: true},
+}
 
 // Config describes the collector. Zero values mean the documented defaults.
 type Config struct {
@@ -59,13 +85,8 @@ type Config struct {
 	Actor string
 	// Server is the API server the collector talks to.
 	Server *apistore.Server
-	// OwnerKinds are the kinds the collector watches for deletions (default
-	// ReplicaSets and ReplicationControllers).
-	OwnerKinds []api.Kind
-	// DependentKinds are the kinds it watches to build its graph of
-	// dependents (default Pods). A kind that is also an owner kind is
-	// followed as an owner only.
-	DependentKinds []api.Kind
+	// Kinds are the kinds the collector follows (default DefaultKinds).
+	Kinds []Followed
 }
 
 func (c Config) withDefaults() Config {
@@ -75,11 +96,8 @@ func (c Config) withDefaults() Config {
 	if c.Actor == "" {
 		c.Actor = DefaultActor
 	}
-	if len(c.OwnerKinds) == 0 {
-		c.OwnerKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController}
-	}
-	if len(c.DependentKinds) == 0 {
-		c.DependentKinds = []api.Kind{api.KindPod}
+	if len(c.Kinds) == 0 {
+		c.Kinds = DefaultKinds
 	}
 	return c
 }
@@ -93,12 +111,16 @@ type GarbageCollector struct {
 	cfg Config
 	sch sim.Scheduler
 
-	// monitors follow the owner kinds, then the dependent kinds, one per
-	// kind, in Config order.
+	// monitors follow the kinds, one each, in Config order.
 	monitors []monitor
 
 	// owners maps the uid of every owner the monitors know alive to it.
 	owners map[string]ownerRef
+	// deleting are the uids of the owners known alive that are deleting
+	// their dependents in the foreground (upstream's deletingDependents
+	// nodes), in the order the collector saw them start: each stays until
+	// no dependent with blockOwnerDeletion names it any more.
+	deleting []string
 	// nodes maps the uid of every object of a dependent kind the monitors
 	// know to it, as last seen. When nodesShared is set, a snapshot shares
 	// the map, and the first change after clones it (see writableNodes):
@@ -212,6 +234,11 @@ const (
 	getOwner
 	deleteDependent
 	unlinkDependent
+	// getForegroundOwner and removeForegroundFinalizer are removeFinalizer's
+	// read and patch for an owner deleting its dependents in the
+	// foreground, sent by the attemptToDelete worker.
+	getForegroundOwner
+	removeForegroundFinalizer
 )
 
 // New returns a collector that uses sch (the kernel) for its rate limiters'
@@ -231,13 +258,9 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		ownerLimiter: workqueue.DefaultControllerRateLimiter(sch),
 		depLimiter:   workqueue.DefaultControllerRateLimiter(sch),
 	}
-	for _, k := range cfg.OwnerKinds {
-		g.monitors = append(g.monitors, monitor{kind: k, owner: true, state: monitorNotStarted, lw: apistore.NewListWatch(k, "")})
-	}
-	for _, k := range cfg.DependentKinds {
-		if !slices.Contains(cfg.OwnerKinds, k) {
-			g.monitors = append(g.monitors, monitor{kind: k, state: monitorNotStarted, lw: apistore.NewListWatch(k, "")})
-		}
+	for _, k := range cfg.Kinds {
+		g.monitors = append(g.monitors, monitor{kind: k.Kind, owner: k.Owner, dependent: k.Dependent,
+			state: monitorNotStarted, lw: apistore.NewListWatch(k.Kind, "")})
 	}
 	return g
 }
@@ -276,6 +299,8 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		return g.retryOwner(ctx, ev.Data.(string))
 	case eventRetryFinalizer:
 		return g.retryFinalizer(ctx, ev.Data.(string))
+	case eventRetryForeground:
+		return g.retryForegroundFinalizer(ctx, ev.Data.(string))
 	}
 	return g.report("", "ignored unknown event "+strconv.Quote(ev.Kind))
 }
@@ -303,6 +328,10 @@ func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim
 		return g.ownerRead(ctx, p, reply)
 	case deleteDependent, unlinkDependent:
 		return g.dependentWritten(ctx, p, reply)
+	case getForegroundOwner:
+		return g.foregroundOwnerRead(ctx, p, reply)
+	case removeForegroundFinalizer:
+		return g.foregroundFinalizerRemoved(ctx, p, reply)
 	}
 	return g.report("", "ignored an answer it did not expect: "+reply.Request.String())
 }
@@ -336,6 +365,10 @@ func (g *GarbageCollector) Describe(ev sim.Event) string {
 		}
 	case eventWork:
 		return g.cfg.Name + " takes the next dependent to attemptToDeleteItem"
+	case eventRetryForeground:
+		if d := g.deps[ev.Data.(string)]; d != nil {
+			return g.cfg.Name + " reads " + d.String() + " again to remove its foregroundDeletion finalizer"
+		}
 	case eventRetryDependent:
 		if d := g.deps[ev.Data.(string)]; d != nil {
 			return g.cfg.Name + " retries " + d.String()

@@ -100,6 +100,9 @@ type graphChange struct {
 	// because an owner it gained is gone ("" if none); waiting is the note
 	// on an owner the collector cannot judge yet.
 	queued, waiting string
+	// woken are the owners deleting their dependents in the foreground that
+	// the object no longer blocks, queued to see whether they may go.
+	woken []ownerRef
 }
 
 // upsert puts an object of a dependent kind in the graph as it now is:
@@ -117,6 +120,11 @@ func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 	}
 	c := graphChange{isNew: !had}
 	if had {
+		if len(g.deleting) > 0 {
+			// Upstream's addUnblockedOwnersToDeleteQueue, before the edges
+			// change.
+			c.woken = g.wakeOwners(ctx, unblocked(old.owners, n.owners))
+		}
 		c.added, c.removed = refsDiff(old.owners, n.owners)
 	} else {
 		c.added = n.owners
@@ -135,7 +143,7 @@ func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 	}
 	for _, r := range c.added {
 		kind := api.Kind(r.Kind)
-		if _, alive := g.owners[r.UID]; alive || !slices.Contains(g.cfg.OwnerKinds, kind) {
+		if _, alive := g.owners[r.UID]; alive || !g.isOwnerKind(kind) {
 			continue
 		}
 		if !g.upToDate(kind) {
@@ -267,12 +275,35 @@ func (g *GarbageCollector) sweep(ctx *sim.Context, kind api.Kind) int {
 // so briefly.
 func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
 	n := nodeOf(ev.Object)
-	what := "saw " + string(ev.Type) + " " + n.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + "): "
-	if ev.Type == apistore.Deleted {
-		if _, ok := g.remove(n.uid); !ok {
-			return g.report("processGraphChanges", what+"it was not in the graph", n.ref())
+	return g.report("processGraphChanges", "saw "+eventWhat(ev)+": "+g.dependentChange(ctx, ev.Type, n), n.ref())
+}
+
+// unchanged is what a dependent's event that changes nothing says.
+const unchanged = "its owners are unchanged; nothing to do"
+
+// eventWhat names a watch event: "MODIFIED pod/web-a (resourceVersion 7)".
+func eventWhat(ev apistore.WatchEvent) string {
+	m := ev.Object.Meta()
+	return string(ev.Type) + " " + api.ShortName(ev.Object.Kind()) + "/" + m.Name + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
+}
+
+// dependentChange puts an object of a dependent kind in the graph as an
+// event shows it, or takes it out, and says what that changed. An object
+// that leaves the graph, or stops blocking an owner deleting its dependents
+// in the foreground, queues that owner for attemptToDeleteItem, which sees
+// whether it may go now (upstream's processGraphChanges does so for a
+// deleted node's owners, and addUnblockedOwnersToDeleteQueue for a changed
+// one's).
+func (g *GarbageCollector) dependentChange(ctx *sim.Context, typ apistore.EventType, n node) string {
+	if typ == apistore.Deleted {
+		old, ok := g.remove(n.uid)
+		if !ok {
+			return "it was not in the graph"
 		}
-		return g.report("processGraphChanges", what+"removed from the graph", n.ref())
+		if woken := g.wakeOwners(ctx, old.owners); len(woken) > 0 {
+			return "removed from the graph; " + wokenNote(woken)
+		}
+		return "removed from the graph"
 	}
 	c := g.upsert(ctx, n)
 	var summary string
@@ -281,8 +312,10 @@ func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEve
 		summary = "added to the graph; it has no owner"
 	case c.isNew:
 		summary = "added to the graph as a dependent of " + refNames(n.owners)
+	case len(c.added) == 0 && len(c.removed) == 0 && len(c.woken) == 0:
+		summary = unchanged
 	case len(c.added) == 0 && len(c.removed) == 0:
-		summary = "its owners are unchanged; nothing to do"
+		summary = "its references no longer block their owners' deletion"
 	case len(c.removed) > 0 && len(c.added) > 0:
 		summary = "no longer a dependent of " + refNames(c.removed) + "; now a dependent of " + refNames(c.added)
 	case len(c.removed) > 0:
@@ -290,26 +323,26 @@ func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEve
 	default:
 		summary = "now a dependent of " + refNames(c.added)
 	}
+	if len(c.woken) > 0 {
+		summary += "; " + wokenNote(c.woken)
+	}
 	if c.queued != "" {
 		summary += "; " + c.queued
 	} else if c.waiting != "" {
 		summary += "; " + c.waiting
 	}
-	return g.report("processGraphChanges", what+summary, n.ref())
+	return summary
 }
 
-// dependentsListed takes a dependent kind's list: every object listed is put
-// in the graph, and every object of the kind in the graph but not listed was
-// deleted while the monitor was not watching. Then the monitor watches, and
-// orphaning tasks that waited for the graph go on.
-func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+// dependentsListed takes the list of a dependent kind, once the monitor
+// watches from it: every object listed is put in the graph, and every
+// object of the kind in the graph but not listed was deleted while the
+// monitor was not watching. It returns what the step says.
+func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apistore.Reply) []string {
 	m := &g.monitors[i]
 	listed := make(map[string]bool, len(reply.Response.Items))
 	queued, waiting := 0, 0
-	// The monitor is current from here on: what the list says is the truth
-	// as of its resourceVersion.
-	m.lw.Observed(reply.Response.ResourceVersion)
-	g.watch(ctx, i)
+	var woken []ownerRef
 	for _, obj := range reply.Response.Items {
 		listed[obj.Meta().UID] = true
 		c := g.upsert(ctx, nodeOf(obj))
@@ -318,32 +351,55 @@ func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apis
 		} else if c.waiting != "" {
 			waiting++
 		}
+		woken = append(woken, c.woken...)
 	}
 	removed := 0
 	if len(g.nodes) > len(listed) {
 		for _, uid := range slices.Sorted(maps.Keys(g.nodes)) {
 			if g.nodes[uid].kind == m.kind && !listed[uid] {
-				g.remove(uid)
+				n, _ := g.remove(uid)
+				woken = append(woken, g.wakeOwners(ctx, n.owners)...)
 				removed++
 			}
 		}
 	}
-	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
-		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + " into the graph; watching from there"
+	var notes []string
 	if removed > 0 {
-		summary += "; " + plural(removed, "object", "objects") + " gone since the last list " + pick(removed == 1, "was", "were") + " removed from the graph"
+		notes = append(notes, plural(removed, "object", "objects")+" gone since the last list "+pick(removed == 1, "was", "were")+" removed from the graph")
 	}
 	if queued > 0 {
-		summary += "; " + plural(queued, "dependent", "dependents") + " of owners not alive in the graph queued for attemptToDeleteItem"
+		notes = append(notes, plural(queued, "dependent", "dependents")+" of owners not alive in the graph queued for attemptToDeleteItem")
 	}
 	if waiting > 0 {
-		summary += "; " + plural(waiting, "dependent names", "dependents name") + " owners not known yet, checked once their kind is listed"
+		notes = append(notes, plural(waiting, "dependent names", "dependents name")+" owners not known yet, checked once their kind is listed")
 	}
-	if resumed := g.resumeOrphaning(ctx); resumed > 0 {
-		summary += "; " + plural(resumed, "owner", "owners") + " waiting for the graph to orphan " + pick(resumed == 1, "its", "their") + " dependents go on"
+	if len(woken) > 0 {
+		notes = append(notes, wokenNote(woken))
 	}
-	return g.report("Reflector.syncWith", summary)
+	return notes
 }
+
+// unblocked returns the references in old that block their owner's deletion
+// (blockOwnerDeletion true) and that cur no longer has, or has without
+// blockOwnerDeletion: upstream's removed and changed references that
+// addUnblockedOwnersToDeleteQueue looks at.
+func unblocked(old, cur []api.OwnerReference) []api.OwnerReference {
+	var out []api.OwnerReference
+	for _, r := range old {
+		if !blocks(r) {
+			continue
+		}
+		i := slices.IndexFunc(cur, func(c api.OwnerReference) bool { return c.UID == r.UID })
+		if i < 0 || !blocks(cur[i]) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// blocks reports whether a reference blocks its owner's deletion in the
+// foreground.
+func blocks(r api.OwnerReference) bool { return r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion }
 
 func refsDiff(old, cur []api.OwnerReference) (added, removed []api.OwnerReference) {
 	if len(old) == len(cur) {

@@ -38,10 +38,17 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigWith(t, nil)
+}
+
+// newRigWith is newRig with a collector that follows kinds (nil: the
+// default table).
+func newRigWith(t *testing.T, kinds []Followed) *rig {
+	t.Helper()
 	k := sim.New(1)
 	store := apistore.New(apistore.Options{Now: k.Wall, Rand: k.Rand()})
 	srv := apistore.NewServer("apiserver", store, apistore.ServerConfig{})
-	g := New(Config{Server: srv}, k)
+	g := New(Config{Server: srv, Kinds: kinds}, k)
 	require.NoError(t, k.Register("apiserver", srv))
 	require.NoError(t, k.Register(g.Name(), g))
 	require.NoError(t, k.Register("kubectl", kubectl{}))
@@ -104,6 +111,11 @@ func (r *rig) check() {
 			require.Equal(r.t, g.current, uid, "only the current dependent is processing")
 		}
 	}
+	for _, uid := range g.deleting {
+		_, alive := g.owners[uid]
+		require.True(r.t, alive, "an owner deleting its dependents is alive")
+	}
+	require.Len(r.t, slices.Compact(slices.Sorted(slices.Values(g.deleting))), len(g.deleting), "an owner is marked once")
 	require.LessOrEqual(r.t, len(g.absent), AbsentOwnerCacheSize)
 	require.LessOrEqual(r.t, len(g.deletedOwners), AbsentOwnerCacheSize)
 	r.checkGraph()
@@ -163,9 +175,17 @@ func (r *rig) delete(kind api.Kind, name string, policy apistore.PropagationPoli
 
 func (r *rig) rs(name string) *api.ReplicaSet {
 	r.t.Helper()
+	return r.rsOwned(name)
+}
+
+// rsOwned stores a ReplicaSet with the given owner references: a
+// Deployment's ReplicaSet, or, in these tests, one a ReplicationController
+// owns (the store checks no owner's kind), for two levels of dependents.
+func (r *rig) rsOwned(name string, owners ...api.OwnerReference) *api.ReplicaSet {
+	r.t.Helper()
 	one := int32(1)
 	obj, err := r.store.Create(&api.ReplicaSet{
-		Metadata: api.ObjectMeta{Namespace: "default", Name: name},
+		Metadata: api.ObjectMeta{Namespace: "default", Name: name, OwnerReferences: owners},
 		Spec: api.ReplicaSetSpec{
 			Replicas: &one,
 			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": name}},

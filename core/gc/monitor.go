@@ -25,33 +25,41 @@ const (
 // monitor follows one kind: list, then watch from the list's
 // resourceVersion, as a reflector does; after an error (an expired watch
 // among them) it lists again after a back-off. Upstream's GraphBuilder runs
-// one shared informer per deletable resource; the model follows the owner
-// kinds and the dependent kinds, and keeps no cache of objects: the
-// collector keeps each owner's uid and name, and each dependent's owner
-// references (the graph).
+// one shared informer per deletable resource; the model follows the kinds
+// of its table (DefaultKinds), and keeps no cache of objects: the collector
+// keeps each owner's uid and name, and each dependent's owner references
+// (the graph).
 type monitor struct {
 	kind api.Kind
-	// owner: the kind is an owner kind; otherwise a dependent kind.
-	owner bool
-	state monitorState
+	// owner and dependent say what the kind is followed for (Followed); a
+	// kind may be both.
+	owner, dependent bool
+	state            monitorState
 	// lw is the list-then-watch bookkeeping: the request in flight, the open
 	// watch and the resourceVersion of the last list or watch event seen.
 	lw apistore.ListWatch
 }
 
 func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
-	owners, deps := "", ""
+	owners, deps, both := "", "", ""
 	for i := range g.monitors {
 		g.list(ctx, i)
-		if m := &g.monitors[i]; m.owner {
+		switch m := &g.monitors[i]; {
+		case m.owner:
 			owners = and(owners, m.kind.Resource())
-		} else {
+			if m.dependent {
+				both = and(both, m.kind.Resource())
+			}
+		case m.dependent:
 			deps = and(deps, m.kind.Resource())
 		}
 	}
 	summary := "start: listing " + owners + ", the owners whose deletion the collector follows"
 	if deps != "" {
 		summary += ", and " + deps + ", the dependents it keeps in its graph"
+	}
+	if both != "" {
+		summary += "; " + both + " are kept in the graph as dependents too"
 	}
 	return g.report("GraphBuilder.startMonitors", summary)
 }
@@ -96,18 +104,43 @@ func (g *GarbageCollector) listed(ctx *sim.Context, i int, reply *apistore.Reply
 	if err := reply.Response.Err; err != nil {
 		return g.backOff(ctx, i, "list of "+m.kind.Resource()+" failed: "+err.Error())
 	}
-	if !m.owner {
-		return g.dependentsListed(ctx, i, reply)
+	var notes []string
+	if m.owner {
+		notes = g.ownersListed(ctx, i, reply)
 	}
-	return g.ownersListed(ctx, i, reply)
+	// The monitor is current from here on: what the list says is the truth
+	// as of its resourceVersion.
+	m.lw.Observed(reply.Response.ResourceVersion)
+	g.watch(ctx, i)
+	into := ""
+	if m.dependent {
+		notes = append(notes, g.dependentsListed(ctx, i, reply)...)
+		into = " into the graph"
+		// Orphaning tasks that waited for the graph go on.
+		if resumed := g.resumeOrphaning(ctx); resumed > 0 {
+			notes = append(notes, plural(resumed, "owner", "owners")+" waiting for the graph to orphan "+pick(resumed == 1, "its", "their")+" dependents go on")
+		}
+	}
+	if m.owner {
+		if n := g.sweep(ctx, m.kind); n > 0 {
+			notes = append(notes, plural(n, "dependent names", "dependents name")+" a "+string(m.kind)+
+				" that was not in the list: queued for attemptToDeleteItem")
+		}
+	}
+	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
+		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + into + "; watching from there"
+	for _, n := range notes {
+		summary += "; " + n
+	}
+	return g.report("Reflector.syncWith", summary)
 }
 
-// ownersListed takes an owner monitor's list: every owner listed is
+// ownersListed takes the list of an owner kind: every owner listed is
 // observed, and every owner of the kind known before but not listed any
-// more was deleted while the monitor was not watching; so was any owner of
-// the kind that dependents in the graph name and that was not listed. Then
-// the monitor watches.
-func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
+// more was deleted while the monitor was not watching. (So was any owner of
+// the kind that dependents in the graph name and that was not listed: sweep
+// finds those once the monitor watches.) It returns what the step says.
+func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore.Reply) []string {
 	m := &g.monitors[i]
 	listed := map[string]bool{}
 	var notes []string
@@ -122,18 +155,7 @@ func (g *GarbageCollector) ownersListed(ctx *sim.Context, i int, reply *apistore
 			notes = append(notes, g.ownerGone(ctx, o, "gone from the list"))
 		}
 	}
-	m.lw.Observed(reply.Response.ResourceVersion)
-	g.watch(ctx, i)
-	if n := g.sweep(ctx, m.kind); n > 0 {
-		notes = append(notes, plural(n, "dependent names", "dependents name")+" a "+string(m.kind)+
-			" that was not in the list: queued for attemptToDeleteItem")
-	}
-	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
-		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + "; watching from there"
-	for _, n := range notes {
-		summary += "; " + n
-	}
-	return g.report("Reflector.syncWith", summary)
+	return notes
 }
 
 func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.Reply) sim.Report {
@@ -149,9 +171,11 @@ func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.
 }
 
 // watchEvent is GraphBuilder.processGraphChanges. For an owner, a deletion
-// hands its dependents in the graph to attemptToDelete, and a
-// deletionTimestamp with the orphan finalizer starts their orphaning; for a
-// dependent, the graph is updated (see dependentEvent).
+// hands its dependents in the graph to attemptToDelete, a deletionTimestamp
+// with the orphan finalizer starts their orphaning, and one with the
+// foregroundDeletion finalizer their deletion in the foreground; for a
+// dependent, the graph is updated (see dependentChange). An object of a
+// kind that is both is handled as both, in one step.
 func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery) sim.Report {
 	i := -1
 	for j := range g.monitors {
@@ -164,8 +188,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	ev := d.Event
 	obj := ev.Object
 	o := ownerOf(obj)
+	what := eventWhat(ev)
 	if i < 0 {
-		what := string(ev.Type) + " " + o.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
 		return g.report("Reflector.watch", "discarded "+what+": it belongs to a watch that is closed", o.ref())
 	}
 	m := &g.monitors[i]
@@ -178,16 +202,33 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	if !m.owner {
 		return g.dependentEvent(ctx, ev)
 	}
-	what := string(ev.Type) + " " + o.String() + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
 	if ev.Type == apistore.Deleted {
 		touched := []sim.Ref{o.ref()}
 		for _, d := range g.dependentsOf(o.UID) {
 			touched = append(touched, d.ref())
 		}
-		return g.report("processGraphChanges", "saw "+what+": "+g.ownerGone(ctx, o, "deleted"), touched...)
+		summary := g.ownerGone(ctx, o, "deleted")
+		if m.dependent {
+			summary += "; as a dependent, " + g.dependentChange(ctx, ev.Type, nodeOf(obj))
+		}
+		return g.report("processGraphChanges", "saw "+what+": "+summary, touched...)
+	}
+	// As upstream, the graph changes first, then the owner's transitions
+	// (processTransitions) are seen.
+	graph := ""
+	if m.dependent {
+		graph = g.dependentChange(ctx, ev.Type, nodeOf(obj))
 	}
 	note := g.observe(ctx, obj)
-	if note == "" {
+	if graph == unchanged && note != "" {
+		graph = ""
+	}
+	switch {
+	case graph != "" && note != "":
+		note = graph + "; " + note
+	case graph != "":
+		note = graph
+	case note == "":
 		note = "nothing for the garbage collector to do"
 	}
 	return g.report("processGraphChanges", "saw "+what+": "+note, o.ref())
@@ -195,11 +236,21 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 
 // observe records an owner as it now is. If it is being deleted with the
 // orphan finalizer, its dependents must be orphaned: it starts that task and
-// says so; otherwise it returns "".
+// says so; with the foregroundDeletion finalizer, its dependents must be
+// deleted first: it marks the owner and queues them, and says so; otherwise
+// it returns "".
 func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	o := ownerOf(obj)
 	g.owners[o.UID] = o
 	m := obj.Meta()
+	if m.DeletionTimestamp != nil && hasFinalizer(m, apistore.FinalizerDeleteDependents) {
+		return g.startDeletingDependents(ctx, o)
+	}
+	if len(g.deleting) > 0 {
+		// The finalizer went, but something else holds the owner: a new
+		// foreground delete would start over.
+		g.stopDeletingDependents(o.UID)
+	}
 	if _, done := g.orphaned[o.UID]; done || m.DeletionTimestamp == nil ||
 		!hasFinalizer(m, apistore.FinalizerOrphanDependents) || g.tasks[o.UID] != nil {
 		return ""
@@ -214,6 +265,7 @@ func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) string {
 	delete(g.owners, o.UID)
 	g.noteDeleted(o.UID)
+	foreground := g.stopDeletingDependents(o.UID)
 	if done, ok := g.orphaned[o.UID]; ok {
 		delete(g.orphaned, o.UID)
 		late, again := g.enqueueAfterOrphaning(ctx, o, done, "was deleted after its dependents were orphaned")
@@ -229,6 +281,13 @@ func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) s
 	deps := g.dependentsOf(o.UID)
 	lead := o.String() + " is " + how + ", so its dependents must go too (background cascading deletion): found " +
 		plural(len(deps), "dependent", "dependents") + " of " + o.String() + " in the graph"
+	if foreground {
+		// Its blocking dependents went first; what is left (dependents
+		// that did not block it, or that came late) goes as after a
+		// background deletion.
+		lead = o.String() + " is " + how + " after its blocking dependents (foreground cascading deletion): found " +
+			plural(len(deps), "dependent", "dependents") + " of " + o.String() + " left in the graph"
+	}
 	if len(deps) == 0 {
 		return lead + "; nothing to collect"
 	}

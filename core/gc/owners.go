@@ -107,10 +107,10 @@ func (g *GarbageCollector) orphanOwner(ctx *sim.Context, uid string) sim.Report 
 // graph may miss dependents: the task waits until the monitor has listed
 // again.
 func (g *GarbageCollector) orphanDependents(ctx *sim.Context, t *ownerTask, lead string) sim.Report {
-	for _, k := range g.cfg.DependentKinds {
-		if !g.upToDate(k) {
+	for _, m := range g.monitors {
+		if m.dependent && !g.upToDate(m.kind) {
 			t.phase = phaseWaitingForGraph
-			return g.report("attemptToOrphanWorker", lead+"; "+k.Resource()+" are being listed again, so the graph may miss some of its dependents: "+
+			return g.report("attemptToOrphanWorker", lead+"; "+m.kind.Resource()+" are being listed again, so the graph may miss some of its dependents: "+
 				"orphaning once the list is in", t.owner.ref())
 		}
 	}
@@ -242,11 +242,7 @@ func (g *GarbageCollector) finalizerRemoved(ctx *sim.Context, p pending, reply *
 		if t.conflicts < conflictRetries {
 			// retry.RetryOnConflict: read again after 10ms, 50ms, 250ms,
 			// each with up to 10% jitter.
-			wait := conflictBackoff
-			for i := 1; i < t.conflicts; i++ {
-				wait *= 5
-			}
-			wait += time.Duration(ctx.Rand().Float64() * 0.1 * float64(wait))
+			wait := conflictWait(ctx, t.conflicts)
 			t.phase = phaseConflictBackoff
 			ctx.After(wait, g.cfg.Name, eventRetryFinalizer, t.owner.UID)
 			return g.report("removeFinalizer", "removing the orphan finalizer from "+t.owner.String()+" met a conflict ("+

@@ -14,6 +14,7 @@ import (
 type gcSnapshot struct {
 	monitors      []monitor
 	owners        map[string]ownerRef
+	deleting      []string
 	nodes         map[string]node
 	dependents    map[string][]string
 	deletedOwners []string
@@ -36,6 +37,7 @@ func (g *GarbageCollector) Snapshot() any {
 	s := &gcSnapshot{
 		monitors:      slices.Clone(g.monitors),
 		owners:        maps.Clone(g.owners),
+		deleting:      g.deleting[:len(g.deleting):len(g.deleting)],
 		nodes:         g.nodes,
 		dependents:    maps.Clone(g.dependents),
 		deletedOwners: g.deletedOwners[:len(g.deletedOwners):len(g.deletedOwners)],
@@ -70,6 +72,7 @@ func (g *GarbageCollector) Restore(v any) {
 	s := v.(*gcSnapshot)
 	g.monitors = slices.Clone(s.monitors)
 	g.owners = orEmpty(maps.Clone(s.owners))
+	g.deleting = s.deleting
 	g.nodes, g.nodesShared = orEmpty(s.nodes), true
 	g.dependents = orEmpty(maps.Clone(s.dependents))
 	g.mine = nil

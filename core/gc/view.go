@@ -21,13 +21,15 @@ type View struct {
 	// or not) that some of them name.
 	KnownDependents, OwnersWithDependents int
 
-	// Owners are the owners whose dependents are being orphaned, in the
-	// order they started.
+	// Owners are the owners whose dependents are being orphaned, then those
+	// deleting their dependents in the foreground, each in the order they
+	// started.
 	Owners []OwnerView
 
 	// Dependents are the dependents in the attemptToDelete queue: the one the
 	// worker holds first, then the waiting ones in queue order, then those
-	// backing off.
+	// backing off. An owner deleting its dependents in the foreground is in
+	// that queue too, but is shown among the Owners.
 	Dependents []DependentView
 
 	// AbsentOwners are the uids of the owners known to be gone, least
@@ -50,14 +52,19 @@ type OwnerView struct {
 	Owner     string
 	Namespace string
 	UID       string
-	// Mode is "orphan": its dependents are being orphaned. (A gone owner's
-	// dependents go to the attemptToDelete queue at once, with no task.)
+	// Mode is "orphan": its dependents are being orphaned; or "foreground":
+	// they are being deleted before it. (A gone owner's dependents go to the
+	// attemptToDelete queue at once, with no task.)
 	Mode string
 	// Phase says where the task is: "queued for attemptToOrphan", "waiting
 	// for the graph to catch up", "orphaning dependents", "reading the
-	// owner", "removing the orphan finalizer", "waiting to retry".
+	// owner", "removing the orphan finalizer", "waiting to retry"; for a
+	// foreground deletion, "waiting for its blocking dependents to go",
+	// "queued for attemptToDeleteItem", "removing the foregroundDeletion
+	// finalizer", "waiting to retry".
 	Phase string
-	// Dependents are the dependents found in the graph, "pod/web-x".
+	// Dependents are the dependents found in the graph, "pod/web-x"; for a
+	// foreground deletion, those that still block the owner.
 	Dependents []string
 	// Retries counts the task's retries after errors.
 	Retries int
@@ -93,7 +100,30 @@ func (g *GarbageCollector) View() View {
 		}
 		v.Owners = append(v.Owners, ov)
 	}
+	for _, uid := range g.deleting {
+		o := g.owners[uid]
+		ov := OwnerView{Owner: o.String(), Namespace: o.Namespace, UID: uid, Mode: "foreground",
+			Phase: "waiting for its blocking dependents to go"}
+		if d := g.deps[uid]; d != nil {
+			ov.Retries = d.retries
+			switch d.state {
+			case depQueued:
+				ov.Phase = "queued for attemptToDeleteItem"
+			case depProcessing:
+				ov.Phase = "removing the foregroundDeletion finalizer"
+			case depWaiting:
+				ov.Phase = string(depWaiting)
+			}
+		}
+		for _, n := range g.blockingDependents(uid) {
+			ov.Dependents = append(ov.Dependents, n.String())
+		}
+		v.Owners = append(v.Owners, ov)
+	}
 	add := func(d *dependent) {
+		if g.isDeletingDependents(d.uid) {
+			return
+		}
 		v.Dependents = append(v.Dependents, DependentView{Object: d.String(), Namespace: d.namespace,
 			Owner: d.cause.String(), State: string(d.state), Retries: d.retries, LastError: d.lastErr})
 	}

@@ -87,9 +87,10 @@ type Label struct {
 // Cascade is delete's --cascade.
 type Cascade string
 
-// The cascade modes modelled.
+// The cascade modes, kubectl's names for the propagation policies.
 const (
 	CascadeBackground Cascade = "background"
+	CascadeForeground Cascade = "foreground"
 	CascadeOrphan     Cascade = "orphan"
 )
 
@@ -669,7 +670,10 @@ func (c *Delete) run(s *Session) error {
 	opts := apistore.DeleteOptions{GracePeriodSeconds: c.GracePeriod}
 	if t.Kind != api.KindPod {
 		opts = apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationBackground}
-		if c.Cascade == CascadeOrphan {
+		switch c.Cascade {
+		case CascadeForeground:
+			opts.PropagationPolicy = apistore.DeletePropagationForeground
+		case CascadeOrphan:
 			opts.PropagationPolicy = apistore.DeletePropagationOrphan
 		}
 	}

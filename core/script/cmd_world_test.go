@@ -206,3 +206,26 @@ func TestDeleteCascade(t *testing.T) {
 	ts.ok(t, "stabilize")
 	ts.ok(t, "expect pods -l app=b count=2 owner=none")
 }
+
+// --cascade=foreground asks for propagationPolicy Foreground: the owner
+// stays, marked, with the foregroundDeletion finalizer, until the garbage
+// collector has deleted its pods and they are gone.
+func TestDeleteCascadeForeground(t *testing.T) {
+	for _, kind := range []string{"rs", "rc"} {
+		ts := newTestSession(t, "create "+kind+" web --replicas=2 --selector=app=web", "stabilize")
+		ts.ok(t, "delete "+kind+"/web --cascade=foreground")
+		ts.ok(t, "expect "+kind+"/web metadata.deletionTimestamp!=\"\"")
+		w := ts.World()
+		k := api.KindReplicaSet
+		if kind == "rc" {
+			k = api.KindReplicationController
+		}
+		o, ok := w.Store.Object(k, "default", "web")
+		require.True(t, ok, "the DELETE returns with the %s still there", kind)
+		assert.Equal(t, []string{apistore.FinalizerDeleteDependents}, o.Meta().Finalizers)
+		ts.ok(t, "stabilize")
+		ts.ok(t, "expect pods count=0")
+		_, ok = w.Store.Object(k, "default", "web")
+		assert.False(t, ok, "the %s goes after its pods", kind)
+	}
+}

@@ -102,6 +102,8 @@ func TestParseWorldCommands(t *testing.T) {
 			Target: Target{Kind: api.KindReplicaSet, Namespace: "default", Name: "web"}, Cascade: CascadeOrphan}},
 		{"delete rc/legacy --cascade=true", &Delete{Source: src("delete", "delete rc/legacy --cascade=true"),
 			Target: Target{Kind: api.KindReplicationController, Namespace: "default", Name: "legacy"}, Cascade: CascadeBackground}},
+		{"delete rs/web --cascade=foreground", &Delete{Source: src("delete", "delete rs/web --cascade=foreground"),
+			Target: Target{Kind: api.KindReplicaSet, Namespace: "default", Name: "web"}, Cascade: CascadeForeground}},
 		{"cordon node node-1", &Cordon{Source: src("cordon", "cordon node node-1"), Node: "node-1", Unschedulable: true}},
 		{"cordon node", &Cordon{Source: src("cordon", "cordon node"), Node: "node", Unschedulable: true}},
 		{"uncordon no/node-2", &Cordon{Source: src("uncordon", "uncordon no/node-2"), Node: "node-2"}},
@@ -328,8 +330,7 @@ func TestParseErrors(t *testing.T) {
 		{"label pod/x app=web app-", `1:21: can not both modify and remove label "app", nor change it twice`},
 		{"label pod/x foo", `1:13: "foo" is neither k=v nor k-; write k=v to set the label k to v, or k- to remove it`},
 		{"delete rs/web --cascade=orphn", `1:25: bad value "orphn" for --cascade; did you mean "orphan"?`},
-		{"delete rs/web --cascade=foreground", `1:25: --cascade=foreground is not modelled yet; the garbage collector here ` +
-			`deletes dependents in the background: use --cascade=background (the default), or --cascade=orphan to keep the pods`},
+		{"delete rs/web --cascade=foregrund", `1:25: bad value "foregrund" for --cascade; did you mean "foreground"?`},
 		{"delete pod/x --grace-period=-2", `1:29: --grace-period must be at least -1, not -2`},
 		{"delete pods -l app=web --pick=oldst", `1:31: bad value "oldst" for --pick; did you mean "oldest"?`},
 		{"delete pods -l app=web --pick=first", `1:31: bad value "first" for --pick; --pick is oldest, newest, random, or an index in creation order from 0`},

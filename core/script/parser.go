@@ -352,19 +352,17 @@ func (c *cmdParser) check(fv *flagValue, rest []Token) *ParseError {
 	return nil
 }
 
-// checkCascade accepts background and orphan, and kubectl's old spellings
-// true (background) and false (orphan); foreground is not modelled.
+// checkCascade accepts background, foreground and orphan, and kubectl's old
+// spellings true (background) and false (orphan).
 func (c *cmdParser) checkCascade(fv *flagValue) *ParseError {
 	v := fv.value
 	switch v.Text {
 	case "background", "true":
 		fv.s = string(CascadeBackground)
+	case "foreground":
+		fv.s = string(CascadeForeground)
 	case "orphan", "false":
 		fv.s = string(CascadeOrphan)
-	case "foreground":
-		return &ParseError{Line: v.Line, Col: v.Col, Msg: "--cascade=foreground is not modelled yet",
-			Hint: "the garbage collector here deletes dependents in the background: use --cascade=background " +
-				"(the default), or --cascade=orphan to keep the pods"}
 	default:
 		return checkEnum(v, "--cascade", fv.doc.Values)
 	}

@@ -533,20 +533,22 @@ func commandTable() []*spec {
 		},
 		{
 			CommandDoc: CommandDoc{Name: "delete", Group: GroupWorld,
-				Usage:   "delete pod/NAME [--grace-period=S] | delete pods -l SEL [--pick=...] [--count=N] [--grace-period=S] | delete rs/NAME [--cascade=background|orphan]",
+				Usage:   "delete pod/NAME [--grace-period=S] | delete pods -l SEL [--pick=...] [--count=N] [--grace-period=S] | delete rs/NAME [--cascade=background|foreground|orphan]",
 				Summary: "delete objects, as kubectl delete does",
 				Details: "A pod's default grace period is 30s; the kubelet removes it once it has stopped it. " +
-					"--cascade=background (the default) lets the garbage collector delete the pods a ReplicaSet owns; " +
-					"--cascade=orphan leaves them, released. (--cascade=foreground is not modelled yet.)",
+					"--cascade=background (the default) removes a ReplicaSet at once and lets the garbage collector delete " +
+					"the pods it owns; --cascade=foreground keeps the ReplicaSet, marked for deletion, until the garbage " +
+					"collector has deleted its pods and they are gone; --cascade=orphan leaves them, released. " +
+					"The command returns at once, as kubectl delete --wait=false does.",
 				Args: []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, or pods with -l SEL", complete: completeRef}},
 				Flags: append([]FlagDoc{
 					{Name: "grace-period", Type: TypeInt, Placeholder: "S", Default: "-1", lo: -1,
 						Help: "seconds the pod gets to stop; -1 uses the pod's own (30s); 0 removes it at once"},
-					{Name: "cascade", Type: TypeEnum, Placeholder: "background|orphan", Default: "background",
-						Values: []string{"background", "orphan"}, Help: "what happens to the pods an rs or rc owns"},
+					{Name: "cascade", Type: TypeEnum, Placeholder: "background|foreground|orphan", Default: "background",
+						Values: []string{"background", "foreground", "orphan"}, Help: "what happens to the pods an rs or rc owns"},
 				}, selection...),
 				Examples: []string{"delete pod/stray", "delete pods -l app=web --pick=random --grace-period=0",
-					"delete rs/web --cascade=orphan", "delete rc legacy", "delete pods --all -n default"},
+					"delete rs/web --cascade=orphan", "delete rs/web --cascade=foreground", "delete rc legacy", "delete pods --all -n default"},
 			},
 			words: []string{"delete"}, kinds: deleteKinds, parse: parseDelete,
 		},

@@ -139,14 +139,15 @@ var refs = map[string]Ref{
 	"evictionManager":         {"managerImpl.synchronize", "pkg/kubelet/eviction/eviction_manager.go", 243},
 	"prober":                  {"worker.doProbe", "pkg/kubelet/prober/worker.go", 198},
 
-	"GraphBuilder.startMonitors":   {"GraphBuilder.startMonitors", graphBuilder, 292},
-	"processGraphChanges":          {"GraphBuilder.processGraphChanges", graphBuilder, 678},
-	"attemptToDeleteItem":          {"GarbageCollector.attemptToDeleteItem", gc, 537},
-	"attemptToOrphanWorker":        {"GarbageCollector.attemptToOrphanWorker", gc, 775},
-	"processAttemptToDeleteWorker": {"GarbageCollector.processAttemptToDeleteWorker", gc, 329},
-	"isDangling":                   {"GarbageCollector.isDangling", gc, 417},
-	"orphanDependents":             {"GarbageCollector.orphanDependents", gc, 707},
-	"removeFinalizer":              {"GarbageCollector.removeFinalizer", "pkg/controller/garbagecollector/operations.go", 85},
+	"GraphBuilder.startMonitors":    {"GraphBuilder.startMonitors", graphBuilder, 292},
+	"processGraphChanges":           {"GraphBuilder.processGraphChanges", graphBuilder, 678},
+	"attemptToDeleteItem":           {"GarbageCollector.attemptToDeleteItem", gc, 537},
+	"attemptToOrphanWorker":         {"GarbageCollector.attemptToOrphanWorker", gc, 775},
+	"processAttemptToDeleteWorker":  {"GarbageCollector.processAttemptToDeleteWorker", gc, 329},
+	"isDangling":                    {"GarbageCollector.isDangling", gc, 417},
+	"orphanDependents":              {"GarbageCollector.orphanDependents", gc, 707},
+	"removeFinalizer":               {"GarbageCollector.removeFinalizer", "pkg/controller/garbagecollector/operations.go", 85},
+	"processDeletingDependentsItem": {"GarbageCollector.processDeletingDependentsItem", gc, 688},
 
 	// Functions the lessons name that no step models on its own: the
 	// ranking a scale-down sorts pods by, and the filter of active pods.
