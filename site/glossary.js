@@ -55,7 +55,7 @@ export const glossary = {
 		expectations: "A sync first records the creations and deletions it {{expectations|expects}} to see; the next sync acts only once they are {{satisfied}} or {{expired}}.",
 		informers: "Each {{informer}} {{list|lists}}, then {{watch|watches}}, and keeps a {{cache}}; changes wait in its {{deltafifo|DeltaFIFO}}. A broken watch means a {{relist}}, which turns a missed delete into a {{tombstone}}; a {{resync}} replays the cache.",
 		agenda: "What the simulator runs next, one step each, soonest first; {{periodic}} timers do not keep the world busy.",
-		gc: "When an {{owner}} is deleted, its {{dependent|dependents}} are deleted ({{attempt-to-delete|attemptToDelete}}) or, with --cascade=orphan, left as orphans ({{attempt-to-orphan|attemptToOrphan}}).",
+		gc: "When an {{owner}} is deleted, its {{dependent|dependents}} are deleted ({{attempt-to-delete|attemptToDelete}}): after it by default, before it with --cascade=foreground, while it waits. With --cascade=orphan they are left as orphans ({{attempt-to-orphan|attemptToOrphan}}).",
 	},
 
 	entries: [
@@ -327,7 +327,7 @@ export const glossary = {
 		// --- Garbage collector -------------------------------------------
 		{
 			id: "garbage-collector", group: "gc", term: "garbage collector",
-			short: "The controller that deletes objects whose owners are gone, or strips the owner's reference from them when it was deleted with --cascade=orphan.",
+			short: "The controller that deletes objects whose owners are gone or going, or strips the owner's reference from them when it was deleted with --cascade=orphan.",
 			long: "Deleting a ReplicaSet deletes only the ReplicaSet. The garbage collector watches owners and {{dependent|dependents}}, keeps a graph of who owns whom, and finishes the job: by default it deletes, after the owner, each dependent whose owners are all gone.",
 			upstream: {name: "garbagecollector.GarbageCollector", file: "k8s.io/kubernetes/pkg/controller/garbagecollector/garbagecollector.go"},
 		},
@@ -357,8 +357,8 @@ export const glossary = {
 		},
 		{
 			id: "propagation", group: "gc", term: "mode",
-			short: "How a delete treats the owner's dependents: Background deletes them after the owner, Orphan keeps them as orphans.",
-			long: "The delete request's propagationPolicy sets it, and kubectl's --cascade=background or --cascade=orphan chooses it. A ReplicationController deleted through the API with no policy orphans its pods, for old clients' sake; kubectl asks for background unless told otherwise.",
+			short: "How a delete treats the owner's dependents: Background deletes them after the owner, Foreground before it, Orphan keeps them as orphans.",
+			long: "The delete request's propagationPolicy sets it, and kubectl's --cascade=background, --cascade=foreground or --cascade=orphan chooses it. Every DELETE returns at once: Foreground only keeps the owner, {{terminating}}, with the foregroundDeletion {{finalizer}}, until the collector has deleted each dependent whose owner reference has blockOwnerDeletion set, terminating pods included. A ReplicationController deleted through the API with no policy orphans its pods, for old clients' sake; kubectl asks for background unless told otherwise.",
 			upstream: {name: "metav1.DeletionPropagation", file: "k8s.io/apimachinery/pkg/apis/meta/v1/types.go"},
 		},
 		{
