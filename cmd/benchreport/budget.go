@@ -47,7 +47,7 @@ var budgets = []budget{
 	// budget is on the copy a learner downloads, brotli at quality 11 as rlab
 	// compress writes it, lessons included (DESIGN.md; 1,400,000 once
 	// Deployments land), and on the raw file the browser compiles.
-	{Name: "WasmSize", MaxAllocs: anyAllocs, Limits: []limit{{"brotli-bytes", 1_300_000}, {"raw-bytes", 8_500_000}}},
+	{Name: "WasmSize", MaxAllocs: anyAllocs, Limits: []limit{{"brotli-bytes", 1_400_000}, {"raw-bytes", 8_500_000}}},
 	{Name: "BrowserLoad", MaxAllocs: anyAllocs, Limits: []limit{{"load-ms", 200}}},
 	// The page on a learner's network and machine (the issue "The page as
 	// a learner meets it"): at 9 Mbit/s, 60 ms RTT and a 4× slower CPU,

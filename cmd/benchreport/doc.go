@@ -112,7 +112,7 @@
 // against the WasmSize budget in budget.go, on one line, which is how make
 // wasm ends:
 //
-//	site/main.wasm: 6922929 bytes raw (≤ 8500000), 1739108 gzip, 1247765 brotli as served (≤ 1300000): within budget
+//	site/main.wasm: 6922929 bytes raw (≤ 8500000), 1739108 gzip, 1247765 brotli as served (≤ 1400000): within budget
 //
 // A copy that is missing or older than PATH is said to be so, not measured.
 // The line informs; make bench, through BenchmarkWasmSize, is what fails on
