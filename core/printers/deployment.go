@@ -3,7 +3,6 @@ package printers
 import (
 	"bytes"
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,11 +150,17 @@ func RolloutHistory(d *api.Deployment, rss []*api.ReplicaSet, revision int64) (s
 		all = append(slices.Clone(old), newRS)
 	}
 	templates := map[int64]*api.PodTemplateSpec{}
+	// The revisions, as ints, not int64s: the page's binary already holds
+	// the sort for ints (a revision fits either).
+	var revisions []int
 	for _, rs := range all {
 		v, err := Revision(&rs.Metadata)
 		if err != nil {
 			// kubectl logs a warning and leaves the ReplicaSet out.
 			continue
+		}
+		if _, seen := templates[v]; !seen {
+			revisions = append(revisions, int(v))
 		}
 		t := rs.Spec.Template.DeepCopy()
 		if cause := rs.Metadata.Annotations[ChangeCauseAnnotation]; cause != "" {
@@ -182,12 +187,13 @@ func RolloutHistory(d *api.Deployment, rss []*api.ReplicaSet, revision int64) (s
 		var buf bytes.Buffer
 		tw := tabwriter.NewWriter(&buf, 0, 8, 2, ' ', 0)
 		tw.Write([]byte("REVISION\tCHANGE-CAUSE\n"))
-		for _, r := range slices.Sorted(maps.Keys(templates)) {
-			cause := templates[r].Metadata.Annotations[ChangeCauseAnnotation]
+		slices.Sort(revisions)
+		for _, r := range revisions {
+			cause := templates[int64(r)].Metadata.Annotations[ChangeCauseAnnotation]
 			if cause == "" {
 				cause = "<none>"
 			}
-			tw.Write([]byte(strconv.FormatInt(r, 10) + "\t" + cause + "\n"))
+			tw.Write([]byte(strconv.Itoa(r) + "\t" + cause + "\n"))
 		}
 		tw.Flush()
 		info = buf.String()
