@@ -35,6 +35,9 @@ type Related struct {
 	// Status" (those its selector matches and it controls) and listed for a
 	// node ("Non-terminated Pods": those bound to it that have not finished).
 	Pods []*api.Pod
+	// ReplicaSets are searched for a Deployment's old and new ReplicaSets:
+	// those its selector matches and it controls (DeploymentReplicaSets).
+	ReplicaSets []*api.ReplicaSet
 }
 
 // Describe prints obj as `kubectl describe` does, with ages measured up to
@@ -48,6 +51,8 @@ func Describe(obj api.Object, related Related, now time.Time) string {
 		describeReplicaSet(w, o, related, now)
 	case *api.ReplicationController:
 		describeReplicationController(w, o, related, now)
+	case *api.Deployment:
+		describeDeployment(w, o, related, now)
 	case *api.Node:
 		describeNode(w, o, related, now)
 	case *api.Event:
@@ -61,7 +66,9 @@ func Describe(obj api.Object, related Related, now time.Time) string {
 // prefixWriter is kubectl describe's PrefixWriter over its tabbedString
 // tabwriter (minimum width 0, tab width 8, padding 2, padded with spaces).
 // Every write is indented two spaces per level and has terminal escapes
-// made harmless.
+// made harmless. Without a tabwriter (newPlainPrefixWriter) it writes the
+// tabs as they are, as rollout history's PrefixWriter over a plain buffer
+// does.
 type prefixWriter struct {
 	buf bytes.Buffer
 	tw  *tabwriter.Writer
@@ -81,12 +88,22 @@ func newPrefixWriter() *prefixWriter {
 	return w
 }
 
+// newPlainPrefixWriter returns a prefixWriter that aligns nothing.
+func newPlainPrefixWriter() *prefixWriter { return &prefixWriter{} }
+
 func (w *prefixWriter) write(level int, text string) {
-	w.tw.Write([]byte(escapeTerminal(strings.Repeat("  ", level) + text)))
+	b := []byte(escapeTerminal(strings.Repeat("  ", level) + text))
+	if w.tw == nil {
+		w.buf.Write(b)
+		return
+	}
+	w.tw.Write(b)
 }
 
 func (w *prefixWriter) String() string {
-	w.tw.Flush()
+	if w.tw != nil {
+		w.tw.Flush()
+	}
 	return w.buf.String()
 }
 

@@ -55,6 +55,7 @@
 //
 //	pods   NAME READY STATUS RESTARTS AGE    wide: + IP NODE NOMINATED NODE READINESS GATES
 //	rs/rc  NAME DESIRED CURRENT READY AGE    wide: + CONTAINERS IMAGES SELECTOR
+//	deploy NAME READY UP-TO-DATE AVAILABLE AGE   wide: + CONTAINERS IMAGES SELECTOR
 //	nodes  NAME STATUS ROLES AGE VERSION     wide: + INTERNAL-IP EXTERNAL-IP OS-IMAGE KERNEL-VERSION CONTAINER-RUNTIME
 //	events LAST SEEN TYPE REASON OBJECT MESSAGE
 //	       wide: LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE MESSAGE FIRST SEEN COUNT NAME
@@ -72,13 +73,30 @@
 // # Describe
 //
 // Describe prints kubectl describe's report for a pod, a ReplicaSet, a
-// ReplicationController, a node or an Event, section for section, with its
-// Events table at the end. What kubectl fetches with further requests comes
-// in Related: the Events (Describe keeps those about the object, as
-// kubectl's field selector would), and the pods (a ReplicaSet's "Pods
-// Status" counts those it selects and controls, by phase; a node lists its
-// pods that have not finished). Events are described by kubectl's generic
-// describer, which lists every field of the manifest.
+// ReplicationController, a Deployment, a node or an Event, section for
+// section, with its Events table at the end. What kubectl fetches with
+// further requests comes in Related: the Events (Describe keeps those about
+// the object, as kubectl's field selector would), the pods (a ReplicaSet's
+// "Pods Status" counts those it selects and controls, by phase; a node
+// lists its pods that have not finished) and the ReplicaSets (a
+// Deployment's OldReplicaSets and NewReplicaSet). Events are described by
+// kubectl's generic describer, which lists every field of the manifest.
+//
+// # Deployments
+//
+// deployment.go holds what kubectl reads and prints for Deployments on the
+// client side, from the Deployment and the ReplicaSets alone, so it works
+// with or without a Deployment controller: DeploymentReplicaSets (a
+// Deployment's ReplicaSets, by selector and controller reference, split
+// into its new one and the old ones, as k8s.io/kubectl's util/deployment
+// finds them), EqualIgnoreHash (templates equal but for pod-template-hash)
+// and Revision, which rollout undo uses too; RolloutStatus (`kubectl
+// rollout status`'s message for the state now); and RolloutHistory (the
+// REVISION / CHANGE-CAUSE table, or one revision's pod template):
+//
+//	msg, done, err := printers.RolloutStatus(d)
+//	out, err := printers.RolloutHistory(d, replicaSets, 0)   // every revision
+//	out, err := printers.RolloutHistory(d, replicaSets, 2)   // revision 2's template
 //
 // # What is left out
 //

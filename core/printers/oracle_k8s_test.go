@@ -117,6 +117,20 @@ func TestK8sAPIDecodesTheFixtures(t *testing.T) {
 	objs := goldenPods()
 	objs = append(objs, webRS(), webRC(), node("node-1", false), node("node-2", true))
 	objs = append(objs, objects(goldenEvents())...)
+	// A Deployment mid-rollout, a fresh one, a Recreate one, and the
+	// ReplicaSets a Deployment makes (hash label, revision annotations,
+	// a controller reference to the Deployment).
+	recreate := freshDeployment()
+	recreate.Spec.Strategy = api.DeploymentStrategy{Type: api.RecreateDeploymentStrategy}
+	recreate.Spec.Paused = true
+	recreate.Spec.Template.Metadata.Annotations = map[string]string{"kubectl.kubernetes.io/restartedAt": "2025-01-01T00:04:00Z"}
+	numeric := freshDeployment()
+	numeric.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxUnavailable: intOrString("0"), MaxSurge: intOrString("1")}
+	numeric.Status.CollisionCount = ptr(int32(1))
+	objs = append(objs, rollingDeployment(), freshDeployment(), recreate, numeric, oldWebRS(), newWebRS())
+	for _, e := range deploymentEvents() {
+		objs = append(objs, e)
+	}
 	for _, obj := range objs {
 		checkUpstream(t, obj)
 	}

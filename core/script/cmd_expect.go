@@ -33,6 +33,19 @@ type ExpectPods struct {
 	Filters      []FieldCheck
 }
 
+// ExpectReplicaSets is `expect rs [-l SEL] count=N [filters]`: count the
+// ReplicaSets that match the selector and every filter. A Deployment's
+// ReplicaSets have generated names, so scripts count them by selector, owner
+// and revision.
+type ExpectReplicaSets struct {
+	Source
+	Namespace    string
+	Selector     labels.Selector
+	SelectorText string
+	Count        Compare
+	Filters      []FieldCheck
+}
+
 // ExpectObject is `expect [cache] KIND/NAME FIELD=VALUE…`.
 type ExpectObject struct {
 	Source
@@ -108,44 +121,118 @@ func parseExpectPods(c *cmdParser) (Command, *ParseError) {
 
 // expectPods parses the checks of expect [cache] pods.
 func (c *cmdParser) expectPods(args []Token, cache bool) (Command, *ParseError) {
-	cmd := &ExpectPods{Source: c.src, Cache: cache, Namespace: c.namespace(api.KindPod), Selector: labels.Everything()}
+	q, perr := c.countChecks(api.KindPod, args)
+	if perr != nil {
+		return nil, perr
+	}
+	return &ExpectPods{Source: c.src, Cache: cache, Namespace: q.namespace, Selector: q.selector,
+		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
+}
+
+func parseExpectRS(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) > 0 {
+		if _, _, _, isCheck := splitCond(c.args[0]); !isCheck {
+			// expect rs NAME FIELD=VALUE: one ReplicaSet, written KIND NAME,
+			// which is the expect command's.
+			return c.as("expect", c.head[1:]).expectObject(false)
+		}
+	}
+	q, perr := c.countChecks(api.KindReplicaSet, c.args)
+	if perr != nil {
+		return nil, perr
+	}
+	return &ExpectReplicaSets{Source: c.src, Namespace: q.namespace, Selector: q.selector,
+		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
+}
+
+// as returns the line parsed as the command row name instead, with extra
+// words put back before the arguments: expect rs web ... is expect's
+// KIND NAME. The flags stay as split; the row's parse function refuses
+// those its form cannot use.
+func (c *cmdParser) as(name string, extra []Token) *cmdParser {
+	for _, s := range table {
+		if s.Name == name {
+			d := *c
+			d.spec, d.src.Name = s, name
+			d.args = append(append([]Token(nil), extra...), c.args...)
+			return &d
+		}
+	}
+	panic("no command " + name)
+}
+
+// countQuery is what expect pods and expect rs share: which objects to
+// count, how many there must be, and the filters they must pass.
+type countQuery struct {
+	namespace    string
+	selector     labels.Selector
+	selectorText string
+	count        Compare
+	filters      []FieldCheck
+}
+
+// countChecks parses count=N and the filters of expect pods or expect rs:
+// the kind's field paths, and its short names.
+func (c *cmdParser) countChecks(kind api.Kind, args []Token) (countQuery, *ParseError) {
+	q := countQuery{namespace: c.namespace(kind), selector: labels.Everything()}
 	if fv := c.flags["selector"]; fv != nil {
-		cmd.Selector, cmd.SelectorText = fv.sel, fv.s
+		q.selector, q.selectorText = fv.sel, fv.s
 	}
 	conds, perr := c.conds(args)
 	if perr != nil {
-		return nil, perr
+		return q, perr
 	}
 	hasCount := false
 	seen := map[string]bool{}
 	for _, k := range conds {
 		if seen[k.key] {
-			return nil, twice(k)
+			return q, twice(k)
 		}
 		seen[k.key] = true
 		if k.key == "count" {
-			if cmd.Count, perr = numberCompare(k); perr != nil {
-				return nil, perr
+			if q.count, perr = numberCompare(k); perr != nil {
+				return q, perr
 			}
 			hasCount = true
 			continue
 		}
-		if _, _, ok := lookupField(api.KindPod, k.key); !ok {
+		if _, _, ok := lookupField(kind, k.key); !ok {
 			keyTok := k.tok.slice(0, len(k.key))
-			e := unknown(keyTok, "filter", k.key, append([]string{"count"}, fieldCandidates(api.KindPod, k.key)...), "")
-			e.Hint = "filters are count, phase, ready, owner, terminating, node, restarts, or a pod field path (help fields)"
-			return nil, e
+			e := unknown(keyTok, "filter", k.key, append([]string{"count"}, fieldCandidates(kind, k.key)...), "")
+			e.Hint = "filters are count, " + strings.Join(shortFilters(kind), ", ") + ", or a " + kindWord(kind) +
+				" field path (help fields)"
+			return q, e
 		}
-		fc, perr := c.fieldCheck(api.KindPod, k)
+		fc, perr := c.fieldCheck(kind, k)
 		if perr != nil {
-			return nil, perr
+			return q, perr
 		}
-		cmd.Filters = append(cmd.Filters, fc)
+		q.filters = append(q.filters, fc)
 	}
 	if !hasCount {
-		return nil, c.errEnd(c.spec.Name+" needs count=N", c.example())
+		return q, c.errEnd(c.spec.Name+" needs count=N", c.example())
 	}
-	return cmd, nil
+	return q, nil
+}
+
+// shortFilters lists the short names of a kind's filters: phase, ready,
+// owner, ...
+func shortFilters(kind api.Kind) []string {
+	var out []string
+	for _, i := range fieldsOf(kind) {
+		if fieldTable[i].filter {
+			out = append(out, fieldTable[i].path)
+		}
+	}
+	return out
+}
+
+// kindWord names a kind in prose: pod, ReplicaSet.
+func kindWord(kind api.Kind) string {
+	if kind == api.KindPod {
+		return "pod"
+	}
+	return string(kind)
 }
 
 func parseExpectObject(c *cmdParser) (Command, *ParseError) {
@@ -566,10 +653,34 @@ func listed(lines []string) string {
 	return strings.Join(lines[:maxListed], ", ") + " and " + itoa(len(lines)-maxListed) + " more"
 }
 
-func podLines(objs []api.Object) string {
+// rsLine describes a ReplicaSet in a failure message: name, revision,
+// replicas wanted, ready and available, and owner:
+// "web-7b9c5d6f8 revision 2, replicas 3, ready 2, available 2, deploy/web".
+func rsLine(rs *api.ReplicaSet) string {
+	f := replicaFieldsOf(rs)
+	owner := ownerOf(&rs.Metadata)
+	if owner == "none" {
+		owner = "no owner"
+	}
+	line := rs.Metadata.Name + " revision " + strconv.FormatInt(revisionOf(&rs.Metadata), 10) +
+		", replicas " + strconv.FormatInt(f.replicas, 10) + ", ready " + strconv.FormatInt(f.ready, 10) +
+		", available " + strconv.FormatInt(f.avail, 10) + ", " + owner
+	if rs.Metadata.DeletionTimestamp != nil {
+		line += ", terminating"
+	}
+	return line
+}
+
+// objectLines describes pods or ReplicaSets for a failure message.
+func objectLines(objs []api.Object) string {
 	lines := make([]string, len(objs))
 	for i, o := range objs {
-		lines[i] = podLine(podOf(o))
+		switch o := o.(type) {
+		case *api.Pod:
+			lines[i] = podLine(o)
+		case *api.ReplicaSet:
+			lines[i] = rsLine(o)
+		}
 	}
 	return listed(lines)
 }
@@ -580,18 +691,40 @@ func (c *ExpectPods) run(s *Session) error {
 	var all []api.Object
 	if c.Cache {
 		all = w.Pods.Lister().List(c.Namespace, c.Selector)
+		creationOrder(w, api.KindPod, all)
 	} else {
-		for _, o := range w.Store.Objects(api.KindPod, c.Namespace) {
-			if c.Selector.Matches(o.Meta().Labels) {
-				all = append(all, o)
-			}
-		}
+		all = matching(w, Target{Kind: api.KindPod, Namespace: c.Namespace, Selector: c.Selector})
 	}
-	creationOrder(w, api.KindPod, all)
+	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
+	msg, ok := q.check(c.Text, api.KindPod, all)
+	if ok {
+		return nil
+	}
+	if c.Cache {
+		msg += " in the informer's cache"
+	}
+	return failure(c, msg)
+}
+
+// run counts the ReplicaSets that match the selector and every filter.
+func (c *ExpectReplicaSets) run(s *Session) error {
+	all := matching(s.w, Target{Kind: api.KindReplicaSet, Namespace: c.Namespace, Selector: c.Selector})
+	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
+	if msg, ok := q.check(c.Text, api.KindReplicaSet, all); !ok {
+		return failure(c, msg)
+	}
+	return nil
+}
+
+// check counts the objects of all (those the selector matches, in
+// creation order) that pass every filter. When the count does not hold it
+// returns the failure message: what was found, and the objects the
+// selector matched that the filters left out.
+func (q countQuery) check(text string, kind api.Kind, all []api.Object) (string, bool) {
 	var found, left []api.Object
 	for _, o := range all {
 		ok := true
-		for _, f := range c.Filters {
+		for _, f := range q.filters {
 			if !f.Holds(f.Actual(o)) {
 				ok = false
 				break
@@ -603,24 +736,25 @@ func (c *ExpectPods) run(s *Session) error {
 			left = append(left, o)
 		}
 	}
-	if c.Count.Holds(int64(len(found))) {
-		return nil
+	if q.count.Holds(int64(len(found))) {
+		return "", true
 	}
-	msg := c.Text + ": found " + itoa(len(found))
+	msg := text + ": found " + itoa(len(found))
 	if len(found) > 0 {
-		msg += " (" + podLines(found) + ")"
+		msg += " (" + objectLines(found) + ")"
 	}
 	if len(left) > 0 {
 		sel := "the selector"
-		if c.SelectorText != "" {
-			sel = "-l " + c.SelectorText
+		if q.selectorText != "" {
+			sel = "-l " + q.selectorText
 		}
-		msg += "; " + pluralAs(len(left), "more pod matches", "more pods match") + " " + sel + " but not the filters (" + podLines(left) + ")"
+		one, many := "more pod matches", "more pods match"
+		if kind == api.KindReplicaSet {
+			one, many = "more ReplicaSet matches", "more ReplicaSets match"
+		}
+		msg += "; " + pluralAs(len(left), one, many) + " " + sel + " but not the filters (" + objectLines(left) + ")"
 	}
-	if c.Cache {
-		msg += " in the informer's cache"
-	}
-	return failure(c, msg)
+	return msg, false
 }
 
 // describeValue prints an actual value in a failure message.
@@ -681,6 +815,10 @@ func conditionsOf(o api.Object) []condition {
 			out = append(out, condition{c.Type, c.Status, c.Reason, c.Message})
 		}
 	case *api.Node:
+		for _, c := range o.Status.Conditions {
+			out = append(out, condition{c.Type, c.Status, c.Reason, c.Message})
+		}
+	case *api.Deployment:
 		for _, c := range o.Status.Conditions {
 			out = append(out, condition{c.Type, c.Status, c.Reason, c.Message})
 		}

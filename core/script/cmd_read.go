@@ -210,6 +210,9 @@ func (c *Describe) run(s *Session) error {
 	for _, o := range w.Store.Objects(api.KindPod, "") {
 		rel.Pods = append(rel.Pods, o.(*api.Pod))
 	}
+	for _, o := range w.Store.Objects(api.KindReplicaSet, "") {
+		rel.ReplicaSets = append(rel.ReplicaSets, o.(*api.ReplicaSet))
+	}
 	s.printText(printers.Describe(obj, rel, w.Kernel.Wall()))
 	return nil
 }

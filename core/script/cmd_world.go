@@ -15,8 +15,8 @@ import (
 )
 
 // This file holds the world commands, the verbs kubectl has: create node,
-// create rs, create rc, create pod, scale, label, annotate, delete, cordon
-// and uncordon. Each is one input on the world's timeline that sends
+// create rs, create rc, create deploy, create pod, scale, label, annotate,
+// delete, cordon and uncordon. Each is one input on the world's timeline that sends
 // kubectl's requests, followed by the steps until kubectl has its answers;
 // an answer that is an error is a runtime failure with the API's message.
 // Each prints what kubectl prints.
@@ -53,6 +53,34 @@ type CreateRC struct {
 	MinReadySeconds int32
 }
 
+// CreateDeploy is `create deploy NAME --replicas=N --selector=SEL …`. Its
+// pods have one container, app. What the flags leave out is left out of the
+// object too, for the API to default as apps/v1 does (RollingUpdate, 25%
+// surge and unavailability, 10 old ReplicaSets kept, a 600s deadline).
+type CreateDeploy struct {
+	Source
+	Namespace, Name string
+	Replicas        int32
+	// Selector holds no > or < requirement and is not empty.
+	Selector     labels.Selector
+	SelectorText string
+	// TemplateLabels are the pods' labels: --template-labels, or the selector's
+	// k=v requirements.
+	TemplateLabels map[string]string
+	// Image is the image of the container app.
+	Image string
+	// Strategy is RollingUpdate, Recreate, or "" for the API's default.
+	Strategy string
+	// MaxSurge and MaxUnavailable are "" when not given, else a number or a
+	// percentage ("1", "25%").
+	MaxSurge, MaxUnavailable string
+	MinReadySeconds          int32
+	// RevisionHistoryLimit and ProgressDeadlineSeconds are nil when not given.
+	RevisionHistoryLimit    *int32
+	ProgressDeadlineSeconds *int32
+	Paused                  bool
+}
+
 // CreatePod is `create pod NAME …`: a bare pod.
 type CreatePod struct {
 	Source
@@ -65,7 +93,7 @@ type CreatePod struct {
 	Ready bool
 }
 
-// Scale is `scale rs/NAME --replicas=N`.
+// Scale is `scale rs/NAME --replicas=N`, and rc/NAME and deploy/NAME.
 type Scale struct {
 	Source
 	Object   Ref
@@ -164,13 +192,26 @@ func parseCreateRS(c *cmdParser) (Command, *ParseError) {
 	if perr != nil {
 		return nil, perr
 	}
+	tl, perr := c.templateLabels(api.KindReplicaSet, sel, reqs)
+	if perr != nil {
+		return nil, perr
+	}
+	return &CreateRS{Source: c.src, Namespace: c.namespace(api.KindReplicaSet), Name: name, Replicas: replicas,
+		Selector: sel.sel, SelectorText: sel.s, MinReadySeconds: minReady, TemplateLabels: tl}, nil
+}
+
+// templateLabels checks the structured selector of a ReplicaSet or a
+// Deployment, which cannot hold > or <, and returns the labels of the pods:
+// --template-labels, or the selector's k=v requirements, which a selector
+// with set-based requirements cannot give.
+func (c *cmdParser) templateLabels(kind api.Kind, sel *flagValue, reqs []labels.Requirement) (map[string]string, *ParseError) {
 	derived := map[string]string{}
 	setBased := ""
 	for _, r := range reqs {
 		switch r.Operator() {
 		case labels.GreaterThan, labels.LessThan:
 			return nil, &ParseError{Line: sel.value.Line, Col: sel.value.Col,
-				Msg:  "a ReplicaSet's selector cannot use > or < (" + strconv.Quote(r.String()) + ")",
+				Msg:  "a " + string(kind) + "'s selector cannot use > or < (" + strconv.Quote(r.String()) + ")",
 				Hint: "its matchExpressions know only In, NotIn, Exists and DoesNotExist"}
 		case labels.Equals, labels.DoubleEquals:
 			derived[r.Key()] = r.Values()[0]
@@ -180,17 +221,52 @@ func parseCreateRS(c *cmdParser) (Command, *ParseError) {
 			}
 		}
 	}
-	cmd := &CreateRS{Source: c.src, Namespace: c.namespace(api.KindReplicaSet), Name: name, Replicas: replicas,
-		Selector: sel.sel, SelectorText: sel.s, MinReadySeconds: minReady}
 	if tl := c.flags["template-labels"]; tl != nil {
-		cmd.TemplateLabels = tl.set
-	} else {
-		if setBased != "" {
-			return nil, &ParseError{Line: sel.value.Line, Col: sel.value.Col,
-				Msg:  "the pods' labels cannot be derived from the selector's set-based requirement " + strconv.Quote(setBased),
-				Hint: "add --template-labels=k=v,... with labels the selector matches"}
+		return tl.set, nil
+	}
+	if setBased != "" {
+		return nil, &ParseError{Line: sel.value.Line, Col: sel.value.Col,
+			Msg:  "the pods' labels cannot be derived from the selector's set-based requirement " + strconv.Quote(setBased),
+			Hint: "add --template-labels=k=v,... with labels the selector matches"}
+	}
+	return derived, nil
+}
+
+func parseCreateDeploy(c *cmdParser) (Command, *ParseError) {
+	name, replicas, minReady, sel, reqs, perr := c.controllerArgs(api.KindDeployment)
+	if perr != nil {
+		return nil, perr
+	}
+	tl, perr := c.templateLabels(api.KindDeployment, sel, reqs)
+	if perr != nil {
+		return nil, perr
+	}
+	cmd := &CreateDeploy{Source: c.src, Namespace: c.namespace(api.KindDeployment), Name: name, Replicas: replicas,
+		Selector: sel.sel, SelectorText: sel.s, TemplateLabels: tl, Image: defaultImage, MinReadySeconds: minReady,
+		Paused: c.boolFlag("paused")}
+	if fv := c.flags["image"]; fv != nil {
+		if fv.s == "" {
+			return nil, &ParseError{Line: fv.value.Line, Col: fv.value.Col, Msg: "--image is empty",
+				Hint: "write --image=IMAGE, e.g. --image=" + defaultImage + " (the default)"}
 		}
-		cmd.TemplateLabels = derived
+		cmd.Image = fv.s
+	}
+	if fv := c.flags["strategy"]; fv != nil {
+		cmd.Strategy = fv.s
+	}
+	if fv := c.flags["max-surge"]; fv != nil {
+		cmd.MaxSurge = fv.s
+	}
+	if fv := c.flags["max-unavailable"]; fv != nil {
+		cmd.MaxUnavailable = fv.s
+	}
+	if fv := c.flags["revision-history-limit"]; fv != nil {
+		n := int32(fv.i)
+		cmd.RevisionHistoryLimit = &n
+	}
+	if fv := c.flags["progress-deadline-seconds"]; fv != nil {
+		n := int32(fv.i)
+		cmd.ProgressDeadlineSeconds = &n
 	}
 	return cmd, nil
 }
@@ -337,10 +413,19 @@ func parseCordon(c *cmdParser) (Command, *ParseError) {
 	return &Cordon{Source: c.src, Node: name, Unschedulable: c.spec.Name == "cordon"}, nil
 }
 
-// podContainers is the container every pod the scripts create runs.
+// podContainers is the container every pod the scripts create runs, but
+// those of Deployments.
 func podContainers() []api.Container {
 	return []api.Container{{Name: "nginx", Image: "nginx"}}
 }
+
+// The one container of a Deployment's pods, and its image unless --image
+// names another: set image changes it, and rollout history and describe
+// show it, so it has a version to change.
+const (
+	deployContainer = "app"
+	defaultImage    = "nginx:1.0"
+)
 
 // expectOK turns the first failed reply into a runtime failure: what the
 // command was doing, then the API's message.
@@ -431,6 +516,53 @@ func (c *CreateRS) run(s *Session) error {
 		},
 	}
 	return s.create(c, what, rs)
+}
+
+// run creates the Deployment with the fields the flags give. The strategy's
+// rollingUpdate is sent only when --max-surge or --max-unavailable is
+// given, so that a Recreate Deployment without them is valid and the API
+// fills in the other bound.
+func (c *CreateDeploy) run(s *Session) error {
+	what := "create deploy " + c.Name
+	sel, err := labelSelectorOf(c.SelectorText)
+	if err != nil {
+		return failure(c, what+": "+err.Error())
+	}
+	replicas := c.Replicas
+	d := &api.Deployment{
+		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
+		Spec: api.DeploymentSpec{
+			Replicas: &replicas, Selector: sel, MinReadySeconds: c.MinReadySeconds, Paused: c.Paused,
+			Template: api.PodTemplateSpec{
+				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
+				Spec:     api.PodSpec{Containers: []api.Container{{Name: deployContainer, Image: c.Image}}},
+			},
+			Strategy:                api.DeploymentStrategy{Type: c.Strategy},
+			RevisionHistoryLimit:    copyInt32(c.RevisionHistoryLimit),
+			ProgressDeadlineSeconds: copyInt32(c.ProgressDeadlineSeconds),
+		},
+	}
+	if c.MaxSurge != "" || c.MaxUnavailable != "" {
+		ru := &api.RollingUpdateDeployment{}
+		if c.MaxSurge != "" {
+			v := api.ParseIntOrString(c.MaxSurge)
+			ru.MaxSurge = &v
+		}
+		if c.MaxUnavailable != "" {
+			v := api.ParseIntOrString(c.MaxUnavailable)
+			ru.MaxUnavailable = &v
+		}
+		d.Spec.Strategy.RollingUpdate = ru
+	}
+	return s.create(c, what, d)
+}
+
+func copyInt32(p *int32) *int32 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 func (c *CreateRC) run(s *Session) error {
@@ -541,6 +673,8 @@ func (c *Scale) run(s *Session) error {
 		case *api.ReplicaSet:
 			u.Spec.Replicas = &replicas
 		case *api.ReplicationController:
+			u.Spec.Replicas = &replicas
+		case *api.Deployment:
 			u.Spec.Replicas = &replicas
 		}
 		upd.Meta().ResourceVersion = ""

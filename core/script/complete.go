@@ -152,6 +152,12 @@ func (c completer) candidates(words []string, current string) []string {
 	if row == nil {
 		return out
 	}
+	// expect rs NAME FIELD=VALUE is the expect command's KIND NAME.
+	if row.Name == "expect rs" {
+		if args := positionals(row, words[n:]); len(args) > 0 && !isCheck(args[0]) {
+			row, n = fallback, 1
+		}
+	}
 	rest := words[n:]
 	// A flag, or a flag's value written after =.
 	if strings.HasPrefix(current, "-") {
@@ -183,6 +189,12 @@ func (c completer) candidates(words []string, current string) []string {
 		}
 	}
 	// A positional argument.
+	return append(out, c.positional(row, rest, positionals(row, rest), current)...)
+}
+
+// positionals are the words of rest that are not the row's flags or their
+// values.
+func positionals(row *spec, rest []string) []string {
 	var args []string
 	for i := 0; i < len(rest); i++ {
 		if f, ok := flagNamed(row, rest[i]); ok {
@@ -193,7 +205,13 @@ func (c completer) candidates(words []string, current string) []string {
 		}
 		args = append(args, rest[i])
 	}
-	return append(out, c.positional(row, rest, args, current)...)
+	return args
+}
+
+// isCheck reports whether a word is FIELD OP VALUE.
+func isCheck(word string) bool {
+	_, _, _, ok := splitCond(Token{Text: word})
+	return ok
 }
 
 // positional lists the candidates for the positional argument after args;
@@ -212,6 +230,11 @@ func (c completer) positional(row *spec, rest, args []string, current string) []
 				}
 			}
 			return out
+		}
+	case "expect rs":
+		// The first word may also be the NAME of expect rs NAME FIELD=VALUE.
+		if len(args) == 0 {
+			return append(c.argCandidates(row, row.Args[0], args, current), c.names(api.KindReplicaSet, "")...)
 		}
 	case "expect queue":
 		// expect queue NAME (len=N | contains KEY): the key is a
@@ -311,8 +334,8 @@ func (c completer) argCandidates(row *spec, a ArgDoc, args []string, current str
 			return nil
 		}
 		return c.fieldWords(k, current)
-	case completePodField:
-		return append([]string{"count="}, c.fieldWords(podKinds[0], current)...)
+	case completeCountField:
+		return append([]string{"count="}, c.fieldWords(row.kinds[0], current)...)
 	case completeTopic:
 		return slices.Concat(firstWords(), helpTopics)
 	}
@@ -340,6 +363,9 @@ func (c completer) fieldWords(k api.Kind, current string) []string {
 		case f.typ == TypeBool:
 			out = append(out, prefix+"true", prefix+"false")
 		}
+		if f.names == namesOwner {
+			return append(out, c.owners(k, prefix, val.Text)...)
+		}
 		return append(out, c.values(f.names, prefix, val.Text)...)
 	}
 	var out []string
@@ -364,13 +390,7 @@ func (c completer) values(what valueNames, prefix, value string) []string {
 	case namesNamespace:
 		out = c.namespaces()
 	case namesOwner:
-		if strings.Contains(value, "/") {
-			return c.refs(controllerKinds, prefix, value)
-		}
-		out = []string{"none"}
-		for _, k := range controllerKinds {
-			out = append(out, shortName(k)+"/")
-		}
+		return c.owners(api.KindPod, prefix, value)
 	case namesObject:
 		if strings.Contains(value, "/") {
 			return c.refs(describeKinds, prefix, value)
@@ -381,6 +401,21 @@ func (c completer) values(what valueNames, prefix, value string) []string {
 	}
 	for i := range out {
 		out[i] = prefix + out[i]
+	}
+	return out
+}
+
+// owners lists what owner= may be for an object of kind, each after prefix:
+// none and the KIND/ of its owners' kinds, or, once a kind is written, the
+// objects of that kind.
+func (c completer) owners(kind api.Kind, prefix, value string) []string {
+	kinds := ownersOf(kind)
+	if strings.Contains(value, "/") {
+		return c.refs(kinds, prefix, value)
+	}
+	out := []string{prefix + "none"}
+	for _, k := range kinds {
+		out = append(out, prefix+shortName(k)+"/")
 	}
 	return out
 }

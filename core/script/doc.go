@@ -15,10 +15,11 @@
 //	expect pods -l app=web count=3 owner=rs/web
 //	expect pods -l "app in (web,db)" count=4
 //
-// The verbs kubectl has (create, scale, label, annotate, delete, cordon, get,
-// describe) read as in kubectl: objects are KIND/NAME or KIND NAME, kinds go by
-// their kubectl names too (pods, replicaset, rc, no, ev), and flags are spelled
-// --replicas=3 or --replicas 3, -l SEL, -n NS, -o wide. A selector is one word:
+// The verbs kubectl has (create, scale, label, annotate, delete, cordon, set
+// image, rollout, get, describe) read as in kubectl: objects are KIND/NAME or
+// KIND NAME, kinds go by their kubectl names too (pods, replicaset, rc,
+// deployment, no, ev), and flags are spelled --replicas=3 or --replicas 3,
+// -l SEL, -n NS, -o wide. A selector is one word:
 // quote it when it holds spaces. The other verbs are the simulator's own: things
 // that happen to pods (kill, crash, evict, set ready), faults (fail, drop/
 // break/expire/delay watch, slow kubelet, heal), time (seed, config, step,
@@ -43,7 +44,8 @@
 //	parser.go       Parse, ParseLine and the machinery: dispatch by the table, flags, values, targets, conditions
 //	errors.go       ParseError, ErrorList and did-you-mean suggestions
 //	table.go        the command table: every command's words, arguments, flags, examples; kinds, fields, config keys
-//	cmd_world.go    create node|rs|rc|pod, scale, label, annotate, delete, cordon, uncordon
+//	cmd_world.go    create node|rs|rc|deploy|pod, scale, label, annotate, delete, cordon, uncordon
+//	cmd_rollout.go  set image, rollout status|history|undo|pause|resume|restart
 //	cmd_pods.go     kill, crash, evict, set ready
 //	cmd_faults.go   fail, drop|break|expire|delay watch, slow kubelet, heal
 //	cmd_time.go     seed, config, step, advance, until sync, stabilize
@@ -58,6 +60,35 @@
 //
 // Each cmd_*.go file holds, for each of its commands, the command's type, its
 // parse function (named in the command's table row) and its run method.
+//
+// # Deployments
+//
+// create deploy makes a Deployment whose pods have one container, app
+// (image nginx:1.0 unless --image says otherwise), leaving what its flags
+// do not give for the API to default as apps/v1 does; a Deployment the API
+// refuses (maxSurge and maxUnavailable both 0, say) is a runtime failure
+// naming the field. The rollout commands are kubectl's client side, read
+// in k8s.io/kubectl v0.31: set image, rollout pause, resume and restart
+// write the Deployment; rollout undo reads the Deployment's ReplicaSets
+// (by selector and controller reference, core/printers'
+// DeploymentReplicaSets), picks the revision, refuses a paused
+// Deployment, skips a template that already matches, and writes the
+// ReplicaSet's template and annotations back; rollout status and history
+// only read. Their messages and errors are kubectl's:
+//
+//	set image deploy/web app=nginx:2.0      deployment.apps/web image updated
+//	rollout undo deploy/web --to-revision=9 ...: unable to find specified revision 9 in history
+//	rollout status deploy/web               Waiting for deployment "web" rollout to finish: 1 out of 4 new replicas have been updated...
+//
+// A Deployment's ReplicaSets have generated names, so expect rs counts
+// them by selector, as expect pods counts pods, with owner, revision,
+// replicas, ready and available as its filters; expect rs NAME FIELD=VALUE
+// still checks one ReplicaSet. expect pods filters by image too:
+//
+//	expect rs -l app=web count=1 owner=deploy/web revision=2 available=4
+//	expect pods -l app=web count=4 image=nginx:2.0
+//	expect deploy/web status.updatedReplicas=4 spec.paused=false
+//	expect condition deploy/web Progressing=True reason=NewReplicaSetAvailable
 //
 // # Completion
 //
@@ -74,6 +105,8 @@
 //	scale rs/<Tab>               rs/web
 //	create pod p --node=<Tab>    --node=node-1  --node=node-2  --node=node-3
 //	expect pods owner=rs/<Tab>   owner=rs/web
+//	rollout undo deploy/<Tab>    deploy/web
+//	expect rs owner=<Tab>        owner=none  owner=deploy/
 //
 // Names are sorted, and come from the namespace the line selects with -n
 // (anywhere in the line), or default. Completing reads the world and never
@@ -95,8 +128,9 @@
 // FirstError picks the first. ParseLine reads one console line.
 //
 // A parsed Script is a list of Commands, one Go type per command family
-// (CreateRS, Scale, Label, Delete, PodAction, Fail, WatchFault, Step,
-// Stabilize, ExpectPods, ExpectObject, Get, ...), each with its Source: the
+// (CreateRS, CreateDeploy, Scale, Label, Delete, SetImage, RolloutUndo,
+// PodAction, Fail, WatchFault, Step, Stabilize, ExpectPods,
+// ExpectReplicaSets, ExpectObject, Get, ...), each with its Source: the
 // position, the text as written and the command's name. Every value in them has
 // been checked, defaults are filled in (namespace "default", stabilize's
 // limits), and the forms are normalized (rs and replicasets are both

@@ -34,6 +34,8 @@ func tooSlowToFuzz(cmd Command) bool {
 		return c.Replicas > 50
 	case *CreateRC:
 		return c.Replicas > 50
+	case *CreateDeploy:
+		return c.Replicas > 50
 	case *Scale:
 		return c.Replicas > 50
 	}
@@ -44,7 +46,7 @@ func tooSlowToFuzz(cmd Command) bool {
 func readsOnly(cmd Command) bool {
 	switch cmd.(type) {
 	case *Get, *Describe, *Show, *Help, *ExpectPods, *ExpectObject, *ExpectCondition, *ExpectQueue,
-		*ExpectExpectations, *ExpectEvents, *ExpectRequests:
+		*ExpectExpectations, *ExpectEvents, *ExpectRequests, *ExpectReplicaSets, *RolloutStatus, *RolloutHistory:
 		return true
 	}
 	return false
@@ -110,6 +112,9 @@ func executeSeeds() []string {
 		"label pods -l app=web --pick=oldest app=db\nlabel pods -l app=web --pick=oldest app=db --overwrite\ncreate rs db --replicas=1 --selector=app=db\nstabilize",
 		"crash pods -l app=web\nevict pods -l app=web --pick=9\nset ready pods --all false\nstep 5",
 		"config workers=3\nseed 9\nconfig kubelet-start=0s\nadvance 2s\nagenda 3\ntrace 2",
+		"create deploy web --replicas=2 --selector=app=web\nset image deploy/web app=nginx:2.0\nrollout pause deploy/web\n"+
+			"rollout undo deploy/web\nrollout resume deploy/web\nrollout restart deploy/web\nrollout status deploy/web\n"+
+			"rollout history deploy/web --revision=1\nexpect rs -l app=web count=0\ndescribe deploy/web\ndelete deploy/web",
 	)
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/reconcilelab/rlab/core/api"
 )
 
 // helpWidth is the width help text is wrapped to.
@@ -260,9 +262,18 @@ func fieldsHelp() string {
 		}
 		b.WriteString(columns(left, right))
 	}
-	b.WriteString("\nexpect pods takes count=N and the pod fields as filters; phase, ready, owner,\n" +
-		"terminating, node and restarts are its short names.\n")
+	b.WriteString("\n" + wrap("expect pods takes count=N and the pod fields as filters; "+
+		andList(shortFilters(api.KindPod))+" are its short names. expect rs takes count=N and the "+
+		"ReplicaSet fields; "+andList(shortFilters(api.KindReplicaSet))+" are its short names.", ""))
 	return b.String()
+}
+
+// andList joins words as prose does: "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // configKeysHelp lists the config keys with their types and defaults.

@@ -270,7 +270,7 @@ func TestParseErrors(t *testing.T) {
 		{"frobnicate", `1:1: unknown command "frobnicate"; type "help" for the list of commands`},
 		{"create rz web", `1:8: unknown kind "rz"; did you mean "rs" or "rc"?`},
 		{"get pdos", `1:5: unknown kind "pdos"; did you mean "pod"?`},
-		{"create event x", `1:8: create cannot act on events; it takes node, rs, rc or pod`},
+		{"create event x", `1:8: create cannot act on events; it takes node, rs, rc, deploy or pod`},
 		{"set raedy pods -l a=b true", `1:5: unknown command "set raedy"; did you mean "set ready"?`},
 		{"scale rs/web --replica=3", `1:14: unknown flag "--replica" for scale; did you mean "--replicas"?`},
 		{"step --fast", `1:6: unknown flag "--fast" for step; step takes no flags`},
@@ -291,12 +291,12 @@ func TestParseErrors(t *testing.T) {
 		{"help creat", `1:6: unknown help topic "creat"; did you mean "create"?`},
 
 		// Missing arguments and flags.
-		{"create", `1:7: create needs a kind: node, rs, rc or pod`},
+		{"create", `1:7: create needs a kind: node, rs, rc, deploy or pod`},
 		{"create rs --replicas=3 --selector=app=web", `1:42: create rs needs a NAME; e.g. create rs web --replicas=3 --selector=app=web`},
 		{"create rs web --selector=app=web", `1:33: create rs needs --replicas=N; e.g. create rs web --replicas=3 --selector=app=web`},
 		{"scale rs --replicas=1", `1:9: missing name after rs; write rs/NAME`},
 		{"scale rs/ --replicas=1", `1:10: missing name after rs/`},
-		{"scale", `1:6: scale needs rs/NAME or rc/NAME; e.g. scale rs/web --replicas=5`},
+		{"scale", `1:6: scale needs rs/NAME, rc/NAME or deploy/NAME; e.g. scale rs/web --replicas=5`},
 		{"label pods app=web", `1:11: label pods needs -l SEL; or --all for every one of the pods, or pod/NAME for one`},
 		{"label pods -l app=web", `1:22: label needs at least one k=v or k- to change; e.g. label pod/stray app=web`},
 		{"fail create pods", `1:17: fail needs --count=N or --always; e.g. fail create pods --count=2 --error=quota`},
@@ -314,7 +314,7 @@ func TestParseErrors(t *testing.T) {
 		{"scale rs/web --replicas=abc", `1:25: bad value "abc" for --replicas; want a whole number from 0`},
 		{"scale rs/web --replicas=-1", `1:25: --replicas must be at least 0, not -1`},
 		{"scale rs/web --replicas=4294967296", `1:25: --replicas must be at most 2147483647, not 4294967296`},
-		{"scale pod/web --replicas=1", `1:7: scale cannot act on pods; it takes rs or rc`},
+		{"scale pod/web --replicas=1", `1:7: scale cannot act on pods; it takes rs, rc or deploy`},
 		{"scale rs/Web --replicas=1", `1:10: invalid name "Web": a lowercase RFC 1123 subdomain must consist of lower case ` +
 			`alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', ` +
 			`regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
@@ -363,7 +363,8 @@ func TestParseErrors(t *testing.T) {
 		{"expect rs/web =3", `1:15: missing field before "="`},
 		{"expect rs/web metadata.labels.app<web", `1:34: "<" compares numbers, and metadata.labels.app is not one; use = or !=`},
 		{"expect pods count=3 ready=yes", `1:27: bad value "yes" for ready; want true or false`},
-		{"expect pods count=3 owner=deploy/web", `1:27: unknown owner kind "deploy"; an owner is rs/NAME, rc/NAME or none`},
+		{"expect pods count=3 owner=deploy/web", `1:27: a pod's owner is rs/NAME, rc/NAME or none, not deploy/NAME; ` +
+			`a Deployment owns ReplicaSets, which own its pods: count them with expect rs -l SEL owner=deploy/web`},
 		{"expect pods count=3 count=4", `1:21: count given twice`},
 		{"expect requests verb!=create count=1", `1:21: verb takes =, not "!="`},
 		{"get pods -o wid", `1:13: bad value "wid" for --output; did you mean "wide"?`},

@@ -347,9 +347,32 @@ func (c *cmdParser) check(fv *flagValue, rest []Token) *ParseError {
 		return perr
 	case TypeSelector:
 		return checkSelector(fv, rest)
+	case TypeIntOrPercent:
+		fv.s = v.Text
+		return checkIntOrPercent(v, what)
 	}
 	fv.s = v.Text
 	return nil
+}
+
+// checkIntOrPercent checks a number of pods or a percentage, as maxSurge
+// and maxUnavailable hold them: digits, or digits and %. Whether the value
+// suits the field (not both 0, not over 100% unavailable) is the API's to
+// say, as it says it for kubectl apply.
+func checkIntOrPercent(t Token, what string) *ParseError {
+	digits := strings.TrimSuffix(t.Text, "%")
+	if isDigits(digits) {
+		if _, err := strconv.ParseInt(digits, 10, 32); err == nil {
+			return nil
+		}
+		return errAt(t, what+" "+strconv.Quote(t.Text)+" is too large")
+	}
+	e := &ParseError{Line: t.Line, Col: t.Col, Msg: "bad value " + strconv.Quote(t.Text) + " for " + what,
+		Hint: "want a number of pods (1) or a percentage of the replicas (25%)"}
+	if strings.HasPrefix(t.Text, "-") {
+		e.Hint = what + " cannot be negative; " + e.Hint
+	}
+	return e
 }
 
 // checkCascade accepts background, foreground and orphan, and kubectl's old
@@ -972,7 +995,7 @@ func (c *cmdParser) fieldCheck(kind api.Kind, k cond) (FieldCheck, *ParseError) 
 		}
 		fc.Want = enumValue(v.Text)
 	case TypeOwner:
-		owner, perr := c.owner(v)
+		owner, perr := c.owner(v, kind)
 		if perr != nil {
 			return FieldCheck{}, perr
 		}
@@ -983,21 +1006,45 @@ func (c *cmdParser) fieldCheck(kind api.Kind, k cond) (FieldCheck, *ParseError) 
 	return fc, nil
 }
 
-// owner reads none or rs/NAME or rc/NAME, spelled with the short kind name.
-func (c *cmdParser) owner(v Token) (string, *ParseError) {
+// owner reads the owner of an object of kind: none, or for a pod rs/NAME
+// or rc/NAME, for a ReplicaSet deploy/NAME, spelled with the short kind
+// name.
+func (c *cmdParser) owner(v Token, kind api.Kind) (string, *ParseError) {
 	if v.Text == "none" {
 		return "none", nil
+	}
+	owners := ownersOf(kind)
+	var forms []string
+	for _, k := range owners {
+		forms = append(forms, shortName(k)+"/NAME")
+	}
+	valid := orList(append(forms, "none"))
+	whose := "a pod's owner is "
+	if kind == api.KindReplicaSet {
+		whose = "a ReplicaSet's owner is "
 	}
 	kindWord, name, ok := strings.Cut(v.Text, "/")
 	if !ok {
 		e := unknown(v, "owner", v.Text, []string{"none"}, "")
-		e.Hint = "an owner is rs/NAME, rc/NAME or none"
+		e.Hint = whose + valid
 		return "", e
 	}
 	k, known := kindOf(kindWord)
-	if !known || (k != api.KindReplicaSet && k != api.KindReplicationController) {
-		e := unknownKind(v, kindWord, controllerKinds, "an owner is rs/NAME, rc/NAME or none")
+	if !known {
+		e := unknownKind(v, kindWord, owners, whose+valid)
 		e.Msg = "unknown owner kind " + strconv.Quote(kindWord)
+		return "", e
+	}
+	if !containsKind(owners, k) {
+		e := errAt(v, whose+valid+", not "+shortName(k)+"/NAME")
+		switch {
+		case kind == api.KindPod && k == api.KindDeployment:
+			// The chain a learner is likely to skip: a Deployment owns
+			// ReplicaSets, and they own the pods.
+			e.Hint = "a Deployment owns ReplicaSets, which own its pods: count them with expect rs -l SEL owner=" + v.Text
+		case kind == api.KindReplicaSet && containsKind(controllerKinds, k):
+			e.Hint = "ReplicaSets and ReplicationControllers own pods; a ReplicaSet is owned by a Deployment"
+		}
 		return "", e
 	}
 	if perr := checkName(v.from(len(kindWord)+1), k); perr != nil {

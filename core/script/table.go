@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/printers"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -31,7 +32,9 @@ const (
 	TypeLabels   ValueType = "labels"   // k=v,k2=v2
 	TypeEnum     ValueType = "enum"     // one of Values
 	TypePick     ValueType = "pick"     // oldest, newest, random or an index
-	TypeOwner    ValueType = "owner"    // rs/NAME, rc/NAME or none
+	TypeOwner    ValueType = "owner"    // rs/NAME, rc/NAME, deploy/NAME or none
+	// TypeIntOrPercent is a number or a percentage: 1, 25%.
+	TypeIntOrPercent ValueType = "int-or-percent"
 )
 
 // Group is a section of the command list.
@@ -40,6 +43,7 @@ type Group string
 // The groups, in the order help lists them.
 const (
 	GroupWorld      Group = "World"
+	GroupRollouts   Group = "Rollouts"
 	GroupPods       Group = "Things that happen to pods"
 	GroupFaults     Group = "Faults"
 	GroupTime       Group = "Time and stepping"
@@ -49,7 +53,7 @@ const (
 )
 
 // Groups lists the groups in help order.
-var Groups = []Group{GroupWorld, GroupPods, GroupFaults, GroupTime, GroupAssertions, GroupReading, GroupHelp}
+var Groups = []Group{GroupWorld, GroupRollouts, GroupPods, GroupFaults, GroupTime, GroupAssertions, GroupReading, GroupHelp}
 
 // FlagDoc describes one flag of a command.
 type FlagDoc struct {
@@ -122,11 +126,11 @@ const (
 	// completeRefOrName is completeRef, and also the bare NAME of an object
 	// of the command's one kind (cordon node-1, as kubectl writes it).
 	completeRefOrName
-	completeKind     // the command's kinds
-	completeConfig   // config keys, each with its "="
-	completeField    // fields of the object named before
-	completePodField // pod filters and count=
-	completeTopic    // help topics
+	completeKind       // the command's kinds
+	completeConfig     // config keys, each with its "="
+	completeField      // fields of the object named before
+	completeCountField // count= and the filters of the command's kind (pods, rs)
+	completeTopic      // help topics
 )
 
 // valueNames says what existing thing a flag's, a field's or a KEY='s value
@@ -137,8 +141,8 @@ const (
 	namesNone      valueNames = iota
 	namesNode                 // a node: node-1
 	namesNamespace            // a namespace: default, or one objects are in
-	namesOwner                // a pod's controller: rs/NAME, rc/NAME or none
-	namesObject               // any object describe takes: pod/NAME, rs/NAME, ...
+	namesOwner                // a controller: rs/NAME or rc/NAME for pods, deploy/NAME for ReplicaSets, or none
+	namesObject               // any object describe takes: pod/NAME, rs/NAME, deploy/NAME, ...
 )
 
 // CommandDoc describes one command, for help, the page's help panel and
@@ -257,13 +261,28 @@ func shortNames(kinds []api.Kind) []string {
 var (
 	allKinds        = slices.Clone(api.Kinds)
 	podKinds        = []api.Kind{api.KindPod}
+	rsKinds         = []api.Kind{api.KindReplicaSet}
 	nodeKinds       = []api.Kind{api.KindNode}
+	deployKinds     = []api.Kind{api.KindDeployment}
 	controllerKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController}
-	watchKinds      = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController}
-	labelKinds      = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindNode}
-	deleteKinds     = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController}
-	describeKinds   = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindNode}
+	// workloadKinds are the kinds that want a number of pods, with a
+	// template, a generation and a replica count in their status.
+	workloadKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment}
+	watchKinds    = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController}
+	labelKinds    = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindDeployment, api.KindNode}
+	deleteKinds   = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindDeployment}
+	describeKinds = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindDeployment, api.KindNode}
 )
+
+// ownersOf lists the kinds whose objects may own one of kind, as owner=
+// names them: a pod's ReplicaSet or ReplicationController, a ReplicaSet's
+// Deployment.
+func ownersOf(kind api.Kind) []api.Kind {
+	if kind == api.KindReplicaSet {
+		return deployKinds
+	}
+	return controllerKinds
+}
 
 // The flags more than one command shares.
 var (
@@ -291,6 +310,26 @@ var (
 	flagTemplateLabels = FlagDoc{Name: "template-labels", Type: TypeLabels, Placeholder: "k=v,...",
 		Help: "the labels of the pods it creates (default: the selector's k=v requirements)"}
 )
+
+// The flags of create deploy beyond those it shares with create rs, in the
+// order of the apps/v1 spec. What is left out the API defaults.
+var deployFlags = []FlagDoc{
+	{Name: "image", Type: TypeString, Placeholder: "IMAGE", Default: defaultImage,
+		Help: "the image of the pods' one container, app"},
+	{Name: "strategy", Type: TypeEnum, Placeholder: "STRATEGY", Default: api.RollingUpdateDeploymentStrategy,
+		Values: []string{api.RollingUpdateDeploymentStrategy, api.RecreateDeploymentStrategy},
+		Help:   "how a new template replaces the pods: a few at a time, or all old pods gone before the first new one"},
+	{Name: "max-surge", Type: TypeIntOrPercent, Placeholder: "N|P%", Default: "25%",
+		Help: "RollingUpdate: how many pods above --replicas may exist, a number or a percentage of --replicas rounded up"},
+	{Name: "max-unavailable", Type: TypeIntOrPercent, Placeholder: "N|P%", Default: "25%",
+		Help: "RollingUpdate: how many pods below --replicas may be unavailable, a number or a percentage rounded down"},
+	flagMinReady,
+	{Name: "revision-history-limit", Type: TypeInt, Placeholder: "N", Default: "10", hi: 1<<31 - 1,
+		Help: "how many old ReplicaSets, scaled to zero, to keep for rollout undo"},
+	{Name: "progress-deadline-seconds", Type: TypeInt, Placeholder: "S", Default: "600", hi: 1<<31 - 1,
+		Help: "seconds a rollout may go without progress before Progressing turns False (ProgressDeadlineExceeded); nothing is rolled back"},
+	{Name: "paused", Type: TypeBool, Help: "create it paused: no ReplicaSet until rollout resume"},
+}
 
 // selection is the flag set of verbs that act on pods picked by a selector.
 var selection = []FlagDoc{flagSelector, flagAll, flagPick, flagPickCount, flagNamespace}
@@ -413,6 +452,7 @@ var conditionTypes = []struct {
 	{api.KindReplicationController, []string{api.ReplicaFailure}},
 	{api.KindPod, []string{api.PodReady, api.PodScheduled}},
 	{api.KindNode, []string{api.NodeReady}},
+	{api.KindDeployment, []string{api.DeploymentAvailable, api.DeploymentProgressing, api.DeploymentReplicaFailure}},
 }
 
 // conditionStatuses are the values a condition may be expected to have;
@@ -473,6 +513,27 @@ func commandTable() []*spec {
 			words: []string{"create", "rc"}, kinds: controllerKinds, parse: parseCreateRC,
 		},
 		{
+			CommandDoc: CommandDoc{Name: "create deploy", Group: GroupWorld,
+				Usage: "create deploy NAME --replicas=N --selector=SEL [--image=IMAGE] [--template-labels=k=v,...] " +
+					"[--strategy=RollingUpdate|Recreate] [--max-surge=N|P%] [--max-unavailable=N|P%] [--min-ready-seconds=S] " +
+					"[--revision-history-limit=N] [--progress-deadline-seconds=S] [--paused] [-n NS]",
+				Summary: "create a Deployment, which rolls its pods from one template to the next through ReplicaSets",
+				Details: "Its pods have one container, app, running --image. The selector and --template-labels work " +
+					"as for create rs. What the flags leave out the API fills in as apps/v1 does: RollingUpdate, " +
+					"25% max surge and max unavailable, 10 old ReplicaSets kept, a 600s progress deadline. The API " +
+					"refuses max surge and max unavailable both 0, max unavailable over 100%, and either with " +
+					"--strategy=Recreate: the create fails, naming the field.",
+				Args: []ArgDoc{{Name: "NAME", Help: "the Deployment's name (a DNS-1123 subdomain)"}},
+				Flags: append([]FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels},
+					append(slices.Clone(deployFlags), flagNamespace)...),
+				Examples: []string{
+					"create deploy web --replicas=4 --selector=app=web",
+					"create deploy api --replicas=10 --selector=app=api --image=api:1.0 --max-surge=1 --max-unavailable=0",
+					"create deploy db --replicas=1 -l app=db --strategy=Recreate --paused",
+				}},
+			words: []string{"create", "deploy"}, kinds: deployKinds, parse: parseCreateDeploy,
+		},
+		{
 			CommandDoc: CommandDoc{Name: "create pod", Group: GroupWorld,
 				Usage:   "create pod NAME [--labels=k=v,...] [--node=NODE] [--phase=PHASE] [--ready] [-n NS]",
 				Summary: "create a bare pod, owned by nobody",
@@ -491,13 +552,15 @@ func commandTable() []*spec {
 		{
 			CommandDoc: CommandDoc{Name: "scale", Group: GroupWorld,
 				Usage:   "scale rs/NAME --replicas=N [-n NS]",
-				Summary: "change how many pods a ReplicaSet or ReplicationController wants",
-				Details: "Also written scale rs NAME, and for rc. Scaling changes spec.replicas, so the generation goes up.",
-				Args:    []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef}},
-				Flags:   []FlagDoc{flagReplicas, flagNamespace},
+				Summary: "change how many pods a ReplicaSet, ReplicationController or Deployment wants",
+				Details: "Also written scale rs NAME, and for rc and deploy. Scaling changes spec.replicas, so the " +
+					"generation goes up. A Deployment passes the change on to its ReplicaSets: during a rollout, " +
+					"or while it is paused, in proportion to their sizes.",
+				Args:  []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
+				Flags: []FlagDoc{flagReplicas, flagNamespace},
 				Examples: []string{"scale rs/web --replicas=5", "scale rc legacy --replicas 0",
-					"scale replicaset/web --replicas=1 -n default"}},
-			words: []string{"scale"}, kinds: controllerKinds, parse: parseScale,
+					"scale replicaset/web --replicas=1 -n default", "scale deploy/web --replicas=6"}},
+			words: []string{"scale"}, kinds: workloadKinds, parse: parseScale,
 		},
 		{
 			CommandDoc: CommandDoc{Name: "label", Group: GroupWorld,
@@ -507,7 +570,7 @@ func commandTable() []*spec {
 					"With -l the command acts on every matching pod unless --pick or --count narrows it. " +
 					"Relabelling a pod out of its owner's selector makes the controller release it.",
 				Args: []ArgDoc{
-					{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, node", complete: completeRef},
+					{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
 					{Name: "k=v|k-", Help: "a label to set, or to remove", Repeated: true}},
 				Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing labels that exist"}}, selection...),
 				Examples: []string{"label pod/stray app=web", "label pod stray tier=front app- --overwrite",
@@ -521,13 +584,16 @@ func commandTable() []*spec {
 				Usage:   "annotate pod/NAME k=v... k- ... [--overwrite] | annotate pods -l SEL [--pick=...] [--count=N] k=v... [--overwrite]",
 				Summary: "set or remove annotations, with kubectl annotate's semantics",
 				Details: "Values may be any text; quote values with spaces. The replication manager deletes pods with a " +
-					"lower controller.kubernetes.io/pod-deletion-cost first when it scales down.",
+					"lower controller.kubernetes.io/pod-deletion-cost first when it scales down. A Deployment's " +
+					"kubernetes.io/change-cause is copied onto the ReplicaSet its next rollout makes, and rollout " +
+					"history shows it as the revision's CHANGE-CAUSE.",
 				Args: []ArgDoc{
-					{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, node", complete: completeRef},
+					{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
 					{Name: "k=v|k-", Help: "an annotation to set, or to remove", Repeated: true}},
 				Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing annotations that exist"}}, selection...),
 				Examples: []string{"annotate pod/stray controller.kubernetes.io/pod-deletion-cost=-100",
-					`annotate pods -l app=web --pick=newest note="picked last" --overwrite`},
+					`annotate pods -l app=web --pick=newest note="picked last" --overwrite`,
+					`annotate deploy/web kubernetes.io/change-cause="image 2.0" --overwrite`},
 			},
 			words: []string{"annotate"}, kinds: labelKinds, parse: parseLabel,
 		},
@@ -537,18 +603,19 @@ func commandTable() []*spec {
 				Summary: "delete objects, as kubectl delete does",
 				Details: "A pod's default grace period is 30s; the kubelet removes it once it has stopped it. " +
 					"--cascade=background (the default) removes a ReplicaSet at once and lets the garbage collector delete " +
-					"the pods it owns; --cascade=foreground keeps the ReplicaSet, marked for deletion, until the garbage " +
-					"collector has deleted its pods and they are gone; --cascade=orphan leaves them, released. " +
+					"the pods it owns (and a Deployment's ReplicaSets, and their pods); --cascade=foreground keeps the owner, " +
+					"marked for deletion, until the garbage collector has deleted its dependents and they are gone; " +
+					"--cascade=orphan leaves them, released. Also rc/NAME and deploy/NAME. " +
 					"The command returns at once, as kubectl delete --wait=false does.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, or pods with -l SEL", complete: completeRef}},
+				Args: []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME, or pods with -l SEL", complete: completeRef}},
 				Flags: append([]FlagDoc{
 					{Name: "grace-period", Type: TypeInt, Placeholder: "S", Default: "-1", lo: -1,
 						Help: "seconds the pod gets to stop; -1 uses the pod's own (30s); 0 removes it at once"},
 					{Name: "cascade", Type: TypeEnum, Placeholder: "background|foreground|orphan", Default: "background",
-						Values: []string{"background", "foreground", "orphan"}, Help: "what happens to the pods an rs or rc owns"},
+						Values: []string{"background", "foreground", "orphan"}, Help: "what happens to what the object owns: an rs or rc its pods, a deploy its ReplicaSets"},
 				}, selection...),
 				Examples: []string{"delete pod/stray", "delete pods -l app=web --pick=random --grace-period=0",
-					"delete rs/web --cascade=orphan", "delete rs/web --cascade=foreground", "delete rc legacy", "delete pods --all -n default"},
+					"delete rs/web --cascade=orphan", "delete rs/web --cascade=foreground", "delete rc legacy", "delete pods --all -n default", "delete deploy/web"},
 			},
 			words: []string{"delete"}, kinds: deleteKinds, parse: parseDelete,
 		},
@@ -569,6 +636,100 @@ func commandTable() []*spec {
 				Examples: []string{"uncordon node/node-1"},
 			},
 			words: []string{"uncordon"}, kinds: nodeKinds, parse: parseCordon,
+		},
+
+		// Rollouts.
+		{
+			CommandDoc: CommandDoc{Name: "set image", Group: GroupRollouts,
+				Usage:   "set image deploy/NAME app=IMAGE [-n NS]",
+				Summary: "change the image of a Deployment's pods: a new pod template, so a rollout",
+				Details: "As kubectl set image: it writes the Deployment's template; the Deployment controller then " +
+					"makes a ReplicaSet for the new template and moves the replicas over to it. A Deployment's pods " +
+					"have one container, app (* also names it). Setting the image it already has changes nothing " +
+					"and prints nothing.",
+				Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef},
+					{Name: "app=IMAGE", Help: "the container and its new image", Values: []string{deployContainer + "="}, complete: completeValues}},
+				Flags:    []FlagDoc{flagNamespace},
+				Examples: []string{"set image deploy/web app=nginx:2.0", "set image deployment web app=nginx:1.0"},
+			},
+			words: []string{"set", "image"}, kinds: deployKinds, parse: parseSetImage,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "rollout status", Group: GroupRollouts,
+				Usage:   "rollout status deploy/NAME [-n NS]",
+				Summary: "say how far the Deployment's rollout has come, in kubectl's words",
+				Details: "It prints kubectl rollout status's message for the state now and never waits: step or " +
+					"stabilize, then ask again. A Deployment past its progress deadline is an error, as in kubectl.",
+				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+				Flags:    []FlagDoc{flagNamespace},
+				Examples: []string{"rollout status deploy/web"},
+			},
+			words: []string{"rollout", "status"}, kinds: deployKinds, parse: parseRolloutStatus,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "rollout history", Group: GroupRollouts,
+				Usage:   "rollout history deploy/NAME [--revision=N] [-n NS]",
+				Summary: "list a Deployment's revisions, or show one revision's pod template",
+				Details: "The revisions are those of the Deployment's ReplicaSets (their deployment.kubernetes.io/revision " +
+					"annotation); CHANGE-CAUSE is their kubernetes.io/change-cause annotation, copied from the " +
+					"Deployment's when the rollout made them.",
+				Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+				Flags: []FlagDoc{{Name: "revision", Type: TypeInt, Placeholder: "N", Default: "0", hi: 1<<31 - 1,
+					Help: "show this revision's pod template; 0 lists them all"}, flagNamespace},
+				Examples: []string{"rollout history deploy/web", "rollout history deploy/web --revision=2"},
+			},
+			words: []string{"rollout", "history"}, kinds: deployKinds, parse: parseRolloutHistory,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "rollout undo", Group: GroupRollouts,
+				Usage:   "rollout undo deploy/NAME [--to-revision=N] [-n NS]",
+				Summary: "roll a Deployment back to an earlier revision's pod template",
+				Details: "As kubectl does it, on the client side: it copies the template (and annotations) of the " +
+					"ReplicaSet with that revision into the Deployment, which the controller then rolls out like any " +
+					"new template: the old ReplicaSet comes back as the newest revision, so revisions are renumbered. " +
+					"It refuses a paused Deployment and a revision that does not exist, and skips the write when the " +
+					"template already matches.",
+				Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+				Flags: []FlagDoc{{Name: "to-revision", Type: TypeInt, Placeholder: "N", Default: "0", lo: -1 << 31, hi: 1<<31 - 1,
+					Help: "the revision to go back to; 0 is the one before the newest"}, flagNamespace},
+				Examples: []string{"rollout undo deploy/web", "rollout undo deploy/web --to-revision=1"},
+			},
+			words: []string{"rollout", "undo"}, kinds: deployKinds, parse: parseRolloutUndo,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "rollout pause", Group: GroupRollouts,
+				Usage:   "rollout pause deploy/NAME [-n NS]",
+				Summary: "pause a Deployment: template changes wait, scaling still happens",
+				Details: "It sets spec.paused. While paused the controller makes no new ReplicaSet, so set image and " +
+					"rollout restart only store the new template; scale still resizes the ReplicaSets, in proportion.",
+				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+				Flags:    []FlagDoc{flagNamespace},
+				Examples: []string{"rollout pause deploy/web"},
+			},
+			words: []string{"rollout", "pause"}, kinds: deployKinds, parse: parseRolloutPause,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "rollout resume", Group: GroupRollouts,
+				Usage:    "rollout resume deploy/NAME [-n NS]",
+				Summary:  "resume a paused Deployment: the stored template rolls out",
+				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+				Flags:    []FlagDoc{flagNamespace},
+				Examples: []string{"rollout resume deploy/web"},
+			},
+			words: []string{"rollout", "resume"}, kinds: deployKinds, parse: parseRolloutPause,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "rollout restart", Group: GroupRollouts,
+				Usage:   "rollout restart deploy/NAME [-n NS]",
+				Summary: "replace every pod of a Deployment through a rollout, with nothing else changed",
+				Details: "As kubectl does it: it sets the pod template's kubectl.kubernetes.io/restartedAt annotation " +
+					"to the (simulated) time, a new template, so a new revision. kubectl refuses a paused Deployment, " +
+					"and a second restart within the same second.",
+				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+				Flags:    []FlagDoc{flagNamespace},
+				Examples: []string{"rollout restart deploy/web"},
+			},
+			words: []string{"rollout", "restart"}, kinds: deployKinds, parse: parseRolloutRestart,
 		},
 
 		// Things that happen to pods.
@@ -769,18 +930,36 @@ func commandTable() []*spec {
 		// Assertions.
 		{
 			CommandDoc: CommandDoc{Name: "expect pods", Group: GroupAssertions,
-				Usage:   "expect pods [-l SEL] count=N [phase=P] [ready=true|false] [owner=rs/NAME|none] [terminating=true|false] [node=NODE] [restarts=N] [-n NS]",
+				Usage:   "expect pods [-l SEL] count=N [phase=P] [ready=true|false] [owner=rs/NAME|none] [terminating=true|false] [node=NODE] [restarts=N] [image=IMAGE] [-n NS]",
 				Summary: "count the pods that match the selector and every filter",
 				Details: "Without -l every pod of the namespace counts. Numbers compare with =, !=, <, <=, > and >=; " +
 					"words with = and !=. Any pod field path works as a filter too (status.phase=Running); help fields lists them.",
-				Args: []ArgDoc{{Name: "count=N", Help: "how many pods match", complete: completePodField},
-					{Name: "FILTER", Help: "phase, ready, owner, terminating, node, restarts or a field path, with a comparison",
-						Optional: true, Repeated: true, complete: completePodField}},
+				Args: []ArgDoc{{Name: "count=N", Help: "how many pods match", complete: completeCountField},
+					{Name: "FILTER", Help: "phase, ready, owner, terminating, node, restarts, image or a field path, with a comparison",
+						Optional: true, Repeated: true, complete: completeCountField}},
 				Flags: []FlagDoc{flagSelector, flagNamespace},
 				Examples: []string{"expect pods -l app=web count=3", "expect pods -l app=web count=3 phase=Running ready=true owner=rs/web",
-					"expect pods -l app=web count>=1 terminating=true", "expect pods count=0 owner!=none restarts>0"},
+					"expect pods -l app=web count>=1 terminating=true", "expect pods count=0 owner!=none restarts>0",
+					"expect pods -l app=web count=4 image=nginx:2.0"},
 			},
 			words: []string{"expect", "pods"}, kinds: podKinds, parse: parseExpectPods,
+		},
+		{
+			CommandDoc: CommandDoc{Name: "expect rs", Group: GroupAssertions,
+				Usage:   "expect rs [-l SEL] count=N [owner=deploy/NAME|none] [revision=N] [replicas=N] [ready=N] [available=N] [-n NS]",
+				Summary: "count the ReplicaSets that match the selector and every filter",
+				Details: "A Deployment's ReplicaSets have generated names (NAME-HASH), so scripts select them. revision " +
+					"is the deployment.kubernetes.io/revision annotation; replicas, ready and available are " +
+					"spec.replicas, status.readyReplicas and status.availableReplicas. Any ReplicaSet field path works " +
+					"as a filter too. expect rs NAME FIELD=VALUE checks one ReplicaSet, as expect rs/NAME does.",
+				Args: []ArgDoc{{Name: "count=N", Help: "how many ReplicaSets match", complete: completeCountField},
+					{Name: "FILTER", Help: "owner, revision, replicas, ready, available or a field path, with a comparison",
+						Optional: true, Repeated: true, complete: completeCountField}},
+				Flags: []FlagDoc{flagSelector, flagNamespace},
+				Examples: []string{"expect rs -l app=web count=2 owner=deploy/web", "expect rs -l app=web count=1 revision=2 replicas=4 available=4",
+					"expect rs -l app=web count=1 replicas>0"},
+			},
+			words: []string{"expect", "rs"}, kinds: rsKinds, parse: parseExpectRS,
 		},
 		{
 			CommandDoc: CommandDoc{Name: "expect", Group: GroupAssertions,
@@ -789,12 +968,12 @@ func commandTable() []*spec {
 				Details: "Field paths are those of the object's manifest (help fields lists them). An absent number " +
 					"is 0, an absent string is empty, an absent list is empty. Numbers compare with =, !=, <, <=, > " +
 					"and >=; words with = and !=.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, pod/NAME or node/NAME", complete: completeRef},
+				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, deploy/NAME, pod/NAME or node/NAME", complete: completeRef},
 					{Name: "FIELD=VALUE", Help: "a field path, a comparison and a value", Repeated: true, complete: completeField}},
 				Flags: []FlagDoc{flagNamespace},
 				Examples: []string{"expect rs/web status.replicas=3", "expect rs/web status.readyReplicas=3 status.availableReplicas>=2",
 					"expect rc legacy spec.replicas=2 metadata.labels.app=legacy", "expect pod/stray status.phase=Running owner=rs/web",
-					"expect node/node-1 spec.unschedulable=true"},
+					"expect node/node-1 spec.unschedulable=true", "expect deploy/web status.updatedReplicas=4 spec.paused=false"},
 			},
 			words: []string{"expect"}, kinds: describeKinds, parse: parseExpectObject,
 		},
@@ -803,13 +982,15 @@ func commandTable() []*spec {
 				Usage:   "expect condition KIND/NAME TYPE=STATUS [reason=R] [-n NS]",
 				Summary: "check a condition of an object",
 				Details: "STATUS is True, False, Unknown or absent (no condition of that type). ReplicaSets and " +
-					"ReplicationControllers report ReplicaFailure; pods Ready and PodScheduled; nodes Ready.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, pod/NAME or node/NAME", complete: completeRef},
+					"ReplicationControllers report ReplicaFailure; Deployments Available, Progressing and " +
+					"ReplicaFailure; pods Ready and PodScheduled; nodes Ready.",
+				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, deploy/NAME, pod/NAME or node/NAME", complete: completeRef},
 					{Name: "TYPE=STATUS", Help: "the condition type and its status"},
 					{Name: "reason=R", Optional: true, Help: "the condition's reason"}},
 				Flags: []FlagDoc{flagNamespace},
 				Examples: []string{"expect condition rs/web ReplicaFailure=True reason=FailedCreate",
-					"expect condition rs/web ReplicaFailure=absent", "expect condition pod/stray Ready=True"},
+					"expect condition rs/web ReplicaFailure=absent", "expect condition pod/stray Ready=True",
+					"expect condition deploy/web Progressing=False reason=ProgressDeadlineExceeded"},
 			},
 			words: []string{"expect", "condition"}, kinds: describeKinds, parse: parseExpectCondition,
 		},
@@ -899,14 +1080,15 @@ func commandTable() []*spec {
 				Summary: "list objects, as kubectl get does",
 				Details: "-o json and -o yaml print real Kubernetes manifests, so what you see can be applied to a " +
 					"real cluster. Also get KIND/NAME.",
-				Args: []ArgDoc{{Name: "KIND", Help: "pods, rs, rc, nodes or events", complete: completeRef},
+				Args: []ArgDoc{{Name: "KIND", Help: "pods, rs, rc, deploy, nodes or events", complete: completeRef},
 					{Name: "NAME", Optional: true, Help: "one object"}},
 				Flags: []FlagDoc{flagSelector,
 					{Name: "output", Short: "o", Type: TypeEnum, Placeholder: "FORMAT", Values: []string{"wide", "json", "yaml"},
 						Help: "print more columns, or the objects as manifests"},
 					{Name: "show-labels", Type: TypeBool, Help: "add a column with the labels"},
 					flagNamespace},
-				Examples: []string{"get pods", "get pods -l app=web -o wide", "get rs/web -o yaml", "get rs web --output=json", "get nodes --show-labels", "get events"},
+				Examples: []string{"get pods", "get pods -l app=web -o wide", "get rs/web -o yaml", "get rs web --output=json", "get nodes --show-labels", "get events",
+					"get deploy -o wide"},
 			},
 			words: []string{"get"}, kinds: allKinds, parse: parseGet,
 		},
@@ -914,9 +1096,9 @@ func commandTable() []*spec {
 			CommandDoc: CommandDoc{Name: "describe", Group: GroupReading,
 				Usage:    "describe KIND/NAME [-n NS]",
 				Summary:  "show one object in detail, with its Events",
-				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME or node/NAME (also KIND NAME)", complete: completeRef}},
+				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME or node/NAME (also KIND NAME)", complete: completeRef}},
 				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"describe rs/web", "describe pod stray"},
+				Examples: []string{"describe rs/web", "describe pod stray", "describe deploy/web"},
 			},
 			words: []string{"describe"}, kinds: describeKinds, parse: parseDescribe,
 		},
@@ -1140,12 +1322,13 @@ func strValue(s string) Value   { return Value{Type: TypeString, Str: s} }
 func enumValue(s string) Value  { return Value{Type: TypeEnum, Str: s} }
 func ownerValue(s string) Value { return Value{Type: TypeOwner, Str: s} }
 
-// replicaFields are the fields ReplicaSets and ReplicationControllers share.
+// replicaFields are the fields ReplicaSets, ReplicationControllers and
+// Deployments share.
 type replicaFields struct {
 	replicas, minReady                         int64
 	statusReplicas, fullyLabeled, ready, avail int64
 	observedGeneration                         int64
-	templateLabels                             map[string]string
+	template                                   *api.PodTemplateSpec
 }
 
 func replicaFieldsOf(o api.Object) replicaFields {
@@ -1159,7 +1342,7 @@ func replicaFieldsOf(o api.Object) replicaFields {
 		f.minReady = int64(o.Spec.MinReadySeconds)
 		f.statusReplicas, f.fullyLabeled, f.ready, f.avail = int64(s.Replicas), int64(s.FullyLabeledReplicas), int64(s.ReadyReplicas), int64(s.AvailableReplicas)
 		f.observedGeneration = s.ObservedGeneration
-		f.templateLabels = o.Spec.Template.Metadata.Labels
+		f.template = &o.Spec.Template
 	case *api.ReplicationController:
 		if o.Spec.Replicas != nil {
 			f.replicas = int64(*o.Spec.Replicas)
@@ -1168,9 +1351,19 @@ func replicaFieldsOf(o api.Object) replicaFields {
 		f.minReady = int64(o.Spec.MinReadySeconds)
 		f.statusReplicas, f.fullyLabeled, f.ready, f.avail = int64(s.Replicas), int64(s.FullyLabeledReplicas), int64(s.ReadyReplicas), int64(s.AvailableReplicas)
 		f.observedGeneration = s.ObservedGeneration
-		if o.Spec.Template != nil {
-			f.templateLabels = o.Spec.Template.Metadata.Labels
+		f.template = o.Spec.Template
+	case *api.Deployment:
+		if o.Spec.Replicas != nil {
+			f.replicas = int64(*o.Spec.Replicas)
 		}
+		s := o.Status
+		f.minReady = int64(o.Spec.MinReadySeconds)
+		f.statusReplicas, f.ready, f.avail = int64(s.Replicas), int64(s.ReadyReplicas), int64(s.AvailableReplicas)
+		f.observedGeneration = s.ObservedGeneration
+		f.template = &o.Spec.Template
+	}
+	if f.template == nil {
+		f.template = &api.PodTemplateSpec{}
 	}
 	return f
 }
@@ -1180,6 +1373,13 @@ func podOf(o api.Object) *api.Pod {
 		return p
 	}
 	return &api.Pod{}
+}
+
+func deployOf(o api.Object) *api.Deployment {
+	if d, ok := o.(*api.Deployment); ok {
+		return d
+	}
+	return &api.Deployment{}
 }
 
 // podReady reports whether a pod's Ready condition is True.
@@ -1192,7 +1392,7 @@ func podReady(p *api.Pod) bool {
 	return false
 }
 
-// ownerOf writes a pod's controller as KIND/NAME, or none.
+// ownerOf writes an object's controller as KIND/NAME, or none.
 func ownerOf(m *api.ObjectMeta) string {
 	ref := api.GetControllerOf(m)
 	if ref == nil {
@@ -1202,13 +1402,68 @@ func ownerOf(m *api.ObjectMeta) string {
 	return shortName(kind) + "/" + ref.Name
 }
 
+// revisionOf is the deployment.kubernetes.io/revision annotation as a
+// number; 0 when it is absent or not a number.
+func revisionOf(m *api.ObjectMeta) int64 {
+	v, err := printers.Revision(m)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// imagesOf lists the images of containers, comma-separated, as the IMAGES
+// column of get -o wide does.
+func imagesOf(containers []api.Container) string {
+	images := make([]string, len(containers))
+	for i, c := range containers {
+		images[i] = c.Image
+	}
+	return strings.Join(images, ",")
+}
+
+// firstImage is the image of the first container, or "".
+func firstImage(containers []api.Container) string {
+	if len(containers) == 0 {
+		return ""
+	}
+	return containers[0].Image
+}
+
+// rollingUpdateField reads maxSurge or maxUnavailable of a Deployment, ""
+// when it has none (a Recreate Deployment).
+func rollingUpdateField(o api.Object, surge bool) Value {
+	ru := deployOf(o).Spec.Strategy.RollingUpdate
+	if ru == nil {
+		return strValue("")
+	}
+	v := ru.MaxUnavailable
+	if surge {
+		v = ru.MaxSurge
+	}
+	if v == nil {
+		return strValue("")
+	}
+	return strValue(v.String())
+}
+
+func int32PtrValue(p *int32) Value {
+	if p == nil {
+		return intValue(0)
+	}
+	return intValue(int64(*p))
+}
+
 var (
 	replicaKinds = controllerKinds
 	metaKinds    = describeKinds
+	ownedKinds   = []api.Kind{api.KindPod, api.KindReplicaSet}
+	revKinds     = []api.Kind{api.KindReplicaSet, api.KindDeployment}
 )
 
-// fieldTable lists the fields expect can check, metadata first, then pod
-// filters, then spec and status. Absent numbers read 0 and absent strings "".
+// fieldTable lists the fields expect can check, metadata first, then the
+// short names expect pods and expect rs filter by, then spec and status.
+// Absent numbers read 0 and absent strings "".
 var fieldTable = []field{
 	{path: "metadata.name", kinds: metaKinds, typ: TypeString, help: "the object's name",
 		get: func(o api.Object, _ string) Value { return strValue(o.Meta().Name) }},
@@ -1218,7 +1473,7 @@ var fieldTable = []field{
 		get: func(o api.Object, k string) Value { return strValue(o.Meta().Labels[k]) }},
 	{path: "metadata.annotations.", mapKey: true, kinds: metaKinds, typ: TypeString, help: "one annotation's value",
 		get: func(o api.Object, k string) Value { return strValue(o.Meta().Annotations[k]) }},
-	{path: "metadata.generation", kinds: replicaKinds, typ: TypeInt, help: "counts changes to the spec",
+	{path: "metadata.generation", kinds: workloadKinds, typ: TypeInt, help: "counts changes to the spec",
 		get: func(o api.Object, _ string) Value { return intValue(o.Meta().Generation) }},
 	{path: "metadata.deletionTimestamp", kinds: metaKinds, typ: TypeString, help: "when deletion was asked for (RFC 3339), or empty",
 		get: func(o api.Object, _ string) Value {
@@ -1232,8 +1487,9 @@ var fieldTable = []field{
 		get: func(o api.Object, _ string) Value { return enumValue(podOf(o).Status.Phase) }},
 	{path: "ready", kinds: podKinds, typ: TypeBool, filter: true, help: "whether the pod's Ready condition is True",
 		get: func(o api.Object, _ string) Value { return boolValue(podReady(podOf(o))) }},
-	{path: "owner", kinds: podKinds, typ: TypeOwner, filter: true, names: namesOwner, help: "the pod's controller, rs/NAME or rc/NAME, or none",
-		get: func(o api.Object, _ string) Value { return ownerValue(ownerOf(o.Meta())) }},
+	{path: "owner", kinds: ownedKinds, typ: TypeOwner, filter: true, names: namesOwner,
+		help: "the controller: a pod's rs/NAME or rc/NAME, a ReplicaSet's deploy/NAME, or none",
+		get:  func(o api.Object, _ string) Value { return ownerValue(ownerOf(o.Meta())) }},
 	{path: "terminating", kinds: podKinds, typ: TypeBool, filter: true, help: "whether the pod is being deleted",
 		get: func(o api.Object, _ string) Value { return boolValue(o.Meta().DeletionTimestamp != nil) }},
 	{path: "node", kinds: podKinds, typ: TypeString, filter: true, names: namesNode, help: "the node the pod is bound to, or empty (spec.nodeName)",
@@ -1246,9 +1502,22 @@ var fieldTable = []field{
 			}
 			return intValue(n)
 		}},
+	{path: "image", kinds: podKinds, typ: TypeString, filter: true, help: "the image of the pod's container (comma-separated, if several)",
+		get: func(o api.Object, _ string) Value { return strValue(imagesOf(podOf(o).Spec.Containers)) }},
+	{path: "revision", kinds: revKinds, typ: TypeInt, filter: true,
+		help: "the deployment.kubernetes.io/revision annotation: the rollout that made the ReplicaSet (a Deployment's: its newest)",
+		get:  func(o api.Object, _ string) Value { return intValue(revisionOf(o.Meta())) }},
+	{path: "replicas", kinds: rsKinds, typ: TypeInt, filter: true, help: "the pods the ReplicaSet wants (spec.replicas)",
+		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).replicas) }},
+	{path: "ready", kinds: rsKinds, typ: TypeInt, filter: true, help: "its pods that are Ready (status.readyReplicas)",
+		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).ready) }},
+	{path: "available", kinds: rsKinds, typ: TypeInt, filter: true, help: "its pods Ready for minReadySeconds (status.availableReplicas)",
+		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).avail) }},
 
 	{path: "spec.nodeName", kinds: podKinds, typ: TypeString, names: namesNode, help: "the node the pod is bound to",
 		get: func(o api.Object, _ string) Value { return strValue(podOf(o).Spec.NodeName) }},
+	{path: "spec.containers[0].image", kinds: podKinds, typ: TypeString, help: "the image of the pod's first container",
+		get: func(o api.Object, _ string) Value { return strValue(firstImage(podOf(o).Spec.Containers)) }},
 	{path: "status.phase", kinds: podKinds, typ: TypeEnum, values: podPhases, help: "the pod's phase",
 		get: func(o api.Object, _ string) Value { return enumValue(podOf(o).Status.Phase) }},
 	{path: "status.reason", kinds: podKinds, typ: TypeString, help: "why the pod is in its phase (Evicted)",
@@ -1260,22 +1529,53 @@ var fieldTable = []field{
 			return boolValue(n != nil && n.Spec.Unschedulable)
 		}},
 
-	{path: "spec.replicas", kinds: replicaKinds, typ: TypeInt, help: "the number of pods wanted",
+	{path: "spec.replicas", kinds: workloadKinds, typ: TypeInt, help: "the number of pods wanted",
 		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).replicas) }},
-	{path: "spec.minReadySeconds", kinds: replicaKinds, typ: TypeInt, help: "seconds Ready before a pod counts as available",
+	{path: "spec.minReadySeconds", kinds: workloadKinds, typ: TypeInt, help: "seconds Ready before a pod counts as available",
 		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).minReady) }},
-	{path: "spec.template.metadata.labels.", mapKey: true, kinds: replicaKinds, typ: TypeString, help: "one label of the pods it creates",
-		get: func(o api.Object, k string) Value { return strValue(replicaFieldsOf(o).templateLabels[k]) }},
-	{path: "status.replicas", kinds: replicaKinds, typ: TypeInt, help: "the pods it owns that are not being deleted",
-		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).statusReplicas) }},
+	{path: "spec.paused", kinds: deployKinds, typ: TypeBool, help: "whether rollouts are paused (rollout pause)",
+		get: func(o api.Object, _ string) Value { return boolValue(deployOf(o).Spec.Paused) }},
+	{path: "spec.strategy.type", kinds: deployKinds, typ: TypeEnum,
+		values: []string{api.RollingUpdateDeploymentStrategy, api.RecreateDeploymentStrategy}, help: "how a new template replaces the pods",
+		get: func(o api.Object, _ string) Value { return enumValue(deployOf(o).Spec.Strategy.Type) }},
+	{path: "spec.strategy.rollingUpdate.maxSurge", kinds: deployKinds, typ: TypeString,
+		help: "how many pods above spec.replicas a rollout may add, as written (1, 25%); empty for Recreate",
+		get:  func(o api.Object, _ string) Value { return rollingUpdateField(o, true) }},
+	{path: "spec.strategy.rollingUpdate.maxUnavailable", kinds: deployKinds, typ: TypeString,
+		help: "how many pods below spec.replicas may be unavailable, as written; empty for Recreate",
+		get:  func(o api.Object, _ string) Value { return rollingUpdateField(o, false) }},
+	{path: "spec.revisionHistoryLimit", kinds: deployKinds, typ: TypeInt, help: "how many old ReplicaSets are kept",
+		get: func(o api.Object, _ string) Value { return int32PtrValue(deployOf(o).Spec.RevisionHistoryLimit) }},
+	{path: "spec.progressDeadlineSeconds", kinds: deployKinds, typ: TypeInt, help: "seconds a rollout may go without progress",
+		get: func(o api.Object, _ string) Value { return int32PtrValue(deployOf(o).Spec.ProgressDeadlineSeconds) }},
+	{path: "spec.template.metadata.labels.", mapKey: true, kinds: workloadKinds, typ: TypeString, help: "one label of the pods it creates",
+		get: func(o api.Object, k string) Value { return strValue(replicaFieldsOf(o).template.Metadata.Labels[k]) }},
+	{path: "spec.template.metadata.annotations.", mapKey: true, kinds: workloadKinds, typ: TypeString,
+		help: "one annotation of the pods it creates (kubectl.kubernetes.io/restartedAt)",
+		get: func(o api.Object, k string) Value {
+			return strValue(replicaFieldsOf(o).template.Metadata.Annotations[k])
+		}},
+	{path: "spec.template.spec.containers[0].image", kinds: workloadKinds, typ: TypeString, help: "the image of its pods' first container",
+		get: func(o api.Object, _ string) Value {
+			return strValue(firstImage(replicaFieldsOf(o).template.Spec.Containers))
+		}},
+	{path: "status.replicas", kinds: workloadKinds, typ: TypeInt,
+		help: "the pods it owns that are not being deleted (a Deployment: those of all its ReplicaSets)",
+		get:  func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).statusReplicas) }},
+	{path: "status.updatedReplicas", kinds: deployKinds, typ: TypeInt, help: "those of its new ReplicaSet, the current template's",
+		get: func(o api.Object, _ string) Value { return intValue(int64(deployOf(o).Status.UpdatedReplicas)) }},
 	{path: "status.fullyLabeledReplicas", kinds: replicaKinds, typ: TypeInt, help: "those whose labels match the template's",
 		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).fullyLabeled) }},
-	{path: "status.readyReplicas", kinds: replicaKinds, typ: TypeInt, help: "those that are Ready",
+	{path: "status.readyReplicas", kinds: workloadKinds, typ: TypeInt, help: "those that are Ready",
 		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).ready) }},
-	{path: "status.availableReplicas", kinds: replicaKinds, typ: TypeInt, help: "those Ready for at least minReadySeconds",
+	{path: "status.availableReplicas", kinds: workloadKinds, typ: TypeInt, help: "those Ready for at least minReadySeconds",
 		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).avail) }},
-	{path: "status.observedGeneration", kinds: replicaKinds, typ: TypeInt, help: "the generation the status describes",
+	{path: "status.unavailableReplicas", kinds: deployKinds, typ: TypeInt, help: "spec.replicas less the available ones, at least 0",
+		get: func(o api.Object, _ string) Value { return intValue(int64(deployOf(o).Status.UnavailableReplicas)) }},
+	{path: "status.observedGeneration", kinds: workloadKinds, typ: TypeInt, help: "the generation the status describes",
 		get: func(o api.Object, _ string) Value { return intValue(replicaFieldsOf(o).observedGeneration) }},
+	{path: "status.collisionCount", kinds: deployKinds, typ: TypeInt, help: "pod-template-hash collisions met so far",
+		get: func(o api.Object, _ string) Value { return int32PtrValue(deployOf(o).Status.CollisionCount) }},
 }
 
 // fieldsOf lists the indexes in fieldTable of the fields a kind has.

@@ -51,7 +51,9 @@ func TestEveryCommandTypeHasAnExample(t *testing.T) {
 	for _, c := range []Command{&CreateNode{}, &CreateRS{}, &CreateRC{}, &CreatePod{}, &Scale{}, &Label{}, &Delete{}, &Cordon{},
 		&PodAction{}, &SetReady{}, &Fail{}, &WatchFault{}, &SlowKubelet{}, &Heal{}, &Seed{}, &Config{}, &Step{}, &Advance{},
 		&UntilSync{}, &Stabilize{}, &ExpectPods{}, &ExpectObject{}, &ExpectCondition{}, &ExpectQueue{}, &ExpectExpectations{},
-		&ExpectEvents{}, &ExpectRequests{}, &Get{}, &Describe{}, &Show{}, &Help{}} {
+		&ExpectEvents{}, &ExpectRequests{}, &Get{}, &Describe{}, &Show{}, &Help{},
+		&CreateDeploy{}, &SetImage{}, &RolloutStatus{}, &RolloutHistory{}, &RolloutUndo{}, &RolloutPause{}, &RolloutRestart{},
+		&ExpectReplicaSets{}} {
 		assert.True(t, seen[reflect.TypeOf(c)], "no example parses to %T", c)
 	}
 }
@@ -88,7 +90,7 @@ func TestTableIsWellFormed(t *testing.T) {
 				assert.Contains(t, f.Values, f.Default, "%s --%s", s.Name, f.Name)
 			}
 			assert.Contains(t, []ValueType{TypeInt, TypeDuration, TypeBool, TypeString, TypeName, TypeSelector, TypeLabels,
-				TypeEnum, TypePick}, f.Type)
+				TypeEnum, TypePick, TypeIntOrPercent}, f.Type)
 		}
 		for _, a := range s.Args {
 			assert.NotEmpty(t, a.Help, "%s %s", s.Name, a.Name)
@@ -191,6 +193,32 @@ func TestRequiredSet(t *testing.T) {
 		{"trace 20", "trace"},
 		{"help", "help"},
 		{"help scale", "help"},
+
+		// The Deployments section.
+		{"create deploy web --replicas=4 --selector=app=web --image=nginx:1.0 --template-labels=app=web,tier=a " +
+			"--strategy=RollingUpdate --max-surge=1 --max-unavailable=25% --min-ready-seconds=2 " +
+			"--revision-history-limit=3 --progress-deadline-seconds=60 --paused", "create deploy"},
+		{"create deploy web --replicas=1 --selector=app=web --strategy=Recreate", "create deploy"},
+		{"scale deploy/web --replicas=3", "scale"},
+		{"set image deploy/web app=nginx:2.0", "set image"},
+		{"rollout status deploy/web", "rollout status"},
+		{"rollout history deploy/web", "rollout history"},
+		{"rollout history deploy/web --revision=2", "rollout history"},
+		{"rollout undo deploy/web", "rollout undo"},
+		{"rollout undo deploy/web --to-revision=1", "rollout undo"},
+		{"rollout pause deploy/web", "rollout pause"},
+		{"rollout resume deploy/web", "rollout resume"},
+		{"rollout restart deploy/web", "rollout restart"},
+		{"delete deploy/web --cascade=background", "delete"},
+		{"delete deploy/web --cascade=orphan", "delete"},
+		{"expect rs -l app=web count=2 owner=deploy/web revision=1 replicas=0 ready=0 available=0", "expect rs"},
+		{"expect rs -l app=web count=1 owner=none", "expect rs"},
+		{"expect pods -l app=web count=4 image=nginx:2.0", "expect pods"},
+		{"expect deploy/web status.updatedReplicas=3 spec.paused=true", "expect"},
+		{"expect condition deploy/web Progressing=True reason=NewReplicaSetAvailable", "expect condition"},
+		{"get rs", "get"},
+		{"get deploy -o yaml", "get"},
+		{"describe deploy/web", "describe"},
 	} {
 		c, err := ParseLine(tc.line)
 		if tc.name == "" {
@@ -287,6 +315,7 @@ func TestFieldTable(t *testing.T) {
 	objects := map[api.Kind]api.Object{
 		api.KindPod: &api.Pod{}, api.KindReplicaSet: &api.ReplicaSet{},
 		api.KindReplicationController: &api.ReplicationController{}, api.KindNode: &api.Node{},
+		api.KindDeployment: &api.Deployment{},
 	}
 	for _, f := range fieldTable {
 		require.NotEmpty(t, f.kinds, f.path)
@@ -311,10 +340,15 @@ func TestFieldTable(t *testing.T) {
 			}
 		}
 	}
+	// A path may mean different things for different kinds (ready is a
+	// pod's Ready condition and a ReplicaSet's ready pods), but one thing
+	// for each kind.
 	paths := map[string]bool{}
 	for _, d := range Fields() {
-		assert.False(t, paths[d.Path], "%s twice", d.Path)
-		paths[d.Path] = true
+		for _, k := range d.Kinds {
+			assert.False(t, paths[k+" "+d.Path], "%s twice for %s", d.Path, k)
+			paths[k+" "+d.Path] = true
+		}
 	}
 }
 
