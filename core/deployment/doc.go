@@ -1,0 +1,120 @@
+// Package deployment is the Deployment controller: it rolls a Deployment's
+// pods from one template to the next through ReplicaSets, one per template,
+// which the replication manager (core/controller) fills with pods. It
+// reproduces upstream's pkg/controller/deployment (Kubernetes v1.31) rule for
+// rule, on the same kernel as the replication manager: every API call is a
+// request and an answer on the agenda, so a learner can stop inside a sync.
+//
+// # The loop
+//
+// The handlers (handlers.go; upstream's addDeployment, updateDeployment,
+// deleteDeployment, addReplicaSet, updateReplicaSet, deleteReplicaSet and
+// deletePod) put a Deployment's key ("default/web") on the queue: when the
+// Deployment is added or changed, and when one of its ReplicaSets is added,
+// changed or deleted. That last is how pods reach it: it has no pod handler
+// for adds or changes; a pod that becomes ready changes its ReplicaSet's
+// status, and that update enqueues the Deployment. The pod handler only
+// wakes a Recreate Deployment when its last old pod is gone.
+//
+// A worker takes the key and runs syncDeployment (sync.go), in upstream's
+// order:
+//
+//  1. The Deployment is looked up in the cache; gone, the sync ends (the
+//     garbage collector removes its ReplicaSets).
+//  2. An empty selector selects every pod: a Warning SelectingAll event, and
+//     only observedGeneration is written.
+//  3. getReplicaSetsForDeployment lists every ReplicaSet of the namespace
+//     and claims them by the replication manager's rule
+//     (controller.DecideClaimObject): its own that still match are kept,
+//     its own that stopped matching are released, matching orphans are
+//     adopted, after one fresh GET of the Deployment.
+//  4. getPodMapForDeployment maps each ReplicaSet to its pods (Recreate
+//     needs them).
+//  5. Being deleted: the status only. Then the Progressing condition follows
+//     a pause or a resume (checkPausedConditions).
+//  6. Paused, or a scaling event (spec.replicas differs from a ReplicaSet's
+//     desired-replicas annotation): sync, which spreads spec.replicas over
+//     the ReplicaSets in proportion to their sizes (scale), and writes the
+//     status.
+//  7. Otherwise a rollout: rolloutRolling or rolloutRecreate.
+//
+// The worker then calls Forget on success, AddRateLimited on error (5ms,
+// 10ms, 20ms, …; after 15 retries the key is dropped until something
+// enqueues it again), and Done.
+//
+// # A rolling update, as the trace shows it
+//
+// Take web at 4 replicas, maxSurge 25% (1 pod) and maxUnavailable 25% (1
+// pod), its ReplicaSet web-A at 4 of 4 available, and a new image:
+//
+//  1. The template changed, so no ReplicaSet has it: getNewReplicaSet
+//     creates web-B, named after its pod-template-hash, at NewRSNewReplicas
+//     = min(4+1 − 4, 4 − 0) = 1, with revision 2, and writes the
+//     Deployment's revision and Progressing condition (NewReplicaSetCreated).
+//     The same sync's second status write (syncRolloutStatus) carries the
+//     resourceVersion the sync started with, so it is refused as a
+//     conflict and the key is retried in 5ms, as against a real API server.
+//  2. reconcileOldReplicaSets: 5 pods wanted − 3 that must stay available −
+//     1 new not yet available leaves 1: web-A goes 4 → 3 ("Scaled down
+//     replica set web-A to 3 from 4").
+//  3. reconcileNewReplicaSet: 4 pods wanted, 5 allowed: web-B 1 → 2.
+//  4. …each sync moves one step, as pods become available (the replication
+//     manager's status writes wake the Deployment), until web-B has 4, web-A
+//     0, and a sync sees the status complete: Progressing becomes
+//     NewReplicaSetAvailable, and old ReplicaSets beyond
+//     revisionHistoryLimit are deleted.
+//
+// At no step are there more than 4+1 pods wanted, nor fewer than 4−1
+// available.
+//
+// # How a sync waits for the API server
+//
+// Upstream's sync blocks its worker on every call. Here a sync runs until
+// its next call, which is sent as a request, and the worker's step ends;
+// when the answer arrives, the sync runs again from the top with every
+// answer so far, and with the cache reads and clock readings it made before
+// (worker.go). Calls already made are answered from that record, so the
+// sync retraces its path to the new call, or to its end. Only the part after
+// the last answer is live: it alone sends, records events, queues keys and
+// writes the trace. The sync's functions therefore read like upstream's, and
+// a sync in progress is a value a snapshot copies.
+//
+// # What differs from upstream, and why
+//
+//   - The controller is wired when the world is built but sleeps until the
+//     API server first stores a Deployment (Controller.Activate): its
+//     handlers on the shared ReplicaSet and pod informers are dormant and
+//     its Deployment informer unstarted, so that a world without
+//     Deployments runs, step for step, as before the controller existed. A
+//     real kube-controller-manager starts it at boot.
+//   - The pod handler hears deletions only: upstream delivers adds and
+//     updates to a function that does nothing, which would cost the learner
+//     a step for every pod change.
+//   - deletePod lists the Deployment's ReplicaSets from the cache, where
+//     upstream sends a live LIST: a handler here cannot wait for an answer.
+//   - A progress check queued for a rollout (requeueStuckDeployment) keeps
+//     the world busy only while the rollout waits for its deadline; once it
+//     completes, the check is made quiet (workqueue.DelayingQueue.Quiet), so
+//     that stabilize stops at rest instead of running to a deadline that
+//     can change nothing. The oracle's stabilize waits on the same rule.
+//   - pod-template-hash is upstream's algorithm (FNV-1a over the template,
+//     the collision count, SafeEncodeString) over our own canonical text of
+//     the template, its JSON (hash.go), so the strings differ from
+//     upstream's for the same template.
+//   - getReplicaSetFraction guards against a zero denominator, as later
+//     releases do: v1.31 would convert an infinite or undefined float to
+//     int32, which Go leaves to the platform.
+//   - Lists come out of the caches in a deterministic order (the order keys
+//     entered them), and every sort is total, so a seed reproduces a run.
+//
+// # Writes and conflicts
+//
+// The controller sends every update with the resourceVersion of the object
+// it read from the cache, and never refreshes its copy after a write, as
+// upstream's client does. The API store enforces the precondition, so a
+// sync that writes the same Deployment twice (the revision in
+// getNewReplicaSet, then the status in syncRolloutStatus) has its second
+// write refused with a Conflict, returns the error and is retried with
+// back-off: the "object has been modified" retries a real cluster shows,
+// which upstream's unit tests, on a fake client, do not.
+package deployment
