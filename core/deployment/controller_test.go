@@ -409,3 +409,31 @@ func TestDeploymentHandlersEnqueueEveryChange(t *testing.T) {
 	r.c.deleteDeployment(informer.DeletedFinalStateUnknown{Key: "default/d1", Obj: d})
 	assert.Equal(t, []string{"default/d1"}, r.take())
 }
+
+// TestStaleDesiredAnnotationStallsTheRollout pins a v1.31 behaviour that is
+// an upstream bug (kubernetes/kubernetes pull requests 138036 and 138840,
+// open): when the only active ReplicaSet already has spec.replicas replicas
+// but a stale desired-replicas annotation, every sync is a scaling event,
+// and scale returns early without refreshing the annotation, so the
+// rollout to the new template never starts. Scaling the Deployment to
+// another size and back is the way out.
+func TestStaleDesiredAnnotationStallsTheRollout(t *testing.T) {
+	d := newDeployment("foo", 3, nil, intstr(1), intstr(1), fooBar)
+	old := newReplicaSet(d, "foo-old", 3)
+	old.Spec.Template.Spec.Containers[0].Image = "foo/old"
+	old.Metadata.Annotations = map[string]string{RevisionAnnotation: "1"}
+	SetReplicasAnnotations(old, 4, 5)
+	current := newReplicaSet(d, "foo-new", 0)
+	current.Metadata.Annotations = map[string]string{RevisionAnnotation: "2"}
+	SetReplicasAnnotations(current, 3, 4)
+	d.Metadata.Annotations[RevisionAnnotation] = "2"
+	for range 2 {
+		f, c := newFake()
+		f.deployments, f.rss = []*api.Deployment{d}, []*api.ReplicaSet{old, current}
+		require.NoError(t, c.syncDeployment("default/foo"))
+		assert.Contains(t, f.said, "spec.replicas changed since its ReplicaSets were sized: a scaling event, not a rollout")
+		for _, a := range f.actions {
+			assert.NotEqual(t, "replicasets", a.resource, "no ReplicaSet is scaled or annotated: %v", f.verbs())
+		}
+	}
+}

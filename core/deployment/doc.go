@@ -44,28 +44,34 @@
 //
 // # A rolling update, as the trace shows it
 //
-// Take web at 4 replicas, maxSurge 25% (1 pod) and maxUnavailable 25% (1
-// pod), its ReplicaSet web-A at 4 of 4 available, and a new image:
+// Take web at 4 replicas, maxSurge 25% (ceil: 1 pod) and maxUnavailable 25%
+// (floor: 1 pod), its ReplicaSet web-A at 4 of 4 available, and a new
+// image (core/world's TestRollingUpdateScalesAsTheOracleDoes; the real
+// controller, run by ../shared/oracle, records the same events):
 //
-//  1. The template changed, so no ReplicaSet has it: getNewReplicaSet
-//     creates web-B, named after its pod-template-hash, at NewRSNewReplicas
-//     = min(4+1 − 4, 4 − 0) = 1, with revision 2, and writes the
-//     Deployment's revision and Progressing condition (NewReplicaSetCreated).
-//     The same sync's second status write (syncRolloutStatus) carries the
-//     resourceVersion the sync started with, so it is refused as a
-//     conflict and the key is retried in 5ms, as against a real API server.
-//  2. reconcileOldReplicaSets: 5 pods wanted − 3 that must stay available −
-//     1 new not yet available leaves 1: web-A goes 4 → 3 ("Scaled down
-//     replica set web-A to 3 from 4").
-//  3. reconcileNewReplicaSet: 4 pods wanted, 5 allowed: web-B 1 → 2.
-//  4. …each sync moves one step, as pods become available (the replication
-//     manager's status writes wake the Deployment), until web-B has 4, web-A
-//     0, and a sync sees the status complete: Progressing becomes
-//     NewReplicaSetAvailable, and old ReplicaSets beyond
-//     revisionHistoryLimit are deleted.
+//  1. The first sync finds no ReplicaSet with the new template:
+//     getNewReplicaSet creates web-B, named after its pod-template-hash,
+//     with revision 2 and NewRSNewReplicas = min(4+1 − 4, 4 − 0) = 1 pod
+//     ("Scaled up replica set web-B to 1"), and writes the Deployment's
+//     revision and Progressing condition (NewReplicaSetCreated).
+//     reconcileNewReplicaSet: 5 wanted, 5 allowed, web-B stays.
+//     reconcileOldReplicaSets: 5 wanted − 3 that must stay available − 1
+//     new not yet available leaves 1, and 4 are available: web-A 4 → 3
+//     ("Scaled down replica set web-A to 3 from 4"). syncRolloutStatus then
+//     writes the status with the resourceVersion the sync started with:
+//     the API server refuses it (Conflict), and the key is retried in 5ms.
+//  2. The retry: 4 wanted, 5 allowed: web-B 1 → 2.
+//  3. Nothing more until pods become available: 5 − 3 − 2 unavailable new
+//     ones leaves none to remove. Each status write of the replication
+//     manager wakes the Deployment, whose sync records the progress
+//     (Progressing ReplicaSetUpdated, its deadline clock restarted).
+//  4. As web-B's pods become available, web-A goes 3 → 2 → 1 → 0 and web-B
+//     2 → 3 → 4, one move per sync, until a sync sees the status complete:
+//     Progressing becomes NewReplicaSetAvailable, and old ReplicaSets
+//     beyond revisionHistoryLimit are deleted.
 //
-// At no step are there more than 4+1 pods wanted, nor fewer than 4−1
-// available.
+// At no step do the ReplicaSets want more than 4+1 pods, nor are fewer than
+// 4−1 available (TestRollingUpdateStaysWithinItsBudget).
 //
 // # How a sync waits for the API server
 //
@@ -106,6 +112,14 @@
 //     int32, which Go leaves to the platform.
 //   - Lists come out of the caches in a deterministic order (the order keys
 //     entered them), and every sort is total, so a seed reproduces a run.
+//
+// What is not changed, though upstream has it wrong: when the only active
+// ReplicaSet has spec.replicas pods but a desired-replicas annotation from
+// another size, every sync is a scaling event and scale returns before
+// refreshing the annotation, so the rollout never starts
+// (kubernetes/kubernetes pull requests 138036 and 138840, open). The chaos
+// test meets it (TestDeploymentChaosMeetsUpstreamStall), and gets out as a
+// user would, by scaling away and back.
 //
 // # Writes and conflicts
 //

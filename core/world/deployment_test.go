@@ -3,6 +3,7 @@ package world
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,6 +39,46 @@ func getDeployment(t testing.TB, w *World, name string) *api.Deployment {
 	o, ok := w.Store.Object(api.KindDeployment, "default", name)
 	require.True(t, ok, "no deploy/%s", name)
 	return o.(*api.Deployment)
+}
+
+// editDeployment updates the Deployment as kubectl does, without a
+// resourceVersion: edit changes the stored object's copy.
+func editDeployment(t testing.TB, w *World, name, what string, edit func(d *api.Deployment)) {
+	t.Helper()
+	input(t, w, what+" deploy/"+name, func(w *World) error {
+		o, ok := w.Store.Object(api.KindDeployment, "default", name)
+		if !ok {
+			return &notFound{kind: api.KindDeployment, name: name}
+		}
+		d := o.(*api.Deployment).DeepCopy()
+		edit(d)
+		d.Metadata.ResourceVersion = ""
+		w.Send(apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindDeployment, Object: d})
+		return nil
+	})
+}
+
+// scalingEvents returns the messages of the Deployment controller's
+// ScalingReplicaSet events, oldest first, each ReplicaSet named by its
+// revision ("rev2") instead of its hash, so that they compare with the
+// oracle's, whose hashes differ.
+func scalingEvents(w *World) []string {
+	names := map[string]string{}
+	for _, o := range w.Store.Objects(api.KindReplicaSet, "default") {
+		rs := o.(*api.ReplicaSet)
+		names[rs.Metadata.Name] = "rev" + rs.Metadata.Annotations[deployment.RevisionAnnotation]
+	}
+	evs := events(w, deployment.Name, deployment.ScalingReplicaSetReason)
+	slices.SortStableFunc(evs, func(a, b *api.Event) int { return a.FirstTimestamp.Compare(b.FirstTimestamp.Time) })
+	var out []string
+	for _, e := range evs {
+		msg := e.Message
+		for name, rev := range names {
+			msg = strings.ReplaceAll(msg, " "+name+" ", " "+rev+" ")
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 // setImage updates the Deployment's template image, as kubectl set image
@@ -281,4 +322,206 @@ func TestNoDeploymentNoDeploymentSteps(t *testing.T) {
 		assert.NotContains(t, s.Actor, "deploy-worker")
 	}
 	assert.False(t, w.Deploy.Active())
+}
+
+// TestViewShowsDeploymentsOnlyOnceThereAreAny: a world without Deployments
+// has neither Deployments, nor the controller, nor its informer in its
+// view; once one exists, the view shows it with its conditions, its
+// ReplicaSet's owner and revision, and the controller's queue, workers and
+// last sync.
+func TestViewShowsDeploymentsOnlyOnceThereAreAny(t *testing.T) {
+	w := newWorld(t, Config{})
+	v := w.View(ViewOptions{Entries: 5})
+	assert.Empty(t, v.Deployments)
+	assert.Nil(t, v.DeploymentController)
+	assert.Len(t, v.Informers, 3)
+
+	createDeployment(t, w, webDeployment(2, "nginx:1.0"))
+	settle(t, w)
+	v = w.View(ViewOptions{Entries: 5})
+	require.Len(t, v.Deployments, 1)
+	dv := v.Deployments[0]
+	assert.Equal(t, "web", dv.Name)
+	assert.Equal(t, "app=web", dv.Selector)
+	assert.Equal(t, api.RollingUpdateDeploymentStrategy, dv.Strategy)
+	assert.Equal(t, [2]int32{1, 0}, [2]int32{dv.MaxSurge, dv.MaxUnavailable}, "25%/25% of 2")
+	assert.Equal(t, "1", dv.Revision)
+	assert.Equal(t, int32(2), dv.Status.AvailableReplicas)
+	require.Len(t, dv.Conditions, 2)
+	assert.Equal(t, deployment.NewRSAvailableReason, dv.Conditions[1].Reason)
+	require.Len(t, v.Owners, 1)
+	assert.Equal(t, "deploy/web", v.Owners[0].Owner)
+	assert.Equal(t, "1", v.Owners[0].Revision)
+	require.Len(t, v.Informers, 4)
+	assert.Equal(t, "informer/deployments", v.Informers[3].Name)
+	dc := v.DeploymentController
+	require.NotNil(t, dc)
+	assert.True(t, dc.Started)
+	assert.Equal(t, "deployment", dc.Queue.Name)
+	assert.Len(t, dc.Workers, 5)
+	require.Len(t, dc.LastSyncs, 1)
+	assert.Equal(t, "deploy/web", dc.LastSyncs[0].Owner)
+	assert.Contains(t, dc.LastSyncs[0].Decision, "status unchanged")
+	last, ok := w.LatestSync(api.KindDeployment)
+	require.True(t, ok)
+	assert.Equal(t, dc.LastSyncs[0], last)
+	bySync, ok := w.LastSyncOf(api.KindDeployment, "default/web")
+	require.True(t, ok)
+	assert.Equal(t, last, bySync)
+}
+
+// The oracle (../shared/oracle: the real v1.31.14 controllers, run by
+// cmd/scenarios with -trace) gives these ScalingReplicaSet events for the
+// same scenarios; ours must give the same decisions, in the same order.
+
+func TestRollingUpdateScalesAsTheOracleDoes(t *testing.T) {
+	w := newWorld(t, Config{})
+	createDeployment(t, w, webDeployment(4, "nginx:1.0"))
+	settle(t, w)
+	setImage(t, w, "web", "nginx:2.0")
+	settle(t, w)
+	assert.Equal(t, []string{
+		"Scaled up replica set rev1 to 4",
+		"Scaled up replica set rev2 to 1",
+		"Scaled down replica set rev1 to 3 from 4",
+		"Scaled up replica set rev2 to 2 from 1",
+		"Scaled down replica set rev1 to 2 from 3",
+		"Scaled up replica set rev2 to 3 from 2",
+		"Scaled down replica set rev1 to 1 from 2",
+		"Scaled up replica set rev2 to 4 from 3",
+		"Scaled down replica set rev1 to 0 from 1",
+	}, scalingEvents(w))
+}
+
+func TestRecreateScalesAsTheOracleDoes(t *testing.T) {
+	w := newWorld(t, Config{})
+	d := webDeployment(3, "nginx:1.0")
+	d.Spec.Strategy = api.DeploymentStrategy{Type: api.RecreateDeploymentStrategy}
+	createDeployment(t, w, d)
+	settle(t, w)
+	setImage(t, w, "web", "nginx:2.0")
+	settle(t, w)
+	assert.Equal(t, []string{
+		"Scaled up replica set rev1 to 3",
+		"Scaled down replica set rev1 to 0 from 3",
+		"Scaled up replica set rev2 to 3",
+	}, scalingEvents(w))
+}
+
+// TestMaxSurgeZeroScalesAsTheOracleDoes: with no surge the new ReplicaSet
+// is created at 0, with no event, and an old pod goes first.
+func TestMaxSurgeZeroScalesAsTheOracleDoes(t *testing.T) {
+	w := newWorld(t, Config{})
+	d := webDeployment(3, "nginx:1.0")
+	d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: intOrString(0), MaxUnavailable: intOrString(1)}
+	createDeployment(t, w, d)
+	settle(t, w)
+	setImage(t, w, "web", "nginx:2.0")
+	settle(t, w)
+	assert.Equal(t, []string{
+		"Scaled up replica set rev1 to 3",
+		"Scaled down replica set rev1 to 2 from 3",
+		"Scaled up replica set rev2 to 1 from 0",
+		"Scaled down replica set rev1 to 1 from 2",
+		"Scaled up replica set rev2 to 2 from 1",
+		"Scaled down replica set rev1 to 0 from 1",
+		"Scaled up replica set rev2 to 3 from 2",
+	}, scalingEvents(w))
+}
+
+// TestPausedTemplateChangeWaitsAndScalingIsProportional: a paused
+// Deployment stores a new template without a new ReplicaSet (updated
+// replicas 0); resumed, it starts the rollout; scaled from 10 to 20 in the
+// middle of it, the 10 more replicas (plus the surge) are shared in
+// proportion: 10 → 18 and 3 → 5, as the oracle shares them.
+func TestPausedTemplateChangeWaitsAndScalingIsProportional(t *testing.T) {
+	w := newWorld(t, Config{})
+	d := webDeployment(10, "nginx:1.0")
+	d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: intOrString(3), MaxUnavailable: intOrString(2)}
+	createDeployment(t, w, d)
+	settle(t, w)
+	editDeployment(t, w, "web", "rollout pause", func(d *api.Deployment) { d.Spec.Paused = true })
+	settle(t, w)
+	setImage(t, w, "web", "nginx:2.0")
+	settle(t, w)
+	d = getDeployment(t, w, "web")
+	assert.Len(t, replicaSetsOf(w, d), 1, "paused: no new ReplicaSet")
+	assert.Equal(t, int32(0), d.Status.UpdatedReplicas)
+	assert.Equal(t, deployment.PausedDeployReason, condition(d, api.DeploymentProgressing).Reason)
+
+	editDeployment(t, w, "web", "rollout resume", func(d *api.Deployment) { d.Spec.Paused = false })
+	_, err := w.UntilDeploymentSync("default", "web", sim.Limits{})
+	require.NoError(t, err)
+	editDeployment(t, w, "web", "scale", func(d *api.Deployment) { d.Spec.Replicas = ptrInt32(20) })
+	settle(t, w)
+	assert.Equal(t, []string{
+		"Scaled up replica set rev1 to 10",
+		"Scaled up replica set rev2 to 3",
+		"Scaled up replica set rev1 to 18 from 10",
+		"Scaled up replica set rev2 to 5 from 3",
+	}, scalingEvents(w)[:4])
+	d = getDeployment(t, w, "web")
+	assert.Equal(t, int32(20), d.Status.UpdatedReplicas)
+	assert.Equal(t, int32(20), d.Status.AvailableReplicas)
+}
+
+func ptrInt32(n int32) *int32 { return &n }
+
+// TestMatchingOrphanReplicaSetIsAdoptedAsTheNewOne: a Deployment whose
+// template an orphan ReplicaSet already runs adopts it (a patch adding its
+// controller reference, after a fresh GET of the Deployment) and makes no
+// ReplicaSet of its own: no pod is replaced, the revision stays 1, and no
+// ScalingReplicaSet event is recorded, as the oracle shows after
+// delete deploy --cascade=orphan and a new Deployment of the same template.
+func TestMatchingOrphanReplicaSetIsAdoptedAsTheNewOne(t *testing.T) {
+	w := newWorld(t, Config{})
+	d := webDeployment(3, "nginx:1.0")
+	hash := deployment.ComputeHash(&d.Spec.Template, nil)
+	labels := map[string]string{"app": "web", deployment.PodTemplateHashLabel: hash}
+	orphan := replicaSet("web-"+hash, 3, labels)
+	orphan.Spec.Template = *d.Spec.Template.DeepCopy()
+	orphan.Spec.Template.Metadata.Labels = maps.Clone(labels)
+	orphan.Metadata.Labels = maps.Clone(labels)
+	orphan.Metadata.Annotations = map[string]string{deployment.RevisionAnnotation: "1",
+		deployment.DesiredReplicasAnnotation: "3", deployment.MaxReplicasAnnotation: "4"}
+	createRS(t, w, orphan)
+	settle(t, w)
+	before := names(pods(w))
+	since := len(w.Server.Requests())
+
+	createDeployment(t, w, d)
+	settle(t, w)
+	d = getDeployment(t, w, "web")
+	rss := replicaSetsOf(w, d)
+	require.Len(t, rss, 1, "the orphan was adopted, and no other ReplicaSet made")
+	assert.Equal(t, "web-"+hash, rss[0].Metadata.Name)
+	assert.True(t, *api.GetControllerOf(&rss[0].Metadata).BlockOwnerDeletion)
+	assert.Equal(t, "1", rss[0].Metadata.Annotations[deployment.RevisionAnnotation])
+	assert.Equal(t, before, names(pods(w)), "no pod replaced")
+	assert.Empty(t, scalingEvents(w))
+	assert.Equal(t, 1, requests(w, since, "deploy-worker", apistore.VerbGet, "deployments"), "one fresh GET before adopting")
+	assert.Equal(t, 1, requests(w, since, "deploy-worker", apistore.VerbPatch, "replicasets"), "one adoption patch")
+	assert.Equal(t, deployment.NewRSAvailableReason, condition(d, api.DeploymentProgressing).Reason)
+}
+
+// TestFirstSyncOfANewTemplateConflictsOnItsSecondWrite: the sync that
+// creates the new ReplicaSet writes the Deployment twice from the copy it
+// read (the revision, then the status); the second write carries a stale
+// resourceVersion and is refused, so right after that sync
+// observedGeneration still lags, and the key is retried, as the oracle
+// shows.
+func TestFirstSyncOfANewTemplateConflictsOnItsSecondWrite(t *testing.T) {
+	w := newWorld(t, Config{})
+	createDeployment(t, w, webDeployment(2, "nginx:1.0"))
+	settle(t, w)
+	setImage(t, w, "web", "nginx:2.0")
+	rec, err := w.UntilDeploymentSync("default", "web", sim.Limits{})
+	require.NoError(t, err)
+	assert.Contains(t, rec.Err, "the object has been modified")
+	assert.Contains(t, rec.Decision, "creating rs/web-")
+	d := getDeployment(t, w, "web")
+	assert.Equal(t, "2", d.Metadata.Annotations[deployment.RevisionAnnotation], "the first write got through")
+	assert.Equal(t, int64(1), d.Status.ObservedGeneration, "the second did not")
+	assert.Equal(t, int64(2), d.Metadata.Generation)
+	assert.Equal(t, 1, w.Deploy.Queue().NumRequeues("default/web"))
 }
