@@ -30,14 +30,15 @@ import (
 // on the brotli copy a learner downloads (1,300,000 bytes at quality 11, and
 // 8,500,000 raw; make bench judges it with BenchmarkWasmSize, because
 // quality 11 takes about 30 s), but a guard against regressions, about 5%
-// above the size of the whole engine today (6,922,917 bytes raw and
-// 1,739,243 gzip, November 2026), so that a new dependency that bloats the
-// page fails here, where it is added. The gzip figure is measured with
+// above the size of the whole engine today (7,655,200 bytes raw and
+// 1,905,770 gzip with the Deployment controller, November 2026; 6,922,917
+// and 1,739,243 before it), so that a new dependency that bloats the page
+// fails here, where it is added. The gzip figure is measured with
 // compress/gzip at BestCompression, which compresses a little worse than GNU
 // gzip -9, and follows brotli's closely enough to stand in for it.
 const (
-	maxWasmBytes     = 7_300_000
-	maxWasmGzipBytes = 1_830_000
+	maxWasmBytes     = 8_000_000
+	maxWasmGzipBytes = 2_000_000
 )
 
 // forbiddenDeps are packages that must never be linked into main.wasm, each

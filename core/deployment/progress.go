@@ -31,8 +31,7 @@ func (c *dc) syncRolloutStatus(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, 
 		}
 		switch {
 		case DeploymentComplete(d, &newStatus):
-			SetDeploymentCondition(&newStatus, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionTrue,
-				NewRSAvailableReason, subject+" has successfully progressed.", c.now()))
+			c.setProgressing(&newStatus, api.ConditionTrue, NewRSAvailableReason, subject+" has successfully progressed.")
 		case DeploymentProgressing(d, &newStatus):
 			cond := NewDeploymentCondition(api.DeploymentProgressing, api.ConditionTrue, ReplicaSetUpdatedReason,
 				subject+" is progressing.", c.now())
@@ -44,8 +43,7 @@ func (c *dc) syncRolloutStatus(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, 
 			}
 			SetDeploymentCondition(&newStatus, cond)
 		case DeploymentTimedOut(d, &newStatus, c.now()):
-			SetDeploymentCondition(&newStatus, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionFalse,
-				TimedOutReason, subject+" has timed out progressing.", c.now()))
+			c.setProgressing(&newStatus, api.ConditionFalse, TimedOutReason, subject+" has timed out progressing.")
 		}
 	}
 	if failures := getReplicaFailures(allRSs, newRS); len(failures) > 0 {

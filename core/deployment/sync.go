@@ -256,17 +256,20 @@ func (c *dc) checkPausedConditions(d *api.Deployment) error {
 	pausedCond := cond != nil && cond.Reason == PausedDeployReason
 	switch {
 	case d.Spec.Paused && !pausedCond:
-		SetDeploymentCondition(&d.Status, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionUnknown,
-			PausedDeployReason, "Deployment is paused", c.now()))
+		c.setProgressing(&d.Status, api.ConditionUnknown, PausedDeployReason, "Deployment is paused")
 		c.say("checkPausedConditions", "it was paused: Progressing becomes Unknown (DeploymentPaused); writing status", deployRef(d))
 	case !d.Spec.Paused && pausedCond:
-		SetDeploymentCondition(&d.Status, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionUnknown,
-			ResumedDeployReason, "Deployment is resumed", c.now()))
+		c.setProgressing(&d.Status, api.ConditionUnknown, ResumedDeployReason, "Deployment is resumed")
 		c.say("checkPausedConditions", "it was resumed: Progressing becomes Unknown (DeploymentResumed); writing status", deployRef(d))
 	default:
 		return nil
 	}
 	return c.updateDeploymentStatus(d)
+}
+
+// setProgressing sets the Progressing condition of status, as of now.
+func (c *dc) setProgressing(status *api.DeploymentStatus, condStatus, reason, message string) {
+	SetDeploymentCondition(status, NewDeploymentCondition(api.DeploymentProgressing, condStatus, reason, message, c.now()))
 }
 
 // getAllReplicaSetsAndSyncRevision returns d's new ReplicaSet (created if
@@ -304,8 +307,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 		}
 		needsUpdate := SetDeploymentRevision(d, rsCopy.Metadata.Annotations[RevisionAnnotation])
 		if HasProgressDeadline(d) && GetDeploymentCondition(d.Status, api.DeploymentProgressing) == nil {
-			SetDeploymentCondition(&d.Status, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionTrue,
-				FoundNewRSReason, `Found new replica set "`+rsCopy.Metadata.Name+`"`, c.now()))
+			c.setProgressing(&d.Status, api.ConditionTrue, FoundNewRSReason, `Found new replica set "`+rsCopy.Metadata.Name+`"`)
 			needsUpdate = true
 		}
 		if needsUpdate {
@@ -321,29 +323,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 		return nil, nil
 	}
 
-	template := *d.Spec.Template.DeepCopy()
-	hash := ComputeHash(&template, d.Status.CollisionCount)
-	template.Metadata.Labels = maps.Clone(d.Spec.Template.Metadata.Labels)
-	if template.Metadata.Labels == nil {
-		template.Metadata.Labels = map[string]string{}
-	}
-	template.Metadata.Labels[PodTemplateHashLabel] = hash
-	selector := d.Spec.Selector.DeepCopy()
-	if selector.MatchLabels == nil {
-		selector.MatchLabels = map[string]string{}
-	}
-	selector.MatchLabels[PodTemplateHashLabel] = hash
-
-	zero := int32(0)
-	newRS := &api.ReplicaSet{
-		Metadata: api.ObjectMeta{
-			Name:            d.Metadata.Name + "-" + hash,
-			Namespace:       d.Metadata.Namespace,
-			OwnerReferences: []api.OwnerReference{api.NewControllerRef(&d.Metadata, "apps/v1", string(api.KindDeployment))},
-			Labels:          template.Metadata.Labels,
-		},
-		Spec: api.ReplicaSetSpec{Replicas: &zero, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: template},
-	}
+	newRS := newReplicaSetFor(d)
 	allRSs := append(oldRSs, newRS)
 	count, err := NewRSNewReplicas(d, allRSs, newRS)
 	if err != nil {
@@ -353,7 +333,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 	SetNewReplicaSetAnnotations(d, newRS, newRevision, false, maxRevHistoryLengthInChars)
 
 	c.say("getNewReplicaSet", "no ReplicaSet has the Deployment's template: creating rs/"+newRS.Metadata.Name+
-		" (pod-template-hash "+hash+", revision "+newRevision+") with "+strconv.Itoa(int(count))+" replicas", rsRef(newRS), deployRef(d))
+		" (revision "+newRevision+") with "+itoa(count)+" replicas", rsRef(newRS), deployRef(d))
 	created, err := c.createReplicaSet(newRS)
 	alreadyExists := false
 	switch {
@@ -386,8 +366,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 	case err != nil:
 		msg := `Failed to create new replica set "` + newRS.Metadata.Name + `": ` + err.Error()
 		if HasProgressDeadline(d) {
-			SetDeploymentCondition(&d.Status, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionFalse,
-				FailedRSCreateReason, msg, c.now()))
+			c.setProgressing(&d.Status, api.ConditionFalse, FailedRSCreateReason, msg)
 			c.say("getNewReplicaSet", "the create failed: Progressing becomes False (ReplicaSetCreateError)", deployRef(d))
 			// Upstream ignores this write's error.
 			if dErr := c.updateDeploymentStatus(d); suspended(dErr) {
@@ -402,8 +381,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 	}
 	needsUpdate := SetDeploymentRevision(d, newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
-		SetDeploymentCondition(&d.Status, NewDeploymentCondition(api.DeploymentProgressing, api.ConditionTrue,
-			NewReplicaSetReason, `Created new replica set "`+created.Metadata.Name+`"`, c.now()))
+		c.setProgressing(&d.Status, api.ConditionTrue, NewReplicaSetReason, `Created new replica set "`+created.Metadata.Name+`"`)
 		needsUpdate = true
 	}
 	if needsUpdate {
@@ -411,6 +389,32 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 		err = c.updateDeploymentStatus(d)
 	}
 	return created, err
+}
+
+// newReplicaSetFor builds the ReplicaSet for d's template, at 0 replicas:
+// named d.name-hash, controlled by d, its labels, selector and template
+// labels d's with pod-template-hash added (d's own are not changed).
+func newReplicaSetFor(d *api.Deployment) *api.ReplicaSet {
+	template := *d.Spec.Template.DeepCopy()
+	hash := ComputeHash(&template, d.Status.CollisionCount)
+	template.Metadata.Labels = withLabel(d.Spec.Template.Metadata.Labels, hash)
+	selector := d.Spec.Selector.DeepCopy()
+	selector.MatchLabels = withLabel(selector.MatchLabels, hash)
+	rs := &api.ReplicaSet{Spec: api.ReplicaSetSpec{Replicas: new(int32), MinReadySeconds: d.Spec.MinReadySeconds,
+		Selector: selector, Template: template}}
+	rs.Metadata.Name, rs.Metadata.Namespace, rs.Metadata.Labels = d.Metadata.Name+"-"+hash, d.Metadata.Namespace, template.Metadata.Labels
+	rs.Metadata.OwnerReferences = []api.OwnerReference{api.NewControllerRef(&d.Metadata, "apps/v1", string(api.KindDeployment))}
+	return rs
+}
+
+// withLabel returns a copy of labels with pod-template-hash set to hash.
+func withLabel(labels map[string]string, hash string) map[string]string {
+	out := maps.Clone(labels)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[PodTemplateHashLabel] = hash
+	return out
 }
 
 // scale spreads d's spec.replicas over its ReplicaSets (spec §6.1): all of

@@ -525,3 +525,37 @@ func TestFirstSyncOfANewTemplateConflictsOnItsSecondWrite(t *testing.T) {
 	assert.Equal(t, int64(2), d.Metadata.Generation)
 	assert.Equal(t, 1, w.Deploy.Queue().NumRequeues("default/web"))
 }
+
+// TestEveryDeploymentStepNamesItsUpstreamSource: each step the Deployment
+// controller takes in a rollout, a Recreate and a scaling names an upstream
+// function the page can link to.
+func TestEveryDeploymentStepNamesItsUpstreamSource(t *testing.T) {
+	w := newWorld(t, Config{})
+	createDeployment(t, w, webDeployment(3, "nginx:1.0"))
+	d := webDeployment(2, "nginx:1.0")
+	d.Metadata.Name = "db"
+	d.Spec.Selector.MatchLabels = map[string]string{"app": "db"}
+	d.Spec.Template.Metadata.Labels = map[string]string{"app": "db"}
+	d.Spec.Strategy = api.DeploymentStrategy{Type: api.RecreateDeploymentStrategy}
+	createDeployment(t, w, d)
+	seen := map[string]bool{}
+	record := func() {
+		for _, s := range runRecording(t, w, sim.Limits{}) {
+			if s.Actor == "deploy-controller" || s.Actor == deployment.Name || strings.HasPrefix(s.Actor, "deploy-worker-") {
+				seen[s.Models] = true
+			}
+		}
+	}
+	record()
+	setImage(t, w, "web", "nginx:2.0")
+	setImage(t, w, "db", "nginx:2.0")
+	record()
+	editDeployment(t, w, "web", "scale", func(d *api.Deployment) { d.Spec.Replicas = ptrInt32(5) })
+	record()
+	for _, models := range slices.Sorted(maps.Keys(seen)) {
+		_, ok := SourceOf(models)
+		assert.True(t, ok, "step function %q has no upstream source", models)
+	}
+	assert.Contains(t, seen, "scaleReplicaSet")
+	assert.Contains(t, seen, "dc.deletePod")
+}
