@@ -361,7 +361,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 			return nil, dErr
 		}
 		return nil, err
-	case apistore.HasStatusCause(err, "NamespaceTerminating"):
+	case apistore.HasStatusCause(err, apistore.CauseTypeNamespaceTerminating):
 		return nil, err
 	case err != nil:
 		msg := `Failed to create new replica set "` + newRS.Metadata.Name + `": ` + err.Error()

@@ -647,3 +647,23 @@ func TestSortOrders(t *testing.T) {
 	b.Metadata.Annotations = map[string]string{RevisionAnnotation: "bad"}
 	assert.Negative(t, byRevision(a, b), "an unparsable revision: by creation time, then name")
 }
+
+// TestReplicaAnnotationsParseAsV131Does: v1.31 reads the replica
+// annotations with Atoi and a plain int32 conversion, so a negative value is
+// read as it is; later releases refuse it.
+func TestReplicaAnnotationsParseAsV131Does(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		want  int32
+		ok    bool
+	}{{"", 0, false}, {"invalid", 0, false}, {"-1", -1, true}, {"0", 0, true}, {"13", 13, true}, {"2147483647", math.MaxInt32, true}} {
+		r := &api.ReplicaSet{}
+		if tt.value != "" {
+			r.Metadata.Annotations = map[string]string{DesiredReplicasAnnotation: tt.value, MaxReplicasAnnotation: tt.value}
+		}
+		n, ok := GetDesiredReplicasAnnotation(r)
+		assert.Equal(t, [2]any{tt.want, tt.ok}, [2]any{n, ok}, "desired %q", tt.value)
+		n, ok = getMaxReplicasAnnotation(r)
+		assert.Equal(t, [2]any{tt.want, tt.ok}, [2]any{n, ok}, "max %q", tt.value)
+	}
+}

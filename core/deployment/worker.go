@@ -128,7 +128,7 @@ func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 		parts = append(parts, "its pending progress check can change nothing now, so it no longer keeps the world busy")
 	}
 	switch {
-	case err == nil || apistore.HasStatusCause(err, "NamespaceTerminating"):
+	case err == nil || apistore.HasStatusCause(err, apistore.CauseTypeNamespaceTerminating):
 		q.Forget(key)
 		parts = append(parts, "sync of "+key+" done")
 	case q.NumRequeues(key) < MaxRetries:

@@ -559,3 +559,38 @@ func TestEveryDeploymentStepNamesItsUpstreamSource(t *testing.T) {
 	assert.Contains(t, seen, "scaleReplicaSet")
 	assert.Contains(t, seen, "dc.deletePod")
 }
+
+// TestFailingDeploymentIsDroppedAfterFifteenRetries: a sync that keeps
+// failing is retried with back-off 15 times (5ms, 10ms, … 82s in all) and
+// then dropped until something enqueues it again; a namespace being
+// deleted is not a failure to retry.
+func TestFailingDeploymentIsDroppedAfterFifteenRetries(t *testing.T) {
+	w := newWorld(t, Config{})
+	_, err := w.Store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbCreate, Resource: "replicasets", Always: true})
+	require.NoError(t, err)
+	createDeployment(t, w, webDeployment(2, "nginx:1.0"))
+	settle(t, w)
+	rec, ok := w.Deploy.LastSync("default/web")
+	require.True(t, ok)
+	assert.Equal(t, 16, rec.Count, "the first sync and its 15 retries")
+	assert.Contains(t, rec.Err, "Internal error occurred")
+	assert.Zero(t, w.Deploy.Queue().NumRequeues("default/web"), "forgotten when dropped")
+	d := getDeployment(t, w, "web")
+	assert.Equal(t, deployment.FailedRSCreateReason, condition(d, api.DeploymentProgressing).Reason)
+	assert.Len(t, events(w, deployment.Name, deployment.FailedRSCreateReason), 1, "folded into one event by the correlator")
+	assert.Greater(t, events(w, deployment.Name, deployment.FailedRSCreateReason)[0].Count, int32(1))
+	assert.Len(t, replicaSetsOf(w, d), 0)
+
+	w.Store.Faults().HealAll()
+	editDeployment(t, w, "web", "scale", func(d *api.Deployment) { d.Spec.Replicas = ptrInt32(3) })
+	settle(t, w)
+	assert.Equal(t, int32(3), getDeployment(t, w, "web").Status.AvailableReplicas, "a change enqueues it again")
+
+	_, err = w.Store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbUpdate, Resource: "replicasets", Error: apistore.FaultNamespaceTerminating, Count: 1})
+	require.NoError(t, err)
+	editDeployment(t, w, "web", "scale", func(d *api.Deployment) { d.Spec.Replicas = ptrInt32(4) })
+	rec, err = w.UntilDeploymentSync("default", "web", sim.Limits{})
+	require.NoError(t, err)
+	assert.Contains(t, rec.Err, "terminat")
+	assert.Zero(t, w.Deploy.Queue().NumRequeues("default/web"), "NamespaceTerminating is forgotten, not retried")
+}
