@@ -7,6 +7,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/controller"
 	"github.com/reconcilelab/rlab/core/informer"
 	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/sim"
@@ -126,6 +127,9 @@ func New(cfg Config, sch sim.Scheduler) *Controller {
 		out.OnDelete = func(obj any) sim.Report { return c.handed(del(obj)) }
 		return out
 	}
+	// The replication manager indexes the shared pod informer by controller
+	// UID too; whichever comes first adds the index, with the same function.
+	_ = cfg.Pods.AddIndexer(controller.PodOwnerIndex, controller.IndexPodByOwner)
 	c.dHandler = cfg.Deployments.AddDormantEventHandler(h(c.addDeployment, c.updateDeployment, c.deleteDeployment))
 	c.rsHandler = cfg.ReplicaSets.AddDormantEventHandler(h(c.addReplicaSet, c.updateReplicaSet, c.deleteReplicaSet))
 	// Upstream registers only a delete function for pods: a Recreate rollout
@@ -279,10 +283,14 @@ func (c *Controller) cachedReplicaSet(namespace, name string) (*api.ReplicaSet, 
 	return rs, ok
 }
 
-func (c *Controller) cachedPods(namespace string, sel labels.Selector) []*api.Pod {
+func (c *Controller) cachedPods(namespace string, sel labels.Selector, owners []string) []*api.Pod {
+	if len(owners) == 0 {
+		return nil
+	}
+	objs, _ := c.cfg.Pods.Indexer().ByIndexValues(controller.PodOwnerIndex, owners...)
 	var out []*api.Pod
-	for _, o := range c.cfg.Pods.Lister().Namespace(namespace).List(sel) {
-		if p, ok := o.(*api.Pod); ok {
+	for _, o := range objs {
+		if p, ok := o.(*api.Pod); ok && p.Metadata.Namespace == namespace && sel.Matches(p.Metadata.Labels) {
 			out = append(out, p)
 		}
 	}

@@ -34,7 +34,9 @@ type env interface {
 	cachedDeployment(namespace, name string) (*api.Deployment, bool)
 	cachedReplicaSets(namespace string) []*api.ReplicaSet
 	cachedReplicaSet(namespace, name string) (*api.ReplicaSet, bool)
-	cachedPods(namespace string, sel labels.Selector) []*api.Pod
+	// cachedPods returns the pods of the namespace that sel matches and
+	// whose controller is one of owners (UIDs), in the cache's order.
+	cachedPods(namespace string, sel labels.Selector, owners []string) []*api.Pod
 
 	now() time.Time
 	event(d *api.Deployment, eventType, reason, message string)

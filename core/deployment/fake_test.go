@@ -126,10 +126,11 @@ func (f *fakeEnv) cachedReplicaSet(namespace, name string) (*api.ReplicaSet, boo
 	return nil, false
 }
 
-func (f *fakeEnv) cachedPods(namespace string, sel labels.Selector) []*api.Pod {
+func (f *fakeEnv) cachedPods(namespace string, sel labels.Selector, owners []string) []*api.Pod {
 	var out []*api.Pod
 	for _, p := range f.pods {
-		if p.Metadata.Namespace == namespace && sel.Matches(p.Metadata.Labels) {
+		ref := api.GetControllerOf(&p.Metadata)
+		if p.Metadata.Namespace == namespace && sel.Matches(p.Metadata.Labels) && ref != nil && slices.Contains(owners, ref.UID) {
 			out = append(out, p)
 		}
 	}

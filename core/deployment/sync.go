@@ -180,13 +180,17 @@ func (m podMap) count() int {
 // getPodMapForDeployment maps each of rsList to the pods of d's namespace
 // that d's selector matches and that ReplicaSet controls; every ReplicaSet
 // has an entry, empty or not. Pods that are finished or being deleted stay
-// in: Recreate waits for them.
+// in: Recreate waits for them. v1.31 lists every pod d's selector matches
+// and keeps those of rsList; here the pods are looked up by their
+// controller's UID, through the pod informer's owner index (as later
+// releases do), which finds the same pods in the same order without
+// visiting the namespace's others.
 func (c *dc) getPodMapForDeployment(d *api.Deployment, rsList []*api.ReplicaSet) (podMap, error) {
 	return buildPodMap(d, rsList, c.cachedPods)
 }
 
 // buildPodMap is getPodMapForDeployment over the pods lister pods.
-func buildPodMap(d *api.Deployment, rsList []*api.ReplicaSet, pods func(string, labels.Selector) []*api.Pod) (podMap, error) {
+func buildPodMap(d *api.Deployment, rsList []*api.ReplicaSet, pods func(string, labels.Selector, []string) []*api.Pod) (podMap, error) {
 	sel, err := labels.LabelSelectorAsSelector(d.Spec.Selector)
 	if err != nil {
 		return podMap{}, err
@@ -198,7 +202,7 @@ func buildPodMap(d *api.Deployment, rsList []*api.ReplicaSet, pods func(string, 
 		}
 		m.pods[rs.Metadata.UID] = []*api.Pod{}
 	}
-	for _, pod := range pods(d.Metadata.Namespace, sel) {
+	for _, pod := range pods(d.Metadata.Namespace, sel, m.uids) {
 		ref := api.GetControllerOf(&pod.Metadata)
 		if ref == nil {
 			continue

@@ -323,8 +323,8 @@ func (x *execution) cachedReplicaSet(namespace, name string) (*api.ReplicaSet, b
 	return rs, rs != nil
 }
 
-func (x *execution) cachedPods(namespace string, sel labels.Selector) []*api.Pod {
-	pods, _ := x.memo(func() any { return x.w.c.cachedPods(namespace, sel) }).([]*api.Pod)
+func (x *execution) cachedPods(namespace string, sel labels.Selector, owners []string) []*api.Pod {
+	pods, _ := x.memo(func() any { return x.w.c.cachedPods(namespace, sel, owners) }).([]*api.Pod)
 	return pods
 }
 
