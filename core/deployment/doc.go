@@ -98,6 +98,10 @@
 //     a step for every pod change.
 //   - deletePod lists the Deployment's ReplicaSets from the cache, where
 //     upstream sends a live LIST: a handler here cannot wait for an answer.
+//   - The pod map is built from the pod informer's index by controller UID,
+//     as releases after v1.31 build it, rather than from every pod the
+//     selector matches: the same pods, in the same order, without visiting
+//     the namespace's others.
 //   - A progress check queued for a rollout (requeueStuckDeployment) keeps
 //     the world busy only while the rollout waits for its deadline; once it
 //     completes, the check is made quiet (workqueue.DelayingQueue.Quiet), so
