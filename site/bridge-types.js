@@ -154,6 +154,15 @@
  */
 
 /**
+ * Condition is world.Condition.
+ * @typedef {Object} Condition
+ * @property {string} type
+ * @property {string} status
+ * @property {string} [reason]
+ * @property {string} [message]
+ */
+
+/**
  * Controller is world.Controller.
  * @typedef {Object} Controller
  * @property {string} kind
@@ -172,6 +181,45 @@
  * @property {string} readyAt
  * @property {string} delay
  * @property {boolean} [rateLimited]
+ */
+
+/**
+ * Deployment is world.Deployment.
+ * @typedef {Object} Deployment
+ * @property {string} namespace
+ * @property {string} name
+ * @property {string} selector
+ * @property {number} replicas
+ * @property {string} strategy
+ * @property {number} [maxSurge]
+ * @property {number} [maxUnavailable]
+ * @property {boolean} [paused]
+ * @property {string} [revision]
+ * @property {DeploymentStatus} status
+ * @property {Array<Condition>} [conditions]
+ * @property {boolean} [terminating]
+ */
+
+/**
+ * DeploymentController is world.DeploymentController.
+ * @typedef {Object} DeploymentController
+ * @property {string} name
+ * @property {boolean} started
+ * @property {Queue} queue
+ * @property {Array<Worker>} [workers]
+ * @property {Array<Sync>} [lastSyncs]
+ */
+
+/**
+ * DeploymentStatus is world.DeploymentStatus.
+ * @typedef {Object} DeploymentStatus
+ * @property {number} replicas
+ * @property {number} updatedReplicas
+ * @property {number} readyReplicas
+ * @property {number} availableReplicas
+ * @property {number} unavailableReplicas
+ * @property {number} observedGeneration
+ * @property {number} generation
  */
 
 /**
@@ -394,6 +442,8 @@
  * @property {OwnerStatus} status
  * @property {boolean} [terminating]
  * @property {string} [failure]
+ * @property {string} [owner]
+ * @property {string} [revision]
  */
 
 /**
@@ -629,8 +679,10 @@
  * @property {Array<Pod>} [pods]
  * @property {number} podsTotal
  * @property {Array<PodGroup>} [podGroups]
+ * @property {Array<Deployment>} [deployments]
  * @property {Array<Informer>} informers
  * @property {Array<Controller>} controllers
+ * @property {DeploymentController | null} [deploymentController]
  * @property {GC} gc
  * @property {Agenda} agenda
  * @property {Faults} faults

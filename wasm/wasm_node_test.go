@@ -30,16 +30,15 @@ import (
 // on the brotli copy a learner downloads (1,400,000 bytes at quality 11 since
 // Deployments, and 8,500,000 raw; make bench judges it with
 // BenchmarkWasmSize, because quality 11 takes about 30 s), but a guard
-// against regressions, so that a new dependency that bloats the page fails
-// here, where it is added. They were about 5% above the whole engine without
-// Deployments (6,922,917 bytes raw and 1,739,243 gzip, November 2026); the
-// Deployment issue raised them by the same 100 KB of brotli (7.7%) that it
-// raised the budget by. The gzip figure is measured with compress/gzip at
-// BestCompression, which compresses a little worse than GNU gzip -9, and
-// follows brotli's closely enough to stand in for it.
+// against regressions, about 3% above the size of the whole engine today
+// (7,897,164 bytes raw and 1,960,675 gzip with Deployments, November 2026;
+// 6,922,917 and 1,739,243 before them), so that a new dependency that bloats
+// the page fails here, where it is added. The gzip figure is measured with
+// compress/gzip at BestCompression, which compresses a little worse than GNU
+// gzip -9, and follows brotli's closely enough to stand in for it.
 const (
-	maxWasmBytes     = 7_860_000
-	maxWasmGzipBytes = 1_970_000
+	maxWasmBytes     = 8_150_000
+	maxWasmGzipBytes = 2_020_000
 )
 
 // forbiddenDeps are packages that must never be linked into main.wasm, each

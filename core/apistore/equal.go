@@ -234,3 +234,9 @@ func equalObjects(a, b api.Object) bool {
 	}
 	return false
 }
+
+// EqualPodTemplates compares two pod templates as upstream's
+// apiequality.Semantic.DeepEqual does: every field, with an empty map or
+// slice equal to a nil one. The Deployment controller uses it to tell a
+// Deployment's template from its ReplicaSets'.
+func EqualPodTemplates(a, b *api.PodTemplateSpec) bool { return eqTemplate(a, b) }

@@ -39,6 +39,9 @@ type Server struct {
 	// request after every restore copy the whole log, thousands of records.
 	log [][]RequestRecord
 
+	// hooks are the functions WhenWritten registered; code, not state.
+	hooks []writeHook
+
 	// grace maps the uid of a pod in its grace period to the agenda event that
 	// removes it when the period ends, so the event can be cancelled when the
 	// pod goes earlier.
@@ -148,6 +151,38 @@ func RequestOf(ev sim.Event) (from string, req Request, ok bool) {
 		return "", Request{}, false
 	}
 	return f.from, f.req, true
+}
+
+// writeHook is a function to run after a successful write of kind.
+type writeHook struct {
+	kind api.Kind
+	fn   func(sch sim.Scheduler)
+}
+
+// WhenWritten registers fn to run after every write of an object of kind
+// that changed something, inside the step that served it, with that step's
+// scheduler. The world uses it to start the Deployment controller when the
+// first Deployment is stored, so that a world without Deployments has no
+// step of it. A hook is code: it is registered when the world is built and
+// is not part of a snapshot; whatever it changes must be.
+func (s *Server) WhenWritten(kind api.Kind, fn func(sch sim.Scheduler)) {
+	s.hooks = append(s.hooks, writeHook{kind: kind, fn: fn})
+}
+
+// runHooks runs the hooks of a write's kind.
+func (s *Server) runHooks(ctx *sim.Context, req Request, resp Response) {
+	switch req.Verb {
+	case VerbGet, VerbList, VerbWatch:
+		return
+	}
+	if len(resp.Events) == 0 {
+		return
+	}
+	for _, h := range s.hooks {
+		if h.kind == req.Kind {
+			h.fn(ctx)
+		}
+	}
 }
 
 type graceEnd struct {
@@ -292,6 +327,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	if resp.Err == nil {
 		s.fanOut(ctx, req.Kind)
 		s.trackGrace(ctx, req, resp)
+		s.runHooks(ctx, req, resp)
 	}
 	return sim.Report{
 		Actor:   s.name,

@@ -370,3 +370,27 @@ func TestSnapshotRestoreReplayOfAWorld(t *testing.T) {
 		assert.Equal(t, wantEvents, w.watch.events)
 	}
 }
+
+// TestWhenWrittenRunsInTheStepOfAWrite: a hook of a kind runs inside the
+// step that stored a change of that kind, and only then: not for reads,
+// not for other kinds, not for a write that changed nothing.
+func TestWhenWrittenRunsInTheStepOfAWrite(t *testing.T) {
+	w := newTestWorld(t, 1)
+	var at []uint64
+	w.srv.WhenWritten(api.KindReplicaSet, func(sim.Scheduler) { at = append(at, w.k.Steps()) })
+	w.send(Request{Verb: VerbCreate, Kind: api.KindPod, Object: bareRSPod("web-")})
+	w.stabilize(t)
+	assert.Empty(t, at, "a pod is not a ReplicaSet")
+	one := int32(1)
+	rs := &api.ReplicaSet{Metadata: api.ObjectMeta{Namespace: "default", Name: "web"},
+		Spec: api.ReplicaSetSpec{Replicas: &one, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: "nginx"}}}}}}
+	w.send(Request{Verb: VerbCreate, Kind: api.KindReplicaSet, Object: rs})
+	steps := w.stabilize(t)
+	require.Equal(t, []uint64{steps[0].N}, at, "the hook ran in the step that served the create")
+	w.send(Request{Verb: VerbGet, Kind: api.KindReplicaSet, Namespace: "default", Name: "web"})
+	w.send(Request{Verb: VerbPatch, Kind: api.KindReplicaSet, Namespace: "default", Name: "web", Patch: &MetaPatch{}})
+	w.stabilize(t)
+	assert.Len(t, at, 1, "neither a read nor a write that changed nothing runs it")
+}

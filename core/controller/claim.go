@@ -80,11 +80,19 @@ func (d ClaimDecision) String() string {
 // world's read model (core/world), which tells the learner what the next
 // sync will do with each pod by asking this rule rather than copying it.
 func DecideClaim(pod *api.Pod, controller *api.ObjectMeta, selector labels.Selector) (ClaimDecision, string) {
-	if ref := api.GetControllerOf(&pod.Metadata); ref != nil {
+	return DecideClaimObject(&pod.Metadata, controller, selector)
+}
+
+// DecideClaimObject is DecideClaim for an object of any kind, given by its
+// metadata: the Deployment controller claims ReplicaSets by the same rule
+// (upstream's ReplicaSetControllerRefManager.ClaimReplicaSets runs the same
+// ClaimObject).
+func DecideClaimObject(obj *api.ObjectMeta, controller *api.ObjectMeta, selector labels.Selector) (ClaimDecision, string) {
+	if ref := api.GetControllerOf(obj); ref != nil {
 		if ref.UID != controller.UID {
-			return ClaimIgnore, "its controller is another object; a pod has one controller, and it is not us"
+			return ClaimIgnore, "its controller is another object; an object has one controller, and it is not us"
 		}
-		if selector.Matches(pod.Metadata.Labels) {
+		if selector.Matches(obj.Labels) {
 			return ClaimClaimed, "we are its controller and its labels match our selector"
 		}
 		if controller.DeletionTimestamp != nil {
@@ -95,13 +103,13 @@ func DecideClaim(pod *api.Pod, controller *api.ObjectMeta, selector labels.Selec
 	if controller.DeletionTimestamp != nil {
 		return ClaimIgnore, "it is an orphan, but we are being deleted and adopt nothing"
 	}
-	if !selector.Matches(pod.Metadata.Labels) {
+	if !selector.Matches(obj.Labels) {
 		return ClaimIgnore, "it is an orphan whose labels do not match our selector"
 	}
-	if pod.Metadata.DeletionTimestamp != nil {
-		return ClaimIgnore, "it is an orphan that matches, but it is being deleted, and a dying pod is never adopted"
+	if obj.DeletionTimestamp != nil {
+		return ClaimIgnore, "it is an orphan that matches, but it is being deleted, and a dying object is never adopted"
 	}
-	if controller.Namespace != "" && controller.Namespace != pod.Metadata.Namespace {
+	if controller.Namespace != "" && controller.Namespace != obj.Namespace {
 		return ClaimIgnore, "it is an orphan that matches, but in another namespace than ours"
 	}
 	return ClaimNeedsAdoption, "it is an orphan whose labels match our selector, so we adopt it"
@@ -277,4 +285,32 @@ func recheckDeletionTimestamp(kind string, original, fresh *api.ObjectMeta, getE
 		return errors.New(fresh.Namespace + "/" + fresh.Name + " has just been deleted at " + fresh.DeletionTimestamp.String())
 	}
 	return nil
+}
+
+// The claim loop's pieces for objects of any kind, for the Deployment
+// controller's claim of ReplicaSets: the patches by the object's UID, the
+// reading of their answers, and the may-we-adopt check.
+
+// AdoptionPatch is adoptionPatch for the object with uid.
+func AdoptionPatch(uid string, controller *api.ObjectMeta, apiVersion, kind string) apistore.MetaPatch {
+	return apistore.MetaPatch{UID: uid, SetOwnerReferences: []api.OwnerReference{api.NewControllerRef(controller, apiVersion, kind)}}
+}
+
+// ReleasePatch is releasePatch for the object with uid.
+func ReleasePatch(uid, controllerUID string) apistore.MetaPatch {
+	return apistore.MetaPatch{UID: uid, RemoveOwnerReferences: []string{controllerUID}}
+}
+
+// AdoptResult is adoptResult: whether an adoption patch's answer err leaves
+// the object claimed, and the error the claim loop reports for it.
+func AdoptResult(err error) (claimed bool, reported error) { return adoptResult(err) }
+
+// ReleaseResult is releaseResult: the error the claim loop reports for a
+// release patch's answer err, nil when the release counts as done.
+func ReleaseResult(err error) error { return releaseResult(err) }
+
+// RecheckDeletionTimestamp is recheckDeletionTimestamp: nil when a fresh
+// GET of the controller (fresh, or getErr) allows adopting.
+func RecheckDeletionTimestamp(kind string, original, fresh *api.ObjectMeta, getErr error) error {
+	return recheckDeletionTimestamp(kind, original, fresh, getErr)
 }

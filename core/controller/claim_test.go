@@ -543,3 +543,25 @@ func TestRecheckDeletionTimestamp(t *testing.T) {
 	assert.EqualError(t, recheckDeletionTimestamp("ReplicaSet", original, &deleted, nil),
 		"default/web has just been deleted at 2025-01-01 00:00:00 +0000 UTC")
 }
+
+// TestDecideClaimObjectIsTheRuleForAnyKind: the Deployment controller claims
+// ReplicaSets by the rule pods are claimed by.
+func TestDecideClaimObjectIsTheRuleForAnyKind(t *testing.T) {
+	d := &api.ObjectMeta{Namespace: "default", Name: "web", UID: "d-1"}
+	sel := labels.SelectorFromSet(map[string]string{"app": "web"})
+	owned := &api.ObjectMeta{Namespace: "default", Name: "web-1", Labels: map[string]string{"app": "web"},
+		OwnerReferences: []api.OwnerReference{api.NewControllerRef(d, "apps/v1", "Deployment")}}
+	got, _ := DecideClaimObject(owned, d, sel)
+	assert.Equal(t, ClaimClaimed, got)
+	owned.Labels = map[string]string{"app": "db"}
+	got, _ = DecideClaimObject(owned, d, sel)
+	assert.Equal(t, ClaimNeedsRelease, got)
+	orphan := &api.ObjectMeta{Namespace: "default", Name: "web-2", UID: "rs-2", Labels: map[string]string{"app": "web"}}
+	got, _ = DecideClaimObject(orphan, d, sel)
+	assert.Equal(t, ClaimNeedsAdoption, got)
+	p := AdoptionPatch(orphan.UID, d, "apps/v1", "Deployment")
+	assert.Equal(t, "rs-2", p.UID)
+	require.Len(t, p.SetOwnerReferences, 1)
+	assert.True(t, *p.SetOwnerReferences[0].BlockOwnerDeletion)
+	assert.Equal(t, apistore.MetaPatch{UID: "rs-2", RemoveOwnerReferences: []string{"d-1"}}, ReleasePatch("rs-2", "d-1"))
+}

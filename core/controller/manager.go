@@ -34,6 +34,11 @@ const PodOwnerIndex = "podOwner"
 
 func orphanIndexValue(namespace string) string { return "orphan/" + namespace }
 
+// IndexPodByOwner is the IndexFunc of PodOwnerIndex, for the Deployment
+// controller, which finds a ReplicaSet's pods through the same index on the
+// shared pod informer.
+var IndexPodByOwner informer.IndexFunc = indexPodByOwner
+
 // indexPodByOwner is the IndexFunc of PodOwnerIndex.
 func indexPodByOwner(obj api.Object) []string {
 	m := obj.Meta()

@@ -30,6 +30,14 @@ type Handler struct {
 	// by a relist.
 	OnDelete func(obj any) sim.Report
 
+	// SkipUnhandled drops the notifications the handler has no function for
+	// before they are delivered, so that they cost no step. Upstream
+	// delivers them to a handler that does nothing with them; a handler that
+	// only cares about deletions (the Deployment controller's pod handler)
+	// would otherwise show the learner a step for every pod added or
+	// changed. The handler's "handlers notified" counts leave it out too.
+	SkipUnhandled bool
+
 	// ResyncPeriod asks for every cached object to be handed over again, as an
 	// update with an unchanged resourceVersion, this often. 0 means never; a
 	// period below one second is raised to one second, as upstream does.
@@ -74,10 +82,33 @@ type listener struct {
 	// so a relist's unchanged objects reach every handler.
 	syncing bool
 
+	// dormant is set while the handler sleeps (see
+	// Informer.AddDormantEventHandler): it hears nothing.
+	dormant bool
+
 	// resyncPeriod is the handler's effective period (0 = never), and
 	// nextResync when it is next due.
 	resyncPeriod time.Duration
 	nextResync   time.Duration
+}
+
+// wants says whether the listener is to hear a notification of this kind:
+// it is awake, and it either handles the kind or does not ask for unhandled
+// notifications to be skipped.
+func (l *listener) wants(kind notificationKind) bool {
+	if l.dormant {
+		return false
+	}
+	if !l.handler.SkipUnhandled {
+		return true
+	}
+	switch kind {
+	case notifyAdd:
+		return l.handler.OnAdd != nil
+	case notifyUpdate:
+		return l.handler.OnUpdate != nil
+	}
+	return l.handler.OnDelete != nil
 }
 
 func (l *listener) shouldResync(now time.Duration) bool {

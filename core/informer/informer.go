@@ -145,15 +145,38 @@ func (inf *Informer) AddIndexer(name string, fn IndexFunc) error { return inf.ix
 // started is first told about everything in the cache, as adds with
 // isInInitialList set.
 func (inf *Informer) AddEventHandler(h Handler) {
-	l := &listener{handler: h, syncing: true}
-	if h.ResyncPeriod > 0 {
+	inf.WakeEventHandler(inf.AddDormantEventHandler(h))
+}
+
+// AddDormantEventHandler registers a handler that hears nothing, and costs
+// no step, until WakeEventHandler wakes it; it returns the handler's number
+// for that. It lets a component whose work may never be needed, such as the
+// Deployment controller in a world without Deployments, be wired when the
+// world is built without changing a single step of a world that never
+// needs it. Whether a handler is awake is state: a snapshot taken before
+// the wake restores it dormant.
+func (inf *Informer) AddDormantEventHandler(h Handler) int {
+	inf.listeners = append(inf.listeners, &listener{handler: h, syncing: true, dormant: true})
+	return len(inf.listeners) - 1
+}
+
+// WakeEventHandler wakes the dormant handler number i. From now on it hears
+// every notification, and, as a handler added late, it is first told about
+// everything in the cache, as adds with isInInitialList set. Waking an
+// awake handler does nothing.
+func (inf *Informer) WakeEventHandler(i int) {
+	l := inf.listeners[i]
+	if !l.dormant {
+		return
+	}
+	l.dormant = false
+	if h := l.handler; h.ResyncPeriod > 0 {
 		l.resyncPeriod = max(h.ResyncPeriod, MinimumResyncPeriod)
 		l.nextResync = inf.sch.Now() + l.resyncPeriod
 	}
-	inf.listeners = append(inf.listeners, l)
-	if inf.state != NotStarted {
+	if inf.state != NotStarted && l.wants(notifyAdd) {
 		for _, obj := range inf.ix.List() {
-			inf.notifyOne(len(inf.listeners)-1, notification{kind: notifyAdd, obj: obj, initial: true})
+			inf.notifyOne(i, notification{kind: notifyAdd, obj: obj, initial: true})
 		}
 	}
 	inf.armResync()
@@ -434,7 +457,7 @@ func handlersPhrase(n int) string {
 func (inf *Informer) distribute(n notification, sync bool) int {
 	count := 0
 	for i, l := range inf.listeners {
-		if sync && !l.syncing {
+		if (sync && !l.syncing) || !l.wants(n.kind) {
 			continue
 		}
 		inf.notifyOne(i, n)

@@ -393,3 +393,60 @@ func TestListerFiltersBySelectorAndNamespace(t *testing.T) {
 }
 
 func everything() labels.Selector { return labels.Everything() }
+
+// TestDormantHandlerHearsNothingUntilWoken: a dormant handler costs no step
+// and is not counted among the handlers notified; woken, it is first told
+// about everything in the cache as initial adds, then hears what follows.
+// Whether it is awake is state: restoring a snapshot taken while it slept
+// puts it back to sleep.
+func TestDormantHandlerHearsNothingUntilWoken(t *testing.T) {
+	r := newRig(t)
+	late := &[]string{}
+	id := r.inf.AddDormantEventHandler(recorder("late", late))
+	r.inf.Start()
+	r.create("a")
+	r.settle(t)
+	assert.Empty(t, *late)
+	assert.Contains(t, strings.Join(r.trace, "\n"), "1 handler notified")
+	asleep, err := r.k.Snapshot()
+	require.NoError(t, err)
+
+	r.inf.WakeEventHandler(id)
+	r.settle(t)
+	assert.Equal(t, []string{"late: add a (initial)"}, *late)
+	r.create("b")
+	r.settle(t)
+	assert.Equal(t, []string{"late: add a (initial)", "late: add b"}, *late)
+	assert.Contains(t, r.trace[len(r.trace)-3], "2 handlers notified")
+
+	require.NoError(t, r.k.Restore(asleep))
+	*late = nil
+	r.create("c")
+	r.settle(t)
+	assert.Empty(t, *late, "restored to before the wake, it sleeps again")
+}
+
+// TestSkipUnhandledDropsNotificationsBeforeDelivery: a handler with only a
+// delete function and SkipUnhandled set gets no step for adds and updates.
+func TestSkipUnhandledDropsNotificationsBeforeDelivery(t *testing.T) {
+	r := newRig(t)
+	var deletes []string
+	r.inf.AddEventHandler(Handler{Name: "deletes-only", SkipUnhandled: true,
+		OnDelete: func(obj any) sim.Report {
+			deletes = append(deletes, obj.(api.Object).Meta().Name)
+			return sim.Report{Summary: "seen"}
+		}})
+	r.inf.Start()
+	r.create("a")
+	r.settle(t)
+	r.relabel("a", "front")
+	r.settle(t)
+	r.delete("a")
+	r.settle(t)
+	assert.Equal(t, []string{"a"}, deletes)
+	trace := strings.Join(r.trace, "\n")
+	assert.NotContains(t, trace, "ignored add")
+	assert.NotContains(t, trace, "ignored update")
+	assert.Contains(t, trace, "Deleted → cache removed, 2 handlers notified")
+	assert.Contains(t, trace, "Replaced → cache added, 1 handler notified")
+}

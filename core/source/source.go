@@ -65,6 +65,10 @@ const (
 	gc            = "pkg/controller/garbagecollector/garbagecollector.go"
 	graphBuilder  = "pkg/controller/garbagecollector/graph_builder.go"
 	recordEvent   = "staging/src/k8s.io/client-go/tools/record/event.go"
+	dController   = "pkg/controller/deployment/deployment_controller.go"
+	dSync         = "pkg/controller/deployment/sync.go"
+	dRolling      = "pkg/controller/deployment/rolling.go"
+	dProgress     = "pkg/controller/deployment/progress.go"
 )
 
 // refs maps the trace's function names, and a few the lessons name, to
@@ -154,6 +158,36 @@ var refs = map[string]Ref{
 	"getPodsToDelete":          {"getPodsToDelete", replicaSet, 825},
 	"ActivePodsWithRanks.Less": {"ActivePodsWithRanks.Less", "pkg/controller/controller_utils.go", 826},
 	"FilterActivePods":         {"FilterActivePods", "pkg/controller/controller_utils.go", 948},
+
+	// The Deployment controller's steps. Names it shares with the
+	// replication manager's take its receiver, dc, as upstream's code
+	// calls it.
+	"addDeployment":                           {"DeploymentController.addDeployment", dController, 187},
+	"updateDeployment":                        {"DeploymentController.updateDeployment", dController, 193},
+	"deleteDeployment":                        {"DeploymentController.deleteDeployment", dController, 200},
+	"addReplicaSet":                           {"DeploymentController.addReplicaSet", dController, 219},
+	"updateReplicaSet":                        {"DeploymentController.updateReplicaSet", dController, 275},
+	"deleteReplicaSet":                        {"DeploymentController.deleteReplicaSet", dController, 322},
+	"dc.deletePod":                            {"DeploymentController.deletePod", dController, 356},
+	"dc.Run":                                  {"DeploymentController.Run", dController, 162},
+	"dc.processNextWorkItem":                  {"DeploymentController.processNextWorkItem", dController, 487},
+	"syncDeployment":                          {"DeploymentController.syncDeployment", dController, 590},
+	"ClaimReplicaSets":                        {"ReplicaSetControllerRefManager.ClaimReplicaSets", "pkg/controller/controller_ref_manager.go", 319},
+	"getNewReplicaSet":                        {"DeploymentController.getNewReplicaSet", dSync, 138},
+	"isScalingEvent":                          {"DeploymentController.isScalingEvent", dSync, 532},
+	"checkPausedConditions":                   {"DeploymentController.checkPausedConditions", dSync, 74},
+	"scale":                                   {"DeploymentController.scale", dSync, 299},
+	"scaleReplicaSet":                         {"DeploymentController.scaleReplicaSet", dSync, 413},
+	"cleanupDeployment":                       {"DeploymentController.cleanupDeployment", dSync, 438},
+	"syncDeploymentStatus":                    {"DeploymentController.syncDeploymentStatus", dSync, 476},
+	"syncRolloutStatus":                       {"DeploymentController.syncRolloutStatus", dProgress, 36},
+	"requeueStuckDeployment":                  {"DeploymentController.requeueStuckDeployment", dProgress, 160},
+	"reconcileNewReplicaSet":                  {"DeploymentController.reconcileNewReplicaSet", dRolling, 68},
+	"reconcileOldReplicaSets":                 {"DeploymentController.reconcileOldReplicaSets", dRolling, 86},
+	"cleanupUnhealthyReplicas":                {"DeploymentController.cleanupUnhealthyReplicas", dRolling, 155},
+	"scaleDownOldReplicaSetsForRollingUpdate": {"DeploymentController.scaleDownOldReplicaSetsForRollingUpdate", dRolling, 193},
+	"oldPodsRunning":                          {"oldPodsRunning", "pkg/controller/deployment/recreate.go", 99},
+	"rollback":                                {"DeploymentController.rollback", "pkg/controller/deployment/rollback.go", 33},
 
 	"EventCorrelate": {"EventCorrelator.EventCorrelate", "staging/src/k8s.io/client-go/tools/record/events_cache.go", 510},
 	"recordToSink":   {"eventBroadcasterImpl.recordToSink", recordEvent, 288},

@@ -56,6 +56,12 @@ type DelayingQueue struct {
 	armed   bool
 	timer   uint64
 	timerAt time.Duration
+
+	// quiet counts the delayed keys marked quiet; timerQuiet says the
+	// armed timer is a background event, which it is exactly when every
+	// delayed key is quiet.
+	quiet      int
+	timerQuiet bool
 }
 
 // NewDelaying returns an empty delaying queue. cfg.Scheduler is required: the
@@ -99,6 +105,13 @@ func (q *DelayingQueue) addAfter(key string, d time.Duration, rateLimited bool) 
 	}
 	q.seq++
 	if slot, ok := q.waiting.lookup(key); ok {
+		// Whatever wait is kept, this add wants the key back, so the
+		// wait keeps the world busy again.
+		if w := &q.waiting.slots[slot]; w.quiet {
+			w.quiet = false
+			q.quiet--
+			q.rearm()
+		}
 		if readyAt >= q.waiting.slots[slot].readyAt {
 			return DelayKept
 		}
@@ -129,7 +142,34 @@ func (q *DelayingQueue) ShutDownWithDrain(waiter string) bool {
 
 func (q *DelayingQueue) dropDelayed() {
 	q.waiting.reset()
+	q.quiet = 0
 	q.disarm()
+}
+
+// Quiet marks key's delayed add, if it has one, as a wait that does not keep
+// the world busy: the kernel's Stabilize may stop before it is due, as it
+// stops before a periodic timer (the key still comes back in its turn, if
+// the clock gets there). A later AddAfter or AddRateLimited of the key makes
+// its wait busy again. It reports whether it quieted a busy wait: false
+// when key is not waiting, or its wait is quiet already.
+//
+// The Deployment controller uses it for its progress checks: a rollout that
+// completes leaves behind a check queued for when its deadline would have
+// passed, minutes later, and a world whose rollouts are done is at rest, not
+// waiting for checks that can change nothing.
+func (q *DelayingQueue) Quiet(key string) bool {
+	slot, ok := q.waiting.lookup(key)
+	if !ok {
+		return false
+	}
+	w := &q.waiting.slots[slot]
+	if w.quiet {
+		return false
+	}
+	w.quiet = true
+	q.quiet++
+	q.rearm()
+	return true
 }
 
 // Handle runs the queue's timer: the earliest delayed key is due, and moves
@@ -150,6 +190,9 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		return rep
 	}
 	w := q.waiting.pop()
+	if w.quiet {
+		q.quiet--
+	}
 	out, woken := q.Queue.add(w.key)
 	q.rearm()
 	rep.Summary = q.dueSummary(w, out, woken)
@@ -174,12 +217,17 @@ func (q *DelayingQueue) rearm() {
 		return
 	}
 	at := q.waiting.head().readyAt
-	if q.armed && q.timerAt == at {
+	quiet := q.quiet == q.waiting.len()
+	if q.armed && q.timerAt == at && q.timerQuiet == quiet {
 		return
 	}
 	q.disarm()
-	q.timer = q.sched.After(at-q.sched.Now(), q.component, KindTimer, nil)
-	q.timerAt, q.armed = at, true
+	if quiet {
+		q.timer = q.sched.Background(at-q.sched.Now(), q.component, KindTimer, nil)
+	} else {
+		q.timer = q.sched.After(at-q.sched.Now(), q.component, KindTimer, nil)
+	}
+	q.timerAt, q.armed, q.timerQuiet = at, true, quiet
 }
 
 func (q *DelayingQueue) disarm() {
@@ -197,16 +245,21 @@ type delayingState struct {
 	armed   bool
 	timer   uint64
 	timerAt time.Duration
+
+	quiet      int
+	timerQuiet bool
 }
 
 func (q *DelayingQueue) delayingState() delayingState {
 	return delayingState{
-		queue:   q.Queue.state(),
-		waiting: q.waiting.clone(),
-		seq:     q.seq,
-		armed:   q.armed,
-		timer:   q.timer,
-		timerAt: q.timerAt,
+		queue:      q.Queue.state(),
+		waiting:    q.waiting.clone(),
+		seq:        q.seq,
+		armed:      q.armed,
+		timer:      q.timer,
+		timerAt:    q.timerAt,
+		quiet:      q.quiet,
+		timerQuiet: q.timerQuiet,
 	}
 }
 
@@ -214,6 +267,7 @@ func (q *DelayingQueue) setDelayingState(s delayingState) {
 	q.Queue.setState(s.queue)
 	q.waiting = s.waiting.clone()
 	q.seq, q.armed, q.timer, q.timerAt = s.seq, s.armed, s.timer, s.timerAt
+	q.quiet, q.timerQuiet = s.quiet, s.timerQuiet
 }
 
 // Snapshot captures the queue and its delayed keys (sim.Snapshotter). The

@@ -189,3 +189,29 @@ func TestNewDelayingNeedsAScheduler(t *testing.T) {
 		"workqueue: NewDelaying needs Config.Scheduler: the kernel is the delaying queue's clock and runs its timer",
 		func() { NewDelaying(Config{Name: "test"}) })
 }
+
+// TestQuietWaitDoesNotKeepTheWorldBusy: a delayed key marked quiet leaves
+// the kernel at rest (its timer is a background event) but still comes
+// back when the clock gets there; a later add makes its wait busy again,
+// and a busy key waiting behind a quiet one keeps the timer busy.
+func TestQuietWaitDoesNotKeepTheWorldBusy(t *testing.T) {
+	k, q := newDelayingWorld(t, Config{Name: "test"})
+	q.AddAfter("foo", time.Minute)
+	assert.True(t, k.Busy())
+	assert.True(t, q.Quiet("foo"))
+	assert.False(t, q.Quiet("foo"), "quiet already")
+	assert.False(t, q.Quiet("bar"), "not waiting")
+	assert.False(t, k.Busy(), "only a quiet wait is left")
+
+	q.AddAfter("bar", 2*time.Minute)
+	assert.True(t, k.Busy(), "bar's wait is busy, so the timer is")
+	q.advance(time.Minute + time.Second)
+	assert.Equal(t, 1, q.Len(), "the quiet key came back in its turn")
+	assert.True(t, k.Busy(), "bar still waits")
+	q.advance(time.Minute)
+
+	q.AddAfter("baz", time.Minute)
+	q.Quiet("baz")
+	q.AddAfter("baz", 2*time.Minute)
+	assert.True(t, k.Busy(), "another add of baz makes its wait busy again, even one that keeps the earlier time")
+}

@@ -184,6 +184,18 @@ func checkDelaying(q *DelayingQueue, k *sim.Kernel) error {
 	if q.armed && q.timerAt != h.head().readyAt {
 		return fmt.Errorf("timer set for %v, head %q is due at %v", q.timerAt, h.head().key, h.head().readyAt)
 	}
+	quiet := 0
+	for _, slot := range h.order {
+		if h.slots[slot].quiet {
+			quiet++
+		}
+	}
+	if quiet != q.quiet {
+		return fmt.Errorf("%d delayed keys are quiet, but the queue counts %d", quiet, q.quiet)
+	}
+	if q.armed && q.timerQuiet != (quiet == h.len()) {
+		return fmt.Errorf("timer quiet=%v with %d of %d delayed keys quiet", q.timerQuiet, quiet, h.len())
+	}
 	if k == nil {
 		return nil
 	}
@@ -196,7 +208,8 @@ func checkDelaying(q *DelayingQueue, k *sim.Kernel) error {
 	switch {
 	case !q.armed && len(timers) > 0:
 		return fmt.Errorf("timer not armed, but the agenda holds %+v", timers)
-	case q.armed && (len(timers) != 1 || timers[0].Seq != q.timer || timers[0].At != q.timerAt || timers[0].Kind != KindTimer):
+	case q.armed && (len(timers) != 1 || timers[0].Seq != q.timer || timers[0].At != q.timerAt || timers[0].Kind != KindTimer ||
+		timers[0].Background != q.timerQuiet):
 		return fmt.Errorf("timer armed as #%d at %v, but the agenda holds %+v", q.timer, q.timerAt, timers)
 	}
 	return nil
@@ -299,6 +312,13 @@ func (c *checked) ShutDownWithDrain(waiter string) bool {
 	done := c.iface().ShutDownWithDrain(waiter)
 	c.verify()
 	return done
+}
+
+func (c *checked) Quiet(key string) bool {
+	c.t.Helper()
+	out := c.d.Quiet(key)
+	c.verify()
+	return out
 }
 
 func (c *checked) AddAfter(key string, d time.Duration) Outcome {

@@ -28,6 +28,10 @@ type waitFor struct {
 	delay       time.Duration
 	rateLimited bool
 
+	// quiet says the wait does not keep the world busy (see
+	// DelayingQueue.Quiet).
+	quiet bool
+
 	// pos is the entry's index in waitHeap.order, or -1 while its slot is
 	// free.
 	pos int

@@ -78,7 +78,7 @@ func (t *timeline) init(w *World) {
 // of ten pods.
 func snapWeight(w *World) int {
 	n := 1
-	for _, k := range []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindNode, api.KindEvent} {
+	for _, k := range []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindNode, api.KindEvent, api.KindDeployment} {
 		n += w.Store.Len(k)
 	}
 	return n

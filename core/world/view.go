@@ -57,11 +57,17 @@ type View struct {
 	PodsTotal int        `json:"podsTotal"`
 	PodGroups []PodGroup `json:"podGroups,omitempty"`
 
+	// Deployments are the Deployments, in the store's order.
+	Deployments []Deployment `json:"deployments,omitempty"`
+
 	Informers   []Informer   `json:"informers"`
 	Controllers []Controller `json:"controllers"`
-	GC          GC           `json:"gc"`
-	Agenda      Agenda       `json:"agenda"`
-	Faults      Faults       `json:"faults"`
+	// DeploymentController is the Deployment controller from inside, once
+	// the first Deployment woke it.
+	DeploymentController *DeploymentController `json:"deploymentController,omitempty"`
+	GC                   GC                    `json:"gc"`
+	Agenda               Agenda                `json:"agenda"`
+	Faults               Faults                `json:"faults"`
 	// InFlight are the events on their way along the edges of the loop
 	// (core/loop.Waiting): requests to the API server, watch events and
 	// answers from it, counted by edge, in the order of the edges' first
@@ -78,8 +84,13 @@ func (w *World) View(o ViewOptions) View {
 	v.Nodes = nodesView(w)
 	v.Owners = ownersView(w)
 	v.Pods, v.PodGroups, v.PodsTotal = podsView(w, o.Pods, o.PodsPerGroup)
+	v.Deployments = deploymentsView(w)
 	var infs []informer.View
-	for _, inf := range []*informer.Informer{w.Pods, w.ReplicaSets, w.ReplicationControllers} {
+	informers := []*informer.Informer{w.Pods, w.ReplicaSets, w.ReplicationControllers}
+	if w.Deploy.Active() {
+		informers = append(informers, w.Deployments)
+	}
+	for _, inf := range informers {
 		iv := inf.View()
 		infs = append(infs, iv)
 		v.Informers = append(v.Informers, informerOf(w, iv, inf.Kind(), o.Entries))
@@ -87,6 +98,7 @@ func (w *World) View(o ViewOptions) View {
 	for _, m := range []*controller.Manager{w.RS, w.RC} {
 		v.Controllers = append(v.Controllers, controllerView(m))
 	}
+	v.DeploymentController = deploymentControllerView(w)
 	v.GC = gcView(w)
 	v.Agenda, v.InFlight = agendaView(k, o.Agenda)
 	v.Faults = faultsView(w, infs)
@@ -116,6 +128,10 @@ type Owner struct {
 	Terminating bool        `json:"terminating,omitempty"`
 	// Failure is the ReplicaFailure condition's message, when it is True.
 	Failure string `json:"failure,omitempty"`
+	// Owner is a ReplicaSet's controller ("deploy/web"), and Revision its
+	// deployment.kubernetes.io/revision annotation.
+	Owner    string `json:"owner,omitempty"`
+	Revision string `json:"revision,omitempty"`
 }
 
 // OwnerStatus is an owner's status.
@@ -395,6 +411,7 @@ func ownersView(w *World) []Owner {
 				o.Failure = c.Message
 			}
 		}
+		o.Owner, o.Revision = controllerOfRS(rs)
 		out = append(out, o)
 	}
 	for _, obj := range w.Store.Objects(api.KindReplicationController, "") {

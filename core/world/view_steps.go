@@ -92,9 +92,18 @@ func syncJSON(m *controller.Manager, rec controller.SyncRecord) *Sync {
 // the ReplicaSet controller's and the ReplicationController manager's.
 func (w *World) FinishedSyncs() (rs, rc int) { return w.RS.Syncs(), w.RC.Syncs() }
 
-// LatestSync returns the most recent sync the manager of kind
-// (api.KindReplicaSet or api.KindReplicationController) finished.
+// LatestSync returns the most recent sync the controller of kind
+// (api.KindReplicaSet, api.KindReplicationController or api.KindDeployment)
+// finished.
 func (w *World) LatestSync(kind api.Kind) (Sync, bool) {
+	if kind == api.KindDeployment {
+		for _, rec := range w.Deploy.View().LastSyncs {
+			if rec.Seq == w.Deploy.Syncs() {
+				return deploymentSyncJSON(rec), true
+			}
+		}
+		return Sync{}, false
+	}
 	m := w.manager(kind)
 	if m == nil {
 		return Sync{}, false
@@ -110,6 +119,13 @@ func (w *World) LatestSync(kind api.Kind) (Sync, bool) {
 // LastSyncOf returns the last finished sync of the owner of kind whose
 // queue key is key ("default/web").
 func (w *World) LastSyncOf(kind api.Kind, key string) (Sync, bool) {
+	if kind == api.KindDeployment {
+		rec, ok := w.Deploy.LastSync(key)
+		if !ok {
+			return Sync{}, false
+		}
+		return deploymentSyncJSON(rec), true
+	}
 	m := w.manager(kind)
 	if m == nil {
 		return Sync{}, false

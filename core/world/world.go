@@ -8,6 +8,7 @@ import (
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/cluster"
 	"github.com/reconcilelab/rlab/core/controller"
+	"github.com/reconcilelab/rlab/core/deployment"
 	"github.com/reconcilelab/rlab/core/gc"
 	"github.com/reconcilelab/rlab/core/informer"
 	"github.com/reconcilelab/rlab/core/record"
@@ -21,8 +22,10 @@ type Config struct {
 	// uids, back-off jitter and --pick=random all draw from it.
 	Seed uint64
 
-	// Workers is the number of workers of each replication manager (default
-	// 5, kube-controller-manager's --concurrent-replicaset-syncs).
+	// Workers is the number of workers of each controller: both replication
+	// managers and the Deployment controller (default 5,
+	// kube-controller-manager's --concurrent-replicaset-syncs and
+	// --concurrent-deployment-syncs).
 	Workers int
 	// BurstReplicas is the most pods one sync creates or deletes (default 500).
 	BurstReplicas int
@@ -85,8 +88,9 @@ func (c Config) withDefaults() Config {
 
 // World is one whole simulated cluster on one kernel: the API server, the
 // controllers' informers, the ReplicaSet and ReplicationController managers
-// with their event recorders, the garbage collector, and the cluster around
-// them (scheduler, kubelets, a kubectl client).
+// and the Deployment controller with their event recorders, the garbage
+// collector, and the cluster around them (scheduler, kubelets, a kubectl
+// client).
 type World struct {
 	cfg Config
 
@@ -103,6 +107,15 @@ type World struct {
 
 	// RSEvents and RCEvents write the two managers' Events.
 	RSEvents, RCEvents *record.Recorder
+
+	// Deployments is the Deployment controller's informer, Deploy the
+	// controller and DeployEvents its Events. They are wired from the start
+	// but sleep until the API server first stores a Deployment (see
+	// deployment.Controller.Activate): until then they take no step, so a
+	// world without Deployments runs exactly as it did before they existed.
+	Deployments  *informer.Informer
+	Deploy       *deployment.Controller
+	DeployEvents *record.Recorder
 
 	GC      *gc.GarbageCollector
 	Cluster *cluster.Cluster
@@ -129,6 +142,10 @@ func New(cfg Config) (*World, error) {
 		Server: srv, Pods: w.Pods, Owners: w.ReplicaSets, Recorder: w.RSEvents, ResyncPeriod: cfg.Resync}, k)
 	w.RC = controller.New(controller.Config{Kind: api.KindReplicationController, Workers: cfg.Workers, BurstReplicas: cfg.BurstReplicas,
 		Server: srv, Pods: w.Pods, Owners: w.ReplicationControllers, Recorder: w.RCEvents, ResyncPeriod: cfg.Resync}, k)
+	w.Deployments = informer.New(informer.Config{Name: "informer/deployments", Kind: api.KindDeployment, Server: srv}, k)
+	w.DeployEvents = record.New(record.Config{Name: "events/" + deployment.Name, Component: deployment.Name, Server: srv})
+	w.Deploy = deployment.New(deployment.Config{Workers: cfg.Workers, Server: srv, Deployments: w.Deployments,
+		ReplicaSets: w.ReplicaSets, Pods: w.Pods, Recorder: w.DeployEvents, ResyncPeriod: cfg.Resync}, k)
 	w.GC = gc.New(gc.Config{Server: srv}, k)
 	cl, err := cluster.New(cluster.Config{Nodes: cfg.Nodes, KubeletStart: cfg.KubeletStart, KubeletStop: cfg.KubeletStop}, srv, k)
 	if err != nil {
@@ -163,6 +180,15 @@ func New(cfg Config) (*World, error) {
 	if err := cl.Register(k); err != nil {
 		return nil, err
 	}
+	// The Deployment machinery is registered last, so that the components
+	// of a world without Deployments keep their places.
+	for _, c := range append([]deployment.NamedComponent{{Name: w.Deployments.Name(), Component: w.Deployments},
+		{Name: w.DeployEvents.Name(), Component: w.DeployEvents}}, w.Deploy.Components()...) {
+		if err := reg(c.Name, c.Component); err != nil {
+			return nil, err
+		}
+	}
+	srv.WhenWritten(api.KindDeployment, w.Deploy.Activate)
 
 	// Start order: the cluster registers its nodes first, then the
 	// informers list, then the controllers wait for them to sync.
@@ -274,8 +300,23 @@ func (w *World) Informer(kind api.Kind) *informer.Informer {
 		return w.ReplicaSets
 	case api.KindReplicationController:
 		return w.ReplicationControllers
+	case api.KindDeployment:
+		return w.Deployments
 	}
 	return nil
+}
+
+// UntilDeploymentSync runs until the next sync of a Deployment's key has
+// ended: its worker called Done, every call it made having been answered.
+func (w *World) UntilDeploymentSync(namespace, name string, lim sim.Limits) (deployment.SyncRecord, error) {
+	key := api.Key(namespace, name)
+	before, _ := w.Deploy.LastSync(key)
+	_, err := w.RunUntil("until sync deploy/"+name, func(sim.StepResult) bool {
+		rec, ok := w.Deploy.LastSync(key)
+		return ok && rec.Seq != before.Seq
+	}, lim, false)
+	rec, _ := w.Deploy.LastSync(key)
+	return rec, err
 }
 
 // Send sends a request as kubectl (the learner) and returns its ID; the
