@@ -100,6 +100,7 @@ type controllerNames struct {
 var controllers = []controllerNames{
 	{short: "rs", manager: "replicaset-controller", queue: "queue/replicaset", events: "events/replicaset-controller"},
 	{short: "rc", manager: "replication-controller", queue: "queue/replicationmanager", events: "events/replication-controller"},
+	{short: "deploy", manager: "deployment-controller", queue: "queue/deployment", events: "events/deployment-controller"},
 }
 
 // role is what kind of part an actor is.
@@ -288,8 +289,37 @@ var rules = map[ruleKey]rule{
 	{roleWorker, "updateReplicaSetStatus"}:         work,
 	{roleWorker, ""}:                               work,
 	{roleManager, "Run"}:                           arrive,
-	{roleManager, "WaitForNamedCacheSync"}:         arrive,
-	{roleQueue, "waitingLoop"}:                     arrive,
+
+	// The Deployment controller's handlers and sync: the same parts as the
+	// replication manager's, with upstream's names for its steps.
+	{roleHandler, "addDeployment"}:                          notify,
+	{roleHandler, "updateDeployment"}:                       notify,
+	{roleHandler, "deleteDeployment"}:                       notify,
+	{roleHandler, "addReplicaSet"}:                          notify,
+	{roleHandler, "updateReplicaSet"}:                       notify,
+	{roleHandler, "deleteReplicaSet"}:                       notify,
+	{roleHandler, "dc.deletePod"}:                           notify,
+	{roleWorker, "dc.processNextWorkItem"}:                  work,
+	{roleWorker, "syncDeployment"}:                          work,
+	{roleWorker, "ClaimReplicaSets"}:                        work,
+	{roleWorker, "checkPausedConditions"}:                   work,
+	{roleWorker, "isScalingEvent"}:                          work,
+	{roleWorker, "scale"}:                                   work,
+	{roleWorker, "getNewReplicaSet"}:                        work,
+	{roleWorker, "reconcileNewReplicaSet"}:                  work,
+	{roleWorker, "reconcileOldReplicaSets"}:                 work,
+	{roleWorker, "cleanupUnhealthyReplicas"}:                work,
+	{roleWorker, "scaleDownOldReplicaSetsForRollingUpdate"}: work,
+	{roleWorker, "scaleReplicaSet"}:                         work,
+	{roleWorker, "oldPodsRunning"}:                          work,
+	{roleWorker, "cleanupDeployment"}:                       work,
+	{roleWorker, "rollback"}:                                work,
+	{roleWorker, "syncDeploymentStatus"}:                    work,
+	{roleWorker, "syncRolloutStatus"}:                       work,
+	{roleWorker, "requeueStuckDeployment"}:                  work,
+	{roleManager, "dc.Run"}:                                 arrive,
+	{roleManager, "WaitForNamedCacheSync"}:                  arrive,
+	{roleQueue, "waitingLoop"}:                              arrive,
 
 	// The world around the controller.
 	{roleScheduler, "Scheduler.Run"}:              list,
