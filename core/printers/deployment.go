@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -185,7 +184,7 @@ func RolloutHistory(d *api.Deployment, rss []*api.ReplicaSet, revision int64) (s
 		info = w.String()
 	default:
 		var buf bytes.Buffer
-		tw := tabwriter.NewWriter(&buf, 0, 8, 2, ' ', 0)
+		tw := newAligner(&buf, 0, 2)
 		tw.Write([]byte("REVISION\tCHANGE-CAUSE\n"))
 		slices.Sort(revisions)
 		for _, r := range revisions {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -71,7 +70,7 @@ func Describe(obj api.Object, related Related, now time.Time) string {
 // does.
 type prefixWriter struct {
 	buf bytes.Buffer
-	tw  *tabwriter.Writer
+	tw  *aligner
 }
 
 // Indentation levels, two spaces each.
@@ -84,7 +83,7 @@ const (
 
 func newPrefixWriter() *prefixWriter {
 	w := &prefixWriter{}
-	w.tw = tabwriter.NewWriter(&w.buf, 0, 8, 2, ' ', 0)
+	w.tw = newAligner(&w.buf, 0, 2)
 	return w
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -112,7 +111,7 @@ func NoResourcesFound(kind api.Kind, namespace string) string {
 // width 6, tab width 4, padding 3, padded with spaces.
 func formatTable(columns []column, rows [][]string, wide bool) string {
 	var buf bytes.Buffer
-	w := tabwriter.NewWriter(&buf, 6, 4, 3, ' ', 0)
+	w := newAligner(&buf, 6, 3)
 	header := make([]string, len(columns))
 	for i, c := range columns {
 		header[i] = strings.ToUpper(c.name)
@@ -127,7 +126,7 @@ func formatTable(columns []column, rows [][]string, wide bool) string {
 
 // writeRowTo writes one row of cells, tab-separated, skipping the wide
 // columns unless wide is set.
-func writeRowTo(w *tabwriter.Writer, columns []column, cells []string, wide bool) {
+func writeRowTo(w *aligner, columns []column, cells []string, wide bool) {
 	var line strings.Builder
 	first := true
 	for i, cell := range cells {
