@@ -29,6 +29,7 @@ func TestComplete(t *testing.T) {
 		{"label pods -l a=b --pick=r", []string{"--pick=random"}},
 		{"fail create pods --error=", []string{"--error=server", "--error=quota", "--error=conflict", "--error=namespace-terminating"}},
 		{"scale ", []string{"rs/", "rc/", "deploy/"}},
+		{"until sync ", []string{"rs/", "rc/", "deploy/"}},
 		{"kill ", []string{"pod/", "pods"}},
 		{"get n", []string{"node/", "nodes"}},
 		{"expect ", []string{"pods", "rs", "condition", "queue", "expectations", "syncs", "events", "requests", "cache", "pod/", "rs/", "rc/", "deploy/", "node/"}},

@@ -265,6 +265,9 @@ var (
 	nodeKinds       = []api.Kind{api.KindNode}
 	deployKinds     = []api.Kind{api.KindDeployment}
 	controllerKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController}
+	// syncKinds are the kinds whose objects a controller syncs by key:
+	// the replication managers' and the Deployment controller's.
+	syncKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment}
 	// workloadKinds are the kinds that want a number of pods, with a
 	// template, a generation and a replica count in their status.
 	workloadKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment}
@@ -908,12 +911,14 @@ func commandTable() []*spec {
 				Details: "A sync has ended when its worker calls Done for the key; by then every write the sync issued " +
 					"itself (its pod creates and deletes, its status) has been applied. Its Events are not among them: " +
 					"the event recorder writes them on its own, a little later, as upstream's broadcaster does, so " +
-					"advance or stabilize before counting them with expect events. Also rc/NAME.",
-				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef}},
+					"advance or stabilize before counting them with expect events. Also rc/NAME, and deploy/NAME: " +
+					"the Deployment controller's sync, whose writes are ReplicaSets (creates and scales) and the " +
+					"Deployment's status, so a rollout can be walked one decision at a time.",
+				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
 				Flags:    []FlagDoc{flagMaxSteps, flagMaxTime, flagNamespace},
-				Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m"},
+				Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m", "until sync deploy/web"},
 			},
-			words: []string{"until", "sync"}, kinds: controllerKinds, parse: parseUntilSync,
+			words: []string{"until", "sync"}, kinds: syncKinds, parse: parseUntilSync,
 		},
 		{
 			CommandDoc: CommandDoc{Name: "stabilize", Group: GroupTime,
