@@ -84,6 +84,8 @@ type limit struct {
 // b.ReportMetric; they must match core/world's BenchmarkConverge.
 const (
 	metricConvergeMs  = "converge-ms"
+	metricRolloutMs   = "rollout-ms"
+	metricUsPerStep   = "us/step"
 	metricRecoverMs   = "recover-ms"
 	metricSteps       = "steps"
 	metricPeakHeapMiB = "peak-heap-MiB"

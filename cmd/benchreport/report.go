@@ -23,6 +23,9 @@ type report struct {
 	// figures holds the benchmarks judged by limits on the figures they
 	// report: the page's sizes and browser timings.
 	figures []*row
+	// rollouts holds the Deployment rollout benchmarks, which report their
+	// figures unjudged: no budget covers them yet.
+	rollouts []*row
 
 	// notMeasured holds the budgets whose benchmarks did not run and that
 	// are not already shown in world.
@@ -58,7 +61,10 @@ func newReport(set *resultSet, budgets []budget) *report {
 		base, side := splitSide(name)
 		b := budgetFor(budgets, name)
 		_, reportsConvergence := s.metric(metricConvergeMs)
+		_, reportsRollout := s.metric(metricRolloutMs)
 		switch {
+		case b == nil && reportsRollout:
+			rowIn(&rep.rollouts, name).ours = s
 		case side == "ours":
 			rowIn(&rep.rows, base).ours = s
 		case side == "upstream":
@@ -74,7 +80,7 @@ func newReport(set *resultSet, budgets []budget) *report {
 	}
 
 	measured := make([]bool, len(budgets))
-	for _, r := range slices.Concat(rep.rows, rep.world, rep.figures) {
+	for _, r := range slices.Concat(rep.rows, rep.world, rep.figures, rep.rollouts) {
 		i := budgetIndex(budgets, r.name)
 		if i < 0 {
 			r.verdict = verdictNone
@@ -153,7 +159,7 @@ func (rep *report) measured() int {
 // write prints the tables, then one line per budget nothing measured.
 func (rep *report) write(w io.Writer) {
 	switch {
-	case len(rep.rows) == 0 && len(rep.world) == 0 && len(rep.figures) == 0:
+	case len(rep.rows) == 0 && len(rep.world) == 0 && len(rep.figures) == 0 && len(rep.rollouts) == 0:
 		fmt.Fprintln(w, "benchreport: no ours/upstream pairs or budgeted benchmarks in the input")
 	case len(rep.rows) > 0:
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
@@ -175,8 +181,14 @@ func (rep *report) write(w io.Writer) {
 		}
 		rep.writeWorld(w)
 	}
-	if len(rep.figures) > 0 {
+	if len(rep.rollouts) > 0 {
 		if len(rep.rows) > 0 || len(rep.world) > 0 {
+			fmt.Fprintln(w)
+		}
+		rep.writeRollouts(w)
+	}
+	if len(rep.figures) > 0 {
+		if len(rep.rows) > 0 || len(rep.world) > 0 || len(rep.rollouts) > 0 {
 			fmt.Fprintln(w)
 		}
 		rep.writeFigures(w)
@@ -228,6 +240,21 @@ func (rep *report) writeWorld(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, worldNote)
+}
+
+// writeRollouts prints the rollout benchmarks' figures: how long a world
+// takes from a new image on every Deployment to rest, in how many steps, the
+// time per step, and the peak heap. No budget judges them yet.
+func (rep *report) writeRollouts(w io.Writer) {
+	fmt.Fprintln(w, "Rollouts (D Deployments × P pods, one namespace, set image on every one, to rest)")
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "scenario	rollout ms	steps	µs/step	peak MiB	budget")
+	for _, r := range rep.rollouts {
+		fmt.Fprintf(tw, "%s	%s	%s	%s	%s	%s\n", scenario(r.name),
+			metricCell(r.ours, metricRolloutMs, "%.0f"), metricCell(r.ours, metricSteps, "%.0f"),
+			metricCell(r.ours, metricUsPerStep, "%.2f"), metricCell(r.ours, metricPeakHeapMiB, "%.1f"), r.verdict)
+	}
+	tw.Flush()
 }
 
 // writeFigures prints the table of figures: each benchmark with every figure

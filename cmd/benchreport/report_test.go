@@ -305,3 +305,16 @@ func TestRunFailsWhenAFigureIsMissing(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr.String(), "BrowserSeek INCOMPLETE: no wasm-MiB metric")
 }
+
+func TestRunPrintsRolloutsUnjudged(t *testing.T) {
+	in := "BenchmarkRollout/10x100-2   1   4129293475 ns/op   18.34 peak-heap-MiB   3073 rollout-ms   69043 steps   44.51 us/step\n"
+	var stdout, stderr bytes.Buffer
+
+	code := run(strings.NewReader(in), &stdout, &stderr)
+
+	assert.Equal(t, 0, code, "no budget judges a rollout")
+	out := stdout.String()
+	assert.Contains(t, out, "Rollouts (D Deployments × P pods, one namespace, set image on every one, to rest)")
+	assert.Regexp(t, `\n10x100\s+3073\s+69043\s+44\.51\s+18\.3\s+-\n`, out)
+	assert.Empty(t, stderr.String())
+}

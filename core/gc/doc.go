@@ -164,9 +164,15 @@
 // Different, and why:
 //
 //   - The graph. Upstream's GraphBuilder watches every deletable resource in
-//     the cluster; here only the kinds of DefaultKinds, and the graph holds
-//     only the dependents' side (owner uid to dependents), the owners being
-//     kept apart by uid (a kind that is both is kept on both sides). A reference to an owner of another
+//     the cluster from the start; here only the kinds of DefaultKinds,
+//     and, from the step that stores the first Deployment (Follow, with
+//     DeploymentKinds), Deployments as owners and ReplicaSets as dependents
+//     too: the ReplicaSet monitor lists again so that the graph holds their
+//     owner references. A world without Deployments so runs, step for step,
+//     as it did before they existed, as the Deployment controller sleeps
+//     until then too. The graph holds only the dependents' side (owner uid
+//     to dependents), the owners being kept apart by uid (a kind that is
+//     both is kept on both sides). A reference to an owner of another
 //     kind (a Widget, a Node) is kept in the graph, but does not by itself
 //     make its dependent a candidate, as upstream's virtual node would.
 //     Upstream's monitors keep an informer cache; the model keeps no

@@ -53,6 +53,9 @@ const (
 	// owner deleting its dependents in the foreground is over (the
 	// attemptToDelete worker holds it meanwhile); Data is its uid.
 	eventRetryForeground = "retry-foreground"
+	// eventFollow: the collector starts following more kinds (Follow);
+	// Data is the []int of the monitors to list.
+	eventFollow = "follow"
 )
 
 // Followed is a kind the collector follows, and what it follows it for.
@@ -75,6 +78,15 @@ var DefaultKinds = []Followed{
 	{Kind: api.KindReplicaSet, Owner: true},
 	{Kind: api.KindReplicationController, Owner: true},
 	{Kind: api.KindPod, Dependent: true},
+}
+
+// DeploymentKinds are what the collector follows once Deployments exist
+// (see Follow): Deployments as owners, and ReplicaSets, already followed as
+// owners, as dependents too, so that deleting a Deployment deletes its
+// ReplicaSets, and they their pods.
+var DeploymentKinds = []Followed{
+	{Kind: api.KindDeployment, Owner: true},
+	{Kind: api.KindReplicaSet, Owner: true, Dependent: true},
 }
 
 // Config describes the collector. Zero values mean the documented defaults.
@@ -259,8 +271,7 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		depLimiter:   workqueue.DefaultControllerRateLimiter(sch),
 	}
 	for _, k := range cfg.Kinds {
-		g.monitors = append(g.monitors, monitor{kind: k.Kind, owner: k.Owner, dependent: k.Dependent,
-			state: monitorNotStarted, lw: apistore.NewListWatch(k.Kind, "")})
+		g.monitors = append(g.monitors, newMonitor(k))
 	}
 	return g
 }
@@ -285,6 +296,8 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		return g.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
 		return g.watchEvent(ctx, ev.Data.(apistore.WatchDelivery))
+	case eventFollow:
+		return g.follow(ctx, ev.Data.([]int))
 	case eventRelist:
 		i := ev.Data.(int)
 		g.list(ctx, i)

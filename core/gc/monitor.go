@@ -38,6 +38,15 @@ type monitor struct {
 	// lw is the list-then-watch bookkeeping: the request in flight, the open
 	// watch and the resourceVersion of the last list or watch event seen.
 	lw apistore.ListWatch
+	// relist asks for a new list as soon as the watch being opened is open:
+	// Follow changed what the kind is followed for meanwhile.
+	relist bool
+}
+
+// newMonitor returns the monitor of a kind, not started.
+func newMonitor(k Followed) monitor {
+	return monitor{kind: k.Kind, owner: k.Owner, dependent: k.Dependent,
+		state: monitorNotStarted, lw: apistore.NewListWatch(k.Kind, "")}
 }
 
 func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
@@ -166,8 +175,16 @@ func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.
 	}
 	m.state = monitorWatching
 	m.lw.Opened(reply.ID)
-	return g.report("Reflector.watch", "watch of "+m.kind.Resource()+" open from resourceVersion "+
-		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10))
+	opened := "watch of " + m.kind.Resource() + " open from resourceVersion " +
+		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10)
+	if m.relist {
+		m.relist = false
+		m.lw.CloseWatch(g.cfg.Server)
+		g.list(ctx, i)
+		return g.report("Reflector.watch", opened+"; closed it to list "+m.kind.Resource()+
+			" again, now that they are followed as "+roles(m))
+	}
+	return g.report("Reflector.watch", opened)
 }
 
 // watchEvent is GraphBuilder.processGraphChanges. For an owner, a deletion

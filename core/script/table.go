@@ -462,718 +462,720 @@ var conditionTypes = []struct {
 // absent means the object reports no condition of the type.
 var conditionStatuses = []string{api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown, "absent"}
 
-// table is the command table; init fills it, because its parse functions
-// reach back into it (expect cache, help).
+// table is the command table; init sets it to commands, because its parse
+// functions reach back into it (expect cache, help), which a variable's
+// initializer cannot do without an initialization cycle.
 var table []*spec
 
 func init() {
-	table = commandTable()
+	table = commands
 	firstWordList = listFirstWords()
 }
 
-func commandTable() []*spec {
-	return []*spec{
-		// World.
-		{
-			CommandDoc: CommandDoc{Name: "create node", Group: GroupWorld,
-				Usage:   "create node NAME [--labels=k=v,...]",
-				Summary: "add a node the scheduler can place pods on",
-				Details: "The world starts with node-1, node-2 and node-3. A new node is Ready at once.",
-				Args:    []ArgDoc{{Name: "NAME", Help: "the node's name (a DNS-1123 subdomain)"}},
-				Flags: []FlagDoc{{Name: "labels", Type: TypeLabels, Placeholder: "k=v,...",
-					Help: "the node's labels"}},
-				Examples: []string{"create node node-4", "create node big-1 --labels=disk=ssd,zone=a"}},
-			words: []string{"create", "node"}, kinds: nodeKinds, parse: parseCreateNode,
+// commands is the table as data. As a package variable's initializer the
+// compiler lays most of it out in main.wasm's data; built by a function, it
+// was 77 KB of code that set every field of every command one at a time.
+var commands = []*spec{
+	// World.
+	{
+		CommandDoc: CommandDoc{Name: "create node", Group: GroupWorld,
+			Usage:   "create node NAME [--labels=k=v,...]",
+			Summary: "add a node the scheduler can place pods on",
+			Details: "The world starts with node-1, node-2 and node-3. A new node is Ready at once.",
+			Args:    []ArgDoc{{Name: "NAME", Help: "the node's name (a DNS-1123 subdomain)"}},
+			Flags: []FlagDoc{{Name: "labels", Type: TypeLabels, Placeholder: "k=v,...",
+				Help: "the node's labels"}},
+			Examples: []string{"create node node-4", "create node big-1 --labels=disk=ssd,zone=a"}},
+		words: []string{"create", "node"}, kinds: nodeKinds, parse: parseCreateNode,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "create rs", Group: GroupWorld,
+			Usage:   "create rs NAME --replicas=N --selector=SEL [--template-labels=k=v,...] [--min-ready-seconds=S] [-n NS]",
+			Summary: "create a ReplicaSet",
+			Details: "Without --template-labels the pods get the selector's k=v requirements as labels; a selector " +
+				"with set-based requirements (in, notin, !, exists) then needs explicit --template-labels. " +
+				"A ReplicaSet's selector cannot use > or <: its matchExpressions have no such operator.",
+			Args:  []ArgDoc{{Name: "NAME", Help: "the ReplicaSet's name (a DNS-1123 subdomain)"}},
+			Flags: []FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels, flagMinReady, flagNamespace},
+			Examples: []string{
+				"create rs web --replicas=3 --selector=app=web",
+				`create rs web --replicas=2 --selector="app=web,tier in (front,back)" --template-labels=app=web,tier=front`,
+				"create rs slow --replicas 1 -l app=slow --min-ready-seconds=10",
+			}},
+		words: []string{"create", "rs"}, kinds: controllerKinds, parse: parseCreateRS,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "create rc", Group: GroupWorld,
+			Usage:   "create rc NAME --replicas=N --selector=k=v,... [--template-labels=k=v,...] [--min-ready-seconds=S] [-n NS]",
+			Summary: "create a ReplicationController",
+			Details: "A ReplicationController's selector is a plain map, as in the v1 API: only k=v requirements. " +
+				"Without --template-labels the pods get the selector's labels.",
+			Args: []ArgDoc{{Name: "NAME", Help: "the ReplicationController's name (a DNS-1123 subdomain)"}},
+			Flags: []FlagDoc{flagReplicas,
+				{Name: "selector", Short: "l", Type: TypeSelector, Placeholder: "k=v,...", Required: true,
+					Help: "equality-only label selector"},
+				flagTemplateLabels, flagMinReady, flagNamespace},
+			Examples: []string{"create rc legacy --replicas=2 --selector=app=legacy"}},
+		words: []string{"create", "rc"}, kinds: controllerKinds, parse: parseCreateRC,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "create deploy", Group: GroupWorld,
+			Usage: "create deploy NAME --replicas=N --selector=SEL [--image=IMAGE] [--template-labels=k=v,...] " +
+				"[--strategy=RollingUpdate|Recreate] [--max-surge=N|P%] [--max-unavailable=N|P%] [--min-ready-seconds=S] " +
+				"[--revision-history-limit=N] [--progress-deadline-seconds=S] [--paused] [-n NS]",
+			Summary: "create a Deployment, which rolls its pods from one template to the next through ReplicaSets",
+			Details: "Its pods have one container, app, running --image. The selector and --template-labels work " +
+				"as for create rs. What the flags leave out the API fills in as apps/v1 does: RollingUpdate, " +
+				"25% max surge and max unavailable, 10 old ReplicaSets kept, a 600s progress deadline. The API " +
+				"refuses max surge and max unavailable both 0, max unavailable over 100%, and either with " +
+				"--strategy=Recreate: the create fails, naming the field.",
+			Args: []ArgDoc{{Name: "NAME", Help: "the Deployment's name (a DNS-1123 subdomain)"}},
+			Flags: append([]FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels},
+				append(slices.Clone(deployFlags), flagNamespace)...),
+			Examples: []string{
+				"create deploy web --replicas=4 --selector=app=web",
+				"create deploy api --replicas=10 --selector=app=api --image=api:1.0 --max-surge=1 --max-unavailable=0",
+				"create deploy db --replicas=1 -l app=db --strategy=Recreate --paused",
+			}},
+		words: []string{"create", "deploy"}, kinds: deployKinds, parse: parseCreateDeploy,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "create pod", Group: GroupWorld,
+			Usage:   "create pod NAME [--labels=k=v,...] [--node=NODE] [--phase=PHASE] [--ready] [-n NS]",
+			Summary: "create a bare pod, owned by nobody",
+			Details: "Without --node the pod is Pending until the scheduler binds it. --phase and --ready set the " +
+				"status it starts with, as if a kubelet had already reported it.",
+			Args: []ArgDoc{{Name: "NAME", Help: "the pod's name (a DNS-1123 subdomain)"}},
+			Flags: []FlagDoc{
+				{Name: "labels", Type: TypeLabels, Placeholder: "k=v,...", Help: "the pod's labels"},
+				{Name: "node", Type: TypeName, Placeholder: "NODE", Help: "bind the pod to this node at once", names: namesNode},
+				{Name: "phase", Type: TypeEnum, Placeholder: "PHASE", Values: podPhases, Help: "the phase it starts in"},
+				{Name: "ready", Type: TypeBool, Help: "it starts Ready"},
+				flagNamespace},
+			Examples: []string{"create pod stray --labels=app=web", "create pod p1 --labels=app=web --node=node-1 --phase=Running --ready"}},
+		words: []string{"create", "pod"}, kinds: podKinds, parse: parseCreatePod,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "scale", Group: GroupWorld,
+			Usage:   "scale rs/NAME --replicas=N [-n NS]",
+			Summary: "change how many pods a ReplicaSet, ReplicationController or Deployment wants",
+			Details: "Also written scale rs NAME, and for rc and deploy. Scaling changes spec.replicas, so the " +
+				"generation goes up. A Deployment passes the change on to its ReplicaSets: during a rollout, " +
+				"or while it is paused, in proportion to their sizes.",
+			Args:  []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
+			Flags: []FlagDoc{flagReplicas, flagNamespace},
+			Examples: []string{"scale rs/web --replicas=5", "scale rc legacy --replicas 0",
+				"scale replicaset/web --replicas=1 -n default", "scale deploy/web --replicas=6"}},
+		words: []string{"scale"}, kinds: workloadKinds, parse: parseScale,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "label", Group: GroupWorld,
+			Usage:   "label pod/NAME k=v... k- ... [--overwrite] | label pods -l SEL [--pick=...] [--count=N] k=v... [--overwrite]",
+			Summary: "set or remove labels, with kubectl label's semantics",
+			Details: "k=v sets a label, k- removes one. Changing a label that exists needs --overwrite, as with kubectl. " +
+				"With -l the command acts on every matching pod unless --pick or --count narrows it. " +
+				"Relabelling a pod out of its owner's selector makes the controller release it.",
+			Args: []ArgDoc{
+				{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
+				{Name: "k=v|k-", Help: "a label to set, or to remove", Repeated: true}},
+			Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing labels that exist"}}, selection...),
+			Examples: []string{"label pod/stray app=web", "label pod stray tier=front app- --overwrite",
+				"label pods -l app=web --pick=oldest app=db --overwrite",
+				`label pods -l "app=web,tier in (a,b)" --count=2 canary=true`},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "create rs", Group: GroupWorld,
-				Usage:   "create rs NAME --replicas=N --selector=SEL [--template-labels=k=v,...] [--min-ready-seconds=S] [-n NS]",
-				Summary: "create a ReplicaSet",
-				Details: "Without --template-labels the pods get the selector's k=v requirements as labels; a selector " +
-					"with set-based requirements (in, notin, !, exists) then needs explicit --template-labels. " +
-					"A ReplicaSet's selector cannot use > or <: its matchExpressions have no such operator.",
-				Args:  []ArgDoc{{Name: "NAME", Help: "the ReplicaSet's name (a DNS-1123 subdomain)"}},
-				Flags: []FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels, flagMinReady, flagNamespace},
-				Examples: []string{
-					"create rs web --replicas=3 --selector=app=web",
-					`create rs web --replicas=2 --selector="app=web,tier in (front,back)" --template-labels=app=web,tier=front`,
-					"create rs slow --replicas 1 -l app=slow --min-ready-seconds=10",
-				}},
-			words: []string{"create", "rs"}, kinds: controllerKinds, parse: parseCreateRS,
+		words: []string{"label"}, kinds: labelKinds, parse: parseLabel,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "annotate", Group: GroupWorld,
+			Usage:   "annotate pod/NAME k=v... k- ... [--overwrite] | annotate pods -l SEL [--pick=...] [--count=N] k=v... [--overwrite]",
+			Summary: "set or remove annotations, with kubectl annotate's semantics",
+			Details: "Values may be any text; quote values with spaces. The replication manager deletes pods with a " +
+				"lower controller.kubernetes.io/pod-deletion-cost first when it scales down. A Deployment's " +
+				"kubernetes.io/change-cause is copied onto the ReplicaSet its next rollout makes, and rollout " +
+				"history shows it as the revision's CHANGE-CAUSE.",
+			Args: []ArgDoc{
+				{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
+				{Name: "k=v|k-", Help: "an annotation to set, or to remove", Repeated: true}},
+			Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing annotations that exist"}}, selection...),
+			Examples: []string{"annotate pod/stray controller.kubernetes.io/pod-deletion-cost=-100",
+				`annotate pods -l app=web --pick=newest note="picked last" --overwrite`,
+				`annotate deploy/web kubernetes.io/change-cause="image 2.0" --overwrite`},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "create rc", Group: GroupWorld,
-				Usage:   "create rc NAME --replicas=N --selector=k=v,... [--template-labels=k=v,...] [--min-ready-seconds=S] [-n NS]",
-				Summary: "create a ReplicationController",
-				Details: "A ReplicationController's selector is a plain map, as in the v1 API: only k=v requirements. " +
-					"Without --template-labels the pods get the selector's labels.",
-				Args: []ArgDoc{{Name: "NAME", Help: "the ReplicationController's name (a DNS-1123 subdomain)"}},
-				Flags: []FlagDoc{flagReplicas,
-					{Name: "selector", Short: "l", Type: TypeSelector, Placeholder: "k=v,...", Required: true,
-						Help: "equality-only label selector"},
-					flagTemplateLabels, flagMinReady, flagNamespace},
-				Examples: []string{"create rc legacy --replicas=2 --selector=app=legacy"}},
-			words: []string{"create", "rc"}, kinds: controllerKinds, parse: parseCreateRC,
+		words: []string{"annotate"}, kinds: labelKinds, parse: parseLabel,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "delete", Group: GroupWorld,
+			Usage:   "delete pod/NAME [--grace-period=S] | delete pods -l SEL [--pick=...] [--count=N] [--grace-period=S] | delete rs/NAME [--cascade=background|foreground|orphan]",
+			Summary: "delete objects, as kubectl delete does",
+			Details: "A pod's default grace period is 30s; the kubelet removes it once it has stopped it. " +
+				"--cascade=background (the default) removes a ReplicaSet at once and lets the garbage collector delete " +
+				"the pods it owns (and a Deployment's ReplicaSets, and their pods); --cascade=foreground keeps the owner, " +
+				"marked for deletion, until the garbage collector has deleted its dependents and they are gone; " +
+				"--cascade=orphan leaves them, released. Also rc/NAME and deploy/NAME. " +
+				"The command returns at once, as kubectl delete --wait=false does.",
+			Args: []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME, or pods with -l SEL", complete: completeRef}},
+			Flags: append([]FlagDoc{
+				{Name: "grace-period", Type: TypeInt, Placeholder: "S", Default: "-1", lo: -1,
+					Help: "seconds the pod gets to stop; -1 uses the pod's own (30s); 0 removes it at once"},
+				{Name: "cascade", Type: TypeEnum, Placeholder: "background|foreground|orphan", Default: "background",
+					Values: []string{"background", "foreground", "orphan"}, Help: "what happens to what the object owns: an rs or rc its pods, a deploy its ReplicaSets"},
+			}, selection...),
+			Examples: []string{"delete pod/stray", "delete pods -l app=web --pick=random --grace-period=0",
+				"delete rs/web --cascade=orphan", "delete rs/web --cascade=foreground", "delete rc legacy", "delete pods --all -n default", "delete deploy/web"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "create deploy", Group: GroupWorld,
-				Usage: "create deploy NAME --replicas=N --selector=SEL [--image=IMAGE] [--template-labels=k=v,...] " +
-					"[--strategy=RollingUpdate|Recreate] [--max-surge=N|P%] [--max-unavailable=N|P%] [--min-ready-seconds=S] " +
-					"[--revision-history-limit=N] [--progress-deadline-seconds=S] [--paused] [-n NS]",
-				Summary: "create a Deployment, which rolls its pods from one template to the next through ReplicaSets",
-				Details: "Its pods have one container, app, running --image. The selector and --template-labels work " +
-					"as for create rs. What the flags leave out the API fills in as apps/v1 does: RollingUpdate, " +
-					"25% max surge and max unavailable, 10 old ReplicaSets kept, a 600s progress deadline. The API " +
-					"refuses max surge and max unavailable both 0, max unavailable over 100%, and either with " +
-					"--strategy=Recreate: the create fails, naming the field.",
-				Args: []ArgDoc{{Name: "NAME", Help: "the Deployment's name (a DNS-1123 subdomain)"}},
-				Flags: append([]FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels},
-					append(slices.Clone(deployFlags), flagNamespace)...),
-				Examples: []string{
-					"create deploy web --replicas=4 --selector=app=web",
-					"create deploy api --replicas=10 --selector=app=api --image=api:1.0 --max-surge=1 --max-unavailable=0",
-					"create deploy db --replicas=1 -l app=db --strategy=Recreate --paused",
-				}},
-			words: []string{"create", "deploy"}, kinds: deployKinds, parse: parseCreateDeploy,
+		words: []string{"delete"}, kinds: deleteKinds, parse: parseDelete,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "cordon", Group: GroupWorld,
+			Usage:    "cordon node/NAME",
+			Summary:  "mark a node unschedulable: the scheduler places no new pods on it",
+			Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRefOrName}},
+			Examples: []string{"cordon node/node-1", "cordon node-2"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "create pod", Group: GroupWorld,
-				Usage:   "create pod NAME [--labels=k=v,...] [--node=NODE] [--phase=PHASE] [--ready] [-n NS]",
-				Summary: "create a bare pod, owned by nobody",
-				Details: "Without --node the pod is Pending until the scheduler binds it. --phase and --ready set the " +
-					"status it starts with, as if a kubelet had already reported it.",
-				Args: []ArgDoc{{Name: "NAME", Help: "the pod's name (a DNS-1123 subdomain)"}},
-				Flags: []FlagDoc{
-					{Name: "labels", Type: TypeLabels, Placeholder: "k=v,...", Help: "the pod's labels"},
-					{Name: "node", Type: TypeName, Placeholder: "NODE", Help: "bind the pod to this node at once", names: namesNode},
-					{Name: "phase", Type: TypeEnum, Placeholder: "PHASE", Values: podPhases, Help: "the phase it starts in"},
-					{Name: "ready", Type: TypeBool, Help: "it starts Ready"},
-					flagNamespace},
-				Examples: []string{"create pod stray --labels=app=web", "create pod p1 --labels=app=web --node=node-1 --phase=Running --ready"}},
-			words: []string{"create", "pod"}, kinds: podKinds, parse: parseCreatePod,
+		words: []string{"cordon"}, kinds: nodeKinds, parse: parseCordon,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "uncordon", Group: GroupWorld,
+			Usage:    "uncordon node/NAME",
+			Summary:  "mark a node schedulable again",
+			Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRefOrName}},
+			Examples: []string{"uncordon node/node-1"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "scale", Group: GroupWorld,
-				Usage:   "scale rs/NAME --replicas=N [-n NS]",
-				Summary: "change how many pods a ReplicaSet, ReplicationController or Deployment wants",
-				Details: "Also written scale rs NAME, and for rc and deploy. Scaling changes spec.replicas, so the " +
-					"generation goes up. A Deployment passes the change on to its ReplicaSets: during a rollout, " +
-					"or while it is paused, in proportion to their sizes.",
-				Args:  []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
-				Flags: []FlagDoc{flagReplicas, flagNamespace},
-				Examples: []string{"scale rs/web --replicas=5", "scale rc legacy --replicas 0",
-					"scale replicaset/web --replicas=1 -n default", "scale deploy/web --replicas=6"}},
-			words: []string{"scale"}, kinds: workloadKinds, parse: parseScale,
-		},
-		{
-			CommandDoc: CommandDoc{Name: "label", Group: GroupWorld,
-				Usage:   "label pod/NAME k=v... k- ... [--overwrite] | label pods -l SEL [--pick=...] [--count=N] k=v... [--overwrite]",
-				Summary: "set or remove labels, with kubectl label's semantics",
-				Details: "k=v sets a label, k- removes one. Changing a label that exists needs --overwrite, as with kubectl. " +
-					"With -l the command acts on every matching pod unless --pick or --count narrows it. " +
-					"Relabelling a pod out of its owner's selector makes the controller release it.",
-				Args: []ArgDoc{
-					{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
-					{Name: "k=v|k-", Help: "a label to set, or to remove", Repeated: true}},
-				Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing labels that exist"}}, selection...),
-				Examples: []string{"label pod/stray app=web", "label pod stray tier=front app- --overwrite",
-					"label pods -l app=web --pick=oldest app=db --overwrite",
-					`label pods -l "app=web,tier in (a,b)" --count=2 canary=true`},
-			},
-			words: []string{"label"}, kinds: labelKinds, parse: parseLabel,
-		},
-		{
-			CommandDoc: CommandDoc{Name: "annotate", Group: GroupWorld,
-				Usage:   "annotate pod/NAME k=v... k- ... [--overwrite] | annotate pods -l SEL [--pick=...] [--count=N] k=v... [--overwrite]",
-				Summary: "set or remove annotations, with kubectl annotate's semantics",
-				Details: "Values may be any text; quote values with spaces. The replication manager deletes pods with a " +
-					"lower controller.kubernetes.io/pod-deletion-cost first when it scales down. A Deployment's " +
-					"kubernetes.io/change-cause is copied onto the ReplicaSet its next rollout makes, and rollout " +
-					"history shows it as the revision's CHANGE-CAUSE.",
-				Args: []ArgDoc{
-					{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
-					{Name: "k=v|k-", Help: "an annotation to set, or to remove", Repeated: true}},
-				Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing annotations that exist"}}, selection...),
-				Examples: []string{"annotate pod/stray controller.kubernetes.io/pod-deletion-cost=-100",
-					`annotate pods -l app=web --pick=newest note="picked last" --overwrite`,
-					`annotate deploy/web kubernetes.io/change-cause="image 2.0" --overwrite`},
-			},
-			words: []string{"annotate"}, kinds: labelKinds, parse: parseLabel,
-		},
-		{
-			CommandDoc: CommandDoc{Name: "delete", Group: GroupWorld,
-				Usage:   "delete pod/NAME [--grace-period=S] | delete pods -l SEL [--pick=...] [--count=N] [--grace-period=S] | delete rs/NAME [--cascade=background|foreground|orphan]",
-				Summary: "delete objects, as kubectl delete does",
-				Details: "A pod's default grace period is 30s; the kubelet removes it once it has stopped it. " +
-					"--cascade=background (the default) removes a ReplicaSet at once and lets the garbage collector delete " +
-					"the pods it owns (and a Deployment's ReplicaSets, and their pods); --cascade=foreground keeps the owner, " +
-					"marked for deletion, until the garbage collector has deleted its dependents and they are gone; " +
-					"--cascade=orphan leaves them, released. Also rc/NAME and deploy/NAME. " +
-					"The command returns at once, as kubectl delete --wait=false does.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME, or pods with -l SEL", complete: completeRef}},
-				Flags: append([]FlagDoc{
-					{Name: "grace-period", Type: TypeInt, Placeholder: "S", Default: "-1", lo: -1,
-						Help: "seconds the pod gets to stop; -1 uses the pod's own (30s); 0 removes it at once"},
-					{Name: "cascade", Type: TypeEnum, Placeholder: "background|foreground|orphan", Default: "background",
-						Values: []string{"background", "foreground", "orphan"}, Help: "what happens to what the object owns: an rs or rc its pods, a deploy its ReplicaSets"},
-				}, selection...),
-				Examples: []string{"delete pod/stray", "delete pods -l app=web --pick=random --grace-period=0",
-					"delete rs/web --cascade=orphan", "delete rs/web --cascade=foreground", "delete rc legacy", "delete pods --all -n default", "delete deploy/web"},
-			},
-			words: []string{"delete"}, kinds: deleteKinds, parse: parseDelete,
-		},
-		{
-			CommandDoc: CommandDoc{Name: "cordon", Group: GroupWorld,
-				Usage:    "cordon node/NAME",
-				Summary:  "mark a node unschedulable: the scheduler places no new pods on it",
-				Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRefOrName}},
-				Examples: []string{"cordon node/node-1", "cordon node-2"},
-			},
-			words: []string{"cordon"}, kinds: nodeKinds, parse: parseCordon,
-		},
-		{
-			CommandDoc: CommandDoc{Name: "uncordon", Group: GroupWorld,
-				Usage:    "uncordon node/NAME",
-				Summary:  "mark a node schedulable again",
-				Args:     []ArgDoc{{Name: "node/NAME", Help: "the node (also written NAME, as kubectl does)", complete: completeRefOrName}},
-				Examples: []string{"uncordon node/node-1"},
-			},
-			words: []string{"uncordon"}, kinds: nodeKinds, parse: parseCordon,
-		},
+		words: []string{"uncordon"}, kinds: nodeKinds, parse: parseCordon,
+	},
 
-		// Rollouts.
-		{
-			CommandDoc: CommandDoc{Name: "set image", Group: GroupRollouts,
-				Usage:   "set image deploy/NAME app=IMAGE [-n NS]",
-				Summary: "change the image of a Deployment's pods: a new pod template, so a rollout",
-				Details: "As kubectl set image: it writes the Deployment's template; the Deployment controller then " +
-					"makes a ReplicaSet for the new template and moves the replicas over to it. A Deployment's pods " +
-					"have one container, app (* also names it). Setting the image it already has changes nothing " +
-					"and prints nothing.",
-				Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef},
-					{Name: "app=IMAGE", Help: "the container and its new image", Values: []string{deployContainer + "="}, complete: completeValues}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"set image deploy/web app=nginx:2.0", "set image deployment web app=nginx:1.0"},
-			},
-			words: []string{"set", "image"}, kinds: deployKinds, parse: parseSetImage,
+	// Rollouts.
+	{
+		CommandDoc: CommandDoc{Name: "set image", Group: GroupRollouts,
+			Usage:   "set image deploy/NAME app=IMAGE [-n NS]",
+			Summary: "change the image of a Deployment's pods: a new pod template, so a rollout",
+			Details: "As kubectl set image: it writes the Deployment's template; the Deployment controller then " +
+				"makes a ReplicaSet for the new template and moves the replicas over to it. A Deployment's pods " +
+				"have one container, app (* also names it). Setting the image it already has changes nothing " +
+				"and prints nothing.",
+			Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef},
+				{Name: "app=IMAGE", Help: "the container and its new image", Values: []string{deployContainer + "="}, complete: completeValues}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"set image deploy/web app=nginx:2.0", "set image deployment web app=nginx:1.0"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "rollout status", Group: GroupRollouts,
-				Usage:   "rollout status deploy/NAME [-n NS]",
-				Summary: "say how far the Deployment's rollout has come, in kubectl's words",
-				Details: "It prints kubectl rollout status's message for the state now and never waits: step or " +
-					"stabilize, then ask again. A Deployment past its progress deadline is an error, as in kubectl.",
-				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"rollout status deploy/web"},
-			},
-			words: []string{"rollout", "status"}, kinds: deployKinds, parse: parseRolloutStatus,
+		words: []string{"set", "image"}, kinds: deployKinds, parse: parseSetImage,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "rollout status", Group: GroupRollouts,
+			Usage:   "rollout status deploy/NAME [-n NS]",
+			Summary: "say how far the Deployment's rollout has come, in kubectl's words",
+			Details: "It prints kubectl rollout status's message for the state now and never waits: step or " +
+				"stabilize, then ask again. A Deployment past its progress deadline is an error, as in kubectl.",
+			Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"rollout status deploy/web"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "rollout history", Group: GroupRollouts,
-				Usage:   "rollout history deploy/NAME [--revision=N] [-n NS]",
-				Summary: "list a Deployment's revisions, or show one revision's pod template",
-				Details: "The revisions are those of the Deployment's ReplicaSets (their deployment.kubernetes.io/revision " +
-					"annotation); CHANGE-CAUSE is their kubernetes.io/change-cause annotation, copied from the " +
-					"Deployment's when the rollout made them.",
-				Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
-				Flags: []FlagDoc{{Name: "revision", Type: TypeInt, Placeholder: "N", Default: "0", hi: 1<<31 - 1,
-					Help: "show this revision's pod template; 0 lists them all"}, flagNamespace},
-				Examples: []string{"rollout history deploy/web", "rollout history deploy/web --revision=2"},
-			},
-			words: []string{"rollout", "history"}, kinds: deployKinds, parse: parseRolloutHistory,
+		words: []string{"rollout", "status"}, kinds: deployKinds, parse: parseRolloutStatus,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "rollout history", Group: GroupRollouts,
+			Usage:   "rollout history deploy/NAME [--revision=N] [-n NS]",
+			Summary: "list a Deployment's revisions, or show one revision's pod template",
+			Details: "The revisions are those of the Deployment's ReplicaSets (their deployment.kubernetes.io/revision " +
+				"annotation); CHANGE-CAUSE is their kubernetes.io/change-cause annotation, copied from the " +
+				"Deployment's when the rollout made them.",
+			Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+			Flags: []FlagDoc{{Name: "revision", Type: TypeInt, Placeholder: "N", Default: "0", hi: 1<<31 - 1,
+				Help: "show this revision's pod template; 0 lists them all"}, flagNamespace},
+			Examples: []string{"rollout history deploy/web", "rollout history deploy/web --revision=2"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "rollout undo", Group: GroupRollouts,
-				Usage:   "rollout undo deploy/NAME [--to-revision=N] [-n NS]",
-				Summary: "roll a Deployment back to an earlier revision's pod template",
-				Details: "As kubectl does it, on the client side: it copies the template (and annotations) of the " +
-					"ReplicaSet with that revision into the Deployment, which the controller then rolls out like any " +
-					"new template: the old ReplicaSet comes back as the newest revision, so revisions are renumbered. " +
-					"It refuses a paused Deployment and a revision that does not exist, and skips the write when the " +
-					"template already matches.",
-				Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
-				Flags: []FlagDoc{{Name: "to-revision", Type: TypeInt, Placeholder: "N", Default: "0", lo: -1 << 31, hi: 1<<31 - 1,
-					Help: "the revision to go back to; 0 is the one before the newest"}, flagNamespace},
-				Examples: []string{"rollout undo deploy/web", "rollout undo deploy/web --to-revision=1"},
-			},
-			words: []string{"rollout", "undo"}, kinds: deployKinds, parse: parseRolloutUndo,
+		words: []string{"rollout", "history"}, kinds: deployKinds, parse: parseRolloutHistory,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "rollout undo", Group: GroupRollouts,
+			Usage:   "rollout undo deploy/NAME [--to-revision=N] [-n NS]",
+			Summary: "roll a Deployment back to an earlier revision's pod template",
+			Details: "As kubectl does it, on the client side: it copies the template (and annotations) of the " +
+				"ReplicaSet with that revision into the Deployment, which the controller then rolls out like any " +
+				"new template: the old ReplicaSet comes back as the newest revision, so revisions are renumbered. " +
+				"It refuses a paused Deployment and a revision that does not exist, and skips the write when the " +
+				"template already matches.",
+			Args: []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+			Flags: []FlagDoc{{Name: "to-revision", Type: TypeInt, Placeholder: "N", Default: "0", lo: -1 << 31, hi: 1<<31 - 1,
+				Help: "the revision to go back to; 0 is the one before the newest"}, flagNamespace},
+			Examples: []string{"rollout undo deploy/web", "rollout undo deploy/web --to-revision=1"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "rollout pause", Group: GroupRollouts,
-				Usage:   "rollout pause deploy/NAME [-n NS]",
-				Summary: "pause a Deployment: template changes wait, scaling still happens",
-				Details: "It sets spec.paused. While paused the controller makes no new ReplicaSet, so set image and " +
-					"rollout restart only store the new template; scale still resizes the ReplicaSets, in proportion.",
-				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"rollout pause deploy/web"},
-			},
-			words: []string{"rollout", "pause"}, kinds: deployKinds, parse: parseRolloutPause,
+		words: []string{"rollout", "undo"}, kinds: deployKinds, parse: parseRolloutUndo,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "rollout pause", Group: GroupRollouts,
+			Usage:   "rollout pause deploy/NAME [-n NS]",
+			Summary: "pause a Deployment: template changes wait, scaling still happens",
+			Details: "It sets spec.paused. While paused the controller makes no new ReplicaSet, so set image and " +
+				"rollout restart only store the new template; scale still resizes the ReplicaSets, in proportion.",
+			Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"rollout pause deploy/web"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "rollout resume", Group: GroupRollouts,
-				Usage:    "rollout resume deploy/NAME [-n NS]",
-				Summary:  "resume a paused Deployment: the stored template rolls out",
-				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"rollout resume deploy/web"},
-			},
-			words: []string{"rollout", "resume"}, kinds: deployKinds, parse: parseRolloutPause,
+		words: []string{"rollout", "pause"}, kinds: deployKinds, parse: parseRolloutPause,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "rollout resume", Group: GroupRollouts,
+			Usage:    "rollout resume deploy/NAME [-n NS]",
+			Summary:  "resume a paused Deployment: the stored template rolls out",
+			Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"rollout resume deploy/web"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "rollout restart", Group: GroupRollouts,
-				Usage:   "rollout restart deploy/NAME [-n NS]",
-				Summary: "replace every pod of a Deployment through a rollout, with nothing else changed",
-				Details: "As kubectl does it: it sets the pod template's kubectl.kubernetes.io/restartedAt annotation " +
-					"to the (simulated) time, a new template, so a new revision. kubectl refuses a paused Deployment, " +
-					"and a second restart within the same second.",
-				Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"rollout restart deploy/web"},
-			},
-			words: []string{"rollout", "restart"}, kinds: deployKinds, parse: parseRolloutRestart,
+		words: []string{"rollout", "resume"}, kinds: deployKinds, parse: parseRolloutPause,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "rollout restart", Group: GroupRollouts,
+			Usage:   "rollout restart deploy/NAME [-n NS]",
+			Summary: "replace every pod of a Deployment through a rollout, with nothing else changed",
+			Details: "As kubectl does it: it sets the pod template's kubectl.kubernetes.io/restartedAt annotation " +
+				"to the (simulated) time, a new template, so a new revision. kubectl refuses a paused Deployment, " +
+				"and a second restart within the same second.",
+			Args:     []ArgDoc{{Name: "deploy/NAME", Help: "the Deployment (also deploy NAME)", complete: completeRef}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"rollout restart deploy/web"},
 		},
+		words: []string{"rollout", "restart"}, kinds: deployKinds, parse: parseRolloutRestart,
+	},
 
-		// Things that happen to pods.
-		{
-			CommandDoc: CommandDoc{Name: "kill", Group: GroupPods,
-				Usage:    "kill pods -l SEL [--pick=...] [--count=N]",
-				Summary:  "kill pods the way chaos tools do: delete them with grace period 0",
-				Args:     []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef}},
-				Flags:    selection,
-				Examples: []string{"kill pods -l app=web --pick=oldest", "kill pods -l app=web --count=2 --pick=random", "kill pod/stray"},
-			},
-			words: []string{"kill"}, kinds: podKinds, parse: parsePodAction,
+	// Things that happen to pods.
+	{
+		CommandDoc: CommandDoc{Name: "kill", Group: GroupPods,
+			Usage:    "kill pods -l SEL [--pick=...] [--count=N]",
+			Summary:  "kill pods the way chaos tools do: delete them with grace period 0",
+			Args:     []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef}},
+			Flags:    selection,
+			Examples: []string{"kill pods -l app=web --pick=oldest", "kill pods -l app=web --count=2 --pick=random", "kill pod/stray"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "crash", Group: GroupPods,
-				Usage:   "crash pods -l SEL [--pick=...] [--count=N]",
-				Summary: "make a pod's container exit: the kubelet restarts it",
-				Details: "The pod stays, with restartCount one higher, and is not Ready until its container is back " +
-					"(kubelet-start later).",
-				Args:     []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef}},
-				Flags:    selection,
-				Examples: []string{"crash pods -l app=web --pick=newest", "crash pods --all"},
-			},
-			words: []string{"crash"}, kinds: podKinds, parse: parsePodAction,
+		words: []string{"kill"}, kinds: podKinds, parse: parsePodAction,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "crash", Group: GroupPods,
+			Usage:   "crash pods -l SEL [--pick=...] [--count=N]",
+			Summary: "make a pod's container exit: the kubelet restarts it",
+			Details: "The pod stays, with restartCount one higher, and is not Ready until its container is back " +
+				"(kubelet-start later).",
+			Args:     []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef}},
+			Flags:    selection,
+			Examples: []string{"crash pods -l app=web --pick=newest", "crash pods --all"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "evict", Group: GroupPods,
-				Usage:    "evict pods -l SEL [--pick=...] [--count=N]",
-				Summary:  "have the kubelet evict pods: phase Failed, reason Evicted",
-				Args:     []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef}},
-				Flags:    selection,
-				Examples: []string{"evict pods -l app=web --pick=2"},
-			},
-			words: []string{"evict"}, kinds: podKinds, parse: parsePodAction,
+		words: []string{"crash"}, kinds: podKinds, parse: parsePodAction,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "evict", Group: GroupPods,
+			Usage:    "evict pods -l SEL [--pick=...] [--count=N]",
+			Summary:  "have the kubelet evict pods: phase Failed, reason Evicted",
+			Args:     []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef}},
+			Flags:    selection,
+			Examples: []string{"evict pods -l app=web --pick=2"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "set ready", Group: GroupPods,
-				Usage:   "set ready pods -l SEL [--pick=...] [--count=N] true|false",
-				Summary: "flip pods' readiness, as a readiness probe would",
-				Args: []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef},
-					{Name: "true|false", Help: "Ready or not", Values: []string{"true", "false"}, complete: completeValues}},
-				Flags:    selection,
-				Examples: []string{"set ready pods -l app=web --pick=oldest false", "set ready pod/stray true"},
-			},
-			words: []string{"set", "ready"}, kinds: podKinds, parse: parseSetReady,
+		words: []string{"evict"}, kinds: podKinds, parse: parsePodAction,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "set ready", Group: GroupPods,
+			Usage:   "set ready pods -l SEL [--pick=...] [--count=N] true|false",
+			Summary: "flip pods' readiness, as a readiness probe would",
+			Args: []ArgDoc{{Name: "KIND", Help: "pods with -l SEL, or pod/NAME", complete: completeRef},
+				{Name: "true|false", Help: "Ready or not", Values: []string{"true", "false"}, complete: completeValues}},
+			Flags:    selection,
+			Examples: []string{"set ready pods -l app=web --pick=oldest false", "set ready pod/stray true"},
 		},
+		words: []string{"set", "ready"}, kinds: podKinds, parse: parseSetReady,
+	},
 
-		// Faults.
-		{
-			CommandDoc: CommandDoc{Name: "fail", Group: GroupFaults,
-				Usage:   "fail VERB RESOURCE (--count=N | --always) [--after=M] [--error=server|quota|conflict|namespace-terminating]",
-				Summary: "make API requests fail",
-				Details: "The requests that can fail are the controller's writes: create pods, delete pods, patch pods " +
-					"(adopt and release) and update rs/status or rc/status. The first M matching requests go through, " +
-					"then the next N fail (or all of them, with --always, until healed).",
-				Args: []ArgDoc{{Name: "VERB", Help: "create, delete, update or patch", Values: faultVerbs(), complete: completeValues},
-					{Name: "RESOURCE", Help: "pods, rs/status or rc/status", complete: completeValues,
-						Values: []string{"pods", "rs/status", "rc/status"}}},
-				Flags: []FlagDoc{flagFaultCount,
-					{Name: "always", Type: TypeBool, Help: "fail every matching request until healed"},
-					{Name: "after", Type: TypeInt, Placeholder: "M", Default: "0", Help: "let M matching requests through first"},
-					{Name: "error", Type: TypeEnum, Placeholder: "ERROR", Default: "server", Values: faultErrors,
-						Help: "how the request fails: server (500), quota (403 exceeded quota), conflict (409), namespace-terminating (403)"}},
-				Examples: []string{"fail create pods --count=2 --error=quota", "fail create pods --always --after=3",
-					"fail delete pods --always", "fail update rs/status --count=1 --error=conflict", "fail patch pods --count=1"},
-			},
-			words: []string{"fail"}, parse: parseFail,
+	// Faults.
+	{
+		CommandDoc: CommandDoc{Name: "fail", Group: GroupFaults,
+			Usage:   "fail VERB RESOURCE (--count=N | --always) [--after=M] [--error=server|quota|conflict|namespace-terminating]",
+			Summary: "make API requests fail",
+			Details: "The requests that can fail are the controller's writes: create pods, delete pods, patch pods " +
+				"(adopt and release) and update rs/status or rc/status. The first M matching requests go through, " +
+				"then the next N fail (or all of them, with --always, until healed).",
+			Args: []ArgDoc{{Name: "VERB", Help: "create, delete, update or patch", Values: faultVerbs(), complete: completeValues},
+				{Name: "RESOURCE", Help: "pods, rs/status or rc/status", complete: completeValues,
+					Values: []string{"pods", "rs/status", "rc/status"}}},
+			Flags: []FlagDoc{flagFaultCount,
+				{Name: "always", Type: TypeBool, Help: "fail every matching request until healed"},
+				{Name: "after", Type: TypeInt, Placeholder: "M", Default: "0", Help: "let M matching requests through first"},
+				{Name: "error", Type: TypeEnum, Placeholder: "ERROR", Default: "server", Values: faultErrors,
+					Help: "how the request fails: server (500), quota (403 exceeded quota), conflict (409), namespace-terminating (403)"}},
+			Examples: []string{"fail create pods --count=2 --error=quota", "fail create pods --always --after=3",
+				"fail delete pods --always", "fail update rs/status --count=1 --error=conflict", "fail patch pods --count=1"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "drop watch", Group: GroupFaults,
-				Usage:    "drop watch KIND --count=N",
-				Summary:  "lose the next N watch events of a kind; the watch goes on",
-				Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
-				Flags:    []FlagDoc{withRequired(flagFaultCount)},
-				Examples: []string{"drop watch pods --count=1", "drop watch rs --count=3"},
-			},
-			words: []string{"drop", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+		words: []string{"fail"}, parse: parseFail,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "drop watch", Group: GroupFaults,
+			Usage:    "drop watch KIND --count=N",
+			Summary:  "lose the next N watch events of a kind; the watch goes on",
+			Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
+			Flags:    []FlagDoc{withRequired(flagFaultCount)},
+			Examples: []string{"drop watch pods --count=1", "drop watch rs --count=3"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "break watch", Group: GroupFaults,
-				Usage:    "break watch KIND",
-				Summary:  "close the watch; the reflector re-watches from its last resourceVersion",
-				Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
-				Examples: []string{"break watch pods"},
-			},
-			words: []string{"break", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+		words: []string{"drop", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "break watch", Group: GroupFaults,
+			Usage:    "break watch KIND",
+			Summary:  "close the watch; the reflector re-watches from its last resourceVersion",
+			Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
+			Examples: []string{"break watch pods"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expire watch", Group: GroupFaults,
-				Usage:    "expire watch KIND",
-				Summary:  "close the watch with a resourceVersion too old to resume: the reflector relists",
-				Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
-				Examples: []string{"expire watch rc"},
-			},
-			words: []string{"expire", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+		words: []string{"break", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expire watch", Group: GroupFaults,
+			Usage:    "expire watch KIND",
+			Summary:  "close the watch with a resourceVersion too old to resume: the reflector relists",
+			Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
+			Examples: []string{"expire watch rc"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "delay watch", Group: GroupFaults,
-				Usage:   "delay watch KIND D",
-				Summary: "deliver a kind's watch events D late, until healed",
-				Args: []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind},
-					{Name: "D", Help: "the extra delay, a duration such as 500ms or 2s"}},
-				Examples: []string{"delay watch pods 2s"},
-			},
-			words: []string{"delay", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+		words: []string{"expire", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "delay watch", Group: GroupFaults,
+			Usage:   "delay watch KIND D",
+			Summary: "deliver a kind's watch events D late, until healed",
+			Args: []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind},
+				{Name: "D", Help: "the extra delay, a duration such as 500ms or 2s"}},
+			Examples: []string{"delay watch pods 2s"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "slow kubelet", Group: GroupFaults,
-				Usage:    "slow kubelet D",
-				Summary:  "make kubelet-start D from now on: pods take D to become Running and Ready",
-				Args:     []ArgDoc{{Name: "D", Help: "the new start delay, a duration"}},
-				Examples: []string{"slow kubelet 30s"},
-			},
-			words: []string{"slow", "kubelet"}, parse: parseSlowKubelet,
+		words: []string{"delay", "watch"}, kinds: watchKinds, parse: parseWatchFault,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "slow kubelet", Group: GroupFaults,
+			Usage:    "slow kubelet D",
+			Summary:  "make kubelet-start D from now on: pods take D to become Running and Ready",
+			Args:     []ArgDoc{{Name: "D", Help: "the new start delay, a duration"}},
+			Examples: []string{"slow kubelet 30s"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "heal", Group: GroupFaults,
-				Usage:   "heal [all | VERB [RESOURCE] | watch [KIND] | kubelet]",
-				Summary: "end faults",
-				Details: "heal and heal all end every fault. heal create pods ends the fail rules for that request; " +
-					"heal watch pods ends the pod watch's faults, and a watch that lost events relists, so the cache " +
-					"is whole again; heal kubelet undoes slow kubelet.",
-				Args: []ArgDoc{{Name: "WHAT", Optional: true, Help: "all, a verb and resource, watch and a kind, or kubelet",
-					Values: append([]string{"all", "watch", "kubelet"}, faultVerbs()...), complete: completeValues},
-					{Name: "RESOURCE|KIND", Optional: true, Help: "what the verb or watch is about"}},
-				Examples: []string{"heal", "heal all", "heal create pods", "heal update rs/status", "heal watch pods", "heal kubelet"},
-			},
-			words: []string{"heal"}, parse: parseHeal,
+		words: []string{"slow", "kubelet"}, parse: parseSlowKubelet,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "heal", Group: GroupFaults,
+			Usage:   "heal [all | VERB [RESOURCE] | watch [KIND] | kubelet]",
+			Summary: "end faults",
+			Details: "heal and heal all end every fault. heal create pods ends the fail rules for that request; " +
+				"heal watch pods ends the pod watch's faults, and a watch that lost events relists, so the cache " +
+				"is whole again; heal kubelet undoes slow kubelet.",
+			Args: []ArgDoc{{Name: "WHAT", Optional: true, Help: "all, a verb and resource, watch and a kind, or kubelet",
+				Values: append([]string{"all", "watch", "kubelet"}, faultVerbs()...), complete: completeValues},
+				{Name: "RESOURCE|KIND", Optional: true, Help: "what the verb or watch is about"}},
+			Examples: []string{"heal", "heal all", "heal create pods", "heal update rs/status", "heal watch pods", "heal kubelet"},
 		},
+		words: []string{"heal"}, parse: parseHeal,
+	},
 
-		// Time and stepping.
-		{
-			CommandDoc: CommandDoc{Name: "seed", Group: GroupTime,
-				Usage:   "seed N",
-				Summary: "seed the world's random source (default 1); only as a script's first command",
-				Details: "Generated names, uids, back-off jitter and --pick=random all draw from it, so a seed " +
-					"reproduces a run exactly. rlab run --seed=N overrides it.",
-				Args:     []ArgDoc{{Name: "N", Help: "a whole number from 1"}},
-				Examples: []string{"seed 4"},
-			},
-			words: []string{"seed"}, parse: parseSeed,
+	// Time and stepping.
+	{
+		CommandDoc: CommandDoc{Name: "seed", Group: GroupTime,
+			Usage:   "seed N",
+			Summary: "seed the world's random source (default 1); only as a script's first command",
+			Details: "Generated names, uids, back-off jitter and --pick=random all draw from it, so a seed " +
+				"reproduces a run exactly. rlab run --seed=N overrides it.",
+			Args:     []ArgDoc{{Name: "N", Help: "a whole number from 1"}},
+			Examples: []string{"seed 4"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "config", Group: GroupTime,
-				Usage:   "config KEY=VALUE...",
-				Summary: "set the world's knobs: " + strings.Join(configKeyNames(), ", "),
-				Details: "workers and burst-replicas are whole numbers from 1; the others are durations from 0. " +
-					"help config lists each key with its default.",
-				Args:     []ArgDoc{{Name: "KEY=VALUE", Help: "a key and its value", Repeated: true, complete: completeConfig}},
-				Examples: []string{"config workers=1 burst-replicas=2", "config kubelet-start=5s kubelet-stop=1s resync=0 api-latency=2ms watch-latency=5ms"},
-			},
-			words: []string{"config"}, parse: parseConfig,
+		words: []string{"seed"}, parse: parseSeed,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "config", Group: GroupTime,
+			Usage:   "config KEY=VALUE...",
+			Summary: "set the world's knobs: " + strings.Join(configKeyNames(), ", "),
+			Details: "workers and burst-replicas are whole numbers from 1; the others are durations from 0. " +
+				"help config lists each key with its default.",
+			Args:     []ArgDoc{{Name: "KEY=VALUE", Help: "a key and its value", Repeated: true, complete: completeConfig}},
+			Examples: []string{"config workers=1 burst-replicas=2", "config kubelet-start=5s kubelet-stop=1s resync=0 api-latency=2ms watch-latency=5ms"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "step", Group: GroupTime,
-				Usage:    "step [N]",
-				Summary:  "run the next N kernel events (default 1)",
-				Args:     []ArgDoc{{Name: "N", Optional: true, Help: "how many events, from 1"}},
-				Examples: []string{"step", "step 10"},
-			},
-			words: []string{"step"}, parse: parseStep,
+		words: []string{"config"}, parse: parseConfig,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "step", Group: GroupTime,
+			Usage:    "step [N]",
+			Summary:  "run the next N kernel events (default 1)",
+			Args:     []ArgDoc{{Name: "N", Optional: true, Help: "how many events, from 1"}},
+			Examples: []string{"step", "step 10"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "advance", Group: GroupTime,
-				Usage:    "advance D",
-				Summary:  "move the clock forward by D, running every event that comes due",
-				Args:     []ArgDoc{{Name: "D", Help: "a duration such as 500ms, 5s or 2m"}},
-				Examples: []string{"advance 5s", "advance 1m30s"},
-			},
-			words: []string{"advance"}, parse: parseAdvance,
+		words: []string{"step"}, parse: parseStep,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "advance", Group: GroupTime,
+			Usage:    "advance D",
+			Summary:  "move the clock forward by D, running every event that comes due",
+			Args:     []ArgDoc{{Name: "D", Help: "a duration such as 500ms, 5s or 2m"}},
+			Examples: []string{"advance 5s", "advance 1m30s"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "until sync", Group: GroupTime,
-				Usage:   "until sync rs/NAME [--max-steps=N] [--max-time=D] [-n NS]",
-				Summary: "run until the next sync of that key has ended",
-				Details: "A sync has ended when its worker calls Done for the key; by then every write the sync issued " +
-					"itself (its pod creates and deletes, its status) has been applied. Its Events are not among them: " +
-					"the event recorder writes them on its own, a little later, as upstream's broadcaster does, so " +
-					"advance or stabilize before counting them with expect events. Also rc/NAME, and deploy/NAME: " +
-					"the Deployment controller's sync, whose writes are ReplicaSets (creates and scales) and the " +
-					"Deployment's status, so a rollout can be walked one decision at a time.",
-				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
-				Flags:    []FlagDoc{flagMaxSteps, flagMaxTime, flagNamespace},
-				Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m", "until sync deploy/web"},
-			},
-			words: []string{"until", "sync"}, kinds: syncKinds, parse: parseUntilSync,
+		words: []string{"advance"}, parse: parseAdvance,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "until sync", Group: GroupTime,
+			Usage:   "until sync rs/NAME [--max-steps=N] [--max-time=D] [-n NS]",
+			Summary: "run until the next sync of that key has ended",
+			Details: "A sync has ended when its worker calls Done for the key; by then every write the sync issued " +
+				"itself (its pod creates and deletes, its status) has been applied. Its Events are not among them: " +
+				"the event recorder writes them on its own, a little later, as upstream's broadcaster does, so " +
+				"advance or stabilize before counting them with expect events. Also rc/NAME, and deploy/NAME: " +
+				"the Deployment controller's sync, whose writes are ReplicaSets (creates and scales) and the " +
+				"Deployment's status, so a rollout can be walked one decision at a time.",
+			Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
+			Flags:    []FlagDoc{flagMaxSteps, flagMaxTime, flagNamespace},
+			Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m", "until sync deploy/web"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "stabilize", Group: GroupTime,
-				Usage:   "stabilize [--max-steps=N] [--max-time=D]",
-				Summary: "run until nothing is left to do but periodic timers",
-				Details: "It advances the clock through pending timers, and fails with a clear message when it hits " +
-					"a limit first.",
-				Flags:    []FlagDoc{flagMaxSteps, flagMaxTime},
-				Examples: []string{"stabilize", "stabilize --max-steps=500 --max-time=30s"},
-			},
-			words: []string{"stabilize"}, parse: parseStabilize,
+		words: []string{"until", "sync"}, kinds: syncKinds, parse: parseUntilSync,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "stabilize", Group: GroupTime,
+			Usage:   "stabilize [--max-steps=N] [--max-time=D]",
+			Summary: "run until nothing is left to do but periodic timers",
+			Details: "It advances the clock through pending timers, and fails with a clear message when it hits " +
+				"a limit first.",
+			Flags:    []FlagDoc{flagMaxSteps, flagMaxTime},
+			Examples: []string{"stabilize", "stabilize --max-steps=500 --max-time=30s"},
 		},
+		words: []string{"stabilize"}, parse: parseStabilize,
+	},
 
-		// Assertions.
-		{
-			CommandDoc: CommandDoc{Name: "expect pods", Group: GroupAssertions,
-				Usage:   "expect pods [-l SEL] count=N [phase=P] [ready=true|false] [owner=rs/NAME|none] [terminating=true|false] [node=NODE] [restarts=N] [image=IMAGE] [-n NS]",
-				Summary: "count the pods that match the selector and every filter",
-				Details: "Without -l every pod of the namespace counts. Numbers compare with =, !=, <, <=, > and >=; " +
-					"words with = and !=. Any pod field path works as a filter too (status.phase=Running); help fields lists them.",
-				Args: []ArgDoc{{Name: "count=N", Help: "how many pods match", complete: completeCountField},
-					{Name: "FILTER", Help: "phase, ready, owner, terminating, node, restarts, image or a field path, with a comparison",
-						Optional: true, Repeated: true, complete: completeCountField}},
-				Flags: []FlagDoc{flagSelector, flagNamespace},
-				Examples: []string{"expect pods -l app=web count=3", "expect pods -l app=web count=3 phase=Running ready=true owner=rs/web",
-					"expect pods -l app=web count>=1 terminating=true", "expect pods count=0 owner!=none restarts>0",
-					"expect pods -l app=web count=4 image=nginx:2.0"},
-			},
-			words: []string{"expect", "pods"}, kinds: podKinds, parse: parseExpectPods,
+	// Assertions.
+	{
+		CommandDoc: CommandDoc{Name: "expect pods", Group: GroupAssertions,
+			Usage:   "expect pods [-l SEL] count=N [phase=P] [ready=true|false] [owner=rs/NAME|none] [terminating=true|false] [node=NODE] [restarts=N] [image=IMAGE] [-n NS]",
+			Summary: "count the pods that match the selector and every filter",
+			Details: "Without -l every pod of the namespace counts. Numbers compare with =, !=, <, <=, > and >=; " +
+				"words with = and !=. Any pod field path works as a filter too (status.phase=Running); help fields lists them.",
+			Args: []ArgDoc{{Name: "count=N", Help: "how many pods match", complete: completeCountField},
+				{Name: "FILTER", Help: "phase, ready, owner, terminating, node, restarts, image or a field path, with a comparison",
+					Optional: true, Repeated: true, complete: completeCountField}},
+			Flags: []FlagDoc{flagSelector, flagNamespace},
+			Examples: []string{"expect pods -l app=web count=3", "expect pods -l app=web count=3 phase=Running ready=true owner=rs/web",
+				"expect pods -l app=web count>=1 terminating=true", "expect pods count=0 owner!=none restarts>0",
+				"expect pods -l app=web count=4 image=nginx:2.0"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect rs", Group: GroupAssertions,
-				Usage:   "expect rs [-l SEL] count=N [owner=deploy/NAME|none] [revision=N] [replicas=N] [ready=N] [available=N] [-n NS]",
-				Summary: "count the ReplicaSets that match the selector and every filter",
-				Details: "A Deployment's ReplicaSets have generated names (NAME-HASH), so scripts select them. revision " +
-					"is the deployment.kubernetes.io/revision annotation; replicas, ready and available are " +
-					"spec.replicas, status.readyReplicas and status.availableReplicas. Any ReplicaSet field path works " +
-					"as a filter too. expect rs NAME FIELD=VALUE checks one ReplicaSet, as expect rs/NAME does.",
-				Args: []ArgDoc{{Name: "count=N", Help: "how many ReplicaSets match", complete: completeCountField},
-					{Name: "FILTER", Help: "owner, revision, replicas, ready, available or a field path, with a comparison",
-						Optional: true, Repeated: true, complete: completeCountField}},
-				Flags: []FlagDoc{flagSelector, flagNamespace},
-				Examples: []string{"expect rs -l app=web count=2 owner=deploy/web", "expect rs -l app=web count=1 revision=2 replicas=4 available=4",
-					"expect rs -l app=web count=1 replicas>0"},
-			},
-			words: []string{"expect", "rs"}, kinds: rsKinds, parse: parseExpectRS,
+		words: []string{"expect", "pods"}, kinds: podKinds, parse: parseExpectPods,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect rs", Group: GroupAssertions,
+			Usage:   "expect rs [-l SEL] count=N [owner=deploy/NAME|none] [revision=N] [replicas=N] [ready=N] [available=N] [-n NS]",
+			Summary: "count the ReplicaSets that match the selector and every filter",
+			Details: "A Deployment's ReplicaSets have generated names (NAME-HASH), so scripts select them. revision " +
+				"is the deployment.kubernetes.io/revision annotation; replicas, ready and available are " +
+				"spec.replicas, status.readyReplicas and status.availableReplicas. Any ReplicaSet field path works " +
+				"as a filter too. expect rs NAME FIELD=VALUE checks one ReplicaSet, as expect rs/NAME does.",
+			Args: []ArgDoc{{Name: "count=N", Help: "how many ReplicaSets match", complete: completeCountField},
+				{Name: "FILTER", Help: "owner, revision, replicas, ready, available or a field path, with a comparison",
+					Optional: true, Repeated: true, complete: completeCountField}},
+			Flags: []FlagDoc{flagSelector, flagNamespace},
+			Examples: []string{"expect rs -l app=web count=2 owner=deploy/web", "expect rs -l app=web count=1 revision=2 replicas=4 available=4",
+				"expect rs -l app=web count=1 replicas>0"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect", Group: GroupAssertions,
-				Usage:   "expect KIND/NAME FIELD=VALUE... [-n NS]",
-				Summary: "check fields of one object: expect rs/web status.replicas=3",
-				Details: "Field paths are those of the object's manifest (help fields lists them). An absent number " +
-					"is 0, an absent string is empty, an absent list is empty. Numbers compare with =, !=, <, <=, > " +
-					"and >=; words with = and !=.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, deploy/NAME, pod/NAME or node/NAME", complete: completeRef},
-					{Name: "FIELD=VALUE", Help: "a field path, a comparison and a value", Repeated: true, complete: completeField}},
-				Flags: []FlagDoc{flagNamespace},
-				Examples: []string{"expect rs/web status.replicas=3", "expect rs/web status.readyReplicas=3 status.availableReplicas>=2",
-					"expect rc legacy spec.replicas=2 metadata.labels.app=legacy", "expect pod/stray status.phase=Running owner=rs/web",
-					"expect node/node-1 spec.unschedulable=true", "expect deploy/web status.updatedReplicas=4 spec.paused=false"},
-			},
-			words: []string{"expect"}, kinds: describeKinds, parse: parseExpectObject,
+		words: []string{"expect", "rs"}, kinds: rsKinds, parse: parseExpectRS,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect", Group: GroupAssertions,
+			Usage:   "expect KIND/NAME FIELD=VALUE... [-n NS]",
+			Summary: "check fields of one object: expect rs/web status.replicas=3",
+			Details: "Field paths are those of the object's manifest (help fields lists them). An absent number " +
+				"is 0, an absent string is empty, an absent list is empty. Numbers compare with =, !=, <, <=, > " +
+				"and >=; words with = and !=.",
+			Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, deploy/NAME, pod/NAME or node/NAME", complete: completeRef},
+				{Name: "FIELD=VALUE", Help: "a field path, a comparison and a value", Repeated: true, complete: completeField}},
+			Flags: []FlagDoc{flagNamespace},
+			Examples: []string{"expect rs/web status.replicas=3", "expect rs/web status.readyReplicas=3 status.availableReplicas>=2",
+				"expect rc legacy spec.replicas=2 metadata.labels.app=legacy", "expect pod/stray status.phase=Running owner=rs/web",
+				"expect node/node-1 spec.unschedulable=true", "expect deploy/web status.updatedReplicas=4 spec.paused=false"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect condition", Group: GroupAssertions,
-				Usage:   "expect condition KIND/NAME TYPE=STATUS [reason=R] [-n NS]",
-				Summary: "check a condition of an object",
-				Details: "STATUS is True, False, Unknown or absent (no condition of that type). ReplicaSets and " +
-					"ReplicationControllers report ReplicaFailure; Deployments Available, Progressing and " +
-					"ReplicaFailure; pods Ready and PodScheduled; nodes Ready.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, deploy/NAME, pod/NAME or node/NAME", complete: completeRef},
-					{Name: "TYPE=STATUS", Help: "the condition type and its status"},
-					{Name: "reason=R", Optional: true, Help: "the condition's reason"}},
-				Flags: []FlagDoc{flagNamespace},
-				Examples: []string{"expect condition rs/web ReplicaFailure=True reason=FailedCreate",
-					"expect condition rs/web ReplicaFailure=absent", "expect condition pod/stray Ready=True",
-					"expect condition deploy/web Progressing=False reason=ProgressDeadlineExceeded"},
-			},
-			words: []string{"expect", "condition"}, kinds: describeKinds, parse: parseExpectCondition,
+		words: []string{"expect"}, kinds: describeKinds, parse: parseExpectObject,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect condition", Group: GroupAssertions,
+			Usage:   "expect condition KIND/NAME TYPE=STATUS [reason=R] [-n NS]",
+			Summary: "check a condition of an object",
+			Details: "STATUS is True, False, Unknown or absent (no condition of that type). ReplicaSets and " +
+				"ReplicationControllers report ReplicaFailure; Deployments Available, Progressing and " +
+				"ReplicaFailure; pods Ready and PodScheduled; nodes Ready.",
+			Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME, deploy/NAME, pod/NAME or node/NAME", complete: completeRef},
+				{Name: "TYPE=STATUS", Help: "the condition type and its status"},
+				{Name: "reason=R", Optional: true, Help: "the condition's reason"}},
+			Flags: []FlagDoc{flagNamespace},
+			Examples: []string{"expect condition rs/web ReplicaFailure=True reason=FailedCreate",
+				"expect condition rs/web ReplicaFailure=absent", "expect condition pod/stray Ready=True",
+				"expect condition deploy/web Progressing=False reason=ProgressDeadlineExceeded"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect queue", Group: GroupAssertions,
-				Usage:   "expect queue NAME len=N | expect queue NAME contains KEY",
-				Summary: "check a controller's work queue",
-				Details: "NAME is the queue's name, replicaset or replicationmanager (rs and rc work too). len counts " +
-					"the keys waiting, not those being processed or delayed. KEY is NAMESPACE/NAME, or NAME in the " +
-					"namespace given with -n.",
-				Args: []ArgDoc{{Name: "NAME", Help: "replicaset or replicationmanager",
-					Values: []string{"replicaset", "replicationmanager"}, complete: completeValues},
-					{Name: "len=N|contains KEY", Help: "what to check"}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"expect queue replicaset len=0", "expect queue rs contains default/web", "expect queue replicationmanager len>0"},
-			},
-			words: []string{"expect", "queue"}, parse: parseExpectQueue,
+		words: []string{"expect", "condition"}, kinds: describeKinds, parse: parseExpectCondition,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect queue", Group: GroupAssertions,
+			Usage:   "expect queue NAME len=N | expect queue NAME contains KEY",
+			Summary: "check a controller's work queue",
+			Details: "NAME is the queue's name, replicaset or replicationmanager (rs and rc work too). len counts " +
+				"the keys waiting, not those being processed or delayed. KEY is NAMESPACE/NAME, or NAME in the " +
+				"namespace given with -n.",
+			Args: []ArgDoc{{Name: "NAME", Help: "replicaset or replicationmanager",
+				Values: []string{"replicaset", "replicationmanager"}, complete: completeValues},
+				{Name: "len=N|contains KEY", Help: "what to check"}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"expect queue replicaset len=0", "expect queue rs contains default/web", "expect queue replicationmanager len>0"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect expectations", Group: GroupAssertions,
-				Usage:   "expect expectations rs/NAME [add=N] [del=N] [satisfied=true|false] [-n NS]",
-				Summary: "check the creates and deletes a controller still expects to see",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef},
-					{Name: "CHECK", Help: "add, del or satisfied with a comparison", Repeated: true,
-						Values: []string{"add=", "del=", "satisfied="}, complete: completeValues}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"expect expectations rs/web add=0 del=0 satisfied=true", "expect expectations rc/legacy add>0"},
-			},
-			words: []string{"expect", "expectations"}, kinds: controllerKinds, parse: parseExpectExpectations,
+		words: []string{"expect", "queue"}, parse: parseExpectQueue,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect expectations", Group: GroupAssertions,
+			Usage:   "expect expectations rs/NAME [add=N] [del=N] [satisfied=true|false] [-n NS]",
+			Summary: "check the creates and deletes a controller still expects to see",
+			Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef},
+				{Name: "CHECK", Help: "add, del or satisfied with a comparison", Repeated: true,
+					Values: []string{"add=", "del=", "satisfied="}, complete: completeValues}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"expect expectations rs/web add=0 del=0 satisfied=true", "expect expectations rc/legacy add>0"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect syncs", Group: GroupAssertions,
-				Usage:   "expect syncs rs/NAME count=N [-n NS]",
-				Summary: "count the syncs of an owner that have ended",
-				Details: "A sync has ended when its worker called Done for the key; a sync that failed counts too. " +
-					"Also rc/NAME.",
-				Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef},
-					{Name: "count=N", Help: "how many syncs, with a comparison", Values: []string{"count="}, complete: completeValues}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"expect syncs rs/web count=2", "expect syncs rc/legacy count>=1"},
-			},
-			words: []string{"expect", "syncs"}, kinds: controllerKinds, parse: parseExpectSyncs,
+		words: []string{"expect", "expectations"}, kinds: controllerKinds, parse: parseExpectExpectations,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect syncs", Group: GroupAssertions,
+			Usage:   "expect syncs rs/NAME count=N [-n NS]",
+			Summary: "count the syncs of an owner that have ended",
+			Details: "A sync has ended when its worker called Done for the key; a sync that failed counts too. " +
+				"Also rc/NAME.",
+			Args: []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef},
+				{Name: "count=N", Help: "how many syncs, with a comparison", Values: []string{"count="}, complete: completeValues}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"expect syncs rs/web count=2", "expect syncs rc/legacy count>=1"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect events", Group: GroupAssertions,
-				Usage:   "expect events [reason=R] [object=KIND/NAME] [type=Normal|Warning] count=N|total=N [-n NS]",
-				Summary: "count Events",
-				Details: "count counts Event objects; total sums their count fields, since similar Events are merged " +
-					"into one whose count goes up.",
-				Args: []ArgDoc{{Name: "CHECK", Help: "filters, and count or total with a comparison", Repeated: true,
-					Values:   []string{"reason=", "object=", "type=", "count=", "total="},
-					complete: completeValues, named: []namedKey{{"object=", namesObject}}}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"expect events reason=FailedCreate object=rs/web count=1", "expect events reason=SuccessfulCreate total=3", "expect events type=Warning count=0"},
-			},
-			words: []string{"expect", "events"}, parse: parseExpectEvents,
+		words: []string{"expect", "syncs"}, kinds: controllerKinds, parse: parseExpectSyncs,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect events", Group: GroupAssertions,
+			Usage:   "expect events [reason=R] [object=KIND/NAME] [type=Normal|Warning] count=N|total=N [-n NS]",
+			Summary: "count Events",
+			Details: "count counts Event objects; total sums their count fields, since similar Events are merged " +
+				"into one whose count goes up.",
+			Args: []ArgDoc{{Name: "CHECK", Help: "filters, and count or total with a comparison", Repeated: true,
+				Values:   []string{"reason=", "object=", "type=", "count=", "total="},
+				complete: completeValues, named: []namedKey{{"object=", namesObject}}}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"expect events reason=FailedCreate object=rs/web count=1", "expect events reason=SuccessfulCreate total=3", "expect events type=Warning count=0"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect requests", Group: GroupAssertions,
-				Usage:   "expect requests [verb=V] [resource=R] count=N",
-				Summary: "count the API requests received, failed ones included",
-				Details: "resource=R matches the resource itself; subresources are written R/SUB (pods/binding, rs/status).",
-				Args: []ArgDoc{{Name: "CHECK", Help: "filters, and count with a comparison", Repeated: true,
-					Values: []string{"verb=", "resource=", "count="}, complete: completeValues}},
-				Examples: []string{"expect requests verb=create resource=pods count=3", "expect requests resource=rs/status count>=1", "expect requests count<100"},
-			},
-			words: []string{"expect", "requests"}, parse: parseExpectRequests,
+		words: []string{"expect", "events"}, parse: parseExpectEvents,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect requests", Group: GroupAssertions,
+			Usage:   "expect requests [verb=V] [resource=R] count=N",
+			Summary: "count the API requests received, failed ones included",
+			Details: "resource=R matches the resource itself; subresources are written R/SUB (pods/binding, rs/status).",
+			Args: []ArgDoc{{Name: "CHECK", Help: "filters, and count with a comparison", Repeated: true,
+				Values: []string{"verb=", "resource=", "count="}, complete: completeValues}},
+			Examples: []string{"expect requests verb=create resource=pods count=3", "expect requests resource=rs/status count>=1", "expect requests count<100"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expect cache", Group: GroupAssertions,
-				Usage:   "expect cache pods [-l SEL] count=N [filters...] | expect cache KIND/NAME FIELD=VALUE...",
-				Summary: "like expect pods and expect KIND/NAME, but read the controller's informer cache",
-				Details: "expect reads the API store, which is the truth; expect cache reads what the controller " +
-					"believes, which lags behind and can miss events while a watch is faulty.",
-				Args: []ArgDoc{{Name: "pods|KIND/NAME", Help: "as for expect pods or expect KIND/NAME", complete: completeRef},
-					{Name: "CHECK", Help: "as for expect pods or expect KIND/NAME", Repeated: true}},
-				Flags:    []FlagDoc{flagSelector, flagNamespace},
-				Examples: []string{"expect cache pods -l app=web count=3", "expect cache rs/web status.replicas=3"},
-			},
-			words: []string{"expect", "cache"}, kinds: watchKinds, parse: parseExpectCache,
+		words: []string{"expect", "requests"}, parse: parseExpectRequests,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect cache", Group: GroupAssertions,
+			Usage:   "expect cache pods [-l SEL] count=N [filters...] | expect cache KIND/NAME FIELD=VALUE...",
+			Summary: "like expect pods and expect KIND/NAME, but read the controller's informer cache",
+			Details: "expect reads the API store, which is the truth; expect cache reads what the controller " +
+				"believes, which lags behind and can miss events while a watch is faulty.",
+			Args: []ArgDoc{{Name: "pods|KIND/NAME", Help: "as for expect pods or expect KIND/NAME", complete: completeRef},
+				{Name: "CHECK", Help: "as for expect pods or expect KIND/NAME", Repeated: true}},
+			Flags:    []FlagDoc{flagSelector, flagNamespace},
+			Examples: []string{"expect cache pods -l app=web count=3", "expect cache rs/web status.replicas=3"},
 		},
+		words: []string{"expect", "cache"}, kinds: watchKinds, parse: parseExpectCache,
+	},
 
-		// Reading.
-		{
-			CommandDoc: CommandDoc{Name: "get", Group: GroupReading,
-				Usage:   "get KIND [NAME] [-l SEL] [-o wide|json|yaml] [--show-labels] [-n NS]",
-				Summary: "list objects, as kubectl get does",
-				Details: "-o json and -o yaml print real Kubernetes manifests, so what you see can be applied to a " +
-					"real cluster. Also get KIND/NAME.",
-				Args: []ArgDoc{{Name: "KIND", Help: "pods, rs, rc, deploy, nodes or events", complete: completeRef},
-					{Name: "NAME", Optional: true, Help: "one object"}},
-				Flags: []FlagDoc{flagSelector,
-					{Name: "output", Short: "o", Type: TypeEnum, Placeholder: "FORMAT", Values: []string{"wide", "json", "yaml"},
-						Help: "print more columns, or the objects as manifests"},
-					{Name: "show-labels", Type: TypeBool, Help: "add a column with the labels"},
-					flagNamespace},
-				Examples: []string{"get pods", "get pods -l app=web -o wide", "get rs/web -o yaml", "get rs web --output=json", "get nodes --show-labels", "get events",
-					"get deploy -o wide"},
-			},
-			words: []string{"get"}, kinds: allKinds, parse: parseGet,
+	// Reading.
+	{
+		CommandDoc: CommandDoc{Name: "get", Group: GroupReading,
+			Usage:   "get KIND [NAME] [-l SEL] [-o wide|json|yaml] [--show-labels] [-n NS]",
+			Summary: "list objects, as kubectl get does",
+			Details: "-o json and -o yaml print real Kubernetes manifests, so what you see can be applied to a " +
+				"real cluster. Also get KIND/NAME.",
+			Args: []ArgDoc{{Name: "KIND", Help: "pods, rs, rc, deploy, nodes or events", complete: completeRef},
+				{Name: "NAME", Optional: true, Help: "one object"}},
+			Flags: []FlagDoc{flagSelector,
+				{Name: "output", Short: "o", Type: TypeEnum, Placeholder: "FORMAT", Values: []string{"wide", "json", "yaml"},
+					Help: "print more columns, or the objects as manifests"},
+				{Name: "show-labels", Type: TypeBool, Help: "add a column with the labels"},
+				flagNamespace},
+			Examples: []string{"get pods", "get pods -l app=web -o wide", "get rs/web -o yaml", "get rs web --output=json", "get nodes --show-labels", "get events",
+				"get deploy -o wide"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "describe", Group: GroupReading,
-				Usage:    "describe KIND/NAME [-n NS]",
-				Summary:  "show one object in detail, with its Events",
-				Args:     []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME or node/NAME (also KIND NAME)", complete: completeRef}},
-				Flags:    []FlagDoc{flagNamespace},
-				Examples: []string{"describe rs/web", "describe pod stray", "describe deploy/web"},
-			},
-			words: []string{"describe"}, kinds: describeKinds, parse: parseDescribe,
+		words: []string{"get"}, kinds: allKinds, parse: parseGet,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "describe", Group: GroupReading,
+			Usage:    "describe KIND/NAME [-n NS]",
+			Summary:  "show one object in detail, with its Events",
+			Args:     []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME or node/NAME (also KIND NAME)", complete: completeRef}},
+			Flags:    []FlagDoc{flagNamespace},
+			Examples: []string{"describe rs/web", "describe pod stray", "describe deploy/web"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "queue", Group: GroupReading,
-				Usage:   "queue [NAME]",
-				Summary: "show the controllers' work queues: keys waiting, being processed and delayed",
-				Args: []ArgDoc{{Name: "NAME", Optional: true, Help: "replicaset or replicationmanager (default both)",
-					Values: []string{"replicaset", "replicationmanager"}, complete: completeValues}},
-				Examples: []string{"queue", "queue replicaset"},
-			},
-			words: []string{"queue"}, parse: parseShow,
+		words: []string{"describe"}, kinds: describeKinds, parse: parseDescribe,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "queue", Group: GroupReading,
+			Usage:   "queue [NAME]",
+			Summary: "show the controllers' work queues: keys waiting, being processed and delayed",
+			Args: []ArgDoc{{Name: "NAME", Optional: true, Help: "replicaset or replicationmanager (default both)",
+				Values: []string{"replicaset", "replicationmanager"}, complete: completeValues}},
+			Examples: []string{"queue", "queue replicaset"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "cache", Group: GroupReading,
-				Usage:    "cache [KIND]",
-				Summary:  "show the informers' caches, and how they differ from the API store",
-				Args:     []ArgDoc{{Name: "KIND", Optional: true, Help: "pods, rs or rc (default all)", complete: completeKind}},
-				Examples: []string{"cache", "cache pods"},
-			},
-			words: []string{"cache"}, kinds: watchKinds, parse: parseShow,
+		words: []string{"queue"}, parse: parseShow,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "cache", Group: GroupReading,
+			Usage:    "cache [KIND]",
+			Summary:  "show the informers' caches, and how they differ from the API store",
+			Args:     []ArgDoc{{Name: "KIND", Optional: true, Help: "pods, rs or rc (default all)", complete: completeKind}},
+			Examples: []string{"cache", "cache pods"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "expectations", Group: GroupReading,
-				Usage:    "expectations",
-				Summary:  "show the controllers' expectations: creates and deletes they still wait to see",
-				Examples: []string{"expectations"},
-			},
-			words: []string{"expectations"}, parse: parseShow,
+		words: []string{"cache"}, kinds: watchKinds, parse: parseShow,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expectations", Group: GroupReading,
+			Usage:    "expectations",
+			Summary:  "show the controllers' expectations: creates and deletes they still wait to see",
+			Examples: []string{"expectations"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "agenda", Group: GroupReading,
-				Usage:    "agenda [N]",
-				Summary:  "show the kernel's pending events, soonest first",
-				Args:     []ArgDoc{{Name: "N", Optional: true, Help: "show only the first N"}},
-				Examples: []string{"agenda", "agenda 5"},
-			},
-			words: []string{"agenda"}, parse: parseShow,
+		words: []string{"expectations"}, parse: parseShow,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "agenda", Group: GroupReading,
+			Usage:    "agenda [N]",
+			Summary:  "show the kernel's pending events, soonest first",
+			Args:     []ArgDoc{{Name: "N", Optional: true, Help: "show only the first N"}},
+			Examples: []string{"agenda", "agenda 5"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "requests", Group: GroupReading,
-				Usage:    "requests [N]",
-				Summary:  "show the API requests received so far",
-				Args:     []ArgDoc{{Name: "N", Optional: true, Help: "show only the last N"}},
-				Examples: []string{"requests", "requests 20"},
-			},
-			words: []string{"requests"}, parse: parseShow,
+		words: []string{"agenda"}, parse: parseShow,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "requests", Group: GroupReading,
+			Usage:    "requests [N]",
+			Summary:  "show the API requests received so far",
+			Args:     []ArgDoc{{Name: "N", Optional: true, Help: "show only the last N"}},
+			Examples: []string{"requests", "requests 20"},
 		},
-		{
-			CommandDoc: CommandDoc{Name: "trace", Group: GroupReading,
-				Usage:    "trace [N]",
-				Summary:  "show the kernel events run so far, one line each",
-				Args:     []ArgDoc{{Name: "N", Optional: true, Help: "show only the last N"}},
-				Examples: []string{"trace", "trace 50"},
-			},
-			words: []string{"trace"}, parse: parseShow,
+		words: []string{"requests"}, parse: parseShow,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "trace", Group: GroupReading,
+			Usage:    "trace [N]",
+			Summary:  "show the kernel events run so far, one line each",
+			Args:     []ArgDoc{{Name: "N", Optional: true, Help: "show only the last N"}},
+			Examples: []string{"trace", "trace 50"},
 		},
+		words: []string{"trace"}, parse: parseShow,
+	},
 
-		// Help.
-		{
-			CommandDoc: CommandDoc{Name: "help", Group: GroupHelp,
-				Usage:   "help [COMMAND | kinds | fields | config | selectors]",
-				Summary: "list the commands, or explain one",
-				Args: []ArgDoc{{Name: "TOPIC", Optional: true, Repeated: true,
-					Help: "a command (create rs, expect), or kinds, fields, config, selectors", complete: completeTopic}},
-				Examples: []string{"help", "help create rs", "help expect", "help fields"},
-			},
-			words: []string{"help"}, parse: parseHelp,
+	// Help.
+	{
+		CommandDoc: CommandDoc{Name: "help", Group: GroupHelp,
+			Usage:   "help [COMMAND | kinds | fields | config | selectors]",
+			Summary: "list the commands, or explain one",
+			Args: []ArgDoc{{Name: "TOPIC", Optional: true, Repeated: true,
+				Help: "a command (create rs, expect), or kinds, fields, config, selectors", complete: completeTopic}},
+			Examples: []string{"help", "help create rs", "help expect", "help fields"},
 		},
-	}
+		words: []string{"help"}, parse: parseHelp,
+	},
 }
 
 // withRequired returns f marked required.

@@ -41,12 +41,43 @@ func TestDeploymentChaos(t *testing.T) {
 	}
 }
 
-// TestDeploymentChaosMeetsUpstreamStall: seed 162 drives the Deployment into
-// v1.31's stale desired-replicas dead end, which the model reproduces
-// rather than fixes; scaled away and back, it converges.
-func TestDeploymentChaosMeetsUpstreamStall(t *testing.T) {
-	_, _, stalled := runDeploymentChaos(t, 162)
-	assert.True(t, stalled)
+// TestAStaleDesiredReplicasAnnotationStallsUntilScaledAwayAndBack builds,
+// in a whole world, v1.31's stale desired-replicas dead end that chaos runs
+// can meet (see TestStaleDesiredAnnotationStallsTheRollout in
+// core/deployment): the only active ReplicaSet has spec.replicas replicas,
+// but its desired-replicas annotation is from another size, so every sync
+// is a scaling event that changes nothing and a new template never rolls
+// out. runDeploymentChaos gets out of it as a user would, by scaling to
+// another size and back, and this test proves that way out works.
+func TestAStaleDesiredReplicasAnnotationStallsUntilScaledAwayAndBack(t *testing.T) {
+	w := newWorld(t, Config{Seed: 1, SnapshotEvery: -1})
+	createDeployment(t, w, webDeployment(3, "nginx:1"))
+	settle(t, w)
+	d := getDeployment(t, w, "web")
+	rss := replicaSetsOf(w, d)
+	require.Len(t, rss, 1)
+	input(t, w, "annotate rs stale", func(w *World) error {
+		rs := rss[0].DeepCopy()
+		rs.Metadata.Annotations[deployment.DesiredReplicasAnnotation] = "4"
+		rs.Metadata.ResourceVersion = ""
+		w.Send(apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindReplicaSet, Object: rs})
+		return nil
+	})
+	settle(t, w)
+	editDeployment(t, w, "web", "set image", func(d *api.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "nginx:2" })
+	settle(t, w)
+	d = getDeployment(t, w, "web")
+	require.True(t, stalledOnStaleAnnotation(w, d), "the rollout never starts")
+	assert.Len(t, replicaSetsOf(w, d), 1, "no ReplicaSet for the new template")
+
+	for _, size := range []int32{4, 3} {
+		editDeployment(t, w, "web", "scale", func(d *api.Deployment) { d.Spec.Replicas = &size })
+		settle(t, w)
+	}
+	d = getDeployment(t, w, "web")
+	assert.False(t, stalledOnStaleAnnotation(w, d))
+	b := budgetOf(w)
+	assert.Equal(t, map[string]int{"nginx:2": 3}, b.available, "scaled away and back, the rollout ran")
 }
 
 // runDeploymentChaos runs one seed and checks convergence; it returns the

@@ -188,7 +188,10 @@ func New(cfg Config) (*World, error) {
 			return nil, err
 		}
 	}
-	srv.WhenWritten(api.KindDeployment, w.Deploy.Activate)
+	srv.WhenWritten(api.KindDeployment, func(sch sim.Scheduler) {
+		w.Deploy.Activate(sch)
+		w.GC.Follow(sch, gc.DeploymentKinds)
+	})
 
 	// Start order: the cluster registers its nodes first, then the
 	// informers list, then the controllers wait for them to sync.
