@@ -32,7 +32,7 @@ func TestComplete(t *testing.T) {
 		{"until sync ", []string{"rs/", "rc/", "deploy/"}},
 		{"kill ", []string{"pod/", "pods"}},
 		{"get n", []string{"node/", "nodes"}},
-		{"expect ", []string{"pods", "rs", "condition", "queue", "expectations", "syncs", "events", "requests", "cache", "pod/", "rs/", "rc/", "deploy/", "node/"}},
+		{"expect ", []string{"pods", "rs", "deploy", "condition", "queue", "expectations", "syncs", "events", "requests", "cache", "pod/", "rs/", "rc/", "deploy/", "node/"}},
 		{"expect rs/web status.re", []string{"status.replicas=", "status.readyReplicas="}},
 		{"expect pod/p ph", []string{"phase="}},
 		{"expect pods -l app=web c", []string{"count="}},

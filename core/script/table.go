@@ -970,6 +970,22 @@ var commands = []*spec{
 		words: []string{"expect", "rs"}, kinds: rsKinds, parse: parseExpectRS,
 	},
 	{
+		CommandDoc: CommandDoc{Name: "expect deploy", Group: GroupAssertions,
+			Usage:   "expect deploy [-l SEL] count=N [FIELD=VALUE...] [-n NS]",
+			Summary: "count the Deployments that match the selector and every filter",
+			Details: "It says what expect deploy/NAME cannot, since that one needs the Deployment to exist: " +
+				"count=0 once it is gone, or count=1 with metadata.deletionTimestamp!=\"\" while a foreground " +
+				"deletion holds it. Any Deployment field path works as a filter. expect deploy NAME FIELD=VALUE " +
+				"checks one Deployment, as expect deploy/NAME does.",
+			Args: []ArgDoc{{Name: "count=N", Help: "how many Deployments match", complete: completeCountField},
+				{Name: "FILTER", Help: "a field path, with a comparison", Optional: true, Repeated: true, complete: completeCountField}},
+			Flags: []FlagDoc{flagSelector, flagNamespace},
+			Examples: []string{"expect deploy -l app=web count=0", "expect deploy -l app=web count=1 metadata.deletionTimestamp!=\"\"",
+				"expect deploy count=2 spec.paused=false"},
+		},
+		words: []string{"expect", "deploy"}, kinds: deployKinds, parse: parseExpectDeploy,
+	},
+	{
 		CommandDoc: CommandDoc{Name: "expect", Group: GroupAssertions,
 			Usage:   "expect KIND/NAME FIELD=VALUE... [-n NS]",
 			Summary: "check fields of one object: expect rs/web status.replicas=3",
