@@ -79,8 +79,11 @@ $(E2E_MODULES): e2e/package.json e2e/package-lock.json
 	@if command -v npm >/dev/null; then npm ci --prefix e2e --no-audit --no-fund; \
 	else echo "make: npm is missing, so the axe-core test will not run; install it (Debian: apt-get install npm)"; fi
 
+# The browser suite takes 6 to 10 minutes on a 2-core machine, alone; beside
+# other work it has taken more than go test's default 10-minute limit per
+# package, so the native run allows 30.
 test: lint typecheck jstest $(E2E_MODULES) ## lint, the page's JavaScript types and unit tests, then every Go test: native (the browser suite included), with -race outside core/, and js/wasm under node
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$|/lessons$$')
 	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(JS_PACKAGES)
 
