@@ -158,7 +158,7 @@ func TestFencepostsLessonEndToEnd(t *testing.T) {
 	p.click("#lessons-button")
 	p.click(`#lessons-list li[data-lesson="` + id + `"] button`)
 	p.waitFor("lesson 16", runTimeout, `document.querySelector("#lesson-title")?.textContent === "Lesson 16: Rolling-update fenceposts" && document.body.dataset.state === "ready"`)
-	require.Contains(t, p.text("#lesson .page-count"), "page 1 of 7")
+	require.Contains(t, p.text("#lesson .page-count"), "page 1 of 5")
 	assert.Contains(t, p.text("#lesson .check-block"), "✓ This holds", "setup leaves one ReplicaSet of ten pods, revision 1")
 	p.click("#lesson .lesson-nav button:last-of-type")
 	p.waitFor("page 2", quick, `document.querySelector("#lesson .page-count")?.textContent.startsWith("page 2 of")`)
@@ -176,7 +176,7 @@ func TestFencepostsLessonEndToEnd(t *testing.T) {
 	verdicts := eval[[]string](p, `[...document.querySelectorAll("#lesson .predict-result")].map((r) => r.textContent)`)
 	require.Len(t, verdicts, 2)
 	assert.Contains(t, verdicts[0], "Not what happened", "maxSurge rounds up, not down")
-	assert.Contains(t, verdicts[0], "three: 25% of 10, rounded up", "the verdict names what the engine did")
+	assert.Contains(t, verdicts[0], "three: 2.5 rounded up", "the verdict names what the engine did")
 	assert.Contains(t, verdicts[1], "Right")
 
 	// The console says what the Deployment controller's sync decided.
