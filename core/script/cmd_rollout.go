@@ -431,8 +431,9 @@ func (c *RolloutPause) run(s *Session) error {
 	return s.updateDeployment(c, r, done, func(d *api.Deployment, _ *world.World) { d.Spec.Paused = pause })
 }
 
-// restartedAt is the time rollout restart writes, as kubectl writes
-// time.Now(): RFC 3339, whole seconds, here on the simulated clock.
+// restartedAt is the time rollout restart writes: RFC 3339 in whole
+// seconds, as kubectl writes its machine's current time, but read from the
+// simulated clock, so that a run stays reproducible.
 func restartedAt(w *world.World) string { return w.Kernel.Wall().UTC().Format(time.RFC3339) }
 
 // run sets the restartedAt annotation of the pod template to the
