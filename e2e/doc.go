@@ -91,6 +91,12 @@
 //   - TestLessonGoalThroughThePage: the first lesson, chosen in the page,
 //     shows its guide; its goal is not met by the setup, and is met after
 //     its reference solution is typed into the console.
+//   - TestFencepostsLessonEndToEnd: lesson 16 played with the page's
+//     controls: a wrong and a right prediction of a rollout's first sync,
+//     graded by the engine once until sync deploy/web has run, the sync's
+//     decision in the console, the world's two ReplicaSets wanting 3 and 8
+//     pods, ResolveFenceposts linked at v1.31.14, and the goal met at the
+//     end.
 //   - TestKeyboardShortcuts: . and → step, ? opens the help and Escape closes
 //     it, and the same keys typed into the console are only text.
 //   - TestPhoneTapToStep: on a phone-sized touch screen nothing scrolls

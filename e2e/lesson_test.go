@@ -89,14 +89,24 @@ func (p *page) stepUntilReached(max int) {
 	p.waitFor("the step block to be reached", runTimeout, `document.querySelector("#lesson .step-block")?.textContent.includes("Reached") === true`)
 }
 
-// playLesson plays the lesson on show from its present page to its last,
-// as a learner who answers every prediction right does.
+// playLesson plays the lesson on show from its first page to its last, as
+// a learner who answers every prediction right does.
 func (p *page) playLesson(id string) {
+	p.t.Helper()
+	p.playLessonFrom(id, 1)
+}
+
+// playLessonFrom plays the lesson on show from page from, where it stands,
+// to its last page, as playLesson does from the first.
+func (p *page) playLessonFrom(id string, from int) {
 	p.t.Helper()
 	all, err := lessons.All()
 	require.NoError(p.t, err)
 	l := lessonByID(p.t, all, id)
 	for pi, pg := range l.Pages {
+		if pg.N < from {
+			continue
+		}
 		p.waitFor(fmt.Sprintf("page %d", pg.N), quick, fmt.Sprintf(`document.querySelector("#lesson .page-count")?.textContent.startsWith("page %d of")`, pg.N))
 		for bi, b := range pg.Blocks {
 			switch b.Kind {
@@ -131,6 +141,64 @@ func (p *page) clickText(sel, prefix string) {
 	p.t.Helper()
 	p.waitFor(sel+" "+prefix, quick, `[...document.querySelectorAll(`+js(sel)+`)].some((e) => e.textContent.startsWith(`+js(prefix)+`) && !e.disabled)`)
 	eval[any](p, `([...document.querySelectorAll(`+js(sel)+`)].find((e) => e.textContent.startsWith(`+js(prefix)+`) && !e.disabled).click(), null)`)
+}
+
+// TestFencepostsLessonEndToEnd plays lesson 16, rolling-update fenceposts,
+// with the page's controls: on its second page the learner predicts the
+// first sync of a rollout of ten pods, once wrongly (maxSurge rounded
+// down, two pods) and once rightly (the old ReplicaSet scaled down to 8);
+// the do block's until sync deploy/web runs the Deployment controller's
+// sync, the engine grades both answers, naming what it did, the console
+// says what the sync decided, and the world draws the new ReplicaSet
+// wanting 3 pods and the old one 8. The rest of the lesson then plays to
+// its goal.
+func TestFencepostsLessonEndToEnd(t *testing.T) {
+	const id = "16-rolling-update-fenceposts"
+	p := openPage(t, "")
+	p.click("#lessons-button")
+	p.click(`#lessons-list li[data-lesson="` + id + `"] button`)
+	p.waitFor("lesson 16", runTimeout, `document.querySelector("#lesson-title")?.textContent === "Lesson 16: Rolling-update fenceposts" && document.body.dataset.state === "ready"`)
+	require.Contains(t, p.text("#lesson .page-count"), "page 1 of 5")
+	assert.Contains(t, p.text("#lesson .check-block"), "✓ This holds", "setup leaves one ReplicaSet of ten pods, revision 1")
+	p.click("#lesson .lesson-nav button:last-of-type")
+	p.waitFor("page 2", quick, `document.querySelector("#lesson .page-count")?.textContent.startsWith("page 2 of")`)
+
+	// Two predictions, then the step they ask about.
+	p.click("#predict-2-0-0")
+	p.clickText("#lesson .predict-block button", "Answer")
+	p.click("#predict-2-1-1")
+	p.clickText("#lesson .predict-block button", "Answer")
+	p.markConsole()
+	p.clickText("#lesson .do-block button", "Run")
+	p.waitConsole("until sync deploy/web")
+	p.waitFor("both verdicts", runTimeout, `[...document.querySelectorAll("#lesson .predict-result")].every((r) => /Right|Not what happened/.test(r.textContent))`)
+	p.shot("page-2-graded")
+	verdicts := eval[[]string](p, `[...document.querySelectorAll("#lesson .predict-result")].map((r) => r.textContent)`)
+	require.Len(t, verdicts, 2)
+	assert.Contains(t, verdicts[0], "Not what happened", "maxSurge rounds up, not down")
+	assert.Contains(t, verdicts[0], "three: 2.5 rounded up", "the verdict names what the engine did")
+	assert.Contains(t, verdicts[1], "Right")
+
+	// The console says what the Deployment controller's sync decided.
+	out := eval[string](p, `[...document.querySelectorAll("#console-output .console-entry")].map((e) => e.textContent).join("\n")`)
+	assert.Regexp(t, `deploy/web synced by deploy-worker-\d`, out)
+	assert.Contains(t, out, "(revision 2) with 3 replicas")
+	assert.Regexp(t, `scaling down rs/web-[a-z0-9]+ from 10 to 8`, out)
+
+	// The world draws both ReplicaSets, wanting 3 and 8.
+	desired := eval[[]string](p, `[...document.querySelectorAll('#world section[aria-label^="ReplicaSet web-"]')]
+		.map((s) => s.querySelector(".n-desired")?.textContent ?? "").sort()`)
+	assert.Equal(t, []string{"3", "8"}, desired, "the new ReplicaSet at its surge, the old one less what may be unavailable")
+
+	// Its words lead on: ResolveFenceposts to its source at v1.31.14.
+	assert.Equal(t, "https://github.com/kubernetes/kubernetes/blob/v1.31.14/pkg/controller/deployment/util/deployment_util.go#L851",
+		eval[string](p, `[...document.querySelectorAll("#lesson a.upstream-link")].find((a) => a.textContent === "ResolveFenceposts")?.href ?? ""`))
+
+	p.waitFor("page 2's checks to hold", runTimeout, `!document.querySelector("#lesson .lesson-nav button:last-of-type").disabled`)
+	p.click("#lesson .lesson-nav button:last-of-type")
+	p.playLessonFrom(id, 3)
+	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+	p.shot("solved")
 }
 
 // TestLessonsListKeepsProgress: the Lessons button and the #lessons

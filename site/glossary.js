@@ -44,6 +44,7 @@ export const glossary = {
 		{id: "agenda", title: "Agenda and faults"},
 		{id: "gc", title: "Garbage collector"},
 		{id: "world", title: "The world"},
+		{id: "deployments", title: "Deployments"},
 	],
 
 	// captions are one sentence under each panel of "Inside the controller",
@@ -488,6 +489,68 @@ export const glossary = {
 			short: "No node yet: the scheduler has not placed the pod, so no kubelet runs it.",
 			long: "A new pod has an empty spec.nodeName until the scheduler binds it to a node; it is Pending until then.",
 			upstream: {name: "corev1.PodSpec.NodeName", file: "k8s.io/api/core/v1/types.go"},
+		},
+
+		// --- Deployments -------------------------------------------------
+		{
+			id: "deployment", group: "deployments", term: "Deployment",
+			short: "An object that wants a number of pods from one pod template, and changes template by moving its pods from one ReplicaSet to the next.",
+			long: "The Deployment controller creates no pods: it creates and scales ReplicaSets, one for each pod template, and the ReplicaSet controller makes the pods. A new template starts a {{rollout}}. The old ReplicaSets stay, scaled to 0, as the Deployment's history: each has a {{revision}}.",
+			upstream: {name: "appsv1.Deployment", file: "k8s.io/api/apps/v1/types.go"},
+		},
+		{
+			id: "rollout", group: "deployments", term: "rollout",
+			short: "Moving a Deployment's replicas from its old ReplicaSets to the ReplicaSet of its current pod template.",
+			long: "Each sync does one thing: it scales the new ReplicaSet, or scales old ones down, or cleans up. With the RollingUpdate strategy both ReplicaSets run at once, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}; with Recreate every old pod is gone before the new ReplicaSet is made. A rollout that makes no progress for {{progress-deadline|progressDeadlineSeconds}} is marked as failed, and nothing is undone.",
+			upstream: {name: "DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
+		},
+		{
+			id: "max-surge", group: "deployments", term: "maxSurge",
+			short: "How many pods above spec.replicas a rollout's ReplicaSets may want, all together: a number, or a percentage rounded up.",
+			long: "The default, 25%, of 10 replicas is 2.5, rounded up to 3: the ReplicaSets may want 13 pods in all. It counts what the ReplicaSets want (their spec.replicas), not the pods running, so pods still terminating come on top.",
+			upstream: {name: "deploymentutil.ResolveFenceposts", file: "k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go"},
+		},
+		{
+			id: "max-unavailable", group: "deployments", term: "maxUnavailable",
+			short: "How many of spec.replicas may be unavailable during a rollout: a number, or a percentage rounded down.",
+			long: "25% of 10 replicas is 2.5, rounded down to 2: at least 8 pods stay {{available}}. 25% of 3 rounds down to 0: no old pod goes before a new one is available. When {{max-surge|maxSurge}} and maxUnavailable both come to 0, maxUnavailable becomes 1; both written as 0, the API server refuses the Deployment.",
+			upstream: {name: "deploymentutil.ResolveFenceposts", file: "k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go"},
+		},
+		{
+			id: "revision", group: "deployments", term: "revision",
+			short: "The number on a Deployment's ReplicaSet (its deployment.kubernetes.io/revision annotation): which rollout last made it the new one.",
+			long: "A rollout gives the new ReplicaSet the highest revision so far plus one. An old ReplicaSet that becomes the new one again, after rollout undo, gets a new number, and its old number disappears from rollout history. Scaling makes no revision.",
+			upstream: {name: "deploymentutil.SetNewReplicaSetAnnotations", file: "k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go"},
+		},
+		{
+			id: "pod-template-hash", group: "deployments", term: "pod-template-hash",
+			short: "A label the Deployment controller puts on each ReplicaSet it makes, in its selector and on its pods: a hash of the pod template.",
+			long: "It keeps a Deployment's ReplicaSets from claiming each other's pods, and ends the ReplicaSet's name (web-5c8dbf74b). The controller finds the ReplicaSet of a template by comparing templates, not hashes.",
+			upstream: {name: "controller.ComputeHash", file: "k8s.io/kubernetes/pkg/controller/controller_utils.go"},
+		},
+		{
+			id: "proportional-scaling", group: "deployments", term: "proportional scaling",
+			short: "Scaling a Deployment that has pods in more than one ReplicaSet: the change is shared out in proportion to their sizes.",
+			long: "It happens when a Deployment is scaled in the middle of a rollout, or while it is paused: a paused Deployment still scales. Each ReplicaSet gets its share, rounded; what the rounding leaves over goes to the largest.",
+			upstream: {name: "DeploymentController.scale", file: "k8s.io/kubernetes/pkg/controller/deployment/sync.go"},
+		},
+		{
+			id: "progress-deadline", group: "deployments", term: "progressDeadlineSeconds",
+			short: "How long a rollout may go without progress before the Deployment's Progressing condition turns False, with reason ProgressDeadlineExceeded.",
+			long: "Nothing is rolled back: the old ReplicaSet keeps serving, and the new one keeps trying. Any progress (a pod updated, ready or available, an old one gone) starts the clock again. The default is 600 seconds; a paused Deployment cannot time out.",
+			upstream: {name: "DeploymentController.syncRolloutStatus", file: "k8s.io/kubernetes/pkg/controller/deployment/progress.go"},
+		},
+		{
+			id: "foreground", group: "deployments", term: "foreground",
+			short: "A cascading delete that keeps the owner, marked for deletion, until the garbage collector has deleted its blocking dependents and they are gone.",
+			long: "The DELETE returns at once. The owner gets a deletionTimestamp and the foregroundDeletion {{finalizer}}. The collector deletes each {{dependent}}, in the foreground too when it has dependents of its own, and removes the finalizer once no dependent with {{block-owner-deletion|blockOwnerDeletion}} is left, terminating pods included.",
+			upstream: {name: "garbagecollector.GarbageCollector.processDeletingDependentsItem", file: "k8s.io/kubernetes/pkg/controller/garbagecollector/garbagecollector.go"},
+		},
+		{
+			id: "block-owner-deletion", group: "deployments", term: "blockOwnerDeletion",
+			short: "A flag on an owner reference: in a foreground delete, the owner waits until this dependent is gone.",
+			long: "Controllers set it on the references they write, so a ReplicaSet's pods and a Deployment's ReplicaSets all have it. Only a {{foreground}} delete waits for it; background and orphan deletes ignore it.",
+			upstream: {name: "metav1.OwnerReference.BlockOwnerDeletion", file: "k8s.io/apimachinery/pkg/apis/meta/v1/types.go"},
 		},
 	],
 

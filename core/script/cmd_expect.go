@@ -46,6 +46,19 @@ type ExpectReplicaSets struct {
 	Filters      []FieldCheck
 }
 
+// ExpectDeployments is `expect deploy [-l SEL] count=N [filters]`: count the
+// Deployments that match the selector and every filter. It is how a script
+// says that a Deployment is gone (count=0), or still there, being deleted,
+// which expect deploy/NAME cannot say of an object that may not exist.
+type ExpectDeployments struct {
+	Source
+	Namespace    string
+	Selector     labels.Selector
+	SelectorText string
+	Count        Compare
+	Filters      []FieldCheck
+}
+
 // ExpectObject is `expect [cache] KIND/NAME FIELD=VALUE…`.
 type ExpectObject struct {
 	Source
@@ -142,6 +155,22 @@ func parseExpectRS(c *cmdParser) (Command, *ParseError) {
 		return nil, perr
 	}
 	return &ExpectReplicaSets{Source: c.src, Namespace: q.namespace, Selector: q.selector,
+		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
+}
+
+func parseExpectDeploy(c *cmdParser) (Command, *ParseError) {
+	if len(c.args) > 0 {
+		if _, _, _, isCheck := splitCond(c.args[0]); !isCheck {
+			// expect deploy NAME FIELD=VALUE: one Deployment, as expect
+			// deploy/NAME.
+			return c.as("expect", c.head[1:]).expectObject(false)
+		}
+	}
+	q, perr := c.countChecks(api.KindDeployment, c.args)
+	if perr != nil {
+		return nil, perr
+	}
+	return &ExpectDeployments{Source: c.src, Namespace: q.namespace, Selector: q.selector,
 		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
 }
 
@@ -671,7 +700,25 @@ func rsLine(rs *api.ReplicaSet) string {
 	return line
 }
 
-// objectLines describes pods or ReplicaSets for a failure message.
+// deployLine describes a Deployment for a failure message:
+//
+//	web replicas 3, updated 3, available 3, terminating
+func deployLine(d *api.Deployment) string {
+	var replicas int64
+	if d.Spec.Replicas != nil {
+		replicas = int64(*d.Spec.Replicas)
+	}
+	line := d.Metadata.Name + " replicas " + strconv.FormatInt(replicas, 10) +
+		", updated " + strconv.FormatInt(int64(d.Status.UpdatedReplicas), 10) +
+		", available " + strconv.FormatInt(int64(d.Status.AvailableReplicas), 10)
+	if d.Metadata.DeletionTimestamp != nil {
+		line += ", terminating"
+	}
+	return line
+}
+
+// objectLines describes pods, ReplicaSets or Deployments for a failure
+// message.
 func objectLines(objs []api.Object) string {
 	lines := make([]string, len(objs))
 	for i, o := range objs {
@@ -680,6 +727,8 @@ func objectLines(objs []api.Object) string {
 			lines[i] = podLine(o)
 		case *api.ReplicaSet:
 			lines[i] = rsLine(o)
+		case *api.Deployment:
+			lines[i] = deployLine(o)
 		}
 	}
 	return listed(lines)
@@ -711,6 +760,16 @@ func (c *ExpectReplicaSets) run(s *Session) error {
 	all := matching(s.w, Target{Kind: api.KindReplicaSet, Namespace: c.Namespace, Selector: c.Selector})
 	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
 	if msg, ok := q.check(c.Text, api.KindReplicaSet, all); !ok {
+		return failure(c, msg)
+	}
+	return nil
+}
+
+// run counts the Deployments that match the selector and every filter.
+func (c *ExpectDeployments) run(s *Session) error {
+	all := matching(s.w, Target{Kind: api.KindDeployment, Namespace: c.Namespace, Selector: c.Selector})
+	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
+	if msg, ok := q.check(c.Text, api.KindDeployment, all); !ok {
 		return failure(c, msg)
 	}
 	return nil
@@ -749,8 +808,11 @@ func (q countQuery) check(text string, kind api.Kind, all []api.Object) (string,
 			sel = "-l " + q.selectorText
 		}
 		one, many := "more pod matches", "more pods match"
-		if kind == api.KindReplicaSet {
+		switch kind {
+		case api.KindReplicaSet:
 			one, many = "more ReplicaSet matches", "more ReplicaSets match"
+		case api.KindDeployment:
+			one, many = "more Deployment matches", "more Deployments match"
 		}
 		msg += "; " + pluralAs(len(left), one, many) + " " + sel + " but not the filters (" + objectLines(left) + ")"
 	}

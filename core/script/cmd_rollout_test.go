@@ -453,6 +453,30 @@ func TestExpectReplicaSetsCountsBySelectorOwnerAndRevision(t *testing.T) {
 		"web-7b9c5d6f8 revision 2, replicas 0, ready 0, available 0, deploy/web)", e.Msg)
 }
 
+// TestExpectDeploymentsCountsBySelector: expect deploy -l counts the
+// Deployments a selector matches that pass every filter, so a script can
+// say that one is gone, or still there while a foreground deletion holds
+// it; expect deploy NAME is the one-object form.
+func TestExpectDeploymentsCountsBySelector(t *testing.T) {
+	ts := newTestSession(t, "create deploy web --replicas=2 --selector=app=web", "create deploy api --replicas=1 --selector=app=api --paused", "stabilize")
+	ts.ok(t, "expect deploy count=2")
+	ts.ok(t, "expect deploy -l app=web count=1 status.availableReplicas=2")
+	ts.ok(t, "expect deployments count=1 spec.paused=true")
+	ts.ok(t, "expect deploy web spec.replicas=2")
+	e := ts.fails(t, "expect deploy -l app=web count=0")
+	assert.Equal(t, "expect deploy -l app=web count=0: found 1 (web replicas 2, updated 2, available 2)", e.Msg)
+
+	ts.ok(t, "delete deploy/web --cascade=foreground")
+	ts.ok(t, "advance 100ms")
+	ts.ok(t, `expect deploy -l app=web count=1 metadata.deletionTimestamp!=""`)
+	e = ts.fails(t, `expect deploy -l app=web count=1 metadata.deletionTimestamp=""`)
+	assert.Equal(t, `expect deploy -l app=web count=1 metadata.deletionTimestamp="": found 0; 1 more Deployment matches -l app=web `+
+		`but not the filters (web replicas 2, updated 0, available 0, terminating)`, e.Msg)
+	ts.ok(t, "stabilize")
+	ts.ok(t, "expect deploy -l app=web count=0")
+	ts.ok(t, "expect deploy count=1")
+}
+
 func TestExpectDeploymentFields(t *testing.T) {
 	ts := newTestSession(t, "create deploy web --replicas=4 --selector=app=web --max-surge=1 --min-ready-seconds=2 --paused")
 	ts.writeStatus(t, "web", func(s *api.DeploymentStatus) {

@@ -9,6 +9,7 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/controller"
 	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/workqueue"
 	"github.com/reconcilelab/rlab/core/world"
 )
 
@@ -340,17 +341,17 @@ func (s *Session) manager(kind api.Kind) *controller.Manager {
 // run runs until the next sync of the object's key has ended, and
 // says what the sync decided.
 func (c *UntilSync) run(s *Session) error {
-	m := s.manager(c.Object.Kind)
 	key := c.Object.Key()
-	if _, ok := s.w.Store.Object(c.Object.Kind, c.Object.Namespace, c.Object.Name); !ok && !queued(m, key) {
+	last, queue := s.syncsOf(c.Object)
+	if _, ok := s.w.Store.Object(c.Object.Kind, c.Object.Namespace, c.Object.Name); !ok && !queued(queue, key) {
 		return failure(c, "until sync "+c.Object.String()+": "+notFound(c.Object.Kind, c.Object.Name)+inNamespace(c.Object.Namespace)+
-			", and "+key+" is not in the "+m.Queue().View().Name+" queue: no sync of it will come")
+			", and "+key+" is not in the "+queue.View().Name+" queue: no sync of it will come")
 	}
-	before, _ := m.LastSync(key)
+	before, _ := last(key)
 	what := "until sync " + c.Object.String()
 	_, err := s.runUntil(what, func() bool {
-		rec, ok := m.LastSync(key)
-		return ok && rec.Seq != before.Seq
+		seq, _ := last(key)
+		return seq != before
 	}, c.Limits, false)
 	switch {
 	case errors.Is(err, sim.ErrIdle):
@@ -358,30 +359,56 @@ func (c *UntilSync) run(s *Session) error {
 	case err != nil:
 		return failureAfter(c, err.Error(), err)
 	}
-	rec, _ := m.LastSync(key)
-	s.print(syncLine(c.Object, rec))
+	_, line := last(key)
+	s.print(line)
 	return nil
+}
+
+// syncsOf returns, for the controller that syncs r's kind, the sequence
+// number and words of a key's last finished sync (0 and "" before the
+// first), and its queue. The replication managers and the Deployment
+// controller keep records of their own types; until sync needs only this
+// much of either.
+func (s *Session) syncsOf(r Ref) (last func(key string) (int, string), queue *workqueue.RateLimitingQueue) {
+	if r.Kind == api.KindDeployment {
+		d := s.w.Deploy
+		return func(key string) (int, string) {
+			rec, ok := d.LastSync(key)
+			if !ok {
+				return 0, ""
+			}
+			return rec.Seq, syncLine(r, rec.Worker, rec.Start, rec.End, rec.Decision, rec.Err)
+		}, d.Queue()
+	}
+	m := s.manager(r.Kind)
+	return func(key string) (int, string) {
+		rec, ok := m.LastSync(key)
+		if !ok {
+			return 0, ""
+		}
+		return rec.Seq, syncLine(r, rec.Worker, rec.Start, rec.End, rec.Decision, rec.Err)
+	}, m.Queue()
 }
 
 // syncLine says what a finished sync did:
 //
 //	rs/web synced by rs-worker-1 (t=0.102s to t=0.108s): 0 pods owned, want 3: creating 3 ...
-func syncLine(r Ref, rec controller.SyncRecord) string {
-	line := r.String() + " synced by " + rec.Worker + " (t=" + sim.FormatSeconds(rec.Start) + " to t=" +
-		sim.FormatSeconds(rec.End) + ")"
-	if rec.Decision != "" {
-		line += ": " + rec.Decision
+func syncLine(r Ref, worker string, start, end time.Duration, decision, failed string) string {
+	line := r.String() + " synced by " + worker + " (t=" + sim.FormatSeconds(start) + " to t=" +
+		sim.FormatSeconds(end) + ")"
+	if decision != "" {
+		line += ": " + decision
 	}
-	if rec.Err != "" {
-		line += "; the sync failed: " + rec.Err + " (requeued with back-off)"
+	if failed != "" {
+		line += "; the sync failed: " + failed + " (requeued with back-off)"
 	}
 	return line
 }
 
 // queued reports whether a key is waiting, being processed or delayed in a
-// manager's queue.
-func queued(m *controller.Manager, key string) bool {
-	v := m.Queue().View()
+// controller's queue.
+func queued(q *workqueue.RateLimitingQueue, key string) bool {
+	v := q.View()
 	for _, k := range v.Waiting {
 		if k == key {
 			return true

@@ -113,3 +113,28 @@ func TestConfigValues(t *testing.T) {
 	}
 	ts.ok(t, "config resync=0")
 }
+
+// TestUntilSyncOfADeployment: until sync deploy/NAME stops when the
+// Deployment controller's next sync of the key has ended, as rs/NAME does
+// for the replication manager, and prints what the sync decided: the first
+// sync after set image makes the new ReplicaSet at its surge and scales the
+// old one down by what may be unavailable, both already written.
+func TestUntilSyncOfADeployment(t *testing.T) {
+	ts := newTestSession(t, "create deploy web --replicas=10 --selector=app=web", "stabilize", "set image deploy/web app=nginx:2.0")
+	out := ts.ok(t, "until sync deploy/web")
+	assert.Regexp(t, `^deploy/web synced by deploy-worker-\d \(t=\d+\.\d{3}s to t=\d+\.\d{3}s\): no ReplicaSet has the Deployment's template: creating rs/web-[a-z0-9]+ \(revision 2\) with 3 replicas; `, out)
+	assert.Contains(t, out, "scaling down rs/web-")
+	rec, ok := ts.World().Deploy.LastSync("default/web")
+	require.True(t, ok)
+	assert.Equal(t, ts.World().Kernel.Now(), rec.End, "it stops at the step that ended the sync")
+	ts.ok(t, "expect rs -l app=web count=1 revision=2 replicas=3")
+	ts.ok(t, "expect rs -l app=web count=1 revision=1 replicas=8")
+
+	before := rec.Seq
+	ts.ok(t, "until sync deploy/web")
+	rec, _ = ts.World().Deploy.LastSync("default/web")
+	assert.Equal(t, before+1, rec.Seq, "each until sync waits for one more sync")
+
+	e := ts.fails(t, "until sync deploy/api")
+	assert.Equal(t, `until sync deploy/api: deployments.apps "api" not found, and default/api is not in the deployment queue: no sync of it will come`, e.Msg)
+}

@@ -166,7 +166,9 @@
 // go to the pods' kubelets and faults to the API store and the informers;
 // they step nothing. step N, advance D, until sync and stabilize run the
 // kernel: step prints the steps it ran, advance and stabilize say how many,
-// until sync says what the sync decided.
+// until sync says what the sync decided: a replication manager's sync of
+// rs/NAME or rc/NAME, or the Deployment controller's of deploy/NAME, which
+// is how a lesson walks a rollout one decision at a time.
 //
 // A verb on pods -l SEL acts on every pod the selector matches, in creation
 // order (the order of the API server's successful creates), narrowed by

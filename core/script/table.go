@@ -265,6 +265,9 @@ var (
 	nodeKinds       = []api.Kind{api.KindNode}
 	deployKinds     = []api.Kind{api.KindDeployment}
 	controllerKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController}
+	// syncKinds are the kinds whose objects a controller syncs by key:
+	// the replication managers' and the Deployment controller's.
+	syncKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment}
 	// workloadKinds are the kinds that want a number of pods, with a
 	// template, a generation and a replica count in their status.
 	workloadKinds = []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment}
@@ -911,12 +914,14 @@ var commands = []*spec{
 			Details: "A sync has ended when its worker calls Done for the key; by then every write the sync issued " +
 				"itself (its pod creates and deletes, its status) has been applied. Its Events are not among them: " +
 				"the event recorder writes them on its own, a little later, as upstream's broadcaster does, so " +
-				"advance or stabilize before counting them with expect events. Also rc/NAME.",
-			Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME or rc/NAME", complete: completeRef}},
+				"advance or stabilize before counting them with expect events. Also rc/NAME, and deploy/NAME: " +
+				"the Deployment controller's sync, whose writes are ReplicaSets (creates and scales) and the " +
+				"Deployment's status, so a rollout can be walked one decision at a time.",
+			Args:     []ArgDoc{{Name: "KIND/NAME", Help: "rs/NAME, rc/NAME or deploy/NAME", complete: completeRef}},
 			Flags:    []FlagDoc{flagMaxSteps, flagMaxTime, flagNamespace},
-			Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m"},
+			Examples: []string{"until sync rs/web", "until sync rc legacy --max-time=1m", "until sync deploy/web"},
 		},
-		words: []string{"until", "sync"}, kinds: controllerKinds, parse: parseUntilSync,
+		words: []string{"until", "sync"}, kinds: syncKinds, parse: parseUntilSync,
 	},
 	{
 		CommandDoc: CommandDoc{Name: "stabilize", Group: GroupTime,
@@ -963,6 +968,22 @@ var commands = []*spec{
 				"expect rs -l app=web count=1 replicas>0"},
 		},
 		words: []string{"expect", "rs"}, kinds: rsKinds, parse: parseExpectRS,
+	},
+	{
+		CommandDoc: CommandDoc{Name: "expect deploy", Group: GroupAssertions,
+			Usage:   "expect deploy [-l SEL] count=N [FIELD=VALUE...] [-n NS]",
+			Summary: "count the Deployments that match the selector and every filter",
+			Details: "It says what expect deploy/NAME cannot, since that one needs the Deployment to exist: " +
+				"count=0 once it is gone, or count=1 with metadata.deletionTimestamp!=\"\" while a foreground " +
+				"deletion holds it. Any Deployment field path works as a filter. expect deploy NAME FIELD=VALUE " +
+				"checks one Deployment, as expect deploy/NAME does.",
+			Args: []ArgDoc{{Name: "count=N", Help: "how many Deployments match", complete: completeCountField},
+				{Name: "FILTER", Help: "a field path, with a comparison", Optional: true, Repeated: true, complete: completeCountField}},
+			Flags: []FlagDoc{flagSelector, flagNamespace},
+			Examples: []string{"expect deploy -l app=web count=0", "expect deploy -l app=web count=1 metadata.deletionTimestamp!=\"\"",
+				"expect deploy count=2 spec.paused=false"},
+		},
+		words: []string{"expect", "deploy"}, kinds: deployKinds, parse: parseExpectDeploy,
 	},
 	{
 		CommandDoc: CommandDoc{Name: "expect", Group: GroupAssertions,

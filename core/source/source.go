@@ -69,6 +69,7 @@ const (
 	dSync         = "pkg/controller/deployment/sync.go"
 	dRolling      = "pkg/controller/deployment/rolling.go"
 	dProgress     = "pkg/controller/deployment/progress.go"
+	dUtil         = "pkg/controller/deployment/util/deployment_util.go"
 )
 
 // refs maps the trace's function names, and a few the lessons name, to
@@ -158,6 +159,16 @@ var refs = map[string]Ref{
 	"getPodsToDelete":          {"getPodsToDelete", replicaSet, 825},
 	"ActivePodsWithRanks.Less": {"ActivePodsWithRanks.Less", "pkg/controller/controller_utils.go", 826},
 	"FilterActivePods":         {"FilterActivePods", "pkg/controller/controller_utils.go", 948},
+	// And the Deployment controller's functions that the Deployment
+	// lessons name but no step models on its own: the rounding of
+	// maxSurge and maxUnavailable, the size a rollout gives the new
+	// ReplicaSet, the shares of proportional scaling, and the two
+	// strategies' rollouts.
+	"ResolveFenceposts":     {"ResolveFenceposts", dUtil, 851},
+	"NewRSNewReplicas":      {"NewRSNewReplicas", dUtil, 784},
+	"getReplicaSetFraction": {"getReplicaSetFraction", dUtil, 492},
+	"rolloutRolling":        {"DeploymentController.rolloutRolling", dRolling, 31},
+	"rolloutRecreate":       {"DeploymentController.rolloutRecreate", "pkg/controller/deployment/recreate.go", 29},
 
 	// The Deployment controller's steps. Names it shares with the
 	// replication manager's take its receiver, dc, as upstream's code
