@@ -144,11 +144,14 @@ func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	q.Done(key)
 	w.c.syncs++
 	rec := SyncRecord{Key: key, Worker: w.name, Start: w.run.started, End: ctx.Now(), Decision: strings.Join(x.all, "; "),
-		Seq: w.c.syncs, Count: w.c.last[key].Count + 1}
+		Seq: w.c.syncs, Count: w.c.last[key].Count + 1, Scales: x.scales}
 	if err != nil {
 		rec.Err = err.Error()
 	}
 	w.c.last[key] = rec
+	if len(rec.Scales) > 0 {
+		w.c.lastScaled[key] = rec
+	}
 	w.run = nil
 	w.syncs++
 	ctx.After(0, w.name, eventWorkerRun, nil)
@@ -206,8 +209,10 @@ type execution struct {
 	sent         bool
 
 	// live are the sentences of the live part, all those of the whole run;
-	// models, touched and handed make the step's report.
+	// models, touched and handed make the step's report. scales are the
+	// ReplicaSets the whole run scaled.
 	live, all []string
+	scales    []Scale
 	models    string
 	touched   []sim.Ref
 	handed    []sim.Handoff
@@ -360,6 +365,10 @@ func (x *execution) say(models, text string, touched ...sim.Ref) {
 		x.touched = append(x.touched, touched...)
 	}
 }
+
+// scaled records a change of size for the sync's record: of the whole run,
+// like all, since the record describes the finished sync.
+func (x *execution) scaled(s Scale) { x.scales = append(x.scales, s) }
 
 var (
 	_ env             = (*execution)(nil)
