@@ -44,6 +44,7 @@ export const glossary = {
 		{id: "agenda", title: "Agenda and faults"},
 		{id: "gc", title: "Garbage collector"},
 		{id: "world", title: "The world"},
+		{id: "deployments", title: "Deployments"},
 	],
 
 	// captions are one sentence under each panel of "Inside the controller",
@@ -489,6 +490,49 @@ export const glossary = {
 			long: "A new pod has an empty spec.nodeName until the scheduler binds it to a node; it is Pending until then.",
 			upstream: {name: "corev1.PodSpec.NodeName", file: "k8s.io/api/core/v1/types.go"},
 		},
+		// --- Deployments -------------------------------------------------
+		{
+			id: "deployment", group: "deployments", term: "Deployment",
+			short: "An owner of ReplicaSets: one per pod template, and when the template changes it moves the replicas from the old ReplicaSets to the new one.",
+			long: "The Deployment controller never touches pods. It creates a ReplicaSet for each new template and changes the ReplicaSets' spec.replicas; the ReplicaSet controller then creates and deletes the pods, as for any ReplicaSet.",
+			upstream: {name: "deployment.DeploymentController.syncDeployment", file: "k8s.io/kubernetes/pkg/controller/deployment/deployment_controller.go"},
+		},
+		{
+			id: "revision", group: "deployments", term: "revision",
+			short: "A ReplicaSet's place in its Deployment's rollouts: the annotation deployment.kubernetes.io/revision.",
+			long: "Each time a template becomes the new one, its ReplicaSet gets the highest revision so far plus one, and the Deployment copies it. rollout history lists the revisions the remaining ReplicaSets hold; rollout undo makes an old template new again, under a new number.",
+			upstream: {name: "deploymentutil.Revision", file: "k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go"},
+		},
+		{
+			id: "pod-template-hash", group: "deployments", term: "pod-template-hash",
+			short: "A label the Deployment adds to each ReplicaSet, its selector and its pods: a hash of the pod template.",
+			long: "It keeps the pods of one template apart from another's, though they share the Deployment's labels, so that each ReplicaSet claims only its own pods. The ReplicaSet is named after it: web-<hash>.",
+			upstream: {name: "controller.ComputeHash", file: "k8s.io/kubernetes/pkg/controller/controller_utils.go"},
+		},
+		{
+			id: "rolling-update", group: "deployments", term: "RollingUpdate",
+			short: "The default strategy: replace the pods a few at a time, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}.",
+			long: "Each sync does one move: it grows the new ReplicaSet as far as maxSurge allows, or else shrinks old ones as far as maxUnavailable allows. Pods becoming available, seen through the ReplicaSets' status, let the next move happen.",
+			upstream: {name: "deployment.DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
+		},
+		{
+			id: "recreate", group: "deployments", term: "Recreate",
+			short: "The other strategy: scale every old ReplicaSet to 0, wait until their pods are gone, then create the new one at full size.",
+			long: "Old and new pods never run together, at the price of a time with none at all.",
+			upstream: {name: "deployment.DeploymentController.rolloutRecreate", file: "k8s.io/kubernetes/pkg/controller/deployment/recreate.go"},
+		},
+		{
+			id: "max-surge", group: "deployments", term: "maxSurge",
+			short: "How many pods above spec.replicas a rolling update may want in all: 25% by default, rounded up.",
+			long: "The new ReplicaSet grows only while the ReplicaSets together want at most spec.replicas + maxSurge pods. Pods being deleted are not counted, so for a while more pods may exist.",
+			upstream: {name: "deploymentutil.NewRSNewReplicas", file: "k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go"},
+		},
+		{
+			id: "max-unavailable", group: "deployments", term: "maxUnavailable",
+			short: "How many of spec.replicas may be unavailable during a rolling update: 25% by default, rounded down.",
+			long: "Old ReplicaSets shrink only while at least spec.replicas − maxUnavailable pods stay {{available}}. When maxSurge and maxUnavailable both come out 0, maxUnavailable becomes 1, so that the rollout can move.",
+			upstream: {name: "deploymentutil.ResolveFenceposts", file: "k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go"},
+		},
 	],
 
 	// match lists, by entry, the words the page's panels and the engine's
@@ -559,5 +603,12 @@ export const glossary = {
 		"cordoned": ["cordoned"],
 		"kubelet": ["kubelet"],
 		"scheduled": ["not scheduled"],
+		"deployment": ["Deployments", "Deployment"],
+		"revision": ["revisions", "revision"],
+		"pod-template-hash": ["pod-template-hash"],
+		"rolling-update": ["RollingUpdate"],
+		"recreate": ["Recreate"],
+		"max-surge": ["maxSurge"],
+		"max-unavailable": ["maxUnavailable"],
 	},
 };

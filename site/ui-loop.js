@@ -68,18 +68,23 @@ function s(tag, attrs, ...children) {
 //
 // Columns, left to right, are the way a change travels: the API server,
 // an informer's four parts, a controller's three. Rows are the informers
-// (pods, replicasets, replicationcontrollers); the ReplicaSet controller
-// sits on the pods row and the ReplicationController's on its own
-// informer's row, so each controller's sync writes back along an edge of
-// its own (over the top, or under the bottom). The components that are
-// not the controller sit along the top.
+// (pods, replicasets, replicationcontrollers, deployments); the ReplicaSet
+// controller sits on the pods row, the ReplicationController's on its own
+// informer's row, and the Deployment controller on the replicasets row,
+// whose changes are most of what wakes it; so each controller's sync writes
+// back along an edge of its own (the ReplicaSet controller's over the top,
+// the Deployment controller's through the gap above its row, the
+// ReplicationController's under the bottom). The components that are not
+// the controller sit along the top. The Deployment controller and its
+// informer are drawn asleep until the first Deployment wakes them, as the
+// engine keeps them.
 
-const width = 800;
-const height = 318;
+const width = 808;
+const height = 394;
 const boxH = 52;
 // tokenH is the height of the token that travels the edges.
 const tokenH = 16;
-const rowY = {top: 4, pods: 84, replicasets: 160, replicationcontrollers: 236};
+const rowY = {top: 4, pods: 84, replicasets: 160, replicationcontrollers: 236, deployments: 312};
 const col = {
 	api: {x: 6, w: 78},
 	reflector: {x: 120, w: 76},
@@ -90,18 +95,31 @@ const col = {
 	workers: {x: 608, w: 86},
 	sync: {x: 706, w: 88},
 };
+// informers are the informers drawn, each with the controllers whose
+// handlers it tells (handlers), the Deployment controller's among them
+// only while it is awake (deploy).
 const informers = [
-	{name: "informer/pods", row: rowY.pods, label: "informer/pods", handlers: "rs · rc"},
-	{name: "informer/replicasets", row: rowY.replicasets, label: "informer/replicasets", handlers: "rs"},
-	{name: "informer/replicationcontrollers", row: rowY.replicationcontrollers, label: "informer/replicationcontrollers", handlers: "rc"},
+	{name: "informer/pods", row: rowY.pods, label: "informer/pods", handlers: ["rs", "rc"], deploy: true},
+	{name: "informer/replicasets", row: rowY.replicasets, label: "informer/replicasets", handlers: ["rs"], deploy: true},
+	{name: "informer/replicationcontrollers", row: rowY.replicationcontrollers, label: "informer/replicationcontrollers", handlers: ["rc"], deploy: false},
+	{name: "informer/deployments", row: rowY.deployments, label: "informer/deployments", handlers: [], deploy: true},
 ];
 // controllers are the view's controllers, by the short name core/loop
 // gives their places.
 const controllers = [
 	{short: "rs", kind: "rs", row: rowY.pods, name: "ReplicaSet"},
 	{short: "rc", kind: "rc", row: rowY.replicationcontrollers, name: "ReplicationController"},
+	{short: "deploy", kind: "deploy", row: rowY.replicasets, name: "Deployment"},
 ];
-const apiBox = {x: col.api.x, y: 48, w: col.api.w, h: rowY.replicationcontrollers + boxH - 48};
+const apiBox = {x: col.api.x, y: 48, w: col.api.w, h: rowY.deployments + boxH - 48};
+
+// asleep says whether a place or an edge (by its key) belongs to the
+// Deployment controller or its informer, which sleep until the first
+// Deployment.
+/** @param {string} id */
+function deploymentPart(id) {
+	return id.startsWith("deploy/") || id.startsWith("informer/deployments/") || id.includes(">deploy/") || id.includes(">informer/deployments/");
+}
 
 // places lists every place: its id (core/loop's name), its box, its
 // title, the glossary entry that explains it and the panel that holds
@@ -191,26 +209,38 @@ function edge(from, to, points) {
 	 * @returns {Point}
 	 */
 	const queueIn = (c, dy) => [col.queue.x, c.row + boxH / 2 + dy];
-	const [pods, rsInf, rcInf] = informers;
-	const [rs, rc] = controllers;
+	const [pods, rsInf, rcInf, dInf] = informers;
+	const [rs, rc, deploy] = controllers;
 	edge(`${pods.name}/handlers`, "rs/queue", [handlersOut(pods), queueIn(rs, 0)]);
 	edge(`${rsInf.name}/handlers`, "rs/queue", [handlersOut(rsInf), queueIn(rs, 14)]);
 	edge(`${pods.name}/handlers`, "rc/queue", [[right(col.handlers), pods.row + boxH - 8], queueIn(rc, -14)]);
 	edge(`${rcInf.name}/handlers`, "rc/queue", [handlersOut(rcInf), queueIn(rc, 0)]);
+	// The Deployment controller hears its Deployments, their ReplicaSets,
+	// and (for Recreate) its pods' deletions.
+	edge(`${rsInf.name}/handlers`, "deploy/queue", [handlersOut(rsInf), queueIn(deploy, 0)]);
+	edge(`${dInf.name}/handlers`, "deploy/queue", [handlersOut(dInf), queueIn(deploy, 14)]);
+	edge(`${pods.name}/handlers`, "deploy/queue", [[right(col.handlers), pods.row + boxH - 16], queueIn(deploy, -14)]);
 	for (const c of controllers) {
 		const y = c.row + boxH / 2;
 		edge(`${c.short}/queue`, `${c.short}/workers`, [[right(col.queue), y], [col.workers.x, y]]);
 		edge(`${c.short}/workers`, `${c.short}/syncHandler`, [[right(col.workers), y], [col.sync.x, y]]);
 	}
 	// Writes go back to the API server: the ReplicaSet controller's over
-	// the top, the ReplicationController's under the bottom.
+	// the top, the Deployment controller's (its ReplicaSets' creates and
+	// scales, its own status) through the gap above its row, the
+	// ReplicationController's under the bottom.
 	const rsSync = boxOf("rs/syncHandler");
 	edge("rs/syncHandler", "apiserver", [[midX(rsSync), rsSync.y], [midX(rsSync), 62], [right(apiBox), 62]]);
+	const dSync = boxOf("deploy/syncHandler");
+	const gap = rowY.replicasets - 19;
+	edge("deploy/syncHandler", "apiserver", [[dSync.x + 12, dSync.y], [dSync.x + 12, gap], [right(apiBox), gap]]);
 	const rcSync = boxOf("rc/syncHandler");
 	edge("rc/syncHandler", "apiserver", [[midX(rcSync), bottom(rcSync)], [midX(rcSync), height - 6], [midX(apiBox), height - 6], [midX(apiBox), bottom(apiBox)]]);
+	// Events go up the right-hand side to the recorder.
 	const ev = boxOf("events");
 	edge("rs/syncHandler", "events", [[right(rsSync) - 10, rsSync.y], [right(ev) - 10, bottom(ev)]]);
-	edge("rc/syncHandler", "events", [[right(rcSync), midY(rcSync)], [width - 3, midY(rcSync)], [width - 3, midY(ev)], [right(ev), midY(ev)]]);
+	edge("rc/syncHandler", "events", [[right(rcSync), midY(rcSync)], [right(col.sync) + 4, midY(rcSync)], [right(col.sync) + 4, midY(ev)], [right(ev), midY(ev)]]);
+	edge("deploy/syncHandler", "events", [[right(dSync), midY(dSync) - 8], [right(col.sync) + 10, midY(dSync) - 8], [right(col.sync) + 10, bottom(ev) - 4], [right(ev), bottom(ev) - 4]]);
 }
 const edgeByKey = new Map(edges.map((e) => [e.key, e]));
 
@@ -268,14 +298,18 @@ function informerOf(view, name) {
 /**
  * @param {View} view
  * @param {string} short
+ * @returns {import("./bridge-types.js").Controller | import("./bridge-types.js").DeploymentController | undefined}
  */
 function controllerOf(view, short) {
+	if (short === "deploy") {
+		return view.deploymentController || undefined;
+	}
 	return (view.controllers || []).find((c) => c.kind === short);
 }
 
 // queueKeys are the keys a controller's workqueue holds: waiting, then
 // being processed, then delayed, each once.
-/** @param {import("./bridge-types.js").Controller | undefined} c */
+/** @param {import("./bridge-types.js").Controller | import("./bridge-types.js").DeploymentController | undefined} c */
 function queueKeys(c) {
 	/** @type {Partial<import("./bridge-types.js").Queue>} */
 	const q = (c && c.queue) || {};
@@ -291,6 +325,9 @@ function queueKeys(c) {
  */
 function contents(p, view) {
 	const [owner, part] = splitPlace(p.id);
+	if (deploymentPart(p.id) && !view.deploymentController) {
+		return ["asleep until", "a Deployment"];
+	}
 	if (owner && owner.startsWith("informer/")) {
 		/** @type {Partial<import("./bridge-types.js").Informer>} */
 		const inf = informerOf(view, owner) || {};
@@ -301,12 +338,16 @@ function contents(p, view) {
 			return [`${(inf.pending || []).length} waiting`];
 		case "indexer":
 			return [`${inf.cached ?? 0} cached`];
-		case "handlers":
+		case "handlers": {
 			// Every informer place is one of informers'.
-			return [/** @type {typeof informers[number]} */ (informers.find((i) => i.name === owner)).handlers];
+			const i = /** @type {typeof informers[number]} */ (informers.find((x) => x.name === owner));
+			const names = [...i.handlers, ...(i.deploy && view.deploymentController ? ["deploy"] : [])];
+			// Two names fit on a line of the box; a third goes below.
+			return names.length > 2 ? [`${names[0]} · ${names[1]} ·`, names.slice(2).join(" · ")] : [names.join(" · ")];
+		}
 		}
 	}
-	if (owner === "rs" || owner === "rc") {
+	if (isController(owner)) {
 		const c = controllerOf(view, owner);
 		/** @type {Partial<import("./bridge-types.js").Queue>} */
 		const q = (c && c.queue) || {};
@@ -324,7 +365,15 @@ function contents(p, view) {
 				: [`${all.length} idle`];
 		}
 		case "syncHandler": {
-			const e = ((c && c.expectations) || [])[0];
+			if (c && c.kind === "deploy") {
+				// The Deployment controller has no expectations: its
+				// box shows its last sync, and what that scaled.
+				const last = (c.lastSyncs || []).reduce((/** @type {import("./bridge-types.js").Sync | null} */ a, b) => (!a || b.seq > a.seq ? b : a), null);
+				return last
+					? [last.owner, (last.scales || []).length ? (last.scales || []).map((x) => `${x.from}→${x.to}`).join(" ") : "no scaling"]
+					: ["no sync yet"];
+			}
+			const e = ((c && "expectations" in c && c.expectations) || [])[0];
 			return e ? [e.key, `add ${e.add} · del ${e.del}`] : ["expects 0"];
 		}
 		}
@@ -342,6 +391,13 @@ function contents(p, view) {
 	}
 	}
 	return [];
+}
+
+// isController says whether owner is the short name of a controller the
+// picture draws ("rs", "rc", "deploy").
+/** @param {string} owner */
+function isController(owner) {
+	return controllers.some((c) => c.short === owner);
 }
 
 // splitPlace cuts "informer/pods/fifo" into its owner and part; places
@@ -393,6 +449,10 @@ class Loop {
 		this.tokenLayer = /** @type {HTMLElement} */ (/** @type {unknown} */ (null));
 		/** @type {Animation | null} */
 		this.flight = null;
+		// asleep is whether the Deployment controller's parts are drawn
+		// asleep, null before the first render.
+		/** @type {boolean | null} */
+		this.asleep = null;
 	}
 
 	build() {
@@ -402,16 +462,16 @@ class Loop {
 		svg.appendChild(defs);
 		const lanes = s("g", {class: "loop-lanes", "aria-hidden": "true"});
 		for (const inf of informers) {
-			lanes.appendChild(s("text", {x: col.reflector.x, y: inf.row - 5, class: "loop-lane", text: inf.label}));
+			lanes.appendChild(s("text", {x: col.reflector.x, y: inf.row - 5, class: "loop-lane" + (deploymentPart(inf.name + "/") ? " deploy-part" : ""), text: inf.label}));
 		}
 		for (const c of controllers) {
-			lanes.appendChild(s("text", {x: col.queue.x, y: c.row - 5, class: "loop-lane", text: `${c.name} controller`}));
+			lanes.appendChild(s("text", {x: col.queue.x, y: c.row - 5, class: "loop-lane" + (c.short === "deploy" ? " deploy-part" : ""), text: `${c.name} controller`}));
 		}
 		svg.appendChild(lanes);
 		this.edgeEls = new Map();
 		const edgeLayer = s("g", {class: "loop-edges", "aria-hidden": "true"});
 		for (const e of edges) {
-			const line = s("polyline", {points: e.points.map((p) => p.join(",")).join(" "), class: "loop-edge", "marker-end": "url(#loop-arrow)", "data-edge": e.key});
+			const line = s("polyline", {points: e.points.map((p) => p.join(",")).join(" "), class: "loop-edge" + (deploymentPart(e.key) ? " deploy-part" : ""), "marker-end": "url(#loop-arrow)", "data-edge": e.key});
 			edgeLayer.appendChild(line);
 			this.edgeEls.set(e.key, line);
 		}
@@ -592,6 +652,16 @@ class Loop {
 		const move = (last && last.loop) || null;
 		const lit = new Set(move ? move.lit : []);
 		const main = move && move.lit ? move.lit[0] : null;
+		const asleep = !view.deploymentController;
+		if (this.asleep !== asleep) {
+			this.asleep = asleep;
+			this.svg.classList.toggle("deploy-asleep", asleep);
+			for (const el of this.placeEls.values()) {
+				if (deploymentPart(el.place.id)) {
+					el.g.classList.toggle("asleep", asleep);
+				}
+			}
+		}
 		for (const el of this.placeEls.values()) {
 			const id = el.place.id;
 			const isLit = lit.has(id);
@@ -610,12 +680,16 @@ class Loop {
 			// part it is and whether this step lit it.
 			const shown = [el.place.title, ...(el.lines.length ? held.slice(0, el.lines.length) : [])].filter(Boolean).join(" ");
 			const more = el.lines.length ? "" : held.filter(Boolean).join(", ");
-			const label = `${shown}${more ? ": " + more : ""}, ${ownerOf(el.place)}${id === main ? "; this step happens here" : isLit ? "; lit by this step" : ""}`;
+			const label = `${shown}${more ? ": " + more : ""}, ${ownerOf(el.place)}${asleep && deploymentPart(id) ? ", asleep" : ""}${id === main ? "; this step happens here" : isLit ? "; lit by this step" : ""}`;
 			if (el.g.getAttribute("aria-label") !== label) {
 				el.g.setAttribute("aria-label", label);
 			}
-			if (id === "rs/queue" || id === "rc/queue") {
-				el.g.dataset.keys = queueKeys(controllerOf(view, id.slice(0, 2))).join(" ");
+			const [owner, part] = splitPlace(id);
+			if (part === "queue" && isController(owner)) {
+				const keys = queueKeys(controllerOf(view, owner)).join(" ");
+				if (el.g.dataset.keys !== keys) {
+					el.g.dataset.keys = keys;
+				}
 			}
 		}
 		const travelled = move && move.from ? `${move.from}>${move.to}` : "";
@@ -771,7 +845,7 @@ function placeAt(target) {
 // controllerName is the name of the controller whose places have short.
 /** @param {string} short */
 function controllerName(short) {
-	// rs and rc are both controllers'.
+	// Only a controller's places have a short name.
 	return /** @type {typeof controllers[number]} */ (controllers.find((x) => x.short === short)).name;
 }
 
@@ -782,7 +856,7 @@ function ownerOf(p) {
 	if (owner.startsWith("informer/")) {
 		return `part of ${owner}`;
 	}
-	if (owner === "rs" || owner === "rc") {
+	if (isController(owner)) {
 		return `part of the ${controllerName(owner)} controller`;
 	}
 	return "part of the cluster";
@@ -795,7 +869,7 @@ function placeName(p) {
 	if (owner.startsWith("informer/")) {
 		return `${p.title} of ${owner}`;
 	}
-	if (owner === "rs" || owner === "rc") {
+	if (isController(owner)) {
 		return `${p.title} of the ${controllerName(owner)} controller`;
 	}
 	return p.title;

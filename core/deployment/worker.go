@@ -104,7 +104,16 @@ func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	}
 	w.idle = false
 	w.run = &syncRun{key: key, started: ctx.Now()}
-	return w.execute(ctx, "took "+key)
+	rep := w.execute(ctx, "took "+key)
+	// The step that takes a key touches its Deployment, whatever the sync
+	// went on to touch: the page marks it, and the loop's token names it.
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		d := sim.Ref{Kind: "deploy", Namespace: ns, Name: name}
+		if !slices.Contains(rep.Touched, d) {
+			rep.Touched = append([]sim.Ref{d}, rep.Touched...)
+		}
+	}
+	return rep
 }
 
 // execute runs the sync from the top with what it has seen so far, and, if
