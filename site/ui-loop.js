@@ -113,7 +113,7 @@ const controllers = [
 ];
 const apiBox = {x: col.api.x, y: 48, w: col.api.w, h: rowY.deployments + boxH - 48};
 
-// asleep says whether a place or an edge (by its key) belongs to the
+// deploymentPart says whether a place or an edge (by its key) belongs to the
 // Deployment controller or its informer, which sleep until the first
 // Deployment.
 /** @param {string} id */
