@@ -170,8 +170,9 @@ func direction(move string) string {
 // Deployment controller's steps; the new ReplicaSet appears above the old,
 // labelled revision 2 with its pod-template-hash; the budget (5 pods at
 // most, 3 available at least) holds at every step; the last scaling,
-// with the controller's reasons, alternates up and down; the loop lights
-// the Deployment controller and draws its scale writes reaching the API
+// with the controller's reasons, alternates up and down; the loop, which
+// drew no Deployment controller until the first Deployment, lights it and
+// draws its scale writes reaching the API
 // server and, through the ReplicaSet informer, the replication manager; the
 // inside view shows its queue and its decisions; and the rollout ends with
 // the new ReplicaSet at 4 pods of nginx:2.0, the old at 0, and both
@@ -187,8 +188,9 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	})()`)
 	p.waitFor("the empty sandbox", runTimeout, `document.body.dataset.state === "ready" && window.__rlab.view()?.podsTotal === 0 && !(window.__rlab.view().owners || []).length`)
 	p.waitSettled()
-	require.True(t, p.exists(`#loop-figure .loop-place.asleep[data-place="deploy/queue"]`),
-		"the loop draws the Deployment controller asleep while there is no Deployment")
+	require.True(t, p.exists(`#loop-figure [data-place="rs/queue"]`))
+	require.False(t, p.exists(`#loop-figure [data-place="deploy/queue"]`),
+		"the loop draws no Deployment controller while there is no Deployment: the engine keeps it asleep")
 	p.shot("empty-sandbox")
 
 	p.command("create deploy web --replicas=4 --selector=app=web")
@@ -204,7 +206,9 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	assert.Equal(t, []string{"nginx:1.0"}, first.Images, "each pod shows its image")
 	assert.Contains(t, first.Label, "revision 1")
 	assert.Contains(t, first.Label, "pod-template-hash "+first.Hash)
-	assert.False(t, p.exists(`#loop-figure .loop-place.asleep`), "a Deployment wakes its controller")
+	for _, part := range []string{"informer/deployments/reflector", "informer/deployments/handlers", "deploy/queue", "deploy/workers", "deploy/syncHandler"} {
+		assert.True(t, p.exists(fmt.Sprintf(`#loop-figure [data-place=%q]`, part)), "a Deployment wakes its controller: the loop draws %s", part)
+	}
 	p.shot("deployment-at-rest")
 
 	p.command("set image deploy/web app=nginx:2.0")
@@ -335,4 +339,19 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	assert.Contains(t, workers, "deploy-worker-1")
 	assert.Contains(t, workers, "deploy/web by deploy-worker-")
 	p.checkAxe(source, "after a rollout")
+
+	// Back before the Deployment, the loop draws no Deployment controller
+	// again; at the end, it does.
+	_, recorded := p.stepCount()
+	eval[any](p, `document.getElementById("scrubber").focus(), null`)
+	p.press(kb.Home)
+	p.waitFor("the seek to step 0", runTimeout, stepIs(0))
+	p.waitSettled()
+	assert.False(t, p.exists(`#loop-figure [data-place="deploy/queue"]`), "at step 0 there is no Deployment, and no Deployment controller drawn")
+	assert.False(t, p.exists(`#world .deployment`))
+	p.press(kb.End)
+	p.waitFor("the seek back to the end", runTimeout, stepIs(recorded))
+	p.waitSettled()
+	assert.True(t, p.exists(`#loop-figure [data-place="deploy/queue"]`), "back at the end, the Deployment controller is drawn again")
+	assert.True(t, p.exists(`#world .deployment[data-deployment="deploy/web"] details.deploy-history`))
 }

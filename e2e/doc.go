@@ -190,13 +190,13 @@
 //     labelled with its revision and pod-template-hash, its pods with their
 //     images; the budget (5 pods at most, 3 available at least) holds at
 //     every press; the last scaling, with the controller's reasons,
-//     alternates up and down; the loop draws the Deployment controller
-//     asleep until then, lights its worker and sync, and draws its scale
-//     writes reaching the API server and, through the ReplicaSet informer,
-//     the replication manager; the inside view lists its queue and its
-//     decisions; the text timeline announces its steps; the rollout ends at
-//     4 and 0 with both revisions in a history the keyboard opens; axe finds
-//     nothing serious mid-rollout or after it.
+//     alternates up and down; the loop, which draws no Deployment
+//     controller until the first Deployment, lights its worker and sync,
+//     and draws its scale writes reaching the API server and, through the
+//     ReplicaSet informer, the replication manager; the inside view lists
+//     its queue and its decisions; the text timeline announces its steps;
+//     the rollout ends at 4 and 0 with both revisions in a history the
+//     keyboard opens; axe finds nothing serious mid-rollout or after it.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list
