@@ -91,6 +91,7 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
  * @property {string | null} historySig
  * @property {HTMLDetailsElement} history
  * @property {HTMLElement} rss
+ * @property {HTMLElement | null} empty
  */
 
 /** @typedef {Map<string, {sig: string, el: HTMLElement}>} Cards */
@@ -905,6 +906,7 @@ function newDeployCard(d) {
 		titleSig: null, title: null, metaSig: null, meta: null, budgetSig: null, budget: null, scaleSig: null, scale: null,
 		historySig: null, history: h("details", {class: "deploy-history"}),
 		rss: h("div", {class: "deploy-rss"}),
+		empty: null,
 	};
 }
 
@@ -969,22 +971,11 @@ function drawDeployment(drawing, cards, key, d, rss, touched) {
 	reconcile(card.head, [/** @type {HTMLElement} */ (card.title), /** @type {HTMLElement} */ (card.meta), card.budget, card.scale, card.history]
 		.filter((part) => part !== null));
 	reconcile(card.rss, rss);
-	reconcile(card.el, rss.length ? [card.head, card.rss] : [card.head, keepEmpty(card)]);
-	return card.el;
-}
-
-/** @type {WeakMap<DeployCard, HTMLElement>} */
-const noReplicaSets = new WeakMap();
-
-// keepEmpty is the note of a Deployment's card that has no ReplicaSet yet.
-/** @param {DeployCard} card */
-function keepEmpty(card) {
-	let el = noReplicaSets.get(card);
-	if (!el) {
-		el = h("p", {class: "empty", text: "no ReplicaSet yet: the Deployment controller's next sync creates one"});
-		noReplicaSets.set(card, el);
+	if (!rss.length) {
+		card.empty = card.empty || h("p", {class: "empty", text: "no ReplicaSet yet: the Deployment controller's next sync creates one"});
 	}
-	return el;
+	reconcile(card.el, [card.head, rss.length ? card.rss : /** @type {HTMLElement} */ (card.empty)]);
+	return card.el;
 }
 
 // countGroups reads the view's count of each group's pods (the view
