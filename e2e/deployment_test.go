@@ -176,7 +176,9 @@ func direction(move string) string {
 // server and, through the ReplicaSet informer, the replication manager; the
 // inside view shows its queue and its decisions; and the rollout ends with
 // the new ReplicaSet at 4 pods of nginx:2.0, the old at 0, and both
-// revisions in the history, reachable by keyboard.
+// revisions in the history, reachable by keyboard. The card's words
+// (Deployment, revision, pod-template-hash, RollingUpdate, maxSurge,
+// maxUnavailable) are glossary terms.
 func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	source := axeSource(t)
 	p := openPage(t, "")
@@ -242,6 +244,11 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	assert.Equal(t, "true", mid.Budget.Rolling)
 	p.shot("rollout-under-way")
 	p.checkAxe(source, "while a rollout is under way")
+	terms := p.checkTerms("while a rollout is under way")
+	for _, id := range []string{"deployment", "revision", "pod-template-hash", "rolling-update", "max-surge", "max-unavailable"} {
+		assert.True(t, p.exists(fmt.Sprintf(`#world .deployment .term[data-term=%q]`, id)), "the Deployment's card explains %s", id)
+	}
+	assert.Positive(t, terms.Count)
 	states = append(states, p.pressRollout("step-forward", 60, "false")...)
 	for len(states) < 2000 && !eval[bool](p, `window.__rlab.view().atRest`) {
 		states = append(states, p.pressRollout("until-sync", 100, "false")...)
