@@ -43,6 +43,10 @@
 //     a kill, a relabel, an owner deleted and created again, a namespace, a
 //     cordon and steps back, the World panel drawn step by step is byte for
 //     byte what UI.renderWorld draws from nothing for the same view.
+//   - TestRolloutUpdatedDrawsWhatAFullDrawingDraws: the same, at every step
+//     of a Deployment's creation, rollout, scale, undo and deletion beside a
+//     ReplicaSet: its card, its ReplicaSets' groups inside it and their
+//     pods' images.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.
@@ -186,6 +190,19 @@
 //     behind a button that opens and folds it, and scrolls sideways.
 //   - TestTheLoopHighlightsWithoutMotion: with prefers-reduced-motion no
 //     token flies; the step's edge and part are highlighted instead.
+//   - TestTheRolloutIsDrawnStepByStep: create deploy web, stabilize, set
+//     image deploy/web app=nginx:2.0, then Step and Next sync: the
+//     Deployment's card holds its ReplicaSets newest revision first, each
+//     labelled with its revision and pod-template-hash, its pods with their
+//     images; the budget (5 pods at most, 3 available at least) holds at
+//     every press; the last scaling, with the controller's reasons,
+//     alternates up and down; the loop, which draws no Deployment
+//     controller until the first Deployment, lights its worker and sync,
+//     and draws its scale writes reaching the API server and, through the
+//     ReplicaSet informer, the replication manager; the inside view lists
+//     its queue and its decisions; the text timeline announces its steps;
+//     the rollout ends at 4 and 0 with both revisions in a history the
+//     keyboard opens; axe finds nothing serious mid-rollout or after it.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list

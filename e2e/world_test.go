@@ -234,3 +234,57 @@ func TestWorldUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 	assert.True(t, p.exists(`#orphans button.pod`), "the relabelled pod is not drawn with the orphans: the sequence did not test a move")
 	assert.True(t, p.exists(`#world .owner[data-namespace="team"]`), "the ReplicaSet in namespace team is not drawn")
 }
+
+// TestRolloutUpdatedDrawsWhatAFullDrawingDraws proves the same of a world
+// with a Deployment beside a ReplicaSet: its card, its ReplicaSets' groups
+// inside it (newest revision first) and their pods' images, drawn step by
+// step through its creation, a rollout, a scale, an undo and its deletion
+// with --cascade=orphan (its ReplicaSets leave the card and become owners of
+// their own), and steps back, is at every step what a drawing of the same
+// view made from nothing is.
+func TestRolloutUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	eval[any](p, worldScript)
+	checks, cards := 0, 0
+	check := func(when string) {
+		t.Helper()
+		d := eval[struct {
+			Live  string `json:"live"`
+			Fresh string `json:"fresh"`
+		}](p, `__e2eWorld.compare()`)
+		require.NotEmpty(t, d.Fresh)
+		require.Equal(t, d.Fresh, d.Live, "after %s, the world drawn step by step is not what a drawing from nothing is", when)
+		checks++
+		if p.exists(`#world .deployment .deploy-rss .owner[data-revision]`) {
+			cards++
+		}
+	}
+	for _, c := range []struct {
+		line  string
+		steps int
+	}{
+		{"create deploy api --replicas=3 --selector=app=api", 40},
+		{"set image deploy/api app=nginx:2.0", 60},
+		{"scale deploy/api --replicas=5", 30},
+		{"rollout undo deploy/api", 40},
+		{"delete deploy/api", 30},
+	} {
+		p.command(c.line)
+		check(c.line)
+		for range c.steps {
+			p.stepForward()
+			check("a step after " + c.line)
+		}
+	}
+	for range 5 {
+		p.stepBack()
+		check("a step back")
+	}
+	p.stabilize()
+	check("stabilize")
+	t.Logf("%d drawings compared, %d with a Deployment's card", checks, cards)
+	assert.Greater(t, cards, 100, "too few drawings had a Deployment's card: the sequence did not test it")
+	assert.False(t, p.exists(`#world .deployment`), "the deleted Deployment's card is gone")
+	assert.False(t, p.exists(`#world .owner[data-revision]`), "no ReplicaSet is drawn as a Deployment's once it has none")
+}

@@ -74,6 +74,16 @@
  */
 
 /**
+ * Budget is world.Budget.
+ * @typedef {Object} Budget
+ * @property {number} maxPods
+ * @property {number} minAvailable
+ * @property {number} wanted
+ * @property {number} pods
+ * @property {number} available
+ */
+
+/**
  * CacheEntry is world.CacheEntry.
  * @typedef {Object} CacheEntry
  * @property {string} key
@@ -198,11 +208,19 @@
  * @property {DeploymentStatus} status
  * @property {Array<Condition>} [conditions]
  * @property {boolean} [terminating]
+ * @property {string} [image]
+ * @property {Array<string>} [replicaSets]
+ * @property {string} [newReplicaSet]
+ * @property {boolean} [rolling]
+ * @property {Budget | null} [budget]
+ * @property {Sync | null} [lastScaling]
+ * @property {Array<Revision>} [history]
  */
 
 /**
  * DeploymentController is world.DeploymentController.
  * @typedef {Object} DeploymentController
+ * @property {string} kind
  * @property {string} name
  * @property {boolean} started
  * @property {Queue} queue
@@ -444,6 +462,7 @@
  * @property {string} [failure]
  * @property {string} [owner]
  * @property {string} [revision]
+ * @property {string} [templateHash]
  */
 
 /**
@@ -489,6 +508,7 @@
  * @property {string} [owner]
  * @property {boolean} [ownerGone]
  * @property {Record<string, string>} [labels]
+ * @property {string} [image]
  * @property {boolean} [terminating]
  * @property {number} [restarts]
  * @property {string} [kubelet]
@@ -543,6 +563,15 @@
  */
 
 /**
+ * Revision is world.Revision.
+ * @typedef {Object} Revision
+ * @property {number} revision
+ * @property {string} replicaSet
+ * @property {string} [image]
+ * @property {string} [changeCause]
+ */
+
+/**
  * RunArgs is wasm.RunArgs.
  * @typedef {Object} RunArgs
  * @property {string} line
@@ -562,6 +591,16 @@
  * @property {boolean} [idle]
  * @property {string} [limit]
  * @property {Sync | null} [sync]
+ */
+
+/**
+ * Scale is world.Scale.
+ * @typedef {Object} Scale
+ * @property {string} replicaSet
+ * @property {number} from
+ * @property {number} to
+ * @property {string} by
+ * @property {string} why
  */
 
 /**
@@ -651,6 +690,7 @@
  * @property {string} [decision]
  * @property {string} [err]
  * @property {number} seq
+ * @property {Array<Scale>} [scales]
  */
 
 /**

@@ -501,8 +501,20 @@ export const glossary = {
 		{
 			id: "rollout", group: "deployments", term: "rollout",
 			short: "Moving a Deployment's replicas from its old ReplicaSets to the ReplicaSet of its current pod template.",
-			long: "Each sync does one thing: it scales the new ReplicaSet, or scales old ones down, or cleans up. With the RollingUpdate strategy both ReplicaSets run at once, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}; with Recreate every old pod is gone before the new ReplicaSet is made. A rollout that makes no progress for {{progress-deadline|progressDeadlineSeconds}} is marked as failed, and nothing is undone.",
+			long: "Each sync does one thing: it scales the new ReplicaSet, or scales old ones down, or cleans up. With the {{rolling-update|RollingUpdate}} strategy both ReplicaSets run at once, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}; with {{recreate|Recreate}} every old pod is gone before the new ReplicaSet is made. A rollout that makes no progress for {{progress-deadline|progressDeadlineSeconds}} is marked as failed, and nothing is undone.",
 			upstream: {name: "DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
+		},
+		{
+			id: "rolling-update", group: "deployments", term: "RollingUpdate",
+			short: "The default strategy: replace the pods a few at a time, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}.",
+			long: "Each sync does one move: it grows the new ReplicaSet as far as maxSurge allows, or else shrinks old ones as far as maxUnavailable allows. Pods becoming available, seen through the ReplicaSets' status, let the next move happen.",
+			upstream: {name: "deployment.DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
+		},
+		{
+			id: "recreate", group: "deployments", term: "Recreate",
+			short: "The other strategy: scale every old ReplicaSet to 0, wait until their pods are gone, then create the new one at full size.",
+			long: "Old and new pods never run together, at the price of a time with none at all.",
+			upstream: {name: "deployment.DeploymentController.rolloutRecreate", file: "k8s.io/kubernetes/pkg/controller/deployment/recreate.go"},
 		},
 		{
 			id: "max-surge", group: "deployments", term: "maxSurge",
@@ -622,5 +634,12 @@ export const glossary = {
 		"cordoned": ["cordoned"],
 		"kubelet": ["kubelet"],
 		"scheduled": ["not scheduled"],
+		"deployment": ["Deployments", "Deployment"],
+		"revision": ["revisions", "revision"],
+		"pod-template-hash": ["pod-template-hash"],
+		"rolling-update": ["RollingUpdate"],
+		"recreate": ["Recreate"],
+		"max-surge": ["maxSurge"],
+		"max-unavailable": ["maxUnavailable"],
 	},
 };

@@ -208,9 +208,13 @@ function decorate(root, ids, seen = new Set()) {
 const worldTerms = [
 	[".node-col.unscheduled .node-name", ["scheduled"]],
 	[".node-state", ["node-ready", "cordoned", "kubelet"]],
-	[".owner-title", ["orphan", "terminating"]],
+	[".owner-title", ["deployment", "orphan", "terminating", "revision"]],
 	[".owner-meta", ["selector", "desired", "current", "ready", "available", "controller-ref", "adopt", "garbage-collector"]],
 	[".owner-failure", ["replica-failure"]],
+	[".rs-revision", ["revision", "pod-template-hash"]],
+	[".deploy-meta", ["selector", "desired", "rolling-update", "recreate", "max-surge", "max-unavailable", "ready", "available"]],
+	[".deploy-budget", ["max-surge", "max-unavailable", "available"]],
+	[".deploy-last-scale", ["max-surge", "max-unavailable", "available"]],
 ];
 /** @param {Element} root */
 function decorateWorld(root) {

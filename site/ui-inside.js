@@ -1,5 +1,8 @@
 // ui-inside.js draws "Inside the controller": the parts of the control loop a
-// kubectl user never sees. Each panel is named after its upstream concept:
+// kubectl user never sees, for each replication manager and, once a
+// Deployment woke it, the Deployment controller (its workqueue, its workers
+// and its last decisions; it has no expectations). Each panel is named
+// after its upstream concept:
 // the workqueue (waiting, dirty, processing, delayed, requeues), the workers
 // of processNextWorkItem, the ControllerExpectations, the informers (their
 // indexer cache against the API store, and the DeltaFIFO's pending deltas),
@@ -21,7 +24,12 @@ const maxEntries = 40;
 const maxLastSyncs = 5;
 
 /** @typedef {import("./bridge-types.js").View} View */
-/** @typedef {import("./bridge-types.js").Controller} Controller */
+/** @typedef {import("./bridge-types.js").Controller} Manager */
+/**
+ * A controller whose queue and workers the panels draw: a replication
+ * manager, or the Deployment controller, which has no expectations.
+ * @typedef {import("./bridge-types.js").Controller | import("./bridge-types.js").DeploymentController} Controller
+ */
 /** @typedef {import("./bridge-types.js").Informer} Informer */
 /** @typedef {import("./bridge-types.js").Agenda} Agenda */
 /** @typedef {import("./bridge-types.js").Faults} Faults */
@@ -125,7 +133,7 @@ function workersSection(c, seen) {
 		parts.push(h("p", {class: "q-label"}, phrase("lastSyncs")));
 		parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,
 			h("code", {text: s.owner}), ` by ${s.worker}, ${s.start}→${s.end}`,
-			s.decision ? termify(`: ${s.decision}`, ["slow-start", "burst-replicas", "expectations"], seen) : "",
+			s.decision ? termify(`: ${s.decision}`, ["slow-start", "burst-replicas", "expectations", "max-surge", "max-unavailable"], seen) : "",
 			s.err ? h("span", {class: "err", text: ` ✕ ${s.err}`}) : null))));
 	}
 	return h("section", {class: "controller-section", dataset: {controller: c.kind}}, parts);
@@ -133,7 +141,7 @@ function workersSection(c, seen) {
 
 // expectationsSection draws one controller's ControllerExpectations.
 /**
- * @param {Controller} c
+ * @param {Manager} c
  * @param {Set<string>} seen
  */
 function expectationsSection(c, seen) {
@@ -308,7 +316,11 @@ function panel(id, data, build) {
 // renderInside redraws the panels whose data changed.
 /** @param {View} view */
 function renderInside(view) {
-	const controllers = view.controllers || [];
+	const managers = view.controllers || [];
+	// The Deployment controller's queue and workers are drawn after the
+	// replication managers', once a Deployment woke it.
+	/** @type {Controller[]} */
+	const controllers = view.deploymentController ? [...managers, view.deploymentController] : managers;
 	// Each panel's sections share one set of the entries already
 	// drawn as terms in the engine's words, so that a word repeated in
 	// every section (HasSynced in each informer's line) is a term once.
@@ -324,7 +336,7 @@ function renderInside(view) {
 	};
 	panel("queue", controllers.map((c) => c.queue), sections(controllers, queueSection));
 	panel("workers", controllers.map((c) => [c.workers, c.lastSyncs]), sections(controllers, workersSection));
-	panel("expectations", controllers.map((c) => c.expectations), sections(controllers, expectationsSection));
+	panel("expectations", managers.map((c) => c.expectations), sections(managers, expectationsSection));
 	panel("informers", view.informers, sections(view.informers || [], informerSection));
 	panel("agenda", view.agenda, () => agendaBody(view.agenda || {}));
 	panel("faults", view.faults, () => faultsBody(view.faults || {}));

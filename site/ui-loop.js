@@ -73,13 +73,19 @@ function s(tag, attrs, ...children) {
 // informer's row, so each controller's sync writes back along an edge of
 // its own (over the top, or under the bottom). The components that are
 // not the controller sit along the top.
+//
+// Once a Deployment has woken the Deployment controller (the engine keeps
+// it asleep until then, and so does the picture), the picture grows a
+// fourth row, the Deployment informer's, and the Deployment controller
+// sits on the replicasets row, whose changes are most of what wakes it;
+// its sync writes back through the gap above that row, and the
+// ReplicationController's, as before, under the bottom. A world without
+// Deployments draws the picture it always drew, at the same cost.
 
-const width = 800;
-const height = 318;
 const boxH = 52;
 // tokenH is the height of the token that travels the edges.
 const tokenH = 16;
-const rowY = {top: 4, pods: 84, replicasets: 160, replicationcontrollers: 236};
+const rowY = {top: 4, pods: 84, replicasets: 160, replicationcontrollers: 236, deployments: 312};
 const col = {
 	api: {x: 6, w: 78},
 	reflector: {x: 120, w: 76},
@@ -90,57 +96,22 @@ const col = {
 	workers: {x: 608, w: 86},
 	sync: {x: 706, w: 88},
 };
+// informers are the informers drawn, each with the controllers whose
+// handlers it tells (handlers), and whether the Deployment controller's
+// handlers hear it too (deploy); the last is drawn only with Deployments.
 const informers = [
-	{name: "informer/pods", row: rowY.pods, label: "informer/pods", handlers: "rs · rc"},
-	{name: "informer/replicasets", row: rowY.replicasets, label: "informer/replicasets", handlers: "rs"},
-	{name: "informer/replicationcontrollers", row: rowY.replicationcontrollers, label: "informer/replicationcontrollers", handlers: "rc"},
+	{name: "informer/pods", row: rowY.pods, label: "informer/pods", handlers: ["rs", "rc"], deploy: true},
+	{name: "informer/replicasets", row: rowY.replicasets, label: "informer/replicasets", handlers: ["rs"], deploy: true},
+	{name: "informer/replicationcontrollers", row: rowY.replicationcontrollers, label: "informer/replicationcontrollers", handlers: ["rc"], deploy: false},
+	{name: "informer/deployments", row: rowY.deployments, label: "informer/deployments", handlers: [], deploy: true},
 ];
 // controllers are the view's controllers, by the short name core/loop
-// gives their places.
+// gives their places; the last is drawn only with Deployments.
 const controllers = [
 	{short: "rs", kind: "rs", row: rowY.pods, name: "ReplicaSet"},
 	{short: "rc", kind: "rc", row: rowY.replicationcontrollers, name: "ReplicationController"},
+	{short: "deploy", kind: "deploy", row: rowY.replicasets, name: "Deployment"},
 ];
-const apiBox = {x: col.api.x, y: 48, w: col.api.w, h: rowY.replicationcontrollers + boxH - 48};
-
-// places lists every place: its id (core/loop's name), its box, its
-// title, the glossary entry that explains it and the panel that holds
-// its table.
-/** @type {Place[]} */
-const places = [];
-/**
- * @param {string} id
- * @param {Box} box
- * @param {string} title
- * @param {string} gloss
- * @param {string} panel
- */
-function place(id, box, title, gloss, panel) {
-	places.push({id, box, title, gloss, panel});
-}
-place("kubectl", {x: col.api.x, y: rowY.top, w: col.api.w, h: 34}, "kubectl", "kubectl", "console-heading");
-place("scheduler", {x: col.fifo.x, y: rowY.top, w: 104, h: 34}, "scheduler", "scheduler", "world-heading");
-place("kubelet", {x: col.fifo.x + 114, y: rowY.top, w: 96, h: 34}, "kubelets", "kubelet", "world-heading");
-place("gc", {x: col.fifo.x + 220, y: rowY.top, w: 124, h: 34}, "garbage collector", "garbage-collector", "gc-h");
-place("events", {x: col.sync.x - 40, y: rowY.top, w: col.sync.w + 40, h: 34}, "event recorder", "event-recorder", "agenda-h");
-place("apiserver", apiBox, "API server", "api-server", "agenda-h");
-for (const inf of informers) {
-	const y = inf.row;
-	place(`${inf.name}/reflector`, {x: col.reflector.x, y, w: col.reflector.w, h: boxH}, "reflector", "reflector", "informers-h");
-	place(`${inf.name}/fifo`, {x: col.fifo.x, y, w: col.fifo.w, h: boxH}, "DeltaFIFO", "deltafifo", "informers-h");
-	place(`${inf.name}/indexer`, {x: col.indexer.x, y, w: col.indexer.w, h: boxH}, "indexer", "indexer", "informers-h");
-	place(`${inf.name}/handlers`, {x: col.handlers.x, y, w: col.handlers.w, h: boxH}, "handlers", "event-handler", "informers-h");
-}
-for (const c of controllers) {
-	const y = c.row;
-	place(`${c.short}/queue`, {x: col.queue.x, y, w: col.queue.w, h: boxH}, "workqueue", "workqueue", "queue-h");
-	place(`${c.short}/workers`, {x: col.workers.x, y, w: col.workers.w, h: boxH}, "workers", "worker", "workers-h");
-	place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync", "sync", "expectations-h");
-}
-const placeByID = new Map(places.map((p) => [p.id, p]));
-// boxOf is the box of a place the picture has (above).
-/** @param {string} id */
-const boxOf = (id) => /** @type {Place} */ (placeByID.get(id)).box;
 
 /** @param {{x: number, w: number}} b */
 const right = (b) => b.x + b.w;
@@ -151,28 +122,90 @@ const midX = (b) => b.x + b.w / 2;
 /** @param {Box} b */
 const bottom = (b) => b.y + b.h;
 
-// edges are the ways between places, each a polyline from its first
-// place to its second; a token that travels the other way runs it
-// backwards. Static edges (reflector → DeltaFIFO, …) are drawn for the
-// reader; the engine's moves use the others.
-/** @type {Edge[]} */
-const edges = [];
 /**
- * @param {string} from
- * @param {string} to
- * @param {Point[]} points
+ * Layout is one picture's geometry: its size, the informers and
+ * controllers it draws, its places (each with its box, title, glossary
+ * entry and panel) and its edges (each a polyline from its first place to
+ * its second; a token that travels the other way runs it backwards).
+ * @typedef {Object} Layout
+ * @property {boolean} deployments
+ * @property {number} width
+ * @property {number} height
+ * @property {typeof informers} informers
+ * @property {typeof controllers} controllers
+ * @property {Place[]} places
+ * @property {Map<string, Place>} placeByID
+ * @property {Edge[]} edges
+ * @property {Map<string, Edge>} edgeByKey
  */
-function edge(from, to, points) {
-	edges.push({from, to, points, key: `${from}>${to}`});
-}
-{
+
+// layout makes the picture's geometry, with the Deployment controller's
+// parts or without them.
+/**
+ * @param {boolean} deployments
+ * @returns {Layout}
+ */
+function layout(deployments) {
+	const infs = deployments ? informers : informers.slice(0, 3);
+	const ctls = deployments ? controllers : controllers.slice(0, 2);
+	const width = deployments ? 808 : 800;
+	const height = deployments ? 394 : 318;
+	const last = deployments ? rowY.deployments : rowY.replicationcontrollers;
+	const apiBox = {x: col.api.x, y: 48, w: col.api.w, h: last + boxH - 48};
+	/** @type {Place[]} */
+	const places = [];
+	/**
+	 * @param {string} id
+	 * @param {Box} box
+	 * @param {string} title
+	 * @param {string} gloss
+	 * @param {string} panel
+	 */
+	const place = (id, box, title, gloss, panel) => {
+		places.push({id, box, title, gloss, panel});
+	};
+	place("kubectl", {x: col.api.x, y: rowY.top, w: col.api.w, h: 34}, "kubectl", "kubectl", "console-heading");
+	place("scheduler", {x: col.fifo.x, y: rowY.top, w: 104, h: 34}, "scheduler", "scheduler", "world-heading");
+	place("kubelet", {x: col.fifo.x + 114, y: rowY.top, w: 96, h: 34}, "kubelets", "kubelet", "world-heading");
+	place("gc", {x: col.fifo.x + 220, y: rowY.top, w: 124, h: 34}, "garbage collector", "garbage-collector", "gc-h");
+	place("events", {x: col.sync.x - 40, y: rowY.top, w: col.sync.w + 40, h: 34}, "event recorder", "event-recorder", "agenda-h");
+	place("apiserver", apiBox, "API server", "api-server", "agenda-h");
+	for (const inf of infs) {
+		const y = inf.row;
+		place(`${inf.name}/reflector`, {x: col.reflector.x, y, w: col.reflector.w, h: boxH}, "reflector", "reflector", "informers-h");
+		place(`${inf.name}/fifo`, {x: col.fifo.x, y, w: col.fifo.w, h: boxH}, "DeltaFIFO", "deltafifo", "informers-h");
+		place(`${inf.name}/indexer`, {x: col.indexer.x, y, w: col.indexer.w, h: boxH}, "indexer", "indexer", "informers-h");
+		place(`${inf.name}/handlers`, {x: col.handlers.x, y, w: col.handlers.w, h: boxH}, "handlers", "event-handler", "informers-h");
+	}
+	for (const c of ctls) {
+		const y = c.row;
+		place(`${c.short}/queue`, {x: col.queue.x, y, w: col.queue.w, h: boxH}, "workqueue", "workqueue", "queue-h");
+		place(`${c.short}/workers`, {x: col.workers.x, y, w: col.workers.w, h: boxH}, "workers", "worker", "workers-h");
+		place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync", "sync", "expectations-h");
+	}
+	const placeByID = new Map(places.map((p) => [p.id, p]));
+	/** @param {string} id */
+	const boxOf = (id) => /** @type {Place} */ (placeByID.get(id)).box;
+
+	// Static edges (reflector → DeltaFIFO, …) are drawn for the reader;
+	// the engine's moves use the others.
+	/** @type {Edge[]} */
+	const edges = [];
+	/**
+	 * @param {string} from
+	 * @param {string} to
+	 * @param {Point[]} points
+	 */
+	const edge = (from, to, points) => {
+		edges.push({from, to, points, key: `${from}>${to}`});
+	};
 	const k = boxOf("kubectl");
 	edge("kubectl", "apiserver", [[midX(k), bottom(k)], [midX(k), apiBox.y]]);
 	for (const id of ["scheduler", "kubelet", "gc", "events"]) {
 		const b = boxOf(id);
 		edge(id, "apiserver", [[b.x + 12, bottom(b)], [right(apiBox) - 6, apiBox.y]]);
 	}
-	for (const inf of informers) {
+	for (const inf of infs) {
 		const y = inf.row + boxH / 2;
 		edge("apiserver", `${inf.name}/reflector`, [[right(apiBox), y], [col.reflector.x, y]]);
 		edge(`${inf.name}/reflector`, `${inf.name}/fifo`, [[right(col.reflector), y], [col.fifo.x, y]]);
@@ -191,41 +224,64 @@ function edge(from, to, points) {
 	 * @returns {Point}
 	 */
 	const queueIn = (c, dy) => [col.queue.x, c.row + boxH / 2 + dy];
-	const [pods, rsInf, rcInf] = informers;
-	const [rs, rc] = controllers;
+	const [pods, rsInf, rcInf, dInf] = informers;
+	const [rs, rc, deploy] = controllers;
 	edge(`${pods.name}/handlers`, "rs/queue", [handlersOut(pods), queueIn(rs, 0)]);
 	edge(`${rsInf.name}/handlers`, "rs/queue", [handlersOut(rsInf), queueIn(rs, 14)]);
 	edge(`${pods.name}/handlers`, "rc/queue", [[right(col.handlers), pods.row + boxH - 8], queueIn(rc, -14)]);
 	edge(`${rcInf.name}/handlers`, "rc/queue", [handlersOut(rcInf), queueIn(rc, 0)]);
-	for (const c of controllers) {
+	if (deployments) {
+		// The Deployment controller hears its Deployments, their
+		// ReplicaSets, and (for Recreate) its pods' deletions.
+		edge(`${rsInf.name}/handlers`, "deploy/queue", [handlersOut(rsInf), queueIn(deploy, 0)]);
+		edge(`${dInf.name}/handlers`, "deploy/queue", [handlersOut(dInf), queueIn(deploy, 14)]);
+		edge(`${pods.name}/handlers`, "deploy/queue", [[right(col.handlers), pods.row + boxH - 16], queueIn(deploy, -14)]);
+	}
+	for (const c of ctls) {
 		const y = c.row + boxH / 2;
 		edge(`${c.short}/queue`, `${c.short}/workers`, [[right(col.queue), y], [col.workers.x, y]]);
 		edge(`${c.short}/workers`, `${c.short}/syncHandler`, [[right(col.workers), y], [col.sync.x, y]]);
 	}
 	// Writes go back to the API server: the ReplicaSet controller's over
-	// the top, the ReplicationController's under the bottom.
+	// the top, the Deployment controller's (its ReplicaSets' creates and
+	// scales, its own status) through the gap above its row, the
+	// ReplicationController's under the bottom.
 	const rsSync = boxOf("rs/syncHandler");
 	edge("rs/syncHandler", "apiserver", [[midX(rsSync), rsSync.y], [midX(rsSync), 62], [right(apiBox), 62]]);
 	const rcSync = boxOf("rc/syncHandler");
 	edge("rc/syncHandler", "apiserver", [[midX(rcSync), bottom(rcSync)], [midX(rcSync), height - 6], [midX(apiBox), height - 6], [midX(apiBox), bottom(apiBox)]]);
+	// Events go up the right-hand side to the recorder.
 	const ev = boxOf("events");
 	edge("rs/syncHandler", "events", [[right(rsSync) - 10, rsSync.y], [right(ev) - 10, bottom(ev)]]);
-	edge("rc/syncHandler", "events", [[right(rcSync), midY(rcSync)], [width - 3, midY(rcSync)], [width - 3, midY(ev)], [right(ev), midY(ev)]]);
+	const rcX = deployments ? right(col.sync) + 4 : width - 3;
+	edge("rc/syncHandler", "events", [[right(rcSync), midY(rcSync)], [rcX, midY(rcSync)], [rcX, midY(ev)], [right(ev), midY(ev)]]);
+	if (deployments) {
+		const dSync = boxOf("deploy/syncHandler");
+		const gap = rowY.replicasets - 19;
+		edge("deploy/syncHandler", "apiserver", [[dSync.x + 12, dSync.y], [dSync.x + 12, gap], [right(apiBox), gap]]);
+		const dX = right(col.sync) + 10;
+		edge("deploy/syncHandler", "events", [[right(dSync), midY(dSync) - 8], [dX, midY(dSync) - 8], [dX, bottom(ev) - 4], [right(ev), bottom(ev) - 4]]);
+	}
+	return {deployments, width, height, informers: infs, controllers: ctls, places, placeByID, edges, edgeByKey: new Map(edges.map((e) => [e.key, e]))};
 }
-const edgeByKey = new Map(edges.map((e) => [e.key, e]));
 
-// way finds the edge between two places, and whether it runs backwards.
+// The two pictures: without the Deployment controller, and with it.
+const layouts = {plain: layout(false), withDeployments: layout(true)};
+
+// way finds the edge of a picture between two places, and whether it runs
+// backwards.
 /**
+ * @param {Layout} geo
  * @param {string} from
  * @param {string} to
  * @returns {{edge: Edge, points: Point[]} | null}
  */
-function way(from, to) {
-	const fwd = edgeByKey.get(`${from}>${to}`);
+function way(geo, from, to) {
+	const fwd = geo.edgeByKey.get(`${from}>${to}`);
 	if (fwd) {
 		return {edge: fwd, points: fwd.points};
 	}
-	const back = edgeByKey.get(`${to}>${from}`);
+	const back = geo.edgeByKey.get(`${to}>${from}`);
 	return back ? {edge: back, points: [...back.points].reverse()} : null;
 }
 
@@ -268,14 +324,18 @@ function informerOf(view, name) {
 /**
  * @param {View} view
  * @param {string} short
+ * @returns {import("./bridge-types.js").Controller | import("./bridge-types.js").DeploymentController | undefined}
  */
 function controllerOf(view, short) {
+	if (short === "deploy") {
+		return view.deploymentController || undefined;
+	}
 	return (view.controllers || []).find((c) => c.kind === short);
 }
 
 // queueKeys are the keys a controller's workqueue holds: waiting, then
 // being processed, then delayed, each once.
-/** @param {import("./bridge-types.js").Controller | undefined} c */
+/** @param {import("./bridge-types.js").Controller | import("./bridge-types.js").DeploymentController | undefined} c */
 function queueKeys(c) {
 	/** @type {Partial<import("./bridge-types.js").Queue>} */
 	const q = (c && c.queue) || {};
@@ -301,12 +361,16 @@ function contents(p, view) {
 			return [`${(inf.pending || []).length} waiting`];
 		case "indexer":
 			return [`${inf.cached ?? 0} cached`];
-		case "handlers":
+		case "handlers": {
 			// Every informer place is one of informers'.
-			return [/** @type {typeof informers[number]} */ (informers.find((i) => i.name === owner)).handlers];
+			const i = /** @type {typeof informers[number]} */ (informers.find((x) => x.name === owner));
+			const names = [...i.handlers, ...(i.deploy && view.deploymentController ? ["deploy"] : [])];
+			// Two names fit on a line of the box; a third goes below.
+			return names.length > 2 ? [`${names[0]} · ${names[1]} ·`, names.slice(2).join(" · ")] : [names.join(" · ")];
+		}
 		}
 	}
-	if (owner === "rs" || owner === "rc") {
+	if (isController(owner)) {
 		const c = controllerOf(view, owner);
 		/** @type {Partial<import("./bridge-types.js").Queue>} */
 		const q = (c && c.queue) || {};
@@ -324,7 +388,15 @@ function contents(p, view) {
 				: [`${all.length} idle`];
 		}
 		case "syncHandler": {
-			const e = ((c && c.expectations) || [])[0];
+			if (c && c.kind === "deploy") {
+				// The Deployment controller has no expectations: its
+				// box shows its last sync, and what that scaled.
+				const last = (c.lastSyncs || []).reduce((/** @type {import("./bridge-types.js").Sync | null} */ a, b) => (!a || b.seq > a.seq ? b : a), null);
+				return last
+					? [last.owner, (last.scales || []).length ? (last.scales || []).map((x) => `${x.from}→${x.to}`).join(" ") : "no scaling"]
+					: ["no sync yet"];
+			}
+			const e = ((c && "expectations" in c && c.expectations) || [])[0];
 			return e ? [e.key, `add ${e.add} · del ${e.del}`] : ["expects 0"];
 		}
 		}
@@ -342,6 +414,13 @@ function contents(p, view) {
 	}
 	}
 	return [];
+}
+
+// isController says whether owner is the short name of a controller the
+// picture draws ("rs", "rc", "deploy").
+/** @param {string} owner */
+function isController(owner) {
+	return controllers.some((c) => c.short === owner);
 }
 
 // splitPlace cuts "informer/pods/fifo" into its owner and part; places
@@ -393,24 +472,34 @@ class Loop {
 		this.tokenLayer = /** @type {HTMLElement} */ (/** @type {unknown} */ (null));
 		/** @type {Animation | null} */
 		this.flight = null;
+		// geo is the picture drawn: with the Deployment controller's parts
+		// once a Deployment woke it, without them until then.
+		/** @type {Layout} */
+		this.geo = layouts.plain;
+		/** @type {ResizeObserver | null} */
+		this.resizes = null;
 	}
 
+	// build draws the picture of this.geo, anew: at the first render, and
+	// when the Deployment controller wakes (or, after a seek back, sleeps
+	// again).
 	build() {
-		const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "loop-svg", role: "group", "aria-label": "The control loop: every part the steps go through"});
+		const geo = this.geo;
+		const svg = s("svg", {viewBox: `0 0 ${geo.width} ${geo.height}`, class: "loop-svg", role: "group", "aria-label": "The control loop: every part the steps go through"});
 		const defs = s("defs", null, s("marker", {id: "loop-arrow", viewBox: "0 0 8 8", refX: 7, refY: 4, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse"},
 			s("path", {d: "M0,0 L8,4 L0,8 z", class: "loop-arrowhead"})));
 		svg.appendChild(defs);
 		const lanes = s("g", {class: "loop-lanes", "aria-hidden": "true"});
-		for (const inf of informers) {
+		for (const inf of geo.informers) {
 			lanes.appendChild(s("text", {x: col.reflector.x, y: inf.row - 5, class: "loop-lane", text: inf.label}));
 		}
-		for (const c of controllers) {
+		for (const c of geo.controllers) {
 			lanes.appendChild(s("text", {x: col.queue.x, y: c.row - 5, class: "loop-lane", text: `${c.name} controller`}));
 		}
 		svg.appendChild(lanes);
 		this.edgeEls = new Map();
 		const edgeLayer = s("g", {class: "loop-edges", "aria-hidden": "true"});
-		for (const e of edges) {
+		for (const e of geo.edges) {
 			const line = s("polyline", {points: e.points.map((p) => p.join(",")).join(" "), class: "loop-edge", "marker-end": "url(#loop-arrow)", "data-edge": e.key});
 			edgeLayer.appendChild(line);
 			this.edgeEls.set(e.key, line);
@@ -418,7 +507,7 @@ class Loop {
 		svg.appendChild(edgeLayer);
 		this.placeEls = new Map();
 		const placeLayer = s("g", {class: "loop-places"});
-		for (const p of places) {
+		for (const p of geo.places) {
 			const b = p.box;
 			/** @type {SVGTextElement[]} */
 			const lines = [];
@@ -454,10 +543,14 @@ class Loop {
 		this.svg = svg;
 		this.figure.replaceChildren(svg, this.tokenLayer);
 		if (typeof ResizeObserver === "function") {
-			new ResizeObserver((entries) => {
+			if (this.resizes) {
+				this.resizes.disconnect();
+			}
+			this.resizes = new ResizeObserver((entries) => {
 				const box = entries[entries.length - 1].contentRect;
 				this.fitLayer(box.width, box.height);
-			}).observe(svg);
+			});
+			this.resizes.observe(svg);
 		}
 		/** @type {PlaceEl} */ (this.placeEls.get("apiserver")).g.tabIndex = 0;
 		svg.addEventListener("click", (event) => {
@@ -476,6 +569,32 @@ class Loop {
 		this.built = true;
 	}
 
+	// rebuild draws the picture of geo in place of the one drawn, if any:
+	// the Deployment controller's parts come in with the first
+	// Deployment (and go again on a seek back before it). The part that
+	// had the keyboard's focus keeps it, and the part chosen stays
+	// chosen, if the new picture has them.
+	/** @param {Layout} geo */
+	rebuild(geo) {
+		const active = document.activeElement;
+		const focused = this.built && active && this.svg.contains(active) ? placeAt(active) : null;
+		this.land();
+		this.geo = geo;
+		this.build();
+		if (this.chosen !== null && !geo.placeByID.has(this.chosen)) {
+			this.chosen = null;
+			this.detail.hidden = true;
+		}
+		if (this.chosen !== null) {
+			/** @type {PlaceEl} */ (this.placeEls.get(this.chosen)).g.classList.add("chosen");
+		}
+		if (focused) {
+			const again = this.placeEls.get(/** @type {string} */ (focused.dataset.place)) || /** @type {PlaceEl} */ (this.placeEls.get("apiserver"));
+			this.rove(again.g);
+			again.g.focus({preventScroll: true});
+		}
+	}
+
 	// fitLayer puts the token's layer on the SVG, drawn w × h pixels: the
 	// SVG scales its picture to fit and centres it (preserveAspectRatio's
 	// default, xMidYMid meet), and the layer, in the picture's units,
@@ -486,6 +605,7 @@ class Loop {
 	 * @param {number} h
 	 */
 	fitLayer(w, h) {
+		const {width, height} = this.geo;
 		const scale = Math.min(w / width, h / height);
 		if (!(scale > 0)) {
 			return;
@@ -508,7 +628,7 @@ class Loop {
 			this.choose(/** @type {string} */ (g.dataset.place), {focus: false});
 			return;
 		}
-		const order = places.map((p) => p.id);
+		const order = this.geo.places.map((p) => p.id);
 		const at = order.indexOf(/** @type {string} */ (g.dataset.place));
 		/** @type {Record<string, number>} */
 		const moves = {ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: order.length - 1};
@@ -545,7 +665,7 @@ class Loop {
 
 	/** @param {boolean} focus */
 	drawDetail(focus) {
-		const p = this.chosen === null ? undefined : placeByID.get(this.chosen);
+		const p = this.chosen === null ? undefined : this.geo.placeByID.get(this.chosen);
 		if (!p || !this.view) {
 			this.detail.hidden = true;
 			return;
@@ -585,8 +705,9 @@ class Loop {
 	 * @param {{animate?: boolean, stepMs?: number}} [options]
 	 */
 	render(view, last, {animate = false, stepMs = 400} = {}) {
-		if (!this.built) {
-			this.build();
+		const geo = view.deploymentController ? layouts.withDeployments : layouts.plain;
+		if (!this.built || geo !== this.geo) {
+			this.rebuild(geo);
 		}
 		this.view = view;
 		const move = (last && last.loop) || null;
@@ -614,13 +735,17 @@ class Loop {
 			if (el.g.getAttribute("aria-label") !== label) {
 				el.g.setAttribute("aria-label", label);
 			}
-			if (id === "rs/queue" || id === "rc/queue") {
-				el.g.dataset.keys = queueKeys(controllerOf(view, id.slice(0, 2))).join(" ");
+			const [owner, part] = splitPlace(id);
+			if (part === "queue" && isController(owner)) {
+				const keys = queueKeys(controllerOf(view, owner)).join(" ");
+				if (el.g.dataset.keys !== keys) {
+					el.g.dataset.keys = keys;
+				}
 			}
 		}
 		const travelled = move && move.from ? `${move.from}>${move.to}` : "";
 		// A move from a place goes to one.
-		const wayNow = move && move.from ? way(move.from, /** @type {string} */ (move.to)) : null;
+		const wayNow = move && move.from ? way(this.geo, move.from, /** @type {string} */ (move.to)) : null;
 		for (const [key, line] of this.edgeEls) {
 			const on = wayNow && wayNow.edge.key === key;
 			line.classList.toggle("travelled", !!on);
@@ -641,7 +766,7 @@ class Loop {
 			"data-edge": travelled,
 			"data-fault": move && move.fault ? move.fault : "",
 		});
-		settle(this.caption, {text: captionOf(move)});
+		settle(this.caption, {text: captionOf(this.geo, move)});
 		if (this.chosen && !this.detail.hidden) {
 			this.drawDetail(false);
 		}
@@ -665,7 +790,7 @@ class Loop {
 		/** @type {SVGGElement[]} */
 		const badges = [];
 		for (const f of flights) {
-			const w = way(f.from, f.to);
+			const w = way(this.geo, f.from, f.to);
 			if (!w) {
 				continue;
 			}
@@ -771,7 +896,7 @@ function placeAt(target) {
 // controllerName is the name of the controller whose places have short.
 /** @param {string} short */
 function controllerName(short) {
-	// rs and rc are both controllers'.
+	// Only a controller's places have a short name.
 	return /** @type {typeof controllers[number]} */ (controllers.find((x) => x.short === short)).name;
 }
 
@@ -782,7 +907,7 @@ function ownerOf(p) {
 	if (owner.startsWith("informer/")) {
 		return `part of ${owner}`;
 	}
-	if (owner === "rs" || owner === "rc") {
+	if (isController(owner)) {
 		return `part of the ${controllerName(owner)} controller`;
 	}
 	return "part of the cluster";
@@ -795,7 +920,7 @@ function placeName(p) {
 	if (owner.startsWith("informer/")) {
 		return `${p.title} of ${owner}`;
 	}
-	if (owner === "rs" || owner === "rc") {
+	if (isController(owner)) {
 		return `${p.title} of the ${controllerName(owner)} controller`;
 	}
 	return p.title;
@@ -803,17 +928,18 @@ function placeName(p) {
 
 // captionOf says in words what the step moved, under the picture.
 /**
+ * @param {Layout} geo
  * @param {LoopMove | null} move
  * @returns {string}
  */
-function captionOf(move) {
+function captionOf(geo, move) {
 	if (!move) {
 		return "";
 	}
 	// kubectl is a name of its own; every other part is "the" part.
 	/** @param {string} id */
 	const name = (id) => {
-		const p = placeByID.get(id);
+		const p = geo.placeByID.get(id);
 		return !p ? id : p.id === "kubectl" ? "kubectl" : `the ${placeName(p)}`;
 	};
 	if (!move.from) {

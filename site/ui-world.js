@@ -1,14 +1,20 @@
 // ui-world.js draws the world: the nodes as columns, each ReplicaSet and
 // ReplicationController as a group holding the pods it controls (each pod in
 // its node's column), and the orphans, pods no controller owns, in a group of
-// their own. It also runs the small menu that opens when a pod is clicked.
+// their own. A Deployment is a card around its ReplicaSets' groups, newest
+// revision first, each labelled with its revision and pod-template-hash and
+// its pods with their images; the card says what the rollout may do (its
+// budget), what its last scaling did and why, and its history, all as the
+// engine's read model says (world.Deployment): nothing of the controller's
+// rule is worked out here. It also runs the small menu that opens when a pod
+// is clicked.
 //
 // The drawing is kept between renders and changed where the view changed
 // (see "Drawing, and drawing again only what changed" below): a big world
 // plays smoothly, and what is drawn is always what a drawing made from
 // nothing would be, so the page never shows a stale pod.
 
-import {h, plural, settle} from "./ui-util.js";
+import {h, plural, settle, table} from "./ui-util.js";
 import {decorateWorld, decorateWorldPart, restoreTermFocus, termFocus} from "./ui-glossary.js";
 
 // maxPodsPerOwner is the most pods drawn in one group; the rest are
@@ -22,6 +28,13 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
 /** @typedef {import("./bridge-types.js").Pod} Pod */
 /** @typedef {import("./bridge-types.js").Owner} Owner */
 /** @typedef {import("./bridge-types.js").Node} WorldNode */
+/** @typedef {import("./bridge-types.js").Deployment} Deployment */
+
+/**
+ * Rollout is what a Deployment's card says of one of its ReplicaSets: its
+ * revision and pod-template-hash, its image and whether it is the new one.
+ * @typedef {{revision: string, hash: string, image: string, isNew: boolean}} Rollout
+ */
 
 /**
  * Head is the record of an owner group's head (newHead): its element,
@@ -37,6 +50,8 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
  * @property {boolean} decorated
  * @property {string | null} failureSig
  * @property {HTMLElement | null} failure
+ * @property {string | null} [revSig]
+ * @property {HTMLElement | null} [rev]
  * @property {HTMLElement} [replicas]
  * @property {{desired: HTMLElement, current: HTMLElement, ready: HTMLElement, available: HTMLElement}} [nums]
  * @property {{el: HTMLElement, active: HTMLElement} | null} [behind]
@@ -53,6 +68,30 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
  * @property {HTMLElement[] | null} cells
  * @property {HTMLElement | null} more
  * @property {HTMLElement | null} empty
+ * @property {boolean} images
+ */
+
+/**
+ * DeployCard is the record of a Deployment's card (drawDeployment): its
+ * section, its head's parts each with the signature of what it was drawn
+ * from, and the element that holds its ReplicaSets' groups. The history
+ * is a details element kept between drawings, so that it stays open or
+ * closed as the learner left it.
+ * @typedef {Object} DeployCard
+ * @property {HTMLElement} el
+ * @property {HTMLElement} head
+ * @property {string | null} titleSig
+ * @property {HTMLElement | null} title
+ * @property {string | null} metaSig
+ * @property {HTMLElement | null} meta
+ * @property {string | null} budgetSig
+ * @property {HTMLElement | null} budget
+ * @property {string | null} scaleSig
+ * @property {HTMLElement | null} scale
+ * @property {string | null} historySig
+ * @property {HTMLDetailsElement} history
+ * @property {HTMLElement} rss
+ * @property {HTMLElement | null} empty
  */
 
 /** @typedef {Map<string, {sig: string, el: HTMLElement}>} Cards */
@@ -66,6 +105,7 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
  * @property {HTMLElement | null} nothing
  * @property {Cards} pods
  * @property {Map<string, Group>} groups
+ * @property {Map<string, DeployCard>} deployments
  * @property {Group | null} orphans
  */
 
@@ -120,9 +160,11 @@ function podState(pod) {
 /**
  * @param {Pod} pod
  * @param {Set<string>} touched
+ * @param {boolean} [showImage] whether the card shows the pod's image, as
+ *   a Deployment's pods do: there it tells the old template from the new.
  * @returns {HTMLButtonElement}
  */
-function podButton(pod, touched) {
+function podButton(pod, touched, showImage = false) {
 	const state = podState(pod);
 	const isTouched = touched.has(refKey("pod", pod.namespace, pod.name));
 	const classes = ["pod", "phase-" + String(pod.phase || "unknown").toLowerCase()];
@@ -151,6 +193,7 @@ function podButton(pod, touched) {
 		details.push(plural(pod.restarts, "restart"));
 	}
 	const node = pod.node ? `on ${pod.node}` : "not scheduled";
+	const image = showImage && pod.image ? pod.image : "";
 	// The button's name holds its visible text, in the same order, and
 	// only then what the card does not show (WCAG 2.5.3, label in name):
 	// a learner who speaks to the page, "click web-x Running", or reads
@@ -161,6 +204,7 @@ function podButton(pod, touched) {
 	const description = [
 		`pod ${pod.name}`,
 		details.join(", "),
+		image,
 		labels,
 		claim ? claim.short : "",
 		node,
@@ -195,6 +239,7 @@ function podButton(pod, touched) {
 	// Running", not "web-xRunning".
 	" ", h("span", {class: "pod-name", text: pod.name}),
 	" ", h("span", {class: "pod-state", text: details.join(" · ")}),
+	image ? [" ", h("span", {class: "pod-image mono", text: image})] : null,
 	labels ? [" ", h("span", {class: "pod-labels", text: labels})] : null,
 	claim ? [" ", h("span", {class: "pod-claim", text: claim.short})] : null,
 	" ", h("span", {class: "pod-node", text: node}));
@@ -335,6 +380,18 @@ function drawCounts(head, owner, active) {
 	}
 }
 
+// headRevision draws the line a ReplicaSet of a Deployment has under its
+// title: its revision, its pod-template-hash, its image, and whether it is
+// the Deployment's new ReplicaSet (the one with its template) or an old one.
+/** @param {Rollout} r */
+function headRevision(r) {
+	return h("p", {class: "rs-revision"},
+		h("span", {class: "badge" + (r.isNew ? " new-rs" : ""), text: `revision ${r.revision || "?"}`}), " · ",
+		"pod-template-hash ", h("code", {text: r.hash || "(none)"}),
+		r.image ? [" · image ", h("code", {text: r.image})] : null,
+		r.isNew ? " · the new ReplicaSet: the Deployment's template" : " · an old ReplicaSet");
+}
+
 // headFailure draws the owner's ReplicaFailure, if it has one.
 /** @param {Owner} owner */
 function headFailure(owner) {
@@ -352,10 +409,13 @@ function headFailure(owner) {
  * @param {number} active
  * @param {boolean} isTouched
  * @param {boolean} gone
+ * @param {Rollout | null} rollout what its Deployment's card says of it,
+ *   for a ReplicaSet of a Deployment
  * @returns {HTMLElement}
  */
-function drawHead(head, owner, active, isTouched, gone) {
+function drawHead(head, owner, active, isTouched, gone, rollout) {
 	const titleSig = `${isTouched} ${gone} ${owner.kind}/${owner.namespace}/${owner.name} ${!!owner.terminating}`;
+	const revSig = rollout ? JSON.stringify(rollout) : "";
 	const metaSig = gone ? "gone" : `selector ${owner.selector}`;
 	const failureSig = gone ? "" : owner.failure || "";
 	/** @type {HTMLElement[]} */
@@ -385,8 +445,19 @@ function drawHead(head, owner, active, isTouched, gone) {
 			decorateWorldPart(head.failure, ".owner-failure");
 		}
 	}
+	if (head.revSig !== revSig) {
+		head.revSig = revSig;
+		head.rev = rollout ? headRevision(rollout) : null;
+		if (head.rev) {
+			decorateWorldPart(head.rev, ".rs-revision");
+		}
+	}
 	// The title and the meta line are drawn above.
-	parts.push(/** @type {HTMLElement} */ (head.title), /** @type {HTMLElement} */ (head.meta));
+	parts.push(/** @type {HTMLElement} */ (head.title));
+	if (head.rev) {
+		parts.push(head.rev);
+	}
+	parts.push(/** @type {HTMLElement} */ (head.meta));
 	if (head.failure) {
 		parts.push(head.failure);
 	}
@@ -472,6 +543,7 @@ function newDrawing() {
 		nothing: null, // the note of an empty world
 		pods: new Map(), // a pod's namespace/name → {sig, el}, its card
 		groups: new Map(), // an owner group's key → its group record
+		deployments: new Map(), // a Deployment's key → its card's record
 		orphans: null, // the orphans' group record
 	};
 }
@@ -486,7 +558,7 @@ function newDrawing() {
  * @returns {Group}
  */
 function newGroup(el) {
-	return {el, head: null, ownerHead: null, columns: null, grid: null, cells: null, more: null, empty: null};
+	return {el, head: null, ownerHead: null, columns: null, grid: null, cells: null, more: null, empty: null, images: false};
 }
 
 // reconcile makes nodes the children of parent, in order, moving as
@@ -545,12 +617,13 @@ function keepText(el, tag, cls, text) {
  * @param {Cards} drawn
  * @param {Pod} pod
  * @param {Set<string>} touched
+ * @param {boolean} showImage
  */
-function card(drawing, drawn, pod, touched) {
+function card(drawing, drawn, pod, touched, showImage) {
 	const key = `${pod.namespace}/${pod.name}`;
-	const sig = (touched.has(refKey("pod", pod.namespace, pod.name)) ? "◆" : "") + JSON.stringify(pod);
+	const sig = (touched.has(refKey("pod", pod.namespace, pod.name)) ? "◆" : "") + (showImage ? "▣" : "") + JSON.stringify(pod);
 	const before = drawing.pods.get(key);
-	const el = before && before.sig === sig ? before.el : podButton(pod, touched);
+	const el = before && before.sig === sig ? before.el : podButton(pod, touched, showImage);
 	drawn.set(key, {sig, el});
 	return el;
 }
@@ -584,7 +657,7 @@ function drawPods(drawing, drawn, group, pods, total, columns, touched) {
 	const lists = columns.map(() => []);
 	const shown = Math.min(pods.length, maxPodsPerOwner);
 	for (let i = 0; i < shown; i++) {
-		lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched));
+		lists[index.get(pods[i].node || "") ?? 0].push(card(drawing, drawn, pods[i], touched, group.images));
 	}
 	cells.forEach((cell, i) => reconcile(cell, lists[i]));
 	const more = Math.max(total, pods.length) - shown;
@@ -639,8 +712,11 @@ function drawBody(drawing, drawn, group, pods, total, columns, touched, none) {
  * @param {boolean} gone
  * @param {string[]} columns
  * @param {Set<string>} touched
+ * @param {Rollout | null} [rollout] what its Deployment's card says of a
+ *   ReplicaSet of a Deployment: its group is labelled with it, and its
+ *   pods show their images
  */
-function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, columns, touched) {
+function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, columns, touched, rollout = null) {
 	const id = `${owner.kind}/${owner.name}`;
 	const isTouched = touched.has(refKey(owner.kind, owner.namespace, owner.name));
 	const classes = ["owner", "group"];
@@ -666,8 +742,14 @@ function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, colum
 		group.el.className = classes.join(" ");
 	}
 	groups.set(key, group);
+	group.images = rollout !== null;
+	settle(group.el, {
+		"data-revision": rollout ? rollout.revision : null,
+		"data-hash": rollout ? rollout.hash : null,
+		"data-new": rollout ? String(rollout.isNew) : null,
+	});
 	group.ownerHead = group.ownerHead || newHead();
-	group.head = drawHead(group.ownerHead, owner, counts.active, isTouched, gone);
+	group.head = drawHead(group.ownerHead, owner, counts.active, isTouched, gone, rollout);
 	drawBody(drawing, drawn, group, pods, counts.pods, columns, touched, "no pods");
 	return group.el;
 }
@@ -693,6 +775,207 @@ function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
 	}
 	drawBody(drawing, drawn, group, orphans, total, columns, touched, "no orphans");
 	return group.el;
+}
+
+// --- A Deployment's card -------------------------------------------------
+//
+// A Deployment is drawn as a card around the groups of its ReplicaSets,
+// which drawOwner draws as it draws any owner's. Its head has the parts
+// below, each kept between drawings and drawn anew only when what it shows
+// changed, as an owner's head is: a rollout changes the budget and the
+// last scaling at many steps, and the rest seldom.
+
+// deployTitle draws a Deployment's title: its name, its revision, and
+// whether it is rolling out, paused or being deleted.
+/**
+ * @param {Deployment} d
+ * @param {boolean} isTouched
+ */
+function deployTitle(d, isTouched) {
+	const state = d.terminating ? "" : d.paused ? "⏸ paused" : d.rolling ? "⟳ rolling out" : "✓ rolled out";
+	return h("h3", {class: "owner-title"},
+		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
+		h("span", {class: "owner-kind", text: "Deployment"}), " ",
+		h("span", {class: "owner-name mono", text: `deploy/${d.name}`}),
+		d.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${d.namespace}`}) : null,
+		d.revision ? h("span", {class: "badge", text: `revision ${d.revision}`}) : null,
+		state ? h("span", {class: "badge" + (d.rolling && !d.paused ? " rolling" : ""), text: state}) : null,
+		d.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
+		isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
+}
+
+// deployMeta draws the line under a Deployment's title: its selector, its
+// size, its strategy with maxSurge and maxUnavailable resolved to pods
+// (by the engine, from spec.replicas), its template's image and its
+// status.
+/** @param {Deployment} d */
+function deployMeta(d) {
+	const st = d.status || /** @type {import("./bridge-types.js").DeploymentStatus} */ ({});
+	const strategy = d.strategy === "RollingUpdate"
+		? ["RollingUpdate (maxSurge ", h("span", {class: "n-surge", text: String(d.maxSurge || 0)}),
+			", maxUnavailable ", h("span", {class: "n-unavailable", text: String(d.maxUnavailable || 0)}), ")"]
+		: [d.strategy || "(no strategy)"];
+	return h("p", {class: "deploy-meta"},
+		h("span", {class: "meta-label", text: "selector "}),
+		h("code", {class: "selector", text: d.selector || "(none)"}),
+		" · ", h("span", {class: "n-desired", text: String(d.replicas)}), " desired · ", strategy,
+		d.image ? [" · image ", h("code", {text: d.image})] : null,
+		` · status, as last written: ${st.updatedReplicas || 0} updated · ${st.readyReplicas || 0} ready · ${st.availableReplicas || 0} available`);
+}
+
+// deployBudget draws what a RollingUpdate may do now, as the engine
+// computed it from the controller's own functions (world.Budget): at most
+// so many pods wanted, at least so many available, and where the
+// ReplicaSets stand against that. The numbers are also data attributes,
+// and each pair is a meter.
+/** @param {Deployment} d */
+function deployBudget(d) {
+	const b = d.budget;
+	if (!b) {
+		return null;
+	}
+	const replicas = d.replicas;
+	return h("div", {
+		class: "deploy-budget" + (d.rolling ? " rolling" : ""),
+		dataset: {maxPods: b.maxPods, minAvailable: b.minAvailable, wanted: b.wanted, available: b.available, pods: b.pods, rolling: String(!!d.rolling)},
+	},
+	h("p", {class: "budget-line"},
+		h("span", {class: "budget-label", text: d.rolling ? "Rollout budget now: " : "Budget: "}),
+		h("strong", {text: String(b.wanted)}), ` pods wanted by its ReplicaSets, of at most ${b.maxPods} (${replicas} replicas + maxSurge ${d.maxSurge || 0})`,
+		" ", h("meter", {min: 0, max: Math.max(b.maxPods, 1), value: Math.min(b.wanted, Math.max(b.maxPods, 1)), "aria-label": `pods wanted: ${b.wanted} of at most ${b.maxPods}`})),
+	h("p", {class: "budget-line"},
+		h("strong", {text: String(b.available)}), ` available, of at least ${b.minAvailable} (${replicas} replicas − maxUnavailable ${d.maxUnavailable || 0})`,
+		" ", h("meter", {min: 0, max: Math.max(replicas, b.available, 1), low: b.minAvailable, optimum: replicas, value: b.available, "aria-label": `available: ${b.available}, at least ${b.minAvailable}`}),
+		` · ${plural(b.pods, "active pod")} now`));
+}
+
+// deployScale draws the last sync that scaled one of the Deployment's
+// ReplicaSets: which, from and to, the function that decided it, and why,
+// in the controller's own words (world.Scale).
+/** @param {Deployment} d */
+function deployScale(d) {
+	const s = d.lastScaling;
+	if (!s || !(s.scales || []).length) {
+		return null;
+	}
+	return h("div", {class: "deploy-last-scale", dataset: {seq: s.seq}},
+		h("p", {class: "scale-head"}, `Last scaling: sync #${s.seq} by `, h("code", {text: s.worker}), `, ended t=${s.end}:`),
+		h("ul", {class: "scales"}, (s.scales || []).map((x) => h("li", {dataset: {rs: `rs/${x.replicaSet}`, from: x.from, to: x.to, by: x.by}},
+			h("code", {text: `rs/${x.replicaSet}`}), ` ${x.from} → ${x.to} `,
+			h("span", {class: "scale-dir", "aria-hidden": "true", text: x.to > x.from ? "▲" : "▼"}),
+			" (", h("code", {text: x.by}), `): ${x.why}`))));
+}
+
+// deployHistory fills the history's details element: its summary, and a
+// table of the revisions, oldest first as kubectl rollout history lists
+// them, the current one marked.
+/**
+ * @param {HTMLDetailsElement} el
+ * @param {Deployment} d
+ */
+function deployHistory(el, d) {
+	const revisions = d.history || [];
+	el.replaceChildren(
+		h("summary", null, `Rollout history: ${plural(revisions.length, "revision")}`),
+		revisions.length
+			? table(`Rollout history of deploy/${d.name}`, ["revision", "ReplicaSet", "image", "change-cause"], revisions.map((r) => {
+				const current = String(r.revision) === d.revision;
+				return {
+					attrs: {class: current ? "current" : "", dataset: {revision: r.revision, ...(current ? {current: "true"} : {})}},
+					cells: [
+						current ? `${r.revision} (current)` : String(r.revision),
+						h("code", {text: r.replicaSet}),
+						r.image ? h("code", {text: r.image}) : "",
+						r.changeCause || "<none>",
+					],
+				};
+			}), "grid history")
+			: h("p", {class: "empty", text: "no revision yet"}));
+}
+
+// newDeployCard makes the record of a Deployment's card, with nothing
+// drawn.
+/**
+ * @param {Deployment} d
+ * @returns {DeployCard}
+ */
+function newDeployCard(d) {
+	const el = h("section", {class: "group deployment", dataset: {deployment: `deploy/${d.name}`, namespace: d.namespace}, "aria-label": `Deployment ${d.name}`});
+	return {
+		el, head: h("div", {class: "group-head deploy-head"}),
+		titleSig: null, title: null, metaSig: null, meta: null, budgetSig: null, budget: null, scaleSig: null, scale: null,
+		historySig: null, history: h("details", {class: "deploy-history"}),
+		rss: h("div", {class: "deploy-rss"}),
+		empty: null,
+	};
+}
+
+// drawDeployment draws a Deployment's card under key, around rss, its
+// ReplicaSets' groups (drawn by drawOwner, in the order the engine lists
+// them: newest revision first), and returns its section.
+/**
+ * @param {Drawing} drawing
+ * @param {Map<string, DeployCard>} cards
+ * @param {string} key
+ * @param {Deployment} d
+ * @param {HTMLElement[]} rss
+ * @param {Set<string>} touched
+ */
+function drawDeployment(drawing, cards, key, d, rss, touched) {
+	const card = drawing.deployments.get(key) || newDeployCard(d);
+	cards.set(key, card);
+	const isTouched = touched.has(refKey("deploy", d.namespace, d.name));
+	const classes = ["group", "deployment"];
+	if (d.terminating) {
+		classes.push("terminating");
+	}
+	if (isTouched) {
+		classes.push("touched");
+	}
+	if (card.el.className !== classes.join(" ")) {
+		card.el.className = classes.join(" ");
+	}
+	const titleSig = JSON.stringify([isTouched, d.name, d.namespace, d.revision, d.rolling, d.paused, d.terminating]);
+	if (card.titleSig !== titleSig) {
+		card.titleSig = titleSig;
+		card.title = deployTitle(d, isTouched);
+		decorateWorldPart(card.title, ".owner-title");
+	}
+	const metaSig = JSON.stringify([d.selector, d.replicas, d.strategy, d.maxSurge, d.maxUnavailable, d.image, d.status]);
+	if (card.metaSig !== metaSig) {
+		card.metaSig = metaSig;
+		card.meta = deployMeta(d);
+		decorateWorldPart(card.meta, ".deploy-meta");
+	}
+	const budgetSig = JSON.stringify([d.budget, d.rolling, d.replicas, d.maxSurge, d.maxUnavailable]);
+	if (card.budgetSig !== budgetSig) {
+		card.budgetSig = budgetSig;
+		card.budget = deployBudget(d);
+		if (card.budget) {
+			decorateWorldPart(card.budget, ".deploy-budget");
+		}
+	}
+	const scaleSig = JSON.stringify(d.lastScaling || null);
+	if (card.scaleSig !== scaleSig) {
+		card.scaleSig = scaleSig;
+		card.scale = deployScale(d);
+		if (card.scale) {
+			decorateWorldPart(card.scale, ".deploy-last-scale");
+		}
+	}
+	const historySig = JSON.stringify([d.history, d.revision]);
+	if (card.historySig !== historySig) {
+		card.historySig = historySig;
+		deployHistory(card.history, d);
+	}
+	reconcile(card.head, [/** @type {HTMLElement} */ (card.title), /** @type {HTMLElement} */ (card.meta), card.budget, card.scale, card.history]
+		.filter((part) => part !== null));
+	reconcile(card.rss, rss);
+	if (!rss.length) {
+		card.empty = card.empty || h("p", {class: "empty", text: "no ReplicaSet yet: the Deployment controller's next sync creates one"});
+	}
+	reconcile(card.el, [card.head, rss.length ? card.rss : /** @type {HTMLElement} */ (card.empty)]);
+	return card.el;
 }
 
 // countGroups reads the view's count of each group's pods (the view
@@ -797,8 +1080,39 @@ function renderWorld(root, view, touched) {
 		decorateWorld(drawing.nodes.el);
 	}
 	parts.push(drawing.nodes.el);
+	// A Deployment's card holds its ReplicaSets' groups, in the order the
+	// engine lists them (newest revision first); the other owners follow,
+	// each a group of its own.
+	const deployments = view.deployments || [];
+	/** @type {Map<string, DeployCard>} */
+	const cards = new Map();
+	/** @type {Set<string>} */
+	const inCards = new Set();
+	if (deployments.length) {
+		const owners = new Map((view.owners || []).map((o) => [`${o.namespace}/${o.kind}/${o.name}`, o]));
+		for (const d of deployments) {
+			const images = new Map((d.history || []).map((r) => [r.replicaSet, r.image || ""]));
+			/** @type {HTMLElement[]} */
+			const rss = [];
+			for (const name of d.replicaSets || []) {
+				const key = `${d.namespace}/rs/${name}`;
+				const owner = owners.get(key);
+				if (!owner) {
+					continue; // the engine lists owners and Deployments at the same step
+				}
+				const rollout = {revision: owner.revision || "", hash: owner.templateHash || "", image: images.get(name) || "", isNew: name === d.newReplicaSet};
+				rss.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], countOf(key), false, columns, touched, rollout));
+				byOwner.delete(key);
+				inCards.add(key);
+			}
+			parts.push(drawDeployment(drawing, cards, `${d.namespace}/deploy/${d.name}`, d, rss, touched));
+		}
+	}
 	for (const owner of view.owners || []) {
 		const key = `${owner.namespace}/${owner.kind}/${owner.name}`;
+		if (inCards.has(key)) {
+			continue;
+		}
 		parts.push(drawOwner(drawing, drawn, groups, key, owner, byOwner.get(key) || [], countOf(key), false, columns, touched));
 		byOwner.delete(key);
 	}
@@ -820,12 +1134,13 @@ function renderWorld(root, view, touched) {
 		parts.push(drawOwner(drawing, drawn, groups, "gone " + key, owner, list, countOf("gone " + key), true, columns, touched));
 	}
 	parts.push(drawOrphans(drawing, drawn, orphans, countOf("").pods, columns, touched));
-	if (!(view.owners || []).length && !pods.length) {
-		drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web"});
+	if (!(view.owners || []).length && !pods.length && !deployments.length) {
+		drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web, or a Deployment, e.g. create deploy web --replicas=4 --selector=app=web"});
 		parts.splice(1, 0, drawing.nothing);
 	}
 	drawing.pods = drawn;
 	drawing.groups = groups;
+	drawing.deployments = cards;
 	reconcile(root, parts);
 	restoreTermFocus(root, focus);
 }

@@ -83,6 +83,10 @@ type Controller struct {
 	// last holds the last finished sync of each key; syncs counts them all.
 	last  map[string]SyncRecord
 	syncs int
+	// lastScaled holds, of each key, the last finished sync that scaled a
+	// ReplicaSet: most syncs of a rollout only write its status, and the
+	// page shows the last move and its reason while they run.
+	lastScaled map[string]SyncRecord
 }
 
 // SyncRecord describes one finished sync.
@@ -98,6 +102,21 @@ type SyncRecord struct {
 	Err string
 	// Seq counts the controller's finished syncs, from 1; Count the key's.
 	Seq, Count int
+	// Scales are the changes of ReplicaSet sizes the sync made, in order.
+	Scales []Scale
+}
+
+// Scale is one change of a ReplicaSet's spec.replicas that a sync made: the
+// ReplicaSet, its size before and after, the function that decided it (By,
+// upstream's name), and Why, that function's rule with the numbers it
+// used, in words ("5 pods may be wanted in all (replicas 4 + maxSurge
+// 1) and the ReplicaSets wanted 4: room for 1 more"). It is the
+// controller's own account of its decision, so that no reader has to work
+// the rule out again.
+type Scale struct {
+	ReplicaSet string
+	From, To   int32
+	By, Why    string
 }
 
 // New builds the controller on the kernel sch and registers its handlers,
@@ -107,7 +126,7 @@ func New(cfg Config, sch sim.Scheduler) *Controller {
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
 	}
-	c := &Controller{cfg: cfg, sch: sch, last: map[string]SyncRecord{}}
+	c := &Controller{cfg: cfg, sch: sch, last: map[string]SyncRecord{}, lastScaled: map[string]SyncRecord{}}
 	limiter := cfg.RateLimiter
 	if limiter == nil {
 		limiter = workqueue.DefaultControllerRateLimiter(sch)
@@ -187,6 +206,13 @@ func (c *Controller) LastSync(key string) (SyncRecord, bool) {
 	return r, ok
 }
 
+// LastScaling returns the last finished sync of a key that scaled one of
+// its ReplicaSets.
+func (c *Controller) LastScaling(key string) (SyncRecord, bool) {
+	r, ok := c.lastScaled[key]
+	return r, ok
+}
+
 // Syncs returns how many syncs have finished.
 func (c *Controller) Syncs() int { return c.syncs }
 
@@ -220,15 +246,16 @@ func (c *Controller) Describe(sim.Event) string {
 }
 
 type controllerSnapshot struct {
-	active, started bool
-	last            map[string]SyncRecord
-	syncs           int
+	active, started  bool
+	last, lastScaled map[string]SyncRecord
+	syncs            int
 }
 
 // Snapshot captures the controller's own state; its queue and workers are
 // components of their own.
 func (c *Controller) Snapshot() any {
-	return &controllerSnapshot{active: c.active, started: c.started, last: maps.Clone(c.last), syncs: c.syncs}
+	return &controllerSnapshot{active: c.active, started: c.started, last: maps.Clone(c.last), lastScaled: maps.Clone(c.lastScaled),
+		syncs: c.syncs}
 }
 
 // Restore returns the controller to a snapshot.
@@ -238,6 +265,10 @@ func (c *Controller) Restore(v any) {
 	c.last = maps.Clone(s.last)
 	if c.last == nil {
 		c.last = map[string]SyncRecord{}
+	}
+	c.lastScaled = maps.Clone(s.lastScaled)
+	if c.lastScaled == nil {
+		c.lastScaled = map[string]SyncRecord{}
 	}
 }
 

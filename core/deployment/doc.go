@@ -144,6 +144,18 @@
 //   - The oracle's stabilize waits in real time for a rollout stuck before
 //     its deadline; the model's advances its clock to the progress check.
 //
+// # What a sync tells the read model
+//
+// Besides its sentences in the trace (say), a sync records each change of a
+// ReplicaSet's size it makes, as a Scale: the ReplicaSet, from and to, the
+// function that decided it, and that function's rule with the numbers it
+// used, in words ("5 pods may be wanted in all (replicas 4 + maxSurge 1)
+// and the ReplicaSets wanted 4: room for 1 more"). They go in the sync's
+// record (SyncRecord.Scales), and the controller keeps each key's last sync
+// that scaled (LastScaling), which core/world's view shows beside the
+// rollout's budget: the page says why a ReplicaSet moved without working
+// the rule out again. None of it reaches the trace.
+//
 // # Writes and conflicts
 //
 // The controller sends every update with the resourceVersion of the object

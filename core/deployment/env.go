@@ -46,6 +46,16 @@ type env interface {
 	// say tells the learner what the sync does, in a sentence, naming the
 	// upstream function doing it; touched are the objects it concerns.
 	say(models, text string, touched ...sim.Ref)
+	// scaled records that the sync changed a ReplicaSet's size, and why:
+	// the read model's account of the sync (SyncRecord.Scales). Unlike say
+	// it writes nothing to the trace, so it changes no step.
+	scaled(s Scale)
+}
+
+// reason is why a sync scales a ReplicaSet: the function that decided it,
+// as upstream names it, and its rule with the numbers it used, in words.
+type reason struct {
+	by, why string
 }
 
 // errSuspend is what an env's call returns when the answer is not there

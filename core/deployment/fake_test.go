@@ -33,6 +33,7 @@ type fakeEnv struct {
 	rateLimited []string
 	after       []time.Duration
 	said        []string
+	scales      []Scale
 }
 
 // action is one API call of a sync: its verb and resource as upstream's
@@ -148,6 +149,8 @@ func (f *fakeEnv) enqueueRateLimited(key string) { f.rateLimited = append(f.rate
 func (f *fakeEnv) enqueueAfter(_ string, after time.Duration) { f.after = append(f.after, after) }
 
 func (f *fakeEnv) say(_, text string, _ ...sim.Ref) { f.said = append(f.said, text) }
+
+func (f *fakeEnv) scaled(s Scale) { f.scales = append(f.scales, s) }
 
 // verbs lists the actions as "verb resource", in order.
 func (f *fakeEnv) verbs() []string {

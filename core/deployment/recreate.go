@@ -34,7 +34,8 @@ func (c *dc) rolloutRecreate(d *api.Deployment, rsList []*api.ReplicaSet, pods p
 		}
 		allRSs = append(oldRSs, newRS)
 	}
-	if _, _, err := c.scaleReplicaSetAndRecordEvent(newRS, replicasOf(d.Spec.Replicas), d); err != nil {
+	if _, _, err := c.scaleReplicaSetAndRecordEvent(newRS, replicasOf(d.Spec.Replicas), d, reason{"rolloutRecreate",
+		"Recreate: the old pods are gone, so the new ReplicaSet gets all " + itoa(replicasOf(d.Spec.Replicas)) + " replicas"}); err != nil {
 		return err
 	}
 	if DeploymentComplete(d, &d.Status) {
@@ -53,7 +54,8 @@ func (c *dc) scaleDownOldReplicaSetsForRecreate(oldRSs []*api.ReplicaSet, d *api
 		if replicasOf(rs.Spec.Replicas) == 0 {
 			continue
 		}
-		ok, updated, err := c.scaleReplicaSetAndRecordEvent(rs, 0, d)
+		ok, updated, err := c.scaleReplicaSetAndRecordEvent(rs, 0, d, reason{"scaleDownOldReplicaSetsForRecreate",
+			"Recreate: every old pod goes before any new one is made"})
 		if err != nil {
 			return false, err
 		}

@@ -55,10 +55,11 @@ func (c *dc) reconcileNewReplicaSet(allRSs []*api.ReplicaSet, newRS *api.Replica
 		return false, nil
 	}
 	if have > want {
-		scaled, _, err := c.scaleReplicaSetAndRecordEvent(newRS, want, d)
+		scaled, _, err := c.scaleReplicaSetAndRecordEvent(newRS, want, d, reason{"reconcileNewReplicaSet",
+			"the new ReplicaSet wanted " + itoa(have) + " replicas, more than the Deployment's " + itoa(want)})
 		return scaled, err
 	}
-	n, err := NewRSNewReplicas(d, allRSs, newRS)
+	n, why, err := newRSNewReplicas(d, allRSs, newRS)
 	if err != nil {
 		return false, err
 	}
@@ -67,7 +68,7 @@ func (c *dc) reconcileNewReplicaSet(allRSs []*api.ReplicaSet, newRS *api.Replica
 			itoa(GetReplicaCountForReplicaSets(allRSs))+" pods wanted in all, and maxSurge allows "+
 			itoa(want+MaxSurge(d)), rsRef(newRS))
 	}
-	scaled, _, err := c.scaleReplicaSetAndRecordEvent(newRS, n, d)
+	scaled, _, err := c.scaleReplicaSetAndRecordEvent(newRS, n, d, reason{"reconcileNewReplicaSet", why})
 	return scaled, err
 }
 
@@ -130,7 +131,9 @@ func (c *dc) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, d *api.Deploymen
 		}
 		c.say("cleanupUnhealthyReplicas", "old rs/"+rs.Metadata.Name+" has "+itoa(spec-rs.Status.AvailableReplicas)+
 			" unavailable replicas: removing "+itoa(k)+" of them first", rsRef(rs))
-		_, updated, err := c.scaleReplicaSetAndRecordEvent(rs, n, d)
+		_, updated, err := c.scaleReplicaSetAndRecordEvent(rs, n, d, reason{"cleanupUnhealthyReplicas",
+			"it wanted " + itoa(spec) + " replicas of which " + itoa(rs.Status.AvailableReplicas) + " are available: removing the others costs no availability, and " +
+				itoa(maxCleanup-total) + " old replicas may go now"})
 		if err != nil {
 			return nil, total, err
 		}
@@ -152,6 +155,9 @@ func (c *dc) scaleDownOldReplicaSetsForRollingUpdate(allRSs, oldRSs []*api.Repli
 	}
 	slices.SortFunc(oldRSs, byCreationTimestamp)
 	budget := available - minAvailable
+	why := reason{"scaleDownOldReplicaSetsForRollingUpdate", itoa(available) + " pods available and at least " + itoa(minAvailable) +
+		" must stay so (replicas " + itoa(replicasOf(d.Spec.Replicas)) + " − maxUnavailable " + itoa(MaxUnavailable(d)) + "): " +
+		itoa(budget) + " may go, oldest ReplicaSet first"}
 	done := int32(0)
 	for _, rs := range oldRSs {
 		if done >= budget {
@@ -167,7 +173,7 @@ func (c *dc) scaleDownOldReplicaSetsForRollingUpdate(allRSs, oldRSs []*api.Repli
 			return 0, errors.New("when scaling down old RS, got invalid request to scale down " +
 				rs.Metadata.Namespace + "/" + rs.Metadata.Name + " " + itoa(spec) + " -> " + itoa(n))
 		}
-		if _, _, err := c.scaleReplicaSetAndRecordEvent(rs, n, d); err != nil {
+		if _, _, err := c.scaleReplicaSetAndRecordEvent(rs, n, d, why); err != nil {
 			return done, err
 		}
 		done += k

@@ -148,21 +148,54 @@ func TestScaleReplicaSetEvents(t *testing.T) {
 	d := newDeployment("foo", 3, nil, intstr(1), intstr(0), map[string]string{"foo": "bar"})
 	r := rs("foo-1", 1, nil, noTimestamp)
 	f, c := newFake()
-	scaled, updated, err := c.scaleReplicaSet(r, 3, d, "up")
+	scaled, updated, err := c.scaleReplicaSet(r, 3, d, "up", reason{"test", "because"})
 	require.NoError(t, err)
 	assert.True(t, scaled)
 	assert.Equal(t, []string{"Normal ScalingReplicaSet Scaled up replica set foo-1 to 3 from 1"}, f.events)
 	assert.Equal(t, map[string]string{DesiredReplicasAnnotation: "3", MaxReplicasAnnotation: "4"}, updated.Metadata.Annotations)
 
 	d.Spec.Replicas = ptr32(5)
-	scaled, _, err = c.scaleReplicaSet(updated, 3, d, "")
+	scaled, _, err = c.scaleReplicaSet(updated, 3, d, "", reason{"test", "because"})
 	require.NoError(t, err)
 	assert.False(t, scaled, "only the annotations changed")
 	assert.Len(t, f.events, 1)
 	assert.Len(t, f.actions, 2)
 
-	scaled, _, err = c.scaleReplicaSetAndRecordEvent(updated, 3, d)
+	scaled, _, err = c.scaleReplicaSetAndRecordEvent(updated, 3, d, reason{"test", "because"})
 	require.NoError(t, err)
 	assert.False(t, scaled)
 	assert.Len(t, f.actions, 2, "already at the size: no write at all, annotations untouched")
+}
+
+// TestRollingUpdateRecordsWhyItScaled pins the sync's own account of each
+// move of a rolling update (Scale, which the page shows beside the
+// rollout's budget): the function that decided it, and its rule with the
+// numbers it used, for a scale-up within the surge, a clean-up of
+// unavailable old replicas, and a scale-down within maxUnavailable.
+func TestRollingUpdateRecordsWhyItScaled(t *testing.T) {
+	d := newDeployment("foo", 10, nil, intstr(2), intstr(2), map[string]string{"foo": "new"})
+
+	newRS := rs("foo-new", 0, map[string]string{"foo": "new"}, noTimestamp)
+	oldRS := withAvailable(rs("foo-old", 10, map[string]string{"foo": "old"}, noTimestamp), 0, 10)
+	f, c := newFake()
+	_, err := c.reconcileNewReplicaSet([]*api.ReplicaSet{newRS, oldRS}, newRS, d)
+	require.NoError(t, err)
+	assert.Equal(t, []Scale{{ReplicaSet: "foo-new", From: 0, To: 2, By: "reconcileNewReplicaSet",
+		Why: "12 pods may be wanted in all (replicas 10 + maxSurge 2) and the ReplicaSets wanted 10: room for 2 more"}}, f.scales)
+
+	f, c = newFake()
+	_, err = c.reconcileOldReplicaSets([]*api.ReplicaSet{oldRS, newRS}, []*api.ReplicaSet{oldRS}, newRS, d)
+	require.NoError(t, err)
+	assert.Equal(t, []Scale{{ReplicaSet: "foo-old", From: 10, To: 8, By: "scaleDownOldReplicaSetsForRollingUpdate",
+		Why: "10 pods available and at least 8 must stay so (replicas 10 − maxUnavailable 2): 2 may go, oldest ReplicaSet first"}}, f.scales)
+
+	unhealthy := withAvailable(rs("foo-old", 10, map[string]string{"foo": "old"}, noTimestamp), 0, 9)
+	f, c = newFake()
+	_, err = c.reconcileOldReplicaSets([]*api.ReplicaSet{unhealthy, newRS}, []*api.ReplicaSet{unhealthy}, newRS, d)
+	require.NoError(t, err)
+	require.Len(t, f.scales, 2, "one unavailable replica cleaned up, then one available scaled down")
+	assert.Equal(t, Scale{ReplicaSet: "foo-old", From: 10, To: 9, By: "cleanupUnhealthyReplicas",
+		Why: "it wanted 10 replicas of which 9 are available: removing the others costs no availability, and 2 old replicas may go now"}, f.scales[0])
+	assert.Equal(t, "scaleDownOldReplicaSetsForRollingUpdate", f.scales[1].By)
+	assert.Equal(t, [2]int32{9, 8}, [2]int32{f.scales[1].From, f.scales[1].To})
 }

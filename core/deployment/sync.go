@@ -329,7 +329,7 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 
 	newRS := newReplicaSetFor(d)
 	allRSs := append(oldRSs, newRS)
-	count, err := NewRSNewReplicas(d, allRSs, newRS)
+	count, why, err := newRSNewReplicas(d, allRSs, newRS)
 	if err != nil {
 		return nil, err
 	}
@@ -382,6 +382,8 @@ func (c *dc) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSe
 	}
 	if !alreadyExists && count > 0 {
 		c.event(d, api.EventNormal, ScalingReplicaSetReason, "Scaled up replica set "+created.Metadata.Name+" to "+itoa(count))
+		c.scaled(Scale{ReplicaSet: created.Metadata.Name, From: 0, To: count, By: "getNewReplicaSet",
+			Why: "created for the new template: " + why})
 	}
 	needsUpdate := SetDeploymentRevision(d, newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
@@ -432,12 +434,14 @@ func (c *dc) scale(d *api.Deployment, newRS *api.ReplicaSet, oldRSs []*api.Repli
 		if replicasOf(rs.Spec.Replicas) == want {
 			return nil
 		}
-		_, _, err := c.scaleReplicaSetAndRecordEvent(rs, want, d)
+		_, _, err := c.scaleReplicaSetAndRecordEvent(rs, want, d, reason{"scale",
+			"a scaling event: the one active ReplicaSet takes all " + itoa(want) + " replicas"})
 		return err
 	}
 	if IsSaturated(d, newRS) {
+		why := reason{"scale", "a scaling event: the new ReplicaSet has all " + itoa(want) + " replicas available, so the old ones go to 0"}
 		for _, old := range FilterActiveReplicaSets(oldRSs) {
-			if _, _, err := c.scaleReplicaSetAndRecordEvent(old, 0, d); err != nil {
+			if _, _, err := c.scaleReplicaSetAndRecordEvent(old, 0, d, why); err != nil {
 				return err
 			}
 		}
@@ -477,19 +481,22 @@ func (c *dc) scale(d *api.Deployment, newRS *api.ReplicaSet, oldRSs []*api.Repli
 		c.say("scale", "proportional scaling: "+strconv.Itoa(int(toAdd))+" replicas to share among "+
 			strconv.Itoa(len(allRSs))+" active ReplicaSets, up to "+itoa(allowed)+" (replicas + maxSurge)", deployRef(d))
 	}
+	why := reason{"scale", "a scaling event: " + itoa(toAdd) + " replicas shared among " + strconv.Itoa(len(allRSs)) +
+		" active ReplicaSets in proportion to their sizes, up to " + itoa(allowed) + " (replicas + maxSurge), the rest to the largest"}
 	for i, rs := range allRSs {
 		if i == 0 && toAdd != 0 {
 			sizes[rs.Metadata.Name] = max(sizes[rs.Metadata.Name]+toAdd-added, 0)
 		}
-		if _, _, err := c.scaleReplicaSet(rs, sizes[rs.Metadata.Name], d, op); err != nil {
+		if _, _, err := c.scaleReplicaSet(rs, sizes[rs.Metadata.Name], d, op, why); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// scaleReplicaSetAndRecordEvent scales rs to n unless it is there already.
-func (c *dc) scaleReplicaSetAndRecordEvent(rs *api.ReplicaSet, n int32, d *api.Deployment) (bool, *api.ReplicaSet, error) {
+// scaleReplicaSetAndRecordEvent scales rs to n unless it is there already;
+// why is the caller's reason, for the sync's record.
+func (c *dc) scaleReplicaSetAndRecordEvent(rs *api.ReplicaSet, n int32, d *api.Deployment, why reason) (bool, *api.ReplicaSet, error) {
 	if replicasOf(rs.Spec.Replicas) == n {
 		return false, rs, nil
 	}
@@ -497,14 +504,14 @@ func (c *dc) scaleReplicaSetAndRecordEvent(rs *api.ReplicaSet, n int32, d *api.D
 	if replicasOf(rs.Spec.Replicas) < n {
 		op = "up"
 	}
-	return c.scaleReplicaSet(rs, n, d, op)
+	return c.scaleReplicaSet(rs, n, d, op, why)
 }
 
 // scaleReplicaSet writes rs's spec.replicas and its desired- and
 // max-replicas annotations when either is behind; a change of size is
-// recorded as a ScalingReplicaSet event. The answer of the update replaces
-// rs.
-func (c *dc) scaleReplicaSet(rs *api.ReplicaSet, n int32, d *api.Deployment, op string) (bool, *api.ReplicaSet, error) {
+// recorded as a ScalingReplicaSet event, and in the sync's record with why
+// it was made. The answer of the update replaces rs.
+func (c *dc) scaleReplicaSet(rs *api.ReplicaSet, n int32, d *api.Deployment, op string, why reason) (bool, *api.ReplicaSet, error) {
 	old := replicasOf(rs.Spec.Replicas)
 	want := replicasOf(d.Spec.Replicas)
 	sizeNeedsUpdate := old != n
@@ -526,6 +533,7 @@ func (c *dc) scaleReplicaSet(rs *api.ReplicaSet, n int32, d *api.Deployment, op 
 	}
 	if sizeNeedsUpdate {
 		c.event(d, api.EventNormal, ScalingReplicaSetReason, "Scaled "+op+" replica set "+updated.Metadata.Name+" to "+itoa(n)+" from "+itoa(old))
+		c.scaled(Scale{ReplicaSet: updated.Metadata.Name, From: old, To: n, By: why.by, Why: why.why})
 	}
 	return sizeNeedsUpdate, updated, nil
 }

@@ -443,25 +443,39 @@ func GetScaledValueFromIntOrPercent(v *api.IntOrString, total int, roundUp bool)
 // allRSs. RollingUpdate: as close to spec.replicas as the surge allows, the
 // pods of every ReplicaSet counted; Recreate: spec.replicas.
 func NewRSNewReplicas(d *api.Deployment, allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) (int32, error) {
+	n, _, err := newRSNewReplicas(d, allRSs, newRS)
+	return n, err
+}
+
+// newRSNewReplicas is NewRSNewReplicas, and why the new ReplicaSet gets
+// that size: its rule, with the numbers it used, in words.
+func newRSNewReplicas(d *api.Deployment, allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) (int32, string, error) {
 	want := replicasOf(d.Spec.Replicas)
 	switch d.Spec.Strategy.Type {
 	case api.RollingUpdateDeploymentStrategy:
 		surge, _ := rollingParams(d)
 		maxSurge, err := GetScaledValueFromIntOrPercent(surge, int(want), true)
 		if err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		current := GetReplicaCountForReplicaSets(allRSs)
 		maxTotal := want + int32(maxSurge)
+		have := replicasOf(newRS.Spec.Replicas)
+		allowed := itoa(maxTotal) + " pods may be wanted in all (replicas " + itoa(want) + " + maxSurge " + strconv.Itoa(maxSurge) +
+			") and the ReplicaSets wanted " + itoa(current)
 		if current >= maxTotal {
-			return replicasOf(newRS.Spec.Replicas), nil
+			return have, allowed + ": no room for more", nil
 		}
-		up := min(maxTotal-current, want-replicasOf(newRS.Spec.Replicas))
-		return replicasOf(newRS.Spec.Replicas) + up, nil
+		up := min(maxTotal-current, want-have)
+		why := allowed + ": room for " + itoa(maxTotal-current) + " more"
+		if up < maxTotal-current {
+			why += ", of which the new ReplicaSet needs " + itoa(up) + " to reach " + itoa(want)
+		}
+		return have + up, why, nil
 	case api.RecreateDeploymentStrategy:
-		return want, nil
+		return want, "Recreate: the new ReplicaSet gets all " + itoa(want) + " replicas at once", nil
 	}
-	return 0, errors.New("deployment type " + d.Spec.Strategy.Type + " isn't supported")
+	return 0, "", errors.New("deployment type " + d.Spec.Strategy.Type + " isn't supported")
 }
 
 // IsSaturated says whether rs, the new ReplicaSet, has all of d's replicas,

@@ -104,7 +104,16 @@ func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	}
 	w.idle = false
 	w.run = &syncRun{key: key, started: ctx.Now()}
-	return w.execute(ctx, "took "+key)
+	rep := w.execute(ctx, "took "+key)
+	// The step that takes a key touches its Deployment, whatever the sync
+	// went on to touch: the page marks it, and the loop's token names it.
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		d := sim.Ref{Kind: "deploy", Namespace: ns, Name: name}
+		if !slices.Contains(rep.Touched, d) {
+			rep.Touched = append([]sim.Ref{d}, rep.Touched...)
+		}
+	}
+	return rep
 }
 
 // execute runs the sync from the top with what it has seen so far, and, if
@@ -144,11 +153,14 @@ func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	q.Done(key)
 	w.c.syncs++
 	rec := SyncRecord{Key: key, Worker: w.name, Start: w.run.started, End: ctx.Now(), Decision: strings.Join(x.all, "; "),
-		Seq: w.c.syncs, Count: w.c.last[key].Count + 1}
+		Seq: w.c.syncs, Count: w.c.last[key].Count + 1, Scales: x.scales}
 	if err != nil {
 		rec.Err = err.Error()
 	}
 	w.c.last[key] = rec
+	if len(rec.Scales) > 0 {
+		w.c.lastScaled[key] = rec
+	}
 	w.run = nil
 	w.syncs++
 	ctx.After(0, w.name, eventWorkerRun, nil)
@@ -206,8 +218,10 @@ type execution struct {
 	sent         bool
 
 	// live are the sentences of the live part, all those of the whole run;
-	// models, touched and handed make the step's report.
+	// models, touched and handed make the step's report. scales are the
+	// ReplicaSets the whole run scaled.
 	live, all []string
+	scales    []Scale
 	models    string
 	touched   []sim.Ref
 	handed    []sim.Handoff
@@ -360,6 +374,10 @@ func (x *execution) say(models, text string, touched ...sim.Ref) {
 		x.touched = append(x.touched, touched...)
 	}
 }
+
+// scaled records a change of size for the sync's record: of the whole run,
+// like all, since the record describes the finished sync.
+func (x *execution) scaled(s Scale) { x.scales = append(x.scales, s) }
 
 var (
 	_ env             = (*execution)(nil)

@@ -482,7 +482,7 @@ func work(step *sim.StepResult, a actor) (Move, bool) {
 	if step.Models == "processNextWorkItem" || step.Models == "" {
 		return Move{Lit: []Place{workers}}, true
 	}
-	return Move{Lit: []Place{workers, sync}, From: ControllerPlace(a.of, Queue), To: workers, Token: ownerKey(step.Touched)}, true
+	return Move{Lit: []Place{workers, sync}, From: ControllerPlace(a.of, Queue), To: workers, Token: ownerKey(step.Touched, a.of)}, true
 }
 
 // record: an event recorder takes an Event a controller's sync recorded.
@@ -552,11 +552,12 @@ func handedToken(h []sim.Handoff) string {
 	return "×" + strconv.Itoa(len(h)) + " keys"
 }
 
-// ownerKey is the queue key of the first ReplicaSet or ReplicationController
-// a step touched: the key a worker took.
-func ownerKey(refs []sim.Ref) string {
+// ownerKey is the queue key of the first object of the controller's own kind
+// (its short name: "rs", "rc", "deploy") a step touched: the key a worker
+// took. A Deployment's worker touches ReplicaSets too, so the kind matters.
+func ownerKey(refs []sim.Ref, kind string) string {
 	for _, r := range refs {
-		if r.Kind == "rs" || r.Kind == "rc" {
+		if r.Kind == kind {
 			return api.Key(r.Namespace, r.Name)
 		}
 	}

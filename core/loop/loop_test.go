@@ -196,3 +196,38 @@ func TestEventsOnTheirWayHaveAnEdge(t *testing.T) {
 		"the pod's watch events are on their way to the pod informer: %v", edges)
 	assert.Positive(t, edges[[2]loop.Place{loop.APIServer, loop.GC}], "and to the garbage collector: %v", edges)
 }
+
+// TestARolloutsScaleTravelsTheLoop follows a rolling update's moves around
+// the loop: a Deployment worker takes its Deployment's key from its queue,
+// its scale of a ReplicaSet reaches the API server, and the ReplicaSet's
+// change comes back through the ReplicaSet informer to both controllers:
+// the replication manager, handed the ReplicaSet's key, and the Deployment
+// controller, handed the Deployment's.
+func TestARolloutsScaleTravelsTheLoop(t *testing.T) {
+	steps := run(t, "seed 1\ncreate deploy web --replicas=4 --selector=app=web\nstabilize\n",
+		"set image deploy/web app=nginx:2.0\nstabilize\n")
+	dQueue, dWorkers, dSync := loop.ControllerPlace("deploy", loop.Queue), loop.ControllerPlace("deploy", loop.Workers),
+		loop.ControllerPlace("deploy", loop.SyncHandler)
+	i, took := first(t, steps, 0, "deploy-worker-", "getNewReplicaSet")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{dWorkers, dSync}, From: dQueue, To: dWorkers, Token: "default/web"}, took.move,
+		"the token is the Deployment's key, though the step touched the ReplicaSet it creates")
+
+	var scale placed
+	for ; i < len(steps); i++ {
+		if s := steps[i]; s.step.Actor == "apiserver" && s.move.From == dSync && s.move.Token == "update replicasets" {
+			scale = s
+			break
+		}
+	}
+	require.NotZero(t, scale.step.N, "no scale of a ReplicaSet reached the API server from the Deployment controller")
+	assert.Equal(t, []loop.Place{loop.APIServer}, scale.move.Lit)
+
+	handlers := loop.InformerPlace("informer/replicasets", loop.Handlers)
+	_, rs := first(t, steps, i, "rs-controller", "updateRS")
+	assert.Equal(t, handlers, rs.move.From)
+	assert.Equal(t, loop.ControllerPlace("rs", loop.Queue), rs.move.To)
+	assert.Regexp(t, `^default/web-`, rs.move.Token, "the replication manager is handed the ReplicaSet's key")
+	_, d := first(t, steps, i, "deploy-controller", "updateReplicaSet")
+	assert.Equal(t, loop.Move{Lit: []loop.Place{dQueue, handlers}, From: handlers, To: dQueue, Token: "default/web"}, d.move,
+		"the Deployment controller is handed its Deployment's key")
+}

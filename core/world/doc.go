@@ -41,7 +41,14 @@
 // controller's own claim rule, controller.DecideClaim), each informer's
 // cache against the API store, each manager's queue, workers, expectations
 // and last syncs, the garbage collector's work, the agenda and the events
-// on their way along the loop, and the faults in force. StepOf describes a
+// on their way along the loop, and the faults in force. Once there is a
+// Deployment, it also holds each Deployment with its ReplicaSets newest
+// revision first, its rollout history, a RollingUpdate's budget (bounds
+// from the controller's own MaxSurge and MaxUnavailable, and the
+// ReplicaSets' counts against them) and its last scaling with the
+// controller's reasons (deployment.Scale, recorded by the sync that
+// decided it), and the Deployment controller's queue, workers and last
+// syncs; a world that never had one has none of it. StepOf describes a
 // step, with its place on the picture of the loop; LatestSync and
 // LastSyncOf describe syncs. The shells only present it: wasm/ marshals it
 // for the page and may import nothing from core/ that would let it derive a

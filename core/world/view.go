@@ -3,9 +3,11 @@ package world
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/controller"
+	"github.com/reconcilelab/rlab/core/deployment"
 	"github.com/reconcilelab/rlab/core/informer"
 	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/loop"
@@ -84,7 +86,7 @@ func (w *World) View(o ViewOptions) View {
 	v.Nodes = nodesView(w)
 	v.Owners = ownersView(w)
 	v.Pods, v.PodGroups, v.PodsTotal = podsView(w, o.Pods, o.PodsPerGroup)
-	v.Deployments = deploymentsView(w)
+	v.Deployments = deploymentsView(w, v.PodGroups)
 	var infs []informer.View
 	informers := []*informer.Informer{w.Pods, w.ReplicaSets, w.ReplicationControllers}
 	if w.Deploy.Active() {
@@ -129,9 +131,12 @@ type Owner struct {
 	// Failure is the ReplicaFailure condition's message, when it is True.
 	Failure string `json:"failure,omitempty"`
 	// Owner is a ReplicaSet's controller ("deploy/web"), and Revision its
-	// deployment.kubernetes.io/revision annotation.
-	Owner    string `json:"owner,omitempty"`
-	Revision string `json:"revision,omitempty"`
+	// deployment.kubernetes.io/revision annotation; TemplateHash is its
+	// pod-template-hash label, which a Deployment gives the ReplicaSets it
+	// makes.
+	Owner        string `json:"owner,omitempty"`
+	Revision     string `json:"revision,omitempty"`
+	TemplateHash string `json:"templateHash,omitempty"`
 }
 
 // OwnerStatus is an owner's status.
@@ -153,11 +158,14 @@ type Pod struct {
 	// Owner is the controlling owner, "rs/web"; empty for an orphan.
 	// OwnerGone says that owner is no longer in the API (nor is any other
 	// of its name with its uid): the garbage collector will act on the pod.
-	Owner       string            `json:"owner,omitempty"`
-	OwnerGone   bool              `json:"ownerGone,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Terminating bool              `json:"terminating,omitempty"`
-	Restarts    int32             `json:"restarts,omitempty"`
+	Owner     string            `json:"owner,omitempty"`
+	OwnerGone bool              `json:"ownerGone,omitempty"`
+	Labels    map[string]string `json:"labels,omitempty"`
+	// Image is the images of its containers, joined by ", ": what tells a
+	// rollout's old pods from its new ones.
+	Image       string `json:"image,omitempty"`
+	Terminating bool   `json:"terminating,omitempty"`
+	Restarts    int32  `json:"restarts,omitempty"`
 	// Kubelet says what its kubelet is doing with it ("starting at
 	// t=2.003s"); empty when no kubelet holds it.
 	Kubelet string `json:"kubelet,omitempty"`
@@ -412,6 +420,7 @@ func ownersView(w *World) []Owner {
 			}
 		}
 		o.Owner, o.Revision = controllerOfRS(rs)
+		o.TemplateHash = rs.Metadata.Labels[deployment.PodTemplateHashLabel]
 		out = append(out, o)
 	}
 	for _, obj := range w.Store.Objects(api.KindReplicationController, "") {
@@ -429,6 +438,17 @@ func ownersView(w *World) []Owner {
 		out = append(out, o)
 	}
 	return out
+}
+
+// images is the images of a pod spec's containers, joined by ", ".
+func images(spec *api.PodSpec) string {
+	var out []string
+	for _, c := range spec.Containers {
+		if c.Image != "" {
+			out = append(out, c.Image)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // replicas is spec.replicas, 1 when unset (the API's default).
@@ -554,6 +574,7 @@ func podsView(w *World, limit, perGroup int) ([]Pod, []PodGroup, int) {
 		}
 		pod.Phase, pod.Ready, pod.Node = p.Status.Phase, controller.IsPodReady(p), p.Spec.NodeName
 		pod.Labels, pod.Terminating = maps.Clone(p.Metadata.Labels), p.Metadata.DeletionTimestamp != nil
+		pod.Image = images(&p.Spec)
 		if pod.Phase == "" {
 			pod.Phase = api.PodPending
 		}

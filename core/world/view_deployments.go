@@ -1,6 +1,8 @@
 package world
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -34,6 +36,54 @@ type Deployment struct {
 	// Conditions are the status's conditions, in its order.
 	Conditions  []Condition `json:"conditions,omitempty"`
 	Terminating bool        `json:"terminating,omitempty"`
+	// Image is the images of its pod template's containers, joined by
+	// ", ".
+	Image string `json:"image,omitempty"`
+
+	// ReplicaSets names the ReplicaSets it controls, newest revision first
+	// (then newest first), and NewReplicaSet the one whose template is the
+	// Deployment's, as the controller finds it (deployment.FindNewReplicaSet;
+	// empty until it exists).
+	ReplicaSets   []string `json:"replicaSets,omitempty"`
+	NewReplicaSet string   `json:"newReplicaSet,omitempty"`
+	// Rolling says a rollout (or a scaling) is under way: there is no new
+	// ReplicaSet yet, an old one still wants pods, or the status is not
+	// yet complete (deployment.DeploymentComplete).
+	Rolling bool `json:"rolling,omitempty"`
+	// Budget is a RollingUpdate's bounds now; nil for Recreate.
+	Budget *Budget `json:"budget,omitempty"`
+	// LastScaling is the last finished sync of the Deployment controller
+	// that scaled one of its ReplicaSets, with the controller's reasons.
+	LastScaling *Sync `json:"lastScaling,omitempty"`
+	// History is its rollout history as kubectl rollout history lists it:
+	// one revision per ReplicaSet that has one, oldest first.
+	History []Revision `json:"history,omitempty"`
+}
+
+// Budget is what a RollingUpdate allows at this step, from the
+// controller's own functions (deployment.MaxSurge, MaxUnavailable): at
+// most MaxPods pods wanted in all (spec.replicas + maxSurge), at least
+// MinAvailable available (spec.replicas − maxUnavailable); and where its
+// ReplicaSets stand against that: Wanted, the sum of their spec.replicas
+// (what the bounds limit), Pods, their active pods (those being deleted
+// are not counted, so more may exist), and Available, the sum of their
+// status.availableReplicas, as the controller reads them.
+type Budget struct {
+	MaxPods      int32 `json:"maxPods"`
+	MinAvailable int32 `json:"minAvailable"`
+	Wanted       int32 `json:"wanted"`
+	Pods         int32 `json:"pods"`
+	Available    int32 `json:"available"`
+}
+
+// Revision is one revision of a rollout history: its number, its
+// ReplicaSet, that ReplicaSet's images, and its kubernetes.io/change-cause
+// annotation.
+type Revision struct {
+	Revision    int64  `json:"revision"`
+	ReplicaSet  string `json:"replicaSet"`
+	Image       string `json:"image,omitempty"`
+	ChangeCause string `json:"changeCause,omitempty"`
 }
 
 // DeploymentStatus is a Deployment's status counts.
@@ -59,6 +109,9 @@ type Condition struct {
 // queue, its workers and its last syncs, as Controller shows a replication
 // manager's.
 type DeploymentController struct {
+	// Kind is "deploy", the short name the loop's places have (core/loop),
+	// as a replication manager's Kind is "rs" or "rc".
+	Kind      string   `json:"kind"`
 	Name      string   `json:"name"`
 	Started   bool     `json:"started"`
 	Queue     Queue    `json:"queue"`
@@ -66,14 +119,26 @@ type DeploymentController struct {
 	LastSyncs []Sync   `json:"lastSyncs,omitempty"`
 }
 
-// deploymentsView lists the Deployments in the store's order.
-func deploymentsView(w *World) []Deployment {
+// deploymentsView lists the Deployments in the store's order, each with its
+// ReplicaSets, its budget, its last scaling and its history; groups are the
+// view's pod groups, which count each ReplicaSet's active pods.
+func deploymentsView(w *World, groups []PodGroup) []Deployment {
+	objs := w.Store.Objects(api.KindDeployment, "")
+	if len(objs) == 0 {
+		return nil
+	}
+	active := map[string]int32{} // "namespace/rs/name" → active pods
+	for _, g := range groups {
+		if !g.OwnerGone {
+			active[g.Namespace+"/"+g.Owner] += int32(g.Active)
+		}
+	}
 	var out []Deployment
-	for _, obj := range w.Store.Objects(api.KindDeployment, "") {
+	for _, obj := range objs {
 		d := obj.(*api.Deployment)
 		v := Deployment{Namespace: d.Metadata.Namespace, Name: d.Metadata.Name, Replicas: replicas(d.Spec.Replicas),
 			Strategy: d.Spec.Strategy.Type, Paused: d.Spec.Paused, Revision: d.Metadata.Annotations[deployment.RevisionAnnotation],
-			Terminating: d.Metadata.DeletionTimestamp != nil,
+			Terminating: d.Metadata.DeletionTimestamp != nil, Image: images(&d.Spec.Template.Spec),
 			Status: DeploymentStatus{d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas,
 				d.Status.UnavailableReplicas, d.Status.ObservedGeneration, d.Metadata.Generation}}
 		if sel, err := labels.LabelSelectorAsSelector(d.Spec.Selector); err == nil {
@@ -85,10 +150,78 @@ func deploymentsView(w *World) []Deployment {
 		for _, c := range d.Status.Conditions {
 			v.Conditions = append(v.Conditions, Condition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message})
 		}
+		rollout(w, d, &v, active)
+		if rec, ok := w.Deploy.LastScaling(api.Key(d.Metadata.Namespace, d.Metadata.Name)); ok {
+			s := deploymentSyncJSON(rec)
+			v.LastScaling = &s
+		}
 		out = append(out, v)
 	}
 	return out
 }
+
+// rollout fills in what a Deployment's ReplicaSets say about its rollout:
+// which they are (those it controls, by uid), newest revision first, which
+// is new, whether a rollout is under way, its budget and its history.
+func rollout(w *World, d *api.Deployment, v *Deployment, active map[string]int32) {
+	var rss []*api.ReplicaSet
+	for _, obj := range w.Store.Objects(api.KindReplicaSet, d.Metadata.Namespace) {
+		rs := obj.(*api.ReplicaSet)
+		if ref := api.GetControllerOf(&rs.Metadata); ref != nil && ref.UID == d.Metadata.UID {
+			rss = append(rss, rs)
+		}
+	}
+	// FindNewReplicaSet sorts its list, oldest first.
+	newRS := deployment.FindNewReplicaSet(d, slices.Clone(rss))
+	if newRS != nil {
+		v.NewReplicaSet = newRS.Metadata.Name
+	}
+	revision := func(rs *api.ReplicaSet) int64 {
+		n, err := deployment.Revision(&rs.Metadata)
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	slices.SortFunc(rss, func(a, b *api.ReplicaSet) int {
+		if ra, rb := revision(a), revision(b); ra != rb {
+			return cmp.Compare(rb, ra)
+		}
+		if c := b.Metadata.CreationTimestamp.Compare(a.Metadata.CreationTimestamp.Time); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Metadata.Name, b.Metadata.Name)
+	})
+	oldWant := false
+	var wanted, pods, available int32
+	for _, rs := range rss {
+		v.ReplicaSets = append(v.ReplicaSets, rs.Metadata.Name)
+		n := replicas(rs.Spec.Replicas)
+		if rs != newRS && n > 0 {
+			oldWant = true
+		}
+		wanted += n
+		pods += active[rs.Metadata.Namespace+"/rs/"+rs.Metadata.Name]
+		available += rs.Status.AvailableReplicas
+	}
+	for i := len(rss) - 1; i >= 0; i-- {
+		rs := rss[i]
+		// kubectl leaves out a ReplicaSet whose revision does not parse.
+		if n := revision(rs); n >= 0 {
+			v.History = append(v.History, Revision{Revision: n, ReplicaSet: rs.Metadata.Name, Image: images(&rs.Spec.Template.Spec),
+				ChangeCause: rs.Metadata.Annotations[changeCauseAnnotation]})
+		}
+	}
+	v.Rolling = newRS == nil || oldWant || !deployment.DeploymentComplete(d, &d.Status)
+	if deployment.IsRollingUpdate(d) {
+		v.Budget = &Budget{MaxPods: v.Replicas + v.MaxSurge, MinAvailable: v.Replicas - v.MaxUnavailable,
+			Wanted: wanted, Pods: pods, Available: available}
+	}
+}
+
+// changeCauseAnnotation is the annotation kubectl's rollout history shows
+// as a revision's CHANGE-CAUSE.
+const changeCauseAnnotation = "kubernetes.io/change-cause"
 
 // deploymentControllerView shows the Deployment controller from inside, or
 // nil while it sleeps.
@@ -97,7 +230,7 @@ func deploymentControllerView(w *World) *DeploymentController {
 	if !v.Active {
 		return nil
 	}
-	out := &DeploymentController{Name: v.Name, Started: v.Started, Queue: queueView(v.Queue)}
+	out := &DeploymentController{Kind: api.ShortName(api.KindDeployment), Name: v.Name, Started: v.Started, Queue: queueView(v.Queue)}
 	for _, wk := range v.Workers {
 		out.Workers = append(out.Workers, Worker{Name: wk.Name, State: wk.State, Key: wk.Key, Phase: wk.Phase,
 			Waiting: wk.Waiting, Syncs: wk.Syncs})
@@ -111,8 +244,12 @@ func deploymentControllerView(w *World) *DeploymentController {
 // deploymentSyncJSON describes a sync of the Deployment controller.
 func deploymentSyncJSON(rec deployment.SyncRecord) Sync {
 	_, name, _ := strings.Cut(rec.Key, "/")
-	return Sync{Owner: "deploy/" + name, Key: rec.Key, Worker: rec.Worker, Start: sim.FormatSeconds(rec.Start),
+	out := Sync{Owner: "deploy/" + name, Key: rec.Key, Worker: rec.Worker, Start: sim.FormatSeconds(rec.Start),
 		End: sim.FormatSeconds(rec.End), Decision: rec.Decision, Err: rec.Err, Seq: rec.Seq}
+	for _, s := range rec.Scales {
+		out.Scales = append(out.Scales, Scale{ReplicaSet: s.ReplicaSet, From: s.From, To: s.To, By: s.By, Why: s.Why})
+	}
+	return out
 }
 
 // controllerOfRS names a ReplicaSet's controller ("deploy/web"), and gives

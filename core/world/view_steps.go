@@ -79,6 +79,20 @@ type Sync struct {
 	Decision string `json:"decision,omitempty"`
 	Err      string `json:"err,omitempty"`
 	Seq      int    `json:"seq"`
+	// Scales are the ReplicaSets a sync of the Deployment controller
+	// scaled, in order, each with the controller's reason.
+	Scales []Scale `json:"scales,omitempty"`
+}
+
+// Scale is one change of a ReplicaSet's spec.replicas a sync made: From →
+// To, decided By the named upstream function, for the reason Why, in the
+// controller's own words and numbers (deployment.Scale).
+type Scale struct {
+	ReplicaSet string `json:"replicaSet"`
+	From       int32  `json:"from"`
+	To         int32  `json:"to"`
+	By         string `json:"by"`
+	Why        string `json:"why"`
 }
 
 // syncJSON describes a sync record of the manager m.
