@@ -116,11 +116,13 @@ func (p *page) playLessonFrom(id string, from int) {
 				p.clickText(fmt.Sprintf("#predict-%d-%d-%d", pg.N, bi, b.Predict.Answer), "")
 				p.clickText("#lesson .predict-block button", "Answer")
 			case lesson.KindDo:
-				before := p.count("#lesson .do-block button:disabled")
+				ran := `[...document.querySelectorAll("#lesson .do-block button")].filter((b) => b.textContent === "✓ Ran").length`
+				before := eval[int](p, ran)
 				p.clickText("#lesson .do-block button", "Run")
 				// The block says it ran once its commands have, and the
-				// page has drawn the world they left.
-				p.waitFor("the do block to have run", runTimeout, fmt.Sprintf(`document.querySelectorAll("#lesson .do-block button:disabled").length > %d`, before))
+				// answers it settles are graded; then the page draws the
+				// world they left.
+				p.waitFor("the do block to have run", runTimeout, fmt.Sprintf(`%s > %d`, ran, before))
 				p.waitIdle(runTimeout)
 				p.waitSettled()
 			case lesson.KindStep:
@@ -159,7 +161,8 @@ func TestFencepostsLessonEndToEnd(t *testing.T) {
 	p.click(`#lessons-list li[data-lesson="` + id + `"] button`)
 	p.waitFor("lesson 16", runTimeout, `document.querySelector("#lesson-title")?.textContent === "Lesson 16: Rolling-update fenceposts" && document.body.dataset.state === "ready"`)
 	require.Contains(t, p.text("#lesson .page-count"), "page 1 of 5")
-	assert.Contains(t, p.text("#lesson .check-block"), "✓ This holds", "setup leaves one ReplicaSet of ten pods, revision 1")
+	// The page checks a page's claims after it is drawn: wait for the verdict.
+	p.waitFor("setup to leave one ReplicaSet of ten pods, revision 1", runTimeout, `document.querySelector("#lesson .check-block")?.textContent.includes("✓ This holds")`)
 	p.click("#lesson .lesson-nav button:last-of-type")
 	p.waitFor("page 2", quick, `document.querySelector("#lesson .page-count")?.textContent.startsWith("page 2 of")`)
 

@@ -79,6 +79,8 @@ class FakeElement extends FakeNode {
 		this.className = "";
 		this.hidden = false;
 		this.style = {};
+		/** @type {Record<string, Function[]>} */
+		this.listeners = {};
 	}
 
 	setAttribute(name, value) {
@@ -97,7 +99,16 @@ class FakeElement extends FakeNode {
 		this.attributes.delete(name);
 	}
 
-	addEventListener() {}
+	addEventListener(type, listener) {
+		(this.listeners[type] ||= []).push(listener);
+	}
+
+	// dispatch calls the element's listeners for type, as a browser would
+	// for an event of that type, and returns what they return (a handler
+	// that is async returns its promise).
+	dispatch(type) {
+		return (this.listeners[type] || []).map((fn) => fn({type, target: this}));
+	}
 
 	get children() {
 		return this.childNodes.filter((c) => c instanceof FakeElement);

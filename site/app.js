@@ -128,13 +128,16 @@ function placeLoop(inLesson) {
 
 const lesson = new Lesson(els.lesson, {
 	shown: placeLoop,
-	run: (lines, page) => act(async () => {
+	run: (lines, page, after) => act(async () => {
 		stopPlay();
 		for (const line of lines) {
 			const res = await consoleUI.exec(line);
 			if (!res || res.failure) {
 				break;
 			}
+		}
+		if (after) {
+			await after();
 		}
 	}, {rethrow: true}),
 	check: (page, block) => call("check", block === undefined ? {page} : {page, block}),

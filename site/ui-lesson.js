@@ -36,7 +36,7 @@ import {inline, markdown} from "./ui-markdown.js";
 /**
  * LessonHooks tie the player to the page (see the constructor).
  * @typedef {Object} LessonHooks
- * @property {(lines: string[], page: number) => Promise<unknown>} run
+ * @property {(lines: string[], page: number, after?: () => Promise<unknown>) => Promise<unknown>} run
  * @property {(page: number, block?: number) => Promise<CheckResult>} check
  * @property {(page: number, block: number) => Promise<import("./bridge-types.js").GradeResult>} grade
  * @property {(step: number) => Promise<unknown>} seek
@@ -54,7 +54,8 @@ import {inline, markdown} from "./ui-markdown.js";
 // the do blocks run, the pages passed, and whether the goal was met.
 class Lesson {
 	// hooks, each returning a Promise where it asks the engine:
-	//   run(lines, page): runs console lines in order;
+	//   run(lines, page, after): runs console lines in order, then after,
+	//     as one action: nothing the learner does runs in between;
 	//   check(page, block): a CheckResult (page 0: the goal; block
 	//     undefined: the page's check blocks);
 	//   grade(page, block): a GradeResult;
@@ -91,6 +92,8 @@ class Lesson {
 		this.page = 0;
 		/** @type {Map<string, Answer>} */
 		this.answers = new Map(); // "page/block" → {choice, step, decided, verdict}
+		/** @type {Set<string>} the answers being graded now */
+		this.grading = new Set();
 		/** @type {Map<string, number>} */
 		this.picked = new Map(); // "page/block" → the choice picked and not yet answered
 		/** @type {Map<string, number>} */
@@ -115,6 +118,7 @@ class Lesson {
 	resetProgress() {
 		this.page = 0;
 		this.answers = new Map();
+		this.grading = new Set();
 		this.picked = new Map();
 		this.ran = new Map();
 		this.held = new Map();
@@ -299,7 +303,7 @@ class Lesson {
 		for (let i = 0; i < blocks.length; i++) {
 			const key = `${page.n}/${i}`;
 			const a = this.answers.get(key);
-			if (blocks[i].kind !== "predict" || !a || a.verdict) {
+			if (blocks[i].kind !== "predict" || !a || a.verdict || this.grading.has(key)) {
 				continue;
 			}
 			const act = blocks.findIndex((b, j) => j > i && (b.kind === "do" || b.kind === "step"));
@@ -308,7 +312,15 @@ class Lesson {
 			if (!done) {
 				continue;
 			}
-			const g = await this.hooks.grade(page.n, i);
+			// The do block's action and a refresh may both come here;
+			// one asks.
+			this.grading.add(key);
+			let g;
+			try {
+				g = await this.hooks.grade(page.n, i);
+			} finally {
+				this.grading.delete(key);
+			}
 			a.decided = g.decided;
 			a.verdict = g.decided < 0 ? "undecided" : g.decided === a.choice ? "right" : "wrong";
 			this.hooks.announce(a.verdict === "right" ? "Your prediction was right." : "Your prediction was not what happened: see why.");
@@ -444,8 +456,14 @@ class Lesson {
 			}
 			button.disabled = true;
 			try {
-				await this.hooks.run(lines, page.n);
-				this.ran.set(key, this.hooks.step());
+				// A question about this block is about the world it left:
+				// grade it inside the same action, so that a second do
+				// block or a step the learner asks for meanwhile waits
+				// until the answer is decided.
+				await this.hooks.run(lines, page.n, async () => {
+					this.ran.set(key, this.hooks.step());
+					await this.grade(page);
+				});
 			} finally {
 				this.update();
 				this.refresh();
