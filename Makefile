@@ -130,4 +130,4 @@ fuzz: ## run every fuzz target for FUZZTIME (default 10s) each, then the 200-see
 	$(GO) test ./core/world -run 'TestChaos$$' -chaos.seeds=200 -count=1
 
 clean: ## remove build and test outputs
-	rm -rf site/main.wasm site/wasm_exec.js site/rlab.js site/*.gz site/*.br bench.out tmp
+	rm -rf site/main.wasm site/lessons.json site/wasm_exec.js site/rlab.js site/*.gz site/*.br bench.out tmp

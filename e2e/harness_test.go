@@ -231,6 +231,9 @@ func buildSite(root, dir string, quality int) error {
 	if files["main.wasm"], err = os.ReadFile(filepath.Join(tmp, "main.wasm")); err != nil {
 		return err
 	}
+	if files[wasmbuild.LessonsFile], err = wasmbuild.Lessons(); err != nil {
+		return err
+	}
 	buildTime := time.Since(start)
 
 	// The site's own files: every file in site/ but the outputs make wasm
@@ -297,7 +300,7 @@ func buildSite(root, dir string, quality int) error {
 // buildOutput says whether a file in site/ is one make wasm writes rather
 // than part of the page's source.
 func buildOutput(name string) bool {
-	return name == "main.wasm" || name == "wasm_exec.js" || name == siteserver.BundleName ||
+	return name == "main.wasm" || name == wasmbuild.LessonsFile || name == "wasm_exec.js" || name == siteserver.BundleName ||
 		strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz")
 }
 

@@ -5,6 +5,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +19,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/internal/siteserver"
+	"github.com/reconcilelab/rlab/internal/wasmbuild"
 )
 
 // The tests of this file load the page as a learner on a slow connection
@@ -228,4 +233,39 @@ func TestHundredPressesAreHundredSteps(t *testing.T) {
 	if len(seen) > 0 {
 		t.Logf("#queued changed %d times, from %q to %q", len(seen), seen[0], seen[len(seen)-1])
 	}
+}
+
+// TestThePageWithoutItsLessons: main.wasm does not carry the lessons; the
+// worker fetches lessons.json beside it. When that fails, the sandbox still
+// works, and the list of lessons says why there are none instead of
+// loading for ever.
+func TestThePageWithoutItsLessons(t *testing.T) {
+	s := getSuite(t)
+	site := siteserver.Handler(os.DirFS(s.dir))
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/"+wasmbuild.LessonsFile {
+			http.NotFound(w, r)
+			return
+		}
+		site.ServeHTTP(w, r)
+	}))
+	t.Cleanup(server.Close)
+
+	p := newTab(t)
+	p.allowConsoleErrors(`lessons\.json`)
+	p.navigate(server.URL + "/")
+	p.waitReady()
+	p.waitSettled()
+	p.command("create rs api --replicas=2 --selector=app=api")
+	p.command("stabilize")
+	p.command("expect pods -l app=api count=2 ready=true")
+	last := eval[string](p, `[...document.querySelectorAll("#console-output .console-entry")].pop().textContent`)
+	assert.NotContains(t, last, "✕", "the sandbox runs without lessons: %s", last)
+
+	p.click("#lessons-button")
+	p.waitFor("the list to say why it is empty", runTimeout, `document.getElementById("lessons-list").textContent.includes("could not be listed")`)
+	list := p.text("#lessons-list")
+	assert.Contains(t, list, "the lessons could not be loaded: lessons.json: 404 Not Found", "the reason, from the worker's fetch")
+	assert.Contains(t, list, "The sandbox works without them.")
+	p.shot("no-lessons")
 }

@@ -1,17 +1,23 @@
 // Package lessons holds Reconcile Lab's lessons, one txtar file each
-// (NN-slug.txtar), and embeds them with go:embed, so the page and the rlab
-// runner carry the same lessons. Parse reads and validates the files, as
-// rlab lessons and CI do; FS hands out the raw files; All loads them from
-// bundle.json, the lessons as data, which is what the page's engine does.
+// (NN-slug.txtar), and embeds them with go:embed, so that rlab and the tests
+// carry them. Parse reads and validates the files, as rlab lessons and CI
+// do; FS hands out the raw files; All loads them from bundle.json, the
+// lessons as data; Bundle hands out bundle.json's text.
 //
 // The bundle is what Parse makes of the files, written as JSON by
 // core/lesson's MarshalBundle and committed beside them; TestBundleIsCurrent
-// keeps it current. It spares main.wasm the parser, its checks and their
-// messages, and the files themselves (the linker drops what nothing in the
-// page reads): 27,906 bytes of its brotli size, measured with one lesson
-// (November 2026; 1,285,904 bytes at quality 11 with the parser, 1,257,998
-// with the bundle). The parser's share stays the same as lessons are added;
-// each lesson's text costs the page its compressed size, once.
+// keeps it current. It spares the page the parser, its checks and their
+// messages: 27,906 bytes of main.wasm's brotli size, measured with one
+// lesson (November 2026; 1,285,904 bytes at quality 11 with the parser,
+// 1,257,998 with the bundle).
+//
+// main.wasm does not import this package. make wasm writes the bundle
+// beside it as lessons.json (internal/wasmbuild), and the page's worker
+// fetches that while main.wasm compiles and hands it to the engine (the
+// bridge's setLessons). With twenty-one lessons the bundle was 23,346
+// bytes of main.wasm's brotli size (1,405,438 with it, 1,382,092 without),
+// and each new lesson, or each lesson translated, would have added its
+// own: the engine's download should not grow with the curriculum.
 //
 // A lesson is data, not code: the setup that builds its starting world, a guide
 // that narrates it page by page, the goal (expect commands) the learner must

@@ -3,6 +3,7 @@ package lessons
 import (
 	"embed"
 	"io/fs"
+	"slices"
 
 	"github.com/reconcilelab/rlab/core/lesson"
 )
@@ -19,6 +20,11 @@ var files embed.FS
 //
 //go:embed bundle.json
 var bundle []byte
+
+// Bundle returns bundle.json's text: the lessons as main.wasm reads them.
+// main.wasm does not carry it; make wasm writes it beside main.wasm as
+// lessons.json, which the page's worker fetches and hands to the engine.
+func Bundle() []byte { return slices.Clone(bundle) }
 
 // FS returns the lesson files, NN-slug.txtar, at its top level.
 func FS() fs.FS { return files }

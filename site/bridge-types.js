@@ -17,6 +17,7 @@
  *   load: {args: LoadArgs, result: LoadResult},
  *   run: {args: RunArgs, result: RunResult},
  *   seek: {args: SeekArgs, result: SeekResult},
+ *   setLessons: {args: SetLessonsArgs, result: LessonsResult},
  *   sources: {args: undefined, result: SourcesResult},
  *   stabilize: {args: StabilizeArgs, result: StepsResult},
  *   step: {args: StepArgs, result: StepsResult},
@@ -614,6 +615,13 @@
  * @typedef {Object} SeekResult
  * @property {number} step
  * @property {number} recordedSteps
+ */
+
+/**
+ * SetLessonsArgs is wasm.SetLessonsArgs.
+ * @typedef {Object} SetLessonsArgs
+ * @property {string} [bundle]
+ * @property {string} [unavailable]
  */
 
 /**

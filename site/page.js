@@ -261,6 +261,9 @@ const state = {
 	// (worlds.js); wantsLessons says the page was opened at #lessons.
 	/** @type {import("./bridge-types.js").LessonInfo[] | null} */
 	lessons: null,
+	// lessonsError says why the engine has no lessons to list, when it
+	// has none (lessons.json could not be fetched).
+	lessonsError: "",
 	wantsLessons: false,
 	chunkViewPending: false,
 	// nextChunkView is the earliest time (performance.now()) of the

@@ -26,6 +26,7 @@ const shell = [
 	"worker.js",
 	"wasm_exec.js",
 	"main.wasm",
+	"lessons.json",
 ];
 
 sw.addEventListener("install", (event) => {

@@ -16,6 +16,9 @@
 //	               {type: "dead", reason}               Go exited or crashed;
 //	                                  the page starts a new worker
 //
+// Beside main.wasm the worker fetches lessons.json, the lessons as data, and
+// hands it to the engine (the bridge's setLessons) before it says ready.
+//
 // Requests are answered one at a time, in order: rlab.call runs to completion
 // before the next message is read, and between two messages the worker's
 // event loop runs, which is what makes chunked runs cancellable.
@@ -50,10 +53,33 @@ const go = new Go();
 // reason to the console (console.error), which the page's developer sees.
 go.exit = (/** @type {number} */ code) => die(`the Go program exited with code ${code}`);
 
-// main.wasm calls onRlabReady once globalThis.rlab is installed.
+// lessons is what the engine's setLessons is to get: lessons.json's text,
+// or why it could not be had. main.wasm does not carry the lessons (see
+// the bridge's SetLessons); start fetches them while main.wasm compiles.
+/** @type {Promise<{bundle: string} | {unavailable: string}>} */
+let lessons = Promise.resolve({unavailable: "the engine was started without them"});
+
+// main.wasm calls onRlabReady once globalThis.rlab is installed. The
+// worker hands the engine its lessons before it says it is ready, so the
+// page's first request finds them.
 self.onRlabReady = () => {
-	postMessage({type: "ready", version: self.rlab.version, readyAt: self.__rlabReadyAt});
+	lessons.then((args) => {
+		setLessons(args);
+		postMessage({type: "ready", version: self.rlab.version, readyAt: self.__rlabReadyAt});
+	});
 };
+
+// setLessons hands the engine its lessons. A bundle it cannot read (one
+// from another build) is passed on as the reason there are none, which
+// the page shows when a lesson is asked for.
+/** @param {{bundle: string} | {unavailable: string}} args */
+function setLessons(args) {
+	const answer = self.rlab.call(JSON.stringify({op: "setLessons", args}));
+	const parsed = typeof answer === "string" ? JSON.parse(answer) : {error: "no answer"};
+	if (parsed.error && "bundle" in args) {
+		setLessons({unavailable: String(parsed.error)});
+	}
+}
 
 // The first message hands over the module; every later one is a request.
 self.onmessage = (event) => {
@@ -93,6 +119,7 @@ function serve(event) {
 // worker at once after a crash.
 /** @param {WebAssembly.Module | null} module */
 function start(module) {
+	lessons = fetchLessons();
 	const instantiated = module
 		? WebAssembly.instantiate(module, go.importObject)
 		: WebAssembly.instantiateStreaming(fetchWasm(), go.importObject).then((result) => result.instance);
@@ -116,4 +143,18 @@ function fetchWasm() {
 		}
 		return response;
 	});
+}
+
+// fetchLessons fetches lessons.json, which make wasm writes beside
+// main.wasm, as text; a failure is not thrown but said, since the sandbox
+// works without lessons.
+function fetchLessons() {
+	return fetch("lessons.json")
+		.then((response) => {
+			if (!response.ok) {
+				throw new Error(`lessons.json: ${response.status} ${response.statusText}; build it with make wasm`);
+			}
+			return response.text();
+		})
+		.then((bundle) => ({bundle}), (err) => ({unavailable: err instanceof Error ? err.message : String(err)}));
 }

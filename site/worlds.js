@@ -124,14 +124,18 @@ async function loadLessonList() {
 				lessons.map((l) => h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}))));
 		}
 	} catch (e) {
-		showError(`The lessons could not be listed: ${/** @type {Error} */ (e).message}`);
+		state.lessonsError = `The lessons could not be listed: ${/** @type {Error} */ (e).message}. The sandbox works without them.`;
+		showError(state.lessonsError);
+		if (els.lessonsDialog.open) {
+			openLessons();
+		}
 	}
 }
 
 // openLessons opens the list of lessons, with each one's progress.
 function openLessons() {
 	if (!state.lessons) {
-		els.lessonsList.replaceChildren(h("li", {class: "lesson-item", text: "The lessons are loading with the simulator…"}));
+		els.lessonsList.replaceChildren(h("li", {class: "lesson-item", text: state.lessonsError || "The lessons are loading with the simulator…"}));
 		if (!els.lessonsDialog.open) {
 			els.lessonsDialog.showModal();
 		}

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/lesson"
@@ -18,7 +17,6 @@ import (
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/world"
-	"github.com/reconcilelab/rlab/lessons"
 )
 
 // This file is the bridge: the page's whole API over the engine, as plain Go.
@@ -46,6 +44,7 @@ import (
 //
 // The ops, with the Go methods they call and their argument and result types:
 //
+//	setLessons  SetLessons(SetLessonsArgs)  → LessonsResult   the lessons, from lessons.json: the worker hands them over first
 //	lessons     Lessons()                   → LessonsResult
 //	load        Load(LoadArgs)              → LoadResult      sandbox (optional seed) or lesson (runs its setup)
 //	run         Run(RunArgs)                → RunResult       one console line
@@ -106,6 +105,17 @@ type Bridge struct {
 	// scratch is where answers are written, kept between requests so that
 	// a view of a thousand pods does not grow a new buffer every time.
 	scratch []byte
+
+	// lessons are the lessons setLessons handed over, in order; nil before.
+	// main.wasm does not carry them: content grows (every lesson, and each
+	// language it is written in) while the engine need not, so the page
+	// fetches lessons.json beside main.wasm and its worker passes it on
+	// before the page's first request. A new Bridge, in a new worker, is
+	// given them again.
+	lessons []*lesson.Lesson
+	// lessonsMissing says why there are none, when the worker could not
+	// fetch lessons.json: the sandbox works without them.
+	lessonsMissing string
 }
 
 // engine is one loaded world and everything the bridge keeps about it.
@@ -228,6 +238,14 @@ type PredictInfo struct {
 type ChoiceInfo struct {
 	Text   string `json:"text"`
 	Expect string `json:"expect"`
+}
+
+// SetLessonsArgs hands the engine its lessons: Bundle is lessons.json's
+// text (core/lesson's bundle format), or, when the page could not fetch
+// it, Unavailable says why.
+type SetLessonsArgs struct {
+	Bundle      string `json:"bundle,omitempty"`
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 // LessonsResult lists the lessons, in order, without their content.
@@ -449,21 +467,22 @@ var testOps map[string]op
 
 func newOpTable() map[string]op {
 	table := map[string]op{
-		"lessons":   func(b *Bridge, _ []byte) (any, error) { return b.Lessons() },
-		"load":      withArgs((*Bridge).Load),
-		"run":       withArgs((*Bridge).Run),
-		"step":      withArgs((*Bridge).Step),
-		"untilSync": withArgs((*Bridge).UntilSync),
-		"stabilize": withArgs((*Bridge).Stabilize),
-		"seek":      withArgs((*Bridge).Seek),
-		"view":      withArgs((*Bridge).View),
-		"steps":     withArgs((*Bridge).Steps),
-		"check":     withArgs((*Bridge).Check),
-		"grade":     withArgs((*Bridge).Grade),
-		"sources":   func(b *Bridge, _ []byte) (any, error) { return b.Sources(), nil },
-		"functions": withArgs((*Bridge).Functions),
-		"complete":  withArgs((*Bridge).Complete),
-		"help":      withArgs((*Bridge).Help),
+		"setLessons": withArgs((*Bridge).SetLessons),
+		"lessons":    func(b *Bridge, _ []byte) (any, error) { return b.Lessons() },
+		"load":       withArgs((*Bridge).Load),
+		"run":        withArgs((*Bridge).Run),
+		"step":       withArgs((*Bridge).Step),
+		"untilSync":  withArgs((*Bridge).UntilSync),
+		"stabilize":  withArgs((*Bridge).Stabilize),
+		"seek":       withArgs((*Bridge).Seek),
+		"view":       withArgs((*Bridge).View),
+		"steps":      withArgs((*Bridge).Steps),
+		"check":      withArgs((*Bridge).Check),
+		"grade":      withArgs((*Bridge).Grade),
+		"sources":    func(b *Bridge, _ []byte) (any, error) { return b.Sources(), nil },
+		"functions":  withArgs((*Bridge).Functions),
+		"complete":   withArgs((*Bridge).Complete),
+		"help":       withArgs((*Bridge).Help),
 	}
 	for name, f := range testOps {
 		table[name] = f
@@ -547,21 +566,41 @@ func errorJSON(err error) []byte {
 
 // --- Loading -----------------------------------------------------------------
 
-// allLessons parses the embedded lessons once.
-func allLessons() ([]*lesson.Lesson, error) {
-	lessonsOnce.Do(func() { parsedLessons, lessonsErr = lessons.All() })
-	return parsedLessons, lessonsErr
+// SetLessons takes the lessons from lessons.json's text, replacing any given
+// before, and lists them. A bundle this engine cannot read is refused and
+// the lessons held stay.
+func (b *Bridge) SetLessons(a SetLessonsArgs) (*LessonsResult, error) {
+	switch {
+	case a.Bundle != "" && a.Unavailable != "":
+		return nil, errors.New("setLessons takes a bundle or the reason there is none, not both")
+	case a.Unavailable != "":
+		b.lessons, b.lessonsMissing = nil, a.Unavailable
+		return &LessonsResult{Lessons: []LessonInfo{}}, nil
+	case a.Bundle == "":
+		return nil, errors.New("setLessons needs the text of lessons.json as bundle, or why it could not be fetched as unavailable")
+	}
+	all, err := lesson.LoadBundle([]byte(a.Bundle))
+	if err != nil {
+		return nil, fmt.Errorf("lessons.json is not a lesson bundle this engine reads (is it from another build?): %w", err)
+	}
+	b.lessons, b.lessonsMissing = all, ""
+	return b.Lessons()
 }
 
-var (
-	lessonsOnce   sync.Once
-	parsedLessons []*lesson.Lesson
-	lessonsErr    error
-)
+// allLessons returns the lessons setLessons gave, or why there are none.
+func (b *Bridge) allLessons() ([]*lesson.Lesson, error) {
+	switch {
+	case b.lessons != nil:
+		return b.lessons, nil
+	case b.lessonsMissing != "":
+		return nil, errors.New("the lessons could not be loaded: " + b.lessonsMissing)
+	}
+	return nil, errors.New("no lessons were given to the engine: the page's worker hands over lessons.json (setLessons) before its first request")
+}
 
 // Lessons lists the lessons the page offers, in order.
 func (b *Bridge) Lessons() (*LessonsResult, error) {
-	all, err := allLessons()
+	all, err := b.allLessons()
 	if err != nil {
 		return nil, err
 	}
@@ -578,7 +617,7 @@ func (b *Bridge) Lessons() (*LessonsResult, error) {
 func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 	var l *lesson.Lesson
 	if a.Lesson != "" {
-		all, err := allLessons()
+		all, err := b.allLessons()
 		if err != nil {
 			return nil, err
 		}

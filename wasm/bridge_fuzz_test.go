@@ -96,7 +96,7 @@ func FuzzBridge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, script string) {
 		requests := fuzzRequests(script)
 		first := playChecked(t, requests)
-		second := play(NewBridge(), requests)
+		second := play(newBridge(t), requests)
 		for i := range first {
 			require.Equal(t, string(first[i]), string(second[i]),
 				"request %d (%s) answered differently on replay", i, requests[i])
@@ -148,7 +148,7 @@ var viewRequest = []byte(`{"op":"view","args":{"agenda":50,"steps":50}}`)
 // and returns the answers.
 func playChecked(t *testing.T, requests [][]byte) [][]byte {
 	t.Helper()
-	b := NewBridge()
+	b := newBridge(t)
 	answers := make([][]byte, 0, len(requests))
 	for i, req := range requests {
 		before := b.Handle(viewRequest)

@@ -101,14 +101,14 @@ func stabilize(t testing.TB, b *Bridge, chunk int) int {
 
 func newSandbox(t testing.TB, seed uint64) *Bridge {
 	t.Helper()
-	b := NewBridge()
+	b := newBridge(t)
 	res := callOp[LoadResult](t, b, "load", LoadArgs{Seed: seed})
 	require.Equal(t, "sandbox", res.Mode)
 	return b
 }
 
 func TestBridgeSandboxLifecycle(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	load := callOp[LoadResult](t, b, "load", LoadArgs{Seed: 7})
 	assert.Equal(t, LoadResult{Mode: "sandbox", Seed: 7, Step: load.Step}, load)
 	assert.Positive(t, load.Step, "the world's start ran")
@@ -309,7 +309,7 @@ func TestBridgeUntilSync(t *testing.T) {
 }
 
 func TestBridgeCompleteAndHelp(t *testing.T) {
-	b := NewBridge() // neither needs a world
+	b := newBridge(t) // neither needs a world
 
 	c := callOp[CompleteResult](t, b, "complete", CompleteArgs{Line: "sca"})
 	assert.Equal(t, CompleteResult{Start: 0, End: 3, Candidates: []string{"scale"}}, c)
@@ -344,7 +344,7 @@ func TestBridgeCompletesNamesFromTheLiveWorld(t *testing.T) {
 		t.Helper()
 		return callOp[CompleteResult](t, b, "complete", CompleteArgs{Line: line}).Candidates
 	}
-	assert.Equal(t, []string{"node/"}, complete(NewBridge(), "cordon "), "nothing is loaded: no names")
+	assert.Equal(t, []string{"node/"}, complete(newBridge(t), "cordon "), "nothing is loaded: no names")
 
 	b := newSandbox(t, 3)
 	assert.Equal(t, []string{"node/node-1", "node/node-2", "node/node-3"}, complete(b, "cordon node/"))
@@ -372,7 +372,7 @@ func TestBridgeCompletesNamesFromTheLiveWorld(t *testing.T) {
 }
 
 func TestBridgeRequestErrors(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	for _, tc := range []struct{ req, want string }{
 		{`{"op":"view"}`, "nothing is loaded yet"},
 		{`{"op":"step"}`, "nothing is loaded yet"},
@@ -447,7 +447,7 @@ var session = []struct {
 
 func TestBridgeIsDeterministic(t *testing.T) {
 	play := func() [][]byte {
-		b := NewBridge()
+		b := newBridge(t)
 		var out [][]byte
 		for _, r := range session {
 			ans := b.Handle(encodeRequest(t, r.op, r.args))
@@ -525,12 +525,12 @@ func TestBridgeSeekBackAndForth(t *testing.T) {
 }
 
 func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	list := callOp[LessonsResult](t, b, "lessons", nil)
 	require.NotEmpty(t, list.Lessons)
 	for _, item := range list.Lessons {
 		t.Run(item.ID, func(t *testing.T) {
-			b := NewBridge()
+			b := newBridge(t)
 			load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: item.ID})
 			assert.Equal(t, "lesson", load.Mode)
 			l := load.Lesson
@@ -612,7 +612,7 @@ func stepTo(t *testing.T, b *Bridge, n, i int) {
 // failing ones with what they found; grade runs a predict's choices; the
 // sources name upstream functions with links.
 func TestBridgeChecksLineByLineAndGrades(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "02-a-pod-dies"}).Lesson
 	goal := callOp[CheckResult](t, b, "check", nil)
 	require.Len(t, goal.Lines, 2)
@@ -647,7 +647,7 @@ func TestBridgeChecksLineByLineAndGrades(t *testing.T) {
 }
 
 func TestBridgeLessonContent(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "02-a-pod-dies", Seed: 9}).Lesson
 	require.Len(t, l.Pages, 3)
 	blocks := l.Pages[1].Blocks
@@ -718,7 +718,7 @@ func TestBridgeRecoversPanics(t *testing.T) {
 }
 
 func TestBridgeLessonSetupIsNotTheLearners(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "02-a-pod-dies"})
 	require.Positive(t, load.Step)
 
@@ -949,7 +949,7 @@ func TestBridgeViewTellsAGoneOwnerFromItsNamesake(t *testing.T) {
 // says what to do instead; one event at a time, and every other page, run
 // as ever.
 func TestBridgeStepwisePagesRefuseManyEventsAtOnce(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	l := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-the-control-loop"}).Lesson
 	require.NotNil(t, l)
 	run(t, b, "create rs web --replicas=3 --selector=app=web")
@@ -973,7 +973,7 @@ func TestBridgeStepwisePagesRefuseManyEventsAtOnce(t *testing.T) {
 // TestBridgeFunctionsSaysWhatTheRealCodeDid: the functions some steps
 // modelled, in the order each first ran, counted, with their sources.
 func TestBridgeFunctionsSaysWhatTheRealCodeDid(t *testing.T) {
-	b := NewBridge()
+	b := newBridge(t)
 	load := callOp[LoadResult](t, b, "load", LoadArgs{Lesson: "01-the-control-loop"})
 	assert.Equal(t, &lesson.PageRange{From: 2, To: 6}, load.Lesson.Stepwise)
 	run(t, b, "create rs web --replicas=3 --selector=app=web", "step 6")

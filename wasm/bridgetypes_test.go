@@ -30,21 +30,22 @@ const bridgeTypesFile = "../site/bridge-types.js"
 // answer types are its request and answer. TestBridgeTypesAreCurrent fails
 // when an op is added without being listed here.
 var bridgeOps = map[string]any{
-	"lessons":   (*Bridge).Lessons,
-	"load":      (*Bridge).Load,
-	"run":       (*Bridge).Run,
-	"step":      (*Bridge).Step,
-	"untilSync": (*Bridge).UntilSync,
-	"stabilize": (*Bridge).Stabilize,
-	"seek":      (*Bridge).Seek,
-	"view":      (*Bridge).View,
-	"steps":     (*Bridge).Steps,
-	"check":     (*Bridge).Check,
-	"grade":     (*Bridge).Grade,
-	"sources":   (*Bridge).Sources,
-	"functions": (*Bridge).Functions,
-	"complete":  (*Bridge).Complete,
-	"help":      (*Bridge).Help,
+	"setLessons": (*Bridge).SetLessons,
+	"lessons":    (*Bridge).Lessons,
+	"load":       (*Bridge).Load,
+	"run":        (*Bridge).Run,
+	"step":       (*Bridge).Step,
+	"untilSync":  (*Bridge).UntilSync,
+	"stabilize":  (*Bridge).Stabilize,
+	"seek":       (*Bridge).Seek,
+	"view":       (*Bridge).View,
+	"steps":      (*Bridge).Steps,
+	"check":      (*Bridge).Check,
+	"grade":      (*Bridge).Grade,
+	"sources":    (*Bridge).Sources,
+	"functions":  (*Bridge).Functions,
+	"complete":   (*Bridge).Complete,
+	"help":       (*Bridge).Help,
 }
 
 // TestBridgeTypesAreCurrent keeps site/bridge-types.js, the JSDoc types of

@@ -37,7 +37,7 @@ var firstViewArgs = ViewArgs{Agenda: 8, Steps: 1, Pods: 1000, PodsPerGroup: 60, 
 // page would receive them. encoding/json escapes <, > and & in strings, so
 // the text can sit inside a <script> element: nothing in it can close it.
 func firstView(t *testing.T) []byte {
-	b := NewBridge()
+	b := newBridge(t)
 	answer := func(op string, args any) json.RawMessage {
 		t.Helper()
 		a := decodeAnswer(t, b.Handle(encodeRequest(t, op, args)))

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -53,4 +54,19 @@ func TestTheBridgeImportsOnlyTheReadModel(t *testing.T) {
 		}
 	}
 	require.Greater(t, checked, 3, "no bridge source file was checked")
+}
+
+// TestMainWasmCarriesNoLessons: the lessons package, with its embedded
+// bundle, is in no package main.wasm is built from. The page's worker
+// fetches lessons.json instead (SetLessons), so that writing a lesson, or
+// translating one, never grows the engine's download.
+func TestMainWasmCarriesNoLessons(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, "github.com/reconcilelab/rlab/core/lesson", "the bridge reads the bundle with core/lesson")
+	require.NotContains(t, deps, "github.com/reconcilelab/rlab/lessons",
+		"main.wasm would carry every lesson's text: take them from lessons.json through setLessons")
 }

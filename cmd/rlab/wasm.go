@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/reconcilelab/rlab/internal/wasmbuild"
@@ -20,7 +21,8 @@ var wasmCommand = &command{
 		"uses: stripped, with trimmed paths, and with the compiler's inlining off outside the\n" +
 		"Go runtime, which makes the file an eighth smaller at no cost in speed (the browser\n" +
 		"inlines hot wasm code itself). It runs in the module's root and prints the go\n" +
-		"command it ran. make wasm runs it.",
+		"command it ran. Beside the program it writes lessons.json, the lessons, which the\n" +
+		"page fetches and main.wasm does not carry. make wasm runs it.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		out := fs.String("out", "site/main.wasm", "write the program to `file`")
 		version := fs.String("version", "", "report `v` as rlab.version on the page (default: the program's own, dev)")
@@ -37,7 +39,10 @@ var wasmCommand = &command{
 			if *tags != "" {
 				tagList = strings.Split(*tags, ",")
 			}
-			return buildWasm(ctx, stdout, stderr, *goCmd, wasmbuild.Args(*out, *version, tagList...))
+			if err := buildWasm(ctx, stdout, stderr, *goCmd, wasmbuild.Args(*out, *version, tagList...)); err != nil {
+				return err
+			}
+			return writeLessons(stdout, filepath.Join(filepath.Dir(*out), wasmbuild.LessonsFile))
 		}
 	},
 }
@@ -52,6 +57,19 @@ func buildWasm(ctx context.Context, stdout, stderr io.Writer, goCmd string, args
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("building main.wasm: %w", err)
 	}
+	return nil
+}
+
+// writeLessons writes the lessons the page fetches to path.
+func writeLessons(stdout io.Writer, path string) error {
+	data, err := wasmbuild.Lessons()
+	if err != nil {
+		return fmt.Errorf("the lessons' bundle: %w", err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: the lessons, %d bytes\n", filepath.ToSlash(path), len(data))
 	return nil
 }
 

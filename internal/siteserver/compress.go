@@ -140,6 +140,7 @@ var compressible = map[string]bool{
 	".html":        true,
 	".svg":         true,
 	".webmanifest": true,
+	".json":        true,
 }
 
 // A Compressed reports one file whose siblings Precompress wrote.

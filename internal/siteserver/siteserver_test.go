@@ -18,6 +18,7 @@ import (
 	"github.com/reconcilelab/rlab/internal/gotool"
 
 	"github.com/reconcilelab/rlab/internal/siteserver"
+	"github.com/reconcilelab/rlab/internal/wasmbuild"
 )
 
 // wantPolicy is the Content-Security-Policy the page is written for, spelled
@@ -189,6 +190,9 @@ func TestHandlerServesRealPage(t *testing.T) {
 	require.NoError(t, err)
 	gotool.Run(t, append(os.Environ(), "GOOS=js", "GOARCH=wasm"),
 		"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), "../../wasm")
+	lessonsJSON, err := wasmbuild.Lessons()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, wasmbuild.LessonsFile), lessonsJSON, 0o644))
 	h := serveDir(t, dir)
 
 	page := get(t, h, "/")
@@ -202,9 +206,9 @@ func TestHandlerServesRealPage(t *testing.T) {
 		".json": "application/json",
 		".wasm": "application/wasm",
 	}
-	// The simulator loads main.wasm and wasm_exec.js from its script, not
-	// from index.html.
-	for _, ref := range append(localRefs(html), "main.wasm", "wasm_exec.js") {
+	// The simulator loads main.wasm, wasm_exec.js and lessons.json from
+	// its script, not from index.html.
+	for _, ref := range append(localRefs(html), "main.wasm", "wasm_exec.js", wasmbuild.LessonsFile) {
 		wantType, ok := wantTypes[filepath.Ext(ref)]
 		if !assert.True(t, ok, "index.html loads %s; add its type to this test", ref) {
 			continue

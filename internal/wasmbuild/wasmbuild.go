@@ -1,6 +1,12 @@
 package wasmbuild
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/reconcilelab/rlab/lessons"
+)
 
 // Package is the wasm program's import path, relative to the module root.
 const Package = "./wasm"
@@ -45,4 +51,18 @@ func Flags(version string, tags ...string) []string {
 func Args(out, version string, tags ...string) []string {
 	args := append([]string{"build"}, Flags(version, tags...)...)
 	return append(args, "-o", out, Package)
+}
+
+// LessonsFile is the file beside main.wasm that holds the lessons: the page's
+// worker fetches it and hands it to the engine, which does not carry them.
+const LessonsFile = "lessons.json"
+
+// Lessons returns LessonsFile's content: the lessons package's bundle,
+// without the indentation that keeps its diffs readable in the repository.
+func Lessons() ([]byte, error) {
+	var out bytes.Buffer
+	if err := json.Compact(&out, lessons.Bundle()); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
