@@ -163,6 +163,9 @@
 //     download shows as bytes of main.wasm's size and of its compressed
 //     size, in text and in a progress bar with the same words for a screen
 //     reader.
+//   - TestThePageWithoutItsLessons: served without lessons.json, the page
+//     still runs the sandbox, and the list of lessons says why it is empty
+//     (the worker's fetch failed) instead of loading for ever.
 //   - TestStepBeforeTheEngineWaitsAndRunsOnce: Step pressed at 1.6 Mbit/s
 //     before the engine is up carries a pending mark, #queued and #status
 //     say that it waits, and it runs exactly once when the engine is up.
@@ -308,8 +311,9 @@
 //
 // The harness builds the page once per test binary, in tmp/e2e-site under
 // the module root: main.wasm with the rlabtest tag and the version "e2e",
-// wasm_exec.js from the Go that built it, the site's own files (all of site/
-// but what make wasm writes there), and their .br and .gz siblings. Files
+// lessons.json, wasm_exec.js from the Go that built it, the site's own
+// files (all of site/ but what make wasm writes there), and their .br and
+// .gz siblings. Files
 // that did not change are left alone, so a warm run recompresses nothing.
 // Brotli is at siteserver.TestQuality (main.wasm in under a second) for the
 // tests, and at ServedQuality, as rlab compress writes it (about 30 s), in
