@@ -361,4 +361,21 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	p.waitSettled()
 	assert.True(t, p.exists(`#loop-figure [data-place="deploy/queue"]`), "back at the end, the Deployment controller is drawn again")
 	assert.True(t, p.exists(`#world .deployment[data-deployment="deploy/web"] details.deploy-history`))
+
+	// rollout undo makes the first template the new one again, under a new
+	// number: revision 1 is gone from the history, and revision 3 is its
+	// ReplicaSet, with nginx:1.0.
+	p.command("rollout undo deploy/web")
+	p.stabilize()
+	rows = eval[[]historyRow](p, `[...document.querySelectorAll('#world .deployment[data-deployment="deploy/web"] .deploy-history tbody tr')].map((tr) => ({
+		Revision: tr.dataset.revision, ReplicaSet: tr.cells[1].textContent, Image: tr.cells[2].textContent, Current: tr.dataset.current || ""}))`)
+	assert.Equal(t, []historyRow{
+		{"2", strings.TrimPrefix(two[0].Owner, "rs/"), "nginx:2.0", ""},
+		{"3", strings.TrimPrefix(first.Owner, "rs/"), "nginx:1.0", "true"},
+	}, rows, "undo brings the first template back as revision 3")
+	undone := eval[rolloutState](p, readRollout)
+	require.Len(t, undone.RSs, 2)
+	assert.Equal(t, [4]any{first.Owner, "3", "4", []string{"nginx:1.0"}}, [4]any{undone.RSs[0].Owner, undone.RSs[0].Revision, undone.RSs[0].Desired, undone.RSs[0].Images},
+		"the first ReplicaSet, revision 3, is drawn first, with four pods of nginx:1.0")
+	p.shot("undone")
 }

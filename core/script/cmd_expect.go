@@ -33,25 +33,16 @@ type ExpectPods struct {
 	Filters      []FieldCheck
 }
 
-// ExpectReplicaSets is `expect rs [-l SEL] count=N [filters]`: count the
-// ReplicaSets that match the selector and every filter. A Deployment's
-// ReplicaSets have generated names, so scripts count them by selector, owner
-// and revision.
-type ExpectReplicaSets struct {
-	Source
-	Namespace    string
-	Selector     labels.Selector
-	SelectorText string
-	Count        Compare
-	Filters      []FieldCheck
-}
-
-// ExpectDeployments is `expect deploy [-l SEL] count=N [filters]`: count the
-// Deployments that match the selector and every filter. It is how a script
-// says that a Deployment is gone (count=0), or still there, being deleted,
+// ExpectOwners is `expect rs|deploy [-l SEL] count=N [filters]`: count the
+// ReplicaSets, or the Deployments, that match the selector and every
+// filter. A Deployment's ReplicaSets have generated names, so scripts count
+// them by selector, owner and revision; and a count is how a script says
+// that a Deployment is gone (count=0), or still there, being deleted,
 // which expect deploy/NAME cannot say of an object that may not exist.
-type ExpectDeployments struct {
+type ExpectOwners struct {
 	Source
+	// Kind is api.KindReplicaSet or api.KindDeployment.
+	Kind         api.Kind
 	Namespace    string
 	Selector     labels.Selector
 	SelectorText string
@@ -142,35 +133,26 @@ func (c *cmdParser) expectPods(args []Token, cache bool) (Command, *ParseError) 
 		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
 }
 
-func parseExpectRS(c *cmdParser) (Command, *ParseError) {
-	if len(c.args) > 0 {
-		if _, _, _, isCheck := splitCond(c.args[0]); !isCheck {
-			// expect rs NAME FIELD=VALUE: one ReplicaSet, written KIND NAME,
-			// which is the expect command's.
-			return c.as("expect", c.head[1:]).expectObject(false)
-		}
-	}
-	q, perr := c.countChecks(api.KindReplicaSet, c.args)
-	if perr != nil {
-		return nil, perr
-	}
-	return &ExpectReplicaSets{Source: c.src, Namespace: q.namespace, Selector: q.selector,
-		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
-}
+func parseExpectRS(c *cmdParser) (Command, *ParseError) { return c.expectOwners(api.KindReplicaSet) }
 
 func parseExpectDeploy(c *cmdParser) (Command, *ParseError) {
+	return c.expectOwners(api.KindDeployment)
+}
+
+// expectOwners parses expect rs|deploy: a count of the kind's objects, or,
+// when the first argument is a name and not a check, one object, as expect
+// KIND NAME FIELD=VALUE (which was the expect command's form first).
+func (c *cmdParser) expectOwners(kind api.Kind) (Command, *ParseError) {
 	if len(c.args) > 0 {
 		if _, _, _, isCheck := splitCond(c.args[0]); !isCheck {
-			// expect deploy NAME FIELD=VALUE: one Deployment, as expect
-			// deploy/NAME.
 			return c.as("expect", c.head[1:]).expectObject(false)
 		}
 	}
-	q, perr := c.countChecks(api.KindDeployment, c.args)
+	q, perr := c.countChecks(kind, c.args)
 	if perr != nil {
 		return nil, perr
 	}
-	return &ExpectDeployments{Source: c.src, Namespace: q.namespace, Selector: q.selector,
+	return &ExpectOwners{Source: c.src, Kind: kind, Namespace: q.namespace, Selector: q.selector,
 		SelectorText: q.selectorText, Count: q.count, Filters: q.filters}, nil
 }
 
@@ -755,21 +737,12 @@ func (c *ExpectPods) run(s *Session) error {
 	return failure(c, msg)
 }
 
-// run counts the ReplicaSets that match the selector and every filter.
-func (c *ExpectReplicaSets) run(s *Session) error {
-	all := matching(s.w, Target{Kind: api.KindReplicaSet, Namespace: c.Namespace, Selector: c.Selector})
+// run counts the objects of the kind that match the selector and every
+// filter.
+func (c *ExpectOwners) run(s *Session) error {
+	all := matching(s.w, Target{Kind: c.Kind, Namespace: c.Namespace, Selector: c.Selector})
 	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
-	if msg, ok := q.check(c.Text, api.KindReplicaSet, all); !ok {
-		return failure(c, msg)
-	}
-	return nil
-}
-
-// run counts the Deployments that match the selector and every filter.
-func (c *ExpectDeployments) run(s *Session) error {
-	all := matching(s.w, Target{Kind: api.KindDeployment, Namespace: c.Namespace, Selector: c.Selector})
-	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
-	if msg, ok := q.check(c.Text, api.KindDeployment, all); !ok {
+	if msg, ok := q.check(c.Text, c.Kind, all); !ok {
 		return failure(c, msg)
 	}
 	return nil

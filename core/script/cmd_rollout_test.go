@@ -57,9 +57,9 @@ func TestParseDeploymentCommands(t *testing.T) {
 		{"delete deploy/web --cascade=orphan", &Delete{Source: src("delete", "delete deploy/web --cascade=orphan"),
 			Target: Target{Kind: api.KindDeployment, Namespace: "default", Name: "web"}, Cascade: CascadeOrphan}},
 		{"describe deployment web", &Describe{Source: src("describe", "describe deployment web"), Object: d}},
-		{"expect rs -l app=web count=2 owner=deploy/web revision>=1", &ExpectReplicaSets{
-			Source:    src("expect rs", "expect rs -l app=web count=2 owner=deploy/web revision>=1"),
-			Namespace: "default", Selector: web, SelectorText: "app=web", Count: Compare{OpEq, 2},
+		{"expect rs -l app=web count=2 owner=deploy/web revision>=1", &ExpectOwners{
+			Source: src("expect rs", "expect rs -l app=web count=2 owner=deploy/web revision>=1"),
+			Kind:   api.KindReplicaSet, Namespace: "default", Selector: web, SelectorText: "app=web", Count: Compare{OpEq, 2},
 			Filters: []FieldCheck{check(t, api.KindReplicaSet, "owner=deploy/web", 30), check(t, api.KindReplicaSet, "revision>=1", 47)}}},
 		// expect rs NAME FIELD=VALUE is one ReplicaSet, as before expect rs existed.
 		{"expect rs web status.replicas=3", &ExpectObject{Source: src("expect", "expect rs web status.replicas=3"),

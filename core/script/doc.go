@@ -130,7 +130,7 @@
 // A parsed Script is a list of Commands, one Go type per command family
 // (CreateRS, CreateDeploy, Scale, Label, Delete, SetImage, RolloutUndo,
 // PodAction, Fail, WatchFault, Step, Stabilize, ExpectPods,
-// ExpectReplicaSets, ExpectObject, Get, ...), each with its Source: the
+// ExpectOwners, ExpectObject, Get, ...), each with its Source: the
 // position, the text as written and the command's name. Every value in them has
 // been checked, defaults are filled in (namespace "default", stabilize's
 // limits), and the forms are normalized (rs and replicasets are both

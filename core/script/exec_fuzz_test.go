@@ -46,7 +46,7 @@ func tooSlowToFuzz(cmd Command) bool {
 func readsOnly(cmd Command) bool {
 	switch cmd.(type) {
 	case *Get, *Describe, *Show, *Help, *ExpectPods, *ExpectObject, *ExpectCondition, *ExpectQueue,
-		*ExpectExpectations, *ExpectEvents, *ExpectRequests, *ExpectReplicaSets, *ExpectDeployments, *RolloutStatus, *RolloutHistory:
+		*ExpectExpectations, *ExpectEvents, *ExpectRequests, *ExpectOwners, *RolloutStatus, *RolloutHistory:
 		return true
 	}
 	return false

@@ -53,7 +53,7 @@ func TestEveryCommandTypeHasAnExample(t *testing.T) {
 		&UntilSync{}, &Stabilize{}, &ExpectPods{}, &ExpectObject{}, &ExpectCondition{}, &ExpectQueue{}, &ExpectExpectations{},
 		&ExpectEvents{}, &ExpectRequests{}, &Get{}, &Describe{}, &Show{}, &Help{},
 		&CreateDeploy{}, &SetImage{}, &RolloutStatus{}, &RolloutHistory{}, &RolloutUndo{}, &RolloutPause{}, &RolloutRestart{},
-		&ExpectReplicaSets{}, &ExpectDeployments{}} {
+		&ExpectOwners{}} {
 		assert.True(t, seen[reflect.TypeOf(c)], "no example parses to %T", c)
 	}
 }
