@@ -479,7 +479,10 @@ func work(step *sim.StepResult, a actor) (Move, bool) {
 	if _, isReply := step.Event.Data.(*apistore.Reply); isReply {
 		return arrive(step, a)
 	}
-	if step.Models == "processNextWorkItem" || step.Models == "" {
+	// A worker that finds its queue empty takes nothing: the replication
+	// manager's and the Deployment controller's loop bodies are named
+	// apart in the trace, as upstream's are.
+	if step.Models == "processNextWorkItem" || step.Models == "dc.processNextWorkItem" || step.Models == "" {
 		return Move{Lit: []Place{workers}}, true
 	}
 	return Move{Lit: []Place{workers, sync}, From: ControllerPlace(a.of, Queue), To: workers, Token: ownerKey(step.Touched, a.of)}, true

@@ -230,4 +230,14 @@ func TestARolloutsScaleTravelsTheLoop(t *testing.T) {
 	_, d := first(t, steps, i, "deploy-controller", "updateReplicaSet")
 	assert.Equal(t, loop.Move{Lit: []loop.Place{dQueue, handlers}, From: handlers, To: dQueue, Token: "default/web"}, d.move,
 		"the Deployment controller is handed its Deployment's key")
+
+	// A Deployment worker that finds its queue empty takes nothing from it.
+	idle := 0
+	for _, s := range steps {
+		if s.step.Models == "dc.processNextWorkItem" {
+			idle++
+			assert.Equal(t, loop.Move{Lit: []loop.Place{dWorkers}}, s.move, "step %d: %s", s.step.N, s.step.Summary)
+		}
+	}
+	assert.Positive(t, idle, "no Deployment worker found its queue empty")
 }
