@@ -91,7 +91,11 @@ type Controller struct {
 
 // SyncRecord describes one finished sync.
 type SyncRecord struct {
-	Key    string
+	Key string
+	// UID is the uid of the Deployment the sync found under Key, "" when
+	// it found none: a Deployment deleted and made again under its name is
+	// another object, and its card must not show the syncs of the first.
+	UID    string
 	Worker string
 	// Start and End are the simulated times the worker took the key and
 	// called Done.
@@ -207,7 +211,8 @@ func (c *Controller) LastSync(key string) (SyncRecord, bool) {
 }
 
 // LastScaling returns the last finished sync of a key that scaled one of
-// its ReplicaSets.
+// its ReplicaSets. It may be a sync of an earlier Deployment of that name:
+// compare its UID.
 func (c *Controller) LastScaling(key string) (SyncRecord, bool) {
 	r, ok := c.lastScaled[key]
 	return r, ok

@@ -157,6 +157,9 @@ func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	if err != nil {
 		rec.Err = err.Error()
 	}
+	if sync.d != nil {
+		rec.UID = sync.d.Metadata.UID
+	}
 	w.c.last[key] = rec
 	if len(rec.Scales) > 0 {
 		w.c.lastScaled[key] = rec

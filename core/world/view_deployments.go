@@ -151,7 +151,7 @@ func deploymentsView(w *World, groups []PodGroup) []Deployment {
 			v.Conditions = append(v.Conditions, Condition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message})
 		}
 		rollout(w, d, &v, active)
-		if rec, ok := w.Deploy.LastScaling(api.Key(d.Metadata.Namespace, d.Metadata.Name)); ok {
+		if rec, ok := w.Deploy.LastScaling(api.Key(d.Metadata.Namespace, d.Metadata.Name)); ok && rec.UID == d.Metadata.UID {
 			s := deploymentSyncJSON(rec)
 			v.LastScaling = &s
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
 )
 
 // TestViewFollowsARollingUpdate steps a rolling update of web (4 replicas,
@@ -110,4 +111,29 @@ func TestViewOfARecreateHasNoBudget(t *testing.T) {
 	assert.Equal(t, Scale{ReplicaSet: v.NewReplicaSet, From: 0, To: 3, By: "getNewReplicaSet",
 		Why: "created for the new template: Recreate: the new ReplicaSet gets all 3 replicas at once"}, v.LastScaling.Scales[0],
 		"the last move of a Recreate makes the new ReplicaSet, at full size, once the old pods are gone")
+}
+
+// TestAnotherDeploymentOfTheSameNameHasNoLastScaling: a Deployment deleted
+// and made again under its name is another object. Its card shows no
+// scaling until one of its own syncs scales: the controller's last scaling
+// of that key was the first object's.
+func TestAnotherDeploymentOfTheSameNameHasNoLastScaling(t *testing.T) {
+	w := newWorld(t, Config{})
+	createDeployment(t, w, webDeployment(3, "nginx:1.0"))
+	settle(t, w)
+	require.NotNil(t, w.View(ViewOptions{}).Deployments[0].LastScaling, "the first Deployment's sync made its ReplicaSet")
+	send(t, w, "delete deploy/web", apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindDeployment, Namespace: "default", Name: "web"})
+	settle(t, w)
+
+	// Paused, the second one gets no ReplicaSet, so no sync of it scales.
+	again := webDeployment(3, "nginx:1.0")
+	again.Spec.Paused = true
+	createDeployment(t, w, again)
+	settle(t, w)
+	v := w.View(ViewOptions{}).Deployments
+	require.Len(t, v, 1)
+	assert.Nil(t, v[0].LastScaling, "the card shows a scaling of the deleted Deployment")
+	rec, ok := w.Deploy.LastSync("default/web")
+	require.True(t, ok)
+	assert.Equal(t, getDeployment(t, w, "web").Metadata.UID, rec.UID, "a sync records the uid of the Deployment it found")
 }
