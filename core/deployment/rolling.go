@@ -109,6 +109,34 @@ func (c *dc) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS *ap
 	return cleaned+scaledDown > 0, nil
 }
 
+// cleanupWhy says why cleanupUnhealthyReplicas took k replicas from an old
+// ReplicaSet that wanted spec and had available: unavailable replicas cost
+// nothing to remove, within the maxCleanup old replicas this sync may take
+// (reconcileOldReplicaSets' maxScaledDown).
+func cleanupWhy(spec, available, k, maxCleanup int32) string {
+	unavailable := spec - available
+	var what string
+	switch {
+	case k < unavailable:
+		what = itoa(k) + " of its " + itoa(unavailable) + " unavailable replicas go"
+	case unavailable == 1:
+		what = "its unavailable replica goes"
+	default:
+		what = "its " + itoa(unavailable) + " unavailable replicas go"
+	}
+	return "it wanted " + replicas(spec) + ", of which " + itoa(available) + " available: " + what +
+		" first, since that costs no availability; " + replicas(maxCleanup) + " of old ReplicaSets may go in this sync" +
+		" (pods wanted − pods that must stay available − new pods not yet available)"
+}
+
+// replicas is n replicas in words: "1 replica", "2 replicas".
+func replicas(n int32) string {
+	if n == 1 {
+		return "1 replica"
+	}
+	return itoa(n) + " replicas"
+}
+
 // cleanupUnhealthyReplicas scales the old ReplicaSets, oldest first, down by
 // their unavailable replicas, at most maxCleanup in all. The ReplicaSet
 // controller deletes not-ready pods first, so these are the ones that go.
@@ -132,8 +160,7 @@ func (c *dc) cleanupUnhealthyReplicas(oldRSs []*api.ReplicaSet, d *api.Deploymen
 		c.say("cleanupUnhealthyReplicas", "old rs/"+rs.Metadata.Name+" has "+itoa(spec-rs.Status.AvailableReplicas)+
 			" unavailable replicas: removing "+itoa(k)+" of them first", rsRef(rs))
 		_, updated, err := c.scaleReplicaSetAndRecordEvent(rs, n, d, reason{"cleanupUnhealthyReplicas",
-			"it wanted " + itoa(spec) + " replicas of which " + itoa(rs.Status.AvailableReplicas) + " are available: removing the others costs no availability, and " +
-				itoa(maxCleanup-total) + " old replicas may go now"})
+			cleanupWhy(spec, rs.Status.AvailableReplicas, k, maxCleanup)})
 		if err != nil {
 			return nil, total, err
 		}

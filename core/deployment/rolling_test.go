@@ -195,7 +195,8 @@ func TestRollingUpdateRecordsWhyItScaled(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, f.scales, 2, "one unavailable replica cleaned up, then one available scaled down")
 	assert.Equal(t, Scale{ReplicaSet: "foo-old", From: 10, To: 9, By: "cleanupUnhealthyReplicas",
-		Why: "it wanted 10 replicas of which 9 are available: removing the others costs no availability, and 2 old replicas may go now"}, f.scales[0])
+		Why: "it wanted 10 replicas, of which 9 available: its unavailable replica goes first, since that costs no availability; " +
+			"2 replicas of old ReplicaSets may go in this sync (pods wanted − pods that must stay available − new pods not yet available)"}, f.scales[0])
 	assert.Equal(t, "scaleDownOldReplicaSetsForRollingUpdate", f.scales[1].By)
 	assert.Equal(t, [2]int32{9, 8}, [2]int32{f.scales[1].From, f.scales[1].To})
 }

@@ -477,12 +477,19 @@ func (c *dc) scale(d *api.Deployment, newRS *api.ReplicaSet, oldRSs []*api.Repli
 			sizes[rs.Metadata.Name] = replicasOf(rs.Spec.Replicas)
 		}
 	}
-	if toAdd != 0 {
-		c.say("scale", "proportional scaling: "+strconv.Itoa(int(toAdd))+" replicas to share among "+
-			strconv.Itoa(len(allRSs))+" active ReplicaSets, up to "+itoa(allowed)+" (replicas + maxSurge)", deployRef(d))
+	// The words say added or removed, not a signed number: "-6 replicas
+	// shared among" reads as nonsense.
+	change, bound, rest := "added, shared among", "up to", "the rest to the largest"
+	if toAdd < 0 {
+		change, bound, rest = "removed, taken from", "down to", "the rest from the largest"
 	}
-	why := reason{"scale", "a scaling event: " + itoa(toAdd) + " replicas shared among " + strconv.Itoa(len(allRSs)) +
-		" active ReplicaSets in proportion to their sizes, up to " + itoa(allowed) + " (replicas + maxSurge), the rest to the largest"}
+	n := itoa(max(toAdd, -toAdd))
+	if toAdd != 0 {
+		c.say("scale", "proportional scaling: "+n+" replicas "+change+" the "+strconv.Itoa(len(allRSs))+
+			" active ReplicaSets, "+bound+" "+itoa(allowed)+" (replicas + maxSurge)", deployRef(d))
+	}
+	why := reason{"scale", "a scaling event: " + n + " replicas " + change + " the " + strconv.Itoa(len(allRSs)) +
+		" active ReplicaSets in proportion to their sizes, " + bound + " " + itoa(allowed) + " (replicas + maxSurge), " + rest}
 	for i, rs := range allRSs {
 		if i == 0 && toAdd != 0 {
 			sizes[rs.Metadata.Name] = max(sizes[rs.Metadata.Name]+toAdd-added, 0)

@@ -216,3 +216,32 @@ func TestCleanupSkipsUnobservedGeneration(t *testing.T) {
 	require.NoError(t, c.cleanupDeployment([]*api.ReplicaSet{unseen, rs("foo-2", 0, sel, t0.Add(time.Minute))}, d))
 	assert.Empty(t, f.deleted())
 }
+
+// TestProportionalScalingSaysAddedOrRemoved: the sync's account of a
+// proportional scaling names the change as replicas added or removed, never
+// as a signed number, with the bound it worked to.
+func TestProportionalScalingSaysAddedOrRemoved(t *testing.T) {
+	newTS := time.Date(2016, 5, 20, 2, 0, 0, 0, time.UTC)
+	oldTS := time.Date(2016, 5, 20, 1, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		from, to int32
+		why      string
+	}{
+		{5, 10, "a scaling event: 5 replicas added, shared among the 2 active ReplicaSets in proportion to their sizes, up to 10 (replicas + maxSurge), the rest to the largest"},
+		{5, 3, "a scaling event: 2 replicas removed, taken from the 2 active ReplicaSets in proportion to their sizes, down to 3 (replicas + maxSurge), the rest from the largest"},
+	} {
+		oldD := newDeployment("foo", tt.from, nil, nil, nil, nil)
+		d := newDeployment("foo", tt.to, nil, nil, nil, nil)
+		newRS, oldRS := rs("foo-v2", 2, nil, newTS), rs("foo-v1", 3, nil, oldTS)
+		for _, r := range []*api.ReplicaSet{newRS, oldRS} {
+			SetReplicasAnnotations(r, tt.from, tt.from+MaxSurge(oldD))
+		}
+		f, c := newFake()
+		require.NoError(t, c.scale(d, newRS, []*api.ReplicaSet{oldRS}))
+		require.NotEmpty(t, f.scales, "%d → %d", tt.from, tt.to)
+		for _, s := range f.scales {
+			assert.Equal(t, "scale", s.By)
+			assert.Equal(t, tt.why, s.Why)
+		}
+	}
+}
