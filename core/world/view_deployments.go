@@ -56,7 +56,8 @@ type Deployment struct {
 	// that scaled one of its ReplicaSets, with the controller's reasons.
 	LastScaling *Sync `json:"lastScaling,omitempty"`
 	// History is its rollout history as kubectl rollout history lists it:
-	// one revision per ReplicaSet that has one, oldest first.
+	// a revision per ReplicaSet, oldest first; one without the revision
+	// annotation is revision 0, as kubectl reads it.
 	History []Revision `json:"history,omitempty"`
 }
 
@@ -133,6 +134,15 @@ func deploymentsView(w *World, groups []PodGroup) []Deployment {
 			active[g.Namespace+"/"+g.Owner] += int32(g.Active)
 		}
 	}
+	// Each Deployment's ReplicaSets, found once for the whole view rather
+	// than by scanning every ReplicaSet for every Deployment.
+	controlled := map[string][]*api.ReplicaSet{} // Deployment uid → ReplicaSets
+	for _, obj := range w.Store.Objects(api.KindReplicaSet, "") {
+		rs := obj.(*api.ReplicaSet)
+		if ref := api.GetControllerOf(&rs.Metadata); ref != nil && ref.Kind == "Deployment" {
+			controlled[ref.UID] = append(controlled[ref.UID], rs)
+		}
+	}
 	var out []Deployment
 	for _, obj := range objs {
 		d := obj.(*api.Deployment)
@@ -150,7 +160,7 @@ func deploymentsView(w *World, groups []PodGroup) []Deployment {
 		for _, c := range d.Status.Conditions {
 			v.Conditions = append(v.Conditions, Condition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message})
 		}
-		rollout(w, d, &v, active)
+		rollout(d, controlled[d.Metadata.UID], &v, active)
 		if rec, ok := w.Deploy.LastScaling(api.Key(d.Metadata.Namespace, d.Metadata.Name)); ok && rec.UID == d.Metadata.UID {
 			s := deploymentSyncJSON(rec)
 			v.LastScaling = &s
@@ -160,17 +170,10 @@ func deploymentsView(w *World, groups []PodGroup) []Deployment {
 	return out
 }
 
-// rollout fills in what a Deployment's ReplicaSets say about its rollout:
-// which they are (those it controls, by uid), newest revision first, which
-// is new, whether a rollout is under way, its budget and its history.
-func rollout(w *World, d *api.Deployment, v *Deployment, active map[string]int32) {
-	var rss []*api.ReplicaSet
-	for _, obj := range w.Store.Objects(api.KindReplicaSet, d.Metadata.Namespace) {
-		rs := obj.(*api.ReplicaSet)
-		if ref := api.GetControllerOf(&rs.Metadata); ref != nil && ref.UID == d.Metadata.UID {
-			rss = append(rss, rs)
-		}
-	}
+// rollout fills in what a Deployment's ReplicaSets (rss, those it controls,
+// by uid) say about its rollout: which they are, newest revision first,
+// which is new, whether a rollout is under way, its budget and its history.
+func rollout(d *api.Deployment, rss []*api.ReplicaSet, v *Deployment, active map[string]int32) {
 	// FindNewReplicaSet sorts its list, oldest first.
 	newRS := deployment.FindNewReplicaSet(d, slices.Clone(rss))
 	if newRS != nil {
@@ -214,7 +217,7 @@ func rollout(w *World, d *api.Deployment, v *Deployment, active map[string]int32
 	}
 	v.Rolling = newRS == nil || oldWant || !deployment.DeploymentComplete(d, &d.Status)
 	if deployment.IsRollingUpdate(d) {
-		v.Budget = &Budget{MaxPods: v.Replicas + v.MaxSurge, MinAvailable: v.Replicas - v.MaxUnavailable,
+		v.Budget = &Budget{MaxPods: v.Replicas + v.MaxSurge, MinAvailable: deployment.MinAvailable(d),
 			Wanted: wanted, Pods: pods, Available: available}
 	}
 }

@@ -51,6 +51,7 @@ func TestViewFollowsARollingUpdate(t *testing.T) {
 		b := *d.Budget
 		assert.Equal(t, [2]int32{5, 3}, [2]int32{b.MaxPods, b.MinAvailable}, "replicas 4 + maxSurge 1, replicas 4 − maxUnavailable 1")
 		assert.LessOrEqual(t, b.Wanted, b.MaxPods, "step %d", w.Kernel.Steps())
+		assert.GreaterOrEqual(t, b.Available, b.MinAvailable, "step %d: fewer available than maxUnavailable allows", w.Kernel.Steps())
 		if len(d.ReplicaSets) == 2 {
 			sawBudget = sawBudget || d.Rolling
 			assert.Equal(t, d.NewReplicaSet, d.ReplicaSets[0], "the new ReplicaSet, revision 2, comes first")
@@ -74,7 +75,7 @@ func TestViewFollowsARollingUpdate(t *testing.T) {
 	assert.True(t, sawBudget, "the view showed the rollout under way with both ReplicaSets")
 	// The new ReplicaSet is created at 1 and the old one scaled to 3 in the
 	// same sync; then up and down alternate, one move per sync.
-	assert.Equal(t, []string{"up", "up", "down", "up", "down", "up", "down"}, moves[:7])
+	assert.Equal(t, []string{"up", "up", "down", "up", "down", "up", "down"}, moves)
 
 	end := w.View(ViewOptions{Pods: 100})
 	d := end.Deployments[0]
