@@ -176,6 +176,15 @@ func TestFencepostsLessonEndToEnd(t *testing.T) {
 	p.waitConsole("until sync deploy/web")
 	p.waitFor("both verdicts", runTimeout, `[...document.querySelectorAll("#lesson .predict-result")].every((r) => /Right|Not what happened/.test(r.textContent))`)
 	p.shot("page-2-graded")
+
+	// The goal's unmet lines say what they found in a line; the ten pods a
+	// count is made of fold behind "which".
+	eval[any](p, `document.getElementById("goal-checklist").scrollIntoView({block: "center"}), null`)
+	p.viewShot("goal")
+	folded := eval[[]string](p, `[...document.querySelectorAll("#goal-checklist li.unmet details.why-objects:not([open]) summary")].map((s) => s.textContent)`)
+	assert.NotEmpty(t, folded, "a goal line about ten pods lists them all: %s", p.text("#goal-checklist"))
+	assert.Contains(t, eval[string](p, `[...document.querySelectorAll("#goal-checklist li.unmet .why")].map((w) => w.textContent).join("\n")`),
+		"10 more pods match -l app=web but not the filters which")
 	verdicts := eval[[]string](p, `[...document.querySelectorAll("#lesson .predict-result")].map((r) => r.textContent)`)
 	require.Len(t, verdicts, 2)
 	assert.Contains(t, verdicts[0], "Not what happened", "maxSurge rounds up, not down")

@@ -90,3 +90,14 @@ test("an answer is graded once, though a refresh asks while the do block's actio
 	assert.deepEqual(eng.log, ["graded in setup"]);
 	assert.equal(lesson.answers.get("3/0").verdict, "right");
 });
+
+test("a long reason folds its lists of objects behind which; a short one is shown whole", async () => {
+	const {why} = await import("../site/ui-lesson.js");
+	const {outline} = await import("./fakedom.mjs");
+	const short = "— found 0";
+	assert.equal(outline(why(short)), `<span> ${short}</span>`);
+	const pods = Array.from({length: 10}, (_, i) => `web-${i} Running Ready rs/web`).join(", ");
+	const long = `— found 3 (a Pending, b Pending, c Pending); 10 more pods match -l app=web but not the filters (${pods})`;
+	assert.equal(outline(why(long)),
+		`<span> — found 3; 10 more pods match -l app=web but not the filters <details><summary>which</summary><span>${long}</span></details></span>`);
+});

@@ -755,7 +755,7 @@ function checklist(lines, id) {
 		h("span", {class: "mark", "aria-hidden": "true", text: l.met === true ? "✓" : l.met === false ? "✕" : "…"}),
 		h("span", {class: "visually-hidden", text: l.met === true ? "holds: " : l.met === false ? "does not hold yet: " : "not checked yet: "}),
 		h("code", {text: l.text}),
-		l.met === false && l.failure ? h("span", {class: "why", text: ` ${reason(l)}`}) : null)));
+		l.met === false && l.failure ? why(reason(l)) : null)));
 }
 
 // reason is what an expect found, without the expect repeated.
@@ -763,6 +763,23 @@ function checklist(lines, id) {
 function reason(l) {
 	const msg = l.failure?.message || "";
 	return msg.startsWith(l.text) ? msg.slice(l.text.length).replace(/^:\s*/, "— ") : `— ${msg}`;
+}
+
+// longReason is how long a reason may be before its lists of objects fold
+// away: a goal about ten pods would otherwise list all ten under each line.
+const longReason = 140;
+
+// why draws a reason. A long one shows its counts, with the objects each
+// count is made of (the parenthesised lists the engine writes) folded into
+// a disclosure the learner can open, by keyboard too.
+/** @param {string} text */
+function why(text) {
+	const short = text.replace(/ \([^()]*\)/g, "");
+	if (text.length <= longReason || short === text) {
+		return h("span", {class: "why", text: ` ${text}`});
+	}
+	return h("span", {class: "why"}, ` ${short} `,
+		h("details", {class: "why-objects"}, h("summary", {text: "which"}), h("span", {text})));
 }
 
 // lessonStatus says where a learner stands in a lesson, from its kept
@@ -811,4 +828,4 @@ function drawLessonList(list, lessons, progress, open) {
 	}));
 }
 
-export {Lesson, drawLessonList, lessonStatus};
+export {Lesson, drawLessonList, lessonStatus, why};
