@@ -213,6 +213,25 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	}
 	p.shot("deployment-at-rest")
 
+	// The Deployment controller's sync box explains syncDeployment, which
+	// scales ReplicaSets and touches no pod, not the replication managers'
+	// syncReplicaSet, and its table is the Workers panel's, where its
+	// decisions are: it has no expectations.
+	p.click(`#loop-figure [data-place="deploy/syncHandler"]`)
+	p.waitFor("the Deployment sync's card", quick, `!document.getElementById("loop-detail").hidden`)
+	card := p.text("#loop-detail")
+	assert.Contains(t, card, "DeploymentController.syncDeployment", "the card names the Deployment controller's sync")
+	assert.Contains(t, card, "never creates or deletes a pod")
+	assert.NotContains(t, card, "syncReplicaSet")
+	assert.NotContains(t, card, "compare the pods", "the Deployment controller does not count pods against replicas")
+	p.shot("deployment-sync-card")
+	p.click(`#loop-detail [data-loop-action="panel"]`)
+	p.waitFor("the Workers panel to take the focus", quick, `document.activeElement?.id === "workers-h"`)
+	p.click(`#loop-detail [data-loop-action="glossary"]`)
+	p.waitFor("the glossary at syncDeployment", quick, `document.getElementById("glossary").open && document.activeElement.closest(".gloss-entry")?.id === "glossary-sync-deployment"`)
+	p.press(kb.Escape)
+	p.waitFor("the glossary to close", quick, `!document.getElementById("glossary").open`)
+
 	p.command("set image deploy/web app=nginx:2.0")
 	// The first steps after the change: the Deployment controller hears it
 	// and its worker creates the new ReplicaSet, which the text timeline

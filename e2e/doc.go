@@ -201,7 +201,8 @@
 //     every press; the last scaling, with the controller's reasons,
 //     alternates up and down; the loop, which draws no Deployment
 //     controller until the first Deployment, lights its worker and sync,
-//     and draws its scale writes reaching the API server and, through the
+//     whose card explains syncDeployment (not syncReplicaSet) and leads to
+//     the Workers panel and the glossary, and draws its scale writes reaching the API server and, through the
 //     ReplicaSet informer, the replication manager; the inside view lists
 //     its queue and its decisions; the text timeline announces its steps;
 //     the rollout ends at 4 and 0 with both revisions in a history the
