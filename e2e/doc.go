@@ -46,7 +46,8 @@
 //   - TestRolloutUpdatedDrawsWhatAFullDrawingDraws: the same, at every step
 //     of a Deployment's creation, rollout, scale, undo and deletion beside a
 //     ReplicaSet: its card, its ReplicaSets' groups inside it and their
-//     pods' images.
+//     pods' images; and the card of a Deployment with no ReplicaSet says
+//     why, paused, resumed and being deleted, redrawn as that changes.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.

@@ -74,7 +74,8 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
 /**
  * DeployCard is the record of a Deployment's card (drawDeployment): its
  * section, its head's parts each with the signature of what it was drawn
- * from, and the element that holds its ReplicaSets' groups. The history
+ * from, the element that holds its ReplicaSets' groups, and the note
+ * (empty) that says why it has none, with the signature of that. The history
  * is a details element kept between drawings, so that it stays open or
  * closed as the learner left it.
  * @typedef {Object} DeployCard
@@ -91,6 +92,7 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
  * @property {string | null} historySig
  * @property {HTMLDetailsElement} history
  * @property {HTMLElement} rss
+ * @property {string | null} emptySig
  * @property {HTMLElement | null} empty
  */
 
@@ -893,6 +895,21 @@ function deployHistory(el, d) {
 			: h("p", {class: "empty", text: "no revision yet"}));
 }
 
+// deployEmpty draws what a card with no ReplicaSet says in place of their
+// groups: why there is none, and whether the next sync makes one. As
+// upstream's syncDeployment does, it asks first whether the Deployment is
+// being deleted (its sync then writes only its status), then whether it is
+// paused (its sync then scales the ReplicaSets it has but makes no new one).
+/** @param {Deployment} d */
+function deployEmpty(d) {
+	const why = d.terminating
+		? "no ReplicaSet: the Deployment is being deleted, so its controller only writes its status and creates none"
+		: d.paused
+			? "no ReplicaSet yet: the Deployment is paused, so its controller creates none until it is resumed"
+			: "no ReplicaSet yet: the Deployment controller's next sync creates one";
+	return h("p", {class: "empty", text: why});
+}
+
 // newDeployCard makes the record of a Deployment's card, with nothing
 // drawn.
 /**
@@ -906,7 +923,7 @@ function newDeployCard(d) {
 		titleSig: null, title: null, metaSig: null, meta: null, budgetSig: null, budget: null, scaleSig: null, scale: null,
 		historySig: null, history: h("details", {class: "deploy-history"}),
 		rss: h("div", {class: "deploy-rss"}),
-		empty: null,
+		emptySig: null, empty: null,
 	};
 }
 
@@ -972,7 +989,11 @@ function drawDeployment(drawing, cards, key, d, rss, touched) {
 		.filter((part) => part !== null));
 	reconcile(card.rss, rss);
 	if (!rss.length) {
-		card.empty = card.empty || h("p", {class: "empty", text: "no ReplicaSet yet: the Deployment controller's next sync creates one"});
+		const emptySig = JSON.stringify([!!d.terminating, !!d.paused]);
+		if (card.emptySig !== emptySig) {
+			card.emptySig = emptySig;
+			card.empty = deployEmpty(d);
+		}
 	}
 	reconcile(card.el, [card.head, rss.length ? card.rss : /** @type {HTMLElement} */ (card.empty)]);
 	return card.el;
