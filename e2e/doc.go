@@ -51,6 +51,9 @@
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.
+//   - TestLastSyncsAreTheNewest: with seven ReplicaSets, the Workers panel
+//     lists the five newest syncs, newest first (rs/web, scaled last, at the
+//     top), not the five last owners by name.
 //   - TestShareLinkReproducesState: a share link made after console inputs,
 //     steps and a seek back reopens, in a fresh browser context, at the same
 //     step with the same world and the same view, byte for byte.
