@@ -513,7 +513,7 @@ export const glossary = {
 		{
 			id: "rolling-update", group: "deployments", term: "RollingUpdate",
 			short: "The default strategy: replace the pods a few at a time, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}.",
-			long: "Each sync does one move: it grows the new ReplicaSet as far as maxSurge allows, or else shrinks old ones as far as maxUnavailable allows. Pods becoming available, seen through the ReplicaSets' status, let the next move happen.",
+			long: "A sync grows the new ReplicaSet if maxSurge allows it, and otherwise shrinks old ones as far as maxUnavailable allows. The sync that creates the new ReplicaSet may do both: it creates it at the size maxSurge allows, then shrinks old ones in the same pass. Pods becoming available, seen through the ReplicaSets' status, let the next sync go on.",
 			upstream: {name: "deployment.DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
 		},
 		{
