@@ -44,10 +44,12 @@
 //     cordon and steps back, the World panel drawn step by step is byte for
 //     byte what UI.renderWorld draws from nothing for the same view.
 //   - TestRolloutUpdatedDrawsWhatAFullDrawingDraws: the same, at every step
-//     of a Deployment's creation, rollout, scale, undo and deletion beside a
-//     ReplicaSet: its card, its ReplicaSets' groups inside it and their
-//     pods' images; and the card of a Deployment with no ReplicaSet says
-//     why, paused, resumed and being deleted, redrawn as that changes.
+//     of a Deployment's creation, rollout, scale, undo and deletion with
+//     --cascade=orphan beside a ReplicaSet: its card, its ReplicaSets'
+//     groups inside it and their pods' images, and at the end those
+//     ReplicaSets drawn as owners of their own, with no revision; and the
+//     card of a Deployment with no ReplicaSet says why, paused, resumed and
+//     being deleted, redrawn as that changes.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.
