@@ -290,6 +290,7 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	moves := []string{}
 	seq := rest.ScaleSeq
 	var wrote, heard, deployHeard, decidedStay, decidedDown bool
+	insideChecked := 0
 	for _, s := range states {
 		decidedStay = decidedStay || strings.Contains(s.Decisions, "5 pods wanted in all, and maxSurge allows 5")
 		decidedDown = decidedDown || strings.Contains(s.Decisions, "scaling down rs/web-")
@@ -299,6 +300,7 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 		assert.LessOrEqual(t, wanted, 5, "step %d: the ReplicaSets want more than the budget allows", s.Step)
 		assert.Equal(t, strings.Join(s.ViewQueue, " "), s.DeployQueue, "step %d: the Deployment controller's workqueue drawn is the engine's", s.Step)
 		if s.InsideQueue != nil {
+			insideChecked++
 			assert.ElementsMatch(t, s.ViewQueue, slices.Compact(slices.Sorted(slices.Values(s.InsideQueue))), "step %d: the Workqueue panel lists the engine's keys", s.Step)
 		}
 		if s.ScaleSeq != seq && len(s.Scales) > 0 {
@@ -326,6 +328,10 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 			deployHeard = true
 		}
 	}
+	// The Deployment controller lives from the Deployment's creation on, so
+	// the Workqueue panel has its section at every step of the rollout;
+	// a panel without it would leave the check above silent.
+	assert.Equal(t, len(states), insideChecked, "the Workqueue panel had no section for the Deployment controller at %d of %d steps", len(states)-insideChecked, len(states))
 	assert.True(t, wrote, "no step drew a ReplicaSet scale write travelling from the Deployment controller's sync to the API server")
 	assert.True(t, heard, "no step drew the scaled ReplicaSet reaching the replication manager through the ReplicaSet informer")
 	assert.True(t, deployHeard, "no step drew the ReplicaSet informer's handlers handing the Deployment's key to its workqueue")
