@@ -213,6 +213,25 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	}
 	p.shot("deployment-at-rest")
 
+	// The Deployment controller's sync box explains syncDeployment, which
+	// scales ReplicaSets and touches no pod, not the replication managers'
+	// syncReplicaSet, and its table is the Workers panel's, where its
+	// decisions are: it has no expectations.
+	p.click(`#loop-figure [data-place="deploy/syncHandler"]`)
+	p.waitFor("the Deployment sync's card", quick, `!document.getElementById("loop-detail").hidden`)
+	card := p.text("#loop-detail")
+	assert.Contains(t, card, "DeploymentController.syncDeployment", "the card names the Deployment controller's sync")
+	assert.Contains(t, card, "never creates or deletes a pod")
+	assert.NotContains(t, card, "syncReplicaSet")
+	assert.NotContains(t, card, "compare the pods", "the Deployment controller does not count pods against replicas")
+	p.shot("deployment-sync-card")
+	p.click(`#loop-detail [data-loop-action="panel"]`)
+	p.waitFor("the Workers panel to take the focus", quick, `document.activeElement?.id === "workers-h"`)
+	p.click(`#loop-detail [data-loop-action="glossary"]`)
+	p.waitFor("the glossary at syncDeployment", quick, `document.getElementById("glossary").open && document.activeElement.closest(".gloss-entry")?.id === "glossary-sync-deployment"`)
+	p.press(kb.Escape)
+	p.waitFor("the glossary to close", quick, `!document.getElementById("glossary").open`)
+
 	p.command("set image deploy/web app=nginx:2.0")
 	// The first steps after the change: the Deployment controller hears it
 	// and its worker creates the new ReplicaSet, which the text timeline
@@ -271,6 +290,7 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	moves := []string{}
 	seq := rest.ScaleSeq
 	var wrote, heard, deployHeard, decidedStay, decidedDown bool
+	insideChecked := 0
 	for _, s := range states {
 		decidedStay = decidedStay || strings.Contains(s.Decisions, "5 pods wanted in all, and maxSurge allows 5")
 		decidedDown = decidedDown || strings.Contains(s.Decisions, "scaling down rs/web-")
@@ -280,6 +300,7 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 		assert.LessOrEqual(t, wanted, 5, "step %d: the ReplicaSets want more than the budget allows", s.Step)
 		assert.Equal(t, strings.Join(s.ViewQueue, " "), s.DeployQueue, "step %d: the Deployment controller's workqueue drawn is the engine's", s.Step)
 		if s.InsideQueue != nil {
+			insideChecked++
 			assert.ElementsMatch(t, s.ViewQueue, slices.Compact(slices.Sorted(slices.Values(s.InsideQueue))), "step %d: the Workqueue panel lists the engine's keys", s.Step)
 		}
 		if s.ScaleSeq != seq && len(s.Scales) > 0 {
@@ -307,6 +328,10 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 			deployHeard = true
 		}
 	}
+	// The Deployment controller lives from the Deployment's creation on, so
+	// the Workqueue panel has its section at every step of the rollout;
+	// a panel without it would leave the check above silent.
+	assert.Equal(t, len(states), insideChecked, "the Workqueue panel had no section for the Deployment controller at %d of %d steps", len(states)-insideChecked, len(states))
 	assert.True(t, wrote, "no step drew a ReplicaSet scale write travelling from the Deployment controller's sync to the API server")
 	assert.True(t, heard, "no step drew the scaled ReplicaSet reaching the replication manager through the ReplicaSet informer")
 	assert.True(t, deployHeard, "no step drew the ReplicaSet informer's handlers handing the Deployment's key to its workqueue")

@@ -44,12 +44,18 @@
 //     cordon and steps back, the World panel drawn step by step is byte for
 //     byte what UI.renderWorld draws from nothing for the same view.
 //   - TestRolloutUpdatedDrawsWhatAFullDrawingDraws: the same, at every step
-//     of a Deployment's creation, rollout, scale, undo and deletion beside a
-//     ReplicaSet: its card, its ReplicaSets' groups inside it and their
-//     pods' images.
+//     of a Deployment's creation, rollout, scale, undo and deletion with
+//     --cascade=orphan beside a ReplicaSet: its card, its ReplicaSets'
+//     groups inside it and their pods' images, and at the end those
+//     ReplicaSets drawn as owners of their own, with no revision; and the
+//     card of a Deployment with no ReplicaSet says why, paused, resumed and
+//     being deleted, redrawn as that changes.
 //   - TestStepBackRestoresWorld: five steps forward and five back (by button
 //     and by the ← key) redraw the world and the controller's insides byte
 //     for byte.
+//   - TestLastSyncsAreTheNewest: with seven ReplicaSets, the Workers panel
+//     lists the five newest syncs, newest first (rs/web, scaled last, at the
+//     top), not the five last owners by name.
 //   - TestShareLinkReproducesState: a share link made after console inputs,
 //     steps and a seek back reopens, in a fresh browser context, at the same
 //     step with the same world and the same view, byte for byte.
@@ -201,7 +207,8 @@
 //     every press; the last scaling, with the controller's reasons,
 //     alternates up and down; the loop, which draws no Deployment
 //     controller until the first Deployment, lights its worker and sync,
-//     and draws its scale writes reaching the API server and, through the
+//     whose card explains syncDeployment (not syncReplicaSet) and leads to
+//     the Workers panel and the glossary, and draws its scale writes reaching the API server and, through the
 //     ReplicaSet informer, the replication manager; the inside view lists
 //     its queue and its decisions; the text timeline announces its steps;
 //     the rollout ends at 4 and 0 with both revisions in a history the

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,6 +256,37 @@ func TestInsidePanelsArePatchedToTheFreshDrawing(t *testing.T) {
 	for id, html := range fresh {
 		assert.Equal(t, html, patched[id], "the %s panel, patched step by step, differs from a fresh drawing", id)
 	}
+}
+
+// TestLastSyncsAreTheNewest proves that the Workers panel lists a
+// controller's newest syncs, newest first, whatever their owners' names:
+// with seven ReplicaSets, rs/web, whose name sorts before the six others',
+// is synced last and is listed first. The view lists each owner's last sync
+// by key, so taking the last five of that list showed the five last names.
+func TestLastSyncsAreTheNewest(t *testing.T) {
+	p := openPage(t, "")
+	p.stabilize()
+	for i := 1; i <= 6; i++ {
+		p.command(fmt.Sprintf("create rs x%d --replicas=0 --selector=app=x%d", i, i))
+	}
+	p.stabilize()
+	p.command("scale rs/web --replicas=4")
+	p.stabilize()
+	type sync struct {
+		Owner string `json:"owner"`
+		Seq   int    `json:"seq"`
+	}
+	view := eval[[]sync](p, `window.__rlab.view().controllers.find((c) => c.kind === "rs").lastSyncs`)
+	require.Len(t, view, 7, "the view keeps the last sync of each of the seven ReplicaSets")
+	slices.SortFunc(view, func(a, b sync) int { return b.Seq - a.Seq })
+	var newest []string
+	for _, s := range view[:5] {
+		newest = append(newest, s.Owner)
+	}
+	require.Equal(t, "rs/web", newest[0], "rs/web, scaled last, has the newest sync")
+	listed := eval[[]string](p, `[...document.querySelectorAll('#workers .controller-section[data-controller="rs"] .syncs li code:first-child')].map((e) => e.textContent)`)
+	assert.Equal(t, newest, listed, "the Workers panel lists the five newest syncs, newest first")
+	p.shot("last-syncs")
 }
 
 // untilSync clicks #until-sync and waits until the step has moved on and the

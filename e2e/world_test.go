@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -240,8 +241,10 @@ func TestWorldUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 // inside it (newest revision first) and their pods' images, drawn step by
 // step through its creation, a rollout, a scale, an undo and its deletion
 // with --cascade=orphan (its ReplicaSets leave the card and become owners of
-// their own), and steps back, is at every step what a drawing of the same
-// view made from nothing is.
+// their own, with no revision), and steps back, is at every step what a
+// drawing of the same view made from nothing is. So are the cards of Deployments with no
+// ReplicaSet, which say why they have none: one created paused, then
+// resumed, and one being deleted in the foreground.
 func TestRolloutUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 	p := openPage(t, "")
 	p.stabilize()
@@ -260,18 +263,31 @@ func TestRolloutUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 			cards++
 		}
 	}
+	// A card with no ReplicaSet says why (note, checked right after the
+	// command, before any step): a paused Deployment gets none until it is
+	// resumed, and one being deleted gets none at all.
 	for _, c := range []struct {
-		line  string
-		steps int
+		line         string
+		steps        int
+		deploy, note string
 	}{
-		{"create deploy api --replicas=3 --selector=app=api", 40},
-		{"set image deploy/api app=nginx:2.0", 60},
-		{"scale deploy/api --replicas=5", 30},
-		{"rollout undo deploy/api", 40},
-		{"delete deploy/api", 30},
+		{"create deploy held --replicas=1 --selector=app=held --paused", 4, "held", "no ReplicaSet yet: the Deployment is paused, so its controller creates none until it is resumed"},
+		{"rollout resume deploy/held", 0, "held", "no ReplicaSet yet: the Deployment controller's next sync creates one"},
+		{"create deploy doomed --replicas=1 --selector=app=doomed --paused", 2, "doomed", "the Deployment is paused"},
+		{"delete deploy/doomed --cascade=foreground", 12, "doomed", "no ReplicaSet: the Deployment is being deleted, so its controller only writes its status and creates none"},
+		{"create deploy api --replicas=3 --selector=app=api", 40, "", ""},
+		{"set image deploy/api app=nginx:2.0", 60, "", ""},
+		{"scale deploy/api --replicas=5", 30, "", ""},
+		{"rollout undo deploy/api", 40, "", ""},
+		{"delete deploy/api --cascade=orphan", 30, "", ""},
 	} {
 		p.command(c.line)
 		check(c.line)
+		if c.note != "" {
+			assert.Contains(t, p.text(fmt.Sprintf(`#world .deployment[data-deployment="deploy/%s"] > .empty`, c.deploy)), c.note,
+				"after %s, deploy/%s's card says why it has no ReplicaSet", c.line, c.deploy)
+			p.shot("no-replicaset-" + c.deploy)
+		}
 		for range c.steps {
 			p.stepForward()
 			check("a step after " + c.line)
@@ -285,6 +301,40 @@ func TestRolloutUpdatedDrawsWhatAFullDrawingDraws(t *testing.T) {
 	check("stabilize")
 	t.Logf("%d drawings compared, %d with a Deployment's card", checks, cards)
 	assert.Greater(t, cards, 100, "too few drawings had a Deployment's card: the sequence did not test it")
-	assert.False(t, p.exists(`#world .deployment`), "the deleted Deployment's card is gone")
-	assert.False(t, p.exists(`#world .owner[data-revision]`), "no ReplicaSet is drawn as a Deployment's once it has none")
+	assert.False(t, p.exists(`#world .deployment[data-deployment="deploy/api"], #world .deployment[data-deployment="deploy/doomed"]`), "the deleted Deployments' cards are gone")
+	assert.True(t, p.exists(`#world .deployment[data-deployment="deploy/held"] .owner[data-revision="1"]`), "the resumed Deployment got its ReplicaSet")
+
+	// The orphaned ReplicaSets stay, each an owner of its own at the top of
+	// the world: none is drawn inside a card, nor with the revision,
+	// pod-template-hash and new-or-old line a Deployment's ReplicaSet has.
+	type orphanedRS struct {
+		Owner      string `json:"owner"`
+		TopLevel   bool   `json:"topLevel"`
+		InCard     bool   `json:"inCard"`
+		Revision   bool   `json:"revision"`
+		RevisionLn bool   `json:"revisionLine"`
+		Pods       int    `json:"pods"`
+	}
+	inView := eval[[]string](p, `(window.__rlab.view().owners || []).filter((o) => o.kind === "rs" && o.name.startsWith("api-")).map((o) => "rs/" + o.name).sort()`)
+	require.Len(t, inView, 2, "the Deployment's two ReplicaSets outlive it when it is deleted with --cascade=orphan")
+	drawn := eval[[]orphanedRS](p, `[...document.querySelectorAll('#world .owner[data-owner^="rs/api-"]')].map((g) => ({
+		owner: g.dataset.owner, topLevel: g.parentElement.id === "world", inCard: g.closest(".deployment") !== null,
+		revision: "revision" in g.dataset || "hash" in g.dataset || "new" in g.dataset,
+		revisionLine: g.querySelector(".rs-revision") !== null,
+		pods: g.querySelectorAll("button.pod").length,
+	})).sort((a, b) => a.owner < b.owner ? -1 : 1)`)
+	require.Len(t, drawn, len(inView), "each orphaned ReplicaSet is drawn once")
+	pods := 0
+	for i, g := range drawn {
+		assert.Equal(t, inView[i], g.Owner)
+		assert.True(t, g.TopLevel, "%s is drawn at the top of the world, an owner of its own", g.Owner)
+		assert.False(t, g.InCard, "%s is drawn inside a Deployment's card", g.Owner)
+		assert.False(t, g.Revision, "%s is marked with a revision, though no Deployment owns it", g.Owner)
+		assert.False(t, g.RevisionLn, "%s has a revision line, though no Deployment owns it", g.Owner)
+		pods += g.Pods
+	}
+	assert.Equal(t, eval[int](p, `(window.__rlab.view().pods || []).filter((pod) => (pod.owner || "").startsWith("rs/api-")).length`), pods,
+		"the orphaned ReplicaSets' groups hold their pods")
+	assert.Positive(t, pods, "the orphaned ReplicaSets keep the Deployment's pods")
+	p.shot("orphaned-replicasets")
 }

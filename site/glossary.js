@@ -505,9 +505,15 @@ export const glossary = {
 			upstream: {name: "DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
 		},
 		{
+			id: "sync-deployment", group: "deployments", term: "syncDeployment",
+			short: "One pass of the Deployment controller over one Deployment: move its ReplicaSets one step toward what it wants. It never creates or deletes a pod.",
+			long: "A sync reads the Deployment and its ReplicaSets from the informers' caches (and, for {{recreate|Recreate}}, their pods, to see whether the old ones are gone). It finds the ReplicaSet of the current pod template, or creates it; scales ReplicaSets up or down, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}} for {{rolling-update|RollingUpdate}}, or every old one to 0 first for Recreate; deletes the oldest old ReplicaSets beyond revisionHistoryLimit; and writes the Deployment's status. The ReplicaSet controller makes and removes the pods. A paused Deployment is only scaled, and one being deleted only has its status written.",
+			upstream: {name: "DeploymentController.syncDeployment", file: "k8s.io/kubernetes/pkg/controller/deployment/deployment_controller.go"},
+		},
+		{
 			id: "rolling-update", group: "deployments", term: "RollingUpdate",
 			short: "The default strategy: replace the pods a few at a time, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}.",
-			long: "Each sync does one move: it grows the new ReplicaSet as far as maxSurge allows, or else shrinks old ones as far as maxUnavailable allows. Pods becoming available, seen through the ReplicaSets' status, let the next move happen.",
+			long: "A sync grows the new ReplicaSet if maxSurge allows it, and otherwise shrinks old ones as far as maxUnavailable allows. The sync that creates the new ReplicaSet may do both: it creates it at the size maxSurge allows, then shrinks old ones in the same pass. Pods becoming available, seen through the ReplicaSets' status, let the next sync go on.",
 			upstream: {name: "deployment.DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
 		},
 		{
@@ -634,6 +640,7 @@ export const glossary = {
 		"cordoned": ["cordoned"],
 		"kubelet": ["kubelet"],
 		"scheduled": ["not scheduled"],
+		"sync-deployment": ["syncDeployment"],
 		"deployment": ["Deployments", "Deployment"],
 		"revision": ["revisions", "revision"],
 		"pod-template-hash": ["pod-template-hash"],

@@ -21,6 +21,9 @@ import {phrase, restoreTermFocus, term, termFocus, termify} from "./ui-glossary.
 // the DeltaFIFO, drawn per informer; the console's cache command shows
 // the rest.
 const maxEntries = 40;
+
+// maxLastSyncs is how many of a controller's last syncs, the newest, the
+// Workers panel lists.
 const maxLastSyncs = 5;
 
 /** @typedef {import("./bridge-types.js").View} View */
@@ -128,7 +131,9 @@ function workersSection(c, seen) {
 			],
 		}))));
 	}
-	const syncs = (c.lastSyncs || []).slice(-maxLastSyncs).reverse();
+	// The view keeps each owner's last sync, listed by key; the newest
+	// five, newest first, are those with the highest sequence numbers.
+	const syncs = [...(c.lastSyncs || [])].sort((a, b) => b.seq - a.seq).slice(0, maxLastSyncs);
 	if (syncs.length) {
 		parts.push(h("p", {class: "q-label"}, phrase("lastSyncs")));
 		parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,

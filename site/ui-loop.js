@@ -181,7 +181,14 @@ function layout(deployments) {
 		const y = c.row;
 		place(`${c.short}/queue`, {x: col.queue.x, y, w: col.queue.w, h: boxH}, "workqueue", "workqueue", "queue-h");
 		place(`${c.short}/workers`, {x: col.workers.x, y, w: col.workers.w, h: boxH}, "workers", "worker", "workers-h");
-		place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync", "sync", "expectations-h");
+		// The replication managers' sync compares pods with replicas under
+		// their expectations; the Deployment controller's scales
+		// ReplicaSets and has no expectations, so its sync has its own
+		// entry and leads to the Workers panel, where its last syncs show
+		// what it decided.
+		const deploy = c.kind === "deploy";
+		place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync",
+			deploy ? "sync-deployment" : "sync", deploy ? "workers-h" : "expectations-h");
 	}
 	const placeByID = new Map(places.map((p) => [p.id, p]));
 	/** @param {string} id */

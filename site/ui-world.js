@@ -43,18 +43,22 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
  * the status trails (behind) are there once headMeta drew a live owner.
  * @typedef {Object} Head
  * @property {HTMLElement} el
- * @property {string | null} titleSig
- * @property {HTMLElement | null} title
+ * @property {Part} title
  * @property {string | null} metaSig
  * @property {HTMLElement | null} meta
  * @property {boolean} decorated
- * @property {string | null} failureSig
- * @property {HTMLElement | null} failure
- * @property {string | null} [revSig]
- * @property {HTMLElement | null} [rev]
+ * @property {Part} failure
+ * @property {Part} rev
  * @property {HTMLElement} [replicas]
  * @property {{desired: HTMLElement, current: HTMLElement, ready: HTMLElement, available: HTMLElement}} [nums]
  * @property {{el: HTMLElement, active: HTMLElement} | null} [behind]
+ */
+
+/**
+ * Part is one part of a head or a card, kept between drawings (redraw):
+ * its element, null while it has none to draw, and the signature of
+ * what it was drawn from, null before its first drawing.
+ * @typedef {{sig: string | null, el: HTMLElement | null}} Part
  */
 
 /**
@@ -73,25 +77,22 @@ const kindNames = {rs: "ReplicaSet", rc: "ReplicationController"};
 
 /**
  * DeployCard is the record of a Deployment's card (drawDeployment): its
- * section, its head's parts each with the signature of what it was drawn
- * from, and the element that holds its ReplicaSets' groups. The history
+ * section, its head's parts, the element that holds its ReplicaSets'
+ * groups, and the note (empty) that says why it has none. The history
  * is a details element kept between drawings, so that it stays open or
- * closed as the learner left it.
+ * closed as the learner left it, with the signature of what it was
+ * filled from.
  * @typedef {Object} DeployCard
  * @property {HTMLElement} el
  * @property {HTMLElement} head
- * @property {string | null} titleSig
- * @property {HTMLElement | null} title
- * @property {string | null} metaSig
- * @property {HTMLElement | null} meta
- * @property {string | null} budgetSig
- * @property {HTMLElement | null} budget
- * @property {string | null} scaleSig
- * @property {HTMLElement | null} scale
+ * @property {Part} title
+ * @property {Part} meta
+ * @property {Part} budget
+ * @property {Part} scale
  * @property {string | null} historySig
  * @property {HTMLDetailsElement} history
  * @property {HTMLElement} rss
- * @property {HTMLElement | null} empty
+ * @property {Part} empty
  */
 
 /** @typedef {Map<string, {sig: string, el: HTMLElement}>} Cards */
@@ -293,6 +294,27 @@ function isActive(pod) {
 // head a new drawing makes, node for node (e2e's
 // TestWorldUpdatedDrawsWhatAFullDrawingDraws holds it to that).
 
+// titleOf draws the title of an owner's head or of a Deployment's card:
+// its kind (as the page names it) and its name ("rs/web"), its namespace
+// unless it is default's, the badges of its own (a Deployment's revision
+// and rollout state), whether it is being deleted, and whether the last
+// step touched it, marked for the eye and said for a screen reader.
+/**
+ * @param {{kind: string, name: string, namespace: string, terminating?: boolean}} obj
+ * @param {boolean} isTouched
+ * @param {Array<HTMLElement | null>} [badges]
+ */
+function titleOf(obj, isTouched, badges = []) {
+	return h("h3", {class: "owner-title"},
+		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
+		h("span", {class: "owner-kind", text: obj.kind}), " ",
+		h("span", {class: "owner-name mono", text: obj.name}),
+		obj.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${obj.namespace}`}) : null,
+		badges,
+		obj.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
+		isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
+}
+
 // headTitle draws the title of an owner's head: its kind and name, and
 // whether it is being deleted or the last step touched it.
 /**
@@ -300,13 +322,7 @@ function isActive(pod) {
  * @param {boolean} isTouched
  */
 function headTitle(owner, isTouched) {
-	return h("h3", {class: "owner-title"},
-		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
-		h("span", {class: "owner-kind", text: kindNames[owner.kind] || owner.kind}), " ",
-		h("span", {class: "owner-name mono", text: `${owner.kind}/${owner.name}`}),
-		owner.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${owner.namespace}`}) : null,
-		owner.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
-		isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
+	return titleOf({kind: kindNames[owner.kind] || owner.kind, name: `${owner.kind}/${owner.name}`, namespace: owner.namespace, terminating: owner.terminating}, isTouched);
 }
 
 // headMeta draws the line under the title: the selector and what the
@@ -418,13 +434,7 @@ function drawHead(head, owner, active, isTouched, gone, rollout) {
 	const revSig = rollout ? JSON.stringify(rollout) : "";
 	const metaSig = gone ? "gone" : `selector ${owner.selector}`;
 	const failureSig = gone ? "" : owner.failure || "";
-	/** @type {HTMLElement[]} */
-	const parts = [];
-	if (head.titleSig !== titleSig) {
-		head.titleSig = titleSig;
-		head.title = headTitle(owner, isTouched);
-		decorateWorldPart(head.title, ".owner-title");
-	}
+	const title = redraw(head.title, titleSig, () => headTitle(owner, isTouched), ".owner-title");
 	if (head.metaSig !== metaSig) {
 		head.metaSig = metaSig;
 		Object.assign(head, headMeta(owner, gone), {decorated: false});
@@ -438,37 +448,46 @@ function drawHead(head, owner, active, isTouched, gone, rollout) {
 		decorateWorldPart(/** @type {HTMLElement} */ (head.meta), ".owner-meta");
 		head.decorated = true;
 	}
-	if (head.failureSig !== failureSig) {
-		head.failureSig = failureSig;
-		head.failure = gone ? null : headFailure(owner);
-		if (head.failure) {
-			decorateWorldPart(head.failure, ".owner-failure");
-		}
-	}
-	if (head.revSig !== revSig) {
-		head.revSig = revSig;
-		head.rev = rollout ? headRevision(rollout) : null;
-		if (head.rev) {
-			decorateWorldPart(head.rev, ".rs-revision");
-		}
-	}
-	// The title and the meta line are drawn above.
-	parts.push(/** @type {HTMLElement} */ (head.title));
-	if (head.rev) {
-		parts.push(head.rev);
-	}
-	parts.push(/** @type {HTMLElement} */ (head.meta));
-	if (head.failure) {
-		parts.push(head.failure);
-	}
-	reconcile(head.el, parts);
+	const failure = redraw(head.failure, failureSig, () => gone ? null : headFailure(owner), ".owner-failure");
+	const rev = redraw(head.rev, revSig, () => rollout ? headRevision(rollout) : null, ".rs-revision");
+	reconcile(head.el, [title, rev, head.meta, failure].filter((part) => part !== null));
 	return head.el;
+}
+
+// redraw draws part anew with draw when sig, the signature of what it
+// would draw, is not the one part was drawn from, and gives the new
+// element the glossary terms the world's drawing has where selector (one
+// of worldTerms') says; null for a part that has none. It returns the
+// part's element, null for a part with nothing to draw: a part whose data
+// did not change is the element drawn before.
+/**
+ * @param {Part} part
+ * @param {string} sig
+ * @param {() => HTMLElement | null} draw
+ * @param {string | null} selector
+ * @returns {HTMLElement | null}
+ */
+function redraw(part, sig, draw, selector) {
+	if (part.sig !== sig) {
+		part.sig = sig;
+		part.el = draw();
+		if (part.el && selector) {
+			decorateWorldPart(part.el, selector);
+		}
+	}
+	return part.el;
+}
+
+// newPart makes the record of a part not drawn yet.
+/** @returns {Part} */
+function newPart() {
+	return {sig: null, el: null};
 }
 
 // newHead makes the record of an owner's head, with nothing drawn.
 /** @returns {Head} */
 function newHead() {
-	return {el: h("div", {class: "group-head"}), titleSig: null, title: null, metaSig: null, meta: null, decorated: false, failureSig: null, failure: null};
+	return {el: h("div", {class: "group-head"}), title: newPart(), metaSig: null, meta: null, decorated: false, failure: newPart(), rev: newPart()};
 }
 
 // nodeRow draws the node columns' headings.
@@ -793,15 +812,10 @@ function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
  */
 function deployTitle(d, isTouched) {
 	const state = d.terminating ? "" : d.paused ? "⏸ paused" : d.rolling ? "⟳ rolling out" : "✓ rolled out";
-	return h("h3", {class: "owner-title"},
-		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
-		h("span", {class: "owner-kind", text: "Deployment"}), " ",
-		h("span", {class: "owner-name mono", text: `deploy/${d.name}`}),
-		d.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${d.namespace}`}) : null,
+	return titleOf({kind: "Deployment", name: `deploy/${d.name}`, namespace: d.namespace, terminating: d.terminating}, isTouched, [
 		d.revision ? h("span", {class: "badge", text: `revision ${d.revision}`}) : null,
 		state ? h("span", {class: "badge" + (d.rolling && !d.paused ? " rolling" : ""), text: state}) : null,
-		d.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
-		isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
+	]);
 }
 
 // deployMeta draws the line under a Deployment's title: its selector, its
@@ -893,6 +907,21 @@ function deployHistory(el, d) {
 			: h("p", {class: "empty", text: "no revision yet"}));
 }
 
+// deployEmpty draws what a card with no ReplicaSet says in place of their
+// groups: why there is none, and whether the next sync makes one. As
+// upstream's syncDeployment does, it asks first whether the Deployment is
+// being deleted (its sync then writes only its status), then whether it is
+// paused (its sync then scales the ReplicaSets it has but makes no new one).
+/** @param {Deployment} d */
+function deployEmpty(d) {
+	const why = d.terminating
+		? "no ReplicaSet: the Deployment is being deleted, so its controller only writes its status and creates none"
+		: d.paused
+			? "no ReplicaSet yet: the Deployment is paused, so its controller creates none until it is resumed"
+			: "no ReplicaSet yet: the Deployment controller's next sync creates one";
+	return h("p", {class: "empty", text: why});
+}
+
 // newDeployCard makes the record of a Deployment's card, with nothing
 // drawn.
 /**
@@ -903,10 +932,10 @@ function newDeployCard(d) {
 	const el = h("section", {class: "group deployment", dataset: {deployment: `deploy/${d.name}`, namespace: d.namespace}, "aria-label": `Deployment ${d.name}`});
 	return {
 		el, head: h("div", {class: "group-head deploy-head"}),
-		titleSig: null, title: null, metaSig: null, meta: null, budgetSig: null, budget: null, scaleSig: null, scale: null,
+		title: newPart(), meta: newPart(), budget: newPart(), scale: newPart(),
 		historySig: null, history: h("details", {class: "deploy-history"}),
 		rss: h("div", {class: "deploy-rss"}),
-		empty: null,
+		empty: newPart(),
 	};
 }
 
@@ -935,46 +964,23 @@ function drawDeployment(drawing, cards, key, d, rss, touched) {
 	if (card.el.className !== classes.join(" ")) {
 		card.el.className = classes.join(" ");
 	}
-	const titleSig = JSON.stringify([isTouched, d.name, d.namespace, d.revision, d.rolling, d.paused, d.terminating]);
-	if (card.titleSig !== titleSig) {
-		card.titleSig = titleSig;
-		card.title = deployTitle(d, isTouched);
-		decorateWorldPart(card.title, ".owner-title");
-	}
-	const metaSig = JSON.stringify([d.selector, d.replicas, d.strategy, d.maxSurge, d.maxUnavailable, d.image, d.status]);
-	if (card.metaSig !== metaSig) {
-		card.metaSig = metaSig;
-		card.meta = deployMeta(d);
-		decorateWorldPart(card.meta, ".deploy-meta");
-	}
-	const budgetSig = JSON.stringify([d.budget, d.rolling, d.replicas, d.maxSurge, d.maxUnavailable]);
-	if (card.budgetSig !== budgetSig) {
-		card.budgetSig = budgetSig;
-		card.budget = deployBudget(d);
-		if (card.budget) {
-			decorateWorldPart(card.budget, ".deploy-budget");
-		}
-	}
-	const scaleSig = JSON.stringify(d.lastScaling || null);
-	if (card.scaleSig !== scaleSig) {
-		card.scaleSig = scaleSig;
-		card.scale = deployScale(d);
-		if (card.scale) {
-			decorateWorldPart(card.scale, ".deploy-last-scale");
-		}
-	}
+	const title = redraw(card.title, JSON.stringify([isTouched, d.name, d.namespace, d.revision, d.rolling, d.paused, d.terminating]),
+		() => deployTitle(d, isTouched), ".owner-title");
+	const meta = redraw(card.meta, JSON.stringify([d.selector, d.replicas, d.strategy, d.maxSurge, d.maxUnavailable, d.image, d.status]),
+		() => deployMeta(d), ".deploy-meta");
+	const budget = redraw(card.budget, JSON.stringify([d.budget, d.rolling, d.replicas, d.maxSurge, d.maxUnavailable]),
+		() => deployBudget(d), ".deploy-budget");
+	const scale = redraw(card.scale, JSON.stringify(d.lastScaling || null), () => deployScale(d), ".deploy-last-scale");
 	const historySig = JSON.stringify([d.history, d.revision]);
 	if (card.historySig !== historySig) {
 		card.historySig = historySig;
 		deployHistory(card.history, d);
 	}
-	reconcile(card.head, [/** @type {HTMLElement} */ (card.title), /** @type {HTMLElement} */ (card.meta), card.budget, card.scale, card.history]
-		.filter((part) => part !== null));
+	reconcile(card.head, [title, meta, budget, scale, card.history].filter((part) => part !== null));
 	reconcile(card.rss, rss);
-	if (!rss.length) {
-		card.empty = card.empty || h("p", {class: "empty", text: "no ReplicaSet yet: the Deployment controller's next sync creates one"});
-	}
-	reconcile(card.el, [card.head, rss.length ? card.rss : /** @type {HTMLElement} */ (card.empty)]);
+	// The note is drawn only while the card has no ReplicaSet to show.
+	const body = rss.length ? card.rss : redraw(card.empty, JSON.stringify([!!d.terminating, !!d.paused]), () => deployEmpty(d), null);
+	reconcile(card.el, [card.head, /** @type {HTMLElement} */ (body)]);
 	return card.el;
 }
 
