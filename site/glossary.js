@@ -29,6 +29,7 @@ export const glossary = {
 	// marks the term, {key} and the like the values the panel puts in.
 	labels: {
 		lastSyncs: "last syncs ({{sync|syncReplicaSet}})",
+		lastSyncsDeploy: "last syncs ({{sync-deployment|syncDeployment}})",
 		pendingDeltas: "{{deltafifo|DeltaFIFO}}: not yet delivered",
 		deletesAwaited: "{{deletes-awaited|deletes awaited}} for {key}: {pods}",
 		gcOwners: "owners whose dependents are being orphaned ({{attempt-to-orphan|attemptToOrphan}})",
@@ -52,7 +53,7 @@ export const glossary = {
 	// time.
 	captions: {
 		queue: "Keys of owners that need a {{sync|sync}}. A key added again while it is {{processing}} is only marked {{dirty}}; a failed sync comes back {{delayed}}, later each time it fails ({{requeues|NumRequeues}}).",
-		workers: "Each {{worker}} takes one key at a time and runs {{sync|syncReplicaSet}} on it; new pods go out in {{slow-start|slow-start}} batches, at most {{burst-replicas|burstReplicas}} per sync.",
+		workers: "Each {{worker}} takes one key at a time and runs {{sync|syncReplicaSet}} on it (a Deployment's worker runs {{sync-deployment|syncDeployment}}); new pods go out in {{slow-start|slow-start}} batches, at most {{burst-replicas|burstReplicas}} per sync.",
 		expectations: "A sync first records the creations and deletions it {{expectations|expects}} to see; the next sync acts only once they are {{satisfied}} or {{expired}}.",
 		informers: "Each {{informer}} {{list|lists}}, then {{watch|watches}}, and keeps a {{cache}}; changes wait in its {{deltafifo|DeltaFIFO}}. A broken watch means a {{relist}}, which turns a missed delete into a {{tombstone}}; a {{resync}} replays the cache.",
 		agenda: "What the simulator runs next, one step each, soonest first; {{periodic}} timers do not keep the world busy.",
@@ -501,7 +502,7 @@ export const glossary = {
 		{
 			id: "rollout", group: "deployments", term: "rollout",
 			short: "Moving a Deployment's replicas from its old ReplicaSets to the ReplicaSet of its current pod template.",
-			long: "Each sync does one thing: it scales the new ReplicaSet, or scales old ones down, or cleans up. With the {{rolling-update|RollingUpdate}} strategy both ReplicaSets run at once, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}; with {{recreate|Recreate}} every old pod is gone before the new ReplicaSet is made. A rollout that makes no progress for {{progress-deadline|progressDeadlineSeconds}} is marked as failed, and nothing is undone.",
+			long: "A sync moves it on: it grows the new ReplicaSet if {{max-surge|maxSurge}} allows, or else shrinks old ones as far as {{max-unavailable|maxUnavailable}} allows (the sync that makes the new ReplicaSet may do both), and deletes old ReplicaSets past the history limit. With the {{rolling-update|RollingUpdate}} strategy both ReplicaSets run at once, within {{max-surge|maxSurge}} and {{max-unavailable|maxUnavailable}}; with {{recreate|Recreate}} every old pod is gone before the new ReplicaSet is made. A rollout that makes no progress for {{progress-deadline|progressDeadlineSeconds}} is marked as failed, and nothing is undone.",
 			upstream: {name: "DeploymentController.rolloutRolling", file: "k8s.io/kubernetes/pkg/controller/deployment/rolling.go"},
 		},
 		{

@@ -106,6 +106,14 @@ function queueSection(c, seen) {
 	return h("section", {class: "controller-section" + (nothing ? " quiet" : ""), dataset: {controller: c.kind}}, parts);
 }
 
+// syncEntry is the glossary entry of the sync a controller's workers run:
+// syncReplicaSet for the replication managers, syncDeployment for the
+// Deployment controller.
+/** @param {Controller} c */
+function syncEntry(c) {
+	return c.kind === "deploy" ? "sync-deployment" : "sync";
+}
+
 // workersSection draws one controller's workers and its last syncs.
 /**
  * @param {Controller} c
@@ -119,8 +127,8 @@ function workersSection(c, seen) {
 	if (!busy.length && !(c.lastSyncs || []).length) {
 		parts.push(h("p", {class: "compact"}, termify(`${plural(workers.length, "worker")}, all idle: ${workers.map((w) => w.name).join(", ")}`, ["worker"], seen)));
 	} else {
-		seen.add("worker").add("key").add("sync");
-		parts.push(table(`${c.name} workers`, [term("worker"), "state", term("key"), "phase", term("sync", "syncs")], workers.map((w) => ({
+		seen.add("worker").add("key").add(syncEntry(c));
+		parts.push(table(`${c.name} workers`, [term("worker"), "state", term("key"), "phase", term(syncEntry(c), "syncs")], workers.map((w) => ({
 			attrs: {class: w.state === "idle" ? "idle" : "active", dataset: {worker: w.name}},
 			cells: [
 				h("code", {text: w.name}),
@@ -135,7 +143,7 @@ function workersSection(c, seen) {
 	// five, newest first, are those with the highest sequence numbers.
 	const syncs = [...(c.lastSyncs || [])].sort((a, b) => b.seq - a.seq).slice(0, maxLastSyncs);
 	if (syncs.length) {
-		parts.push(h("p", {class: "q-label"}, phrase("lastSyncs")));
+		parts.push(h("p", {class: "q-label"}, phrase(c.kind === "deploy" ? "lastSyncsDeploy" : "lastSyncs")));
 		parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,
 			h("code", {text: s.owner}), ` by ${s.worker}, ${s.start}→${s.end}`,
 			s.decision ? termify(`: ${s.decision}`, ["slow-start", "burst-replicas", "expectations", "max-surge", "max-unavailable"], seen) : "",

@@ -855,10 +855,10 @@ function deployBudget(d) {
 	},
 	h("p", {class: "budget-line"},
 		h("span", {class: "budget-label", text: d.rolling ? "Rollout budget now: " : "Budget: "}),
-		h("strong", {text: String(b.wanted)}), ` pods wanted by its ReplicaSets, of at most ${b.maxPods} (${replicas} replicas + maxSurge ${d.maxSurge || 0})`,
+		h("strong", {text: String(b.wanted)}), ` pods wanted by its ReplicaSets, of at most ${b.maxPods} (${plural(replicas, "replica")} + maxSurge ${d.maxSurge || 0})`,
 		" ", h("meter", {min: 0, max: Math.max(b.maxPods, 1), value: Math.min(b.wanted, Math.max(b.maxPods, 1)), "aria-label": `pods wanted: ${b.wanted} of at most ${b.maxPods}`})),
 	h("p", {class: "budget-line"},
-		h("strong", {text: String(b.available)}), ` available, of at least ${b.minAvailable} (${replicas} replicas − maxUnavailable ${d.maxUnavailable || 0})`,
+		h("strong", {text: String(b.available)}), ` available, of at least ${b.minAvailable} (${plural(replicas, "replica")} − maxUnavailable ${d.maxUnavailable || 0})`,
 		" ", h("meter", {min: 0, max: Math.max(replicas, b.available, 1), low: b.minAvailable, optimum: replicas, value: b.available, "aria-label": `available: ${b.available}, at least ${b.minAvailable}`}),
 		` · ${plural(b.pods, "active pod")} now`));
 }
