@@ -401,7 +401,7 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	var touched []sim.Ref
 	summary := key + ":"
 	for _, d := range deltas {
-		summary += " " + inf.applyDelta(d, initial)
+		summary += " " + inf.applyDelta(key, d, initial)
 	}
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
 		touched = append(touched, refOf(obj))
@@ -413,15 +413,17 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: summary, Touched: touched}
 }
 
-// applyDelta updates the cache for one delta and queues the handler
-// notifications, and says what it did in a few words.
-func (inf *Informer) applyDelta(d Delta, initial bool) string {
+// applyDelta updates the cache for one delta of key and queues the handler
+// notifications, and says what it did in a few words. The key is the one
+// the DeltaFIFO queued the delta under, so the cache is not asked to work
+// it out from the object again (a new string each time).
+func (inf *Informer) applyDelta(key string, d Delta, initial bool) string {
 	switch d.Type {
 	case Added, Updated, Replaced, Sync:
 		obj := d.Object.(api.Object)
-		old, exists := inf.ix.Get(obj)
+		old, exists := inf.ix.GetByKey(key)
 		if exists {
-			inf.ix.Update(obj)
+			inf.ix.put(key, obj)
 			sync := old.Meta().ResourceVersion == obj.Meta().ResourceVersion
 			n := inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync)
 			how := "updated"
@@ -430,11 +432,11 @@ func (inf *Informer) applyDelta(d Delta, initial bool) string {
 			}
 			return string(d.Type) + " → cache " + how + ", " + handlersPhrase(n)
 		}
-		inf.ix.Add(obj)
+		inf.ix.put(key, obj)
 		n := inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false)
 		return string(d.Type) + " → cache added, " + handlersPhrase(n)
 	case Deleted:
-		inf.ix.Delete(d.Object)
+		inf.ix.DeleteKey(key)
 		n := inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false)
 		if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
 			return "Deleted (tombstone: the delete itself was never seen) → cache removed, " + handlersPhrase(n)
