@@ -77,6 +77,8 @@ type Kubelets struct {
 // knode is one node's kubelet.
 type knode struct {
 	name string
+	// actor is "kubelet/NAME", the actor of its steps, joined once.
+	actor string
 	// labels are the labels the kubelet registers its node with; never changed
 	// once set, so snapshots share them.
 	labels map[string]string
@@ -239,17 +241,17 @@ func (k *Kubelets) start() { k.sch.After(0, k.name, eventStart, nil) }
 // startNode adds a node's kubelet and schedules its first step.
 func (k *Kubelets) startNode(name string, nodeLabels map[string]string) {
 	k.nodeIndex[name] = len(k.nodes)
-	k.nodes = append(k.nodes, knode{name: name, labels: maps.Clone(nodeLabels), ip: "10.0.0." + strconv.Itoa(len(k.nodes)+1)})
+	k.nodes = append(k.nodes, knode{name: name, actor: k.name + "/" + name, labels: maps.Clone(nodeLabels), ip: "10.0.0." + strconv.Itoa(len(k.nodes)+1)})
 	k.sch.After(0, k.name, eventNodeStart, name)
 }
 
 // actor names the kubelet of a node, "kubelet/node-1"; for a pod that is not
 // bound, or bound to a node without a kubelet, it is the component's name.
 func (k *Kubelets) actor(node string) string {
-	if !k.hasNode(node) {
-		return k.name
+	if i, ok := k.nodeIndex[node]; ok {
+		return k.nodes[i].actor
 	}
-	return k.name + "/" + node
+	return k.name
 }
 
 // served reports whether a node's kubelet runs.

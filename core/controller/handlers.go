@@ -22,7 +22,7 @@ var everything = labels.Everything()
 // deletePod), rule for rule (spec §1.8). Each returns a report that says which
 // key it enqueued and why.
 
-func (m *Manager) handlerActor() string { return m.owner.short + "-controller" }
+func (m *Manager) handlerActor() string { return m.owner.handlers }
 
 func (m *Manager) report(models, summary string, touched ...sim.Ref) sim.Report {
 	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: touched}

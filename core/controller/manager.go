@@ -100,14 +100,15 @@ type ownerKind struct {
 	kind       api.Kind
 	apiVersion string
 	short      string // "rs", "rc": used in component names
+	handlers   string // "rs-controller": the actor of its handlers' steps
 	queueName  string // upstream's workqueue name
 	source     string // the Event source component
 }
 
 var (
-	replicaSetKind = ownerKind{kind: api.KindReplicaSet, apiVersion: "apps/v1", short: "rs",
+	replicaSetKind = ownerKind{kind: api.KindReplicaSet, apiVersion: "apps/v1", short: "rs", handlers: "rs-controller",
 		queueName: "replicaset", source: "replicaset-controller"}
-	replicationControllerKind = ownerKind{kind: api.KindReplicationController, apiVersion: "v1", short: "rc",
+	replicationControllerKind = ownerKind{kind: api.KindReplicationController, apiVersion: "v1", short: "rc", handlers: "rc-controller",
 		queueName: "replicationmanager", source: "replication-controller"}
 )
 
