@@ -244,7 +244,7 @@ func (s *Store) store(info *kindInfo, obj api.Object, typ EventType, rv uint64) 
 		ks.count++
 	}
 	objects[m.Name] = obj
-	s.record(info, WatchEvent{Type: typ, Object: obj, ResourceVersion: rv})
+	s.record(info, WatchEvent{Type: typ, Object: obj, ResourceVersion: rv, Key: api.Key(m.Namespace, m.Name)})
 }
 
 // drop removes an object at resourceVersion rv and records the DELETED event,
@@ -259,7 +259,7 @@ func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
 		delete(ks.spaces.Write(s.epoch), m.Namespace)
 	}
 	ks.count--
-	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv})
+	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv, Key: api.Key(m.Namespace, m.Name)})
 }
 
 // record appends a watch event to the kind's history and forgets the oldest

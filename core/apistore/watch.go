@@ -29,6 +29,19 @@ type WatchEvent struct {
 	// ResourceVersion is the resourceVersion of the write, the same number as
 	// Object's metadata.resourceVersion.
 	ResourceVersion uint64
+	// Key is Object's namespace/name, joined once by the store for every
+	// watcher, which would otherwise each join it again. Read it with
+	// ObjectKey: an event made by hand may leave it empty.
+	Key string
+}
+
+// ObjectKey returns the namespace/name of the event's object.
+func (e WatchEvent) ObjectKey() string {
+	if e.Key != "" {
+		return e.Key
+	}
+	m := e.Object.Meta()
+	return api.Key(m.Namespace, m.Name)
 }
 
 // Watch returns, in order, every event of the kind (in the namespace, or in all

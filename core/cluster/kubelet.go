@@ -433,7 +433,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 
 func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
 	pod := ev.Object.(*api.Pod)
-	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
+	key := ev.ObjectKey()
 	ref := podRef(pod)
 	if ev.Type == apistore.Deleted {
 		p := k.pods.Read()[key]

@@ -307,7 +307,7 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
 	pod := ev.Object.(*api.Pod)
 	ref := podRef(pod)
-	key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
+	key := ev.ObjectKey()
 	if ev.Type == apistore.Deleted {
 		p := s.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {

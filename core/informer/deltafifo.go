@@ -107,27 +107,35 @@ func NewDeltaFIFO(known KnownObjects) *DeltaFIFO {
 }
 
 // Add records that obj was created.
-func (f *DeltaFIFO) Add(obj api.Object) {
+func (f *DeltaFIFO) Add(obj api.Object) { f.add(KeyOf(obj), obj) }
+
+// add is Add under key, the object's key, when the caller has it already.
+func (f *DeltaFIFO) add(key string, obj api.Object) {
 	f.populated = true
-	f.queueAction(Added, obj)
+	f.queueAction(key, Added, obj)
 }
 
 // Update records that obj changed.
-func (f *DeltaFIFO) Update(obj api.Object) {
+func (f *DeltaFIFO) Update(obj api.Object) { f.update(KeyOf(obj), obj) }
+
+// update is Update under key, the object's key.
+func (f *DeltaFIFO) update(key string, obj api.Object) {
 	f.populated = true
-	f.queueAction(Updated, obj)
+	f.queueAction(key, Updated, obj)
 }
 
 // Delete records that obj was deleted. A delete for a key the cache does not
 // hold and that has nothing pending is dropped: there is nothing to remove.
-func (f *DeltaFIFO) Delete(obj any) {
+func (f *DeltaFIFO) Delete(obj any) { f.delete(KeyOf(obj), obj) }
+
+// delete is Delete under key, the object's key.
+func (f *DeltaFIFO) delete(key string, obj any) {
 	f.populated = true
-	key := KeyOf(obj)
 	_, known := f.known.GetByKey(key)
 	if _, pending := f.items[key]; !known && !pending {
 		return
 	}
-	f.queueAction(Deleted, obj)
+	f.queueAction(key, Deleted, obj)
 }
 
 // Replace records a relist: every listed object gets a Replaced delta, and
@@ -143,7 +151,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 	for _, obj := range list {
 		key := KeyOf(obj)
 		listed[key] = struct{}{}
-		f.queueAction(Replaced, obj)
+		f.queueAction(key, Replaced, obj)
 	}
 
 	deletions := 0
@@ -157,7 +165,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 			last = objectOf(n.Object)
 		}
 		deletions++
-		f.queueAction(Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
+		f.queueAction(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
 	}
 	for _, key := range f.known.ListKeys() {
 		if _, ok := listed[key]; ok {
@@ -168,7 +176,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 		}
 		last, _ := f.known.GetByKey(key)
 		deletions++
-		f.queueAction(Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
+		f.queueAction(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
 	}
 
 	if !f.populated {
@@ -190,7 +198,7 @@ func (f *DeltaFIFO) Resync() int {
 		if !ok {
 			continue
 		}
-		f.queueAction(Sync, obj)
+		f.queueAction(key, Sync, obj)
 		n++
 	}
 	return n
@@ -230,10 +238,9 @@ func (f *DeltaFIFO) Pending() ([]string, map[string]Deltas) {
 	return f.queue, f.items
 }
 
-// queueAction appends a delta for the object's key, collapsing a repeated
+// queueAction appends a delta for key, the object's key, collapsing a repeated
 // deletion, and queues the key if it had nothing pending.
-func (f *DeltaFIFO) queueAction(t DeltaType, obj any) {
-	key := KeyOf(obj)
+func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
 	old, pending := f.items[key]
 	deltas := dedupDeltas(append(old, Delta{Type: t, Object: obj}))
 	if !pending {

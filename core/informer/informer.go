@@ -369,13 +369,13 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 				Summary: "held back " + what + " until t=" + sim.FormatSeconds(at)}
 		}
 	}
-	switch ev.Type {
+	switch key := ev.ObjectKey(); ev.Type {
 	case apistore.Added:
-		inf.fifo.Add(ev.Object)
+		inf.fifo.add(key, ev.Object)
 	case apistore.Modified:
-		inf.fifo.Update(ev.Object)
+		inf.fifo.update(key, ev.Object)
 	case apistore.Deleted:
-		inf.fifo.Delete(ev.Object)
+		inf.fifo.delete(key, ev.Object)
 	}
 	inf.lw.Observed(ev.ResourceVersion)
 	inf.schedulePop(ctx)
