@@ -85,6 +85,9 @@ func (s *Store) CheckInvariants() error {
 				continue
 			}
 			key := keyOf(ev.Object.Meta())
+			if ev.Key != key {
+				fail(name + ": the event at " + u(ev.ResourceVersion) + " carries the key " + ev.Key + " for " + key)
+			}
 			_, present := replayed[key]
 			switch ev.Type {
 			case Added:

@@ -288,7 +288,7 @@ func (s *Store) record(info *kindInfo, ev WatchEvent) {
 // foldIntoBase applies a forgotten event to the kind's base state.
 func (s *Store) foldIntoBase(ks *kindState, ev WatchEvent) {
 	base := ks.base.Write(s.epoch)
-	key := keyOf(ev.Object.Meta())
+	key := ev.ObjectKey()
 	if ev.Type == Deleted {
 		delete(base, key)
 	} else {
