@@ -2,6 +2,7 @@ package informer
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -342,7 +343,13 @@ func (inf *Informer) expired(ctx *sim.Context) sim.Report {
 func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, delayed bool) sim.Report {
 	ev := d.Event
 	ref := refOf(ev.Object)
-	what := string(ev.Type) + " " + ref.String() + " (resourceVersion " + rvString(ev.ResourceVersion) + ")"
+	// what names the event, in the sentences of the rare ways out below;
+	// the common one writes the same words into its own buffer.
+	what := func() string {
+		var b strings.Builder
+		writeEvent(&b, ev, ref)
+		return b.String()
+	}
 	// An event can overtake the answer that opened its watch when the watch
 	// latency is shorter than the API latency; it belongs to the watch all
 	// the same.
@@ -352,21 +359,21 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 	}
 	if !ok {
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-			Summary: "discarded " + what + ": it belongs to a watch that is closed"}
+			Summary: "discarded " + what() + ": it belongs to a watch that is closed"}
 	}
 	if !delayed {
 		if inf.faults.drop > 0 {
 			inf.faults.drop--
 			inf.faults.lost++
 			return sim.Report{Actor: inf.actor(), Models: "fault: drop watch", Touched: []sim.Ref{ref},
-				Summary: "lost " + what + " in transit; the informer never sees it (" + strconv.Itoa(inf.faults.drop) + " more to drop)"}
+				Summary: "lost " + what() + " in transit; the informer never sees it (" + strconv.Itoa(inf.faults.drop) + " more to drop)"}
 		}
 		if inf.faults.delay > 0 || inf.faults.delayedUntil > ctx.Now() {
 			at := max(ctx.Now()+inf.faults.delay, inf.faults.delayedUntil)
 			inf.faults.delayedUntil = at
 			ctx.After(at-ctx.Now(), inf.cfg.Name, eventDelayedWatch, d)
 			return sim.Report{Actor: inf.actor(), Models: "fault: delay watch", Touched: []sim.Ref{ref},
-				Summary: "held back " + what + " until t=" + sim.FormatSeconds(at)}
+				Summary: "held back " + what() + " until t=" + sim.FormatSeconds(at)}
 		}
 	}
 	switch key := ev.ObjectKey(); ev.Type {
@@ -379,8 +386,26 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 	}
 	inf.lw.Observed(ev.ResourceVersion)
 	inf.schedulePop(ctx)
-	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref},
-		Summary: "received " + what + "; queued in the DeltaFIFO (" + sim.Count(inf.fifo.Len(), "key", "keys") + " pending)"}
+	var b strings.Builder
+	b.Grow(96 + len(ref.Name))
+	b.WriteString("received ")
+	writeEvent(&b, ev, ref)
+	b.WriteString("; queued in the DeltaFIFO (")
+	sim.WriteCount(&b, inf.fifo.Len(), "key", "keys")
+	b.WriteString(" pending)")
+	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref}, Summary: b.String()}
+}
+
+// writeEvent names a watch event: "ADDED pod/web-x (resourceVersion 12)".
+func writeEvent(b *strings.Builder, ev apistore.WatchEvent, ref sim.Ref) {
+	b.WriteString(string(ev.Type))
+	b.WriteByte(' ')
+	b.WriteString(ref.Kind)
+	b.WriteByte('/')
+	b.WriteString(ref.Name)
+	b.WriteString(" (resourceVersion ")
+	sim.WriteUint(b, ev.ResourceVersion)
+	b.WriteByte(')')
 }
 
 func (inf *Informer) schedulePop(ctx *sim.Context) {
@@ -398,59 +423,75 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	if !ok {
 		return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: "nothing to process"}
 	}
-	var touched []sim.Ref
-	summary := key + ":"
+	// The sentence is written in one buffer: this step runs for every
+	// change of every object, and joining it from parts made a string for
+	// each part.
+	var b strings.Builder
+	b.Grow(64 + len(key) + 56*len(deltas))
+	b.WriteString(key)
+	b.WriteByte(':')
 	for _, d := range deltas {
-		summary += " " + inf.applyDelta(key, d, initial)
+		b.WriteByte(' ')
+		inf.applyDelta(&b, key, d, initial)
 	}
+	var touched []sim.Ref
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
 		touched = append(touched, refOf(obj))
 	}
 	inf.schedulePop(ctx)
 	if n := inf.fifo.Len(); n > 0 {
-		summary += " (" + sim.Count(n, "more key", "more keys") + " pending)"
+		b.WriteString(" (")
+		sim.WriteCount(&b, n, "more key", "more keys")
+		b.WriteString(" pending)")
 	}
-	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: summary, Touched: touched}
+	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: b.String(), Touched: touched}
 }
 
 // applyDelta updates the cache for one delta of key and queues the handler
-// notifications, and says what it did in a few words. The key is the one
-// the DeltaFIFO queued the delta under, so the cache is not asked to work
-// it out from the object again (a new string each time).
-func (inf *Informer) applyDelta(key string, d Delta, initial bool) string {
+// notifications, and writes what it did in a few words to b. The key is
+// the one the DeltaFIFO queued the delta under, so the cache is not asked
+// to work it out from the object again (a new string each time).
+func (inf *Informer) applyDelta(b *strings.Builder, key string, d Delta, initial bool) {
 	switch d.Type {
 	case Added, Updated, Replaced, Sync:
 		obj := d.Object.(api.Object)
 		old, exists := inf.ix.GetByKey(key)
+		inf.ix.put(key, obj)
+		b.WriteString(string(d.Type))
 		if exists {
-			inf.ix.put(key, obj)
 			sync := old.Meta().ResourceVersion == obj.Meta().ResourceVersion
 			n := inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync)
-			how := "updated"
 			if sync {
-				how = "unchanged (resourceVersion " + obj.Meta().ResourceVersion + ")"
+				b.WriteString(" → cache unchanged (resourceVersion ")
+				b.WriteString(obj.Meta().ResourceVersion)
+				b.WriteString("), ")
+			} else {
+				b.WriteString(" → cache updated, ")
 			}
-			return string(d.Type) + " → cache " + how + ", " + handlersPhrase(n)
+			writeHandlers(b, n)
+			return
 		}
-		inf.ix.put(key, obj)
 		n := inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false)
-		return string(d.Type) + " → cache added, " + handlersPhrase(n)
+		b.WriteString(" → cache added, ")
+		writeHandlers(b, n)
 	case Deleted:
 		inf.ix.DeleteKey(key)
 		n := inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false)
 		if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
-			return "Deleted (tombstone: the delete itself was never seen) → cache removed, " + handlersPhrase(n)
+			b.WriteString("Deleted (tombstone: the delete itself was never seen) → cache removed, ")
+		} else {
+			b.WriteString("Deleted → cache removed, ")
 		}
-		return "Deleted → cache removed, " + handlersPhrase(n)
+		writeHandlers(b, n)
+	default:
+		b.WriteString(string(d.Type))
+		b.WriteString(" ignored")
 	}
-	return string(d.Type) + " ignored"
 }
 
-func handlersPhrase(n int) string {
-	if n == 1 {
-		return "1 handler notified"
-	}
-	return strconv.Itoa(n) + " handlers notified"
+// writeHandlers writes how many handlers a delta notified.
+func writeHandlers(b *strings.Builder, n int) {
+	sim.WriteCount(b, n, "handler notified", "handlers notified")
 }
 
 // distribute hands a notification to every listener, or, for a resync-style
