@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -537,34 +538,58 @@ func verbFunc(v Verb) string {
 }
 
 func describe(req Request, resp Response, key, from string) string {
-	what := string(req.Verb) + " " + req.Resource()
+	// One buffer for the sentence: every request is a step, and joining it
+	// from parts made a string of each.
+	var b strings.Builder
+	b.Grow(96 + len(key) + len(from))
+	b.WriteString(string(req.Verb))
+	b.WriteByte(' ')
+	b.WriteString(req.Resource())
 	if key != "" {
-		what += " " + key
+		b.WriteByte(' ')
+		b.WriteString(key)
 	}
-	what += " from " + from
+	b.WriteString(" from ")
+	b.WriteString(from)
+	b.WriteString(": ")
 	if resp.Err != nil {
-		msg := what + ": " + resp.Outcome()
+		b.WriteString(resp.Outcome())
 		if resp.Fault != nil {
-			msg += " (injected fault)"
+			b.WriteString(" (injected fault)")
 		}
-		return msg + ": " + resp.Err.Error()
+		b.WriteString(": ")
+		b.WriteString(resp.Err.Error())
+		return b.String()
 	}
 	switch {
 	case req.Verb == VerbList:
-		return what + ": " + strconv.Itoa(len(resp.Items)) + " items at resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10)
+		sim.WriteUint(&b, uint64(len(resp.Items)))
+		b.WriteString(" items at resourceVersion ")
+		sim.WriteUint(&b, resp.ResourceVersion)
 	case req.Verb == VerbWatch:
-		return what + ": watch opened from resourceVersion " + strconv.FormatUint(req.ListOptions.ResourceVersion, 10) +
-			" (" + strconv.Itoa(len(resp.Events)) + " events to catch up)"
+		b.WriteString("watch opened from resourceVersion ")
+		sim.WriteUint(&b, req.ListOptions.ResourceVersion)
+		b.WriteString(" (")
+		sim.WriteUint(&b, uint64(len(resp.Events)))
+		b.WriteString(" events to catch up)")
 	case req.Verb == VerbGet:
-		return what + ": ok"
+		b.WriteString("ok")
 	case req.Verb == VerbDelete && resp.Deleted:
-		return what + ": removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"
+		b.WriteString("removed (resourceVersion ")
+		sim.WriteUint(&b, resp.ResourceVersion)
+		b.WriteByte(')')
 	case req.Verb == VerbDelete:
-		return what + ": marked for deletion (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"
+		b.WriteString("marked for deletion (resourceVersion ")
+		sim.WriteUint(&b, resp.ResourceVersion)
+		b.WriteByte(')')
 	case len(resp.Events) == 0:
-		return what + ": ok, nothing changed"
+		b.WriteString("ok, nothing changed")
+	default:
+		b.WriteString("ok (resourceVersion ")
+		sim.WriteUint(&b, resp.ResourceVersion)
+		b.WriteByte(')')
 	}
-	return what + ": ok (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"
+	return b.String()
 }
 
 func touched(req Request, resp Response, key string) []sim.Ref {
