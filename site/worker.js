@@ -56,9 +56,9 @@ go.exit = (/** @type {number} */ code) => die(`the Go program exited with code $
 // lessons is what the engine's setLessons is to get: lessons.json's text,
 // or why it could not be had. main.wasm does not carry the lessons (see
 // the bridge's SetLessons). The worker asks for them as soon as it runs,
-// while the page still downloads main.wasm: asked for after the module
-// arrived, they added their own download to the wait for the engine
-// (engine-ms in BenchmarkBrowserLoadThrottled grew by 750 ms).
+// while the page still downloads main.wasm: asked for once the module had
+// arrived, their download would come after main.wasm's instead of beside
+// it, and the engine would wait for both in turn.
 const lessons = fetchLessons();
 
 // main.wasm calls onRlabReady once globalThis.rlab is installed. The
