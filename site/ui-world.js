@@ -811,7 +811,9 @@ function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
  * @param {boolean} isTouched
  */
 function deployTitle(d, isTouched) {
-	const state = d.terminating ? "" : d.paused ? "⏸ paused" : d.rolling ? "⟳ rolling out" : "✓ rolled out";
+	// ‖, not the pause sign ⏸: the common text fonts have it, and a system
+	// without an emoji font drew ⏸ as an empty box.
+	const state = d.terminating ? "" : d.paused ? "‖ paused" : d.rolling ? "⟳ rolling out" : "✓ rolled out";
 	return titleOf({kind: "Deployment", name: `deploy/${d.name}`, namespace: d.namespace, terminating: d.terminating}, isTouched, [
 		d.revision ? h("span", {class: "badge", text: `revision ${d.revision}`}) : null,
 		state ? h("span", {class: "badge" + (d.rolling && !d.paused ? " rolling" : ""), text: state}) : null,
