@@ -89,6 +89,9 @@ func openPage(tb testing.TB, fragment string) *page {
 	p := newTab(tb)
 	p.navigate(p.s.server.URL + "/" + fragment)
 	p.waitReady()
+	// The page is interactive before it has fetched the start of the
+	// timeline and the lessons list; tests count both.
+	p.waitFor("the page to finish starting up", loadTimeout, `window.__rlabStartedUpAt !== undefined`)
 	p.waitSettled()
 	return p
 }

@@ -47,6 +47,7 @@ import {RlabEngine} from "./engine.js";
  * @property {number} [__rlabReadyAt]
  * @property {number} [__rlabEngineReadyAt]
  * @property {number} [__rlabProgressAt]
+ * @property {number} [__rlabStartedUpAt]
  * @property {{engine: RlabEngine, view: () => View | null}} [__rlab]
  * @property {Record<string, Function>} [RlabUI]
  */
@@ -684,7 +685,10 @@ async function catchUp(first) {
 }
 
 // afterReady fetches what nothing waits for once the page is
-// interactive: the start of the timeline and the lessons.
+// interactive: the start of the timeline and the lessons. Until it has,
+// the timeline of the prerendered first world lists only the command's
+// own steps, not the setup before them; window.__rlabStartedUpAt says
+// when it is done, for tests that count what the timeline lists.
 async function afterReady() {
 	await act(async () => {
 		if (!state.tl.some((e) => e.step && e.n === 1)) {
@@ -707,6 +711,8 @@ async function afterReady() {
 	// The Glossary panel is built in the first idle moment, so that it
 	// opens at once when asked for; opening it earlier builds it then.
 	(hooks.requestIdleCallback || setTimeout)(() => buildGlossary());
+	performance.mark("rlab:started-up");
+	hooks.__rlabStartedUpAt = performance.now();
 }
 
 // The widgets are the other parts' too (page.js).
