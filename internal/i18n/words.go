@@ -225,13 +225,14 @@ func stripMarkdownCode(text string) string {
 		}
 		if inFence {
 			lines[i] = ""
-			continue
 		}
-		lines[i] = stripLinkTargets(stripCodeSpans(l))
 	}
-	return strings.Join(lines, "\n")
+	// A code span may run across a line break, as Markdown allows, so
+	// spans are found in the text as a whole.
+	return stripLinkTargets(stripCodeSpans(strings.Join(lines, "\n")))
 }
 
+// stripCodeSpans blanks out inline code spans.
 func stripCodeSpans(l string) string {
 	var b strings.Builder
 	for {

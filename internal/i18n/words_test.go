@@ -37,6 +37,7 @@ func TestUntranslatedWords(t *testing.T) {
 		{"a trailing full stop is punctuation", "控制器 controller.", []string{"controller"}},
 		{"ready is a word, Ready a kept condition type", "Pod 的 Ready 状况为 True 时它已 ready。", []string{"True", "ready"}},
 		{"inline code", "运行 `create rs web --replicas=3` 和 ``kubectl get `pods` ``。", nil},
+		{"inline code across a line break", "事件为 `ADDED\nrs/web`，然后 worker。", []string{"worker"}},
 		{"fenced code", "看这里：\n```do\ncreate rs web --replicas=3\n```\n然后 Step。", []string{"Step"}},
 		{"link text is text, its target is not", "看[工作协程](glossary:worker)和[syncReplicaSet](upstream:syncReplicaSet)。", []string{"syncReplicaSet"}},
 		{"code-shaped tokens", "rs/web 的 Pod 带有 app=web，镜像 nginx:2.0，见 https://kubernetes.io/zh-cn/docs/home/?q=pods。", nil},
