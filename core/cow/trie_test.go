@@ -166,7 +166,9 @@ func TestTrieOrderDependsOnlyOnItsKeys(t *testing.T) {
 	for i := range shuffled {
 		b.Delete(e, "detour-"+strconv.Itoa(i))
 	}
-	order := func(t *Trie[int]) []string { return slices.Collect(func(yield func(string) bool) { t.All()(func(k string, _ int) bool { return yield(k) }) }) }
+	order := func(t *Trie[int]) []string {
+		return slices.Collect(func(yield func(string) bool) { t.All()(func(k string, _ int) bool { return yield(k) }) })
+	}
 	assert.Equal(t, order(&a), order(&b))
 }
 
