@@ -105,8 +105,26 @@ const (
 	phaseDone
 )
 
+// newSyncRun starts the worker's next sync. It reuses the worker's last
+// finished sync, if it kept one (see worker.recycle): for an owner of a
+// thousand pods the lists of pods a sync walks are the biggest thing it
+// allocates.
 func newSyncRun(w *worker, key string, ctx *sim.Context) *syncRun {
-	return &syncRun{w: w, key: key, started: ctx.Now()}
+	r := w.spare
+	if r == nil {
+		return &syncRun{w: w, key: key, started: ctx.Now()}
+	}
+	w.spare = nil
+	*r = syncRun{w: w, key: key, started: ctx.Now(), pods: r.pods[:0], claimed: r.claimed[:0], waiting: r.waiting[:0]}
+	return r
+}
+
+// release empties the finished sync's lists, keeping their room, and drops
+// what it pointed to, so that a worker's spare holds no pod alive.
+func (r *syncRun) release() {
+	clear(r.pods)
+	clear(r.claimed)
+	*r = syncRun{pods: r.pods[:0], claimed: r.claimed[:0], waiting: r.waiting[:0]}
 }
 
 func (r *syncRun) m() *Manager { return r.w.m }
