@@ -47,7 +47,22 @@ func (m *Manager) toQueue(key string) sim.Handoff {
 	return sim.Handoff{To: m.queue.ComponentName(), What: key}
 }
 
-func keyOf(m *api.ObjectMeta) string { return api.Key(m.Namespace, m.Name) }
+// keyOf returns the queue key of an owner, "namespace/name". Pod events come
+// in runs for one owner (its sync creates a batch of pods, a kubelet starts
+// them), so the manager remembers the last key it joined and hands out the
+// same string while the owner is the same: a pod handler would otherwise
+// make that string anew for every pod event. The memo is a function of its
+// own inputs only, so it needs no place in snapshots.
+func (m *Manager) keyOf(meta *api.ObjectMeta) string {
+	last := &m.lastKey
+	if meta.Name != last.name || meta.Namespace != last.namespace {
+		*last = ownerKey{namespace: meta.Namespace, name: meta.Name, key: api.Key(meta.Namespace, meta.Name)}
+	}
+	return last.key
+}
+
+// ownerKey is an owner's namespace and name and the key joined from them.
+type ownerKey struct{ namespace, name, key string }
 
 // enqueue adds an owner's key to the queue and writes to b what became of
 // it. The handler's report lists the key as handed to the queue (sim.Handoff,
@@ -80,7 +95,7 @@ func (m *Manager) addRS(obj api.Object, _ bool) sim.Report {
 	if !ok {
 		return m.report("addRS", "ignored an object of another kind")
 	}
-	key := keyOf(&rs.Metadata)
+	key := m.keyOf(&rs.Metadata)
 	var b strings.Builder
 	b.WriteString(m.owner.short)
 	b.WriteByte('/')
@@ -96,7 +111,7 @@ func (m *Manager) updateRS(oldObj, curObj api.Object) sim.Report {
 	if !ok1 || !ok2 {
 		return m.report("updateRS", "ignored an object of another kind")
 	}
-	key := keyOf(&cur.Metadata)
+	key := m.keyOf(&cur.Metadata)
 	summary := m.owner.short + "/" + cur.Metadata.Name + " updated"
 	if old.Metadata.UID != cur.Metadata.UID {
 		// Deleted and recreated under the same name between two events: the
@@ -131,7 +146,7 @@ func (m *Manager) deleteRS(obj any) sim.Report {
 	if !ok {
 		return m.report("deleteRS", "ignored an object of another kind")
 	}
-	key := keyOf(&rs.Metadata)
+	key := m.keyOf(&rs.Metadata)
 	m.expectations.DeleteExpectations(key)
 	var b strings.Builder
 	b.WriteString(m.owner.short)
@@ -216,7 +231,7 @@ func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 			b.WriteString(": ignored")
 			return m.report("addPod", b.String(), podRef(pod))
 		}
-		key := keyOf(&rs.Metadata)
+		key := m.keyOf(&rs.Metadata)
 		m.expectations.CreationObserved(key)
 		b.Grow(len("pod/ added, owned by /: creation observed (expecting  more creates,  more deletes); enqueued ") + 2*3 +
 			len(pod.Metadata.Name) + len(m.owner.short) + len(rs.Metadata.Name) + len(key) + enqueueRoom)
@@ -245,7 +260,7 @@ func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 	touched = append(touched, podRef(pod))
 	for _, rs := range owners {
 		b.WriteByte(' ')
-		m.enqueue(&b, keyOf(&rs.Metadata))
+		m.enqueue(&b, m.keyOf(&rs.Metadata))
 		touched = append(touched, m.ownerRef(rs))
 	}
 	if len(owners) > 1 {
@@ -307,7 +322,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		// may need a replacement.
 		if prev := m.resolveControllerRef(old.Metadata.Namespace, oldRef); prev != nil {
 			b.WriteString("; its controller reference changed, so its old owner is enqueued: ")
-			m.enqueue(&b, keyOf(&prev.Metadata))
+			m.enqueue(&b, m.keyOf(&prev.Metadata))
 			touched = append(touched, m.ownerRef(prev))
 		}
 	}
@@ -317,7 +332,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 			writeNotOurs(&b, curRef)
 			return m.report("updatePod", b.String(), touched...)
 		}
-		key := keyOf(&rs.Metadata)
+		key := m.keyOf(&rs.Metadata)
 		b.WriteString("; owned by ")
 		b.WriteString(m.owner.short)
 		b.WriteByte('/')
@@ -354,7 +369,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		b.WriteString(" that selects it:")
 		for _, rs := range owners {
 			b.WriteByte(' ')
-			m.enqueue(&b, keyOf(&rs.Metadata))
+			m.enqueue(&b, m.keyOf(&rs.Metadata))
 			touched = append(touched, m.ownerRef(rs))
 		}
 		return m.report("updatePod", b.String(), touched...)
@@ -397,7 +412,7 @@ func (m *Manager) deletePod(obj any) sim.Report {
 		b.WriteString(": ignored")
 		return m.report("deletePod", b.String(), podRef(pod))
 	}
-	key := keyOf(&rs.Metadata)
+	key := m.keyOf(&rs.Metadata)
 	observed := m.expectations.DeletionObserved(key, PodKey(pod))
 	what := "deletion observed"
 	if !observed {
