@@ -280,7 +280,10 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		// change cannot change what a ReplicaSet should do.
 		return m.report("updatePod", "pod/"+cur.Metadata.Name+" unchanged (same resourceVersion, a resync): ignored", podRef(cur))
 	}
-	labelChanged := !maps.Equal(old.Metadata.Labels, cur.Metadata.Labels)
+	// Whether the labels changed matters only to a pod being deleted and to
+	// an orphan; a kubelet's status write to a pod with a controller, the
+	// usual update, never compares them.
+	labelChanged := func() bool { return !maps.Equal(old.Metadata.Labels, cur.Metadata.Labels) }
 	if cur.Metadata.DeletionTimestamp != nil {
 		// Graceful deletion shows up as an update that sets
 		// deletionTimestamp; the delete event comes much later. Count it as
@@ -288,7 +291,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		// for the grace period.
 		rep := m.deletePod(cur)
 		summary := "pod/" + cur.Metadata.Name + " is being deleted (deletionTimestamp set): " + rep.Summary
-		if labelChanged {
+		if labelChanged() {
 			// Its labels changed too: the old owner may have lost it.
 			summary += "; its labels changed as well, so its old owner is told too: " + m.deletePod(old).Summary
 		}
@@ -355,7 +358,7 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		}
 		return m.report("updatePod", b.String(), touched...)
 	}
-	if labelChanged || refChanged {
+	if refChanged || labelChanged() {
 		// An orphan whose labels changed may now match a ReplicaSet.
 		owners := m.podOwners(cur)
 		if len(owners) == 0 {

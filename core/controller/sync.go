@@ -431,7 +431,9 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
 func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	m := r.m()
 	resp := reply.Response
-	var note string
+	// Most answers are one of a batch, with more to wait for: their
+	// sentence is written in one buffer, sized for that.
+	var b strings.Builder
 	var touched []sim.Ref
 	switch {
 	case resp.Err == nil:
@@ -439,37 +441,46 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		r.created++
 		pod := resp.Object.(*api.Pod)
 		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulCreatePodReason, "Created pod: "+pod.Metadata.Name)
-		note = "created pod/" + pod.Metadata.Name
-		touched = append(touched, podRef(pod))
+		b.Grow(len("created pod/ (000 more answers of this batch to wait for)") + len(pod.Metadata.Name))
+		b.WriteString("created pod/")
+		b.WriteString(pod.Metadata.Name)
+		touched = []sim.Ref{podRef(pod)}
 	case apistore.HasStatusCause(resp.Err, "NamespaceTerminating"):
 		// A namespace being deleted refuses new pods; upstream counts that as
 		// success, so its expectation is never lowered (the ReplicaSet waits
 		// out the 5 minute expectations TTL, or goes with its namespace).
 		r.batchOK++
-		note = "create refused: namespace terminating (counted as success, as upstream does)"
+		b.WriteString("create refused: namespace terminating (counted as success, as upstream does)")
 	default:
 		if r.batchErr == nil {
 			r.batchErr = resp.Err
 		}
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+resp.Err.Error())
-		note = "create failed: " + resp.Err.Error()
+		b.WriteString("create failed: ")
+		b.WriteString(resp.Err.Error())
 	}
 	if len(r.waiting) > 0 {
-		return sim.Report{Models: "slowStartBatch", Touched: touched,
-			Summary: note + " (" + strconv.Itoa(len(r.waiting)) + " more answers of this batch to wait for)"}
+		b.WriteString(" (")
+		sim.WriteUint(&b, uint64(len(r.waiting)))
+		b.WriteString(" more answers of this batch to wait for)")
+		return sim.Report{Models: "slowStartBatch", Touched: touched, Summary: b.String()}
 	}
 	size := r.slow.next()
 	r.slow.batchDone(r.batchOK, r.batchErr)
-	summary := note + "; batch of " + strconv.Itoa(size) + " done (" + strconv.Itoa(r.batchOK) + " ok)"
+	b.WriteString("; batch of ")
+	sim.WriteUint(&b, uint64(size))
+	b.WriteString(" done (")
+	sim.WriteUint(&b, uint64(r.batchOK))
+	b.WriteString(" ok)")
 	if !r.slow.done() {
-		rep := r.sendCreateBatch(ctx, summary)
+		rep := r.sendCreateBatch(ctx, b.String())
 		rep.Touched = append(rep.Touched, touched...)
 		return rep
 	}
 	if r.batchErr != nil {
-		summary += "; it failed, so slow start stops here"
+		b.WriteString("; it failed, so slow start stops here")
 	}
-	rep := r.endCreates(ctx, summary)
+	rep := r.endCreates(ctx, b.String())
 	rep.Touched = append(rep.Touched, touched...)
 	return rep
 }
