@@ -541,7 +541,9 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 // updateStatus is step 5: calculateStatus, then updateReplicaSetStatus.
 func (r *syncRun) updateStatus(ctx *sim.Context, intro string) sim.Report {
 	m := r.m()
-	r.newStatus = calculateStatus(r.rs, r.claimed, r.manageErr, ctx.Wall())
+	// Every claimed pod matched the selector when it was claimed (the pod
+	// kept is the one tested, see claimLoop).
+	r.newStatus = calculateClaimedStatus(r.rs, r.claimed, r.selector, r.manageErr, ctx.Wall())
 	if !statusNeedsUpdate(r.rs, r.newStatus) {
 		return r.end(ctx, intro+"; status unchanged, not written")
 	}
