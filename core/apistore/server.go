@@ -492,6 +492,11 @@ var _ sim.Describer = (*Server)(nil)
 // names the server chose.
 func requestKey(req Request, resp Response) string {
 	if resp.Object != nil {
+		// A write's events are all of the object it wrote, and the store
+		// joined their key once already.
+		if n := len(resp.Events); n > 0 {
+			return resp.Events[n-1].ObjectKey()
+		}
 		m := resp.Object.Meta()
 		return api.Key(m.Namespace, m.Name)
 	}
