@@ -21,7 +21,7 @@ import (
 //
 // Clients are components. A client sends with Send and receives a "response"
 // event carrying a *Reply; a watcher opens a watch with a watch request and
-// receives "watch" events carrying a WatchDelivery, in resourceVersion order.
+// receives "watch" events carrying a *WatchDelivery, in resourceVersion order.
 type Server struct {
 	name  string
 	store *Store
@@ -47,6 +47,11 @@ type Server struct {
 	// removes it when the period ends, so the event can be cancelled when the
 	// pod goes earlier.
 	grace map[string]uint64
+
+	// deliveries is the chunk fanOut writes watch deliveries into (see
+	// newDelivery). It is not state: it holds only what was already handed
+	// to the agenda.
+	deliveries []WatchDelivery
 }
 
 // ServerConfig holds the simulated latencies. The zero value means the
@@ -98,7 +103,8 @@ const (
 	EventRequest = "request"
 	// EventResponse is a response reaching a client; Data is a *Reply.
 	EventResponse = "response"
-	// EventWatch is a change reaching a watcher; Data is a WatchDelivery.
+	// EventWatch is a change reaching a watcher; Data is a *WatchDelivery,
+	// shared and read-only.
 	EventWatch = "watch"
 	// eventGraceEnd is the end of a pod's grace period; Data is a graceEnd.
 	eventGraceEnd = "grace-ended"
@@ -113,6 +119,8 @@ type Reply struct {
 }
 
 // WatchDelivery is one watch event reaching the watcher that opened WatchID.
+// The server hands it out by pointer, shared with the agenda and its
+// snapshots: nobody writes to it after it is scheduled.
 type WatchDelivery struct {
 	WatchID uint64
 	Event   WatchEvent
@@ -359,12 +367,31 @@ func (s *Server) fanOut(ctx *sim.Context, kind api.Kind) {
 			continue
 		}
 		for _, e := range events {
-			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, WatchDelivery{WatchID: w.id, Event: e})
+			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, s.newDelivery(w.id, e))
 			w.cursor = e.ResourceVersion
 		}
 		kept = append(kept, w)
 	}
 	s.watches = kept
+}
+
+// deliveryChunk is how many watch deliveries one chunk of Server.deliveries
+// holds.
+const deliveryChunk = 128
+
+// newDelivery writes a watch delivery into the current chunk and returns a
+// pointer to it, for the agenda to carry. Every write causes one delivery per
+// watcher of its kind, and each delivery boxed on its own was an allocation;
+// a chunk is one for many. A slot is written once and never again: a full
+// chunk is left to those who still hold its deliveries and a new one begun.
+// After a restore, writing goes on after the last slot ever written, so no
+// delivery an agenda (or a snapshot of one) holds is overwritten.
+func (s *Server) newDelivery(watchID uint64, e WatchEvent) *WatchDelivery {
+	if len(s.deliveries) == cap(s.deliveries) {
+		s.deliveries = make([]WatchDelivery, 0, deliveryChunk)
+	}
+	s.deliveries = append(s.deliveries, WatchDelivery{WatchID: watchID, Event: e})
+	return &s.deliveries[len(s.deliveries)-1]
 }
 
 // trackGrace schedules the end of a pod's grace period when a delete started

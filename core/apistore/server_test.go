@@ -31,7 +31,7 @@ type watcher struct {
 
 func (w *watcher) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch d := ev.Data.(type) {
-	case WatchDelivery:
+	case *WatchDelivery:
 		m := d.Event.Object.Meta()
 		w.events = append(w.events, string(d.Event.Type)+" "+m.Name+"@"+m.ResourceVersion)
 		return sim.Report{Actor: "watcher", Summary: "heard " + string(d.Event.Type) + " " + m.Name}
