@@ -161,7 +161,13 @@ func copyForStatusUpdate(obj api.Object) api.Object {
 	}
 	m := p.Metadata
 	m.Labels, m.Annotations, m.OwnerReferences, m.Finalizers = nil, nil, nil, nil
-	return &api.Pod{TypeMeta: p.TypeMeta, Metadata: m.DeepCopy(), Status: p.Status.DeepCopy()}
+	c := &api.Pod{TypeMeta: p.TypeMeta, Metadata: m.DeepCopy(), Status: p.Status.DeepCopy()}
+	// The start time is the copy's own: truncated here, in place,
+	// truncateTimes keeps it instead of allocating a truncated copy.
+	if st := c.Status.StartTime; st != nil {
+		*st = truncTime(*st)
+	}
+	return c
 }
 
 // isTerminal reports whether a pod has finished for good.
