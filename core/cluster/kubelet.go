@@ -280,7 +280,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return k.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		if !k.podsR.accept(d) {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
 				Summary: "discarded " + string(d.Event.Type) + " " + refOf(d.Event.Object).String() + ": it belongs to a watch that is closed"}
@@ -929,7 +929,7 @@ func (k *Kubelets) Describe(ev sim.Event) string {
 		return "the kubelet of node " + d + " registers its node again"
 	case *apistore.Reply:
 		return "answer to " + d.Request.String() + " reaches " + k.name
-	case apistore.WatchDelivery:
+	case *apistore.WatchDelivery:
 		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + k.name
 	}
 	if ev.Kind == eventStart {

@@ -175,7 +175,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return s.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		switch {
 		case s.nodesR.accept(d):
 			return s.nodeEvent(ctx, d.Event)
@@ -605,7 +605,7 @@ func (s *Scheduler) Describe(ev sim.Event) string {
 	case apistore.EventResponse:
 		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + s.name
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + s.name
 	}
 	return s.name + ": " + ev.Kind

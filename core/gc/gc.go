@@ -295,7 +295,7 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return g.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		return g.watchEvent(ctx, ev.Data.(apistore.WatchDelivery))
+		return g.watchEvent(ctx, *ev.Data.(*apistore.WatchDelivery))
 	case eventFollow:
 		return g.follow(ctx, ev.Data.([]int))
 	case eventRelist:
@@ -367,7 +367,7 @@ func (g *GarbageCollector) Describe(ev sim.Event) string {
 	case apistore.EventResponse:
 		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + g.cfg.Name
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		m := d.Event.Object.Meta()
 		return string(d.Event.Type) + " " + api.ShortName(d.Event.Object.Kind()) + "/" + m.Name + " reaches " + g.cfg.Name
 	case eventRelist:

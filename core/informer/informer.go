@@ -240,9 +240,9 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return inf.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		return inf.watchEvent(ctx, ev.Data.(apistore.WatchDelivery), false)
+		return inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), false)
 	case eventDelayedWatch:
-		return inf.watchEvent(ctx, ev.Data.(apistore.WatchDelivery), true)
+		return inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), true)
 	case eventPop:
 		return inf.pop(ctx)
 	case eventNotify:
@@ -340,7 +340,7 @@ func (inf *Informer) expired(ctx *sim.Context) sim.Report {
 	return inf.backOff(ctx, "watch of "+inf.resource()+" ended with 410 Expired: resourceVersion "+rvString(inf.lw.RV())+" is too old to watch from")
 }
 
-func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, delayed bool) sim.Report {
+func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, delayed bool) sim.Report {
 	ev := d.Event
 	ref := refOf(ev.Object)
 	// what names the event, in the sentences of the rare ways out below;
@@ -353,7 +353,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 	// An event can overtake the answer that opened its watch when the watch
 	// latency is shorter than the API latency; it belongs to the watch all
 	// the same.
-	ok, opened := inf.lw.Accept(d, inf.state == Opening)
+	ok, opened := inf.lw.Accept(*d, inf.state == Opening)
 	if opened {
 		inf.state = Watching
 	}
@@ -584,7 +584,7 @@ func (inf *Informer) Describe(ev sim.Event) string {
 	case apistore.EventResponse:
 		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + inf.cfg.Name
 	case apistore.EventWatch, eventDelayedWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := ev.Data.(*apistore.WatchDelivery)
 		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + inf.cfg.Name
 	case eventPop:
 		return inf.cfg.Name + " processes the next key's deltas"
