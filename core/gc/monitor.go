@@ -204,10 +204,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	}
 	ev := d.Event
 	obj := ev.Object
-	o := ownerOf(obj)
-	what := eventWhat(ev)
 	if i < 0 {
-		return g.report("Reflector.watch", "discarded "+what+": it belongs to a watch that is closed", o.ref())
+		return g.report("Reflector.watch", "discarded "+eventWhat(ev)+": it belongs to a watch that is closed", ownerOf(obj).ref())
 	}
 	m := &g.monitors[i]
 	if _, opened := m.lw.Accept(d, m.state == monitorOpening); opened {
@@ -219,6 +217,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	if !m.owner {
 		return g.dependentEvent(ctx, ev)
 	}
+	o := ownerOf(obj)
+	what := eventWhat(ev)
 	if ev.Type == apistore.Deleted {
 		touched := []sim.Ref{o.ref()}
 		for _, d := range g.dependentsOf(o.UID) {
