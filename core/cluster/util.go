@@ -34,6 +34,15 @@ func keyName(key string) string {
 	return key
 }
 
+// write writes parts to b. A step's sentence that holds a number is written
+// in one buffer with it: joined with +, the number, and the count that
+// plural makes of it, would each be a string of its own first.
+func write(b *strings.Builder, parts ...string) {
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+}
+
 // plural writes "1 pod", "3 pods".
 func plural(n int, noun string) string { return sim.Count(n, noun, noun+"s") }
 
