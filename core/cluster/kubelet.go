@@ -888,6 +888,8 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		// the pod Terminating for ever.
 		p := k.pods.Read()[api.Key(req.Namespace, req.Name)]
 		if p != nil && p.state == PodRemoving && p.uid == req.DeleteOptions.Preconditions.UID {
+			// A snapshot may share the row read: it is copied first.
+			p = k.mut(api.Key(req.Namespace, req.Name))
 			p.state = PodStopping
 			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
 			out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); trying again in " + statusRetryPeriod.String()
