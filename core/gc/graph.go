@@ -33,7 +33,9 @@ func nodeOf(obj api.Object) node {
 // cmpNodes orders dependents by kind, namespace, name and uid, the order a
 // LIST gives and the trace shows.
 func (g *GarbageCollector) cmpNodes(a, b string) int {
-	return cmpDeps(g.nodes[a].depRef, g.nodes[b].depRef)
+	na, _ := g.nodes.get(a)
+	nb, _ := g.nodes.get(b)
+	return cmpDeps(na.depRef, nb.depRef)
 }
 
 // cmpDeps is the order of cmpNodes. It compares field by field and stops at
@@ -57,7 +59,8 @@ func cmpDeps(a, b depRef) int {
 // at hand.
 func (g *GarbageCollector) search(s []string, dep depRef) (int, bool) {
 	return slices.BinarySearchFunc(s, dep, func(uid string, dep depRef) int {
-		return cmpDeps(g.nodes[uid].depRef, dep)
+		n, _ := g.nodes.get(uid)
+		return cmpDeps(n.depRef, dep)
 	})
 }
 
@@ -108,7 +111,7 @@ func (g *GarbageCollector) dependentsOf(owner string) []node {
 	uids := g.dependents[owner]
 	out := make([]node, len(uids))
 	for i, uid := range uids {
-		out[i] = g.nodes[uid]
+		out[i], _ = g.nodes.get(uid)
 	}
 	return out
 }
@@ -135,12 +138,12 @@ type graphChange struct {
 // know alive (it was seen deleted, or never seen: upstream's virtual node)
 // queues the object for attemptToDeleteItem, which reads the owner live.
 func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
-	old, had := g.nodes[n.uid]
+	old, had := g.nodes.get(n.uid)
 	if !had || !sameNode(old, n) {
 		// Most updates (a pod's status) change nothing the graph keeps;
-		// writing them anyway would clone nodes after every snapshot or
-		// restore for nothing.
-		g.writableNodes()[n.uid] = n
+		// writing them anyway would copy a part of nodes after every
+		// snapshot or restore for nothing.
+		g.nodes.put(n)
 	}
 	c := graphChange{isNew: !had}
 	if had {
@@ -190,14 +193,14 @@ func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 
 // remove takes an object of a dependent kind out of the graph.
 func (g *GarbageCollector) remove(uid string) (node, bool) {
-	n, ok := g.nodes[uid]
+	n, ok := g.nodes.get(uid)
 	if !ok {
 		return n, false
 	}
 	for _, r := range n.owners {
 		g.unlink(r.UID, n.depRef)
 	}
-	delete(g.writableNodes(), uid)
+	g.nodes.remove(uid)
 	return n, true
 }
 
@@ -223,15 +226,6 @@ func sameRef(a, b api.OwnerReference) bool {
 
 func sameBool(a, b *bool) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
-
-// writableNodes returns nodes, cloned first if a snapshot shares it.
-func (g *GarbageCollector) writableNodes() map[string]node {
-	if g.nodesShared {
-		g.nodes = maps.Clone(g.nodes)
-		g.nodesShared = false
-	}
-	return g.nodes
 }
 
 // goneReason says why an owner that is not alive in the graph may be gone.
@@ -420,9 +414,9 @@ func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apis
 		woken = append(woken, c.woken...)
 	}
 	removed := 0
-	if len(g.nodes) > len(listed) {
-		for _, uid := range slices.Sorted(maps.Keys(g.nodes)) {
-			if g.nodes[uid].kind == m.kind && !listed[uid] {
+	if g.nodes.len() > len(listed) {
+		for _, uid := range g.nodes.sortedUIDs() {
+			if n, _ := g.nodes.get(uid); n.kind == m.kind && !listed[uid] {
 				n, _ := g.remove(uid)
 				woken = append(woken, g.wakeOwners(ctx, n.owners)...)
 				removed++
