@@ -127,7 +127,11 @@ type GarbageCollector struct {
 	monitors []monitor
 
 	// owners maps the uid of every owner the monitors know alive to it.
-	owners map[string]ownerRef
+	// When ownersShared is set, a snapshot shares the map, and the first
+	// change after clones it (see writableOwners): the page's snapshots
+	// cloned a thousand owners each, though owners seldom change.
+	owners       map[string]ownerRef
+	ownersShared bool
 	// deleting are the uids of the owners known alive that are deleting
 	// their dependents in the foreground (upstream's deletingDependents
 	// nodes), in the order the collector saw them start: each stays until

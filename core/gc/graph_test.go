@@ -224,7 +224,7 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 	r.start()
 	snap, err := r.k.Snapshot()
 	require.NoError(t, err)
-	nodes, deps := r.gc.allNodes(), maps.Clone(r.gc.dependents)
+	nodes, deps, owners := r.gc.allNodes(), maps.Clone(r.gc.dependents), maps.Clone(r.gc.owners)
 	want := map[string][]string{}
 	for k, v := range deps {
 		want[k] = append([]string(nil), v...)
@@ -237,10 +237,12 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
 	r.settle()
 	require.NotEqual(t, nodes, r.gc.allNodes())
+	require.NotEqual(t, owners, r.gc.owners, "rs/web is gone from the owners")
 
 	for round := 0; round < 2; round++ {
 		require.NoError(t, r.k.Restore(snap))
 		assert.Equal(t, nodes, r.gc.allNodes(), "round %d: the graph's nodes are back", round)
+		assert.Equal(t, owners, r.gc.owners, "round %d: the owners known alive are back", round)
 		assert.Equal(t, want, r.gc.dependents, "round %d: the graph's edges are back, unchanged by what followed", round)
 		r.checkGraph()
 		r.createPod("web-d-"+string(rune('0'+round)), controllerRef(web))

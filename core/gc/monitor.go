@@ -258,7 +258,11 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 // it returns "".
 func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	o := ownerOf(obj)
-	g.owners[o.UID] = o
+	if known, ok := g.owners[o.UID]; !ok || known != o {
+		// Most events of an owner (its status) change nothing kept here;
+		// writing them anyway would copy owners after every snapshot.
+		g.writableOwners()[o.UID] = o
+	}
 	m := obj.Meta()
 	if m.DeletionTimestamp != nil && hasFinalizer(m, apistore.FinalizerDeleteDependents) {
 		return g.startDeletingDependents(ctx, o)
@@ -276,11 +280,22 @@ func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	return o.String() + " is being deleted with the orphan finalizer: its dependents must be orphaned before it goes; queued for attemptToOrphan"
 }
 
+// writableOwners returns owners, cloned first if a snapshot shares it.
+func (g *GarbageCollector) writableOwners() map[string]ownerRef {
+	if g.ownersShared {
+		g.owners = maps.Clone(g.owners)
+		g.ownersShared = false
+	}
+	return g.owners
+}
+
 // ownerGone handles an owner that no longer exists, and says what follows:
 // its dependents in the graph go to attemptToDelete, as upstream's
 // processGraphChanges hands them over when it removes the owner's node.
 func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) string {
-	delete(g.owners, o.UID)
+	if _, ok := g.owners[o.UID]; ok {
+		delete(g.writableOwners(), o.UID)
+	}
 	g.noteDeleted(o.UID)
 	foreground := g.stopDeletingDependents(o.UID)
 	if done, ok := g.orphaned[o.UID]; ok {

@@ -9,10 +9,12 @@ import (
 
 // gcSnapshot is everything the collector needs to come back to one step.
 // Owner tasks and dependents are copied; their slices are shared, since they
-// are never changed in place. The graph's maps are cloned, but for nodes,
-// whose parts are shared and copied by the collector before their next
-// change (see nodeSet); their values are plain values or slices that are
-// replaced, never changed in place, and so are shared too.
+// are never changed in place. The graph's maps are cloned, but for owners
+// (shared, and cloned by the collector before its next change: see
+// ownersShared) and nodes, whose parts are shared and copied by the
+// collector before their next change (see nodeSet); their values are plain
+// values or slices that are replaced, never changed in place, and so are
+// shared too.
 type gcSnapshot struct {
 	monitors      []monitor
 	owners        map[string]ownerRef
@@ -38,7 +40,7 @@ type gcSnapshot struct {
 func (g *GarbageCollector) Snapshot() any {
 	s := &gcSnapshot{
 		monitors:      slices.Clone(g.monitors),
-		owners:        maps.Clone(g.owners),
+		owners:        g.owners,
 		deleting:      g.deleting[:len(g.deleting):len(g.deleting)],
 		nodes:         g.nodes.share(),
 		dependents:    maps.Clone(g.dependents),
@@ -56,8 +58,9 @@ func (g *GarbageCollector) Snapshot() any {
 		requests:      maps.Clone(g.requests),
 		stats:         g.stats,
 	}
-	// The snapshot shares every dependents slice: none is this collector's
-	// to change in place any more.
+	// The snapshot shares the owners map and every dependents slice: none
+	// is this collector's to change in place any more.
+	g.ownersShared = true
 	g.mine = nil
 	for _, uid := range g.taskOrder {
 		s.tasks[uid] = *g.tasks[uid]
@@ -72,7 +75,7 @@ func (g *GarbageCollector) Snapshot() any {
 func (g *GarbageCollector) Restore(v any) {
 	s := v.(*gcSnapshot)
 	g.monitors = slices.Clone(s.monitors)
-	g.owners = orEmpty(maps.Clone(s.owners))
+	g.owners, g.ownersShared = orEmpty(s.owners), true
 	g.deleting = s.deleting
 	g.nodes.restore(s.nodes)
 	g.dependents = orEmpty(maps.Clone(s.dependents))
