@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -218,7 +219,6 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 		return g.dependentEvent(ctx, ev)
 	}
 	o := ownerOf(obj)
-	what := eventWhat(ev)
 	if ev.Type == apistore.Deleted {
 		touched := []sim.Ref{o.ref()}
 		for _, d := range g.dependentsOf(o.UID) {
@@ -228,7 +228,7 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 		if m.dependent {
 			summary += "; as a dependent, " + g.dependentChange(ctx, ev.Type, nodeOf(obj))
 		}
-		return g.report("processGraphChanges", "saw "+what+": "+summary, touched...)
+		return g.report("processGraphChanges", sawEvent(ev, summary), touched...)
 	}
 	// As upstream, the graph changes first, then the owner's transitions
 	// (processTransitions) are seen.
@@ -248,7 +248,20 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	case note == "":
 		note = "nothing for the garbage collector to do"
 	}
-	return g.report("processGraphChanges", "saw "+what+": "+note, o.ref())
+	return g.report("processGraphChanges", sawEvent(ev, note), o.ref())
+}
+
+// sawEvent is what a step that handled a watch event says: "saw " the
+// event ": " what came of it, written in one buffer (every owner event, a
+// ReplicaSet's status among them, is such a step).
+func sawEvent(ev apistore.WatchEvent, what string) string {
+	var b strings.Builder
+	b.Grow(len(ev.Object.Meta().Name) + len(what) + 48)
+	b.WriteString("saw ")
+	writeEventWhat(&b, ev)
+	b.WriteString(": ")
+	b.WriteString(what)
+	return b.String()
 }
 
 // observe records an owner as it now is. If it is being deleted with the
