@@ -86,6 +86,12 @@
 //   - The DeltaFIFO is the classic one (client-go's default before v1.33, when
 //     RealFIFO, which does not merge per key, took over); the handler-level
 //     contract is the same, and the classic one is the better one to teach.
-//   - Snapshots keep only the cache's items (shared copy-on-write) and rebuild
-//     its indices on restore: indices are derived state.
+//   - Snapshots share the whole cache copy-on-write: its key map, its table of
+//     objects and its indices (see package cow). An index added after a
+//     snapshot was taken makes its restore rebuild the indices from the items.
+//   - The cache keeps each object in a table slot numbered by the order its
+//     key entered the cache, and an index lists slot numbers: listing a
+//     namespace or an owner's pods reads the objects without looking a single
+//     key up. Upstream's store is a map from key to object, and its indices
+//     sets of keys.
 package informer

@@ -455,8 +455,7 @@ func (inf *Informer) applyDelta(b *strings.Builder, key string, d Delta, initial
 	switch d.Type {
 	case Added, Updated, Replaced, Sync:
 		obj := d.Object.(api.Object)
-		old, exists := inf.ix.GetByKey(key)
-		inf.ix.put(key, obj)
+		old, exists := inf.ix.put(key, obj)
 		b.WriteString(string(d.Type))
 		if exists {
 			sync := old.Meta().ResourceVersion == obj.Meta().ResourceVersion
