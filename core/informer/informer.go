@@ -510,7 +510,7 @@ func (inf *Informer) distribute(n notification, sync bool) int {
 
 func (inf *Informer) notifyOne(i int, n notification) {
 	l := inf.listeners[i]
-	l.buffer = append(l.buffer, n)
+	l.push(n)
 	if !l.scheduled {
 		l.scheduled = true
 		inf.sch.After(0, inf.cfg.Name, eventNotify, i)
@@ -521,13 +521,11 @@ func (inf *Informer) notifyOne(i int, n notification) {
 func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
 	l := inf.listeners[i]
 	l.scheduled = false
-	if len(l.buffer) == 0 {
+	if l.waiting() == 0 {
 		return sim.Report{Actor: l.handler.Name, Summary: "no notification waiting"}
 	}
-	n := l.buffer[0]
-	l.buffer[0] = notification{}
-	l.buffer = l.buffer[1:]
-	if len(l.buffer) > 0 {
+	n := l.pop()
+	if l.waiting() > 0 {
 		l.scheduled = true
 		ctx.After(0, inf.cfg.Name, eventNotify, i)
 	}
