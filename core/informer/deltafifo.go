@@ -86,7 +86,7 @@ type DeltaFIFO struct {
 
 	// queue holds the keys with pending deltas, in the order they first got
 	// one since they were last popped. It has no duplicates.
-	queue []string
+	queue queue[string]
 
 	// known is the informer's cache.
 	known KnownObjects
@@ -98,7 +98,17 @@ type DeltaFIFO struct {
 	// and tombstones) that have not been popped yet. HasSynced waits for it to
 	// reach 0.
 	initialPopulationCount int
+
+	// spare holds emptied Deltas arrays handed back by Recycle, for the next
+	// keys that get a first pending delta: nearly every watch event gives a
+	// key one delta, popped a step later, and would otherwise cost a new
+	// array each time. It is not state: a snapshot leaves it out.
+	spare []Deltas
 }
+
+// maxSpare bounds the arrays kept for reuse; a relist that queued thousands
+// of keys does not leave thousands of arrays behind.
+const maxSpare = 64
 
 // NewDeltaFIFO returns an empty queue that consults known for relists and
 // resyncs.
@@ -155,7 +165,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 	}
 
 	deletions := 0
-	pending := slices.Sorted(slices.Values(f.queue))
+	pending := slices.Sorted(slices.Values(f.queue.waiting()))
 	for _, key := range pending {
 		if _, ok := listed[key]; ok {
 			continue
@@ -208,19 +218,27 @@ func (f *DeltaFIFO) Resync() int {
 // they belong to the initial list (popped before HasSynced turned true). It
 // returns false when nothing is pending.
 func (f *DeltaFIFO) Pop() (key string, deltas Deltas, isInInitialList bool, ok bool) {
-	if len(f.queue) == 0 {
+	if f.queue.len() == 0 {
 		return "", nil, false, false
 	}
 	isInInitialList = !f.HasSynced()
-	key = f.queue[0]
-	f.queue[0] = ""
-	f.queue = f.queue[1:]
+	key = f.queue.pop()
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
 	deltas = f.items[key]
 	delete(f.items, key)
 	return key, deltas, isInInitialList, true
+}
+
+// Recycle hands back the deltas a Pop returned, once the caller is done with
+// them and keeps no reference to them, so that their array can hold the
+// deltas of a later key.
+func (f *DeltaFIFO) Recycle(d Deltas) {
+	if len(f.spare) < maxSpare && cap(d) > 0 {
+		clear(d)
+		f.spare = append(f.spare, d[:0])
+	}
 }
 
 // HasSynced reports whether the first relist has been fully popped: the cache
@@ -230,22 +248,27 @@ func (f *DeltaFIFO) HasSynced() bool {
 }
 
 // Len returns how many keys have pending deltas.
-func (f *DeltaFIFO) Len() int { return len(f.queue) }
+func (f *DeltaFIFO) Len() int { return f.queue.len() }
 
 // Pending returns the keys with pending deltas in the order they will pop,
 // and their deltas. The result is shared and read-only.
 func (f *DeltaFIFO) Pending() ([]string, map[string]Deltas) {
-	return f.queue, f.items
+	return f.queue.waiting(), f.items
 }
 
 // queueAction appends a delta for key, the object's key, collapsing a repeated
 // deletion, and queues the key if it had nothing pending.
 func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
 	old, pending := f.items[key]
-	deltas := dedupDeltas(append(old, Delta{Type: t, Object: obj}))
 	if !pending {
-		f.queue = append(f.queue, key)
+		f.queue.push(key)
+		if n := len(f.spare); n > 0 {
+			old = f.spare[n-1]
+			f.spare[n-1] = nil
+			f.spare = f.spare[:n-1]
+		}
 	}
+	deltas := dedupDeltas(append(old, Delta{Type: t, Object: obj}))
 	f.items[key] = deltas
 }
 

@@ -34,12 +34,12 @@ func deltaTypes(d Deltas) string {
 func checkFIFO(t *testing.T, f *DeltaFIFO) {
 	t.Helper()
 	seen := map[string]bool{}
-	for _, k := range f.queue {
+	for _, k := range f.queue.waiting() {
 		require.False(t, seen[k], "key %q queued twice", k)
 		seen[k] = true
 		require.NotEmpty(t, f.items[k], "queued key %q has no deltas", k)
 	}
-	require.Len(t, f.items, len(f.queue), "every key with deltas is queued")
+	require.Len(t, f.items, f.queue.len(), "every key with deltas is queued")
 }
 
 func popAll(t *testing.T, f *DeltaFIFO, ix *Indexer) []string {

@@ -69,12 +69,8 @@ type notification struct {
 type listener struct {
 	handler Handler
 
-	// buffer[head:] holds the notifications not yet delivered, oldest first.
-	// The delivered ones before head are cleared; the array is reused, from
-	// its start once it empties, so that a handler hearing one notification
-	// at a time does not get a new array for each (see push and pop).
-	buffer []notification
-	head   int
+	// buffer holds the notifications not yet delivered, oldest first.
+	buffer queue[notification]
 
 	// scheduled is set while a delivery event for this listener is on the
 	// agenda; only one is ever pending.
@@ -124,33 +120,8 @@ func (l *listener) shouldResync(now time.Duration) bool {
 
 func (l *listener) cloneState() listener {
 	c := *l
-	c.buffer = append([]notification(nil), l.buffer[l.head:]...)
-	c.head = 0
+	c.buffer = l.buffer.clone()
 	return c
-}
-
-// waiting returns how many notifications are buffered.
-func (l *listener) waiting() int { return len(l.buffer) - l.head }
-
-// push buffers n behind the others. A full array whose front was delivered
-// is first shifted down, rather than grown.
-func (l *listener) push(n notification) {
-	if l.head > 0 && len(l.buffer) == cap(l.buffer) {
-		k := copy(l.buffer, l.buffer[l.head:])
-		clear(l.buffer[k:])
-		l.buffer, l.head = l.buffer[:k], 0
-	}
-	l.buffer = append(l.buffer, n)
-}
-
-// pop takes the oldest buffered notification; there must be one.
-func (l *listener) pop() notification {
-	n := l.buffer[l.head]
-	l.buffer[l.head] = notification{}
-	if l.head++; l.head == len(l.buffer) {
-		l.buffer, l.head = l.buffer[:0], 0
-	}
-	return n
 }
 
 // deliver calls the handler for one notification and returns its report.

@@ -438,6 +438,9 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
 		touched = append(touched, refOf(obj))
 	}
+	// The deltas are applied and the notifications hold their objects, not
+	// the array: it can take the next key's deltas.
+	inf.fifo.Recycle(deltas)
 	inf.schedulePop(ctx)
 	if n := inf.fifo.Len(); n > 0 {
 		b.WriteString(" (")
@@ -510,7 +513,7 @@ func (inf *Informer) distribute(n notification, sync bool) int {
 
 func (inf *Informer) notifyOne(i int, n notification) {
 	l := inf.listeners[i]
-	l.push(n)
+	l.buffer.push(n)
 	if !l.scheduled {
 		l.scheduled = true
 		inf.sch.After(0, inf.cfg.Name, eventNotify, i)
@@ -521,11 +524,11 @@ func (inf *Informer) notifyOne(i int, n notification) {
 func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
 	l := inf.listeners[i]
 	l.scheduled = false
-	if l.waiting() == 0 {
+	if l.buffer.len() == 0 {
 		return sim.Report{Actor: l.handler.Name, Summary: "no notification waiting"}
 	}
-	n := l.pop()
-	if l.waiting() > 0 {
+	n := l.buffer.pop()
+	if l.buffer.len() > 0 {
 		l.scheduled = true
 		ctx.After(0, inf.cfg.Name, eventNotify, i)
 	}

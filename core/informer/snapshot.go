@@ -38,10 +38,10 @@ type fifoSnapshot struct {
 
 func (f *DeltaFIFO) snapshot() fifoSnapshot {
 	items := make(map[string]Deltas, len(f.items))
-	for _, key := range f.queue {
+	for _, key := range f.queue.waiting() {
 		items[key] = slices.Clone(f.items[key])
 	}
-	return fifoSnapshot{items: items, queue: slices.Clone(f.queue), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
+	return fifoSnapshot{items: items, queue: slices.Clone(f.queue.waiting()), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
 }
 
 func (f *DeltaFIFO) restore(s fifoSnapshot) {
@@ -49,7 +49,7 @@ func (f *DeltaFIFO) restore(s fifoSnapshot) {
 	for _, key := range s.queue {
 		f.items[key] = slices.Clone(s.items[key])
 	}
-	f.queue = slices.Clone(s.queue)
+	f.queue = queue[string]{items: slices.Clone(s.queue)}
 	f.populated = s.populated
 	f.initialPopulationCount = s.initialPopulationCount
 }

@@ -87,7 +87,7 @@ func (inf *Informer) View() View {
 		v.Pending = append(v.Pending, p)
 	}
 	for _, l := range inf.listeners {
-		v.Handlers = append(v.Handlers, HandlerView{Name: l.handler.Name, Waiting: l.waiting(), ResyncPeriod: l.resyncPeriod})
+		v.Handlers = append(v.Handlers, HandlerView{Name: l.handler.Name, Waiting: l.buffer.len(), ResyncPeriod: l.resyncPeriod})
 	}
 	return v
 }
