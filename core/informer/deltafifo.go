@@ -106,9 +106,11 @@ type DeltaFIFO struct {
 	spare []Deltas
 }
 
-// maxSpare bounds the arrays kept for reuse; a relist that queued thousands
-// of keys does not leave thousands of arrays behind.
-const maxSpare = 64
+// maxSpare bounds the arrays kept for reuse: enough for the bursts of
+// watch events a scale-up brings (a thousand pods created in one step),
+// while a relist of ten thousand keys does not leave ten thousand arrays
+// behind.
+const maxSpare = 1024
 
 // NewDeltaFIFO returns an empty queue that consults known for relists and
 // resyncs.
