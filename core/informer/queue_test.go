@@ -1,6 +1,11 @@
 package informer
 
 import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
 	"strconv"
 	"testing"
 
@@ -77,4 +82,57 @@ func TestDeltaFIFORecycledDeltasHoldTheNextKeysDeltas(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 	checkFIFO(t, f)
+}
+
+// TestDeltaFIFOMatchesASimpleModel drives the DeltaFIFO with a long,
+// interleaved run of changes, pops and snapshots and compares it, step by
+// step, with the plainest model of its rules: a list of keys in the order
+// they first got a pending delta and, per key, its deltas. The queue entries
+// move within their array as it fills and empties; the map must find them.
+func TestDeltaFIFOMatchesASimpleModel(t *testing.T) {
+	ix := NewIndexer()
+	f := NewDeltaFIFO(ix)
+	var order []string
+	model := map[string][]string{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var snap fifoSnapshot
+	var snapOrder []string
+	snapModel := map[string][]string{}
+	for step := range 3000 {
+		switch r := rng.IntN(10); {
+		case r < 5:
+			name := "k" + strconv.Itoa(rng.IntN(40))
+			f.Update(pod(name, step))
+			key := "default/" + name
+			if _, ok := model[key]; !ok {
+				order = append(order, key)
+			}
+			model[key] = append(model[key], "Updated")
+		case r < 9:
+			key, d, _, ok := f.Pop()
+			require.Equal(t, len(order) > 0, ok)
+			if ok {
+				require.Equal(t, order[0], key)
+				require.Equal(t, strings.Join(model[key], ","), deltaTypes(d))
+				delete(model, key)
+				order = order[1:]
+				f.Recycle(d)
+			}
+		case step%7 == 0:
+			snap = f.snapshot()
+			snapOrder = slices.Clone(order)
+			snapModel = maps.Clone(model)
+		default:
+			f.restore(snap)
+			order = slices.Clone(snapOrder)
+			model = maps.Clone(snapModel)
+		}
+		checkFIFO(t, f)
+		keys, items := pending(f)
+		require.Equal(t, len(order), len(keys))
+		for i, k := range keys {
+			require.Equal(t, order[i], k)
+			require.Equal(t, strings.Join(model[k], ","), deltaTypes(items[k]))
+		}
+	}
 }

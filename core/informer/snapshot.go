@@ -30,26 +30,28 @@ type informerSnapshot struct {
 }
 
 type fifoSnapshot struct {
-	items                  map[string]Deltas
-	queue                  []string
+	queue                  []pendingKey
 	populated              bool
 	initialPopulationCount int
 }
 
 func (f *DeltaFIFO) snapshot() fifoSnapshot {
-	items := make(map[string]Deltas, len(f.items))
-	for _, key := range f.queue.waiting() {
-		items[key] = slices.Clone(f.items[key])
+	q := slices.Clone(f.queue.waiting())
+	for i := range q {
+		q[i].deltas = slices.Clone(q[i].deltas)
 	}
-	return fifoSnapshot{items: items, queue: slices.Clone(f.queue.waiting()), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
+	return fifoSnapshot{queue: q, populated: f.populated, initialPopulationCount: f.initialPopulationCount}
 }
 
 func (f *DeltaFIFO) restore(s fifoSnapshot) {
-	f.items = make(map[string]Deltas, len(s.items))
-	for _, key := range s.queue {
-		f.items[key] = slices.Clone(s.items[key])
+	f.queue = queue[pendingKey]{}
+	f.items = make(map[string]uint64, len(s.queue))
+	f.pushed = 0
+	for _, p := range s.queue {
+		f.queue.push(pendingKey{key: p.key, deltas: slices.Clone(p.deltas)})
+		f.items[p.key] = f.pushed
+		f.pushed++
 	}
-	f.queue = queue[string]{items: slices.Clone(s.queue)}
 	f.populated = s.populated
 	f.initialPopulationCount = s.initialPopulationCount
 }
