@@ -46,6 +46,10 @@
 //     distributed, one per step.
 //   - lastSyncRV only moves forward while a watch is open; a list resets it to
 //     the list's resourceVersion.
+//   - Handlers get the very objects the cache holds, which are the API
+//     store's, as upstream's do: nothing is copied on delivery, so nobody may
+//     change a cached object (a controller deep-copies before it edits).
+//     TestNoHandlerChangesASharedObject runs a whole world and checks it.
 //
 // # The rules, as tests pin them down
 //
