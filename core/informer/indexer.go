@@ -345,6 +345,21 @@ func (ix *Indexer) Replace(list []api.Object) {
 // ListSelected returns the cached objects in namespace ("" for all
 // namespaces) that the selector matches, as client-go's listers do.
 func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Object {
+	if sel.Empty() {
+		// Everything matches: the list is known before it is made, and is
+		// made at its size at once instead of growing by appends.
+		if ix.Len() == 0 {
+			return nil
+		}
+		if namespace == "" {
+			return ix.List()
+		}
+		seqs, _ := ix.lookup(NamespaceIndex, namespace)
+		if len(seqs) == 0 {
+			return nil
+		}
+		return ix.objects(seqs)
+	}
 	var out []api.Object
 	if namespace == "" {
 		ix.table.each(func(_ uint64, s *slot) {
