@@ -36,24 +36,38 @@ type fifoSnapshot struct {
 }
 
 func (f *DeltaFIFO) snapshot() fifoSnapshot {
-	q := slices.Clone(f.queue.waiting())
-	for i := range q {
-		q[i].deltas = slices.Clone(q[i].deltas)
-	}
-	return fifoSnapshot{queue: q, populated: f.populated, initialPopulationCount: f.initialPopulationCount}
+	return fifoSnapshot{queue: copyPending(f.queue.waiting()), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
 }
 
 func (f *DeltaFIFO) restore(s fifoSnapshot) {
-	f.queue = queue[pendingKey]{}
+	f.queue = queue[pendingKey]{items: copyPending(s.queue)}
 	f.items = make(map[string]uint64, len(s.queue))
-	f.pushed = 0
-	for _, p := range s.queue {
-		f.queue.push(pendingKey{key: p.key, deltas: slices.Clone(p.deltas)})
-		f.items[p.key] = f.pushed
-		f.pushed++
+	for i, p := range s.queue {
+		f.items[p.key] = uint64(i)
 	}
+	f.pushed = uint64(len(s.queue))
 	f.populated = s.populated
 	f.initialPopulationCount = s.initialPopulationCount
+}
+
+// copyPending copies queue entries and their deltas, sharing nothing with
+// them: the live FIFO changes its deltas arrays in place (a collapsed
+// delete, a recycled array). The deltas of all the keys go into one array,
+// each key's capped to its own part, so that a snapshot taken while a
+// thousand keys are pending costs two allocations, not a thousand.
+func copyPending(q []pendingKey) []pendingKey {
+	out := slices.Clone(q)
+	total := 0
+	for _, p := range q {
+		total += len(p.deltas)
+	}
+	all := make(Deltas, 0, total)
+	for i, p := range q {
+		start := len(all)
+		all = append(all, p.deltas...)
+		out[i].deltas = all[start:len(all):len(all)]
+	}
+	return out
 }
 
 // Snapshot captures the informer's state: the cache (shared copy-on-write),
