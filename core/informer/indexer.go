@@ -59,8 +59,10 @@ type Indexer struct {
 type index struct {
 	name string
 	fn   IndexFunc
-	// byKey is set for the namespace index: its value is part of the key, so
-	// an update never moves a key within it and need not recompute it.
+	// byKey is set for the namespace index: its one value, the object's
+	// namespace, is part of the key, so an update never moves a key within
+	// it, and the value is read from the object rather than computed into a
+	// new slice and kept (see valuesFor).
 	byKey bool
 	// values maps each value to the seqs indexed under it, in order. An
 	// empty list is removed.
@@ -122,12 +124,66 @@ func (ix *Indexer) reindex() {
 	ix.table.each(func(seq uint64, _ *slot) { seqs = append(seqs, seq) })
 	for _, seq := range seqs {
 		_, s := ix.table.write(ix.epoch, seq)
-		s.vals = make([][]string, len(ix.indices))
-		for i := range ix.indices {
-			s.vals[i] = ix.indices[i].fn(s.obj)
-			ix.indexValues(i, seq, s.vals[i])
-		}
+		s.vals = ix.indexNew(seq, s.obj)
 	}
+}
+
+// indexNew indexes the object at seq, new to the cache, in every index,
+// and returns the values to keep in its slot. The namespace index, always
+// there, keeps none: with no other index there is nothing to keep.
+func (ix *Indexer) indexNew(seq uint64, obj api.Object) [][]string {
+	var vals [][]string
+	if len(ix.indices) > 1 {
+		vals = make([][]string, len(ix.indices))
+	}
+	for i := range ix.indices {
+		v := ix.valuesFor(i, obj)
+		if vals != nil {
+			vals[i] = v
+		}
+		ix.indexSlot(i, seq, obj, v)
+	}
+	return vals
+}
+
+// valuesFor returns the values index i puts obj under, to keep in its
+// slot: nil for the namespace index, whose value is read from the object.
+func (ix *Indexer) valuesFor(i int, obj api.Object) []string {
+	if ix.indices[i].byKey {
+		return nil
+	}
+	return ix.indices[i].fn(obj)
+}
+
+// indexSlot adds seq, holding obj, to index i under vals, its kept values.
+func (ix *Indexer) indexSlot(i int, seq uint64, obj api.Object, vals []string) {
+	if ix.indices[i].byKey {
+		ix.indexValue(i, seq, obj.Meta().Namespace)
+		return
+	}
+	for _, v := range vals {
+		ix.indexValue(i, seq, v)
+	}
+}
+
+// unindexSlot removes seq, holding obj, from index i, where it is under
+// vals, its kept values.
+func (ix *Indexer) unindexSlot(i int, seq uint64, obj api.Object, vals []string) {
+	if ix.indices[i].byKey {
+		ix.unindexValue(i, seq, obj.Meta().Namespace)
+		return
+	}
+	for _, v := range vals {
+		ix.unindexValue(i, seq, v)
+	}
+}
+
+// slotValues returns the values kept in s for index i.
+func slotValues(s *slot, i int) []string {
+	if s.vals == nil {
+		return nil
+	}
+	return s.vals[i]
 }
 
 // Add puts obj into the cache under its key, replacing what was there.
@@ -148,12 +204,7 @@ func (ix *Indexer) put(key string, obj api.Object) (old api.Object, existed bool
 		seq = ix.nextSeq
 		ix.nextSeq++
 		ix.seqs.Write(ix.epoch)[key] = seq
-		vals := make([][]string, len(ix.indices))
-		for i := range ix.indices {
-			vals[i] = ix.indices[i].fn(obj)
-			ix.indexValues(i, seq, vals[i])
-		}
-		ix.table.add(ix.epoch, seq, slot{key: key, obj: obj, vals: vals})
+		ix.table.add(ix.epoch, seq, slot{key: key, obj: obj, vals: ix.indexNew(seq, obj)})
 		ix.compact()
 		return nil, false
 	}
@@ -171,8 +222,8 @@ func (ix *Indexer) put(key string, obj api.Object) (old api.Object, existed bool
 			// of the set for nothing.
 			continue
 		}
-		ix.unindexValues(i, seq, s.vals[i])
-		ix.indexValues(i, seq, vals)
+		ix.unindexSlot(i, seq, old, s.vals[i])
+		ix.indexSlot(i, seq, obj, vals)
 		// The values are shared with any snapshot of the slot's chunk.
 		s.vals = slices.Clone(s.vals)
 		s.vals[i] = vals
@@ -189,7 +240,7 @@ func (ix *Indexer) DeleteKey(key string) {
 	delete(ix.seqs.Write(ix.epoch), key)
 	s := ix.table.read(seq)
 	for i := range ix.indices {
-		ix.unindexValues(i, seq, s.vals[i])
+		ix.unindexSlot(i, seq, s.obj, slotValues(s, i))
 	}
 	ix.table.free(ix.epoch, seq)
 	ix.compact()
@@ -219,44 +270,34 @@ func (ix *Indexer) compact() {
 		ix.nextSeq++
 		seqs[s.key] = seq
 		for i := range ix.indices {
-			ix.indexValues(i, seq, s.vals[i])
+			ix.indexSlot(i, seq, s.obj, slotValues(s, i))
 		}
 		ix.table.add(ix.epoch, seq, *s)
 	})
 }
 
-// indexValues adds seq under each of vals in index i.
-func (ix *Indexer) indexValues(i int, seq uint64, vals []string) {
-	if len(vals) == 0 {
-		return
-	}
+// indexValue adds seq under value v in index i.
+func (ix *Indexer) indexValue(i int, seq uint64, v string) {
 	idx := ix.indices[i].values.Write(ix.epoch)
-	for _, v := range vals {
-		// A missing value gets a new list; a list shared with a snapshot is
-		// copied by Write. The list is a value in the map, so it goes back.
-		set := idx[v]
-		insertSeq(set.Write(ix.epoch), seq)
-		idx[v] = set
-	}
+	// A missing value gets a new list; a list shared with a snapshot is
+	// copied by Write. The list is a value in the map, so it goes back.
+	set := idx[v]
+	insertSeq(set.Write(ix.epoch), seq)
+	idx[v] = set
 }
 
-// unindexValues removes seq from under each of vals in index i.
-func (ix *Indexer) unindexValues(i int, seq uint64, vals []string) {
-	if len(vals) == 0 {
+// unindexValue removes seq from under value v in index i.
+func (ix *Indexer) unindexValue(i int, seq uint64, v string) {
+	idx := ix.indices[i].values.Write(ix.epoch)
+	set, ok := idx[v]
+	if !ok {
 		return
 	}
-	idx := ix.indices[i].values.Write(ix.epoch)
-	for _, v := range vals {
-		set, ok := idx[v]
-		if !ok {
-			continue
-		}
-		removeSeq(set.Write(ix.epoch), seq)
-		if len(set.Read()) == 0 {
-			delete(idx, v)
-		} else {
-			idx[v] = set
-		}
+	removeSeq(set.Write(ix.epoch), seq)
+	if len(set.Read()) == 0 {
+		delete(idx, v)
+	} else {
+		idx[v] = set
 	}
 }
 
