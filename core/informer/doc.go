@@ -41,6 +41,8 @@
 //   - Every index agrees with recomputing it from the cached objects, holds
 //     no value without keys, and lists keys in the order they entered the
 //     cache.
+//   - The cache's key map and its table of slots agree: each key's slot holds
+//     that key, and no chunk of the table is kept without a slot in use.
 //   - The cache is updated before any handler hears of the change.
 //   - Each handler receives its notifications in the order they were
 //     distributed, one per step.

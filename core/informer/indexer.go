@@ -49,9 +49,8 @@ type Indexer struct {
 	// nextSeq is the seq the next new key gets.
 	nextSeq uint64
 
-	// indices are the named indices, sorted by name. The slice is replaced,
-	// never changed in place, when an index is added, so that a snapshot may
-	// share it.
+	// indices are the named indices, sorted by name. A snapshot keeps its
+	// own copy of the slice, sharing each index's values.
 	indices []index
 }
 
@@ -93,7 +92,7 @@ func (ix *Indexer) AddIndexer(name string, fn IndexFunc) error {
 	if dup {
 		return errors.Join(ErrIndexerConflict, errors.New("an index named "+name+" already exists"))
 	}
-	ix.indices = slices.Insert(slices.Clone(ix.indices), at,
+	ix.indices = slices.Insert(ix.indices, at,
 		index{name: name, fn: fn, byKey: name == NamespaceIndex})
 	ix.reindex()
 	return nil
