@@ -135,21 +135,22 @@ func Key(namespace, name string) string {
 // SplitKey undoes Key. It accepts "name" and "namespace/name"; anything with more
 // slashes, or an empty part where one is required, is an error, as upstream's
 // SplitMetaNamespaceKey reports.
+//
+// It cuts the key at its slash rather than splitting it into a slice: every
+// request the API server serves splits its key to name what it touched, and
+// the slice was an allocation each time.
 func SplitKey(key string) (namespace, name string, err error) {
-	parts := strings.Split(key, "/")
-	switch len(parts) {
-	case 1:
-		if parts[0] == "" {
+	namespace, name, found := strings.Cut(key, "/")
+	if !found {
+		if key == "" {
 			return "", "", &KeyError{Key: key}
 		}
-		return "", parts[0], nil
-	case 2:
-		if parts[1] == "" {
-			return "", "", &KeyError{Key: key}
-		}
-		return parts[0], parts[1], nil
+		return "", key, nil
 	}
-	return "", "", &KeyError{Key: key}
+	if name == "" || strings.Contains(name, "/") {
+		return "", "", &KeyError{Key: key}
+	}
+	return namespace, name, nil
 }
 
 // KeyError says a work-queue or cache key does not have the form

@@ -23,6 +23,8 @@ func TestKeyAndSplitKey(t *testing.T) {
 		{"", "", "", false},
 		{"default/", "", "", false},
 		{"a/b/c", "", "", false},
+		{"/", "", "", false},
+		{"a//b", "", "", false},
 	} {
 		ns, name, err := SplitKey(tc.key)
 		if !tc.ok {

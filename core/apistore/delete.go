@@ -122,7 +122,10 @@ func (s *Store) serveDelete(info *kindInfo, req Request) Response {
 
 	changeFinalizers, finalizers := finalizersForGC(info, om.Finalizers, opts.PropagationPolicy)
 	if plan.graceful || len(om.Finalizers) > 0 || changeFinalizers {
-		obj := old.DeepCopyObject()
+		// The write replaces the finalizers, the deletion fields and the
+		// generation, and shares the rest with the stored version (see
+		// shallowCopy).
+		obj := shallowCopy(old)
 		m := obj.Meta()
 		if changeFinalizers {
 			m.Finalizers = finalizers

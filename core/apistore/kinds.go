@@ -16,6 +16,9 @@ type kindInfo struct {
 	group string
 	// resource is the plural the API serves the kind under ("replicasets").
 	resource string
+	// statusResource and bindingResource are resource/status and
+	// resource/binding, joined once (see Request.Resource).
+	statusResource, bindingResource string
 	// qualifiedResource is resource.group ("replicasets.apps"), as messages
 	// name it; just the resource for the core group.
 	qualifiedResource string
@@ -78,6 +81,13 @@ var kindInfos = [numKinds]kindInfo{
 		namespaced: true, hasStatus: true, hasGeneration: true,
 		validateName: labels.NameIsDNSSubdomain,
 	},
+}
+
+func init() {
+	for i := range kindInfos {
+		kindInfos[i].statusResource = kindInfos[i].resource + "/" + SubresourceStatus
+		kindInfos[i].bindingResource = kindInfos[i].resource + "/" + SubresourceBinding
+	}
 }
 
 // infoFor returns the kindInfo of k, or nil for a kind the store does not hold.

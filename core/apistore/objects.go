@@ -4,39 +4,43 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 )
 
-// withResourceVersion returns a shallow copy of a stored object whose
-// metadata.resourceVersion is rv. The copy shares every map and slice with the
-// original, which is safe only because stored objects are never changed: it is
-// how a DELETED watch event carries the object's last state at the deletion's
-// resourceVersion without a deep copy.
-func withResourceVersion(obj api.Object, rv string) api.Object {
+// shallowCopy returns a new top-level struct with the fields of a stored
+// object: it shares every map, slice and pointer with the original. A write
+// that changes a few fields of a stored object starts from it instead of a
+// deep copy, and must replace, never change in place, what it shares; that is
+// safe only because stored objects are never changed, and the new version is
+// stored and shared read-only in its turn.
+func shallowCopy(obj api.Object) api.Object {
 	switch o := obj.(type) {
 	case *api.Pod:
 		c := *o
-		c.Metadata.ResourceVersion = rv
 		return &c
 	case *api.ReplicaSet:
 		c := *o
-		c.Metadata.ResourceVersion = rv
 		return &c
 	case *api.ReplicationController:
 		c := *o
-		c.Metadata.ResourceVersion = rv
 		return &c
 	case *api.Node:
 		c := *o
-		c.Metadata.ResourceVersion = rv
 		return &c
 	case *api.Event:
 		c := *o
-		c.Metadata.ResourceVersion = rv
 		return &c
 	case *api.Deployment:
 		c := *o
-		c.Metadata.ResourceVersion = rv
 		return &c
 	}
-	return obj
+	return obj.DeepCopyObject()
+}
+
+// withResourceVersion returns a shallow copy of a stored object whose
+// metadata.resourceVersion is rv: it is how a DELETED watch event carries the
+// object's last state at the deletion's resourceVersion without a deep copy.
+func withResourceVersion(obj api.Object, rv string) api.Object {
+	c := shallowCopy(obj)
+	c.Meta().ResourceVersion = rv
+	return c
 }
 
 // truncTime drops sub-second precision, as the API's wire format does, and
@@ -48,63 +52,79 @@ func truncTime(t api.Time) api.Time {
 	return api.Time{Time: t.UTC().Truncate(1e9)}
 }
 
+// truncTimePtr returns p itself when its time is already truncated, as every
+// time of a stored object is, and a truncated copy otherwise: p may be shared
+// with a stored object, so it is never written through.
 func truncTimePtr(p *api.Time) *api.Time {
 	if p == nil {
 		return nil
 	}
 	t := truncTime(*p)
+	if t == *p {
+		return p
+	}
 	return &t
 }
 
-// truncateTimes truncates every timestamp of obj to the second, in place. obj
-// must be the store's private copy. What a client reads back then equals what a
-// real cluster, which stores RFC 3339 seconds, would return.
+// truncIn truncates the time at t in place, writing only when that changes
+// it: a condition list shared with a stored object, whose times are all
+// truncated already, is then only read.
+func truncIn(t *api.Time) {
+	if tt := truncTime(*t); tt != *t {
+		*t = tt
+	}
+}
+
+// truncateTimes truncates every timestamp of obj to the second, in place. What a
+// client reads back then equals what a real cluster, which stores RFC 3339
+// seconds, would return. obj is the store's own new version, but it may share
+// parts with the stored one it replaces (see shallowCopy): those parts are
+// truncated already, and truncateTimes writes only what it changes, so it
+// leaves them alone.
 func truncateTimes(obj api.Object) {
 	m := obj.Meta()
-	m.CreationTimestamp = truncTime(m.CreationTimestamp)
+	truncIn(&m.CreationTimestamp)
 	m.DeletionTimestamp = truncTimePtr(m.DeletionTimestamp)
 	switch o := obj.(type) {
 	case *api.Pod:
 		o.Status.StartTime = truncTimePtr(o.Status.StartTime)
 		for i := range o.Status.Conditions {
-			c := &o.Status.Conditions[i]
-			c.LastTransitionTime = truncTime(c.LastTransitionTime)
+			truncIn(&o.Status.Conditions[i].LastTransitionTime)
 		}
 	case *api.ReplicaSet:
 		truncateTemplateTimes(&o.Spec.Template)
 		for i := range o.Status.Conditions {
-			c := &o.Status.Conditions[i]
-			c.LastTransitionTime = truncTime(c.LastTransitionTime)
+			truncIn(&o.Status.Conditions[i].LastTransitionTime)
 		}
 	case *api.ReplicationController:
 		if o.Spec.Template != nil {
 			truncateTemplateTimes(o.Spec.Template)
 		}
 		for i := range o.Status.Conditions {
-			c := &o.Status.Conditions[i]
-			c.LastTransitionTime = truncTime(c.LastTransitionTime)
+			truncIn(&o.Status.Conditions[i].LastTransitionTime)
 		}
 	case *api.Node:
 		for i := range o.Status.Conditions {
-			c := &o.Status.Conditions[i]
-			c.LastTransitionTime = truncTime(c.LastTransitionTime)
+			truncIn(&o.Status.Conditions[i].LastTransitionTime)
 		}
 	case *api.Deployment:
 		truncateTemplateTimes(&o.Spec.Template)
 		for i := range o.Status.Conditions {
 			c := &o.Status.Conditions[i]
-			c.LastUpdateTime = truncTime(c.LastUpdateTime)
-			c.LastTransitionTime = truncTime(c.LastTransitionTime)
+			truncIn(&c.LastUpdateTime)
+			truncIn(&c.LastTransitionTime)
 		}
 	case *api.Event:
-		o.FirstTimestamp = truncTime(o.FirstTimestamp)
-		o.LastTimestamp = truncTime(o.LastTimestamp)
+		truncIn(&o.FirstTimestamp)
+		truncIn(&o.LastTimestamp)
 	}
 }
 
 func truncateTemplateTimes(t *api.PodTemplateSpec) {
-	t.Metadata.CreationTimestamp = truncTime(t.Metadata.CreationTimestamp)
-	t.Metadata.DeletionTimestamp = truncTimePtr(t.Metadata.DeletionTimestamp)
+	truncIn(&t.Metadata.CreationTimestamp)
+	if p := truncTimePtr(t.Metadata.DeletionTimestamp); p != t.Metadata.DeletionTimestamp {
+		t.Metadata.DeletionTimestamp = p
+	}
 }
 
 // keyOf is the store key of an object's metadata.

@@ -85,10 +85,20 @@ func (r Request) Resource() string {
 	if res == "" {
 		res = string(r.Kind)
 	}
-	if r.Subresource != "" {
-		return res + "/" + r.Subresource
+	if r.Subresource == "" {
+		return res
 	}
-	return res
+	// The subresources the store serves are named once per kind: every status
+	// write and every binding names its resource in the log and its step.
+	if info := infoFor(r.Kind); info != nil {
+		switch r.Subresource {
+		case SubresourceStatus:
+			return info.statusResource
+		case SubresourceBinding:
+			return info.bindingResource
+		}
+	}
+	return res + "/" + r.Subresource
 }
 
 // String describes the request in one line: "create pods default/web-", "delete

@@ -21,7 +21,7 @@ import (
 //
 // Clients are components. A client sends with Send and receives a "response"
 // event carrying a *Reply; a watcher opens a watch with a watch request and
-// receives "watch" events carrying a WatchDelivery, in resourceVersion order.
+// receives "watch" events carrying a *WatchDelivery, in resourceVersion order.
 type Server struct {
 	name  string
 	store *Store
@@ -47,6 +47,37 @@ type Server struct {
 	// removes it when the period ends, so the event can be cancelled when the
 	// pod goes earlier.
 	grace map[string]uint64
+
+	// requests and deliveries hold the payloads Send and fanOut put on the
+	// agenda (see slab). They are not state: they hold only what was already
+	// handed to the agenda.
+	requests   slab[inFlight]
+	deliveries slab[WatchDelivery]
+}
+
+// slab hands out pointers to values written once and only read after: the
+// payloads the server puts on the agenda. Every request and every watch
+// delivery was an allocation of its own; a slab writes them into chunks,
+// one allocation for many. A slot is never written again once handed out,
+// so the agenda, its snapshots and the receiver share it read-only; a full
+// chunk is left to whoever still holds its slots, and a new one is begun.
+// After a restore, writing goes on after the last slot ever written, so no
+// payload an agenda (or a snapshot of one) holds is overwritten.
+//
+// Chunks are small (slabChunk slots) because a snapshot that holds one
+// payload keeps its whole chunk alive.
+type slab[T any] struct{ chunk []T }
+
+// slabChunk is how many slots one chunk of a slab has.
+const slabChunk = 32
+
+// put writes v into a free slot and returns a pointer to it.
+func (s *slab[T]) put(v T) *T {
+	if len(s.chunk) == cap(s.chunk) {
+		s.chunk = make([]T, 0, slabChunk)
+	}
+	s.chunk = append(s.chunk, v)
+	return &s.chunk[len(s.chunk)-1]
 }
 
 // ServerConfig holds the simulated latencies. The zero value means the
@@ -98,7 +129,8 @@ const (
 	EventRequest = "request"
 	// EventResponse is a response reaching a client; Data is a *Reply.
 	EventResponse = "response"
-	// EventWatch is a change reaching a watcher; Data is a WatchDelivery.
+	// EventWatch is a change reaching a watcher; Data is a *WatchDelivery,
+	// shared and read-only.
 	EventWatch = "watch"
 	// eventGraceEnd is the end of a pod's grace period; Data is a graceEnd.
 	eventGraceEnd = "grace-ended"
@@ -113,6 +145,8 @@ type Reply struct {
 }
 
 // WatchDelivery is one watch event reaching the watcher that opened WatchID.
+// The server hands it out by pointer, shared with the agenda and its
+// snapshots: nobody writes to it after it is scheduled.
 type WatchDelivery struct {
 	WatchID uint64
 	Event   WatchEvent
@@ -232,7 +266,7 @@ func (s *Server) SetConfig(cfg ServerConfig) { s.cfg = cfg.withDefaults() }
 func (s *Server) Send(sch sim.Scheduler, from string, req Request) uint64 {
 	id := s.nextID
 	s.nextID++
-	sch.After(s.cfg.Latency, s.name, EventRequest, &inFlight{id: id, from: from, req: req})
+	sch.After(s.cfg.Latency, s.name, EventRequest, s.requests.put(inFlight{id: id, from: from, req: req}))
 	return id
 }
 
@@ -332,7 +366,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	}
 	return sim.Report{
 		Actor:   s.name,
-		Models:  "registry." + verbFunc(req.Verb),
+		Models:  verbModel(req.Verb),
 		Summary: describe(req, resp, rec.Key, in.from),
 		Touched: touched(req, resp, rec.Key),
 	}
@@ -359,7 +393,7 @@ func (s *Server) fanOut(ctx *sim.Context, kind api.Kind) {
 			continue
 		}
 		for _, e := range events {
-			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, WatchDelivery{WatchID: w.id, Event: e})
+			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, s.deliveries.put(WatchDelivery{WatchID: w.id, Event: e}))
 			w.cursor = e.ResourceVersion
 		}
 		kept = append(kept, w)
@@ -492,6 +526,11 @@ var _ sim.Describer = (*Server)(nil)
 // names the server chose.
 func requestKey(req Request, resp Response) string {
 	if resp.Object != nil {
+		// A write's events are all of the object it wrote, and the store
+		// joined their key once already.
+		if n := len(resp.Events); n > 0 {
+			return resp.Events[n-1].ObjectKey()
+		}
 		m := resp.Object.Meta()
 		return api.Key(m.Namespace, m.Name)
 	}
@@ -515,26 +554,28 @@ func requestKey(req Request, resp Response) string {
 	return api.Key(ns, name)
 }
 
-// verbFunc names the generic registry function of upstream's API server that
-// serves a verb (k8s.io/apiserver/pkg/registry/generic/registry.Store).
-func verbFunc(v Verb) string {
+// verbModel names the generic registry function of upstream's API server that
+// serves a verb (k8s.io/apiserver/pkg/registry/generic/registry.Store), as a
+// step's Models field shows it. The names are whole constants: every request
+// is a step, and joining "registry." to each was an allocation.
+func verbModel(v Verb) string {
 	switch v {
 	case VerbCreate:
-		return "Create"
+		return "registry.Create"
 	case VerbGet:
-		return "Get"
+		return "registry.Get"
 	case VerbList:
-		return "List"
+		return "registry.List"
 	case VerbWatch:
-		return "Watch"
+		return "registry.Watch"
 	case VerbUpdate:
-		return "Update"
+		return "registry.Update"
 	case VerbPatch:
-		return "Patch"
+		return "registry.Patch"
 	case VerbDelete:
-		return "Delete"
+		return "registry.Delete"
 	}
-	return string(v)
+	return "registry." + string(v)
 }
 
 func describe(req Request, resp Response, key, from string) string {

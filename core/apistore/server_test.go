@@ -31,7 +31,7 @@ type watcher struct {
 
 func (w *watcher) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch d := ev.Data.(type) {
-	case WatchDelivery:
+	case *WatchDelivery:
 		m := d.Event.Object.Meta()
 		w.events = append(w.events, string(d.Event.Type)+" "+m.Name+"@"+m.ResourceVersion)
 		return sim.Report{Actor: "watcher", Summary: "heard " + string(d.Event.Type) + " " + m.Name}
@@ -393,4 +393,17 @@ func TestWhenWrittenRunsInTheStepOfAWrite(t *testing.T) {
 	w.send(Request{Verb: VerbPatch, Kind: api.KindReplicaSet, Namespace: "default", Name: "web", Patch: &MetaPatch{}})
 	w.stabilize(t)
 	assert.Len(t, at, 1, "neither a read nor a write that changed nothing runs it")
+}
+
+// The agenda and its snapshots hold pointers to the slots a slab hands out, so
+// a slot must keep its value while later values fill that chunk and the next.
+func TestSlabNeverRewritesASlotItHandedOut(t *testing.T) {
+	var s slab[WatchDelivery]
+	var held []*WatchDelivery
+	for i := range 3*slabChunk + 1 {
+		held = append(held, s.put(WatchDelivery{WatchID: uint64(i)}))
+	}
+	for i, d := range held {
+		assert.Equal(t, uint64(i), d.WatchID)
+	}
 }

@@ -146,6 +146,30 @@ func prepareForStatusUpdate(obj, old api.Object) {
 	}
 }
 
+// copyForStatusUpdate copies the object a client sent to the status
+// subresource, as the store's private copy. For a Pod it copies only what the
+// write keeps: the status, and the metadata but for the labels, annotations,
+// owner references and finalizers, which prepareForStatusUpdate takes from
+// the stored object together with the spec. Kubelets write a pod's status
+// several times in its life, and cloning its labels and owner references
+// only to drop them was most of the cost. Other kinds are copied whole: a
+// Deployment's status update keeps the annotations it was sent.
+func copyForStatusUpdate(obj api.Object) api.Object {
+	p, ok := obj.(*api.Pod)
+	if !ok {
+		return obj.DeepCopyObject()
+	}
+	m := p.Metadata
+	m.Labels, m.Annotations, m.OwnerReferences, m.Finalizers = nil, nil, nil, nil
+	c := &api.Pod{TypeMeta: p.TypeMeta, Metadata: m.DeepCopy(), Status: p.Status.DeepCopy()}
+	// The start time is the copy's own: truncated here, in place,
+	// truncateTimes keeps it instead of allocating a truncated copy.
+	if st := c.Status.StartTime; st != nil {
+		*st = truncTime(*st)
+	}
+	return c
+}
+
 // isTerminal reports whether a pod has finished for good.
 func isTerminal(p *api.Pod) bool {
 	return p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed

@@ -15,7 +15,12 @@ func (s *Store) serveUpdate(info *kindInfo, req Request, status bool) Response {
 	if req.Object.Kind() != info.kind {
 		return Response{Err: newBadRequest("the object is a " + string(req.Object.Kind()) + ", not a " + string(info.kind))}
 	}
-	obj := req.Object.DeepCopyObject()
+	var obj api.Object
+	if status {
+		obj = copyForStatusUpdate(req.Object)
+	} else {
+		obj = req.Object.DeepCopyObject()
+	}
 	m := obj.Meta()
 	if err := reconcileNamespace(info, m, req.Namespace); err != nil {
 		return Response{Err: err}
@@ -34,7 +39,12 @@ func (s *Store) serveUpdate(info *kindInfo, req Request, status bool) Response {
 	if old == nil {
 		return Response{Err: newNotFound(info, m.Name)}
 	}
-	setDefaults(obj)
+	if !status {
+		// A status update takes the whole spec from the stored object (see
+		// prepareForStatusUpdate), so defaults filled into the sent one would
+		// only be thrown away.
+		setDefaults(obj)
+	}
 	return s.applyUpdate(info, old, obj, status)
 }
 
@@ -140,8 +150,12 @@ func (s *Store) serveBind(info *kindInfo, req Request) Response {
 		return Response{Err: newConflict("", "pods/binding", req.Name,
 			"pod "+req.Name+" is already assigned to node "+strconv.Quote(old.Spec.NodeName))}
 	}
-	pod := old.DeepCopy()
+	// A binding changes the node and one condition. The new version shares
+	// everything else with the stored one (both are read-only); only the
+	// condition list, which setPodCondition writes in place, is its own.
+	pod := shallowCopy(old).(*api.Pod)
 	pod.Spec.NodeName = req.NodeName
+	pod.Status.Conditions = append(make([]api.PodCondition, 0, len(old.Status.Conditions)+1), old.Status.Conditions...)
 	setPodCondition(&pod.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue},
 		api.NewTime(s.now()))
 	truncateTimes(pod)

@@ -343,3 +343,24 @@ func TestBindAssignsANode(t *testing.T) {
 		statusErr(t, err).Message)
 	h.check()
 }
+
+// The bound version shares what the binding did not change with the version it
+// replaces; the condition it sets must not be written into the old version's
+// list, which informers and snapshots still hold.
+func TestBindLeavesThePodItReplacesUnchanged(t *testing.T) {
+	h := newHarness(t)
+	h.create(newPod("default", "web-x", nil))
+	pending := newPod("default", "web-x", nil)
+	pending.Status.Conditions = []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse}}
+	before, err := h.s.UpdateStatus(pending)
+	require.NoError(t, err)
+	h.check()
+	h.clock.Advance(2 * time.Second)
+
+	pod, err := h.s.Bind("default", "web-x", "node-1")
+	require.NoError(t, err)
+	h.check()
+	assert.Equal(t, api.ConditionTrue, pod.Status.Conditions[0].Status)
+	assert.Equal(t, api.ConditionFalse, before.(*api.Pod).Status.Conditions[0].Status)
+	assert.Empty(t, before.(*api.Pod).Spec.NodeName)
+}

@@ -275,8 +275,9 @@ func validateAnnotations(errs fieldErrors, m map[string]string, path string) fie
 // that would give a pod a second controller is refused, so two controllers
 // racing to adopt one orphan cannot both win.
 func validateOwnerReferences(errs fieldErrors, refs []api.OwnerReference, path string) fieldErrors {
-	firstController := ""
-	for _, r := range refs {
+	// The first controller is named only if a second one makes it an error.
+	firstController := -1
+	for i, r := range refs {
 		version := apiVersionVersion(r.APIVersion)
 		if version == "" {
 			errs = append(errs, invalidString(path+".apiVersion", r.APIVersion, "version must not be empty"))
@@ -294,12 +295,13 @@ func validateOwnerReferences(errs fieldErrors, refs []api.OwnerReference, path s
 			errs = append(errs, invalid(path, showOwnerReference(r), "/v1, Kind=Event is disallowed from being an owner"))
 		}
 		if r.IsController() {
-			name := r.Kind + "/" + r.Name
-			if firstController != "" {
+			if firstController >= 0 {
+				first := refs[firstController]
 				errs = append(errs, invalid(path, showOwnerReferences(refs),
-					`Only one reference can have Controller set to true. Found "true" in references for `+firstController+" and "+name))
+					`Only one reference can have Controller set to true. Found "true" in references for `+
+						first.Kind+"/"+first.Name+" and "+r.Kind+"/"+r.Name))
 			} else {
-				firstController = name
+				firstController = i
 			}
 		}
 	}
@@ -351,25 +353,26 @@ func validateFinalizers(errs fieldErrors, finalizers []string, path string) fiel
 // validatePodSpec checks the pod spec fields this model keeps, under path
 // ("spec" for a pod, "spec.template.spec" for a template).
 func validatePodSpec(errs fieldErrors, spec *api.PodSpec, path string) fieldErrors {
-	containersPath := path + ".containers"
 	if len(spec.Containers) == 0 {
-		errs = append(errs, required(containersPath, ""))
+		errs = append(errs, required(path+".containers", ""))
 	}
+	// A container's path is joined only for an error: every pod created is
+	// validated, and almost all are valid.
+	idx := func(i int) string { return path + ".containers[" + strconv.Itoa(i) + "]" }
 	for i, c := range spec.Containers {
-		idx := containersPath + "[" + strconv.Itoa(i) + "]"
 		if c.Name == "" {
-			errs = append(errs, required(idx+".name", ""))
+			errs = append(errs, required(idx(i)+".name", ""))
 		} else {
 			for _, msg := range labels.IsDNS1123Label(c.Name) {
-				errs = append(errs, invalidString(idx+".name", c.Name, msg))
+				errs = append(errs, invalidString(idx(i)+".name", c.Name, msg))
 			}
 		}
 		if c.Image == "" {
-			errs = append(errs, required(idx+".image", ""))
+			errs = append(errs, required(idx(i)+".image", ""))
 		}
 		for j := 0; j < i; j++ {
 			if spec.Containers[j].Name == c.Name {
-				errs = append(errs, duplicate(idx+".name", c.Name))
+				errs = append(errs, duplicate(idx(i)+".name", c.Name))
 				break
 			}
 		}

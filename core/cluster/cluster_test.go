@@ -660,3 +660,27 @@ func TestFailedStatusWriteIsRetried(t *testing.T) {
 	assert.Equal(t, api.PodRunning, h.pod("web").Status.Phase)
 	assert.True(t, api.IsPodReady(h.pod("web")))
 }
+
+// TestFailedRemovalLeavesASnapshotOfThePodAsItWas: the kubelet that retries a
+// failed removal changes its record of the pod; a snapshot taken before
+// shares that record, and must still see the removal in flight.
+func TestFailedRemovalLeavesASnapshotOfThePodAsItWas(t *testing.T) {
+	h := started(t, Config{})
+	h.createPod("web", "node-1")
+	h.stabilize()
+	h.deletePod("web", 30)
+	h.until("the kubelet removes the pod", func(r sim.StepResult) bool {
+		return r.Actor == "kubelet/node-1" && strings.HasPrefix(r.Summary, "stopped the containers of pod/web")
+	})
+	_, err := h.store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbDelete, Resource: "pods", Count: 1})
+	require.NoError(t, err)
+	snap := h.c.Kubelets.Snapshot().(*kubeletsSnapshot)
+	require.Equal(t, PodRemoving, snap.pods.Read()["default/web"].state)
+
+	failed := h.until("the removal fails", func(r sim.StepResult) bool {
+		return r.Actor == "kubelet/node-1" && strings.HasPrefix(r.Summary, "removing pod/web failed")
+	})
+	assert.Contains(t, failed.Summary, "trying again in")
+	assert.Equal(t, PodStopping, h.c.Kubelets.pods.Read()["default/web"].state)
+	assert.Equal(t, PodRemoving, snap.pods.Read()["default/web"].state, "the snapshot's record is not the live one")
+}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -51,7 +52,10 @@ type Kubelets struct {
 	sch  sim.Scheduler
 
 	// startDelay and stopDelay are the current kubelet-start and kubelet-stop.
+	// startText is startDelay in words, which every admission says: made
+	// when it is set (setStartDelay), not for every pod.
 	startDelay, stopDelay time.Duration
+	startText             string
 
 	// nodes are the nodes with a kubelet, in the order their kubelets were
 	// created. nodeIndex maps a name to its index in nodes.
@@ -72,6 +76,10 @@ type Kubelets struct {
 	// bound to it, in the order they were seen. Every key in it is in pods in
 	// state podWaiting with that node.
 	waiting map[string][]string
+
+	// keyBuf is where podAt puts a key together; it holds nothing between
+	// calls.
+	keyBuf []byte
 }
 
 // knode is one node's kubelet.
@@ -123,6 +131,8 @@ type kpod struct {
 	cow.Stamp
 
 	namespace, name, uid, node string
+	// key is the pod's key, namespace/name, kept to name it in its timers.
+	key string
 	// pod is the latest version the kubelet saw (shared, read-only).
 	pod *api.Pod
 
@@ -193,12 +203,14 @@ type actionData struct {
 }
 
 func newKubelets(cfg Config, srv *apistore.Server, sch sim.Scheduler) *Kubelets {
-	return &Kubelets{
+	k := &Kubelets{
 		name: cfg.KubeletName, srv: srv, sch: sch,
-		startDelay: cfg.KubeletStart, stopDelay: cfg.KubeletStop,
+		stopDelay: cfg.KubeletStop,
 		nodeIndex: map[string]int{}, podsR: newReflector(api.KindPod),
 		epoch: 1, waiting: map[string][]string{},
 	}
+	k.setStartDelay(cfg.KubeletStart)
+	return k
 }
 
 // Name returns the component name.
@@ -218,8 +230,10 @@ func (k *Kubelets) SetKubeletStart(d time.Duration) {
 	if d <= 0 {
 		d = DefaultKubeletStart
 	}
-	k.startDelay = d
+	k.setStartDelay(d)
 }
+
+func (k *Kubelets) setStartDelay(d time.Duration) { k.startDelay, k.startText = d, d.String() }
 
 // SetKubeletStop changes kubelet-stop from now on (`config kubelet-stop=D`);
 // pods already stopping keep their time. d <= 0 means the default.
@@ -260,6 +274,15 @@ func (k *Kubelets) served(node string) bool {
 	return ok && k.nodes[i].started
 }
 
+// podAt returns the pod held under the key of namespace and name, nil if
+// none. It puts the key together in keyBuf rather than in a string made
+// for the lookup (indexing a map with string(bytes) makes no string): the
+// answer to every status write looks its pod up.
+func (k *Kubelets) podAt(namespace, name string) *kpod {
+	k.keyBuf = appendKey(k.keyBuf[:0], namespace, name)
+	return k.pods.Read()[string(k.keyBuf)]
+}
+
 // mut returns the pod's entry ready to change, copied first if a snapshot
 // shares it; nil when the kubelets hold no such pod.
 func (k *Kubelets) mut(key string) *kpod { return cow.Mut(&k.pods, k.epoch, key) }
@@ -280,7 +303,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return k.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		if !k.podsR.accept(d) {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
 				Summary: "discarded " + string(d.Event.Type) + " " + refOf(d.Event.Object).String() + ": it belongs to a watch that is closed"}
@@ -439,7 +462,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 		p := k.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
 			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
-				Summary: "saw " + ref.String() + " deleted; no kubelet was running it"}
+				Summary: "saw pod/" + pod.Metadata.Name + " deleted; no kubelet was running it"}
 		}
 		node, state, at := p.node, p.state, p.at
 		k.forget(ctx, key)
@@ -465,25 +488,31 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 			why = "its containers are killed at once and the kubelet forgets the pod"
 		}
 		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
-			Summary: ref.String() + " is gone from the API server: " + why}
+			Summary: "pod/" + pod.Metadata.Name + " is gone from the API server: " + why}
 	}
 	models, summary := k.observe(ctx, key, pod)
 	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: []sim.Ref{ref}}
 }
 
 // observe takes in the current state of a pod and acts on it.
+//
+// Its sentences, and sync's, name the pod inline ("saw pod/" + name + ...)
+// rather than from a name joined first: each is then one string, and the
+// kubelets see every pod event.
 func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
-	name := "pod/" + pod.Metadata.Name
-	if p := k.pods.Read()[key]; p != nil && p.uid != pod.Metadata.UID {
+	p := k.pods.Read()[key]
+	if p != nil && p.uid != pod.Metadata.UID {
 		k.forget(ctx, key) // the name now belongs to a new pod
+		p = nil
 	}
 	node := pod.Spec.NodeName
 	if node == "" {
-		return "HandlePodAdditions", "saw " + name + ", which is not bound to a node yet: no kubelet runs it until the scheduler binds it"
+		return "HandlePodAdditions", "saw pod/" + pod.Metadata.Name + ", which is not bound to a node yet: no kubelet runs it until the scheduler binds it"
 	}
-	p := k.mut(key)
 	if p == nil {
-		p = cow.Add(&k.pods, k.epoch, key, &kpod{namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node})
+		p = cow.Add(&k.pods, k.epoch, key, &kpod{namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node, key: key})
+	} else {
+		p = cow.MutRead(&k.pods, k.epoch, key, p)
 	}
 	p.pod = pod
 	if !k.served(node) {
@@ -492,7 +521,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, 
 			// Clip: the list may be shared with a snapshot.
 			k.waiting[node] = append(slices.Clip(k.waiting[node]), key)
 		}
-		return "HandlePodAdditions", "saw " + name + " bound to " + node + ", which has no running kubelet: it stays Pending until a kubelet starts there"
+		return "HandlePodAdditions", "saw pod/" + p.name + " bound to " + node + ", which has no running kubelet: it stays Pending until a kubelet starts there"
 	}
 	return k.sync(ctx, p)
 }
@@ -524,7 +553,7 @@ func (k *Kubelets) cancelTimer(ctx *sim.Context, p *kpod) {
 
 func (k *Kubelets) setTimer(ctx *sim.Context, p *kpod, d time.Duration, kind string) {
 	k.cancelTimer(ctx, p)
-	p.timerSeq = ctx.After(d, k.name, kind, timerData{key: api.Key(p.namespace, p.name), uid: p.uid})
+	p.timerSeq = ctx.After(d, k.name, kind, timerData{key: p.key, uid: p.uid})
 	p.hasTimer = true
 	p.at = ctx.Now() + d
 }
@@ -533,21 +562,20 @@ func (k *Kubelets) setTimer(ctx *sim.Context, p *kpod, d time.Duration, kind str
 // what the kubelet is doing, and acts.
 func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
 	pod := p.pod
-	name := "pod/" + p.name
 	switch p.state {
 	case PodRemoving:
-		return "HandlePodUpdates", "saw " + name + " change while it is being removed: nothing to do"
+		return "HandlePodUpdates", "saw pod/" + p.name + " change while it is being removed: nothing to do"
 	case PodFinished:
-		return "HandlePodUpdates", "saw " + name + " as reported: " + p.phaseText() + "; nothing runs any more"
+		return "HandlePodUpdates", "saw pod/" + p.name + " as reported: " + p.phaseText() + "; nothing runs any more"
 	}
 	if isTerminal(pod) {
 		k.cancelTimer(ctx, p)
 		p.state, p.phase, p.running, p.ready = PodFinished, pod.Status.Phase, false, false
-		return "HandlePodUpdates", "saw " + name + " marked " + pod.Status.Phase + " by another writer: its containers are stopped for good"
+		return "HandlePodUpdates", "saw pod/" + p.name + " marked " + pod.Status.Phase + " by another writer: its containers are stopped for good"
 	}
 	if pod.Metadata.DeletionTimestamp != nil {
 		if p.state == PodStopping {
-			return "HandlePodUpdates", "saw " + name + " change while its containers stop: nothing more to do"
+			return "HandlePodUpdates", "saw pod/" + p.name + " change while its containers stop: nothing more to do"
 		}
 		return k.beginStop(ctx, p)
 	}
@@ -555,7 +583,7 @@ func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
 	case "", PodWaiting:
 		if pod.Status.Phase == api.PodRunning {
 			k.adopt(p, ctx.Wall())
-			return "HandlePodAdditions", "admitted " + name + ", which another writer already reports Running" + readyText(p.ready) + ": it runs as reported"
+			return "HandlePodAdditions", "admitted pod/" + p.name + ", which another writer already reports Running" + readyText(p.ready) + ": it runs as reported"
 		}
 		now := ctx.Wall()
 		p.startTime = now
@@ -567,22 +595,31 @@ func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
 		p.takeScheduled(now)
 		p.state = PodStarting
 		k.setTimer(ctx, p, k.startDelay, eventStarted)
-		return "HandlePodAdditions", "admitted " + name + ": pulling the image and starting its containers; it will be Running and Ready in " +
-			k.startDelay.String() + " (t=" + sim.FormatSeconds(p.at) + ")"
+		var b strings.Builder
+		b.Grow(len(p.name) + len(k.startText) + 112)
+		write(&b, "admitted pod/", p.name, ": pulling the image and starting its containers; it will be Running and Ready in ", k.startText, " (t=")
+		sim.WriteSeconds(&b, p.at)
+		b.WriteByte(')')
+		return "HandlePodAdditions", b.String()
 	case PodStarting:
 		if pod.Status.Phase == api.PodRunning {
 			k.cancelTimer(ctx, p)
 			k.adopt(p, ctx.Wall())
-			return "HandlePodUpdates", "saw another writer report " + name + " Running" + readyText(p.ready) + " before its containers started: it runs as reported"
+			return "HandlePodUpdates", "saw another writer report pod/" + p.name + " Running" + readyText(p.ready) + " before its containers started: it runs as reported"
 		}
-		return "HandlePodUpdates", "saw " + name + " change while its containers start (Running at t=" + sim.FormatSeconds(p.at) + "): nothing to do yet"
+		var b strings.Builder
+		b.Grow(len(p.name) + 96)
+		write(&b, "saw pod/", p.name, " change while its containers start (Running at t=")
+		sim.WriteSeconds(&b, p.at)
+		b.WriteString("): nothing to do yet")
+		return "HandlePodUpdates", b.String()
 	case PodCrashed:
-		return "HandlePodUpdates", "saw " + name + " change while its container restarts (back at t=" + sim.FormatSeconds(p.at) + "): nothing to do yet"
+		return "HandlePodUpdates", "saw pod/" + p.name + " change while its container restarts (back at t=" + sim.FormatSeconds(p.at) + "): nothing to do yet"
 	}
 	if p.reportedAs(pod) {
-		return "HandlePodUpdates", "saw " + name + " as its kubelet reported it: " + p.phaseText() + "; nothing to do"
+		return "HandlePodUpdates", "saw pod/" + p.name + " as its kubelet reported it: " + p.phaseText() + "; nothing to do"
 	}
-	return "HandlePodUpdates", "saw " + name + " change; it runs" + readyText(p.ready) + " as before, nothing to do"
+	return "HandlePodUpdates", "saw pod/" + p.name + " change; it runs" + readyText(p.ready) + " as before, nothing to do"
 }
 
 // adopt takes over the status another writer gave a pod (a bare pod created
@@ -663,7 +700,7 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 	if p == nil || p.uid != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Summary: "a timer of pod/" + keyName(d.key) + " fired, but the pod is gone"}
 	}
-	p = k.mut(d.key)
+	p = cow.MutRead(&k.pods, k.epoch, d.key, p)
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
 	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
 	if kind != eventStatusRetry {
@@ -677,7 +714,7 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 		p.setCond(condContainersReady, api.ConditionTrue, now)
 		k.writeStatus(ctx, p)
 		rep.Models = "syncPod"
-		rep.Summary = "started the containers of " + ref.String() + ": reporting it Running and Ready"
+		rep.Summary = "started the containers of pod/" + p.name + ": reporting it Running and Ready"
 	case kind == eventRestarted && p.state == PodCrashed:
 		p.state, p.running, p.ready = PodRunning, true, true
 		p.setCond(condReady, api.ConditionTrue, now)
@@ -691,7 +728,7 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 		k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: p.namespace, Name: p.name,
 			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: apistore.Preconditions{UID: p.uid}}})
 		rep.Models = "killPod"
-		rep.Summary = "stopped the containers of " + ref.String() + ": removing the pod from the API server (delete with grace period 0, uid precondition)"
+		rep.Summary = "stopped the containers of pod/" + p.name + ": removing the pod from the API server (delete with grace period 0, uid precondition)"
 	case kind == eventStatusRetry && (p.state == PodRunning || p.state == PodCrashed || p.state == PodFinished):
 		k.writeStatus(ctx, p)
 		rep.Models = "statusManager.syncBatch"
@@ -735,16 +772,30 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 	if !p.startTime.IsZero() {
 		st.StartTime = api.NewTimePtr(p.startTime)
 	}
-	var unready []string
-	if !p.running || !p.ready {
-		for _, c := range pod.Spec.Containers {
-			unready = append(unready, c.Name)
+	// The conditions are counted first, so that each slice of the status is
+	// made once, at its size: every pod's status is written at least once.
+	n := 0
+	if p.evicted {
+		n++
+	}
+	for i := range p.conds {
+		if p.conds[i].set {
+			n++
 		}
+	}
+	for _, c := range pod.Status.Conditions {
+		if othersCondition(c.Type) {
+			n++
+		}
+	}
+	if n > 0 {
+		st.Conditions = make([]api.PodCondition, 0, n)
 	}
 	if p.evicted {
 		st.Conditions = append(st.Conditions, api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
 			Reason: "TerminationByKubelet", Message: p.message, LastTransitionTime: api.NewTime(p.conds[condReady].since)})
 	}
+	unready := "" // the message of a condition the containers are not ready for, made once
 	for i, t := range condTypes {
 		c := p.conds[i]
 		if !c.set {
@@ -758,16 +809,22 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 			case api.PodSucceeded:
 				pc.Reason = "PodCompleted"
 			default:
+				if unready == "" {
+					unready = unreadyMessage(p)
+				}
 				pc.Reason = "ContainersNotReady"
-				pc.Message = "containers with unready status: [" + joinNames(unready) + "]"
+				pc.Message = unready
 			}
 		}
 		st.Conditions = append(st.Conditions, pc)
 	}
 	for _, c := range pod.Status.Conditions {
-		if !slices.Contains(condTypes[:], c.Type) && c.Type != conditionDisruptionTarget {
+		if othersCondition(c.Type) {
 			st.Conditions = append(st.Conditions, c)
 		}
+	}
+	if len(pod.Spec.Containers) > 0 {
+		st.ContainerStatuses = make([]api.ContainerStatus, 0, len(pod.Spec.Containers))
 	}
 	for _, c := range pod.Spec.Containers {
 		started := p.running
@@ -776,6 +833,24 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 		})
 	}
 	return st
+}
+
+// othersCondition reports whether a pod condition is one the kubelet does
+// not own, and so writes back as it last read it.
+func othersCondition(t string) bool {
+	return !slices.Contains(condTypes[:], t) && t != conditionDisruptionTarget
+}
+
+// unreadyMessage is the message of the Ready and ContainersReady conditions
+// of a pod whose containers are not all ready: which are not, by name.
+func unreadyMessage(p *kpod) string {
+	var unready []string
+	if !p.running || !p.ready {
+		for _, c := range p.pod.Spec.Containers {
+			unready = append(unready, c.Name)
+		}
+	}
+	return "containers with unready status: [" + joinNames(unready) + "]"
 }
 
 func joinNames(names []string) string {
@@ -829,9 +904,8 @@ func readyText(ready bool) string {
 
 func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	req := rep.Request
-	key := api.Key(req.Namespace, req.Name)
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
-	p := k.pods.Read()[key]
+	p := k.podAt(req.Namespace, req.Name)
 	node := ""
 	if p != nil {
 		node = p.node
@@ -839,16 +913,23 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
 	err := rep.Response.Err
 	if err == nil {
-		phase := "unchanged"
+		var b strings.Builder
+		b.Grow(len(req.Name) + 96)
+		write(&b, "the API server stored the status of pod/", req.Name, " (")
 		if pod, ok := rep.Response.Object.(*api.Pod); ok {
-			phase = pod.Status.Phase
+			b.WriteString(pod.Status.Phase)
 			if api.IsPodReady(pod) {
-				phase += ", Ready"
+				b.WriteString(", Ready")
 			} else {
-				phase += ", not Ready"
+				b.WriteString(", not Ready")
 			}
+		} else {
+			b.WriteString("unchanged")
 		}
-		out.Summary = "the API server stored the status of " + ref.String() + " (" + phase + ", resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"
+		b.WriteString(", resourceVersion ")
+		sim.WriteUint(&b, rep.Response.ResourceVersion)
+		b.WriteByte(')')
+		out.Summary = b.String()
 		return out
 	}
 	if p == nil || p.uid != req.Object.Meta().UID || apistore.IsNotFound(err) || apistore.IsInvalid(err) {
@@ -856,9 +937,9 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		return out
 	}
 	if p.statusID == rep.ID {
-		p = k.mut(key)
+		p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 		p.statusID = 0
-		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, timerData{key: key, uid: p.uid})
+		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, timerData{key: p.key, uid: p.uid})
 		out.Summary = "writing the status of " + ref.String() + " failed (" + err.Error() + "); the status manager tries again in " + statusRetryPeriod.String()
 		return out
 	}
@@ -869,14 +950,20 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	req := rep.Request
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
+	p := k.podAt(req.Namespace, req.Name)
 	node := ""
-	if p := k.pods.Read()[api.Key(req.Namespace, req.Name)]; p != nil {
+	if p != nil {
 		node = p.node
 	}
 	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
 	switch err := rep.Response.Err; {
 	case err == nil:
-		out.Summary = "the API server removed " + ref.String() + " (resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"
+		var b strings.Builder
+		b.Grow(len(req.Name) + 64)
+		write(&b, "the API server removed pod/", req.Name, " (resourceVersion ")
+		sim.WriteUint(&b, rep.Response.ResourceVersion)
+		b.WriteByte(')')
+		out.Summary = b.String()
 	case apistore.IsNotFound(err):
 		out.Summary = ref.String() + " was already gone when its kubelet removed it"
 	case apistore.IsConflict(err):
@@ -886,8 +973,9 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		// containers it has stopped (its syncBatch runs every 10s); without
 		// the retry, a removal that failed after the grace period's end left
 		// the pod Terminating for ever.
-		p := k.pods.Read()[api.Key(req.Namespace, req.Name)]
 		if p != nil && p.state == PodRemoving && p.uid == req.DeleteOptions.Preconditions.UID {
+			// A snapshot may share the row read: it is copied first.
+			p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 			p.state = PodStopping
 			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
 			out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); trying again in " + statusRetryPeriod.String()
@@ -929,7 +1017,7 @@ func (k *Kubelets) Describe(ev sim.Event) string {
 		return "the kubelet of node " + d + " registers its node again"
 	case *apistore.Reply:
 		return "answer to " + d.Request.String() + " reaches " + k.name
-	case apistore.WatchDelivery:
+	case *apistore.WatchDelivery:
 		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + k.name
 	}
 	if ev.Kind == eventStart {
@@ -961,7 +1049,8 @@ func (k *Kubelets) Snapshot() any {
 // Restore returns the kubelets to a snapshot.
 func (k *Kubelets) Restore(v any) {
 	s := v.(*kubeletsSnapshot)
-	k.startDelay, k.stopDelay = s.startDelay, s.stopDelay
+	k.setStartDelay(s.startDelay)
+	k.stopDelay = s.stopDelay
 	k.nodes = slices.Clone(s.nodes)
 	k.nodeIndex = make(map[string]int, len(k.nodes))
 	for i, n := range k.nodes {

@@ -170,10 +170,10 @@ func TestEverySummaryIsASentenceNamingThePod(t *testing.T) {
 				assert.Contains(t, sum, "pod/"+ref.Name, "a step that touches a pod names it: %s", line)
 			}
 		}
-		if d, ok := s.Event.Data.(apistore.WatchDelivery); ok && d.Event.Object.Kind() == api.KindPod {
+		if d, ok := s.Event.Data.(*apistore.WatchDelivery); ok && d.Event.Object.Kind() == api.KindPod {
 			assert.Contains(t, sum, "pod/"+d.Event.Object.Meta().Name, "a watch event's step names its pod: %s", line)
 		}
-		if d, ok := s.Event.Data.(apistore.WatchDelivery); ok && s.Event.To == "kubelet" {
+		if d, ok := s.Event.Data.(*apistore.WatchDelivery); ok && s.Event.To == "kubelet" {
 			// Only a node that has a kubelet at that moment can act.
 			node := d.Event.Object.(*api.Pod).Spec.NodeName
 			if node == "node-4" && s.N < createdNode4(h) {

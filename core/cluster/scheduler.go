@@ -175,7 +175,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return s.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		switch {
 		case s.nodesR.accept(d):
 			return s.nodeEvent(ctx, d.Event)
@@ -251,8 +251,9 @@ func (s *Scheduler) listedPods(ctx *sim.Context, items []api.Object, rv uint64) 
 	seen := make(map[string]bool, len(items))
 	for _, obj := range items {
 		pod := obj.(*api.Pod)
-		seen[api.Key(pod.Metadata.Namespace, pod.Metadata.Name)] = true
-		s.observe(ctx, pod)
+		key := api.Key(pod.Metadata.Namespace, pod.Metadata.Name)
+		seen[key] = true
+		s.observe(ctx, key, pod)
 	}
 	for _, key := range cow.SortedKeys(s.pods) {
 		if !seen[key] {
@@ -311,38 +312,48 @@ func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repor
 	if ev.Type == apistore.Deleted {
 		p := s.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
-			return s.report("deletePodFromCache", "saw "+ref.String()+" deleted; it was not waiting for a node and was not counted on one", ref)
+			return s.report("deletePodFromCache", "saw pod/"+pod.Metadata.Name+" deleted; it was not waiting for a node and was not counted on one", ref)
 		}
-		what := "it no longer waits for a node"
-		if p.counted {
-			what = "it no longer counts on " + p.node + " (" + plural(s.bound[p.node]-1, "pod") + " left there)"
+		if !p.counted {
+			s.forget(ctx, key)
+			return s.report("deletePodFromCache", "saw pod/"+pod.Metadata.Name+" deleted: it no longer waits for a node", ref)
 		}
+		var b strings.Builder
+		b.Grow(len(pod.Metadata.Name) + len(p.node) + 64)
+		write(&b, "saw pod/", pod.Metadata.Name, " deleted: it no longer counts on ", p.node, " (")
+		sim.WriteCount(&b, s.bound[p.node]-1, "pod", "pods")
+		b.WriteString(" left there)")
 		s.forget(ctx, key)
-		return s.report("deletePodFromCache", "saw "+ref.String()+" deleted: "+what, ref)
+		return s.report("deletePodFromCache", b.String(), ref)
 	}
-	models, summary := s.observe(ctx, pod)
+	models, summary := s.observe(ctx, key, pod)
 	return s.report(models, summary, ref)
 }
 
 // observe takes in the current state of a pod and says what it made of it.
-func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary string) {
+//
+// Its sentences name the pod inline ("saw pod/" + m.Name + ...) rather than
+// from a name joined first: each is then one string, and the scheduler sees
+// every pod event.
+func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
 	m := &pod.Metadata
-	key := api.Key(m.Namespace, m.Name)
-	name := "pod/" + m.Name
-	if p := s.pods.Read()[key]; p != nil && p.uid != m.UID {
+	p := s.pods.Read()[key]
+	if p != nil && p.uid != m.UID {
 		s.forget(ctx, key) // the name now belongs to a new pod
+		p = nil
 	}
 	terminal := isTerminal(pod)
 	node := pod.Spec.NodeName
-	p := s.mut(key)
 	if p == nil {
 		switch {
 		case node == "" && m.DeletionTimestamp != nil:
-			return "addPodToSchedulingQueue", "saw " + name + ", unbound and being deleted: it will not be scheduled"
+			return "addPodToSchedulingQueue", "saw pod/" + m.Name + ", unbound and being deleted: it will not be scheduled"
 		case terminal:
-			return "addPodToCache", "saw " + name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
+			return "addPodToCache", "saw pod/" + m.Name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
 		}
 		p = cow.Add(&s.pods, s.epoch, key, &spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
+	} else {
+		p = cow.MutRead(&s.pods, s.epoch, key, p)
 	}
 
 	if node != "" {
@@ -355,41 +366,50 @@ func (s *Scheduler) observe(ctx *sim.Context, pod *api.Pod) (models, summary str
 		if terminal {
 			s.uncount(p)
 			delete(s.pods.Write(s.epoch), key)
-			return "updatePodInCache", name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
+			return "updatePodInCache", "pod/" + m.Name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
 				plural(s.bound[node], "pod") + " left)"
 		}
 		if !p.counted {
 			p.counted = true
 			s.bound[node]++
-			return "addPodToCache", "saw " + name + " bound to " + node + ": it counts there (" + plural(s.bound[node], "pod") + ")"
+			var b strings.Builder
+			b.Grow(len(m.Name) + len(node) + 48)
+			write(&b, "saw pod/", m.Name, " bound to ", node, ": it counts there (")
+			sim.WriteCount(&b, s.bound[node], "pod", "pods")
+			b.WriteByte(')')
+			return "addPodToCache", b.String()
 		}
 		if confirmed {
-			return "updatePodInCache", "saw the binding of " + name + " to " + node + " stored: the assumed pod is confirmed"
+			return "updatePodInCache", "saw the binding of pod/" + m.Name + " to " + node + " stored: the assumed pod is confirmed"
 		}
 		if m.DeletionTimestamp != nil {
-			return "updatePodInCache", "saw " + name + " being deleted on " + node + ": it counts there until it is gone"
+			return "updatePodInCache", "saw pod/" + m.Name + " being deleted on " + node + ": it counts there until it is gone"
 		}
-		return "updatePodInCache", "saw " + name + " change on " + node + ": nothing to schedule"
+		return "updatePodInCache", "saw pod/" + m.Name + " change on " + node + ": nothing to schedule"
 	}
 
 	if p.assumed {
-		return "updatePodInCache", "saw " + name + " change while its binding to " + p.node + " is on its way: nothing to do"
+		return "updatePodInCache", "saw pod/" + m.Name + " change while its binding to " + p.node + " is on its way: nothing to do"
 	}
 	if terminal || m.DeletionTimestamp != nil {
 		s.forget(ctx, key)
-		return "updatePodInSchedulingQueue", "saw " + name + " being deleted before it was scheduled: it leaves the scheduling queue"
+		return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " being deleted before it was scheduled: it leaves the scheduling queue"
 	}
 	switch p.queue {
 	case qNone:
-		s.enqueue(ctx, p)
-		return "addPodToSchedulingQueue", "saw " + name + ", not bound to a node: it joins the scheduling queue (" +
-			plural(s.activeLen, "pod") + " waiting)"
+		s.enqueue(ctx, key, p)
+		var b strings.Builder
+		b.Grow(len(m.Name) + 80)
+		write(&b, "saw pod/", m.Name, ", not bound to a node: it joins the scheduling queue (")
+		sim.WriteCount(&b, s.activeLen, "pod", "pods")
+		b.WriteString(" waiting)")
+		return "addPodToSchedulingQueue", b.String()
 	case qUnschedulable:
-		return "updatePodInSchedulingQueue", "saw " + name + " change; it still waits for a schedulable node"
+		return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " change; it still waits for a schedulable node"
 	case qBackoff:
-		return "updatePodInSchedulingQueue", "saw " + name + " change; it waits out its back-off before the next try"
+		return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " change; it waits out its back-off before the next try"
 	}
-	return "updatePodInSchedulingQueue", "saw " + name + " change; it is already in the scheduling queue"
+	return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " change; it is already in the scheduling queue"
 }
 
 // forget drops a pod: out of every queue and no longer counted.
@@ -408,16 +428,18 @@ func (s *Scheduler) uncount(p *spod) {
 		return
 	}
 	p.counted = false
-	if s.bound[p.node]--; s.bound[p.node] <= 0 {
+	if n := s.bound[p.node] - 1; n > 0 {
+		s.bound[p.node] = n
+	} else {
 		delete(s.bound, p.node)
 	}
 }
 
 // enqueue puts a pod at the end of the active queue.
-func (s *Scheduler) enqueue(ctx *sim.Context, p *spod) {
+func (s *Scheduler) enqueue(ctx *sim.Context, key string, p *spod) {
 	s.gen++
 	p.queue, p.gen = qActive, s.gen
-	s.active = append(s.active, queueEntry{key: api.Key(p.namespace, p.name), gen: p.gen})
+	s.active = append(s.active, queueEntry{key: key, gen: p.gen})
 	s.activeLen++
 	s.ensureScheduling(ctx)
 }
@@ -450,7 +472,7 @@ func (s *Scheduler) moveAllToActive(ctx *sim.Context) int {
 		if p == nil || p.queue != qUnschedulable || p.gen != e.gen {
 			continue
 		}
-		s.enqueue(ctx, s.mut(e.key))
+		s.enqueue(ctx, e.key, cow.MutRead(&s.pods, s.epoch, e.key, p))
 		moved++
 	}
 	s.unschedulable = nil
@@ -469,7 +491,7 @@ func (s *Scheduler) popActive() (string, *spod) {
 			} else if s.head > 1024 && s.head*2 > len(s.active) {
 				s.active, s.head = slices.Clone(s.active[s.head:]), 0
 			}
-			return e.key, s.mut(e.key)
+			return e.key, cow.MutRead(&s.pods, s.epoch, e.key, p)
 		}
 	}
 	s.active, s.head = s.active[:0], 0
@@ -489,7 +511,7 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 	p.queue = qNone
 	s.attempts++
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
-	node, fit, tied := s.pickNode()
+	node, pods, fit, tied := s.pickNode()
 	if node == "" {
 		s.gen++
 		p.queue, p.gen = qUnschedulable, s.gen
@@ -503,34 +525,46 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 	p.bindID = s.srv.Send(ctx, s.name, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod,
 		Subresource: apistore.SubresourceBinding, Namespace: p.namespace, Name: p.name, NodeName: node})
 	s.ensureScheduling(ctx)
-	why := node + " is the only schedulable node"
+	var b strings.Builder
+	b.Grow(len(p.name) + 2*len(node) + 144)
+	write(&b, "assigned pod/", p.name, " to ", node, " (", node)
 	switch {
-	case fit > 1 && tied > 1:
-		why = node + " has the fewest pods (" + strconv.Itoa(s.bound[node]-1) + ") of the " + strconv.Itoa(fit) +
-			" schedulable nodes, tied with " + plural(tied-1, "other") + "; ties go to the first name"
 	case fit > 1:
-		why = node + " has the fewest pods (" + strconv.Itoa(s.bound[node]-1) + ") of the " + strconv.Itoa(fit) + " schedulable nodes"
+		b.WriteString(" has the fewest pods (")
+		sim.WriteUint(&b, uint64(pods))
+		b.WriteString(") of the ")
+		sim.WriteUint(&b, uint64(fit))
+		b.WriteString(" schedulable nodes")
+		if tied > 1 {
+			b.WriteString(", tied with ")
+			sim.WriteCount(&b, tied-1, "other", "others")
+			b.WriteString("; ties go to the first name")
+		}
+	default:
+		b.WriteString(" is the only schedulable node")
 	}
-	return s.report("schedulePod", "assigned "+ref.String()+" to "+node+" ("+why+"); sending the binding", ref, sim.Ref{Kind: "node", Name: node})
+	b.WriteString("); sending the binding")
+	return s.report("schedulePod", b.String(), ref, sim.Ref{Kind: "node", Name: node})
 }
 
 // pickNode returns the schedulable node with the fewest pods (ties: the first
-// name), how many nodes were schedulable, and how many of them had as few
-// pods as the one picked; "" when none is.
-func (s *Scheduler) pickNode() (best string, fit, tied int) {
+// name), its pods, how many nodes were schedulable, and how many of them had
+// as few pods as the one picked; "" when none is. Each node's count is looked
+// up once.
+func (s *Scheduler) pickNode() (best string, pods, fit, tied int) {
 	for _, n := range s.nodes {
 		if n.unschedulable {
 			continue
 		}
 		fit++
-		switch {
-		case best == "" || s.bound[n.name] < s.bound[best]:
-			best, tied = n.name, 1
-		case s.bound[n.name] == s.bound[best]:
+		switch c := s.bound[n.name]; {
+		case best == "" || c < pods:
+			best, pods, tied = n.name, c, 1
+		case c == pods:
 			tied++
 		}
 	}
-	return best, fit, tied
+	return best, pods, fit, tied
 }
 
 // noFitMessage explains, as kube-scheduler's FailedScheduling event does, why
@@ -544,28 +578,32 @@ func (s *Scheduler) noFitMessage() string {
 }
 
 func (s *Scheduler) schedulableCount() int {
-	_, fit, _ := s.pickNode()
+	_, _, fit, _ := s.pickNode()
 	return fit
 }
 
 // bindAnswered handles the answer to a binding.
 func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	req := rep.Request
-	key := api.Key(req.Namespace, req.Name)
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
 	err := rep.Response.Err
 	if err == nil {
 		s.binds++
-		return s.report("bind", "bound "+ref.String()+" to "+req.NodeName+" (resourceVersion "+rvText(rep.Response.ResourceVersion)+
-			"); its kubelet takes it from here", ref, sim.Ref{Kind: "node", Name: req.NodeName})
+		var b strings.Builder
+		b.Grow(len(req.Name) + len(req.NodeName) + 80)
+		write(&b, "bound pod/", req.Name, " to ", req.NodeName, " (resourceVersion ")
+		sim.WriteUint(&b, rep.Response.ResourceVersion)
+		b.WriteString("); its kubelet takes it from here")
+		return s.report("bind", b.String(), ref, sim.Ref{Kind: "node", Name: req.NodeName})
 	}
 	s.bindFailures++
+	key := api.Key(req.Namespace, req.Name)
 	p := s.pods.Read()[key]
 	if p == nil || !p.assumed || p.bindID != rep.ID {
 		return s.report("bind", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
 			"); the scheduler has already moved on from that pod", ref)
 	}
-	p = s.mut(key)
+	p = cow.MutRead(&s.pods, s.epoch, key, p)
 	s.uncount(p)
 	p.node, p.assumed = "", false
 	p.failures++
@@ -584,9 +622,9 @@ func (s *Scheduler) retry(ctx *sim.Context, r retry) sim.Report {
 	if p == nil || p.queue != qBackoff || p.gen != r.gen {
 		return s.report("flushBackoffQCompleted", "the back-off of a pod ended, but the pod no longer waits for it")
 	}
-	p = s.mut(r.key)
+	p = cow.MutRead(&s.pods, s.epoch, r.key, p)
 	p.queue = qNone
-	s.enqueue(ctx, p)
+	s.enqueue(ctx, r.key, p)
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
 	return s.report("flushBackoffQCompleted", "the back-off of "+ref.String()+" is over: it goes back to the scheduling queue", ref)
 }
@@ -605,7 +643,7 @@ func (s *Scheduler) Describe(ev sim.Event) string {
 	case apistore.EventResponse:
 		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + s.name
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + s.name
 	}
 	return s.name + ": " + ev.Kind

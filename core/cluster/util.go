@@ -26,12 +26,29 @@ func refOf(obj api.Object) sim.Ref {
 	return sim.Ref{Kind: api.ShortName(obj.Kind()), Namespace: m.Namespace, Name: m.Name}
 }
 
+// appendKey appends api.Key(namespace, name) to dst.
+func appendKey(dst []byte, namespace, name string) []byte {
+	if namespace != "" {
+		dst = append(append(dst, namespace...), '/')
+	}
+	return append(dst, name...)
+}
+
 // keyName returns the name part of a "namespace/name" key.
 func keyName(key string) string {
 	if i := strings.LastIndexByte(key, '/'); i >= 0 {
 		return key[i+1:]
 	}
 	return key
+}
+
+// write writes parts to b. A step's sentence that holds a number is written
+// in one buffer with it: joined with +, the number, and the count that
+// plural makes of it, would each be a string of its own first.
+func write(b *strings.Builder, parts ...string) {
+	for _, p := range parts {
+		b.WriteString(p)
+	}
 }
 
 // plural writes "1 pod", "3 pods".

@@ -3,6 +3,7 @@ package controller
 import (
 	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -46,34 +47,62 @@ func (m *Manager) toQueue(key string) sim.Handoff {
 	return sim.Handoff{To: m.queue.ComponentName(), What: key}
 }
 
-func keyOf(m *api.ObjectMeta) string { return api.Key(m.Namespace, m.Name) }
+// keyOf returns the queue key of an owner, "namespace/name". Pod events come
+// in runs for one owner (its sync creates a batch of pods, a kubelet starts
+// them), so the manager remembers the last key it joined and hands out the
+// same string while the owner is the same: a pod handler would otherwise
+// make that string anew for every pod event. The memo is a function of its
+// own inputs only, so it needs no place in snapshots.
+func (m *Manager) keyOf(meta *api.ObjectMeta) string {
+	last := &m.lastKey
+	if meta.Name != last.name || meta.Namespace != last.namespace {
+		*last = ownerKey{namespace: meta.Namespace, name: meta.Name, key: api.Key(meta.Namespace, meta.Name)}
+	}
+	return last.key
+}
 
-// enqueue adds an owner's key to the queue and says what became of it. The
-// handler's report lists the key as handed to the queue (sim.Handoff, see
-// handlers), also when the queue already held it: the key went there, and
-// the queue's deduplication is what the learner sees happen to it.
-func (m *Manager) enqueue(key string) string {
+// ownerKey is an owner's namespace and name and the key joined from them.
+type ownerKey struct{ namespace, name, key string }
+
+// enqueue adds an owner's key to the queue and writes to b what became of
+// it. The handler's report lists the key as handed to the queue (sim.Handoff,
+// see handlers), also when the queue already held it: the key went there, and
+// the queue's deduplication is what the learner sees happen to it. It writes
+// into the handler's sentence rather than returning words of its own, because
+// a pod handler runs for every pod event and a string made for each part of
+// its sentence was most of what it allocated.
+func (m *Manager) enqueue(b *strings.Builder, key string) {
 	m.handTo(key)
+	b.WriteString(key)
 	switch m.queue.Add(key) {
 	case workqueue.AlreadyWaiting:
-		return key + " (already waiting in the queue)"
+		b.WriteString(" (already waiting in the queue)")
 	case workqueue.RequeueAtDone:
-		return key + " (a worker holds it: it goes back in the queue at Done)"
+		b.WriteString(" (a worker holds it: it goes back in the queue at Done)")
 	case workqueue.AlreadyRequeueAtDone:
-		return key + " (already marked to go back in the queue at Done)"
+		b.WriteString(" (already marked to go back in the queue at Done)")
 	case workqueue.Ignored:
-		return key + " (the queue is shutting down: ignored)"
+		b.WriteString(" (the queue is shutting down: ignored)")
 	}
-	return key
 }
+
+// enqueueRoom is room enough for what enqueue writes after the key, for
+// sizing a sentence's buffer before it is written.
+const enqueueRoom = len(" (already marked to go back in the queue at Done)")
 
 func (m *Manager) addRS(obj api.Object, _ bool) sim.Report {
 	rs, ok := m.asReplicaSet(obj)
 	if !ok {
 		return m.report("addRS", "ignored an object of another kind")
 	}
-	key := keyOf(&rs.Metadata)
-	return m.report("addRS", m.owner.short+"/"+rs.Metadata.Name+" added: enqueued "+m.enqueue(key), m.ownerRef(rs))
+	key := m.keyOf(&rs.Metadata)
+	var b strings.Builder
+	b.WriteString(m.owner.short)
+	b.WriteByte('/')
+	b.WriteString(rs.Metadata.Name)
+	b.WriteString(" added: enqueued ")
+	m.enqueue(&b, key)
+	return m.report("addRS", b.String(), m.ownerRef(rs))
 }
 
 func (m *Manager) updateRS(oldObj, curObj api.Object) sim.Report {
@@ -82,7 +111,7 @@ func (m *Manager) updateRS(oldObj, curObj api.Object) sim.Report {
 	if !ok1 || !ok2 {
 		return m.report("updateRS", "ignored an object of another kind")
 	}
-	key := keyOf(&cur.Metadata)
+	key := m.keyOf(&cur.Metadata)
 	summary := m.owner.short + "/" + cur.Metadata.Name + " updated"
 	if old.Metadata.UID != cur.Metadata.UID {
 		// Deleted and recreated under the same name between two events: the
@@ -94,7 +123,12 @@ func (m *Manager) updateRS(oldObj, curObj api.Object) sim.Report {
 	} else if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
 		summary += " (a resync: nothing changed, but every update is enqueued)"
 	}
-	return m.report("updateRS", summary+": enqueued "+m.enqueue(key), m.ownerRef(cur))
+	var b strings.Builder
+	b.Grow(len(summary) + len(": enqueued ") + len(key) + enqueueRoom)
+	b.WriteString(summary)
+	b.WriteString(": enqueued ")
+	m.enqueue(&b, key)
+	return m.report("updateRS", b.String(), m.ownerRef(cur))
 }
 
 func (m *Manager) deleteRS(obj any) sim.Report {
@@ -112,10 +146,18 @@ func (m *Manager) deleteRS(obj any) sim.Report {
 	if !ok {
 		return m.report("deleteRS", "ignored an object of another kind")
 	}
-	key := keyOf(&rs.Metadata)
+	key := m.keyOf(&rs.Metadata)
 	m.expectations.DeleteExpectations(key)
-	return m.report("deleteRS", m.owner.short+"/"+rs.Metadata.Name+" deleted"+tombstone+
-		": its expectations are dropped and "+m.enqueue(key)+" is enqueued so its sync cleans up", m.ownerRef(rs))
+	var b strings.Builder
+	b.WriteString(m.owner.short)
+	b.WriteByte('/')
+	b.WriteString(rs.Metadata.Name)
+	b.WriteString(" deleted")
+	b.WriteString(tombstone)
+	b.WriteString(": its expectations are dropped and ")
+	m.enqueue(&b, key)
+	b.WriteString(" is enqueued so its sync cleans up")
+	return m.report("deleteRS", b.String(), m.ownerRef(rs))
 }
 
 // resolveControllerRef returns the owner a controller reference names, if it
@@ -151,6 +193,19 @@ func podRef(pod *api.Pod) sim.Ref {
 	return sim.Ref{Kind: "pod", Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name}
 }
 
+// writeNotOurs writes the end of a pod handler's sentence for a pod whose
+// controller is of another kind, or not in our cache: "; its controller
+// ReplicaSet/web is not one of ours". Each flavour of the manager hears
+// every pod event of the shared pod informer, so for the other flavour's
+// pods this is the sentence of half the handler steps.
+func writeNotOurs(b *strings.Builder, ref *api.OwnerReference) {
+	b.WriteString(" its controller ")
+	b.WriteString(ref.Kind)
+	b.WriteByte('/')
+	b.WriteString(ref.Name)
+	b.WriteString(" is not one of ours")
+}
+
 func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 	pod, ok := obj.(*api.Pod)
 	if !ok {
@@ -164,30 +219,54 @@ func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 		rep.Summary = "pod/" + pod.Metadata.Name + " appeared already being deleted, so it counts as a deletion: " + rep.Summary
 		return rep
 	}
+	var b strings.Builder
 	if ref := api.GetControllerOf(&pod.Metadata); ref != nil {
 		rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
 		if rs == nil {
-			return m.report("addPod", "pod/"+pod.Metadata.Name+" added; its controller "+ref.Kind+"/"+ref.Name+" is not one of ours: ignored", podRef(pod))
+			b.Grow(len("pod/ added; its controller / is not one of ours: ignored") + len(pod.Metadata.Name) + len(ref.Kind) + len(ref.Name))
+			b.WriteString("pod/")
+			b.WriteString(pod.Metadata.Name)
+			b.WriteString(" added;")
+			writeNotOurs(&b, ref)
+			b.WriteString(": ignored")
+			return m.report("addPod", b.String(), podRef(pod))
 		}
-		key := keyOf(&rs.Metadata)
+		key := m.keyOf(&rs.Metadata)
 		m.expectations.CreationObserved(key)
-		return m.report("addPod", "pod/"+pod.Metadata.Name+" added, owned by "+m.owner.short+"/"+rs.Metadata.Name+
-			": creation observed ("+m.expectationWords(key)+"); enqueued "+m.enqueue(key), podRef(pod), m.ownerRef(rs))
+		b.Grow(len("pod/ added, owned by /: creation observed (expecting  more creates,  more deletes); enqueued ") + 2*3 +
+			len(pod.Metadata.Name) + len(m.owner.short) + len(rs.Metadata.Name) + len(key) + enqueueRoom)
+		b.WriteString("pod/")
+		b.WriteString(pod.Metadata.Name)
+		b.WriteString(" added, owned by ")
+		b.WriteString(m.owner.short)
+		b.WriteByte('/')
+		b.WriteString(rs.Metadata.Name)
+		b.WriteString(": creation observed (")
+		m.writeExpectations(&b, key)
+		b.WriteString("); enqueued ")
+		m.enqueue(&b, key)
+		return m.report("addPod", b.String(), podRef(pod), m.ownerRef(rs))
 	}
 	owners := m.podOwners(pod)
 	if len(owners) == 0 {
 		return m.report("addPod", "orphan pod/"+pod.Metadata.Name+" added; no "+m.owner.short+" selects it: ignored", podRef(pod))
 	}
-	summary := "orphan pod/" + pod.Metadata.Name + " added; enqueued every " + m.owner.short + " that selects it, one may adopt it:"
-	touched := []sim.Ref{podRef(pod)}
+	b.WriteString("orphan pod/")
+	b.WriteString(pod.Metadata.Name)
+	b.WriteString(" added; enqueued every ")
+	b.WriteString(m.owner.short)
+	b.WriteString(" that selects it, one may adopt it:")
+	touched := make([]sim.Ref, 0, 1+len(owners))
+	touched = append(touched, podRef(pod))
 	for _, rs := range owners {
-		summary += " " + m.enqueue(keyOf(&rs.Metadata))
+		b.WriteByte(' ')
+		m.enqueue(&b, m.keyOf(&rs.Metadata))
 		touched = append(touched, m.ownerRef(rs))
 	}
 	if len(owners) > 1 {
-		summary += " (more than one selects it: a user error, their selectors overlap)"
+		b.WriteString(" (more than one selects it: a user error, their selectors overlap)")
 	}
-	return m.report("addPod", summary, touched...)
+	return m.report("addPod", b.String(), touched...)
 }
 
 func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
@@ -196,21 +275,23 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 	if !ok1 || !ok2 {
 		return m.report("updatePod", "ignored an object that is not a pod")
 	}
-	name := "pod/" + cur.Metadata.Name
 	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
 		// Periodic resyncs send updates for every pod; a pod that did not
 		// change cannot change what a ReplicaSet should do.
-		return m.report("updatePod", name+" unchanged (same resourceVersion, a resync): ignored", podRef(cur))
+		return m.report("updatePod", "pod/"+cur.Metadata.Name+" unchanged (same resourceVersion, a resync): ignored", podRef(cur))
 	}
-	labelChanged := !maps.Equal(old.Metadata.Labels, cur.Metadata.Labels)
+	// Whether the labels changed matters only to a pod being deleted and to
+	// an orphan; a kubelet's status write to a pod with a controller, the
+	// usual update, never compares them.
+	labelChanged := func() bool { return !maps.Equal(old.Metadata.Labels, cur.Metadata.Labels) }
 	if cur.Metadata.DeletionTimestamp != nil {
 		// Graceful deletion shows up as an update that sets
 		// deletionTimestamp; the delete event comes much later. Count it as
 		// the deletion now, so the ReplicaSet replaces the pod without waiting
 		// for the grace period.
 		rep := m.deletePod(cur)
-		summary := name + " is being deleted (deletionTimestamp set): " + rep.Summary
-		if labelChanged {
+		summary := "pod/" + cur.Metadata.Name + " is being deleted (deletionTimestamp set): " + rep.Summary
+		if labelChanged() {
 			// Its labels changed too: the old owner may have lost it.
 			summary += "; its labels changed as well, so its old owner is told too: " + m.deletePod(old).Summary
 		}
@@ -219,23 +300,48 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 
 	oldRef, curRef := api.GetControllerOf(&old.Metadata), api.GetControllerOf(&cur.Metadata)
 	refChanged := !sameOwnerRef(oldRef, curRef)
-	summary := name + " updated"
-	touched := []sim.Ref{podRef(cur)}
+	// The current owner is looked up first (a read of the cache, nothing
+	// else) so that the sentence's buffer can be sized for it: most updates
+	// are a kubelet's status writes to a pod with a controller.
+	var rs *api.ReplicaSet
+	if curRef != nil {
+		rs = m.resolveControllerRef(cur.Metadata.Namespace, curRef)
+	}
+	var b strings.Builder
+	switch {
+	case rs != nil:
+		b.Grow(len("pod/ updated; owned by /: enqueued /") + len(cur.Metadata.Name) + len(m.owner.short) + 2*len(rs.Metadata.Name) +
+			len(rs.Metadata.Namespace) + enqueueRoom)
+	case curRef != nil:
+		b.Grow(len("pod/ updated; its controller / is not one of ours") + len(cur.Metadata.Name) + len(curRef.Kind) + len(curRef.Name))
+	}
+	b.WriteString("pod/")
+	b.WriteString(cur.Metadata.Name)
+	b.WriteString(" updated")
+	touched := make([]sim.Ref, 1, 2)
+	touched[0] = podRef(cur)
 	if refChanged && oldRef != nil {
 		// The controller reference changed: the old owner must be told, it
 		// may need a replacement.
-		if rs := m.resolveControllerRef(old.Metadata.Namespace, oldRef); rs != nil {
-			summary += "; its controller reference changed, so its old owner is enqueued: " + m.enqueue(keyOf(&rs.Metadata))
-			touched = append(touched, m.ownerRef(rs))
+		if prev := m.resolveControllerRef(old.Metadata.Namespace, oldRef); prev != nil {
+			b.WriteString("; its controller reference changed, so its old owner is enqueued: ")
+			m.enqueue(&b, m.keyOf(&prev.Metadata))
+			touched = append(touched, m.ownerRef(prev))
 		}
 	}
 	if curRef != nil {
-		rs := m.resolveControllerRef(cur.Metadata.Namespace, curRef)
 		if rs == nil {
-			return m.report("updatePod", summary+"; its controller "+curRef.Kind+"/"+curRef.Name+" is not one of ours", touched...)
+			b.WriteByte(';')
+			writeNotOurs(&b, curRef)
+			return m.report("updatePod", b.String(), touched...)
 		}
-		key := keyOf(&rs.Metadata)
-		summary += "; owned by " + m.owner.short + "/" + rs.Metadata.Name + ": enqueued " + m.enqueue(key)
+		key := m.keyOf(&rs.Metadata)
+		b.WriteString("; owned by ")
+		b.WriteString(m.owner.short)
+		b.WriteByte('/')
+		b.WriteString(rs.Metadata.Name)
+		b.WriteString(": enqueued ")
+		m.enqueue(&b, key)
 		touched = append(touched, m.ownerRef(rs))
 		if !IsPodReady(old) && IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			// The pod just became ready; it becomes available minReadySeconds
@@ -244,24 +350,35 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 			wait := time.Duration(rs.Spec.MinReadySeconds)*time.Second + time.Second
 			m.queue.AddAfter(key, wait)
 			m.handTo(key)
-			summary += "; it just became ready, so " + key + " is also enqueued again in " + wait.String() + " to count it available"
+			b.WriteString("; it just became ready, so ")
+			b.WriteString(key)
+			b.WriteString(" is also enqueued again in ")
+			b.WriteString(wait.String())
+			b.WriteString(" to count it available")
 		}
-		return m.report("updatePod", summary, touched...)
+		return m.report("updatePod", b.String(), touched...)
 	}
-	if labelChanged || refChanged {
+	if refChanged || labelChanged() {
 		// An orphan whose labels changed may now match a ReplicaSet.
 		owners := m.podOwners(cur)
 		if len(owners) == 0 {
-			return m.report("updatePod", summary+"; an orphan no "+m.owner.short+" selects: nothing to do", touched...)
+			b.WriteString("; an orphan no ")
+			b.WriteString(m.owner.short)
+			b.WriteString(" selects: nothing to do")
+			return m.report("updatePod", b.String(), touched...)
 		}
-		summary += "; an orphan: enqueued every " + m.owner.short + " that selects it:"
+		b.WriteString("; an orphan: enqueued every ")
+		b.WriteString(m.owner.short)
+		b.WriteString(" that selects it:")
 		for _, rs := range owners {
-			summary += " " + m.enqueue(keyOf(&rs.Metadata))
+			b.WriteByte(' ')
+			m.enqueue(&b, m.keyOf(&rs.Metadata))
 			touched = append(touched, m.ownerRef(rs))
 		}
-		return m.report("updatePod", summary, touched...)
+		return m.report("updatePod", b.String(), touched...)
 	}
-	return m.report("updatePod", summary+"; an orphan whose labels did not change: nothing to do", touched...)
+	b.WriteString("; an orphan whose labels did not change: nothing to do")
+	return m.report("updatePod", b.String(), touched...)
 }
 
 func (m *Manager) deletePod(obj any) sim.Report {
@@ -280,32 +397,74 @@ func (m *Manager) deletePod(obj any) sim.Report {
 		}
 		tombstone = " (unwrapped from a tombstone: the delete event itself was missed)"
 	}
-	name := "pod/" + pod.Metadata.Name
 	ref := api.GetControllerOf(&pod.Metadata)
 	if ref == nil {
-		return m.report("deletePod", name+" deleted"+tombstone+"; an orphan, nobody waits for it: ignored", podRef(pod))
+		return m.report("deletePod", "pod/"+pod.Metadata.Name+" deleted"+tombstone+"; an orphan, nobody waits for it: ignored", podRef(pod))
 	}
+	var b strings.Builder
 	rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
 	if rs == nil {
-		return m.report("deletePod", name+" deleted"+tombstone+"; its controller "+ref.Kind+"/"+ref.Name+" is not one of ours: ignored", podRef(pod))
+		b.Grow(len("pod/ deleted; its controller / is not one of ours: ignored") + len(pod.Metadata.Name) + len(tombstone) +
+			len(ref.Kind) + len(ref.Name))
+		b.WriteString("pod/")
+		b.WriteString(pod.Metadata.Name)
+		b.WriteString(" deleted")
+		b.WriteString(tombstone)
+		b.WriteByte(';')
+		writeNotOurs(&b, ref)
+		b.WriteString(": ignored")
+		return m.report("deletePod", b.String(), podRef(pod))
 	}
-	key := keyOf(&rs.Metadata)
+	key := m.keyOf(&rs.Metadata)
 	observed := m.expectations.DeletionObserved(key, PodKey(pod))
 	what := "deletion observed"
 	if !observed {
 		what = "not an expected deletion"
 	}
-	return m.report("deletePod", name+" deleted"+tombstone+", owned by "+m.owner.short+"/"+rs.Metadata.Name+": "+what+
-		" ("+m.expectationWords(key)+"); enqueued "+m.enqueue(key), podRef(pod), m.ownerRef(rs))
+	b.Grow(len("pod/ deleted, owned by /:  (expecting  more creates,  more deletes); enqueued ") + 2*3 +
+		len(pod.Metadata.Name) + len(tombstone) + len(m.owner.short) + len(rs.Metadata.Name) + len(what) + len(key) + enqueueRoom)
+	b.WriteString("pod/")
+	b.WriteString(pod.Metadata.Name)
+	b.WriteString(" deleted")
+	b.WriteString(tombstone)
+	b.WriteString(", owned by ")
+	b.WriteString(m.owner.short)
+	b.WriteByte('/')
+	b.WriteString(rs.Metadata.Name)
+	b.WriteString(": ")
+	b.WriteString(what)
+	b.WriteString(" (")
+	m.writeExpectations(&b, key)
+	b.WriteString("); enqueued ")
+	m.enqueue(&b, key)
+	return m.report("deletePod", b.String(), podRef(pod), m.ownerRef(rs))
 }
 
 // expectationWords describes a key's expectations in a few words.
 func (m *Manager) expectationWords(key string) string {
+	var b strings.Builder
+	m.writeExpectations(&b, key)
+	return b.String()
+}
+
+// writeExpectations writes expectationWords(key) to b.
+func (m *Manager) writeExpectations(b *strings.Builder, key string) {
 	add, del, ok := m.expectations.GetExpectations(key)
 	if !ok {
-		return "no expectations"
+		b.WriteString("no expectations")
+		return
 	}
-	return "expecting " + strconv.FormatInt(max(add, 0), 10) + " more creates, " + strconv.FormatInt(max(del, 0), 10) + " more deletes"
+	b.WriteString("expecting ")
+	writeInt(b, max(add, 0))
+	b.WriteString(" more creates, ")
+	writeInt(b, max(del, 0))
+	b.WriteString(" more deletes")
+}
+
+// writeInt writes n in decimal to b, without a string of its own.
+func writeInt(b *strings.Builder, n int64) {
+	var digits [20]byte
+	b.Write(strconv.AppendInt(digits[:0], n, 10))
 }
 
 // sameOwnerRef compares two controller references field by field, as

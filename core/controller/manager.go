@@ -133,6 +133,9 @@ type Manager struct {
 	// until its report takes them (handlers); it is empty between steps.
 	handoffs []sim.Handoff
 
+	// lastKey is the owner key keyOf joined last.
+	lastKey ownerKey
+
 	// last holds the last finished sync of each key, for the page and for
 	// "until sync"; syncs counts every finished sync.
 	last  map[string]SyncRecord

@@ -132,15 +132,31 @@ func withoutCondition(conditions []api.ReplicaSetCondition, condType string, ext
 // write through by changing the result's conditions with SetCondition or
 // RemoveCondition.
 func calculateStatus(rs *api.ReplicaSet, filteredPods []*api.Pod, manageReplicasErr error, now time.Time) api.ReplicaSetStatus {
+	return calculateClaimedStatus(rs, filteredPods, labels.Everything(), manageReplicasErr, now)
+}
+
+// calculateClaimedStatus is calculateStatus for pods that all match
+// selected, as the pods a sync claimed all match the owner's selector. When
+// that selector pins every label of the template (it usually requires
+// exactly the template's labels), every such pod is fully labeled, and the
+// pods' labels need not be looked up again, once per pod and label, on every
+// sync.
+func calculateClaimedStatus(rs *api.ReplicaSet, filteredPods []*api.Pod, selected labels.Selector, manageReplicasErr error,
+	now time.Time) api.ReplicaSetStatus {
 	newStatus := rs.Status
 
 	// The template's labels, as a selector, match exactly the label sets that
 	// contain all of them. An empty template matches every pod, as upstream's
 	// selector from an empty set does.
-	templateLabels := labels.SelectorFromSet(rs.Spec.Template.Metadata.Labels)
+	template := rs.Spec.Template.Metadata.Labels
+	allFullyLabeled := selected.ImpliesSet(template)
+	var templateLabels labels.Selector
+	if !allFullyLabeled {
+		templateLabels = labels.SelectorFromSet(template)
+	}
 	var fullyLabeled, ready, available int32
 	for _, pod := range filteredPods {
-		if templateLabels.Matches(pod.Metadata.Labels) {
+		if allFullyLabeled || templateLabels.Matches(pod.Metadata.Labels) {
 			fullyLabeled++
 		}
 		if c := api.PodReadyCondition(pod); c != nil && c.Status == api.ConditionTrue {

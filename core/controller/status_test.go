@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/labels"
 )
 
 // The conditions of upstream's condition tests (spec §5.1, item 27).
@@ -387,5 +388,51 @@ func BenchmarkCalculateStatus(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		calculateStatus(rs, pods, nil, unitNow)
+	}
+}
+
+// TestCalculateClaimedStatusAgreesWithCalculateStatus checks the sync's form
+// of calculateStatus, for pods that all match the owner's selector: whether
+// the selector pins every template label (then every pod is counted fully
+// labeled without looking) or not (then each pod is checked), the counts are
+// calculateStatus's.
+func TestCalculateClaimedStatusAgreesWithCalculateStatus(t *testing.T) {
+	fooBar := map[string]string{"foo": "bar"}
+	full := map[string]string{"foo": "bar", "type": "production"}
+	more := map[string]string{"foo": "bar", "type": "production", "extra": "yes"}
+	longAgo := unitNow.Add(-time.Hour)
+	pods := []*api.Pod{
+		unitStatusPod(fooBar, true, longAgo),
+		unitStatusPod(full, false, longAgo),
+		unitStatusPod(more, true, longAgo),
+	}
+	tests := []struct {
+		name                 string
+		selector, template   map[string]string
+		wantFullyLabeled     int32
+		wantSelectorImpliesT bool
+	}{
+		{"the selector is the template's labels", fooBar, fooBar, 3, true},
+		{"the selector pins more than the template", full, fooBar, 2, true},
+		{"the template has a label the selector leaves free", fooBar, full, 2, false},
+		{"an empty template", fooBar, nil, 3, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := unitReplicaSet(int32(len(pods)), tt.selector)
+			rs.Spec.Template.Metadata.Labels = tt.template
+			selector, err := labels.LabelSelectorAsSelector(rs.Spec.Selector)
+			require.NoError(t, err)
+			var matching []*api.Pod
+			for _, p := range pods {
+				if selector.Matches(p.Metadata.Labels) {
+					matching = append(matching, p)
+				}
+			}
+			require.Equal(t, tt.wantSelectorImpliesT, selector.ImpliesSet(tt.template))
+			got := calculateClaimedStatus(rs, matching, selector, nil, unitNow)
+			assert.Equal(t, calculateStatus(rs, matching, nil, unitNow), got)
+			assert.Equal(t, tt.wantFullyLabeled, got.FullyLabeledReplicas)
+		})
 	}
 }

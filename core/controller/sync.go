@@ -105,8 +105,26 @@ const (
 	phaseDone
 )
 
+// newSyncRun starts the worker's next sync. It reuses the worker's last
+// finished sync, if it kept one (see worker.recycle): for an owner of a
+// thousand pods the lists of pods a sync walks are the biggest thing it
+// allocates.
 func newSyncRun(w *worker, key string, ctx *sim.Context) *syncRun {
-	return &syncRun{w: w, key: key, started: ctx.Now()}
+	r := w.spare
+	if r == nil {
+		return &syncRun{w: w, key: key, started: ctx.Now()}
+	}
+	w.spare = nil
+	*r = syncRun{w: w, key: key, started: ctx.Now(), pods: r.pods[:0], claimed: r.claimed[:0], waiting: r.waiting[:0]}
+	return r
+}
+
+// release empties the finished sync's lists, keeping their room, and drops
+// what it pointed to, so that a worker's spare holds no pod alive.
+func (r *syncRun) release() {
+	clear(r.pods)
+	clear(r.claimed)
+	*r = syncRun{pods: r.pods[:0], claimed: r.claimed[:0], waiting: r.waiting[:0]}
 }
 
 func (r *syncRun) m() *Manager { return r.w.m }
@@ -413,7 +431,9 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
 func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	m := r.m()
 	resp := reply.Response
-	var note string
+	// Most answers are one of a batch, with more to wait for: their
+	// sentence is written in one buffer, sized for that.
+	var b strings.Builder
 	var touched []sim.Ref
 	switch {
 	case resp.Err == nil:
@@ -421,37 +441,46 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		r.created++
 		pod := resp.Object.(*api.Pod)
 		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulCreatePodReason, "Created pod: "+pod.Metadata.Name)
-		note = "created pod/" + pod.Metadata.Name
-		touched = append(touched, podRef(pod))
+		b.Grow(len("created pod/ (000 more answers of this batch to wait for)") + len(pod.Metadata.Name))
+		b.WriteString("created pod/")
+		b.WriteString(pod.Metadata.Name)
+		touched = []sim.Ref{podRef(pod)}
 	case apistore.HasStatusCause(resp.Err, "NamespaceTerminating"):
 		// A namespace being deleted refuses new pods; upstream counts that as
 		// success, so its expectation is never lowered (the ReplicaSet waits
 		// out the 5 minute expectations TTL, or goes with its namespace).
 		r.batchOK++
-		note = "create refused: namespace terminating (counted as success, as upstream does)"
+		b.WriteString("create refused: namespace terminating (counted as success, as upstream does)")
 	default:
 		if r.batchErr == nil {
 			r.batchErr = resp.Err
 		}
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+resp.Err.Error())
-		note = "create failed: " + resp.Err.Error()
+		b.WriteString("create failed: ")
+		b.WriteString(resp.Err.Error())
 	}
 	if len(r.waiting) > 0 {
-		return sim.Report{Models: "slowStartBatch", Touched: touched,
-			Summary: note + " (" + strconv.Itoa(len(r.waiting)) + " more answers of this batch to wait for)"}
+		b.WriteString(" (")
+		sim.WriteUint(&b, uint64(len(r.waiting)))
+		b.WriteString(" more answers of this batch to wait for)")
+		return sim.Report{Models: "slowStartBatch", Touched: touched, Summary: b.String()}
 	}
 	size := r.slow.next()
 	r.slow.batchDone(r.batchOK, r.batchErr)
-	summary := note + "; batch of " + strconv.Itoa(size) + " done (" + strconv.Itoa(r.batchOK) + " ok)"
+	b.WriteString("; batch of ")
+	sim.WriteUint(&b, uint64(size))
+	b.WriteString(" done (")
+	sim.WriteUint(&b, uint64(r.batchOK))
+	b.WriteString(" ok)")
 	if !r.slow.done() {
-		rep := r.sendCreateBatch(ctx, summary)
+		rep := r.sendCreateBatch(ctx, b.String())
 		rep.Touched = append(rep.Touched, touched...)
 		return rep
 	}
 	if r.batchErr != nil {
-		summary += "; it failed, so slow start stops here"
+		b.WriteString("; it failed, so slow start stops here")
 	}
-	rep := r.endCreates(ctx, summary)
+	rep := r.endCreates(ctx, b.String())
 	rep.Touched = append(rep.Touched, touched...)
 	return rep
 }
@@ -512,7 +541,9 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 // updateStatus is step 5: calculateStatus, then updateReplicaSetStatus.
 func (r *syncRun) updateStatus(ctx *sim.Context, intro string) sim.Report {
 	m := r.m()
-	r.newStatus = calculateStatus(r.rs, r.claimed, r.manageErr, ctx.Wall())
+	// Every claimed pod matched the selector when it was claimed (the pod
+	// kept is the one tested, see claimLoop).
+	r.newStatus = calculateClaimedStatus(r.rs, r.claimed, r.selector, r.manageErr, ctx.Wall())
 	if !statusNeedsUpdate(r.rs, r.newStatus) {
 		return r.end(ctx, intro+"; status unchanged, not written")
 	}

@@ -24,6 +24,12 @@ type worker struct {
 
 	// syncs counts the syncs the worker finished.
 	syncs int
+
+	// spare is the worker's last finished sync, emptied, for the next sync
+	// to reuse (newSyncRun). A worker runs one sync at a time and nothing
+	// else keeps a finished one: a snapshot holds a clone of the sync in
+	// progress, never the sync itself.
+	spare *syncRun
 }
 
 // Handle runs one step of the worker: asking the queue for a key, or
@@ -95,7 +101,8 @@ func (w *worker) afterStep(ctx *sim.Context, rep sim.Report) sim.Report {
 		rec.Err = r.err.Error()
 	}
 	w.m.last[key] = rec
-	w.run = nil
+	r.release()
+	w.run, w.spare = nil, r
 	w.syncs++
 	ctx.After(0, w.name, eventWorkerRun, nil)
 	return rep

@@ -95,7 +95,17 @@ type Row[P any] interface {
 // pods): only the rows changed are copied, and the map once.
 func Mut[P Row[P]](m *Map[P], e Epoch, k string) P {
 	r, ok := m.m[k]
-	if ok && r.stamp().made != e {
+	if ok {
+		r = MutRead(m, e, k, r)
+	}
+	return r
+}
+
+// MutRead is Mut for the row r the caller has just read under k
+// (m.Read()[k], not nil): a component that reads a row to decide whether to
+// change it then gets it ready to change without looking it up again.
+func MutRead[P Row[P]](m *Map[P], e Epoch, k string, r P) P {
+	if r.stamp().made != e {
 		r = r.Copy()
 		r.stamp().made = e
 		m.Write(e)[k] = r

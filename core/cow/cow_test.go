@@ -113,6 +113,23 @@ func TestMutCopiesTheRowOncePerEpoch(t *testing.T) {
 	assert.Equal(t, []string{"p"}, SortedKeys(snap))
 }
 
+func TestMutReadCopiesARowReadInAnEarlierEpoch(t *testing.T) {
+	var e Epoch = 1
+	var rows Map[*pod]
+	Add(&rows, e, "p", &pod{phase: "Pending"})
+	read := rows.Read()["p"]
+	assert.Same(t, read, MutRead(&rows, e, "p", read), "a row made in this epoch is changed in place")
+
+	snap := rows
+	e.Next()
+	read = rows.Read()["p"]
+	mut := MutRead(&rows, e, "p", read)
+	require.NotSame(t, read, mut, "a row a snapshot may share is copied")
+	mut.phase = "Running"
+	assert.Same(t, mut, rows.Read()["p"], "the copy takes the row's place")
+	assert.Equal(t, "Pending", snap.Read()["p"].phase, "the snapshot keeps the old row")
+}
+
 func TestSliceWriteAfterSnapshotLeavesTheSnapshotAsItWas(t *testing.T) {
 	var e Epoch = 1
 	var live Slice[int]

@@ -243,4 +243,16 @@
 //     uid.
 //   - Every request in flight is remembered with what it is for; an answer
 //     nobody waits for is reported and ignored.
+//
+// # Snapshots
+//
+// The page snapshots the world every few hundred steps (further apart as a
+// run grows), so the collector's snapshot shares what is large and seldom
+// changes rather than copying it: the owners known alive (one map, cloned
+// at its first change after a snapshot), the graph's nodes (kept in 256
+// parts by a hash of the uid, so that a change copies its part only: the
+// pods of a converging world keep arriving between snapshots, a few dozen
+// at a time) and the dependents lists (copied, one owner's at a time,
+// before their first change). A pod's status updates, most of the events,
+// change none of them.
 package gc

@@ -72,7 +72,7 @@ func (g *GarbageCollector) stopDeletingDependents(uid string) bool {
 // queue (once, as a workqueue holds a key once): the worker sees whether
 // it may go.
 func (g *GarbageCollector) enqueueOwner(ctx *sim.Context, o ownerRef) bool {
-	n, ok := g.nodes[o.UID]
+	n, ok := g.nodes.get(o.UID)
 	if !ok {
 		// The owner's kind is not a dependent kind: the item needs only its
 		// name, and is being deleted.

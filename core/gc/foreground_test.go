@@ -206,7 +206,7 @@ func TestDependentWithDependentsIsDeletedInTheForeground(t *testing.T) {
 	assert.Greater(t, topGone, r.stepOf("as a dependent, removed from the graph; rc/top, deleting its dependents in the foreground, "+
 		"queued for attemptToDeleteItem to see whether it may go now"))
 	r.settle()
-	assert.Empty(t, r.gc.nodes)
+	assert.Empty(t, r.gc.allNodes())
 	assert.Empty(t, r.gc.deleting)
 }
 

@@ -127,19 +127,22 @@ type GarbageCollector struct {
 	monitors []monitor
 
 	// owners maps the uid of every owner the monitors know alive to it.
-	owners map[string]ownerRef
+	// When ownersShared is set, a snapshot shares the map, and the first
+	// change after clones it (see writableOwners): the page's snapshots
+	// cloned a thousand owners each, though owners seldom change.
+	owners       map[string]ownerRef
+	ownersShared bool
 	// deleting are the uids of the owners known alive that are deleting
 	// their dependents in the foreground (upstream's deletingDependents
 	// nodes), in the order the collector saw them start: each stays until
 	// no dependent with blockOwnerDeletion names it any more.
 	deleting []string
 	// nodes maps the uid of every object of a dependent kind the monitors
-	// know to it, as last seen. When nodesShared is set, a snapshot shares
-	// the map, and the first change after clones it (see writableNodes):
-	// cloning a thousand nodes at every snapshot and every restore, whether
-	// or not the graph changes before the next, made seeks slow.
-	nodes       map[string]node
-	nodesShared bool
+	// know to it, as last seen. Snapshots share it, part by part (see
+	// nodeSet): cloning a thousand nodes at every snapshot and every
+	// restore, whether or not the graph changes before the next, made seeks
+	// slow.
+	nodes nodeSet
 	// dependents maps an owner's uid to the uids of the objects in nodes
 	// whose ownerReferences name it, in kind, namespace and name order. The
 	// owner need not be known: upstream keeps a virtual node for it. Only
@@ -261,7 +264,6 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		cfg:          cfg,
 		sch:          sch,
 		owners:       map[string]ownerRef{},
-		nodes:        map[string]node{},
 		dependents:   map[string][]string{},
 		orphaned:     map[string][]string{},
 		tasks:        map[string]*ownerTask{},
@@ -295,7 +297,7 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return g.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		return g.watchEvent(ctx, ev.Data.(apistore.WatchDelivery))
+		return g.watchEvent(ctx, *ev.Data.(*apistore.WatchDelivery))
 	case eventFollow:
 		return g.follow(ctx, ev.Data.([]int))
 	case eventRelist:
@@ -367,7 +369,7 @@ func (g *GarbageCollector) Describe(ev sim.Event) string {
 	case apistore.EventResponse:
 		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + g.cfg.Name
 	case apistore.EventWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := *ev.Data.(*apistore.WatchDelivery)
 		m := d.Event.Object.Meta()
 		return string(d.Event.Type) + " " + api.ShortName(d.Event.Object.Kind()) + "/" + m.Name + " reaches " + g.cfg.Name
 	case eventRelist:

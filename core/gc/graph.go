@@ -1,10 +1,9 @@
 package gc
 
 import (
-	"cmp"
 	"maps"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
@@ -34,28 +33,56 @@ func nodeOf(obj api.Object) node {
 // cmpNodes orders dependents by kind, namespace, name and uid, the order a
 // LIST gives and the trace shows.
 func (g *GarbageCollector) cmpNodes(a, b string) int {
-	na, nb := g.nodes[a], g.nodes[b]
-	return cmp.Or(cmp.Compare(na.kind, nb.kind), cmp.Compare(na.namespace, nb.namespace),
-		cmp.Compare(na.name, nb.name), cmp.Compare(a, b))
+	na, _ := g.nodes.get(a)
+	nb, _ := g.nodes.get(b)
+	return cmpDeps(na.depRef, nb.depRef)
 }
 
-// link records that the object with uid dep names owner as an owner. The
-// object must be in nodes already.
-func (g *GarbageCollector) link(owner, dep string) {
+// cmpDeps is the order of cmpNodes. It compares field by field and stops at
+// the first that differs: dependents of one owner mostly share their kind
+// and namespace, and the name decides.
+func cmpDeps(a, b depRef) int {
+	if c := strings.Compare(string(a.kind), string(b.kind)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.namespace, b.namespace); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.name, b.name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.uid, b.uid)
+}
+
+// search finds dep among an owner's dependents s, in cmpNodes order. It
+// looks up only the dependents it compares dep with: dep's own fields are
+// at hand.
+func (g *GarbageCollector) search(s []string, dep depRef) (int, bool) {
+	return slices.BinarySearchFunc(s, dep, func(uid string, dep depRef) int {
+		n, _ := g.nodes.get(uid)
+		return cmpDeps(n.depRef, dep)
+	})
+}
+
+// link records that the object dep names owner as an owner. The object must
+// be in nodes already.
+func (g *GarbageCollector) link(owner string, dep depRef) {
 	s := g.dependents[owner]
-	i, found := slices.BinarySearchFunc(s, dep, g.cmpNodes)
+	i, found := g.search(s, dep)
 	if found {
 		return
 	}
-	g.dependents[owner] = slices.Insert(g.own(owner, s), i, dep)
+	g.dependents[owner] = slices.Insert(g.own(owner, s), i, dep.uid)
 }
 
-// unlink forgets that dep names owner.
-func (g *GarbageCollector) unlink(owner, dep string) {
+// unlink forgets that dep names owner. dep is the object as linked: its
+// kind, namespace and name never change, so its place is found as link
+// found it.
+func (g *GarbageCollector) unlink(owner string, dep depRef) {
 	s := g.dependents[owner]
-	i := slices.Index(s, dep)
+	i, found := g.search(s, dep)
 	switch {
-	case i < 0:
+	case !found:
 	case len(s) == 1:
 		delete(g.dependents, owner)
 		delete(g.mine, owner)
@@ -84,7 +111,7 @@ func (g *GarbageCollector) dependentsOf(owner string) []node {
 	uids := g.dependents[owner]
 	out := make([]node, len(uids))
 	for i, uid := range uids {
-		out[i] = g.nodes[uid]
+		out[i], _ = g.nodes.get(uid)
 	}
 	return out
 }
@@ -111,12 +138,12 @@ type graphChange struct {
 // know alive (it was seen deleted, or never seen: upstream's virtual node)
 // queues the object for attemptToDeleteItem, which reads the owner live.
 func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
-	old, had := g.nodes[n.uid]
+	old, had := g.nodes.get(n.uid)
 	if !had || !sameNode(old, n) {
 		// Most updates (a pod's status) change nothing the graph keeps;
-		// writing them anyway would clone nodes after every snapshot or
-		// restore for nothing.
-		g.writableNodes()[n.uid] = n
+		// writing them anyway would copy a part of nodes after every
+		// snapshot or restore for nothing.
+		g.nodes.put(n)
 	}
 	c := graphChange{isNew: !had}
 	if had {
@@ -130,10 +157,10 @@ func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 		c.added = n.owners
 	}
 	for _, r := range c.removed {
-		g.unlink(r.UID, n.uid)
+		g.unlink(r.UID, n.depRef)
 	}
 	for _, r := range c.added {
-		g.link(r.UID, n.uid)
+		g.link(r.UID, n.depRef)
 	}
 	if d := g.deps[n.uid]; d != nil && d.state == depQueued && !d.stale {
 		// Not taken yet: the worker's first look uses the object as now seen.
@@ -166,14 +193,14 @@ func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 
 // remove takes an object of a dependent kind out of the graph.
 func (g *GarbageCollector) remove(uid string) (node, bool) {
-	n, ok := g.nodes[uid]
+	n, ok := g.nodes.get(uid)
 	if !ok {
 		return n, false
 	}
 	for _, r := range n.owners {
-		g.unlink(r.UID, uid)
+		g.unlink(r.UID, n.depRef)
 	}
-	delete(g.writableNodes(), uid)
+	g.nodes.remove(uid)
 	return n, true
 }
 
@@ -199,15 +226,6 @@ func sameRef(a, b api.OwnerReference) bool {
 
 func sameBool(a, b *bool) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
-
-// writableNodes returns nodes, cloned first if a snapshot shares it.
-func (g *GarbageCollector) writableNodes() map[string]node {
-	if g.nodesShared {
-		g.nodes = maps.Clone(g.nodes)
-		g.nodesShared = false
-	}
-	return g.nodes
 }
 
 // goneReason says why an owner that is not alive in the graph may be gone.
@@ -275,7 +293,16 @@ func (g *GarbageCollector) sweep(ctx *sim.Context, kind api.Kind) int {
 // so briefly.
 func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
 	n := nodeOf(ev.Object)
-	return g.report("processGraphChanges", "saw "+eventWhat(ev)+": "+g.dependentChange(ctx, ev.Type, n), n.ref())
+	// Every pod event is one of these steps: the sentence is written in one
+	// buffer, sized for the usual ones, rather than joined from the event's
+	// name, its resourceVersion and the change, each a string of its own.
+	var b strings.Builder
+	b.Grow(len(n.name) + 96)
+	b.WriteString("saw ")
+	writeEventWhat(&b, ev)
+	b.WriteString(": ")
+	g.writeDependentChange(&b, ctx, ev.Type, n)
+	return g.report("processGraphChanges", b.String(), n.ref())
 }
 
 // unchanged is what a dependent's event that changes nothing says.
@@ -283,55 +310,88 @@ const unchanged = "its owners are unchanged; nothing to do"
 
 // eventWhat names a watch event: "MODIFIED pod/web-a (resourceVersion 7)".
 func eventWhat(ev apistore.WatchEvent) string {
-	m := ev.Object.Meta()
-	return string(ev.Type) + " " + api.ShortName(ev.Object.Kind()) + "/" + m.Name + " (resourceVersion " + strconv.FormatUint(ev.ResourceVersion, 10) + ")"
+	var b strings.Builder
+	b.Grow(len(ev.Object.Meta().Name) + 48)
+	writeEventWhat(&b, ev)
+	return b.String()
+}
+
+// writeEventWhat writes what eventWhat returns.
+func writeEventWhat(b *strings.Builder, ev apistore.WatchEvent) {
+	b.WriteString(string(ev.Type))
+	b.WriteByte(' ')
+	b.WriteString(api.ShortName(ev.Object.Kind()))
+	b.WriteByte('/')
+	b.WriteString(ev.Object.Meta().Name)
+	b.WriteString(" (resourceVersion ")
+	sim.WriteUint(b, ev.ResourceVersion)
+	b.WriteByte(')')
 }
 
 // dependentChange puts an object of a dependent kind in the graph as an
-// event shows it, or takes it out, and says what that changed. An object
-// that leaves the graph, or stops blocking an owner deleting its dependents
-// in the foreground, queues that owner for attemptToDeleteItem, which sees
-// whether it may go now (upstream's processGraphChanges does so for a
-// deleted node's owners, and addUnblockedOwnersToDeleteQueue for a changed
-// one's).
+// event shows it, or takes it out, and says what that changed (see
+// writeDependentChange).
 func (g *GarbageCollector) dependentChange(ctx *sim.Context, typ apistore.EventType, n node) string {
+	var b strings.Builder
+	g.writeDependentChange(&b, ctx, typ, n)
+	return b.String()
+}
+
+// writeDependentChange puts an object of a dependent kind in the graph as
+// an event shows it, or takes it out, and writes what that changed. An
+// object that leaves the graph, or stops blocking an owner deleting its
+// dependents in the foreground, queues that owner for attemptToDeleteItem,
+// which sees whether it may go now (upstream's processGraphChanges does so
+// for a deleted node's owners, and addUnblockedOwnersToDeleteQueue for a
+// changed one's).
+func (g *GarbageCollector) writeDependentChange(b *strings.Builder, ctx *sim.Context, typ apistore.EventType, n node) {
 	if typ == apistore.Deleted {
 		old, ok := g.remove(n.uid)
 		if !ok {
-			return "it was not in the graph"
+			b.WriteString("it was not in the graph")
+			return
 		}
+		b.WriteString("removed from the graph")
 		if woken := g.wakeOwners(ctx, old.owners); len(woken) > 0 {
-			return "removed from the graph; " + wokenNote(woken)
+			b.WriteString("; ")
+			b.WriteString(wokenNote(woken))
 		}
-		return "removed from the graph"
+		return
 	}
 	c := g.upsert(ctx, n)
-	var summary string
 	switch {
 	case c.isNew && len(n.owners) == 0:
-		summary = "added to the graph; it has no owner"
+		b.WriteString("added to the graph; it has no owner")
 	case c.isNew:
-		summary = "added to the graph as a dependent of " + refNames(n.owners)
+		b.WriteString("added to the graph as a dependent of ")
+		writeRefNames(b, n.owners)
 	case len(c.added) == 0 && len(c.removed) == 0 && len(c.woken) == 0:
-		summary = unchanged
+		b.WriteString(unchanged)
 	case len(c.added) == 0 && len(c.removed) == 0:
-		summary = "its references no longer block their owners' deletion"
+		b.WriteString("its references no longer block their owners' deletion")
 	case len(c.removed) > 0 && len(c.added) > 0:
-		summary = "no longer a dependent of " + refNames(c.removed) + "; now a dependent of " + refNames(c.added)
+		b.WriteString("no longer a dependent of ")
+		writeRefNames(b, c.removed)
+		b.WriteString("; now a dependent of ")
+		writeRefNames(b, c.added)
 	case len(c.removed) > 0:
-		summary = "no longer a dependent of " + refNames(c.removed)
+		b.WriteString("no longer a dependent of ")
+		writeRefNames(b, c.removed)
 	default:
-		summary = "now a dependent of " + refNames(c.added)
+		b.WriteString("now a dependent of ")
+		writeRefNames(b, c.added)
 	}
 	if len(c.woken) > 0 {
-		summary += "; " + wokenNote(c.woken)
+		b.WriteString("; ")
+		b.WriteString(wokenNote(c.woken))
 	}
 	if c.queued != "" {
-		summary += "; " + c.queued
+		b.WriteString("; ")
+		b.WriteString(c.queued)
 	} else if c.waiting != "" {
-		summary += "; " + c.waiting
+		b.WriteString("; ")
+		b.WriteString(c.waiting)
 	}
-	return summary
 }
 
 // dependentsListed takes the list of a dependent kind, once the monitor
@@ -354,9 +414,9 @@ func (g *GarbageCollector) dependentsListed(ctx *sim.Context, i int, reply *apis
 		woken = append(woken, c.woken...)
 	}
 	removed := 0
-	if len(g.nodes) > len(listed) {
-		for _, uid := range slices.Sorted(maps.Keys(g.nodes)) {
-			if g.nodes[uid].kind == m.kind && !listed[uid] {
+	if g.nodes.len() > len(listed) {
+		for _, uid := range g.nodes.sortedUIDs() {
+			if n, _ := g.nodes.get(uid); n.kind == m.kind && !listed[uid] {
 				n, _ := g.remove(uid)
 				woken = append(woken, g.wakeOwners(ctx, n.owners)...)
 				removed++
@@ -434,13 +494,14 @@ func ownerOfRef(r api.OwnerReference, namespace string) ownerRef {
 	return ownerRef{Kind: api.Kind(r.Kind), Namespace: namespace, Name: r.Name, UID: r.UID, APIVersion: r.APIVersion}
 }
 
-func refNames(refs []api.OwnerReference) string {
-	s := ""
+// writeRefNames writes the references' names, "rs/a, rs/b".
+func writeRefNames(b *strings.Builder, refs []api.OwnerReference) {
 	for i, r := range refs {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += refString(r)
+		b.WriteString(api.ShortName(api.Kind(r.Kind)))
+		b.WriteByte('/')
+		b.WriteString(r.Name)
 	}
-	return s
 }

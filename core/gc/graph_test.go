@@ -20,7 +20,7 @@ func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
 	r.start()
 	assert.GreaterOrEqual(t, r.stepOf("listed 3 pods at resourceVersion"), 0)
 	assert.Equal(t, []string{a.Metadata.UID, b.Metadata.UID}, r.gc.dependents[web.Metadata.UID])
-	assert.Len(t, r.gc.nodes, 3)
+	assert.Len(t, r.gc.allNodes(), 3)
 
 	// A change that does not touch the owners is a step with a short summary.
 	r.send(apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: "default", Name: "web-a",
@@ -48,7 +48,7 @@ func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
 	assert.GreaterOrEqual(t, r.stepOf("saw DELETED pod/web-a"), 0)
 	c := r.get(api.KindPod, "web-c")
 	assert.Equal(t, []string{c.Meta().UID}, r.gc.dependents[web.Metadata.UID])
-	assert.NotContains(t, r.gc.nodes, a.Metadata.UID)
+	assert.NotContains(t, r.gc.allNodes(), a.Metadata.UID)
 	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"))
 	assert.Zero(t, r.gc.Stats().Deleted, "nothing to collect: every owner is alive")
 }
@@ -71,7 +71,7 @@ func TestLatePodOfADeletedOwnerIsCollected(t *testing.T) {
 	assert.GreaterOrEqual(t, r.stepOf("rs/web is gone (NotFound)"), 0, "attemptToDeleteItem reads the owner live")
 	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"))
 	assert.Equal(t, 1, r.gc.Stats().Deleted)
-	assert.Empty(t, r.gc.nodes)
+	assert.Empty(t, r.gc.allNodes())
 	assert.Empty(t, r.gc.dependents)
 }
 
@@ -132,7 +132,7 @@ func TestPodWatchFailureRelistsAndTheGraphCatchesUp(t *testing.T) {
 	for r.stepOf("listing pods again after a back-off of") < 0 {
 		r.step()
 	}
-	require.Len(t, r.gc.nodes, 2, "the list filled the graph before the watch failed")
+	require.Len(t, r.gc.allNodes(), 2, "the list filled the graph before the watch failed")
 
 	// While the pods' watch is down: a pod goes, the owner goes, and a late
 	// pod is created for it.
@@ -148,7 +148,7 @@ func TestPodWatchFailureRelistsAndTheGraphCatchesUp(t *testing.T) {
 	assert.GreaterOrEqual(t, r.stepOf("2 objects gone since the last list were removed from the graph"), 0)
 	assert.False(t, r.exists(api.KindPod, "web-a"))
 	assert.False(t, r.exists(api.KindPod, "web-late"), "the relist finds the late pod")
-	assert.Empty(t, r.gc.nodes)
+	assert.Empty(t, r.gc.allNodes())
 	assert.Equal(t, "watching", r.gc.View().Monitors[2].State)
 }
 
@@ -224,7 +224,7 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 	r.start()
 	snap, err := r.k.Snapshot()
 	require.NoError(t, err)
-	nodes, deps := maps.Clone(r.gc.nodes), maps.Clone(r.gc.dependents)
+	nodes, deps, owners := r.gc.allNodes(), maps.Clone(r.gc.dependents), maps.Clone(r.gc.owners)
 	want := map[string][]string{}
 	for k, v := range deps {
 		want[k] = append([]string(nil), v...)
@@ -236,11 +236,13 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 		Patch: &apistore.MetaPatch{RemoveOwnerReferences: []string{web.Metadata.UID}, SetOwnerReferences: []api.OwnerReference{controllerRef(other)}}})
 	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
 	r.settle()
-	require.NotEqual(t, nodes, r.gc.nodes)
+	require.NotEqual(t, nodes, r.gc.allNodes())
+	require.NotEqual(t, owners, r.gc.owners, "rs/web is gone from the owners")
 
 	for round := 0; round < 2; round++ {
 		require.NoError(t, r.k.Restore(snap))
-		assert.Equal(t, nodes, r.gc.nodes, "round %d: the graph's nodes are back", round)
+		assert.Equal(t, nodes, r.gc.allNodes(), "round %d: the graph's nodes are back", round)
+		assert.Equal(t, owners, r.gc.owners, "round %d: the owners known alive are back", round)
 		assert.Equal(t, want, r.gc.dependents, "round %d: the graph's edges are back, unchanged by what followed", round)
 		r.checkGraph()
 		r.createPod("web-d-"+string(rune('0'+round)), controllerRef(web))
@@ -296,7 +298,7 @@ func TestOrphanedDependentTheGraphShowsStaleIsReadLiveAndKept(t *testing.T) {
 	for r.stepOf("saw MODIFIED pod/db-a") < 0 {
 		r.step()
 	}
-	n := r.gc.nodes[r.get(api.KindPod, "db-a").Meta().UID]
+	n := r.gc.allNodes()[r.get(api.KindPod, "db-a").Meta().UID]
 	n.owners = []api.OwnerReference{controllerRef(db)}
 	r.gc.upsert(nil, n)
 	r.settle()

@@ -126,8 +126,9 @@ func (r *rig) checkGraph() {
 	r.t.Helper()
 	g := r.gc
 	edges := 0
-	for uid, n := range g.nodes {
+	for uid, n := range g.allNodes() {
 		require.Equal(r.t, uid, n.uid)
+		require.Contains(r.t, g.nodes.parts[partOf(uid)].Read(), uid, "%s is kept in the part of its uid", n)
 		seen := map[string]bool{}
 		for _, ref := range n.owners {
 			if seen[ref.UID] {
@@ -144,7 +145,7 @@ func (r *rig) checkGraph() {
 		require.True(r.t, slices.IsSortedFunc(deps, g.cmpNodes), "the dependents of %s are in order", owner)
 		require.Len(r.t, slices.Compact(slices.Clone(deps)), len(deps), "no dependent twice")
 		for _, uid := range deps {
-			dep, ok := g.nodes[uid]
+			dep, ok := g.nodes.get(uid)
 			require.True(r.t, ok, "a dependent of %s is in the graph", owner)
 			require.True(r.t, slices.ContainsFunc(dep.owners, func(ref api.OwnerReference) bool { return ref.UID == owner }),
 				"%s names %s", dep, owner)
@@ -291,4 +292,13 @@ func (r *rig) requests(verb apistore.Verb, resource string) int {
 		}
 	}
 	return n
+}
+
+// allNodes returns the graph's nodes in one map, for assertions.
+func (g *GarbageCollector) allNodes() map[string]node {
+	out := map[string]node{}
+	for _, uid := range g.nodes.sortedUIDs() {
+		out[uid], _ = g.nodes.get(uid)
+	}
+	return out
 }

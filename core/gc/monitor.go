@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -204,10 +205,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	}
 	ev := d.Event
 	obj := ev.Object
-	o := ownerOf(obj)
-	what := eventWhat(ev)
 	if i < 0 {
-		return g.report("Reflector.watch", "discarded "+what+": it belongs to a watch that is closed", o.ref())
+		return g.report("Reflector.watch", "discarded "+eventWhat(ev)+": it belongs to a watch that is closed", ownerOf(obj).ref())
 	}
 	m := &g.monitors[i]
 	if _, opened := m.lw.Accept(d, m.state == monitorOpening); opened {
@@ -219,6 +218,7 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	if !m.owner {
 		return g.dependentEvent(ctx, ev)
 	}
+	o := ownerOf(obj)
 	if ev.Type == apistore.Deleted {
 		touched := []sim.Ref{o.ref()}
 		for _, d := range g.dependentsOf(o.UID) {
@@ -228,7 +228,7 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 		if m.dependent {
 			summary += "; as a dependent, " + g.dependentChange(ctx, ev.Type, nodeOf(obj))
 		}
-		return g.report("processGraphChanges", "saw "+what+": "+summary, touched...)
+		return g.report("processGraphChanges", sawEvent(ev, summary), touched...)
 	}
 	// As upstream, the graph changes first, then the owner's transitions
 	// (processTransitions) are seen.
@@ -248,7 +248,20 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	case note == "":
 		note = "nothing for the garbage collector to do"
 	}
-	return g.report("processGraphChanges", "saw "+what+": "+note, o.ref())
+	return g.report("processGraphChanges", sawEvent(ev, note), o.ref())
+}
+
+// sawEvent is what a step that handled a watch event says: "saw " the
+// event ": " what came of it, written in one buffer (every owner event, a
+// ReplicaSet's status among them, is such a step).
+func sawEvent(ev apistore.WatchEvent, what string) string {
+	var b strings.Builder
+	b.Grow(len(ev.Object.Meta().Name) + len(what) + 48)
+	b.WriteString("saw ")
+	writeEventWhat(&b, ev)
+	b.WriteString(": ")
+	b.WriteString(what)
+	return b.String()
 }
 
 // observe records an owner as it now is. If it is being deleted with the
@@ -258,7 +271,11 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 // it returns "".
 func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	o := ownerOf(obj)
-	g.owners[o.UID] = o
+	if known, ok := g.owners[o.UID]; !ok || known != o {
+		// Most events of an owner (its status) change nothing kept here;
+		// writing them anyway would copy owners after every snapshot.
+		g.writableOwners()[o.UID] = o
+	}
 	m := obj.Meta()
 	if m.DeletionTimestamp != nil && hasFinalizer(m, apistore.FinalizerDeleteDependents) {
 		return g.startDeletingDependents(ctx, o)
@@ -276,11 +293,22 @@ func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	return o.String() + " is being deleted with the orphan finalizer: its dependents must be orphaned before it goes; queued for attemptToOrphan"
 }
 
+// writableOwners returns owners, cloned first if a snapshot shares it.
+func (g *GarbageCollector) writableOwners() map[string]ownerRef {
+	if g.ownersShared {
+		g.owners = maps.Clone(g.owners)
+		g.ownersShared = false
+	}
+	return g.owners
+}
+
 // ownerGone handles an owner that no longer exists, and says what follows:
 // its dependents in the graph go to attemptToDelete, as upstream's
 // processGraphChanges hands them over when it removes the owner's node.
 func (g *GarbageCollector) ownerGone(ctx *sim.Context, o ownerRef, how string) string {
-	delete(g.owners, o.UID)
+	if _, ok := g.owners[o.UID]; ok {
+		delete(g.writableOwners(), o.UID)
+	}
 	g.noteDeleted(o.UID)
 	foreground := g.stopDeletingDependents(o.UID)
 	if done, ok := g.orphaned[o.UID]; ok {

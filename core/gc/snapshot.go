@@ -3,19 +3,23 @@ package gc
 import (
 	"maps"
 	"slices"
+
+	"github.com/reconcilelab/rlab/core/cow"
 )
 
 // gcSnapshot is everything the collector needs to come back to one step.
 // Owner tasks and dependents are copied; their slices are shared, since they
-// are never changed in place. The graph's maps are cloned, but for nodes,
-// which is shared and cloned by the collector before its next change (see
-// nodesShared); their values are plain values or slices that are replaced,
-// never changed in place, and so are shared too.
+// are never changed in place. The graph's maps are cloned, but for owners
+// (shared, and cloned by the collector before its next change: see
+// ownersShared) and nodes, whose parts are shared and copied by the
+// collector before their next change (see nodeSet); their values are plain
+// values or slices that are replaced, never changed in place, and so are
+// shared too.
 type gcSnapshot struct {
 	monitors      []monitor
 	owners        map[string]ownerRef
 	deleting      []string
-	nodes         map[string]node
+	nodes         [nodeParts]cow.Map[node]
 	dependents    map[string][]string
 	deletedOwners []string
 	orphaned      map[string][]string
@@ -36,9 +40,9 @@ type gcSnapshot struct {
 func (g *GarbageCollector) Snapshot() any {
 	s := &gcSnapshot{
 		monitors:      slices.Clone(g.monitors),
-		owners:        maps.Clone(g.owners),
+		owners:        g.owners,
 		deleting:      g.deleting[:len(g.deleting):len(g.deleting)],
-		nodes:         g.nodes,
+		nodes:         g.nodes.share(),
 		dependents:    maps.Clone(g.dependents),
 		deletedOwners: g.deletedOwners[:len(g.deletedOwners):len(g.deletedOwners)],
 		orphaned:      maps.Clone(g.orphaned),
@@ -54,9 +58,9 @@ func (g *GarbageCollector) Snapshot() any {
 		requests:      maps.Clone(g.requests),
 		stats:         g.stats,
 	}
-	// The snapshot shares the nodes map and every dependents slice: none is
-	// this collector's to change in place any more.
-	g.nodesShared = true
+	// The snapshot shares the owners map and every dependents slice: none
+	// is this collector's to change in place any more.
+	g.ownersShared = true
 	g.mine = nil
 	for _, uid := range g.taskOrder {
 		s.tasks[uid] = *g.tasks[uid]
@@ -71,9 +75,9 @@ func (g *GarbageCollector) Snapshot() any {
 func (g *GarbageCollector) Restore(v any) {
 	s := v.(*gcSnapshot)
 	g.monitors = slices.Clone(s.monitors)
-	g.owners = orEmpty(maps.Clone(s.owners))
+	g.owners, g.ownersShared = orEmpty(s.owners), true
 	g.deleting = s.deleting
-	g.nodes, g.nodesShared = orEmpty(s.nodes), true
+	g.nodes.restore(s.nodes)
 	g.dependents = orEmpty(maps.Clone(s.dependents))
 	g.mine = nil
 	g.deletedOwners = s.deletedOwners

@@ -86,7 +86,7 @@ type DependentView struct {
 
 // View returns the collector's current picture.
 func (g *GarbageCollector) View() View {
-	v := View{Name: g.cfg.Name, KnownOwners: len(g.owners), KnownDependents: len(g.nodes),
+	v := View{Name: g.cfg.Name, KnownOwners: len(g.owners), KnownDependents: g.nodes.len(),
 		OwnersWithDependents: len(g.dependents), AbsentOwners: slices.Clone(g.absent), Stats: g.stats}
 	for _, m := range g.monitors {
 		v.Monitors = append(v.Monitors, MonitorView{Kind: string(m.kind), State: string(m.state), LastRV: m.lw.RV()})

@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -80,13 +81,18 @@ type KnownObjects interface {
 // informers set it), made synchronous: Pop never blocks, it reports that
 // nothing is pending.
 type DeltaFIFO struct {
-	// items holds the pending deltas of each key. A key is in items exactly
-	// when it is in queue, and its Deltas are never empty.
-	items map[string]Deltas
+	// queue holds the keys with pending deltas, with their deltas, in the
+	// order they first got one since they were last popped. A key appears
+	// once, and its Deltas are never empty.
+	queue queue[pendingKey]
 
-	// queue holds the keys with pending deltas, in the order they first got
-	// one since they were last popped. It has no duplicates.
-	queue []string
+	// items maps each key in queue to its entry's serial: the number of
+	// entries queued before it since the queue was made (pushed counts
+	// them). A key's deltas live in its queue entry, not in the map, so
+	// that adding a delta to a pending key and popping a key each cost one
+	// lookup, not two.
+	items  map[string]uint64
+	pushed uint64
 
 	// known is the informer's cache.
 	known KnownObjects
@@ -98,12 +104,30 @@ type DeltaFIFO struct {
 	// and tombstones) that have not been popped yet. HasSynced waits for it to
 	// reach 0.
 	initialPopulationCount int
+
+	// spare holds emptied Deltas arrays handed back by Recycle, for the next
+	// keys that get a first pending delta: nearly every watch event gives a
+	// key one delta, popped a step later, and would otherwise cost a new
+	// array each time. It is not state: a snapshot leaves it out.
+	spare []Deltas
+}
+
+// maxSpare bounds the arrays kept for reuse: enough for the bursts of
+// watch events a scale-up brings (a thousand pods created in one step),
+// while a relist of ten thousand keys does not leave ten thousand arrays
+// behind.
+const maxSpare = 1024
+
+// pendingKey is one key in the DeltaFIFO's queue with its pending deltas.
+type pendingKey struct {
+	key    string
+	deltas Deltas
 }
 
 // NewDeltaFIFO returns an empty queue that consults known for relists and
 // resyncs.
 func NewDeltaFIFO(known KnownObjects) *DeltaFIFO {
-	return &DeltaFIFO{items: map[string]Deltas{}, known: known}
+	return &DeltaFIFO{items: map[string]uint64{}, known: known}
 }
 
 // Add records that obj was created.
@@ -155,13 +179,17 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 	}
 
 	deletions := 0
-	pending := slices.Sorted(slices.Values(f.queue))
+	pending := make([]string, 0, f.queue.len())
+	for _, p := range f.queue.waiting() {
+		pending = append(pending, p.key)
+	}
+	slices.Sort(pending)
 	for _, key := range pending {
 		if _, ok := listed[key]; ok {
 			continue
 		}
 		var last api.Object
-		if n := f.items[key].Newest(); n != nil {
+		if n := f.deltas(key).Newest(); n != nil {
 			last = objectOf(n.Object)
 		}
 		deletions++
@@ -171,7 +199,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 		if _, ok := listed[key]; ok {
 			continue
 		}
-		if len(f.items[key]) > 0 {
+		if _, pending := f.items[key]; pending {
 			continue
 		}
 		last, _ := f.known.GetByKey(key)
@@ -191,7 +219,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 func (f *DeltaFIFO) Resync() int {
 	n := 0
 	for _, key := range f.known.ListKeys() {
-		if len(f.items[key]) > 0 {
+		if _, pending := f.items[key]; pending {
 			continue
 		}
 		obj, ok := f.known.GetByKey(key)
@@ -208,19 +236,26 @@ func (f *DeltaFIFO) Resync() int {
 // they belong to the initial list (popped before HasSynced turned true). It
 // returns false when nothing is pending.
 func (f *DeltaFIFO) Pop() (key string, deltas Deltas, isInInitialList bool, ok bool) {
-	if len(f.queue) == 0 {
+	if f.queue.len() == 0 {
 		return "", nil, false, false
 	}
 	isInInitialList = !f.HasSynced()
-	key = f.queue[0]
-	f.queue[0] = ""
-	f.queue = f.queue[1:]
+	p := f.queue.pop()
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
-	deltas = f.items[key]
-	delete(f.items, key)
-	return key, deltas, isInInitialList, true
+	delete(f.items, p.key)
+	return p.key, p.deltas, isInInitialList, true
+}
+
+// Recycle hands back the deltas a Pop returned, once the caller is done with
+// them and keeps no reference to them, so that their array can hold the
+// deltas of a later key.
+func (f *DeltaFIFO) Recycle(d Deltas) {
+	if len(f.spare) < maxSpare && cap(d) > 0 {
+		clear(d)
+		f.spare = append(f.spare, d[:0])
+	}
 }
 
 // HasSynced reports whether the first relist has been fully popped: the cache
@@ -230,23 +265,51 @@ func (f *DeltaFIFO) HasSynced() bool {
 }
 
 // Len returns how many keys have pending deltas.
-func (f *DeltaFIFO) Len() int { return len(f.queue) }
+func (f *DeltaFIFO) Len() int { return f.queue.len() }
 
-// Pending returns the keys with pending deltas in the order they will pop,
-// and their deltas. The result is shared and read-only.
-func (f *DeltaFIFO) Pending() ([]string, map[string]Deltas) {
-	return f.queue, f.items
+// Pending yields the keys with pending deltas in the order they will pop,
+// with their deltas. The deltas are shared and read-only.
+func (f *DeltaFIFO) Pending() iter.Seq2[string, Deltas] {
+	return func(yield func(string, Deltas) bool) {
+		for _, p := range f.queue.waiting() {
+			if !yield(p.key, p.deltas) {
+				return
+			}
+		}
+	}
+}
+
+// entry returns the queue entry of a pending key.
+func (f *DeltaFIFO) entry(serial uint64) *pendingKey {
+	w := f.queue.waiting()
+	return &w[serial-(f.pushed-uint64(len(w)))]
+}
+
+// deltas returns the pending deltas of key, nil when it has none.
+func (f *DeltaFIFO) deltas(key string) Deltas {
+	if serial, pending := f.items[key]; pending {
+		return f.entry(serial).deltas
+	}
+	return nil
 }
 
 // queueAction appends a delta for key, the object's key, collapsing a repeated
 // deletion, and queues the key if it had nothing pending.
 func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
-	old, pending := f.items[key]
-	deltas := dedupDeltas(append(old, Delta{Type: t, Object: obj}))
-	if !pending {
-		f.queue = append(f.queue, key)
+	if serial, pending := f.items[key]; pending {
+		p := f.entry(serial)
+		p.deltas = dedupDeltas(append(p.deltas, Delta{Type: t, Object: obj}))
+		return
 	}
-	f.items[key] = deltas
+	var d Deltas
+	if n := len(f.spare); n > 0 {
+		d = f.spare[n-1]
+		f.spare[n-1] = nil
+		f.spare = f.spare[:n-1]
+	}
+	f.queue.push(pendingKey{key: key, deltas: append(d, Delta{Type: t, Object: obj})})
+	f.items[key] = f.pushed
+	f.pushed++
 }
 
 // dedupDeltas collapses two trailing Deleted deltas into one, the only merge

@@ -30,16 +30,30 @@ func deltaTypes(d Deltas) string {
 }
 
 // checkFIFO verifies the DeltaFIFO's invariants: every queued key has deltas,
-// every key with deltas is queued once, and no Deltas is empty.
+// every key with deltas is queued once, and the map finds each key's entry.
 func checkFIFO(t *testing.T, f *DeltaFIFO) {
 	t.Helper()
 	seen := map[string]bool{}
-	for _, k := range f.queue {
-		require.False(t, seen[k], "key %q queued twice", k)
-		seen[k] = true
-		require.NotEmpty(t, f.items[k], "queued key %q has no deltas", k)
+	for _, p := range f.queue.waiting() {
+		require.False(t, seen[p.key], "key %q queued twice", p.key)
+		seen[p.key] = true
+		require.NotEmpty(t, p.deltas, "queued key %q has no deltas", p.key)
+		serial, ok := f.items[p.key]
+		require.True(t, ok, "queued key %q is not in the map", p.key)
+		require.Equal(t, p.key, f.entry(serial).key, "the map points %q at another entry", p.key)
 	}
-	require.Len(t, f.items, len(f.queue), "every key with deltas is queued")
+	require.Len(t, f.items, f.queue.len(), "every key with deltas is queued")
+}
+
+// pending returns the FIFO's pending keys in order, and their deltas.
+func pending(f *DeltaFIFO) ([]string, map[string]Deltas) {
+	var keys []string
+	items := map[string]Deltas{}
+	for k, d := range f.Pending() {
+		keys = append(keys, k)
+		items[k] = d
+	}
+	return keys, items
 }
 
 func popAll(t *testing.T, f *DeltaFIFO, ix *Indexer) []string {
@@ -84,7 +98,7 @@ func TestDeltaFIFONothingIsMergedButDoubleDeletes(t *testing.T) {
 	f.Delete(pod("a", 4))
 	f.Delete(pod("a", 4))
 	checkFIFO(t, f)
-	_, items := f.Pending()
+	_, items := pending(f)
 	assert.Equal(t, "Added,Updated,Updated,Deleted", deltaTypes(items["default/a"]))
 }
 
@@ -94,7 +108,7 @@ func TestDeltaFIFODedupKeepsTheRealObjectOverATombstone(t *testing.T) {
 	f := NewDeltaFIFO(ix)
 	f.Replace(nil) // a relist that misses a: tombstone
 	f.Delete(pod("a", 2))
-	_, items := f.Pending()
+	_, items := pending(f)
 	d := items["default/a"]
 	require.Len(t, d, 1)
 	assert.IsType(t, &api.Pod{}, d[0].Object, "the newer, real delete replaces the older tombstone")
@@ -102,7 +116,7 @@ func TestDeltaFIFODedupKeepsTheRealObjectOverATombstone(t *testing.T) {
 	f = NewDeltaFIFO(ix)
 	f.Delete(pod("a", 2))
 	f.Replace(nil)
-	_, items = f.Pending()
+	_, items = pending(f)
 	d = items["default/a"]
 	require.Len(t, d, 1)
 	assert.IsType(t, &api.Pod{}, d[0].Object, "a later tombstone does not replace the real delete")
@@ -123,7 +137,7 @@ func TestDeltaFIFOReplaceMakesTombstones(t *testing.T) {
 	f.Replace([]api.Object{pod("kept", 1), pod("new", 4)})
 	checkFIFO(t, f)
 
-	queue, items := f.Pending()
+	queue, items := pending(f)
 	assert.Equal(t, []string{"default/gone-while-pending", "default/kept", "default/new", "default/gone-from-cache"}, queue)
 	assert.Equal(t, "Added,Deleted(tomb)", deltaTypes(items["default/gone-while-pending"]))
 	assert.Equal(t, "Replaced", deltaTypes(items["default/kept"]))
@@ -141,7 +155,7 @@ func TestDeltaFIFOResyncSkipsPendingKeys(t *testing.T) {
 	f := NewDeltaFIFO(ix)
 	f.Update(pod("a", 3))
 	assert.Equal(t, 1, f.Resync())
-	_, items := f.Pending()
+	_, items := pending(f)
 	assert.Equal(t, "Updated", deltaTypes(items["default/a"]), "a key with pending deltas gets no Sync")
 	assert.Equal(t, "Sync", deltaTypes(items["default/b"]))
 }

@@ -41,11 +41,17 @@
 //   - Every index agrees with recomputing it from the cached objects, holds
 //     no value without keys, and lists keys in the order they entered the
 //     cache.
+//   - The cache's key map and its table of slots agree: each key's slot holds
+//     that key, and no chunk of the table is kept without a slot in use.
 //   - The cache is updated before any handler hears of the change.
 //   - Each handler receives its notifications in the order they were
 //     distributed, one per step.
 //   - lastSyncRV only moves forward while a watch is open; a list resets it to
 //     the list's resourceVersion.
+//   - Handlers get the very objects the cache holds, which are the API
+//     store's, as upstream's do: nothing is copied on delivery, so nobody may
+//     change a cached object (a controller deep-copies before it edits).
+//     TestNoHandlerChangesASharedObject runs a whole world and checks it.
 //
 // # The rules, as tests pin them down
 //
@@ -86,6 +92,12 @@
 //   - The DeltaFIFO is the classic one (client-go's default before v1.33, when
 //     RealFIFO, which does not merge per key, took over); the handler-level
 //     contract is the same, and the classic one is the better one to teach.
-//   - Snapshots keep only the cache's items (shared copy-on-write) and rebuild
-//     its indices on restore: indices are derived state.
+//   - Snapshots share the whole cache copy-on-write: its key map, its table of
+//     objects and its indices (see package cow). An index added after a
+//     snapshot was taken makes its restore rebuild the indices from the items.
+//   - The cache keeps each object in a table slot numbered by the order its
+//     key entered the cache, and an index lists slot numbers: listing a
+//     namespace or an owner's pods reads the objects without looking a single
+//     key up. Upstream's store is a map from key to object, and its indices
+//     sets of keys.
 package informer

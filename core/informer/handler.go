@@ -70,7 +70,7 @@ type listener struct {
 	handler Handler
 
 	// buffer holds the notifications not yet delivered, oldest first.
-	buffer []notification
+	buffer queue[notification]
 
 	// scheduled is set while a delivery event for this listener is on the
 	// agenda; only one is ever pending.
@@ -120,7 +120,7 @@ func (l *listener) shouldResync(now time.Duration) bool {
 
 func (l *listener) cloneState() listener {
 	c := *l
-	c.buffer = append([]notification(nil), l.buffer...)
+	c.buffer = l.buffer.clone()
 	return c
 }
 

@@ -2,7 +2,6 @@ package informer
 
 import (
 	"errors"
-	"maps"
 	"slices"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -11,7 +10,7 @@ import (
 )
 
 // IndexFunc computes the values an object is indexed under. It may return
-// several values, or none.
+// several values, or none. It must be a function of the object alone.
 type IndexFunc func(obj api.Object) []string
 
 // NamespaceIndex is the standard index: every namespaced object under its
@@ -31,51 +30,53 @@ func IndexByNamespace(obj api.Object) []string {
 // list comes out in the order the keys entered the cache (a key that leaves and
 // comes back counts as new), so two runs of one seed see the same order, and
 // the order can be rebuilt exactly from a snapshot of the items alone.
+//
+// Layout. Each key gets a seq, the position it entered the cache at, and its
+// object lives in the table's slot for that seq. An index maps a value to
+// the seqs indexed under it, in order, so listing an index value reads the
+// objects straight from their slots: no lookup by key at all. Only a lookup
+// by key (GetByKey, and a write) goes through the one map from key to seq.
 type Indexer struct {
-	// items maps a key to its object and the position it entered the cache at.
-	// It is shared copy-on-write with snapshots (see package cow), as are all,
-	// indices and values: each snapshot and each restore starts a new epoch,
-	// and a write in it copies what it changes first.
-	items cow.Map[entry]
+	// seqs maps a key to its seq, and table holds every key's slot. Both are
+	// shared copy-on-write with snapshots (see package cow), as are the
+	// indices' values: each snapshot and each restore starts a new epoch, and
+	// a write in it copies what it changes first. seqs changes only when a
+	// key enters or leaves the cache; an update writes its slot alone.
+	seqs  cow.Map[uint64]
+	table table
 	epoch cow.Epoch
 
-	// nextSeq is the position the next new key gets.
+	// nextSeq is the seq the next new key gets.
 	nextSeq uint64
 
-	// all holds every key, ordered by seq (see keyList).
-	all keyList
-
-	// indexers are the index functions by name; names lists them sorted.
-	indexers map[string]IndexFunc
-	names    []string
-
-	// indices maps an index name to its values, and each value to the keys
-	// indexed under it, ordered by seq. An empty key list is removed.
-	//
-	// The inner maps and their key lists are shared copy-on-write with
-	// snapshots, as items is, so that a restore need not rebuild every index
-	// from the items. The outer map is the indexer's own: a snapshot copies it.
-	indices map[string]cow.Map[keyList]
-
-	// values remembers, per index name and key, the values the key is indexed
-	// under now, so an update can remove the old ones without recomputing them
-	// from the old object. Its inner maps are shared copy-on-write with
-	// snapshots too. The value slices themselves are never changed in place.
-	values map[string]cow.Map[[]string]
+	// indices are the named indices, sorted by name. A snapshot keeps its
+	// own copy of the slice, sharing each index's values.
+	indices []index
 }
 
-type entry struct {
-	obj api.Object
-	seq uint64
+// index is one named index.
+type index struct {
+	name string
+	fn   IndexFunc
+	// byKey is set for the namespace index: its one value, the object's
+	// namespace, is part of the key, so an update never moves a key within
+	// it, and the value is read from the object rather than computed into a
+	// new slice and kept (see valuesFor).
+	byKey bool
+	// values maps each value to the seqs indexed under it, in order. An
+	// empty list is removed.
+	values cow.Map[seqList]
 }
+
+// seqList is a set of seqs kept in order, shared copy-on-write with
+// snapshots: insertSeq and removeSeq change what its Write returned. New
+// keys have the highest seq and are appended.
+type seqList = cow.Slice[uint64]
 
 // NewIndexer returns an empty cache with the namespace index.
 func NewIndexer() *Indexer {
 	ix := &Indexer{epoch: 1}
-	ix.items.Write(ix.epoch)
-	ix.indexers = map[string]IndexFunc{}
-	ix.indices = map[string]cow.Map[keyList]{}
-	ix.values = map[string]cow.Map[[]string]{}
+	ix.seqs.Write(ix.epoch)
 	if err := ix.AddIndexer(NamespaceIndex, IndexByNamespace); err != nil {
 		panic(err) // an empty indexer cannot conflict
 	}
@@ -87,30 +88,101 @@ var ErrIndexerConflict = errors.New("indexer conflict")
 
 // AddIndexer registers an index and indexes what the cache already holds.
 func (ix *Indexer) AddIndexer(name string, fn IndexFunc) error {
-	if _, dup := ix.indexers[name]; dup {
+	at, dup := ix.find(name)
+	if dup {
 		return errors.Join(ErrIndexerConflict, errors.New("an index named "+name+" already exists"))
 	}
-	ix.indexers[name] = fn
-	ix.names = append(ix.names, name)
-	slices.Sort(ix.names)
-	ix.resetIndex(name)
-	ix.indexAll(name)
+	ix.indices = slices.Insert(ix.indices, at,
+		index{name: name, fn: fn, byKey: name == NamespaceIndex})
+	ix.reindex()
 	return nil
 }
 
-// resetIndex empties the named index: an empty Map is made on its first write.
-func (ix *Indexer) resetIndex(name string) {
-	ix.indices[name] = cow.Map[keyList]{}
-	ix.values[name] = cow.Map[[]string]{}
+// find returns the position of the named index, or where it would go. There
+// are only ever a few indices: a search by name beats a map.
+func (ix *Indexer) find(name string) (int, bool) {
+	return slices.BinarySearchFunc(ix.indices, name, func(x index, n string) int {
+		switch {
+		case x.name < n:
+			return -1
+		case x.name > n:
+			return 1
+		}
+		return 0
+	})
 }
 
-// indexAll indexes every cached object in the named index, in the order
-// their keys entered the cache.
-func (ix *Indexer) indexAll(name string) {
-	items := ix.items.Read()
-	for _, k := range ix.all.Read() {
-		ix.indexKey(name, k.key, k.seq, items[k.key].obj)
+// reindex rebuilds every index, and every slot's values, from the cached
+// objects in the order they entered the cache: after an index is added, or
+// when a snapshot restored was taken with other indices.
+func (ix *Indexer) reindex() {
+	for i := range ix.indices {
+		ix.indices[i].values = cow.Map[seqList]{}
 	}
+	var seqs []uint64
+	ix.table.each(func(seq uint64, _ *slot) { seqs = append(seqs, seq) })
+	for _, seq := range seqs {
+		_, s := ix.table.write(ix.epoch, seq)
+		s.vals = ix.indexNew(seq, s.obj)
+	}
+}
+
+// indexNew indexes the object at seq, new to the cache, in every index,
+// and returns the values to keep in its slot. The namespace index, always
+// there, keeps none: with no other index there is nothing to keep.
+func (ix *Indexer) indexNew(seq uint64, obj api.Object) [][]string {
+	var vals [][]string
+	if len(ix.indices) > 1 {
+		vals = make([][]string, len(ix.indices))
+	}
+	for i := range ix.indices {
+		v := ix.valuesFor(i, obj)
+		if vals != nil {
+			vals[i] = v
+		}
+		ix.indexSlot(i, seq, obj, v)
+	}
+	return vals
+}
+
+// valuesFor returns the values index i puts obj under, to keep in its
+// slot: nil for the namespace index, whose value is read from the object.
+func (ix *Indexer) valuesFor(i int, obj api.Object) []string {
+	if ix.indices[i].byKey {
+		return nil
+	}
+	return ix.indices[i].fn(obj)
+}
+
+// indexSlot adds seq, holding obj, to index i under vals, its kept values.
+func (ix *Indexer) indexSlot(i int, seq uint64, obj api.Object, vals []string) {
+	if ix.indices[i].byKey {
+		ix.indexValue(i, seq, obj.Meta().Namespace)
+		return
+	}
+	for _, v := range vals {
+		ix.indexValue(i, seq, v)
+	}
+}
+
+// unindexSlot removes seq, holding obj, from index i, where it is under
+// vals, its kept values.
+func (ix *Indexer) unindexSlot(i int, seq uint64, obj api.Object, vals []string) {
+	if ix.indices[i].byKey {
+		ix.unindexValue(i, seq, obj.Meta().Namespace)
+		return
+	}
+	for _, v := range vals {
+		ix.unindexValue(i, seq, v)
+	}
+}
+
+// slotValues returns the values kept in s for index i.
+func slotValues(s *slot, i int) []string {
+	if s.vals == nil {
+		return nil
+	}
+	return s.vals[i]
 }
 
 // Add puts obj into the cache under its key, replacing what was there.
@@ -122,86 +194,119 @@ func (ix *Indexer) Update(obj api.Object) { ix.put(KeyOf(obj), obj) }
 // Delete removes the object's key (obj may be a tombstone).
 func (ix *Indexer) Delete(obj any) { ix.DeleteKey(KeyOf(obj)) }
 
-func (ix *Indexer) put(key string, obj api.Object) {
-	items := ix.items.Write(ix.epoch)
-	old, exists := items[key]
-	seq := old.seq
+// put puts obj under key and returns what the cache held there before, if
+// anything: the informer needs it for the update notification, and this
+// spares it a lookup of its own.
+func (ix *Indexer) put(key string, obj api.Object) (old api.Object, existed bool) {
+	seq, exists := ix.seqs.Read()[key]
 	if !exists {
 		seq = ix.nextSeq
 		ix.nextSeq++
-		insertKey(ix.all.Write(ix.epoch), key, seq)
+		ix.seqs.Write(ix.epoch)[key] = seq
+		ix.table.add(ix.epoch, seq, slot{key: key, obj: obj, vals: ix.indexNew(seq, obj)})
+		ix.compact()
+		return nil, false
 	}
-	items[key] = entry{obj: obj, seq: seq}
-	for _, name := range ix.names {
-		vals := ix.indexers[name](obj)
-		if exists && slices.Equal(vals, ix.values[name].Read()[key]) {
+	_, s := ix.table.write(ix.epoch, seq)
+	old = s.obj
+	s.obj = obj
+	for i := range ix.indices {
+		if ix.indices[i].byKey {
+			continue
+		}
+		vals := ix.indices[i].fn(obj)
+		if slices.Equal(vals, s.vals[i]) {
 			// Most updates (a status change) leave every index value alone;
 			// moving the key out of a large set and back would cost a copy
 			// of the set for nothing.
 			continue
 		}
-		ix.unindexKey(name, key, seq)
-		ix.indexValues(name, key, seq, vals)
+		ix.unindexSlot(i, seq, old, s.vals[i])
+		ix.indexSlot(i, seq, obj, vals)
+		// The values are shared with any snapshot of the slot's chunk.
+		s.vals = slices.Clone(s.vals)
+		s.vals[i] = vals
 	}
+	return old, true
 }
 
 // DeleteKey removes a key and its index entries.
 func (ix *Indexer) DeleteKey(key string) {
-	old, exists := ix.items.Read()[key]
+	seq, exists := ix.seqs.Read()[key]
 	if !exists {
 		return
 	}
-	delete(ix.items.Write(ix.epoch), key)
-	removeKey(ix.all.Write(ix.epoch), key, old.seq)
-	for _, name := range ix.names {
-		ix.unindexKey(name, key, old.seq)
+	delete(ix.seqs.Write(ix.epoch), key)
+	s := ix.table.read(seq)
+	for i := range ix.indices {
+		ix.unindexSlot(i, seq, s.obj, slotValues(s, i))
 	}
+	ix.table.free(ix.epoch, seq)
+	ix.compact()
 }
 
-func (ix *Indexer) indexKey(name, key string, seq uint64, obj api.Object) {
-	ix.indexValues(name, key, seq, ix.indexers[name](obj))
-}
-
-func (ix *Indexer) indexValues(name, key string, seq uint64, vals []string) {
-	if len(vals) == 0 {
+// compact renumbers the keys from 0, in the same order, when the table's
+// pointer array is more than twice as long as the keys need: keys that
+// came and went leave their chunks sparse, or dropped. A cache that only
+// grows never renumbers; one whose keys churn does so after about as many
+// changes as it holds keys, so the work is spread thin. Nothing outside the
+// Indexer sees a seq, only the order, which renumbering keeps.
+func (ix *Indexer) compact() {
+	need := len(ix.seqs.Read())>>slotBits + 1
+	if len(ix.table.chunks) <= 8 || len(ix.table.chunks) <= 2*need {
 		return
 	}
-	cow.WriteIn(ix.values, name, ix.epoch)[key] = vals
-	idx := cow.WriteIn(ix.indices, name, ix.epoch)
-	for _, v := range vals {
-		// A missing value gets a new list; a list shared with a snapshot is
-		// copied by Write. The list is a value in the map, so it goes back.
-		set := idx[v]
-		insertKey(set.Write(ix.epoch), key, seq)
-		idx[v] = set
+	old := ix.table
+	ix.table = table{}
+	ix.seqs = cow.Own(ix.epoch, make(map[string]uint64, len(ix.seqs.Read())))
+	seqs := ix.seqs.Read()
+	for i := range ix.indices {
+		ix.indices[i].values = cow.Map[seqList]{}
 	}
+	ix.nextSeq = 0
+	old.each(func(_ uint64, s *slot) {
+		seq := ix.nextSeq
+		ix.nextSeq++
+		seqs[s.key] = seq
+		for i := range ix.indices {
+			ix.indexSlot(i, seq, s.obj, slotValues(s, i))
+		}
+		ix.table.add(ix.epoch, seq, *s)
+	})
 }
 
-func (ix *Indexer) unindexKey(name, key string, seq uint64) {
-	vals, ok := ix.values[name].Read()[key]
+// indexValue adds seq under value v in index i.
+func (ix *Indexer) indexValue(i int, seq uint64, v string) {
+	idx := ix.indices[i].values.Write(ix.epoch)
+	// A missing value gets a new list; a list shared with a snapshot is
+	// copied by Write. The list is a value in the map, so it goes back.
+	set := idx[v]
+	insertSeq(set.Write(ix.epoch), seq)
+	idx[v] = set
+}
+
+// unindexValue removes seq from under value v in index i.
+func (ix *Indexer) unindexValue(i int, seq uint64, v string) {
+	idx := ix.indices[i].values.Write(ix.epoch)
+	set, ok := idx[v]
 	if !ok {
 		return
 	}
-	delete(cow.WriteIn(ix.values, name, ix.epoch), key)
-	idx := cow.WriteIn(ix.indices, name, ix.epoch)
-	for _, v := range vals {
-		set, ok := idx[v]
-		if !ok {
-			continue
-		}
-		removeKey(set.Write(ix.epoch), key, seq)
-		if len(set.Read()) == 0 {
-			delete(idx, v)
-		} else {
-			idx[v] = set
-		}
+	removeSeq(set.Write(ix.epoch), seq)
+	if len(set.Read()) == 0 {
+		delete(idx, v)
+	} else {
+		idx[v] = set
 	}
 }
 
 // GetByKey returns the cached object for a key.
 func (ix *Indexer) GetByKey(key string) (api.Object, bool) {
-	e, ok := ix.items.Read()[key]
-	return e.obj, ok
+	seq, ok := ix.seqs.Read()[key]
+	if !ok {
+		return nil, false
+	}
+	return ix.table.obj(seq), true
 }
 
 // Get returns the cached object with obj's key.
@@ -210,60 +315,59 @@ func (ix *Indexer) Get(obj any) (api.Object, bool) { return ix.GetByKey(KeyOf(ob
 // ListKeys returns every key, sorted. The DeltaFIFO uses it to detect missed
 // deletions and to resync, in a reproducible order.
 func (ix *Indexer) ListKeys() []string {
-	all := ix.all.Read()
-	keys := make([]string, 0, len(all))
-	for _, k := range all {
-		keys = append(keys, k.key)
-	}
+	keys := make([]string, 0, ix.Len())
+	ix.table.each(func(_ uint64, s *slot) { keys = append(keys, s.key) })
 	slices.Sort(keys)
 	return keys
 }
 
 // List returns every cached object, in the order their keys entered the cache.
 func (ix *Indexer) List() []api.Object {
-	return ix.objects(ix.all.Read())
+	out := make([]api.Object, 0, ix.Len())
+	ix.table.each(func(_ uint64, s *slot) { out = append(out, s.obj) })
+	return out
 }
 
-// objects returns the cached objects of keys, in order.
-func (ix *Indexer) objects(keys []seqKey) []api.Object {
-	items := ix.items.Read()
-	out := make([]api.Object, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, items[k.key].obj)
+// objects returns the cached objects at seqs, in order.
+func (ix *Indexer) objects(seqs []uint64) []api.Object {
+	out := make([]api.Object, len(seqs))
+	for i, seq := range seqs {
+		out[i] = ix.table.obj(seq)
 	}
 	return out
 }
 
 // Len returns the number of cached objects.
-func (ix *Indexer) Len() int { return len(ix.items.Read()) }
+func (ix *Indexer) Len() int { return len(ix.seqs.Read()) }
+
+// lookup returns the seqs indexed under value in the named index.
+func (ix *Indexer) lookup(name, value string) ([]uint64, error) {
+	i, ok := ix.find(name)
+	if !ok {
+		return nil, errors.New("index with name " + name + " does not exist")
+	}
+	return ix.indices[i].values.Read()[value].Read(), nil
+}
 
 // ByIndex returns the objects indexed under value in the named index, in the
 // order their keys entered the cache.
 func (ix *Indexer) ByIndex(name, value string) ([]api.Object, error) {
-	idx, ok := ix.indices[name]
-	if !ok {
-		return nil, errors.New("index with name " + name + " does not exist")
+	seqs, err := ix.lookup(name, value)
+	if err != nil || len(seqs) == 0 {
+		return nil, err
 	}
-	set, ok := idx.Read()[value]
-	if !ok {
-		return nil, nil
-	}
-	return ix.objects(set.Read()), nil
+	return ix.objects(seqs), nil
 }
 
 // IndexKeys returns the keys indexed under value in the named index.
 func (ix *Indexer) IndexKeys(name, value string) ([]string, error) {
-	idx, ok := ix.indices[name]
-	if !ok {
-		return nil, errors.New("index with name " + name + " does not exist")
+	seqs, err := ix.lookup(name, value)
+	if err != nil || len(seqs) == 0 {
+		return nil, err
 	}
-	set, ok := idx.Read()[value]
-	if !ok {
-		return nil, nil
-	}
-	out := make([]string, len(set.Read()))
-	for i, k := range set.Read() {
-		out[i] = k.key
+	out := make([]string, len(seqs))
+	for i, seq := range seqs {
+		out[i] = ix.table.read(seq).key
 	}
 	return out, nil
 }
@@ -281,108 +385,89 @@ func (ix *Indexer) Replace(list []api.Object) {
 // ListSelected returns the cached objects in namespace ("" for all
 // namespaces) that the selector matches, as client-go's listers do.
 func (ix *Indexer) ListSelected(namespace string, sel labels.Selector) []api.Object {
-	var out []api.Object
-	visit := func(obj api.Object) {
-		if sel.Matches(labels.Set(obj.Meta().Labels)) {
-			out = append(out, obj)
+	if sel.Empty() {
+		// Everything matches: the list is known before it is made, and is
+		// made at its size at once instead of growing by appends.
+		if ix.Len() == 0 {
+			return nil
 		}
+		if namespace == "" {
+			return ix.List()
+		}
+		seqs, _ := ix.lookup(NamespaceIndex, namespace)
+		if len(seqs) == 0 {
+			return nil
+		}
+		return ix.objects(seqs)
 	}
-	items := ix.items.Read()
+	var out []api.Object
 	if namespace == "" {
-		for _, k := range ix.all.Read() {
-			visit(items[k.key].obj)
-		}
+		ix.table.each(func(_ uint64, s *slot) {
+			if sel.Matches(labels.Set(s.obj.Meta().Labels)) {
+				out = append(out, s.obj)
+			}
+		})
 		return out
 	}
-	if set, ok := ix.indices[NamespaceIndex].Read()[namespace]; ok {
-		for _, k := range set.Read() {
-			visit(items[k.key].obj)
+	seqs, _ := ix.lookup(NamespaceIndex, namespace)
+	for _, seq := range seqs {
+		if obj := ix.table.obj(seq); sel.Matches(labels.Set(obj.Meta().Labels)) {
+			out = append(out, obj)
 		}
 	}
 	return out
 }
 
-// indexerSnapshot is what a snapshot of the cache keeps: the items, the
-// sequence counter, the order of the keys and the indices, all shared with
-// the cache, which copies each of them before it next changes it.
+// indexerSnapshot is what a snapshot of the cache keeps: the keys' seqs,
+// the table, the seq counter and the indices, all shared with the cache,
+// which copies each of them before it next changes it.
 type indexerSnapshot struct {
-	items   cow.Map[entry]
+	seqs    cow.Map[uint64]
+	table   table
 	nextSeq uint64
-	all     keyList
-	indices map[string]cow.Map[keyList]
-	values  map[string]cow.Map[[]string]
+	indices []index
 }
 
 // snapshot freezes the current items, order and indices: starting a new
 // epoch makes the next write to each copy it first.
 func (ix *Indexer) snapshot() indexerSnapshot {
 	ix.epoch.Next()
-	return indexerSnapshot{items: ix.items, nextSeq: ix.nextSeq, all: ix.all,
-		indices: maps.Clone(ix.indices), values: maps.Clone(ix.values)}
+	return indexerSnapshot{seqs: ix.seqs, table: ix.table, nextSeq: ix.nextSeq, indices: slices.Clone(ix.indices)}
 }
 
 // restore brings the cache back to a snapshot. Everything is shared with the
 // snapshot and stays frozen: a new epoch starts, so the cache copies what it
-// changes. An index added since the snapshot was taken is rebuilt from the
-// items, in the order they entered the cache.
+// changes. If indices were added since the snapshot was taken, every index
+// is rebuilt from the items, in the order they entered the cache.
 func (ix *Indexer) restore(s indexerSnapshot) {
 	ix.epoch.Next()
-	ix.items = s.items
+	ix.seqs = s.seqs
+	ix.table = s.table
 	ix.nextSeq = s.nextSeq
-	ix.all = s.all
-	for _, name := range ix.names {
-		sets, ok := s.indices[name]
-		if ok {
-			ix.indices[name], ix.values[name] = sets, s.values[name]
-			continue
+	if slices.EqualFunc(ix.indices, s.indices, func(a, b index) bool { return a.name == b.name }) {
+		for i := range ix.indices {
+			ix.indices[i].values = s.indices[i].values
 		}
-		ix.resetIndex(name)
-		ix.indexAll(name)
-	}
-}
-
-// keyList is a set of keys kept in seq order, shared copy-on-write with
-// snapshots: insertKey and removeKey change what its Write returned. New keys
-// usually have the highest seq and are appended; removal finds the key by
-// binary search on seq.
-type keyList = cow.Slice[seqKey]
-
-type seqKey struct {
-	key string
-	seq uint64
-}
-
-func compareSeq(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func findSeq(keys []seqKey, seq uint64) (int, bool) {
-	return slices.BinarySearchFunc(keys, seq, func(k seqKey, s uint64) int { return compareSeq(k.seq, s) })
-}
-
-// insertKey adds key at its seq to a writable key list.
-func insertKey(keys *[]seqKey, key string, seq uint64) {
-	if n := len(*keys); n == 0 || (*keys)[n-1].seq < seq {
-		*keys = append(*keys, seqKey{key: key, seq: seq})
 		return
 	}
-	i, found := findSeq(*keys, seq)
-	if found {
-		return
-	}
-	*keys = slices.Insert(*keys, i, seqKey{key: key, seq: seq})
+	ix.reindex()
 }
 
-// removeKey removes key at its seq from a writable key list.
-func removeKey(keys *[]seqKey, key string, seq uint64) {
-	if i, found := findSeq(*keys, seq); found && (*keys)[i].key == key {
-		*keys = slices.Delete(*keys, i, i+1)
+// insertSeq adds seq to a writable seq list.
+func insertSeq(seqs *[]uint64, seq uint64) {
+	if n := len(*seqs); n == 0 || (*seqs)[n-1] < seq {
+		*seqs = append(*seqs, seq)
+		return
+	}
+	if i, found := slices.BinarySearch(*seqs, seq); !found {
+		*seqs = slices.Insert(*seqs, i, seq)
+	}
+}
+
+// removeSeq removes seq from a writable seq list.
+func removeSeq(seqs *[]uint64, seq uint64) {
+	if i, found := slices.BinarySearch(*seqs, seq); found {
+		*seqs = slices.Delete(*seqs, i, i+1)
 	}
 }
 
@@ -392,43 +477,46 @@ func removeKey(keys *[]seqKey, key string, seq uint64) {
 // the scan. The replication manager uses it to visit only the pods it could
 // own (its own and the orphans) instead of every pod of the namespace.
 func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, error) {
-	idx, ok := ix.indices[name]
+	at, ok := ix.find(name)
 	if !ok {
 		return nil, errors.New("index with name " + name + " does not exist")
 	}
-	var sets [][]seqKey
+	idx := ix.indices[at].values.Read()
+	var sets [][]uint64
 	total := 0
 	for _, v := range values {
-		if set := idx.Read()[v]; len(set.Read()) > 0 {
-			sets = append(sets, set.Read())
-			total += len(set.Read())
+		if set := idx[v].Read(); len(set) > 0 {
+			sets = append(sets, set)
+			total += len(set)
 		}
 	}
-	if len(sets) == 1 {
+	switch len(sets) {
+	case 0:
+		return []api.Object{}, nil
+	case 1:
 		return ix.objects(sets[0]), nil
 	}
-	items := ix.items.Read()
 	out := make([]api.Object, 0, total)
-	// Merge the ordered key lists by seq; a key under two of the values
-	// appears once.
+	// Merge the ordered seq lists; a key under two of the values appears
+	// once.
 	pos := make([]int, len(sets))
 	last := uint64(0)
 	first := true
 	for {
 		best := -1
 		for i, set := range sets {
-			if pos[i] < len(set) && (best < 0 || set[pos[i]].seq < sets[best][pos[best]].seq) {
+			if pos[i] < len(set) && (best < 0 || set[pos[i]] < sets[best][pos[best]]) {
 				best = i
 			}
 		}
 		if best < 0 {
 			return out, nil
 		}
-		k := sets[best][pos[best]]
+		seq := sets[best][pos[best]]
 		pos[best]++
-		if first || k.seq != last {
-			out = append(out, items[k.key].obj)
-			last, first = k.seq, false
+		if first || seq != last {
+			out = append(out, ix.table.obj(seq))
+			last, first = seq, false
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package informer
 
 import (
+	"slices"
+	"strconv"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,28 +37,54 @@ func names(objs []api.Object) []string {
 	return out
 }
 
-// checkIndexer verifies that every index agrees with recomputing it from the
-// items, and that lists follow the order keys entered the cache.
+// checkIndexer verifies that every index, and every slot's record of its
+// values, agrees with recomputing it from the items, that the key map and the
+// table agree, and that lists follow the order keys entered the cache.
 func checkIndexer(t *testing.T, ix *Indexer) {
 	t.Helper()
-	all := ix.all.Read()
-	require.Len(t, all, len(ix.items.Read()))
-	for i := 1; i < len(all); i++ {
-		require.Less(t, all[i-1].seq, all[i].seq)
-	}
-	for _, name := range ix.names {
-		want := map[string][]string{}
-		for _, k := range all {
-			item := ix.items.Read()[k.key]
-			for _, v := range ix.indexers[name](item.obj) {
-				want[v] = append(want[v], k.key)
+	var keys []string
+	ix.table.each(func(seq uint64, s *slot) {
+		require.Less(t, seq, ix.nextSeq)
+		got, ok := ix.seqs.Read()[s.key]
+		require.True(t, ok, "slot %d holds %q, which the key map lacks", seq, s.key)
+		require.Equal(t, seq, got, "the key map and the table disagree on %q", s.key)
+		require.Equal(t, s.key, KeyOf(s.obj))
+		keys = append(keys, s.key)
+	})
+	require.Len(t, keys, ix.Len(), "every key has a slot in use")
+	for _, c := range ix.table.chunks {
+		if c == nil {
+			continue
+		}
+		live := 0
+		for _, s := range c.slots {
+			if s.obj != nil {
+				live++
 			}
 		}
-		require.Equal(t, len(want), len(ix.indices[name].Read()), "index %s has a value with no keys, or misses one", name)
+		require.Equal(t, live, c.live, "a chunk counts its slots in use")
+		require.NotZero(t, c.live, "a chunk with no slot in use is dropped")
+	}
+	for i, x := range ix.indices {
+		want := map[string][]string{}
+		for _, k := range keys {
+			obj, _ := ix.GetByKey(k)
+			vals := x.fn(obj)
+			kept := slotValues(ix.table.read(ix.seqs.Read()[k]), i)
+			if x.byKey {
+				require.Nil(t, kept, "index %s keeps no values: they are read from the object", x.name)
+			} else {
+				require.Equal(t, vals, kept, "index %s: the values recorded for %q", x.name, k)
+			}
+			for _, v := range vals {
+				want[v] = append(want[v], k)
+			}
+		}
+		require.Equal(t, len(want), len(x.values.Read()), "index %s has a value with no keys, or misses one", x.name)
 		for v, keys := range want {
-			got, err := ix.IndexKeys(name, v)
+			got, err := ix.IndexKeys(x.name, v)
 			require.NoError(t, err)
-			require.Equal(t, keys, got, "index %s value %q", name, v)
+			require.Equal(t, keys, got, "index %s value %q", x.name, v)
 		}
 	}
 }
@@ -82,7 +111,8 @@ func TestIndexerCustomIndex(t *testing.T) {
 	checkIndexer(t, ix)
 	got, _ = ix.ByIndex("controllerUID", "u1")
 	assert.Empty(t, got)
-	_, hasValue := ix.indices["controllerUID"].Read()["u1"]
+	at, _ := ix.find("controllerUID")
+	_, hasValue := ix.indices[at].values.Read()["u1"]
 	assert.False(t, hasValue, "an index value with no keys left is removed")
 }
 
@@ -203,4 +233,71 @@ func TestIndexerByIndexValuesMergesInCacheOrder(t *testing.T) {
 	assert.Empty(t, got)
 	_, err = ix.ByIndexValues("nope", "x")
 	assert.Error(t, err)
+}
+
+func TestIndexerRestoreGivesBackTheObjectsOfTheSnapshot(t *testing.T) {
+	ix := NewIndexer()
+	for i := range 3 * chunkLen {
+		ix.Add(pod("p"+strconv.Itoa(i), 1))
+	}
+	snap := ix.snapshot()
+	before := ix.List()
+
+	// An update after the snapshot writes a copy of its slot's chunk, never
+	// the chunk the snapshot shares.
+	ix.Update(pod("p1", 2))
+	now, _ := ix.GetByKey("default/p1")
+	assert.Equal(t, "2", now.Meta().ResourceVersion)
+
+	ix.restore(snap)
+	checkIndexer(t, ix)
+	got, _ := ix.GetByKey("default/p1")
+	assert.Same(t, before[1], got)
+	assert.Equal(t, before, ix.List())
+}
+
+// TestIndexerRenumbersWhenKeysComeAndGo pins the table's bound: keys that
+// leave free their slots, and a cache whose keys came and went many times
+// is renumbered so that its table stays about as long as its keys need,
+// with every list still in the order the keys entered the cache.
+func TestIndexerRenumbersWhenKeysComeAndGo(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("controllerUID", controllerUID))
+	var order []string
+	add := func(name string) {
+		ix.Add(owned(name, "u"+strconv.Itoa(len(name)%3)))
+		order = append(order, name)
+	}
+	remove := func(i int) {
+		ix.Delete(owned(order[i], ""))
+		order = slices.Delete(order, i, i+1)
+	}
+	for i := range 200 {
+		add("k" + strconv.Itoa(i))
+	}
+	var snaps []indexerSnapshot
+	var want [][]string
+	for round := range 40 {
+		// Every round, a few keys scattered over the cache leave, and as
+		// many new ones come: the old chunks thin out.
+		for j := range 20 {
+			remove((j*7 + round) % len(order))
+		}
+		for j := range 20 {
+			add("r" + strconv.Itoa(round) + "-" + strconv.Itoa(j))
+		}
+		checkIndexer(t, ix)
+		require.Equal(t, order, names(ix.List()))
+		require.LessOrEqual(t, len(ix.table.chunks), max(8, 2*(ix.Len()/chunkLen+1)), "round %d", round)
+		if round%10 == 0 {
+			snaps = append(snaps, ix.snapshot())
+			want = append(want, slices.Clone(order))
+		}
+	}
+	assert.Less(t, ix.nextSeq, uint64(200+40*20), "the keys were renumbered")
+	for i, s := range snaps {
+		ix.restore(s)
+		checkIndexer(t, ix)
+		assert.Equal(t, want[i], names(ix.List()), "snapshot %d", i)
+	}
 }

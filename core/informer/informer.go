@@ -240,9 +240,9 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		return inf.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		return inf.watchEvent(ctx, ev.Data.(apistore.WatchDelivery), false)
+		return inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), false)
 	case eventDelayedWatch:
-		return inf.watchEvent(ctx, ev.Data.(apistore.WatchDelivery), true)
+		return inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), true)
 	case eventPop:
 		return inf.pop(ctx)
 	case eventNotify:
@@ -340,7 +340,7 @@ func (inf *Informer) expired(ctx *sim.Context) sim.Report {
 	return inf.backOff(ctx, "watch of "+inf.resource()+" ended with 410 Expired: resourceVersion "+rvString(inf.lw.RV())+" is too old to watch from")
 }
 
-func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, delayed bool) sim.Report {
+func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, delayed bool) sim.Report {
 	ev := d.Event
 	ref := refOf(ev.Object)
 	// what names the event, in the sentences of the rare ways out below;
@@ -353,7 +353,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d apistore.WatchDelivery, dela
 	// An event can overtake the answer that opened its watch when the watch
 	// latency is shorter than the API latency; it belongs to the watch all
 	// the same.
-	ok, opened := inf.lw.Accept(d, inf.state == Opening)
+	ok, opened := inf.lw.Accept(*d, inf.state == Opening)
 	if opened {
 		inf.state = Watching
 	}
@@ -438,6 +438,9 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
 		touched = append(touched, refOf(obj))
 	}
+	// The deltas are applied and the notifications hold their objects, not
+	// the array: it can take the next key's deltas.
+	inf.fifo.Recycle(deltas)
 	inf.schedulePop(ctx)
 	if n := inf.fifo.Len(); n > 0 {
 		b.WriteString(" (")
@@ -455,8 +458,7 @@ func (inf *Informer) applyDelta(b *strings.Builder, key string, d Delta, initial
 	switch d.Type {
 	case Added, Updated, Replaced, Sync:
 		obj := d.Object.(api.Object)
-		old, exists := inf.ix.GetByKey(key)
-		inf.ix.put(key, obj)
+		old, exists := inf.ix.put(key, obj)
 		b.WriteString(string(d.Type))
 		if exists {
 			sync := old.Meta().ResourceVersion == obj.Meta().ResourceVersion
@@ -511,7 +513,7 @@ func (inf *Informer) distribute(n notification, sync bool) int {
 
 func (inf *Informer) notifyOne(i int, n notification) {
 	l := inf.listeners[i]
-	l.buffer = append(l.buffer, n)
+	l.buffer.push(n)
 	if !l.scheduled {
 		l.scheduled = true
 		inf.sch.After(0, inf.cfg.Name, eventNotify, i)
@@ -522,13 +524,11 @@ func (inf *Informer) notifyOne(i int, n notification) {
 func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
 	l := inf.listeners[i]
 	l.scheduled = false
-	if len(l.buffer) == 0 {
+	if l.buffer.len() == 0 {
 		return sim.Report{Actor: l.handler.Name, Summary: "no notification waiting"}
 	}
-	n := l.buffer[0]
-	l.buffer[0] = notification{}
-	l.buffer = l.buffer[1:]
-	if len(l.buffer) > 0 {
+	n := l.buffer.pop()
+	if l.buffer.len() > 0 {
 		l.scheduled = true
 		ctx.After(0, inf.cfg.Name, eventNotify, i)
 	}
@@ -584,7 +584,7 @@ func (inf *Informer) Describe(ev sim.Event) string {
 	case apistore.EventResponse:
 		return "answer to " + ev.Data.(*apistore.Reply).Request.String() + " reaches " + inf.cfg.Name
 	case apistore.EventWatch, eventDelayedWatch:
-		d := ev.Data.(apistore.WatchDelivery)
+		d := ev.Data.(*apistore.WatchDelivery)
 		return string(d.Event.Type) + " " + refOf(d.Event.Object).String() + " reaches " + inf.cfg.Name
 	case eventPop:
 		return inf.cfg.Name + " processes the next key's deltas"

@@ -30,28 +30,44 @@ type informerSnapshot struct {
 }
 
 type fifoSnapshot struct {
-	items                  map[string]Deltas
-	queue                  []string
+	queue                  []pendingKey
 	populated              bool
 	initialPopulationCount int
 }
 
 func (f *DeltaFIFO) snapshot() fifoSnapshot {
-	items := make(map[string]Deltas, len(f.items))
-	for _, key := range f.queue {
-		items[key] = slices.Clone(f.items[key])
-	}
-	return fifoSnapshot{items: items, queue: slices.Clone(f.queue), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
+	return fifoSnapshot{queue: copyPending(f.queue.waiting()), populated: f.populated, initialPopulationCount: f.initialPopulationCount}
 }
 
 func (f *DeltaFIFO) restore(s fifoSnapshot) {
-	f.items = make(map[string]Deltas, len(s.items))
-	for _, key := range s.queue {
-		f.items[key] = slices.Clone(s.items[key])
+	f.queue = queue[pendingKey]{items: copyPending(s.queue)}
+	f.items = make(map[string]uint64, len(s.queue))
+	for i, p := range s.queue {
+		f.items[p.key] = uint64(i)
 	}
-	f.queue = slices.Clone(s.queue)
+	f.pushed = uint64(len(s.queue))
 	f.populated = s.populated
 	f.initialPopulationCount = s.initialPopulationCount
+}
+
+// copyPending copies queue entries and their deltas, sharing nothing with
+// them: the live FIFO changes its deltas arrays in place (a collapsed
+// delete, a recycled array). The deltas of all the keys go into one array,
+// each key's capped to its own part, so that a snapshot taken while a
+// thousand keys are pending costs two allocations, not a thousand.
+func copyPending(q []pendingKey) []pendingKey {
+	out := slices.Clone(q)
+	total := 0
+	for _, p := range q {
+		total += len(p.deltas)
+	}
+	all := make(Deltas, 0, total)
+	for i, p := range q {
+		start := len(all)
+		all = append(all, p.deltas...)
+		out[i].deltas = all[start:len(all):len(all)]
+	}
+	return out
 }
 
 // Snapshot captures the informer's state: the cache (shared copy-on-write),

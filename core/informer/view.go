@@ -74,10 +74,9 @@ func (inf *Informer) View() View {
 		m := obj.Meta()
 		v.Cache = append(v.Cache, CachedObject{Key: KeyOf(obj), ResourceVersion: m.ResourceVersion})
 	}
-	queue, items := inf.fifo.Pending()
-	for _, key := range queue {
+	for key, deltas := range inf.fifo.Pending() {
 		p := PendingKey{Key: key}
-		for _, d := range items[key] {
+		for _, d := range deltas {
 			name := string(d.Type)
 			if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
 				name += " (tombstone)"
@@ -87,7 +86,7 @@ func (inf *Informer) View() View {
 		v.Pending = append(v.Pending, p)
 	}
 	for _, l := range inf.listeners {
-		v.Handlers = append(v.Handlers, HandlerView{Name: l.handler.Name, Waiting: len(l.buffer), ResyncPeriod: l.resyncPeriod})
+		v.Handlers = append(v.Handlers, HandlerView{Name: l.handler.Name, Waiting: l.buffer.len(), ResyncPeriod: l.resyncPeriod})
 	}
 	return v
 }

@@ -121,6 +121,37 @@ func (s Selector) RequiresExactMatch(key string) (value string, found bool) {
 	return "", false
 }
 
+// ImpliesSet reports whether every label set the selector matches contains all
+// of set: whether each label of set is pinned to its value by the selector (see
+// RequiresExactMatch). It is true for an empty set, and false for Nothing(),
+// which matches no set to vouch for. Callers that hold sets known to match the
+// selector use it to skip matching each of them against set as well: the
+// replication manager counts a ReplicaSet's fully labeled pods this way, once
+// per sync instead of once per pod. It looks up one key of set per requirement.
+func (s Selector) ImpliesSet(set Set) bool {
+	if s.nothing {
+		return false
+	}
+	// Requirements are sorted by key, so a key pinned by several of them
+	// is counted once, at the first that pins it.
+	pinned, last := 0, ""
+	for i := range s.requirements {
+		r := &s.requirements[i]
+		if (pinned > 0 && r.key == last) || len(r.values) != 1 {
+			continue
+		}
+		switch r.op {
+		case opEquals, opDoubleEquals, opIn:
+			if v, ok := set[r.key]; ok && v == r.values[0] {
+				pinned, last = pinned+1, r.key
+			}
+		}
+	}
+	// Each pinned key is a distinct key of set; all of set is pinned when
+	// they are as many as its labels.
+	return pinned == len(set)
+}
+
 // String writes the selector in the syntax Parse reads, with requirements in key
 // order: "x in (abc,def),y notin (jkl),!z". Parsing what it writes gives back the
 // same requirements. Everything() and Nothing() both print as "", as upstream's

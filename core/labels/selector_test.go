@@ -263,3 +263,75 @@ func TestParseLongSelector(t *testing.T) {
 		"k06": "a", "k07": "a", "k08": "a", "k09": "a", "k10": "a", "k11": "a", "k12": "a", "k13": "a",
 		"k14": "a", "k15": "a", "k16": "a", "k17": "a", "k18": "a", "k19": "a"}))
 }
+
+// TestImpliesSet: a selector implies a set when it pins every label of the set
+// to the set's value, so that every set it matches contains the set. Anything
+// that lets a matching set lack a label, or carry another value, does not
+// imply it.
+func TestImpliesSet(t *testing.T) {
+	tests := []struct {
+		selector string
+		set      Set
+		want     bool
+	}{
+		{"app=web,tier=db", Set{"app": "web", "tier": "db"}, true},
+		{"app=web,tier=db", Set{"app": "web"}, true},
+		{"app==web", Set{"app": "web"}, true},
+		{"app in (web)", Set{"app": "web"}, true},
+		{"app in (web),app=web", Set{"app": "web"}, true},
+		{"app,app=web", Set{"app": "web"}, true},
+		{"app=web", Set{}, true},
+		{"", Set{}, true},
+		{"app=web", Set{"app": "web", "tier": "db"}, false},
+		{"app=web", Set{"app": "api"}, false},
+		{"app in (web,api)", Set{"app": "web"}, false},
+		{"app", Set{"app": "web"}, false},
+		{"app!=api", Set{"app": "web"}, false},
+		{"", Set{"app": "web"}, false},
+	}
+	for _, tt := range tests {
+		sel, err := Parse(tt.selector)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, sel.ImpliesSet(tt.set), "%q implies %v", tt.selector, tt.set)
+	}
+	assert.False(t, Nothing().ImpliesSet(Set{}), "Nothing matches no set to vouch for")
+}
+
+// TestImpliesSetAgreesWithMatching checks ImpliesSet against its meaning on
+// every pair of a small universe of sets: when a selector implies a set, every
+// set the selector matches is matched by the selector of that set too.
+func TestImpliesSetAgreesWithMatching(t *testing.T) {
+	var universe []Set
+	values := []string{"", "a", "b"} // "" leaves the key out
+	for _, x := range values {
+		for _, y := range values {
+			s := Set{}
+			if x != "" {
+				s["x"] = x
+			}
+			if y != "" {
+				s["y"] = y
+			}
+			universe = append(universe, s)
+		}
+	}
+	selectors := []string{"", "x=a", "x=a,y=b", "x in (a)", "x in (a,b)", "x", "!y", "x=a,y!=a", "x=a,x in (a,b)", "y==b"}
+	implied := 0
+	for _, text := range selectors {
+		sel, err := Parse(text)
+		require.NoError(t, err)
+		for _, set := range universe {
+			if !sel.ImpliesSet(set) {
+				continue
+			}
+			implied++
+			of := SelectorFromSet(set)
+			for _, candidate := range universe {
+				if sel.Matches(candidate) {
+					assert.True(t, of.Matches(candidate), "%q implies %v, yet matches %v", text, set, candidate)
+				}
+			}
+		}
+	}
+	assert.Greater(t, implied, len(selectors), "the universe must hold sets the selectors imply")
+}

@@ -407,7 +407,7 @@ func arrive(step *sim.StepResult, a actor) (Move, bool) {
 	here := home(a)
 	m := Move{Lit: []Place{here}}
 	switch d := step.Event.Data.(type) {
-	case apistore.WatchDelivery:
+	case *apistore.WatchDelivery:
 		m.From, m.To, m.Token = APIServer, here, watchToken(d.Event)
 		switch step.Models {
 		case "fault: drop watch":
@@ -506,7 +506,7 @@ func record(step *sim.StepResult, _ actor) (Move, bool) {
 // that travels no edge (a timer, a worker's next turn).
 func Waiting(ev sim.Event) (from, to Place, ok bool) {
 	switch ev.Data.(type) {
-	case apistore.WatchDelivery, *apistore.Reply:
+	case *apistore.WatchDelivery, *apistore.Reply:
 		to, ok = receiver(ev.To)
 		return APIServer, to, ok
 	}

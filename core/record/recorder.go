@@ -2,6 +2,7 @@ package record
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -260,8 +261,14 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 	}
 
 	res := r.corr.Correlate(ev, ctx.Now(), &r.names)
-	what := describeEvent(ev)
-	touched := []sim.Ref{involvedRef(ev)}
+	// The sentence starts with the event as a learner reads it and is
+	// written in one buffer: every event of a busy controller is a step.
+	involved := involvedRef(ev)
+	var b strings.Builder
+	b.Grow(len(ev.Type) + len(ev.Reason) + len(involved.Kind) + len(involved.Name) + len(ev.Message) + sentenceRoom(res))
+	writeEvent(&b, ev, involved)
+	touched := make([]sim.Ref, 1, 2)
+	touched[0] = involved
 	if res.Combined {
 		r.stats.Combined++
 	}
@@ -269,14 +276,21 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 		r.stats.RateLimited++
 		r.remember(ctx, Outcome{Event: ev, Result: "rate-limited"})
 		r.schedule(ctx)
-		summary := what + ": dropped by the spam filter: " + involvedRef(ev).String() + " has used its burst of " +
-			strconv.Itoa(r.corr.opts.Burst) + " events; the next token comes in " + roundDuration(res.Wait)
 		if res.Combined {
-			summary = what + ": would have been combined with " + strconv.Itoa(res.Similar-1) +
-				" similar events, but was dropped by the spam filter: " + involvedRef(ev).String() +
-				" has used its burst of " + strconv.Itoa(r.corr.opts.Burst) + " events; the next token comes in " + roundDuration(res.Wait)
+			b.WriteString(": would have been combined with ")
+			sim.WriteUint(&b, uint64(res.Similar-1))
+			b.WriteString(" similar events, but was dropped by the spam filter: ")
+		} else {
+			b.WriteString(": dropped by the spam filter: ")
 		}
-		return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: summary, Touched: touched}
+		b.WriteString(involved.Kind)
+		b.WriteByte('/')
+		b.WriteString(involved.Name)
+		b.WriteString(" has used its burst of ")
+		sim.WriteUint(&b, uint64(r.corr.opts.Burst))
+		b.WriteString(" events; the next token comes in ")
+		b.WriteString(roundDuration(res.Wait))
+		return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: b.String(), Touched: touched}
 	}
 
 	out := res.Event
@@ -284,24 +298,58 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 	r.send(ctx)
 	touched = append(touched, eventRef(out))
 
-	var summary string
 	switch {
 	case res.Combined && res.Update:
-		summary = what + ": another similar event (" + strconv.Itoa(res.Similar) + " different messages within " +
-			r.corr.opts.MaxInterval.String() + "): updating the combined Event " + out.Metadata.Name + " to count " + itoa32(out.Count)
+		b.WriteString(": another similar event (")
+		sim.WriteUint(&b, uint64(res.Similar))
+		b.WriteString(" different messages within ")
+		b.WriteString(r.corr.opts.MaxInterval.String())
+		b.WriteString("): updating the combined Event ")
+		b.WriteString(out.Metadata.Name)
+		b.WriteString(" to count ")
+		b.WriteString(itoa32(out.Count))
 	case res.Combined:
-		summary = what + ": the " + ordinal(res.Similar) + " similar event within " + r.corr.opts.MaxInterval.String() +
-			" (same object, type and reason, a different message): creating the combined Event " + out.Metadata.Name
+		b.WriteString(": the ")
+		b.WriteString(ordinal(res.Similar))
+		b.WriteString(" similar event within ")
+		b.WriteString(r.corr.opts.MaxInterval.String())
+		b.WriteString(" (same object, type and reason, a different message): creating the combined Event ")
+		b.WriteString(out.Metadata.Name)
 	case res.Update:
-		summary = what + ": same as Event " + out.Metadata.Name + ": updating it to count " + itoa32(out.Count) + " instead of creating another"
+		b.WriteString(": same as Event ")
+		b.WriteString(out.Metadata.Name)
+		b.WriteString(": updating it to count ")
+		b.WriteString(itoa32(out.Count))
+		b.WriteString(" instead of creating another")
 	default:
-		summary = what + ": new; creating Event " + out.Metadata.Name
+		b.WriteString(": new; creating Event ")
+		b.WriteString(out.Metadata.Name)
 	}
-	pending := ""
 	if n := len(r.queue); n > 0 {
-		pending = " (" + strconv.Itoa(n) + " more waiting)"
+		b.WriteString(" (")
+		sim.WriteUint(&b, uint64(n))
+		b.WriteString(" more waiting)")
 	}
-	return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: summary + pending, Touched: touched}
+	return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: b.String(), Touched: touched}
+}
+
+// sentenceRoom is about what process writes besides the event's own words
+// and its name, for the outcome res: room enough for the usual sentence, so
+// that its buffer is made once and not much larger than it.
+func sentenceRoom(res Result) int {
+	const pending = len(" (1000 more waiting)")
+	room := len(" on /: \"\"") + pending
+	switch {
+	case res.Skip:
+		room += len(": would have been combined with 10 similar events, but was dropped by the spam filter:  has used its burst of 25 events; the next token comes in 4m59.999999s")
+	case res.Combined:
+		room += len(": the 10th similar event within 10m0s (same object, type and reason, a different message): creating the combined Event ") + len(res.Event.Metadata.Name)
+	case res.Update:
+		room += len(": same as Event : updating it to count 1000 instead of creating another") + len(res.Event.Metadata.Name)
+	default:
+		room += len(": new; creating Event ") + len(res.Event.Metadata.Name)
+	}
+	return room
 }
 
 // send issues the write's request: an update of the Event when it exists
@@ -487,10 +535,19 @@ func (r *Recorder) Describe(ev sim.Event) string {
 	return r.cfg.Name + ": " + ev.Kind
 }
 
-// describeEvent names an event as a learner reads it:
-// `Warning FailedCreate on rs/web: "Error creating: …"`.
-func describeEvent(ev *api.Event) string {
-	return ev.Type + " " + ev.Reason + " on " + involvedRef(ev).String() + ": " + strconv.Quote(ev.Message)
+// writeEvent names an event as a learner reads it, `Warning FailedCreate on
+// rs/web: "Error creating: …"`, in b; involved is ev's involvedRef.
+func writeEvent(b *strings.Builder, ev *api.Event, involved sim.Ref) {
+	b.WriteString(ev.Type)
+	b.WriteByte(' ')
+	b.WriteString(ev.Reason)
+	b.WriteString(" on ")
+	b.WriteString(involved.Kind)
+	b.WriteByte('/')
+	b.WriteString(involved.Name)
+	b.WriteString(": ")
+	var quoted [128]byte
+	b.Write(strconv.AppendQuote(quoted[:0], ev.Message))
 }
 
 func involvedRef(ev *api.Event) sim.Ref {

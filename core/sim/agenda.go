@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"maps"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/sorting"
@@ -16,9 +15,11 @@ import (
 // written out by hand rather than with container/heap, which would move slots
 // through interface values and allocate on every push.
 //
-// Cancelled events stay in the heap and are skipped when they reach the top
-// (lazy deletion): removing from the middle of a heap needs a position index
-// that every snapshot would have to copy too.
+// Cancelled events stay in the heap, marked, and are skipped when they reach
+// the top (lazy deletion): removing from the middle of a heap needs a
+// position index that every snapshot would have to copy too. The mark is on
+// the event in the slab, which the top's check reads anyway, rather than in a
+// set of cancelled Seqs that every look at the top had to hash into.
 type agenda struct {
 	// heap is the min-heap; heap[0] is the earliest event. check (in the
 	// tests) verifies the heap property after every operation.
@@ -28,10 +29,6 @@ type agenda struct {
 	// and holds the zero Event, so it keeps nothing alive.
 	events []Event
 	free   []int32
-
-	// cancelled holds the Seq of events that must not fire. Every Seq in it
-	// belongs to an event still in the heap.
-	cancelled map[uint64]struct{}
 
 	// foreground counts the events in the heap that are neither Background
 	// nor cancelled: the work that keeps Stabilize running.
@@ -80,11 +77,10 @@ func (a *agenda) push(ev Event) {
 // cancelled ones on the way.
 func (a *agenda) peek() (Event, bool) {
 	for len(a.heap) > 0 {
-		top := a.heap[0]
-		if _, gone := a.cancelled[top.seq]; !gone {
-			return a.events[top.idx], true
+		ev := &a.events[a.heap[0].idx]
+		if !ev.cancelled {
+			return *ev, true
 		}
-		delete(a.cancelled, top.seq)
 		a.removeTop()
 	}
 	return Event{}, false
@@ -120,18 +116,16 @@ func (a *agenda) removeTop() {
 // cancel marks the event with this Seq so it never fires. It reports whether
 // such an event was waiting.
 func (a *agenda) cancel(seq uint64) bool {
-	if _, gone := a.cancelled[seq]; gone {
-		return false
-	}
 	for _, s := range a.heap {
 		if s.seq != seq {
 			continue
 		}
-		if a.cancelled == nil {
-			a.cancelled = make(map[uint64]struct{})
+		ev := &a.events[s.idx]
+		if ev.cancelled {
+			return false
 		}
-		a.cancelled[seq] = struct{}{}
-		if !a.events[s.idx].Background {
+		ev.cancelled = true
+		if !ev.Background {
 			a.foreground--
 		}
 		return true
@@ -174,8 +168,8 @@ func (a *agenda) down(i int) {
 func (a *agenda) sorted() []Event {
 	out := make([]Event, 0, len(a.heap))
 	for _, s := range a.heap {
-		if _, gone := a.cancelled[s.seq]; !gone {
-			out = append(out, a.events[s.idx])
+		if ev := a.events[s.idx]; !ev.cancelled {
+			out = append(out, ev)
 		}
 	}
 	sorting.Func(out, func(x, y Event) int {
@@ -200,7 +194,6 @@ func (a *agenda) restoreFrom(s *agenda) {
 	a.heap = append(a.heap[:0], s.heap...)
 	a.events = append(a.events[:0], s.events...)
 	a.free = append(a.free[:0], s.free...)
-	a.cancelled = maps.Clone(s.cancelled)
 	a.foreground = s.foreground
 }
 
@@ -216,7 +209,6 @@ func (a *agenda) compacted() agenda {
 	c := agenda{
 		heap:       make([]slot, len(a.heap)),
 		events:     make([]Event, len(a.heap)),
-		cancelled:  maps.Clone(a.cancelled),
 		foreground: a.foreground,
 	}
 	for i, s := range a.heap {

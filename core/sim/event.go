@@ -36,6 +36,10 @@ type Event struct {
 	// events still fire when their time comes, but they do not keep Stabilize
 	// running: a world where only background events remain is at rest.
 	Background bool
+
+	// cancelled marks an event Cancel took back: it stays on the agenda,
+	// unseen, until it reaches the top and is dropped (see agenda).
+	cancelled bool
 }
 
 // Ref names one object an event touched, so a page can highlight it. The kernel

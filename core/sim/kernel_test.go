@@ -352,7 +352,7 @@ func (a *agenda) check() error {
 			return fmt.Errorf("slab index %d used twice", s.idx)
 		}
 		used[s.idx] = true
-		if _, gone := a.cancelled[s.seq]; !gone && !ev.Background {
+		if !ev.cancelled && !ev.Background {
 			fg++
 		}
 	}

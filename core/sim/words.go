@@ -3,6 +3,7 @@ package sim
 import (
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Count writes a number with its noun, for the sentences a step's Report
@@ -32,4 +33,16 @@ func WriteCount(b *strings.Builder, n int, one, many string) {
 func WriteUint(b *strings.Builder, v uint64) {
 	var digits [20]byte
 	b.Write(strconv.AppendUint(digits[:0], v, 10))
+}
+
+// WriteSeconds writes FormatSeconds(d) to b: "2.004s".
+func WriteSeconds(b *strings.Builder, d time.Duration) {
+	if d < 0 {
+		b.WriteByte('-')
+		d = -d
+	}
+	ms := uint64(d / time.Millisecond)
+	frac := ms % 1000
+	WriteUint(b, ms/1000)
+	b.Write([]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10), 's'})
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -29,4 +30,15 @@ func TestWriteCountWritesWhatCountReturns(t *testing.T) {
 	var b strings.Builder
 	WriteUint(&b, math.MaxUint64)
 	assert.Equal(t, "18446744073709551615", b.String())
+}
+
+// TestWriteSecondsWritesWhatFormatSecondsReturns: a sentence that writes a
+// time in its buffer reads as one that joins FormatSeconds' string.
+func TestWriteSecondsWritesWhatFormatSecondsReturns(t *testing.T) {
+	for _, d := range []time.Duration{0, time.Millisecond, 999 * time.Microsecond, 1500 * time.Millisecond,
+		-2 * time.Second, 10 * time.Minute, 123456789 * time.Millisecond} {
+		var b strings.Builder
+		WriteSeconds(&b, d)
+		assert.Equal(t, FormatSeconds(d), b.String(), "%v", d)
+	}
 }
