@@ -22,8 +22,10 @@ const codePunct = "/=:@#%~&?+"
 // terms: each once, in the order they first appear. An English word is a
 // run of two or more Latin letters, with the dots, hyphens and underscores
 // inside it (spec.replicas, pod-template-hash). Not words, and skipped:
-//   - code: fenced blocks (```), inline code (`rs/web`) and Markdown link
-//     targets (](glossary:informer));
+//   - code: inline code (`rs/web`), Markdown link targets
+//     (](glossary:informer)), and the commands and expects of fenced blocks
+//     (a predict block's question, choices and explanation, and the
+//     comments of the others, are words a learner reads, and are checked);
 //   - tokens that are code by their shape: a flag (--cascade), anything
 //     holding one of / = : @ # % ~ & ? + (rs/web, app=web, nginx:2.0, URLs);
 //   - tokens with a digit (node-1, v1.31, 409, 5ms);
@@ -154,31 +156,34 @@ func firstRune(s string) rune {
 }
 
 // removeGlosses blanks out each "（English）" that follows the translation
-// of English.
+// of English. Parentheses may nest (（先扩容（scale up），再缩容）): each
+// closing one pairs with the latest opening one still open, so the inner
+// gloss is found.
 func (t *Terms) removeGlosses(text string) string {
 	const open, closing = "（", "）"
-	var b strings.Builder
-	for {
-		i := strings.Index(text, open)
-		if i < 0 {
-			b.WriteString(text)
-			return b.String()
+	out := []byte(text)
+	var opened []int // byte offsets of the "（" still open
+	for i := 0; i < len(text); {
+		switch {
+		case strings.HasPrefix(text[i:], open):
+			opened = append(opened, i)
+			i += len(open)
+		case strings.HasPrefix(text[i:], closing) && len(opened) > 0:
+			start := opened[len(opened)-1]
+			opened = opened[:len(opened)-1]
+			gloss := text[start+len(open) : i]
+			i += len(closing)
+			if tr, ok := t.byFold[strings.ToLower(gloss)]; ok && strings.HasSuffix(text[:start], t.translations[tr].Text) {
+				for j := start; j < i; j++ {
+					out[j] = ' '
+				}
+			}
+		default:
+			_, n := utf8.DecodeRuneInString(text[i:])
+			i += n
 		}
-		end := strings.Index(text[i+len(open):], closing)
-		if end < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		gloss := text[i+len(open) : i+len(open)+end]
-		next := i + len(open) + end + len(closing)
-		if tr, ok := t.byFold[strings.ToLower(gloss)]; ok && strings.HasSuffix(text[:i], t.translations[tr].Text) {
-			b.WriteString(text[:i])
-			b.WriteString(strings.Repeat(" ", next-i))
-		} else {
-			b.WriteString(text[:next])
-		}
-		text = text[next:]
 	}
+	return string(out)
 }
 
 // removePhrases blanks out the kept terms with a space in them where they
@@ -209,27 +214,53 @@ func (t *Terms) removePhrases(text string) string {
 	return text
 }
 
-// stripMarkdownCode blanks out fenced code blocks, inline code spans and
-// link targets, which hold code, not the locale's words. A line starting
-// with ``` opens or closes a fence; a run of backticks opens a span that
-// the next run of as many backticks closes (an unclosed run is left alone,
-// as Markdown renders it).
+// stripMarkdownCode reduces Markdown to the words a reader sees: it blanks
+// out inline code spans and the code in fenced blocks, turns each link into
+// its text and drops emphasis marks, so that a first-use gloss after a link
+// or in bold (**控制器**（controller）) still follows its translation. A
+// line starting with ``` opens or closes a fence. Of a fenced block only the
+// words a learner reads are kept: a predict block's question, choices and
+// explanation (without their "=> expect" parts and check boxes), and the
+// comments of the other blocks (# 创建 ReplicaSet). A run of backticks opens
+// a span that the next run of as many backticks closes (an unclosed run is
+// left alone, as Markdown renders it).
 func stripMarkdownCode(text string) string {
 	lines := strings.Split(text, "\n")
+	fence := "" // the info string of the open fence, "" outside one
 	inFence := false
 	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			inFence = !inFence
+		trimmed := strings.TrimSpace(l)
+		if strings.HasPrefix(trimmed, "```") {
+			if inFence {
+				inFence, fence = false, ""
+			} else {
+				inFence, fence = true, strings.TrimSpace(strings.TrimPrefix(trimmed, "```"))
+			}
 			lines[i] = ""
 			continue
 		}
-		if inFence {
+		if !inFence {
+			continue
+		}
+		switch {
+		case fence == "predict":
+			if before, _, found := strings.Cut(l, "=>"); found {
+				l = before
+			}
+			for _, box := range []string{"- [x]", "- [X]", "- [ ]"} {
+				l = strings.Replace(l, box, "", 1)
+			}
+			lines[i] = l
+		case strings.HasPrefix(trimmed, "#"):
+			lines[i] = strings.TrimPrefix(trimmed, "#")
+		default:
 			lines[i] = ""
 		}
 	}
 	// A code span may run across a line break, as Markdown allows, so
 	// spans are found in the text as a whole.
-	return stripLinkTargets(stripCodeSpans(strings.Join(lines, "\n")))
+	text = linkTexts(stripCodeSpans(strings.Join(lines, "\n")))
+	return strings.ReplaceAll(text, "*", "")
 }
 
 // stripCodeSpans blanks out inline code spans.
@@ -278,9 +309,9 @@ func closingRun(s string, n int) int {
 	return -1
 }
 
-// stripLinkTargets blanks out the target of each Markdown link, "](…)",
-// keeping its text.
-func stripLinkTargets(l string) string {
+// linkTexts turns each Markdown link, [text](target), into its text, as the
+// page shows it.
+func linkTexts(l string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(l, "](")
@@ -293,8 +324,15 @@ func stripLinkTargets(l string) string {
 			b.WriteString(l)
 			return b.String()
 		}
-		b.WriteString(l[:i+1])
-		b.WriteByte(' ')
+		open := strings.LastIndexByte(l[:i], '[')
+		if open < 0 {
+			// A "](" with no "[" before it is not a link: keep it as text.
+			b.WriteString(l[:i+2])
+			l = l[i+2:]
+			continue
+		}
+		b.WriteString(l[:open])
+		b.WriteString(l[open+1 : i])
 		l = l[i+2+end+1:]
 	}
 }

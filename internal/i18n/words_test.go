@@ -54,6 +54,11 @@ func TestUntranslatedWords(t *testing.T) {
 		{"single letters are not words", "第 a 项和第 B 项。", nil},
 		{"full-width letters are not English words", "Ｐｏｄ", nil},
 		{"unclosed backtick is text", "这里有一个 ` 和 worker。", []string{"worker"}},
+		{"gloss after a link", "[控制器](glossary:controller)（controller）按[期望状态（desired state）](glossary:desired)工作。", nil},
+		{"gloss after bold or emphasis", "一个**控制器**（controller），一个*期望状态*（desired state）。", nil},
+		{"gloss inside parentheses", "（先由控制器（controller）处理，再入队）", nil},
+		{"a predict block's words are text, its expects are not", "```predict\n有几个 worker？\n- [x] 零个 worker => expect pods -l app=web count=0\n- [ ] 三个 => expect pods count=3\n\n因为 queue 是空的。\n```", []string{"worker", "queue"}},
+		{"a do block's comments are text, its commands are not", "```do\n# 创建 the ReplicaSet\ncreate rs web --replicas=3\n```", []string{"the"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, terms.UntranslatedWords(tc.text))
