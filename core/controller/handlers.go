@@ -346,7 +346,10 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		if !IsPodReady(old) && IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			// The pod just became ready; it becomes available minReadySeconds
 			// later, and nothing else would wake the ReplicaSet then. The extra
-			// second guards against clock skew.
+			// second is upstream's: a key added after exactly minReadySeconds
+			// could be synced a few milliseconds before the pod counts as
+			// available (kubernetes/kubernetes#39785), and that sync would
+			// not count it.
 			wait := time.Duration(rs.Spec.MinReadySeconds)*time.Second + time.Second
 			m.queue.AddAfter(key, wait)
 			m.handTo(key)
