@@ -179,7 +179,7 @@ func TestDependentWithDependentsIsDeletedInTheForeground(t *testing.T) {
 	assert.GreaterOrEqual(t, r.stepOf("start: listing replicationcontrollers and replicasets, the owners whose deletion the collector follows, "+
 		"and pods, the dependents it keeps in its graph; replicasets are kept in the graph as dependents too"), 0)
 	assert.GreaterOrEqual(t, r.stepOf("listed 1 ReplicaSet at resourceVersion 4 into the graph; watching from there"), 0)
-	assert.Equal(t, []string{web.Metadata.UID}, r.gc.dependents[top.Metadata.UID], "the ReplicaSet is in the graph as a dependent")
+	assert.Equal(t, []string{web.Metadata.UID}, dependentUIDs(r.gc.dependents[top.Metadata.UID]), "the ReplicaSet is in the graph as a dependent")
 
 	r.delete(api.KindReplicationController, "top", apistore.DeletePropagationForeground)
 	r.settleBefore(10 * time.Second)

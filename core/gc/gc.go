@@ -143,11 +143,12 @@ type GarbageCollector struct {
 	// restore, whether or not the graph changes before the next, made seeks
 	// slow.
 	nodes nodeSet
-	// dependents maps an owner's uid to the uids of the objects in nodes
-	// whose ownerReferences name it, in kind, namespace and name order. The
+	// dependents maps an owner's uid to the objects in nodes whose
+	// ownerReferences name it (their kind, namespace, name and uid, which
+	// never change), in that order. The
 	// owner need not be known: upstream keeps a virtual node for it. Only
 	// link and unlink change them (see mine).
-	dependents map[string][]string
+	dependents map[string][]depRef
 	// mine holds the owners whose slice in dependents was copied since the
 	// last snapshot or restore: those slices belong to this collector alone
 	// and change in place; the others may be shared with a snapshot and are
@@ -264,7 +265,7 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		cfg:          cfg,
 		sch:          sch,
 		owners:       map[string]ownerRef{},
-		dependents:   map[string][]string{},
+		dependents:   map[string][]depRef{},
 		orphaned:     map[string][]string{},
 		tasks:        map[string]*ownerTask{},
 		deps:         map[string]*dependent{},

@@ -19,7 +19,7 @@ func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
 	r.pod("lonely", "")
 	r.start()
 	assert.GreaterOrEqual(t, r.stepOf("listed 3 pods at resourceVersion"), 0)
-	assert.Equal(t, []string{a.Metadata.UID, b.Metadata.UID}, r.gc.dependents[web.Metadata.UID])
+	assert.Equal(t, []string{a.Metadata.UID, b.Metadata.UID}, dependentUIDs(r.gc.dependents[web.Metadata.UID]))
 	assert.Len(t, r.gc.allNodes(), 3)
 
 	// A change that does not touch the owners is a step with a short summary.
@@ -34,8 +34,8 @@ func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
 		Patch: &apistore.MetaPatch{RemoveOwnerReferences: []string{web.Metadata.UID}, SetOwnerReferences: []api.OwnerReference{controllerRef(api2)}}})
 	r.settle()
 	assert.GreaterOrEqual(t, r.stepOf("no longer a dependent of rs/web; now a dependent of rs/api"), 0)
-	assert.Equal(t, []string{a.Metadata.UID}, r.gc.dependents[web.Metadata.UID])
-	assert.Equal(t, []string{b.Metadata.UID}, r.gc.dependents[api2.Metadata.UID])
+	assert.Equal(t, []string{a.Metadata.UID}, dependentUIDs(r.gc.dependents[web.Metadata.UID]))
+	assert.Equal(t, []string{b.Metadata.UID}, dependentUIDs(r.gc.dependents[api2.Metadata.UID]))
 
 	// A new pod joins the graph; a deleted one leaves it.
 	r.createPod("web-c", controllerRef(web))
@@ -47,7 +47,7 @@ func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
 	assert.GreaterOrEqual(t, r.stepOf("added to the graph as a dependent of rs/web"), 0)
 	assert.GreaterOrEqual(t, r.stepOf("saw DELETED pod/web-a"), 0)
 	c := r.get(api.KindPod, "web-c")
-	assert.Equal(t, []string{c.Meta().UID}, r.gc.dependents[web.Metadata.UID])
+	assert.Equal(t, []string{c.Meta().UID}, dependentUIDs(r.gc.dependents[web.Metadata.UID]))
 	assert.NotContains(t, r.gc.allNodes(), a.Metadata.UID)
 	assert.Zero(t, r.requestsAfterStart(apistore.VerbList, "pods"))
 	assert.Zero(t, r.gc.Stats().Deleted, "nothing to collect: every owner is alive")
@@ -225,9 +225,9 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 	snap, err := r.k.Snapshot()
 	require.NoError(t, err)
 	nodes, deps, owners := r.gc.allNodes(), maps.Clone(r.gc.dependents), maps.Clone(r.gc.owners)
-	want := map[string][]string{}
+	want := map[string][]depRef{}
 	for k, v := range deps {
-		want[k] = append([]string(nil), v...)
+		want[k] = append([]depRef(nil), v...)
 	}
 
 	// Change the graph every way: new pods, moved references, deletions.

@@ -136,17 +136,18 @@ func (r *rig) checkGraph() {
 			}
 			seen[ref.UID] = true
 			edges++
-			require.Contains(r.t, g.dependents[ref.UID], uid, "%s is a dependent of %s", n, refString(ref))
+			require.Contains(r.t, g.dependents[ref.UID], n.depRef, "%s is a dependent of %s", n, refString(ref))
 		}
 	}
 	n := 0
 	for owner, deps := range g.dependents {
 		require.NotEmpty(r.t, deps, "no empty dependents list is kept for %s", owner)
-		require.True(r.t, slices.IsSortedFunc(deps, g.cmpNodes), "the dependents of %s are in order", owner)
+		require.True(r.t, slices.IsSortedFunc(deps, cmpDeps), "the dependents of %s are in order", owner)
 		require.Len(r.t, slices.Compact(slices.Clone(deps)), len(deps), "no dependent twice")
-		for _, uid := range deps {
-			dep, ok := g.nodes.get(uid)
+		for _, d := range deps {
+			dep, ok := g.nodes.get(d.uid)
 			require.True(r.t, ok, "a dependent of %s is in the graph", owner)
+			require.Equal(r.t, dep.depRef, d, "the list holds the dependent as the graph does")
 			require.True(r.t, slices.ContainsFunc(dep.owners, func(ref api.OwnerReference) bool { return ref.UID == owner }),
 				"%s names %s", dep, owner)
 		}
@@ -301,4 +302,13 @@ func (g *GarbageCollector) allNodes() map[string]node {
 		out[uid], _ = g.nodes.get(uid)
 	}
 	return out
+}
+
+// dependentUIDs returns the uids of an owner's dependents, in their order.
+func dependentUIDs(deps []depRef) []string {
+	uids := make([]string, len(deps))
+	for i, d := range deps {
+		uids[i] = d.uid
+	}
+	return uids
 }

@@ -20,7 +20,7 @@ type gcSnapshot struct {
 	owners        map[string]ownerRef
 	deleting      []string
 	nodes         [nodeParts]cow.Map[node]
-	dependents    map[string][]string
+	dependents    map[string][]depRef
 	deletedOwners []string
 	orphaned      map[string][]string
 	tasks         map[string]ownerTask
