@@ -2,7 +2,6 @@ package minijson
 
 import (
 	"errors"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -11,7 +10,7 @@ import (
 
 // This file maps Go values to JSON by their json tags, as encoding/json
 // does, for the kinds the engine's types use: booleans, integers, strings,
-// pointers, interfaces, slices, map[string]string, and structs. A
+// pointers, interfaces, slices, maps with string keys, and structs. A
 // float, a channel or a function is an error, and so is a []byte (which
 // encoding/json would write in base64) unless it is a RawMessage.
 
@@ -225,23 +224,30 @@ func (e *encoder) slice(v reflect.Value) error {
 }
 
 func (e *encoder) mapValue(v reflect.Value) error {
-	m, ok := v.Interface().(map[string]string)
-	if !ok {
-		return errors.New("minijson: cannot encode a " + v.Type().String() + ": the only maps it writes are map[string]string")
+	if v.Type().Key().Kind() != reflect.String {
+		return errors.New("minijson: cannot encode a " + v.Type().String() + ": the only maps it writes have string keys")
 	}
-	if m == nil {
+	if v.IsNil() {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
-	// The keys in sorted order, as encoding/json writes them.
+	// The keys in sorted order, as encoding/json writes them; sorting them
+	// also keeps the output the same on every run.
+	keys := make([]string, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	slices.Sort(keys)
 	e.b = append(e.b, '{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	for i, k := range keys {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
 		e.b = AppendString(e.b, k)
 		e.b = append(e.b, ':')
-		e.b = AppendString(e.b, m[k])
+		if err := e.value(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))); err != nil {
+			return err
+		}
 	}
 	e.b = append(e.b, '}')
 	return nil
@@ -293,7 +299,8 @@ func isEmpty(v reflect.Value) bool {
 // pointer to nil), and an integer must fit its field. Keys are matched
 // exactly, where encoding/json also accepts other capitalizations. It reads
 // booleans, integers, strings, pointers, slices, structs of those and
-// RawMessages: what requests and the lesson bundle hold. A map is an error.
+// RawMessages, and maps with string keys of those: what requests and the
+// lesson bundle (whose translations are keyed by language) hold.
 func Decode(data []byte, v any) error {
 	p := reflect.ValueOf(v)
 	if p.Kind() != reflect.Pointer || p.IsNil() {
@@ -360,6 +367,29 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 		})
 		v.Set(s)
 		return err
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			break
+		}
+		if isNull, err := d.null(); isNull || err != nil {
+			if isNull {
+				v.Set(reflect.Zero(v.Type()))
+			}
+			return err
+		}
+		// As encoding/json does, members are added to a map already there,
+		// and a key given twice keeps its last value.
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		return d.Object(func(key string) error {
+			elem := reflect.New(v.Type().Elem()).Elem()
+			if err := d.into(elem, c); err != nil {
+				return err
+			}
+			v.SetMapIndex(reflect.ValueOf(key).Convert(v.Type().Key()), elem)
+			return nil
+		})
 	case reflect.Struct:
 		s := c.of(v.Type())
 		if s.err != nil {
