@@ -52,15 +52,38 @@ func LoadBundle(data []byte) ([]*Lesson, error) {
 				return nil, err
 			}
 		}
-		for _, p := range l.Pages {
-			for _, b := range p.Blocks {
-				if err := b.parseAgain(where + fileGuide); err != nil {
+		if err := parsePagesAgain(where+fileGuide, l.Pages); err != nil {
+			return nil, err
+		}
+		// A translation's blocks count lines in its own guide, as Parse
+		// read them. Languages, not the map, gives the order.
+		for _, lang := range Languages[1:] {
+			if t := l.Translations[lang]; t != nil {
+				if err := parsePagesAgain(where+GuideFile(lang), t.Pages); err != nil {
 					return nil, err
 				}
 			}
 		}
+		if len(l.Translations) != len(l.LanguagesOf())-1 {
+			return nil, errors.New("the lesson bundle has a translation of lesson " + l.ID + " into a language this engine does not ship")
+		}
 	}
 	return lessons, nil
+}
+
+// parsePagesAgain parses the commands of every block of pages again.
+func parsePagesAgain(where string, pages []*Page) error {
+	for _, p := range pages {
+		if p == nil {
+			return errors.New("the lesson bundle lacks a page")
+		}
+		for _, b := range p.Blocks {
+			if err := b.parseAgain(where); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // parseAgain parses the block's commands from its text, as parseBlock did,
