@@ -150,7 +150,7 @@ func (l *Lesson) parseTranslations(file string, files map[string]archiveFile, he
 			l.translation(lang).Hints = hints
 			if len(hints) != len(l.Hints) && len(l.Hints) > 0 {
 				errs = append(errs, &script.ParseError{File: where(HintsFile(lang)), Line: 1, Col: 1,
-					Msg: plural(len(hints), "hint") + ", but " + fileHints + " has " + strconv.Itoa(len(l.Hints)),
+					Msg:  plural(len(hints), "hint") + ", but " + fileHints + " has " + strconv.Itoa(len(l.Hints)),
 					Hint: "a translation has one hint for each English hint, in the same order, one per paragraph"})
 			}
 		}
