@@ -46,12 +46,20 @@ func (l *Lesson) Links() []Link {
 func linksOf(guide, hints string, pages []*Page, hintList []string) []Link {
 	var out []Link
 	for _, p := range pages {
-		for i, line := range strings.Split(p.Text, "\n") {
-			out = append(out, linksIn(line, guide+":"+strconv.Itoa(p.Line+i))...)
-		}
+		out = append(out, p.Links(guide)...)
 	}
 	for i, h := range hintList {
 		out = append(out, linksIn(h, hints+", paragraph "+strconv.Itoa(i+1))...)
+	}
+	return out
+}
+
+// Links returns the glossary and upstream links of the page, read from the
+// file guide ("guide.md", "guide.zh-CN.md"), in order.
+func (p *Page) Links(guide string) []Link {
+	var out []Link
+	for i, line := range strings.Split(p.Text, "\n") {
+		out = append(out, linksIn(line, guide+":"+strconv.Itoa(p.Line+i))...)
 	}
 	return out
 }
