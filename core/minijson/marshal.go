@@ -2,6 +2,7 @@ package minijson
 
 import (
 	"errors"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -232,20 +233,38 @@ func (e *encoder) mapValue(v reflect.Value) error {
 		return nil
 	}
 	// The keys in sorted order, as encoding/json writes them; sorting them
-	// also keeps the output the same on every run.
-	keys := make([]string, 0, v.Len())
-	for it := v.MapRange(); it.Next(); {
-		keys = append(keys, it.Key().String())
+	// also keeps the output the same on every run. Labels and selectors,
+	// the maps of every object, take the short way.
+	if m, ok := v.Interface().(map[string]string); ok {
+		e.b = append(e.b, '{')
+		for i, k := range slices.Sorted(maps.Keys(m)) {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = AppendString(e.b, k)
+			e.b = append(e.b, ':')
+			e.b = AppendString(e.b, m[k])
+		}
+		e.b = append(e.b, '}')
+		return nil
 	}
-	slices.Sort(keys)
+	keys := v.MapKeys()
+	// An insertion sort: these maps are small (a lesson's languages), and
+	// a generic sort of reflect.Values would cost main.wasm more than all
+	// the rest of their support.
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j].String() < keys[j-1].String(); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
 	e.b = append(e.b, '{')
 	for i, k := range keys {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = AppendString(e.b, k)
+		e.b = AppendString(e.b, k.String())
 		e.b = append(e.b, ':')
-		if err := e.value(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))); err != nil {
+		if err := e.value(v.MapIndex(k)); err != nil {
 			return err
 		}
 	}
@@ -387,7 +406,9 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 			if err := d.into(elem, c); err != nil {
 				return err
 			}
-			v.SetMapIndex(reflect.ValueOf(key).Convert(v.Type().Key()), elem)
+			k := reflect.New(v.Type().Key()).Elem()
+			k.SetString(key)
+			v.SetMapIndex(k, elem)
 			return nil
 		})
 	case reflect.Struct:
