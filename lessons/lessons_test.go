@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"slices"
@@ -140,6 +141,39 @@ func TestBundleHoldsWhatParseReads(t *testing.T) {
 	loaded, err := All()
 	require.NoError(t, err)
 	require.Equal(t, parsed, loaded)
+}
+
+// TestBundleListsTranslationsInTheOrderOfLanguages reads bundle.json as
+// the page does, as plain JSON, and finds each lesson's translations in
+// the order of lesson.Languages, each language once: the page shows a
+// lesson's languages in that order, and finds a language by its "lang".
+func TestBundleListsTranslationsInTheOrderOfLanguages(t *testing.T) {
+	var bundle []struct {
+		ID           string `json:"id"`
+		Translations []struct {
+			Lang string `json:"lang"`
+		} `json:"translations"`
+	}
+	require.NoError(t, json.Unmarshal(Bundle(), &bundle))
+	require.NotEmpty(t, bundle)
+	translated := 0
+	for _, l := range bundle {
+		var langs []string
+		for _, tr := range l.Translations {
+			langs = append(langs, tr.Lang)
+		}
+		var want []string
+		for _, lang := range lesson.Languages[1:] {
+			if slices.Contains(langs, lang) {
+				want = append(want, lang)
+			}
+		}
+		assert.Equal(t, want, langs, "%s lists its translations out of the order of %v, or one twice, or one it does not ship", l.ID, lesson.Languages)
+		if slices.Equal(langs, lesson.Languages[1:]) {
+			translated++
+		}
+	}
+	assert.Positive(t, translated, "lesson 01 is translated")
 }
 
 // TestEveryLessonLinkLeadsSomewhere: every glossary link names an entry of

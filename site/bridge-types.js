@@ -406,7 +406,7 @@
  * @property {string} [setup]
  * @property {string} [goal]
  * @property {string} [solution]
- * @property {Record<string, TranslationInfo | null>} [translations]
+ * @property {Array<TranslationInfo>} [translations]
  */
 
 /**
@@ -705,6 +705,7 @@
 /**
  * TranslationInfo is wasm.TranslationInfo.
  * @typedef {Object} TranslationInfo
+ * @property {string} lang
  * @property {string} title
  * @property {string} summary
  * @property {Array<PageInfo>} [pages]

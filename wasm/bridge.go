@@ -208,18 +208,22 @@ type LessonInfo struct {
 	Setup    string            `json:"setup,omitempty"`
 	Goal     string            `json:"goal,omitempty"`
 	Solution string            `json:"solution,omitempty"`
-	// Translations are the lesson's words in its other languages, keyed by
-	// language ("zh-CN"): the learner's words only. Their pages have the
-	// English pages' blocks, in order, with the same commands, expects and
-	// answers (core/lesson holds them to that), so the page shows a
-	// translated block and runs, checks and grades it by the English
-	// page's and block's numbers. The list of lessons carries only their
-	// titles and summaries.
-	Translations map[string]*TranslationInfo `json:"translations,omitempty"`
+	// Translations are the lesson's words in its other languages, in the
+	// order of lesson.Languages, each naming its language (Lang, "zh-CN"):
+	// the learner's words only. The page finds the learner's language by
+	// its lang. A translation's pages have the English pages' blocks, in
+	// order, with the same commands, expects and answers (core/lesson
+	// holds them to that), so the page shows a translated block and runs,
+	// checks and grades it by the English page's and block's numbers. The
+	// list of lessons carries only their titles and summaries. They are
+	// values, as the bridge's other lists are, so that none is null to the
+	// page.
+	Translations []TranslationInfo `json:"translations,omitempty"`
 }
 
-// TranslationInfo is a lesson's words in one other language.
+// TranslationInfo is a lesson's words in one other language, Lang.
 type TranslationInfo struct {
+	Lang    string     `json:"lang"`
 	Title   string     `json:"title"`
 	Summary string     `json:"summary"`
 	Pages   []PageInfo `json:"pages,omitempty"`
@@ -623,9 +627,8 @@ func (b *Bridge) Lessons() (*LessonsResult, error) {
 	res := &LessonsResult{Lessons: []LessonInfo{}}
 	for _, l := range all {
 		info := LessonInfo{ID: l.ID, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level)}
-		for _, lang := range l.LanguagesOf()[1:] {
-			t := l.Translations[lang]
-			info.translate(lang, &TranslationInfo{Title: t.Title, Summary: t.Summary})
+		for _, t := range l.Translations {
+			info.Translations = append(info.Translations, TranslationInfo{Lang: t.Lang, Title: t.Title, Summary: t.Summary})
 		}
 		res.Lessons = append(res.Lessons, info)
 	}
@@ -698,19 +701,11 @@ func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 func lessonInfo(l *lesson.Lesson) *LessonInfo {
 	info := &LessonInfo{ID: l.ID, Stepwise: l.Stepwise, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level),
 		Hints: slices.Clone(l.Hints), Setup: l.Setup.Text, Goal: l.Goal.Text, Solution: l.Solution.Text, Pages: pagesInfo(l.Pages)}
-	for _, lang := range l.LanguagesOf()[1:] {
-		t := l.Translations[lang]
-		info.translate(lang, &TranslationInfo{Title: t.Title, Summary: t.Summary, Pages: pagesInfo(t.Pages), Hints: slices.Clone(t.Hints)})
+	for _, t := range l.Translations {
+		info.Translations = append(info.Translations,
+			TranslationInfo{Lang: t.Lang, Title: t.Title, Summary: t.Summary, Pages: pagesInfo(t.Pages), Hints: slices.Clone(t.Hints)})
 	}
 	return info
-}
-
-// translate adds the lesson's words in language lang.
-func (info *LessonInfo) translate(lang string, t *TranslationInfo) {
-	if info.Translations == nil {
-		info.Translations = map[string]*TranslationInfo{}
-	}
-	info.Translations[lang] = t
 }
 
 // pagesInfo is the content of one language's pages.

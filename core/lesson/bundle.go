@@ -2,6 +2,9 @@ package lesson
 
 import (
 	"errors"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
@@ -56,16 +59,25 @@ func LoadBundle(data []byte) ([]*Lesson, error) {
 			return nil, err
 		}
 		// A translation's blocks count lines in its own guide, as Parse
-		// read them. Languages, not the map, gives the order.
-		for _, lang := range Languages[1:] {
-			if t := l.Translations[lang]; t != nil {
-				if err := parsePagesAgain(where+GuideFile(lang), t.Pages); err != nil {
-					return nil, err
-				}
+		// read them. The translations come in the order of Languages, as
+		// Parse lists them, each language once: the page and Translation
+		// find one by its language.
+		last := 0
+		for _, t := range l.Translations {
+			if t == nil {
+				return nil, errors.New("the lesson bundle lacks a translation of lesson " + l.ID)
 			}
-		}
-		if len(l.Translations) != len(l.LanguagesOf())-1 {
-			return nil, errors.New("the lesson bundle has a translation of lesson " + l.ID + " into a language this engine does not ship")
+			// English (0), a language not shipped (-1), one listed twice
+			// and one out of order all come at or before the last.
+			i := slices.Index(Languages, t.Lang)
+			if i <= last {
+				return nil, errors.New("the lesson bundle has a translation of lesson " + l.ID + " into " + strconv.Quote(t.Lang) +
+					" out of place: a lesson's translations are into the languages this engine ships, each once, in the order " + strings.Join(Languages[1:], ", "))
+			}
+			last = i
+			if err := parsePagesAgain(where+GuideFile(t.Lang), t.Pages); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return lessons, nil

@@ -65,7 +65,7 @@ func Check(l *Lesson) error {
 			continue
 		}
 		for _, lang := range Languages[1:] {
-			t := l.Translations[lang]
+			t := l.Translation(lang)
 			if t == nil {
 				continue
 			}

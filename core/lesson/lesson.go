@@ -43,11 +43,14 @@ type Lesson struct {
 	// not run more than one event at a time (no until, stabilize, advance
 	// or step N>1), and the page refuses such commands there.
 	Stepwise *PageRange `json:"stepwise,omitempty"`
-	// Translations are the lesson's words in its other languages, keyed by
-	// language ("zh-CN"; see Languages): title, summary, guide and hints,
-	// each held to the English's structure. Title, Summary, Pages and
-	// Hints above are the English.
-	Translations map[string]*Translation `json:"translations,omitempty"`
+	// Translations are the lesson's words in its other languages, in the
+	// order of Languages, each naming its language (Lang, "zh-CN"): title,
+	// summary, guide and hints, each held to the English's structure.
+	// Title, Summary, Pages and Hints above are the English. A list, not
+	// a map keyed by language, because minijson writes no maps but
+	// labels and selectors: map support cost main.wasm 6 KB brotli.
+	// Translation(lang) finds one.
+	Translations []*Translation `json:"translations,omitempty"`
 }
 
 // PageRange is the pages From to To of a guide, both included, from 1.
@@ -204,17 +207,25 @@ const (
 
 var lessonFiles = []string{fileSetup, fileGuide, fileGoal, fileHints, fileSolution}
 
-// The header's keys, in the order the format lists them, then those of the
-// other languages (title.zh-CN, summary.zh-CN). Every one is required but
-// stepwise; a translation's are required when it is there.
-var (
-	headerKeys         = append([]string{"title", "summary", "level", "stepwise"}, translatedKeys()...)
-	requiredHeaderKeys = []string{"title", "summary", "level"}
-)
+// requiredHeaderKeys are the header's keys every lesson has.
+var requiredHeaderKeys = []string{"title", "summary", "level"}
 
-// knownFiles are the names a lesson's files may have: the English ones,
+// headerKeys returns the header's keys, in the order the format lists them,
+// then those of the other languages (title.zh-CN, summary.zh-CN). Every one
+// is required but stepwise; a translation's are required when it is there.
+// It and knownFiles are functions, not variables made when the package
+// starts, so that main.wasm, which loads the bundle and never parses a
+// lesson file, leaves them out: as variables they cost it 4 KB of
+// code, before compression.
+func headerKeys() []string {
+	return append([]string{"title", "summary", "level", "stepwise"}, translatedKeys()...)
+}
+
+// knownFiles returns the names a lesson's files may have: the English ones,
 // then those of the other languages.
-var knownFiles = append(slices.Clone(lessonFiles), translatedFiles()...)
+func knownFiles() []string {
+	return append(slices.Clone(lessonFiles), translatedFiles()...)
+}
 
 // Parse reads and validates the lesson file called name (its base name,
 // "02-a-pod-dies.txtar"; the ID and number come from it). It returns every
@@ -246,10 +257,11 @@ func Parse(name string, data []byte) (*Lesson, error) {
 	// suggested are the files an unknown file's name was close to: that one
 	// is not reported missing as well.
 	var suggested []string
+	known := knownFiles()
 	for _, f := range a.files {
 		switch {
-		case !slices.Contains(knownFiles, f.name):
-			s := script.Suggest(f.name, knownFiles)
+		case !slices.Contains(known, f.name):
+			s := script.Suggest(f.name, known)
 			suggested = append(suggested, s...)
 			add(&script.ParseError{File: "lesson " + file, Line: f.line, Col: 4,
 				Msg:         "unknown file " + strconv.Quote(f.name),
@@ -361,6 +373,7 @@ func (l *Lesson) parseHeader(file, comment string) (map[string]int, []string, er
 	// suggested are the keys a misspelled key was close to: that one is not
 	// reported missing as well.
 	var suggested []string
+	keys := headerKeys()
 	for i, line := range splitLines(comment) {
 		n := i + 1
 		if strings.TrimSpace(line) == "" {
@@ -374,13 +387,13 @@ func (l *Lesson) parseHeader(file, comment string) (map[string]int, []string, er
 				Msg:  "a header line without a colon",
 				Hint: "the header has the lines title: TEXT, summary: TEXT, level: LEVEL and, optionally, stepwise: PAGES, then title.LANG: and summary.LANG: in each other language"})
 			continue
-		case !slices.Contains(headerKeys, key):
-			s := script.Suggest(key, headerKeys)
+		case !slices.Contains(keys, key):
+			s := script.Suggest(key, keys)
 			suggested = append(suggested, s...)
 			errs = append(errs, &script.ParseError{File: "lesson " + file, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " \t")),
 				Msg:         "unknown header key " + strconv.Quote(key),
 				Suggestions: s,
-				Hint:        "the header has the keys " + orList(headerKeys, "and")})
+				Hint:        "the header has the keys " + orList(keys, "and")})
 			continue
 		}
 		if first, dup := seen[key]; dup {
@@ -426,9 +439,9 @@ func (l *Lesson) parseHeader(file, comment string) (map[string]int, []string, er
 		default: // title.zh-CN, summary.zh-CN
 			what, lang, _ := strings.Cut(key, ".")
 			if what == "title" {
-				l.translation(lang).Title = value
+				l.translationMade(lang).Title = value
 			} else {
-				l.translation(lang).Summary = value
+				l.translationMade(lang).Summary = value
 			}
 		}
 	}

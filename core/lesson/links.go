@@ -34,7 +34,7 @@ type Link struct {
 func (l *Lesson) Links() []Link {
 	out := linksOf(fileGuide, fileHints, l.Pages, l.Hints)
 	for _, lang := range Languages[1:] {
-		if t := l.Translations[lang]; t != nil {
+		if t := l.Translation(lang); t != nil {
 			out = append(out, linksOf(GuideFile(lang), HintsFile(lang), t.Pages, t.Hints)...)
 		}
 	}

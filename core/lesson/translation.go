@@ -29,6 +29,8 @@ var Languages = []string{English, "zh-CN"}
 // setup, goal and solution are never translated: they are the engine's
 // words.
 type Translation struct {
+	// Lang is the translation's language, a tag of Languages: "zh-CN".
+	Lang string `json:"lang"`
 	// Title and Summary come from the header's title.LANG: and
 	// summary.LANG: lines.
 	Title   string `json:"title"`
@@ -87,12 +89,23 @@ func translationParts(lang string) string {
 	return GuideFile(lang) + ", " + HintsFile(lang) + ", title." + lang + ": and summary." + lang + ":"
 }
 
+// Translation returns l's translation into lang, or nil if it has none
+// (English is not a translation: l's own fields hold it).
+func (l *Lesson) Translation(lang string) *Translation {
+	for _, t := range l.Translations {
+		if t.Lang == lang {
+			return t
+		}
+	}
+	return nil
+}
+
 // LanguagesOf returns the languages lesson l is written in: English, then
 // those of its translations, in the order of Languages.
 func (l *Lesson) LanguagesOf() []string {
 	out := []string{English}
 	for _, lang := range Languages[1:] {
-		if l.Translations[lang] != nil {
+		if l.Translation(lang) != nil {
 			out = append(out, lang)
 		}
 	}
@@ -104,23 +117,28 @@ func (l *Lesson) LanguagesOf() []string {
 func (l *Lesson) MissingLanguages() []string {
 	var out []string
 	for _, lang := range Languages[1:] {
-		if l.Translations[lang] == nil {
+		if l.Translation(lang) == nil {
 			out = append(out, lang)
 		}
 	}
 	return out
 }
 
-// translation returns l's translation into lang, made empty if there is
-// none yet: Parse fills it part by part.
-func (l *Lesson) translation(lang string) *Translation {
-	if l.Translations == nil {
-		l.Translations = map[string]*Translation{}
+// translationMade returns l's translation into lang, added empty if there
+// is none yet: Parse fills it part by part. It is added where Languages
+// puts lang, since the header's title.LANG: lines, which may come in any
+// order, can add it first.
+func (l *Lesson) translationMade(lang string) *Translation {
+	if t := l.Translation(lang); t != nil {
+		return t
 	}
-	if l.Translations[lang] == nil {
-		l.Translations[lang] = &Translation{}
+	t := &Translation{Lang: lang}
+	i := 0
+	for i < len(l.Translations) && slices.Index(Languages, l.Translations[i].Lang) < slices.Index(Languages, lang) {
+		i++
 	}
-	return l.Translations[lang]
+	l.Translations = slices.Insert(l.Translations, i, t)
+	return t
 }
 
 // translatedParts is what Parse found of one language's parts, to tell a
@@ -147,7 +165,7 @@ func (l *Lesson) parseTranslations(file string, files map[string]archiveFile, he
 		if f, ok := files[HintsFile(lang)]; ok {
 			parts.hints = true
 			hints := paragraphs(f.data)
-			l.translation(lang).Hints = hints
+			l.translationMade(lang).Hints = hints
 			if len(hints) != len(l.Hints) && len(l.Hints) > 0 {
 				errs = append(errs, &script.ParseError{File: where(HintsFile(lang)), Line: 1, Col: 1,
 					Msg:  plural(len(hints), "hint") + ", but " + fileHints + " has " + strconv.Itoa(len(l.Hints)),
@@ -157,7 +175,7 @@ func (l *Lesson) parseTranslations(file string, files map[string]archiveFile, he
 		if f, ok := files[GuideFile(lang)]; ok {
 			parts.guide = true
 			pages, guideErrs := parseGuide(where(GuideFile(lang)), f.data)
-			l.translation(lang).Pages = pages
+			l.translationMade(lang).Pages = pages
 			errs = append(errs, guideErrs...)
 			parts.guideOK = len(guideErrs) == 0
 		}
@@ -177,7 +195,7 @@ func (l *Lesson) parseTranslations(file string, files map[string]archiveFile, he
 			}
 		}
 		if parts.guideOK && englishOK {
-			errs = append(errs, compareGuides(where(GuideFile(lang)), lang, l.Pages, l.Translations[lang].Pages)...)
+			errs = append(errs, compareGuides(where(GuideFile(lang)), lang, l.Pages, l.Translation(lang).Pages)...)
 		}
 	}
 	return errs

@@ -89,8 +89,10 @@ func TestParseReadsATranslation(t *testing.T) {
 	assert.Equal(t, []string{"en", "zh-CN"}, l.LanguagesOf())
 	assert.Empty(t, l.MissingLanguages())
 	assert.Equal(t, "Scale up", l.Title, "the unmarked parts are English")
-	zh := l.Translations["zh-CN"]
+	zh := l.Translation("zh-CN")
 	require.NotNil(t, zh)
+	assert.Equal(t, "zh-CN", zh.Lang, "a translation names its language")
+	assert.Nil(t, l.Translation("en"), "English is the lesson's own fields, not a translation")
 	assert.Equal(t, "扩容", zh.Title)
 	assert.Equal(t, "ReplicaSet 创建它缺少的 Pod。", zh.Summary)
 	assert.Equal(t, []string{"扩容它。", "试试 scale rs/web\n--replicas=3。"}, zh.Hints)
@@ -252,7 +254,7 @@ func TestCheckProvesEveryLanguage(t *testing.T) {
 	// Parse keeps a translation's commands the English's, so only a lesson
 	// changed after parsing can fail in one language alone: proof that the
 	// translation's own blocks run, from its own file.
-	zh := l.Translations["zh-CN"]
+	zh := l.Translation("zh-CN")
 	check, err := parseBlock(KindCheck, "lesson 02-scale-up.txtar, guide.zh-CN.md", "expect requests verb=create resource=pods count=4\n", 2, 27)
 	require.NoError(t, err)
 	zh.Pages[1].Blocks[2] = check
@@ -299,14 +301,79 @@ func TestBundleCarriesTranslations(t *testing.T) {
 	require.NoError(t, err)
 	data, err := MarshalBundle([]*Lesson{l})
 	require.NoError(t, err)
-	assert.Contains(t, string(data), "\"translations\": {\n\t\t\t\"zh-CN\": {")
+	assert.Contains(t, string(data), "\"translations\": [\n\t\t\t{\n", "a list of translations")
+	assert.Contains(t, string(data), "\t\t\t\t\"lang\": \"zh-CN\",\n", "each naming its language")
 
 	loaded, err := LoadBundle(data)
 
 	require.NoError(t, err)
 	require.Equal(t, []*Lesson{l}, loaded, "commands and their positions included")
 	assert.Equal(t, "lesson 02-scale-up.txtar, guide.zh-CN.md",
-		loaded[0].Translations["zh-CN"].Pages[1].Blocks[1].Script.Commands[0].Src().Pos.File)
+		loaded[0].Translation("zh-CN").Pages[1].Blocks[1].Script.Commands[0].Src().Pos.File)
+}
+
+// withLanguage adds lang to Languages for the test, as a project shipping
+// a third language would: the order of translations shows only with two.
+func withLanguage(t *testing.T, lang string) {
+	old := Languages
+	Languages = append(slices.Clone(Languages), lang)
+	t.Cleanup(func() { Languages = old })
+}
+
+func TestParseListsTranslationsInTheOrderOfLanguages(t *testing.T) {
+	withLanguage(t, "fr")
+	fr := strings.NewReplacer("zh-CN", "fr").Replace(zhFiles)
+	// The header names French first: the order of Languages, not the
+	// file's, decides.
+	l, err := Parse("02-scale-up.txtar", []byte(withZH("title.fr: Agrandir\nsummary.fr: Le ReplicaSet crée les Pods qui manquent.\n"+zhHeader, fr+zhFiles)))
+	require.NoError(t, err)
+
+	var langs []string
+	for _, tr := range l.Translations {
+		langs = append(langs, tr.Lang)
+	}
+	assert.Equal(t, []string{"zh-CN", "fr"}, langs)
+	assert.Equal(t, "Agrandir", l.Translation("fr").Title)
+	assert.Equal(t, []string{"en", "zh-CN", "fr"}, l.LanguagesOf())
+}
+
+func TestLoadBundleRefusesTranslationsItCannotFindByLanguage(t *testing.T) {
+	withLanguage(t, "fr")
+	l, err := Parse("02-scale-up.txtar", []byte(scaleLessonZH))
+	require.NoError(t, err)
+	zh := l.Translation("zh-CN")
+	fr := &Translation{Lang: "fr", Title: "Agrandir", Pages: zh.Pages}
+	outOfPlace := func(lang string) string {
+		return "the lesson bundle has a translation of lesson 02-scale-up into " + lang +
+			" out of place: a lesson's translations are into the languages this engine ships, each once, in the order zh-CN, fr"
+	}
+	tests := []struct {
+		name         string
+		translations []*Translation
+		want         string
+	}{
+		{"a language not shipped", []*Translation{zh, {Lang: "de", Pages: zh.Pages}}, outOfPlace(`"de"`)},
+		{"English as a translation", []*Translation{{Lang: "en", Pages: zh.Pages}, zh}, outOfPlace(`"en"`)},
+		{"a language twice", []*Translation{zh, zh}, outOfPlace(`"zh-CN"`)},
+		{"out of order", []*Translation{fr, zh}, outOfPlace(`"zh-CN"`)},
+		{"a null", []*Translation{zh, nil}, "the lesson bundle lacks a translation of lesson 02-scale-up"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l.Translations = tt.translations
+			data, err := MarshalBundle([]*Lesson{l})
+			require.NoError(t, err)
+
+			_, err = LoadBundle(data)
+
+			assert.EqualError(t, err, tt.want)
+		})
+	}
+	l.Translations = []*Translation{zh, fr}
+	data, err := MarshalBundle([]*Lesson{l})
+	require.NoError(t, err)
+	_, err = LoadBundle(data)
+	assert.NoError(t, err, "each language once, in order")
 }
 
 func TestLinksIncludeTheTranslations(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 func sameLinks(l *lesson.Lesson) []error {
 	var errs []error
 	for _, lang := range l.LanguagesOf()[1:] {
-		t := l.Translations[lang]
+		t := l.Translation(lang)
 		guide := lesson.GuideFile(lang)
 		for i, ep := range l.Pages {
 			if i >= len(t.Pages) {
