@@ -17,7 +17,7 @@
 // So a type's JSON is still its struct and its tags: adding a field to an
 // encoded struct is the one line that declares it, with its json tag. The
 // kinds handled are those the engine uses: booleans, integers, strings,
-// pointers, interfaces, slices, maps with string keys, structs and
+// pointers, interfaces, slices, map[string]string, structs and
 // RawMessage. A float, a []byte or a channel is an error, and
 // internal/jsontest, which compares Marshal and Decode with encoding/json on
 // randomly filled values of the bridge's and the API's types, fails on such

@@ -11,7 +11,7 @@ import (
 
 // This file maps Go values to JSON by their json tags, as encoding/json
 // does, for the kinds the engine's types use: booleans, integers, strings,
-// pointers, interfaces, slices, maps with string keys, and structs. A
+// pointers, interfaces, slices, map[string]string, and structs. A
 // float, a channel or a function is an error, and so is a []byte (which
 // encoding/json would write in base64) unless it is a RawMessage.
 
@@ -225,48 +225,23 @@ func (e *encoder) slice(v reflect.Value) error {
 }
 
 func (e *encoder) mapValue(v reflect.Value) error {
-	if v.Type().Key().Kind() != reflect.String {
-		return errors.New("minijson: cannot encode a " + v.Type().String() + ": the only maps it writes have string keys")
+	m, ok := v.Interface().(map[string]string)
+	if !ok {
+		return errors.New("minijson: cannot encode a " + v.Type().String() + ": the only maps it writes are map[string]string")
 	}
-	if v.IsNil() {
+	if m == nil {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
-	// The keys in sorted order, as encoding/json writes them; sorting them
-	// also keeps the output the same on every run. Labels and selectors,
-	// the maps of every object, take the short way.
-	if m, ok := v.Interface().(map[string]string); ok {
-		e.b = append(e.b, '{')
-		for i, k := range slices.Sorted(maps.Keys(m)) {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = AppendString(e.b, k)
-			e.b = append(e.b, ':')
-			e.b = AppendString(e.b, m[k])
-		}
-		e.b = append(e.b, '}')
-		return nil
-	}
-	keys := v.MapKeys()
-	// An insertion sort: these maps are small (a lesson's languages), and
-	// a generic sort of reflect.Values would cost main.wasm more than all
-	// the rest of their support.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j].String() < keys[j-1].String(); j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
+	// The keys in sorted order, as encoding/json writes them.
 	e.b = append(e.b, '{')
-	for i, k := range keys {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = AppendString(e.b, k.String())
+		e.b = AppendString(e.b, k)
 		e.b = append(e.b, ':')
-		if err := e.value(v.MapIndex(k)); err != nil {
-			return err
-		}
+		e.b = AppendString(e.b, m[k])
 	}
 	e.b = append(e.b, '}')
 	return nil
@@ -318,8 +293,7 @@ func isEmpty(v reflect.Value) bool {
 // pointer to nil), and an integer must fit its field. Keys are matched
 // exactly, where encoding/json also accepts other capitalizations. It reads
 // booleans, integers, strings, pointers, slices, structs of those and
-// RawMessages, and maps with string keys of those: what requests and the
-// lesson bundle (whose translations are keyed by language) hold.
+// RawMessages: what requests and the lesson bundle hold. A map is an error.
 func Decode(data []byte, v any) error {
 	p := reflect.ValueOf(v)
 	if p.Kind() != reflect.Pointer || p.IsNil() {
@@ -386,31 +360,6 @@ func (d *Decoder) into(v reflect.Value, c shapes) error {
 		})
 		v.Set(s)
 		return err
-	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			break
-		}
-		if isNull, err := d.null(); isNull || err != nil {
-			if isNull {
-				v.Set(reflect.Zero(v.Type()))
-			}
-			return err
-		}
-		// As encoding/json does, members are added to a map already there,
-		// and a key given twice keeps its last value.
-		if v.IsNil() {
-			v.Set(reflect.MakeMap(v.Type()))
-		}
-		return d.Object(func(key string) error {
-			elem := reflect.New(v.Type().Elem()).Elem()
-			if err := d.into(elem, c); err != nil {
-				return err
-			}
-			k := reflect.New(v.Type().Key()).Elem()
-			k.SetString(key)
-			v.SetMapIndex(k, elem)
-			return nil
-		})
 	case reflect.Struct:
 		s := c.of(v.Type())
 		if s.err != nil {
