@@ -406,6 +406,7 @@
  * @property {string} [setup]
  * @property {string} [goal]
  * @property {string} [solution]
+ * @property {Array<TranslationInfo>} [translations]
  */
 
 /**
@@ -699,6 +700,16 @@
  * @property {string} [err]
  * @property {number} seq
  * @property {Array<Scale>} [scales]
+ */
+
+/**
+ * TranslationInfo is wasm.TranslationInfo.
+ * @typedef {Object} TranslationInfo
+ * @property {string} lang
+ * @property {string} title
+ * @property {string} summary
+ * @property {Array<PageInfo>} [pages]
+ * @property {Array<string>} [hints]
  */
 
 /**

@@ -208,6 +208,26 @@ type LessonInfo struct {
 	Setup    string            `json:"setup,omitempty"`
 	Goal     string            `json:"goal,omitempty"`
 	Solution string            `json:"solution,omitempty"`
+	// Translations are the lesson's words in its other languages, in the
+	// order of lesson.Languages, each naming its language (Lang, "zh-CN"):
+	// the learner's words only. The page finds the learner's language by
+	// its lang. A translation's pages have the English pages' blocks, in
+	// order, with the same commands, expects and answers (core/lesson
+	// holds them to that), so the page shows a translated block and runs,
+	// checks and grades it by the English page's and block's numbers. The
+	// list of lessons carries only their titles and summaries. They are
+	// values, as the bridge's other lists are, so that none is null to the
+	// page.
+	Translations []TranslationInfo `json:"translations,omitempty"`
+}
+
+// TranslationInfo is a lesson's words in one other language, Lang.
+type TranslationInfo struct {
+	Lang    string     `json:"lang"`
+	Title   string     `json:"title"`
+	Summary string     `json:"summary"`
+	Pages   []PageInfo `json:"pages,omitempty"`
+	Hints   []string   `json:"hints,omitempty"`
 }
 
 // PageInfo is one page of a lesson's guide: its Markdown as written, and its
@@ -606,8 +626,11 @@ func (b *Bridge) Lessons() (*LessonsResult, error) {
 	}
 	res := &LessonsResult{Lessons: []LessonInfo{}}
 	for _, l := range all {
-		res.Lessons = append(res.Lessons, LessonInfo{ID: l.ID, Number: l.Number, Title: l.Title,
-			Summary: l.Summary, Level: string(l.Level)})
+		info := LessonInfo{ID: l.ID, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level)}
+		for _, t := range l.Translations {
+			info.Translations = append(info.Translations, TranslationInfo{Lang: t.Lang, Title: t.Title, Summary: t.Summary})
+		}
+		res.Lessons = append(res.Lessons, info)
 	}
 	return res, nil
 }
@@ -677,8 +700,18 @@ func (b *Bridge) Load(a LoadArgs) (*LoadResult, error) {
 // lessonInfo is a lesson's content for the page.
 func lessonInfo(l *lesson.Lesson) *LessonInfo {
 	info := &LessonInfo{ID: l.ID, Stepwise: l.Stepwise, Number: l.Number, Title: l.Title, Summary: l.Summary, Level: string(l.Level),
-		Hints: slices.Clone(l.Hints), Setup: l.Setup.Text, Goal: l.Goal.Text, Solution: l.Solution.Text}
-	for _, p := range l.Pages {
+		Hints: slices.Clone(l.Hints), Setup: l.Setup.Text, Goal: l.Goal.Text, Solution: l.Solution.Text, Pages: pagesInfo(l.Pages)}
+	for _, t := range l.Translations {
+		info.Translations = append(info.Translations,
+			TranslationInfo{Lang: t.Lang, Title: t.Title, Summary: t.Summary, Pages: pagesInfo(t.Pages), Hints: slices.Clone(t.Hints)})
+	}
+	return info
+}
+
+// pagesInfo is the content of one language's pages.
+func pagesInfo(pages []*lesson.Page) []PageInfo {
+	var out []PageInfo
+	for _, p := range pages {
 		pi := PageInfo{N: p.N, Text: p.Text}
 		for _, blk := range p.Blocks {
 			bi := BlockInfo{Kind: string(blk.Kind), Text: blk.Text}
@@ -690,9 +723,9 @@ func lessonInfo(l *lesson.Lesson) *LessonInfo {
 			}
 			pi.Blocks = append(pi.Blocks, bi)
 		}
-		info.Pages = append(info.Pages, pi)
+		out = append(out, pi)
 	}
-	return info
+	return out
 }
 
 // --- The engine's bookkeeping ------------------------------------------------

@@ -334,6 +334,20 @@ func TestBridgeCompleteAndHelp(t *testing.T) {
 	assert.Equal(t, "01-the-control-loop", l.Lessons[0].ID)
 	assert.Equal(t, "02-a-pod-dies", l.Lessons[1].ID)
 	assert.Empty(t, l.Lessons[0].Pages, "the list carries no content")
+	require.Len(t, l.Lessons[0].Translations, 1, "the list carries each lesson's title in its other languages")
+	assert.Equal(t, TranslationInfo{Lang: "zh-CN", Title: "控制循环", Summary: "一次一个事件，跟随一个 ReplicaSet 从 API 服务器走到它的 Pod。"},
+		l.Lessons[0].Translations[0], "and its summary, but no content")
+}
+
+// translationOf returns lesson info's translation into lang, or nil: what
+// the page does to find the learner's language.
+func translationOf(info LessonInfo, lang string) *TranslationInfo {
+	for i := range info.Translations {
+		if info.Translations[i].Lang == lang {
+			return &info.Translations[i]
+		}
+	}
+	return nil
 }
 
 // TestBridgeCompletesNamesFromTheLiveWorld: completion names the objects of
@@ -524,10 +538,16 @@ func TestBridgeSeekBackAndForth(t *testing.T) {
 	assert.Contains(t, fails(t, b, fmt.Sprintf(`{"op":"seek","args":{"step":%d}}`, end.Step)), "has not run yet")
 }
 
+// TestBridgeLessonsPassThroughTheBridge proves every lesson through the
+// bridge, as the page runs it, in every language it is written in: the
+// learner reading the zh-CN pages runs their do blocks (their # comments
+// translated) and answers their predicts, checked and graded by the same
+// page and block numbers as the English.
 func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 	b := newBridge(t)
 	list := callOp[LessonsResult](t, b, "lessons", nil)
 	require.NotEmpty(t, list.Lessons)
+	translated := 0
 	for _, item := range list.Lessons {
 		t.Run(item.ID, func(t *testing.T) {
 			b := newBridge(t)
@@ -546,40 +566,26 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 			require.NotNil(t, goal.Failure)
 			assert.Equal(t, "runtime", goal.Failure.Kind)
 
-			// Walk the guide as the learner does: each page's do blocks, line
-			// by line through the console; its step blocks by pressing Step
-			// until they hold; each predict graded once its step has run, as
-			// ticked; each check, line by line, where it stands.
-			for _, p := range l.Pages {
-				var asked []int
-				for i, blk := range p.Blocks {
-					switch blk.Kind {
-					case "predict":
-						asked = append(asked, i)
-						continue
-					case "do":
-						run(t, b, strings.Split(blk.Text, "\n")...)
-					case "step":
-						stepTo(t, b, p.N, i)
-					case "check":
-						// A check holds where it stands, after the blocks
-						// before it.
-						i := i
-						res := callOp[CheckResult](t, b, "check", CheckArgs{Page: p.N, Block: &i})
-						assert.True(t, res.Met, "page %d, check block %d: %+v", p.N, i, res.Failure)
-						for _, line := range res.Lines {
-							assert.True(t, line.Met, "page %d: %s", p.N, line.Text)
-						}
-						continue
-					default:
-						continue
-					}
-					for _, q := range asked {
-						g := callOp[GradeResult](t, b, "grade", GradeArgs{Page: p.N, Block: q})
-						assert.Equal(t, p.Blocks[q].Predict.Answer, g.Decided, "page %d, predict %d: %v", p.N, q, g.Holds)
-					}
-					asked = nil
-				}
+			walkGuide(t, b, l.Pages)
+			var langs []string
+			for _, tr := range l.Translations {
+				langs = append(langs, tr.Lang)
+			}
+			if len(langs) > 0 {
+				assert.Equal(t, lesson.Languages[1:], langs, "a lesson's translations come in the order of lesson.Languages")
+			}
+			for _, tr := range l.Translations {
+				translated++
+				t.Run(tr.Lang, func(t *testing.T) {
+					listed := translationOf(item, tr.Lang)
+					require.NotNil(t, listed, "the list names the lesson in %s", tr.Lang)
+					assert.Equal(t, listed.Title, tr.Title)
+					assert.NotEmpty(t, tr.Title)
+					assert.Len(t, tr.Hints, len(l.Hints))
+					require.Len(t, tr.Pages, len(l.Pages))
+					callOp[LoadResult](t, b, "load", LoadArgs{Lesson: item.ID})
+					walkGuide(t, b, tr.Pages)
+				})
 			}
 
 			// The reference solution, from a fresh load, meets the goal.
@@ -593,6 +599,48 @@ func TestBridgeLessonsPassThroughTheBridge(t *testing.T) {
 			assert.Contains(t, fails(t, b, `{"op":"check","args":{"page":99}}`), "not 99")
 		})
 	}
+	assert.Positive(t, translated, "lesson 01 is translated")
+}
+
+// walkGuide walks a lesson's guide, in one language, from its setup, as
+// the learner does: each page's do blocks, line by line through the
+// console; its step blocks by pressing Step until they hold; each predict
+// graded once its step has run, as ticked; each check, line by line,
+// where it stands; and the goal met at the end.
+func walkGuide(t *testing.T, b *Bridge, pages []PageInfo) {
+	t.Helper()
+	for _, p := range pages {
+		var asked []int
+		for i, blk := range p.Blocks {
+			switch blk.Kind {
+			case "predict":
+				asked = append(asked, i)
+				continue
+			case "do":
+				run(t, b, strings.Split(blk.Text, "\n")...)
+			case "step":
+				stepTo(t, b, p.N, i)
+			case "check":
+				// A check holds where it stands, after the blocks
+				// before it.
+				i := i
+				res := callOp[CheckResult](t, b, "check", CheckArgs{Page: p.N, Block: &i})
+				assert.True(t, res.Met, "page %d, check block %d: %+v", p.N, i, res.Failure)
+				for _, line := range res.Lines {
+					assert.True(t, line.Met, "page %d: %s", p.N, line.Text)
+				}
+				continue
+			default:
+				continue
+			}
+			for _, q := range asked {
+				g := callOp[GradeResult](t, b, "grade", GradeArgs{Page: p.N, Block: q})
+				assert.Equal(t, p.Blocks[q].Predict.Answer, g.Decided, "page %d, predict %d: %v", p.N, q, g.Holds)
+			}
+			asked = nil
+		}
+	}
+	assert.True(t, callOp[CheckResult](t, b, "check", nil).Met, "following the guide meets the goal")
 }
 
 // stepTo presses Step, one event at a time, until block i of page n, a step

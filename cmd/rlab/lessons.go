@@ -30,8 +30,11 @@ var lessonsCommand = &command{
 		"predict is decided as ticked, every do block run twice still leaves the goal reachable, and\n" +
 		"every link leads somewhere: to an entry of the page's glossary (the glossary.js of --site)\n" +
 		"or to upstream code at v1.31.14, and every glossary term is linked where a lesson first\n" +
-		"uses it. A lesson that fails its proof is reported on stderr and the\n" +
-		"exit status is 1.",
+		"uses it. Every language of a lesson is proven so (English, and each translation: guide.zh-CN.md,\n" +
+		"hints.zh-CN), each translation must have the English's pages, blocks, commands, choices and\n" +
+		"hints, and every lesson must ship in every language the project ships (en and zh-CN): a lesson\n" +
+		"written from now on is written in both. The LANGUAGES column says which languages were\n" +
+		"proven. A lesson that fails its proof is reported on stderr and the exit status is 1.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		check := fs.Bool("check", false, "prove each lesson, as CI does")
 		dir := fs.String("dir", "", "read the lessons in `path` instead of those built in (for lesson authors)")
@@ -79,7 +82,7 @@ func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	header := "ID\tLEVEL\tTITLE"
 	if check {
-		header += "\tCHECK"
+		header += "\tCHECK\tLANGUAGES"
 	}
 	fmt.Fprintln(tw, header)
 	failed := 0
@@ -102,6 +105,7 @@ func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from
 			} else {
 				row += "\tok"
 			}
+			row += "\t" + languagesCell(l)
 		}
 		fmt.Fprintln(tw, row)
 	}
@@ -113,6 +117,17 @@ func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from
 		return exitStatus(1)
 	}
 	return nil
+}
+
+// languagesCell says which languages of lesson l --check proved: those it
+// is written in, and those it still lacks while it is on core/lesson's
+// transitional list of untranslated lessons (issue 19).
+func languagesCell(l *lesson.Lesson) string {
+	cell := strings.Join(l.LanguagesOf(), ", ")
+	if missing := l.MissingLanguages(); len(missing) > 0 && slices.Contains(lesson.Untranslated(), l.ID) {
+		cell += " (" + strings.Join(missing, ", ") + " untranslated, issue 19)"
+	}
+	return cell
 }
 
 // chooseLessons returns the lessons named by ids, in the order given, or all

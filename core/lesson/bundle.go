@@ -2,6 +2,9 @@ package lesson
 
 import (
 	"errors"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/reconcilelab/rlab/core/minijson"
 	"github.com/reconcilelab/rlab/core/script"
@@ -52,15 +55,47 @@ func LoadBundle(data []byte) ([]*Lesson, error) {
 				return nil, err
 			}
 		}
-		for _, p := range l.Pages {
-			for _, b := range p.Blocks {
-				if err := b.parseAgain(where + fileGuide); err != nil {
-					return nil, err
-				}
+		if err := parsePagesAgain(where+fileGuide, l.Pages); err != nil {
+			return nil, err
+		}
+		// A translation's blocks count lines in its own guide, as Parse
+		// read them. The translations come in the order of Languages, as
+		// Parse lists them, each language once: the page and Translation
+		// find one by its language.
+		last := 0
+		for _, t := range l.Translations {
+			if t == nil {
+				return nil, errors.New("the lesson bundle lacks a translation of lesson " + l.ID)
+			}
+			// English (0), a language not shipped (-1), one listed twice
+			// and one out of order all come at or before the last.
+			i := slices.Index(Languages, t.Lang)
+			if i <= last {
+				return nil, errors.New("the lesson bundle has a translation of lesson " + l.ID + " into " + strconv.Quote(t.Lang) +
+					" out of place: a lesson's translations are into the languages this engine ships, each once, in the order " + strings.Join(Languages[1:], ", "))
+			}
+			last = i
+			if err := parsePagesAgain(where+GuideFile(t.Lang), t.Pages); err != nil {
+				return nil, err
 			}
 		}
 	}
 	return lessons, nil
+}
+
+// parsePagesAgain parses the commands of every block of pages again.
+func parsePagesAgain(where string, pages []*Page) error {
+	for _, p := range pages {
+		if p == nil {
+			return errors.New("the lesson bundle lacks a page")
+		}
+		for _, b := range p.Blocks {
+			if err := b.parseAgain(where); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // parseAgain parses the block's commands from its text, as parseBlock did,

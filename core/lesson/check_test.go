@@ -12,7 +12,7 @@ import (
 )
 
 func TestCheckProvesAWorkingLesson(t *testing.T) {
-	l, err := Parse("02-scale-up.txtar", []byte(scaleLesson))
+	l, err := Parse("02-scale-up.txtar", bilingual(scaleLesson))
 	require.NoError(t, err)
 
 	assert.NoError(t, Check(l))
@@ -97,7 +97,7 @@ func TestCheckNamesTheProofAndTheLineThatFailed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Contains(t, scaleLesson, tt.old)
-			l, err := Parse("02-scale-up.txtar", []byte(strings.Replace(scaleLesson, tt.old, tt.new, 1)))
+			l, err := Parse("02-scale-up.txtar", bilingual(strings.Replace(scaleLesson, tt.old, tt.new, 1)))
 			require.NoError(t, err)
 
 			err = Check(l)
@@ -116,7 +116,7 @@ func TestCheckNamesTheProofAndTheLineThatFailed(t *testing.T) {
 
 func TestCheckErrorUnwrapsToTheRuntimeError(t *testing.T) {
 	src := strings.Replace(scaleLesson, "-- solution --\nscale rs/web --replicas=3", "-- solution --\nscale rs/web --replicas=4", 1)
-	l, err := Parse("02-scale-up.txtar", []byte(src))
+	l, err := Parse("02-scale-up.txtar", bilingual(src))
 	require.NoError(t, err)
 
 	err = Check(l)
@@ -166,7 +166,7 @@ stabilize
 `
 
 func TestCheckStepsToAStepBlock(t *testing.T) {
-	l, err := Parse("03-step.txtar", []byte(stepLesson))
+	l, err := Parse("03-step.txtar", bilingual(stepLesson))
 	require.NoError(t, err)
 	assert.Equal(t, &PageRange{From: 1, To: 2}, l.Stepwise)
 	assert.True(t, l.Stepwise.Has(2))
@@ -177,7 +177,7 @@ func TestCheckStepsToAStepBlock(t *testing.T) {
 	// A step block that stepping never reaches is a page the learner could
 	// never leave.
 	never := strings.Replace(stepLesson, "count=3\n```\n-- goal", "count=9\n```\n-- goal", 1)
-	l, err = Parse("03-step.txtar", []byte(never))
+	l, err = Parse("03-step.txtar", bilingual(never))
 	require.NoError(t, err)
 	err = Check(l)
 	require.Error(t, err)
@@ -221,7 +221,7 @@ func TestStepwisePagesStepOneEventAtATime(t *testing.T) {
 // counts the creates exactly, does.
 func TestCheckKeepsTheGoalInReachOfADoBlockRunTwice(t *testing.T) {
 	again := strings.Replace(scaleLesson, "```do\nscale rs/web --replicas=3", "```do\ncreate rs api --replicas=0 --selector=app=api\nscale rs/web --replicas=3", 1)
-	l, err := Parse("02-scale-up.txtar", []byte(again))
+	l, err := Parse("02-scale-up.txtar", bilingual(again))
 	require.NoError(t, err)
 	assert.NoError(t, Check(l), "a second create of rs/api fails, and the goal is still in reach")
 
@@ -232,7 +232,7 @@ func TestCheckKeepsTheGoalInReachOfADoBlockRunTwice(t *testing.T) {
 		"```check\nexpect requests verb=create resource=pods count=3", "```check\nexpect requests verb=create resource=pods count=4",
 		"-- solution --\nscale rs/web --replicas=3\nstabilize\n", "-- solution --\nscale rs/web --replicas=3\nstabilize\nkill pods -l app=web --pick=newest\nstabilize\n",
 	).Replace(scaleLesson)
-	l, err = Parse("02-scale-up.txtar", []byte(twice))
+	l, err = Parse("02-scale-up.txtar", bilingual(twice))
 	require.NoError(t, err)
 	err = Check(l)
 	require.Error(t, err)

@@ -18,8 +18,10 @@
 //
 // A txtar archive is a comment, then files, each started by a line
 // "-- name --". A lesson's comment is its header, three "key: value" lines
-// and an optional fourth (stepwise, below); its files are setup, guide.md,
-// goal, hints and solution, all required:
+// and an optional fourth (stepwise, below), then the title and summary in
+// each other language (see Languages); its files are setup, guide.md,
+// goal, hints and solution, all required, then the guide and hints in each
+// other language:
 //
 //	title: Self-healing
 //	summary: A ReplicaSet replaces a pod that dies, and only that pod.
@@ -115,6 +117,59 @@
 // all in one world, from setup: what the learner does on page 2 is still
 // done on page 3.
 //
+// # Languages
+//
+// Every lesson ships in every language the project ships, Languages: en
+// and zh-CN. A lesson file's unmarked parts are English; each other
+// language has its own, named with its tag, in the same file:
+//
+//	title: The control loop
+//	summary: Follow one ReplicaSet from the API server to its pods, one event at a time.
+//	level: beginner
+//	title.zh-CN: 控制循环
+//	summary.zh-CN: 一次一个事件，跟随一个 ReplicaSet 从 API 服务器走到它的 Pod。
+//	-- setup --
+//	...
+//	-- guide.zh-CN.md --
+//	... the guide in Chinese ...
+//	-- hints.zh-CN --
+//	... the hints in Chinese ...
+//
+// Parse reads them into Lesson.Translations, a list in the order of
+// Languages whose every Translation names its language (Lang; find one
+// with l.Translation("zh-CN")), and holds each translation to the English: all four parts present; guide.zh-CN.md
+// with the same pages, and on each page the same do, step, predict and
+// check blocks in the same order; a do, step or check block with the same
+// commands (compared as parsed, so its # comments may be translated); a
+// predict with the same number of choices, each decided by the same
+// expect, and the same one ticked (its question, choices and explanation
+// translated); and as many hints. setup, goal and solution are never
+// translated: they are the engine's words. A translation that differs is
+// an error naming its page and block, positioned in the translation, with
+// where the English counterpart stands:
+//
+//	lesson 05-orphans.txtar, guide.zh-CN.md:41:1: page 3, block 2: the English page has a predict block here (guide.md:30), the zh-CN page has a do block; a translation has the English blocks, in the same order
+//
+// The page runs, checks and grades the English blocks by their page and
+// block numbers whatever language the learner reads, which is why a
+// translation may change words and nothing else. The bundle, and the
+// bridge's lesson, carry the list as it is, and the page picks the
+// learner's language from it by its "lang":
+//
+//	"translations": [{"lang": "zh-CN", "title": "控制循环", "summary": …, "pages": […], "hints": […]}]
+//
+// A list and not an object keyed by language, because core/minijson
+// writes no maps but labels and selectors: map support cost main.wasm
+// 6 KB of its brotli size (1,388,040 bytes with it, 1,381,708 without). LoadBundle refuses a translation into a
+// language not shipped, or one listed twice or out of order.
+//
+// Check proves each language's guide as it proves the English's, and fails
+// a lesson that lacks a language: every lesson written from now on is
+// written in English and Simplified Chinese. While issue 19 translates the
+// lessons written before it, those it has not reached are on a
+// transitional list, untranslated (see Untranslated), which only shrinks
+// and is to be empty, and deleted, when that issue closes.
+//
 // # Errors
 //
 // Parse reports every problem it finds, each with the lesson's file name, the
@@ -134,7 +189,8 @@
 //
 // # Proof
 //
-// Check runs four proofs, each in a fresh world: setup then solution meets
+// Check runs four proofs, each in a fresh world (and the guide's two again
+// for each translation, see Languages): setup then solution meets
 // the goal; setup alone does not (else the learner would have nothing to
 // do); walking the guide from setup, every check holds where it stands,
 // after the do and step blocks before it, and fails just before the do or
@@ -151,6 +207,8 @@
 //
 //	lesson 02-a-pod-dies.txtar: setup + solution must meet the goal: lesson 02-a-pod-dies.txtar, goal:2:1: expect requests verb=create resource=pods count=4: found 3 ...
 //	lesson 02-a-pod-dies.txtar: page 2: its checks must hold after its do blocks: lesson 02-a-pod-dies.txtar, guide.md:33:1: ...
+//	lesson 02-a-pod-dies.txtar: zh-CN: page 2: its checks must hold after its do blocks: lesson 02-a-pod-dies.txtar, guide.zh-CN.md:33:1: ...
+//	lesson 22-next.txtar: every lesson ships in every language the project ships (en and zh-CN), but it has no zh-CN translation: write guide.zh-CN.md, hints.zh-CN, title.zh-CN: and summary.zh-CN:
 //
 // Like the rest of core, this package is deterministic and never touches the
 // file system: callers hand it bytes or an fs.FS (package lessons embeds the

@@ -43,6 +43,14 @@ type Lesson struct {
 	// not run more than one event at a time (no until, stabilize, advance
 	// or step N>1), and the page refuses such commands there.
 	Stepwise *PageRange `json:"stepwise,omitempty"`
+	// Translations are the lesson's words in its other languages, in the
+	// order of Languages, each naming its language (Lang, "zh-CN"): title,
+	// summary, guide and hints, each held to the English's structure.
+	// Title, Summary, Pages and Hints above are the English. A list, not
+	// a map keyed by language, because minijson writes no maps but
+	// labels and selectors: map support cost main.wasm 6 KB brotli.
+	// Translation(lang) finds one.
+	Translations []*Translation `json:"translations,omitempty"`
 }
 
 // PageRange is the pages From to To of a guide, both included, from 1.
@@ -187,7 +195,8 @@ type Choice struct {
 }
 
 // The files of a lesson, in the order the format lists them. Every one is
-// required.
+// required. The files of its other languages (translation.go) are named
+// after these, with the language's tag: guide.zh-CN.md, hints.zh-CN.
 const (
 	fileSetup    = "setup"
 	fileGuide    = "guide.md"
@@ -198,12 +207,25 @@ const (
 
 var lessonFiles = []string{fileSetup, fileGuide, fileGoal, fileHints, fileSolution}
 
-// The header's keys, in the order the format lists them. Every one is
-// required but stepwise.
-var (
-	headerKeys         = []string{"title", "summary", "level", "stepwise"}
-	requiredHeaderKeys = []string{"title", "summary", "level"}
-)
+// requiredHeaderKeys are the header's keys every lesson has.
+var requiredHeaderKeys = []string{"title", "summary", "level"}
+
+// headerKeys returns the header's keys, in the order the format lists them,
+// then those of the other languages (title.zh-CN, summary.zh-CN). Every one
+// is required but stepwise; a translation's are required when it is there.
+// It and knownFiles are functions, not variables made when the package
+// starts, so that main.wasm, which loads the bundle and never parses a
+// lesson file, leaves them out: as variables they cost it 4 KB of
+// code, before compression.
+func headerKeys() []string {
+	return append([]string{"title", "summary", "level", "stepwise"}, translatedKeys()...)
+}
+
+// knownFiles returns the names a lesson's files may have: the English ones,
+// then those of the other languages.
+func knownFiles() []string {
+	return append(slices.Clone(lessonFiles), translatedFiles()...)
+}
 
 // Parse reads and validates the lesson file called name (its base name,
 // "02-a-pod-dies.txtar"; the ID and number come from it). It returns every
@@ -228,21 +250,24 @@ func Parse(name string, data []byte) (*Lesson, error) {
 	where := func(part string) string { return "lesson " + file + ", " + part }
 
 	a := parseArchive(string(data))
-	add(l.parseHeader(file, a.comment))
+	header, suggestedKeys, err := l.parseHeader(file, a.comment)
+	add(err)
 
 	files := map[string]archiveFile{}
 	// suggested are the files an unknown file's name was close to: that one
 	// is not reported missing as well.
 	var suggested []string
+	known := knownFiles()
 	for _, f := range a.files {
 		switch {
-		case !slices.Contains(lessonFiles, f.name):
-			s := script.Suggest(f.name, lessonFiles)
+		case !slices.Contains(known, f.name):
+			s := script.Suggest(f.name, known)
 			suggested = append(suggested, s...)
 			add(&script.ParseError{File: "lesson " + file, Line: f.line, Col: 4,
 				Msg:         "unknown file " + strconv.Quote(f.name),
 				Suggestions: s,
-				Hint:        "a lesson has the files " + orList(lessonFiles, "and")})
+				Hint: "a lesson has the files " + orList(lessonFiles, "and") + ", and, in each other language, " +
+					orList(translatedFiles(), "and")})
 		case files[f.name].name != "":
 			add(&script.ParseError{File: "lesson " + file, Line: f.line, Col: 4,
 				Msg: "a second file named " + strconv.Quote(f.name) +
@@ -288,14 +313,17 @@ func Parse(name string, data []byte) (*Lesson, error) {
 				Msg: "there are no hints", Hint: "write one hint per paragraph, separated by blank lines"})
 		}
 	}
+	englishOK := false
 	if f, ok := files[fileGuide]; ok {
 		var guideErrs []error
 		l.Pages, guideErrs = parseGuide(where(fileGuide), f.data)
 		errs = append(errs, guideErrs...)
 		if len(guideErrs) == 0 {
 			errs = append(errs, l.checkStepwise(file, where(fileGuide))...)
+			englishOK = true
 		}
 	}
+	errs = append(errs, l.parseTranslations(file, files, header, append(suggested, suggestedKeys...), englishOK)...)
 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -335,14 +363,17 @@ func (l *Lesson) parseName(file string) error {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // parseHeader reads the title, summary and level lines of the archive's
-// comment. Other non-blank lines are errors: a misspelled key would
-// otherwise be a silently missing one.
-func (l *Lesson) parseHeader(file, comment string) error {
+// comment, and those of the other languages. Other non-blank lines are
+// errors: a misspelled key would otherwise be a silently missing one. It
+// returns the keys it found, with their lines, and those a misspelled key
+// was close to.
+func (l *Lesson) parseHeader(file, comment string) (map[string]int, []string, error) {
 	var errs []error
 	seen := map[string]int{}
 	// suggested are the keys a misspelled key was close to: that one is not
 	// reported missing as well.
 	var suggested []string
+	keys := headerKeys()
 	for i, line := range splitLines(comment) {
 		n := i + 1
 		if strings.TrimSpace(line) == "" {
@@ -354,15 +385,15 @@ func (l *Lesson) parseHeader(file, comment string) error {
 		case !ok:
 			errs = append(errs, &script.ParseError{File: "lesson " + file, Line: n, Col: 1,
 				Msg:  "a header line without a colon",
-				Hint: "the header has the lines title: TEXT, summary: TEXT, level: LEVEL and, optionally, stepwise: PAGES"})
+				Hint: "the header has the lines title: TEXT, summary: TEXT, level: LEVEL and, optionally, stepwise: PAGES, then title.LANG: and summary.LANG: in each other language"})
 			continue
-		case !slices.Contains(headerKeys, key):
-			s := script.Suggest(key, headerKeys)
+		case !slices.Contains(keys, key):
+			s := script.Suggest(key, keys)
 			suggested = append(suggested, s...)
 			errs = append(errs, &script.ParseError{File: "lesson " + file, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " \t")),
 				Msg:         "unknown header key " + strconv.Quote(key),
 				Suggestions: s,
-				Hint:        "the header has the keys " + orList(headerKeys, "and")})
+				Hint:        "the header has the keys " + orList(keys, "and")})
 			continue
 		}
 		if first, dup := seen[key]; dup {
@@ -405,6 +436,13 @@ func (l *Lesson) parseHeader(file, comment string) error {
 				continue
 			}
 			l.Stepwise = r
+		default: // title.zh-CN, summary.zh-CN
+			what, lang, _ := strings.Cut(key, ".")
+			if what == "title" {
+				l.translationMade(lang).Title = value
+			} else {
+				l.translationMade(lang).Summary = value
+			}
 		}
 	}
 	for _, key := range requiredHeaderKeys {
@@ -412,7 +450,7 @@ func (l *Lesson) parseHeader(file, comment string) error {
 			errs = append(errs, errors.New("lesson "+file+": the header has no "+key+": line"))
 		}
 	}
-	return errors.Join(errs...)
+	return seen, suggested, errors.Join(errs...)
 }
 
 // parsePageRange reads "3" or "1-6".

@@ -29,16 +29,37 @@ type Link struct {
 }
 
 // Links returns every glossary and upstream link of the lesson's guide
-// (its pages' text, predicts included) and hints, in order.
+// (its pages' text, predicts included) and hints, in order, then those of
+// each translation's, language by language.
 func (l *Lesson) Links() []Link {
-	var out []Link
-	for _, p := range l.Pages {
-		for i, line := range strings.Split(p.Text, "\n") {
-			out = append(out, linksIn(line, fileGuide+":"+strconv.Itoa(p.Line+i))...)
+	out := linksOf(fileGuide, fileHints, l.Pages, l.Hints)
+	for _, lang := range Languages[1:] {
+		if t := l.Translation(lang); t != nil {
+			out = append(out, linksOf(GuideFile(lang), HintsFile(lang), t.Pages, t.Hints)...)
 		}
 	}
-	for i, h := range l.Hints {
-		out = append(out, linksIn(h, "hints, paragraph "+strconv.Itoa(i+1))...)
+	return out
+}
+
+// linksOf returns the links of one language's pages and hints, read from
+// the files guide and hints.
+func linksOf(guide, hints string, pages []*Page, hintList []string) []Link {
+	var out []Link
+	for _, p := range pages {
+		out = append(out, p.Links(guide)...)
+	}
+	for i, h := range hintList {
+		out = append(out, linksIn(h, hints+", paragraph "+strconv.Itoa(i+1))...)
+	}
+	return out
+}
+
+// Links returns the glossary and upstream links of the page, read from the
+// file guide ("guide.md", "guide.zh-CN.md"), in order.
+func (p *Page) Links(guide string) []Link {
+	var out []Link
+	for i, line := range strings.Split(p.Text, "\n") {
+		out = append(out, linksIn(line, guide+":"+strconv.Itoa(p.Line+i))...)
 	}
 	return out
 }

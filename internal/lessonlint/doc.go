@@ -9,6 +9,10 @@
 // lesson first uses it, so that a learner meeting "informer" or "slow start"
 // for the first time is one click from what it means (firstUse; the terms
 // that are everyday words too, such as "add" or "ready", are left to the
-// writer). The lessons' tests and rlab lessons --check run it on every
-// lesson, beside lesson.Check.
+// writer). A translation (guide.zh-CN.md, hints.zh-CN) must link, page by
+// page, what the English links (sameLinks): the glossary's terms are
+// English, so their first uses cannot be found in Chinese text, and
+// holding the translation to the English's links, in any order, gives it
+// the same explanations. The lessons' tests and rlab lessons --check run
+// it on every lesson, beside lesson.Check.
 package lessonlint

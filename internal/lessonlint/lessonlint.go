@@ -17,7 +17,9 @@ import (
 // Lint checks every link of lesson l against the glossary's entries and
 // the upstream code, and returns one error per link that leads nowhere,
 // each naming the lesson, the place and what would be valid; then one per
-// glossary term whose first use is not linked (firstUse):
+// glossary term whose first use is not linked (firstUse); then one per link
+// a translated page or its hints lack or add against the English
+// (sameLinks):
 //
 //	lesson 05-orphans.txtar, guide.md:12: glossary link "controler-ref" is no entry of the glossary; did you mean "controller-ref"?
 //	lesson 09-expectations.txtar, guide.md:40: the first use of "informer" is not linked to the glossary: write [informer](glossary:informer)
@@ -50,7 +52,8 @@ func Lint(l *lesson.Lesson, glossary []Entry) []error {
 			errs = append(errs, errors.New(at+"upstream link "+strconv.Quote(link.Target)+" is "+what+didYouMean(link.Target, names)))
 		}
 	}
-	return append(errs, firstUse(l, glossary)...)
+	errs = append(errs, firstUse(l, glossary)...)
+	return append(errs, sameLinks(l)...)
 }
 
 // didYouMean suggests the valid names closest to a wrong one.

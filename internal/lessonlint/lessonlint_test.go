@@ -72,3 +72,50 @@ func TestGlossaryReadsThePagesGlossary(t *testing.T) {
 	_, err = Glossary("globalThis.RlabGlossary = {groups: []};")
 	assert.ErrorContains(t, err, "no entries")
 }
+
+// bilingualText is a lesson whose Chinese guide and hints link what the
+// English link, but for the mistakes the test below expects.
+const bilingualText = `title: Links
+summary: Where links lead.
+level: beginner
+title.zh-CN: 链接
+summary.zh-CN: 链接通向何处。
+-- setup --
+create rs web --replicas=1 --selector=app=web
+-- guide.md --
+# Links
+
+A [pod](glossary:pod) and its [sync](upstream:syncReplicaSet), and the [pod](glossary:pod) again.
+-- goal --
+expect pods -l app=web count=2
+-- hints --
+See [the queue](glossary:workqueue).
+-- solution --
+scale rs/web --replicas=2
+-- guide.zh-CN.md --
+# 链接
+
+一个 [Pod](glossary:pod)，以及它的[同步](upstream:syncReplicaSet)（sync）和[控制器](glossary:controler)（controller）。
+-- hints.zh-CN --
+看看[队列](glossary:workqueue)。
+`
+
+func TestLintHoldsATranslationToTheEnglishLinks(t *testing.T) {
+	l, err := lesson.Parse("09-links.txtar", []byte(bilingualText))
+	require.NoError(t, err)
+	var got []string
+	glossary := []Entry{{"pod", "pod"}, {"controller", "controller"}, {"workqueue", "workqueue"}}
+	for _, e := range Lint(l, glossary) {
+		got = append(got, e.Error())
+	}
+	assert.Equal(t, []string{
+		`lesson 09-links.txtar, guide.zh-CN.md:3: glossary link "controler" is no entry of the glossary; did you mean "controller"?`,
+		`lesson 09-links.txtar, guide.zh-CN.md:1: page 1 in zh-CN does not link glossary:pod, which the English links at guide.md:3; link it where the translation first uses it`,
+		`lesson 09-links.txtar, guide.zh-CN.md:3: page 1 in zh-CN links glossary:controler, which the English does not; a translation links what the English links`,
+	}, got)
+
+	fixed := strings.Replace(bilingualText, "和[控制器](glossary:controler)（controller）", "和又一个 [Pod](glossary:pod)", 1)
+	l, err = lesson.Parse("09-links.txtar", []byte(fixed))
+	require.NoError(t, err)
+	assert.Empty(t, Lint(l, glossary), "the same links, in another order")
+}
