@@ -322,7 +322,6 @@ var untranslated = []string{
 	"04-scaling-down",
 	"05-orphans",
 	"06-adoption",
-	"11-missed-events",
 	"12-informers",
 	"13-replicationcontroller-and-replicaset",
 	"14-ready-and-available",
