@@ -327,7 +327,6 @@ var untranslated = []string{
 	"09-expectations",
 	"10-the-workqueue",
 	"11-missed-events",
-	"13-replicationcontroller-and-replicaset",
 	"14-ready-and-available",
 	"15-conflicts",
 	"16-rolling-update-fenceposts",
