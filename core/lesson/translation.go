@@ -327,7 +327,6 @@ var untranslated = []string{
 	"09-expectations",
 	"10-the-workqueue",
 	"11-missed-events",
-	"16-rolling-update-fenceposts",
 	"17-recreate-and-rollingupdate",
 	"18-pause-still-scales",
 	"19-history-undo-restart",
