@@ -332,7 +332,6 @@ var untranslated = []string{
 	"14-ready-and-available",
 	"15-conflicts",
 	"16-rolling-update-fenceposts",
-	"20-stuck-rollouts",
 	"21-cascading-deletion",
 }
 
