@@ -332,7 +332,6 @@ var untranslated = []string{
 	"14-ready-and-available",
 	"15-conflicts",
 	"16-rolling-update-fenceposts",
-	"21-cascading-deletion",
 }
 
 // Untranslated returns the lessons, by ID, that Check still lets lack a
