@@ -37,10 +37,7 @@
 // English guide's pages, blocks and commands, so that every language of
 // it is proven as the English is. Every lesson written from now on is
 // written in both: lesson.Check, and so rlab lessons --check and this
-// package's tests, fail a lesson that lacks one. Issue 19 is translating
-// the lessons written before it; those it has not reached yet are on
-// core/lesson's transitional list (lesson.Untranslated), which
-// TestEveryLessonShipsInEveryLanguage lets only shrink. Lesson 01 is the
+// package's tests, fail a lesson that lacks one. Lesson 01 is the
 // worked example of a translation; the words it uses for Kubernetes'
 // concepts are those of kubernetes.io/zh-cn, while API kinds, fields,
 // reasons, commands and function names stay English. Each Chinese

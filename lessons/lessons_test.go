@@ -32,31 +32,6 @@ func TestEveryLessonWorks(t *testing.T) {
 	}
 }
 
-// TestEveryLessonShipsInEveryLanguage holds issue 19's transitional list
-// (core/lesson's untranslated) to what it says: the lessons on it lack a
-// language today, so lesson.Check would fail them without it, and every
-// other lesson has them all. The list only shrinks: a lesson on it that
-// gains every language fails here until it is taken off, and a name on it
-// that is no lesson fails too.
-func TestEveryLessonShipsInEveryLanguage(t *testing.T) {
-	all, err := Parse()
-	require.NoError(t, err)
-	ids := map[string]bool{}
-	for _, l := range all {
-		ids[l.ID] = true
-		if slices.Contains(lesson.Untranslated(), l.ID) {
-			assert.NotEmpty(t, l.MissingLanguages(), "%s has every language: take it off core/lesson's untranslated list", l.ID)
-			continue
-		}
-		assert.Empty(t, l.MissingLanguages(), "%s lacks a language, and every lesson ships in all of %v", l.ID, lesson.Languages)
-		assert.Equal(t, lesson.Languages, l.LanguagesOf(), l.ID)
-	}
-	for _, id := range lesson.Untranslated() {
-		assert.True(t, ids[id], "core/lesson's untranslated list names %q, which is no lesson", id)
-	}
-	assert.Less(t, len(lesson.Untranslated()), len(all), "lesson 01 is translated")
-}
-
 // TestEveryLessonStepIsOnTheLoop: every step a lesson runs, its setup, its
 // pages' do blocks in order and its reference solution, has its place on the
 // page's picture of the loop (core/loop), which lights it as the learner
@@ -173,7 +148,7 @@ func TestBundleListsTranslationsInTheOrderOfLanguages(t *testing.T) {
 			translated++
 		}
 	}
-	assert.Positive(t, translated, "lesson 01 is translated")
+	assert.Equal(t, len(bundle), translated, "every lesson ships in every language")
 }
 
 // TestEveryLessonLinkLeadsSomewhere: every glossary link names an entry of

@@ -94,8 +94,7 @@
 // English, and each translation (guide.zh-CN.md, hints.zh-CN), which must
 // have the English's pages, blocks, commands, choices and hints; and every
 // lesson must ship in every language the project ships, en and zh-CN, so a
-// lesson written from now on is written in both (the lessons issue 19 has
-// not translated yet are on core/lesson's transitional untranslated list).
+// lesson written from now on is written in both.
 // The table gains a CHECK column, ok or FAIL, and a LANGUAGES column, the
 // languages proven; each failure is printed on standard error, naming the
 // lesson, the proof and the line that broke it, and the exit status is 1:

@@ -120,14 +120,9 @@ func listLessons(ctx context.Context, stdout, stderr io.Writer, fsys fs.FS, from
 }
 
 // languagesCell says which languages of lesson l --check proved: those it
-// is written in, and those it still lacks while it is on core/lesson's
-// transitional list of untranslated lessons (issue 19).
+// is written in.
 func languagesCell(l *lesson.Lesson) string {
-	cell := strings.Join(l.LanguagesOf(), ", ")
-	if missing := l.MissingLanguages(); len(missing) > 0 && slices.Contains(lesson.Untranslated(), l.ID) {
-		cell += " (" + strings.Join(missing, ", ") + " untranslated, issue 19)"
-	}
-	return cell
+	return strings.Join(l.LanguagesOf(), ", ")
 }
 
 // chooseLessons returns the lessons named by ids, in the order given, or all

@@ -52,19 +52,15 @@ func TestLessonsCheckProvesTheBuiltInLessons(t *testing.T) {
 	assert.Empty(t, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	assert.Equal(t, []string{"ID", "LEVEL", "TITLE", "CHECK", "LANGUAGES"}, strings.Fields(lines[0]))
+	// It says which languages it proved: every lesson's every language.
 	for _, line := range lines[1:] {
-		assert.Contains(t, line, "  ok  ", line)
+		assert.True(t, strings.HasSuffix(line, "  ok     en, zh-CN"), line)
 	}
-	// It says which languages it proved: lesson 01 in both, the others in
-	// English while issue 19 translates them.
-	assert.True(t, strings.HasSuffix(lines[1], "  ok     en, zh-CN"), lines[1])
-	assert.True(t, strings.HasSuffix(lines[2], "  ok     en (zh-CN untranslated, issue 19)"), lines[2])
 }
 
 // TestLessonsCheckProvesEveryLanguage: a translation whose structure
 // differs from the English fails, named by lesson, file, page and block;
-// a lesson without every language fails, unless it is still on core/lesson's
-// transitional list.
+// a lesson without every language fails.
 func TestLessonsCheckProvesEveryLanguage(t *testing.T) {
 	data, err := fs.ReadFile(lessons.FS(), "01-the-control-loop.txtar")
 	require.NoError(t, err)
@@ -81,13 +77,37 @@ func TestLessonsCheckProvesEveryLanguage(t *testing.T) {
 	assert.Equal(t, "lesson 01-the-control-loop.txtar, guide.zh-CN.md:14:1: page 1, block 1: the English page has a predict block here (guide.md:11), the zh-CN page has a do block; "+
 		"a translation has the English blocks, in the same order\n", stderr)
 
-	// Lesson 02 under a name the transitional list does not let off.
-	dir = writeLesson(t, "07-broken.txtar", "title: A pod dies", "title: A pod dies")
+	// Lesson 02 in English alone.
+	data, err = fs.ReadFile(lessons.FS(), "02-a-pod-dies.txtar")
+	require.NoError(t, err)
+	english := withoutLanguage(string(data), "zh-CN")
+	require.NotContains(t, english, "zh-CN")
+	dir = t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "07-broken.txtar"), []byte(english), 0o644))
 	status, stdout, stderr = rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
 	assert.Equal(t, 1, status)
 	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL   en\n")
 	assert.Contains(t, stderr, "lesson 07-broken.txtar: every lesson ships in every language the project ships (en and zh-CN), "+
 		"but it has no zh-CN translation: write guide.zh-CN.md, hints.zh-CN, title.zh-CN: and summary.zh-CN:\n")
+}
+
+// withoutLanguage returns the lesson file data without its translation
+// into lang: its title.LANG: and summary.LANG: lines and its guide.LANG.md
+// and hints.LANG files.
+func withoutLanguage(data, lang string) string {
+	var out []string
+	skipping := false
+	for _, line := range strings.SplitAfter(data, "\n") {
+		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --\n") {
+			name := strings.TrimSuffix(strings.TrimPrefix(line, "-- "), " --\n")
+			skipping = name == "guide."+lang+".md" || name == "hints."+lang
+		}
+		if skipping || strings.HasPrefix(line, "title."+lang+":") || strings.HasPrefix(line, "summary."+lang+":") {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "")
 }
 
 // writeLesson writes the built-in lesson 02-a-pod-dies, with old replaced by
@@ -109,7 +129,7 @@ func TestLessonsCheckReportsALessonThatFails(t *testing.T) {
 	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
 
 	assert.Equal(t, 1, status)
-	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL   en\n")
+	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL   en, zh-CN\n")
 	assert.Contains(t, stderr, "lesson 07-broken.txtar: setup + solution must meet the goal: "+
 		"lesson 07-broken.txtar, goal:2:1: expect requests verb=create resource=pods count>=4: found 3")
 	assert.True(t, strings.HasSuffix(stderr, "rlab lessons: 1 of 1 lessons failed their check\n"), stderr)
@@ -121,7 +141,7 @@ func TestLessonsCheckReportsALinkThatLeadsNowhere(t *testing.T) {
 	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
 
 	assert.Equal(t, 1, status)
-	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL   en\n")
+	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL   en, zh-CN\n")
 	assert.Contains(t, stderr, `lesson 07-broken.txtar, guide.md:`)
 	assert.Contains(t, stderr, `: glossary link "wrold" is no entry of the glossary`)
 

@@ -41,9 +41,7 @@ import (
 // proofs fail exactly when the English's do; a translation's proof is
 // left out when the English one failed, since it would only repeat it.)
 // And the lesson must be written in every language of Languages: every
-// lesson ships in all of them, those written from now on included. The
-// lessons still on the transitional list untranslated are let off while
-// issue 19 translates them.
+// lesson ships in all of them, those written from now on included.
 //
 // It returns nil when all hold, and otherwise one error per proof that
 // failed, joined; each is a *CheckError. A setup that fails is reported once,

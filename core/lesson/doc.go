@@ -165,10 +165,8 @@
 //
 // Check proves each language's guide as it proves the English's, and fails
 // a lesson that lacks a language: every lesson written from now on is
-// written in English and Simplified Chinese. While issue 19 translates the
-// lessons written before it, those it has not reached are on a
-// transitional list, untranslated (see Untranslated), which only shrinks
-// and is to be empty, and deleted, when that issue closes.
+// written in English and Simplified Chinese, as every lesson before it
+// is.
 //
 // # Errors
 //

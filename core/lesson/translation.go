@@ -327,28 +327,12 @@ func comparePredict(at func(line, col int, msg, hint string) error, block string
 	return nil
 }
 
-// untranslated lists the lessons that may still lack a language: issue
-// 19 ("简体中文") translates the lessons one by one, and Check fails every
-// lesson that lacks one but these. It must be empty before issue 19
-// closes, and then be deleted with its use in Check: from then on every
-// lesson ships in every language of Languages. It only shrinks: the
-// lessons' tests fail when a lesson on it has every language, so that
-// translating a lesson and taking it off the list are one change.
-var untranslated = []string{
-}
-
-// Untranslated returns the lessons, by ID, that Check still lets lack a
-// language while issue 19 translates them: a copy of the transitional
-// list, which only shrinks.
-func Untranslated() []string { return slices.Clone(untranslated) }
-
 // proveLanguages is Check's rule that every lesson ships in every
 // language, and the lessons' doc.go says it too: a lesson written from now
-// on is written in all of Languages. The lessons on the transitional list
-// untranslated are let off until issue 19 has translated them.
+// on is written in all of Languages.
 func (l *Lesson) proveLanguages() *CheckError {
 	missing := l.MissingLanguages()
-	if len(missing) == 0 || slices.Contains(untranslated, l.ID) {
+	if len(missing) == 0 {
 		return nil
 	}
 	var parts []string

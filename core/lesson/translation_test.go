@@ -281,21 +281,6 @@ func TestCheckFailsALessonWithoutEveryLanguage(t *testing.T) {
 		"but it has no zh-CN translation: write guide.zh-CN.md, hints.zh-CN, title.zh-CN: and summary.zh-CN:", err.Error())
 }
 
-// TestCheckLetsOffOnlyTheLessonsStillUntranslated: the transitional list
-// lets off the lessons on it, by ID, and no other.
-func TestCheckLetsOffOnlyTheLessonsStillUntranslated(t *testing.T) {
-	require.NotEmpty(t, Untranslated())
-	onList := Untranslated()[0] + ".txtar"
-	l, err := Parse(onList, []byte(scaleLesson))
-	require.NoError(t, err)
-	assert.NoError(t, Check(l))
-
-	list := Untranslated()
-	list[0] = "changed"
-	assert.NotEqual(t, list, Untranslated(), "Untranslated hands out a copy")
-	assert.False(t, slices.Contains(Untranslated(), "02-scale-up"))
-}
-
 func TestBundleCarriesTranslations(t *testing.T) {
 	l, err := Parse("02-scale-up.txtar", []byte(scaleLessonZH))
 	require.NoError(t, err)
