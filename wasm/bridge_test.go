@@ -335,7 +335,7 @@ func TestBridgeCompleteAndHelp(t *testing.T) {
 	assert.Equal(t, "02-a-pod-dies", l.Lessons[1].ID)
 	assert.Empty(t, l.Lessons[0].Pages, "the list carries no content")
 	require.Len(t, l.Lessons[0].Translations, 1, "the list carries each lesson's title in its other languages")
-	assert.Equal(t, TranslationInfo{Lang: "zh-CN", Title: "控制循环", Summary: "一次一个事件，跟随一个 ReplicaSet 从 API 服务器走到它的 Pod。"},
+	assert.Equal(t, TranslationInfo{Lang: "zh-CN", Title: "控制回路", Summary: "一次一个事件，跟随一个 ReplicaSet 从 API 服务器走到它的 Pod。"},
 		l.Lessons[0].Translations[0], "and its summary, but no content")
 }
 

@@ -126,7 +126,7 @@
 //	title: The control loop
 //	summary: Follow one ReplicaSet from the API server to its pods, one event at a time.
 //	level: beginner
-//	title.zh-CN: 控制循环
+//	title.zh-CN: 控制回路
 //	summary.zh-CN: 一次一个事件，跟随一个 ReplicaSet 从 API 服务器走到它的 Pod。
 //	-- setup --
 //	...
@@ -156,7 +156,7 @@
 // bridge's lesson, carry the list as it is, and the page picks the
 // learner's language from it by its "lang":
 //
-//	"translations": [{"lang": "zh-CN", "title": "控制循环", "summary": …, "pages": […], "hints": […]}]
+//	"translations": [{"lang": "zh-CN", "title": "控制回路", "summary": …, "pages": […], "hints": […]}]
 //
 // A list and not an object keyed by language, because core/minijson
 // writes no maps but labels and selectors: map support cost main.wasm
