@@ -40,9 +40,11 @@
 // package's tests, fail a lesson that lacks one. Lesson 01 is the
 // worked example of a translation; the words it uses for Kubernetes'
 // concepts are those of kubernetes.io/zh-cn, while API kinds, fields,
-// reasons, commands and function names stay English. Each Chinese
-// paragraph is one line, since the page joins a paragraph's lines with a
-// space.
+// reasons, commands and function names stay English: internal/lessonlint,
+// which rlab lessons --check and this package's tests run, fails a
+// translation with an English word that i18n/terms.zh-CN.md does not keep.
+// Each Chinese paragraph is one line, since the page joins a paragraph's
+// lines with a space.
 //
 // The format is specified in spec/SCENARIO.md ("Lessons") and taught in
 // core/lesson's package documentation. To add a lesson, write the next

@@ -151,11 +151,13 @@ func TestBundleListsTranslationsInTheOrderOfLanguages(t *testing.T) {
 	assert.Equal(t, len(bundle), translated, "every lesson ships in every language")
 }
 
-// TestEveryLessonLinkLeadsSomewhere: every glossary link names an entry of
-// the page's glossary, and every upstream link a function core/source links
-// to or a file of the upstream manifest; every glossary term is linked where
-// a lesson first uses it.
-func TestEveryLessonLinkLeadsSomewhere(t *testing.T) {
+// TestEveryLessonLinksSomewhereAndIsWrittenInItsLanguages: every glossary link
+// names an entry of the page's glossary, and every upstream link a function
+// core/source links to or a file of the upstream manifest; every glossary
+// term is linked where a lesson first uses it; every translation links what
+// the English links and leaves no English word its table of terms does not
+// keep (internal/lessonlint).
+func TestEveryLessonLinksSomewhereAndIsWrittenInItsLanguages(t *testing.T) {
 	js, err := os.ReadFile("../site/glossary.js")
 	require.NoError(t, err)
 	glossary, err := lessonlint.Glossary(string(js))

@@ -92,9 +92,10 @@
 // in --site (default site, so run it in the repository's root), and the
 // upstream code at v1.31.14. It proves every language of a lesson so:
 // English, and each translation (guide.zh-CN.md, hints.zh-CN), which must
-// have the English's pages, blocks, commands, choices and hints; and every
-// lesson must ship in every language the project ships, en and zh-CN, so a
-// lesson written from now on is written in both.
+// have the English's pages, blocks, commands, choices and hints and leave
+// no English word that its table of terms (i18n/terms.zh-CN.md) does not
+// keep; and every lesson must ship in every language the project ships, en
+// and zh-CN, so a lesson written from now on is written in both.
 // The table gains a CHECK column, ok or FAIL, and a LANGUAGES column, the
 // languages proven; each failure is printed on standard error, naming the
 // lesson, the proof and the line that broke it, and the exit status is 1:

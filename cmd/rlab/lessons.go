@@ -32,7 +32,8 @@ var lessonsCommand = &command{
 		"or to upstream code at v1.31.14, and every glossary term is linked where a lesson first\n" +
 		"uses it. Every language of a lesson is proven so (English, and each translation: guide.zh-CN.md,\n" +
 		"hints.zh-CN), each translation must have the English's pages, blocks, commands, choices and\n" +
-		"hints, and every lesson must ship in every language the project ships (en and zh-CN): a lesson\n" +
+		"hints and no English word its table of terms (i18n/terms.zh-CN.md) does not keep, and every\n" +
+		"lesson must ship in every language the project ships (en and zh-CN): a lesson\n" +
 		"written from now on is written in both. The LANGUAGES column says which languages were\n" +
 		"proven. A lesson that fails its proof is reported on stderr and the exit status is 1.",
 	flags: func(fs *flag.FlagSet) runFunc {

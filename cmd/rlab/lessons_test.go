@@ -150,6 +150,20 @@ func TestLessonsCheckReportsALinkThatLeadsNowhere(t *testing.T) {
 	assert.Contains(t, stderr, "--check reads the page's glossary to check the lessons' links: open site/glossary.js: no such file or directory (run it in the repository's root, or give --site)")
 }
 
+// TestLessonsCheckReportsEnglishLeftInATranslation: a Chinese word left in
+// English, here a lower-case pod in a predict's choice, fails the check,
+// named by lesson, file, page and word.
+func TestLessonsCheckReportsEnglishLeftInATranslation(t *testing.T) {
+	dir := writeLesson(t, "07-broken.txtar", "零个：这个 Pod 是被故意杀死的", "零个：这个 pod 是被故意杀死的")
+
+	status, stdout, stderr := rlab(t, "lessons", "--check", "--dir="+dir, "--site=../../site")
+
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stdout, "07-broken  beginner  A pod dies  FAIL   en, zh-CN\n")
+	assert.Contains(t, stderr, "lesson 07-broken.txtar, guide.zh-CN.md:13: page 2 in zh-CN has English words that are not kept terms: \"pod\"; "+
+		"translate each as i18n/terms.zh-CN.md does, or, if kubernetes.io/zh-cn keeps it English, add it to that table's kept terms\n")
+}
+
 func TestLessonsReportsALessonThatDoesNotParse(t *testing.T) {
 	dir := writeLesson(t, "07-broken.txtar", "count>=4\n-- hints --", "cont>=4\n-- hints --")
 

@@ -13,6 +13,10 @@
 // page, what the English links (sameLinks): the glossary's terms are
 // English, so their first uses cannot be found in Chinese text, and
 // holding the translation to the English's links, in any order, gives it
-// the same explanations. The lessons' tests and rlab lessons --check run
-// it on every lesson, beside lesson.Check.
+// the same explanations. And a translation must be written in its
+// language (englishLeft): its title, summary, pages (predict blocks and
+// block comments included) and hints hold no English word that its
+// locale's table of terms, i18n/terms.<locale>.md, does not keep, as
+// internal/i18n's UntranslatedWords reads them. The lessons' tests and rlab
+// lessons --check run it on every lesson, beside lesson.Check.
 package lessonlint

@@ -19,7 +19,8 @@ import (
 // each naming the lesson, the place and what would be valid; then one per
 // glossary term whose first use is not linked (firstUse); then one per link
 // a translated page or its hints lack or add against the English
-// (sameLinks):
+// (sameLinks); then one per translated text with English words its
+// locale's table of terms does not keep (englishLeft):
 //
 //	lesson 05-orphans.txtar, guide.md:12: glossary link "controler-ref" is no entry of the glossary; did you mean "controller-ref"?
 //	lesson 09-expectations.txtar, guide.md:40: the first use of "informer" is not linked to the glossary: write [informer](glossary:informer)
@@ -53,7 +54,8 @@ func Lint(l *lesson.Lesson, glossary []Entry) []error {
 		}
 	}
 	errs = append(errs, firstUse(l, glossary)...)
-	return append(errs, sameLinks(l)...)
+	errs = append(errs, sameLinks(l)...)
+	return append(errs, englishLeft(l)...)
 }
 
 // didYouMean suggests the valid names closest to a wrong one.

@@ -119,3 +119,103 @@ func TestLintHoldsATranslationToTheEnglishLinks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, Lint(l, glossary), "the same links, in another order")
 }
+
+// translatedText is a lesson whose Chinese is written in Chinese, but for
+// one English word planted in each of its texts, which the test below
+// expects the lint to find, and the kept terms and glosses it must not.
+const translatedText = `title: Words
+summary: Words left in English.
+level: beginner
+title.zh-CN: 词语 title
+summary.zh-CN: ReplicaSet 的摘要 summary。
+-- setup --
+create rs web --replicas=1 --selector=app=web
+-- guide.md --
+# Words
+
+A page.
+
+` + "```predict" + `
+How many pods?
+- [x] two => expect pods -l app=web count=2
+- [ ] one => expect pods -l app=web count=1
+` + "```" + `
+
+` + "```do" + `
+# scale it
+scale rs/web --replicas=2
+` + "```" + `
+
+` + "```check" + `
+expect pods -l app=web count=2
+` + "```" + `
+
+---
+
+# Another page
+
+Nothing to do.
+-- goal --
+expect pods -l app=web count=2
+-- hints --
+Scale it.
+-- solution --
+scale rs/web --replicas=2
+-- guide.zh-CN.md --
+# 词语
+
+**控制器**（controller）扩容 ` + "`rs/web`" + `。
+
+` + "```predict" + `
+会有几个 Pod？
+- [x] 两个 => expect pods -l app=web count=2
+- [ ] 一个 pods => expect pods -l app=web count=1
+` + "```" + `
+
+` + "```do" + `
+# 扩容 it
+scale rs/web --replicas=2
+` + "```" + `
+
+` + "```check" + `
+# 核对 it
+expect pods -l app=web count=2
+` + "```" + `
+
+---
+
+# 另一页
+
+[没有](glossary:pod)什么要做的，[informer](glossary:informer)。
+-- hints.zh-CN --
+扩容 it。
+`
+
+func TestLintFindsEnglishWordsLeftInATranslation(t *testing.T) {
+	l, err := lesson.Parse("09-words.txtar", []byte(translatedText))
+	require.NoError(t, err)
+
+	var got []string
+	for _, e := range englishLeft(l) {
+		got = append(got, strings.SplitN(e.Error(), "; translate", 2)[0])
+	}
+
+	assert.Equal(t, []string{
+		`lesson 09-words.txtar, title.zh-CN: the title in zh-CN has English words that are not kept terms: "title"`,
+		`lesson 09-words.txtar, summary.zh-CN: the summary in zh-CN has English words that are not kept terms: "summary"`,
+		`lesson 09-words.txtar, guide.zh-CN.md:1: page 1 in zh-CN has English words that are not kept terms: "pods", "it"`,
+		`lesson 09-words.txtar, guide.zh-CN.md:23: page 2 in zh-CN has English words that are not kept terms: "informer"`,
+		`lesson 09-words.txtar, hints.zh-CN, paragraph 1: hint 1 in zh-CN has English words that are not kept terms: "it"`,
+	}, got)
+	require.NotEmpty(t, englishLeft(l))
+	assert.Contains(t, englishLeft(l)[0].Error(), `; translate each as i18n/terms.zh-CN.md does, or, if kubernetes.io/zh-cn keeps it English, add it to that table's kept terms`)
+
+	fixed := translatedText
+	for _, r := range [][2]string{{"词语 title", "词语"}, {"摘要 summary", "摘要"}, {"一个 pods", "一个"}, {"扩容 it", "扩容"}, {"核对 it", "核对"},
+		{"[informer](glossary:informer)", "[Informer](glossary:informer)"}} {
+		fixed = strings.ReplaceAll(fixed, r[0], r[1])
+	}
+	l, err = lesson.Parse("09-words.txtar", []byte(fixed))
+	require.NoError(t, err)
+	assert.Empty(t, englishLeft(l), "kept terms, a gloss, code, commands, expects and link targets are no English left in")
+}
