@@ -66,7 +66,7 @@
 // column names the Kubernetes function or mechanism the step reproduces ("-"
 // when none); the summary is free text. Columns are padded, never truncated.
 //
-// The kernel keeps a running 64-bit FNV-1a hash of every step's trace-line
+// The kernel keeps a running 64-bit hash (see hashStep) of every step's trace-line
 // fields (number, time, actor, function, summary). Equal
 // seeds and inputs give equal hashes at every step; the first step whose hash
 // differs is the first step that behaved differently.

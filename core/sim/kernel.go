@@ -51,7 +51,7 @@ type Kernel struct {
 	// steps counts the events run so far.
 	steps uint64
 
-	// hash is the running FNV-1a digest of every trace line so far.
+	// hash is the running digest of every trace line so far (hashStep).
 	hash uint64
 
 	pcg  *rand.PCG
@@ -74,7 +74,7 @@ func New(seed uint64) *Kernel {
 	// learner has to remember to reproduce a run.
 	pcg := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
 	k := &Kernel{
-		hash:       fnvOffset,
+		hash:       hashSeed,
 		pcg:        pcg,
 		rand:       rand.New(pcg),
 		components: make(map[string]Component),

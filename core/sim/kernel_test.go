@@ -381,3 +381,20 @@ func BenchmarkKernelStep(b *testing.B) {
 		k.Step()
 	}
 }
+
+// TestTraceHashTellsApartWhatATraceLineTellsApart: the step hash must change
+// whenever a field of the trace line does, however the text is cut.
+func TestTraceHashTellsApartWhatATraceLineTellsApart(t *testing.T) {
+	assert.NotEqual(t, hashString(hashString(hashSeed, "ab"), "c"), hashString(hashString(hashSeed, "a"), "bc"), "where one field ends counts")
+	assert.NotEqual(t, hashString(hashSeed, "a"), hashString(hashSeed, "a\x00"), "a trailing zero byte counts")
+	assert.NotEqual(t, hashString(hashSeed, ""), hashString(hashSeed, "\x00"))
+	line := "pod/web-7xk2p deleted; its controller ReplicaSet/web is one of ours"
+	want := hashString(hashSeed, line)
+	for i := range len(line) {
+		for bit := range 8 {
+			b := []byte(line)
+			b[i] ^= 1 << bit
+			require.NotEqual(t, want, hashString(hashSeed, string(b)), "byte %d, bit %d", i, bit)
+		}
+	}
+}

@@ -40,8 +40,8 @@ type timeline struct {
 	inputs  []Input
 	applied int
 
-	// hashes[i] is the trace hash after step i+1.
-	hashes []uint64
+	// hashes.at(i) is the trace hash after step i+1.
+	hashes hashLog
 
 	// replaying is set while a seek replays, so that nothing is recorded.
 	replaying bool
@@ -127,14 +127,15 @@ func (t *timeline) stepped(w *World) {
 		return
 	}
 	step := w.Kernel.Steps()
-	if uint64(len(t.hashes)) >= step {
+	if uint64(t.hashes.len()) >= step {
 		// Re-walking recorded steps after a seek back: check, don't record.
-		if t.hashes[step-1] != w.Kernel.Hash() {
+		if t.hashes.at(int(step-1)) != w.Kernel.Hash() {
 			t.truncateAfter(step - 1)
-			t.hashes = append(t.hashes[:step-1], w.Kernel.Hash())
+			t.hashes.truncate(int(step - 1))
+			t.hashes.push(w.Kernel.Hash())
 		}
 	} else {
-		t.hashes = append(t.hashes, w.Kernel.Hash())
+		t.hashes.push(w.Kernel.Hash())
 	}
 	if t.every > 0 && step%uint64(t.every) == 0 && t.lastSnapStep() < step {
 		t.snapshot(w)
@@ -166,8 +167,8 @@ func (t *timeline) truncateAfter(step uint64) {
 		t.snaps[len(t.snaps)-1] = timelineSnap{}
 		t.snaps = t.snaps[:len(t.snaps)-1]
 	}
-	if uint64(len(t.hashes)) > step {
-		t.hashes = t.hashes[:step]
+	if uint64(t.hashes.len()) > step {
+		t.hashes.truncate(int(step))
 	}
 }
 
@@ -188,7 +189,7 @@ func (w *World) Inputs() []Input { return append([]Input(nil), w.timeline.inputs
 
 // RecordedSteps returns how many steps the timeline has hashes for: how far
 // Seek can go without running new steps.
-func (w *World) RecordedSteps() uint64 { return uint64(len(w.timeline.hashes)) }
+func (w *World) RecordedSteps() uint64 { return uint64(w.timeline.hashes.len()) }
 
 // ErrReplayDiverged is returned by Seek when a replayed step's trace hash
 // differs from the recorded one.
@@ -230,7 +231,7 @@ func (w *World) Seek(n uint64) error {
 			return errors.New("seek: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
 		}
 		step := w.Kernel.Steps()
-		if step <= uint64(len(t.hashes)) && t.hashes[step-1] != w.Kernel.Hash() {
+		if step <= uint64(t.hashes.len()) && t.hashes.at(int(step-1)) != w.Kernel.Hash() {
 			return errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
 		}
 		t.applyRecorded(w, step)
@@ -263,3 +264,39 @@ func (t *timeline) restore(w *World, base timelineSnap) error {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// hashChunk is how many hashes one chunk of a hashLog holds: 64 KB.
+const hashChunk = 8192
+
+// hashLog is the trace hash after every step, kept in chunks of hashChunk.
+// A run appends a hash each step, for ever; one slice grown by append
+// copied everything it held at each growth, a quarter more each time once
+// large, which made the log about five times its size in allocations (6% of
+// the bytes a converge scenario allocated). Chunks are never copied.
+type hashLog struct {
+	chunks [][]uint64
+	n      int
+}
+
+func (l *hashLog) len() int { return l.n }
+
+func (l *hashLog) at(i int) uint64 { return l.chunks[i/hashChunk][i%hashChunk] }
+
+func (l *hashLog) push(h uint64) {
+	if l.n%hashChunk == 0 && l.n/hashChunk == len(l.chunks) {
+		l.chunks = append(l.chunks, make([]uint64, hashChunk))
+	}
+	l.chunks[l.n/hashChunk][l.n%hashChunk] = h
+	l.n++
+}
+
+// truncate keeps the first n hashes, and the chunks they need.
+func (l *hashLog) truncate(n int) {
+	if n >= l.n {
+		return
+	}
+	l.n = n
+	keep := (n + hashChunk - 1) / hashChunk
+	clear(l.chunks[keep:])
+	l.chunks = l.chunks[:keep]
+}

@@ -1,0 +1,35 @@
+package world
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHashLogKeepsEveryHashAcrossChunks pushes past several chunk
+// boundaries, truncates at a boundary and inside a chunk, and pushes again,
+// as seeks and forks do.
+func TestHashLogKeepsEveryHashAcrossChunks(t *testing.T) {
+	var l hashLog
+	n := 3*hashChunk + 5
+	for i := range n {
+		l.push(uint64(i) * 7)
+	}
+	require.Equal(t, n, l.len())
+	for _, i := range []int{0, hashChunk - 1, hashChunk, 2*hashChunk + 3, n - 1} {
+		require.Equal(t, uint64(i)*7, l.at(i), "hash %d", i)
+	}
+	l.truncate(2 * hashChunk)
+	require.Equal(t, 2*hashChunk, l.len())
+	require.Len(t, l.chunks, 2, "a chunk no hash needs is dropped")
+	l.push(1)
+	assert.Equal(t, uint64(1), l.at(2*hashChunk))
+	l.truncate(hashChunk + 10)
+	l.push(2)
+	assert.Equal(t, uint64(2), l.at(hashChunk+10))
+	assert.Equal(t, uint64(hashChunk+9)*7, l.at(hashChunk+9), "what is kept stays")
+	assert.Equal(t, hashChunk+11, l.len())
+	l.truncate(l.len() + 5)
+	assert.Equal(t, hashChunk+11, l.len(), "truncating past the end changes nothing")
+}
