@@ -2,6 +2,7 @@ package apistore
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/reconcilelab/rlab/core/api"
 )
@@ -147,27 +148,42 @@ func prepareForStatusUpdate(obj, old api.Object) {
 }
 
 // copyForStatusUpdate copies the object a client sent to the status
-// subresource, as the store's private copy. For a Pod it copies only what the
-// write keeps: the status, and the metadata but for the labels, annotations,
-// owner references and finalizers, which prepareForStatusUpdate takes from
-// the stored object together with the spec. Kubelets write a pod's status
-// several times in its life, and cloning its labels and owner references
-// only to drop them was most of the cost. Other kinds are copied whole: a
+// subresource, as the store's private copy. For a Pod, a ReplicaSet and a
+// ReplicationController it copies only what the write keeps: the status,
+// and the metadata but for the labels, annotations, owner references and
+// finalizers, which prepareForStatusUpdate takes from the stored object
+// together with the spec. Kubelets write a pod's status several times in its
+// life, and a ReplicaSet controller writes its owner's status after most
+// syncs; cloning labels, owner references and a whole pod template only to
+// drop them was most of the cost. Other kinds are copied whole: a
 // Deployment's status update keeps the annotations it was sent.
 func copyForStatusUpdate(obj api.Object) api.Object {
-	p, ok := obj.(*api.Pod)
-	if !ok {
-		return obj.DeepCopyObject()
+	switch o := obj.(type) {
+	case *api.Pod:
+		c := &api.Pod{TypeMeta: o.TypeMeta, Metadata: statusUpdateMeta(o.Metadata), Status: o.Status.DeepCopy()}
+		// The start time is the copy's own: truncated here, in place,
+		// truncateTimes keeps it instead of allocating a truncated copy.
+		if st := c.Status.StartTime; st != nil {
+			*st = truncTime(*st)
+		}
+		return c
+	case *api.ReplicaSet:
+		c := &api.ReplicaSet{TypeMeta: o.TypeMeta, Metadata: statusUpdateMeta(o.Metadata), Status: o.Status}
+		c.Status.Conditions = slices.Clone(o.Status.Conditions)
+		return c
+	case *api.ReplicationController:
+		c := &api.ReplicationController{TypeMeta: o.TypeMeta, Metadata: statusUpdateMeta(o.Metadata), Status: o.Status}
+		c.Status.Conditions = slices.Clone(o.Status.Conditions)
+		return c
 	}
-	m := p.Metadata
+	return obj.DeepCopyObject()
+}
+
+// statusUpdateMeta copies a status update's metadata without the four
+// fields prepareForStatusUpdate replaces with the stored object's.
+func statusUpdateMeta(m api.ObjectMeta) api.ObjectMeta {
 	m.Labels, m.Annotations, m.OwnerReferences, m.Finalizers = nil, nil, nil, nil
-	c := &api.Pod{TypeMeta: p.TypeMeta, Metadata: m.DeepCopy(), Status: p.Status.DeepCopy()}
-	// The start time is the copy's own: truncated here, in place,
-	// truncateTimes keeps it instead of allocating a truncated copy.
-	if st := c.Status.StartTime; st != nil {
-		*st = truncTime(*st)
-	}
-	return c
+	return m.DeepCopy()
 }
 
 // isTerminal reports whether a pod has finished for good.
