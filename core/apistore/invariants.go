@@ -25,10 +25,15 @@ import (
 //   - Every resourceVersion in a log or on a stored object is at most the
 //     global counter, and every remembered event is newer than the newest
 //     forgotten one.
-//   - Replaying the remembered log on top of the state it starts from (empty
-//     while nothing was forgotten) gives exactly the stored objects, pointer for
-//     pointer: the watch history tells the whole truth, which is what lets an
-//     informer's cache, built from list and watch, equal the store.
+//   - The remembered log tells the truth: replaying it gives, pointer for
+//     pointer, every stored object written since the newest forgotten event,
+//     and no object that is not stored; every other stored object was written
+//     before that event (with nothing forgotten, there is no other); and a
+//     key's history starts with an ADDED unless its start was forgotten. That
+//     is what lets an informer's cache, built from list and watch, equal the
+//     store. (The store keeps no copy of the state as of the forgotten
+//     history: it cost a map write for every event forgotten, and a map clone
+//     after every snapshot, for this check alone.)
 //   - Each object is stored under its own namespace and name, in the slot of its
 //     kind; cluster-scoped objects have no namespace; the counts are right; no
 //     namespace entry is empty.
@@ -72,14 +77,13 @@ func (s *Store) CheckInvariants() error {
 			allRVs = append(allRVs, ev.ResourceVersion)
 		}
 
-		// Replay.
-		replayed := maps.Clone(ks.base.Read())
-		if replayed == nil {
-			replayed = make(map[string]api.Object)
-		}
-		if ks.compacted == 0 && len(ks.base.Read()) != 0 {
-			fail(name + ": nothing was forgotten, yet the base state holds objects")
-		}
+		// Replay. The remembered log tells the recent history of every key it
+		// names; a key it does not name was last written before the window
+		// (or, with nothing forgotten, never). A key's first remembered event
+		// may be a MODIFIED or DELETED only if its earlier history was
+		// forgotten.
+		replayed := make(map[string]api.Object)
+		named := make(map[string]bool)
 		for _, ev := range log {
 			if ev.Object == nil {
 				continue
@@ -89,6 +93,8 @@ func (s *Store) CheckInvariants() error {
 				fail(name + ": the event at " + u(ev.ResourceVersion) + " carries the key " + ev.Key + " for " + key)
 			}
 			_, present := replayed[key]
+			forgotten := !named[key] && ks.compacted > 0
+			named[key] = true
 			switch ev.Type {
 			case Added:
 				if present {
@@ -96,12 +102,12 @@ func (s *Store) CheckInvariants() error {
 				}
 				replayed[key] = ev.Object
 			case Modified:
-				if !present {
+				if !present && !forgotten {
 					fail(name + ": MODIFIED at " + u(ev.ResourceVersion) + " for " + key + ", which does not exist")
 				}
 				replayed[key] = ev.Object
 			case Deleted:
-				if !present {
+				if !present && !forgotten {
 					fail(name + ": DELETED at " + u(ev.ResourceVersion) + " for " + key + ", which does not exist")
 				}
 				delete(replayed, key)
@@ -133,8 +139,15 @@ func (s *Store) CheckInvariants() error {
 			fail(name + ": counted " + strconv.Itoa(ks.count) + " objects, holds " + strconv.Itoa(count))
 		}
 		for _, key := range slices.Sorted(maps.Keys(stored)) {
-			if replayed[key] != stored[key] {
+			obj := stored[key]
+			switch {
+			case named[key] && replayed[key] != obj:
 				fail(name + ": replaying the watch history gives a different " + key + " than the one stored")
+			case !named[key] && ks.compacted == 0:
+				fail(name + ": " + key + " is stored, but the watch history, of which nothing was forgotten, never names it")
+			case !named[key] && obj.Meta().ResourceVersion != "" && parseRV(obj.Meta().ResourceVersion) > ks.compacted:
+				fail(name + ": " + key + " was written at resourceVersion " + obj.Meta().ResourceVersion +
+					", after the forgotten history, yet the remembered history does not name it")
 			}
 		}
 		for _, key := range slices.Sorted(maps.Keys(replayed)) {

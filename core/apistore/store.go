@@ -92,12 +92,6 @@ type kindState struct {
 	// compacted is the resourceVersion of the newest event forgotten from the
 	// log, 0 while nothing has been forgotten. A watch must start at or after it.
 	compacted uint64
-
-	// base is the state of this kind as of compacted (key → object): the objects
-	// that replaying the remembered log starts from. CheckInvariants replays the
-	// log on top of it and must arrive at the current state. Empty until the
-	// window first forgets an event.
-	base cow.Map[api.Object]
 }
 
 // New returns an empty store.
@@ -263,14 +257,12 @@ func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
 }
 
 // record appends a watch event to the kind's history and forgets the oldest
-// events beyond the window, folding each forgotten event into base.
+// events beyond the window.
 func (s *Store) record(info *kindInfo, ev WatchEvent) {
 	ks := &s.kinds[info.index]
 	ks.log = append(ks.log, ev)
 	for len(ks.log)-ks.first > s.window {
-		old := ks.log[ks.first]
-		s.foldIntoBase(ks, old)
-		ks.compacted = old.ResourceVersion
+		ks.compacted = ks.log[ks.first].ResourceVersion
 		// The forgotten entry stays in the array untouched: a snapshot may still
 		// see it, and the log is never written below its length.
 		ks.first++
@@ -282,16 +274,5 @@ func (s *Store) record(info *kindInfo, ev WatchEvent) {
 		copy(fresh, ks.log[ks.first:])
 		ks.log = fresh
 		ks.first = 0
-	}
-}
-
-// foldIntoBase applies a forgotten event to the kind's base state.
-func (s *Store) foldIntoBase(ks *kindState, ev WatchEvent) {
-	base := ks.base.Write(s.epoch)
-	key := ev.ObjectKey()
-	if ev.Type == Deleted {
-		delete(base, key)
-	} else {
-		base[key] = ev.Object
 	}
 }
