@@ -27,6 +27,9 @@ const shell = [
 	"wasm_exec.js",
 	"main.wasm",
 	"lessons.json",
+	// The page's words in its other languages, which a page in one of
+	// them fetches before the worker is installed.
+	"messages-zh-CN.json",
 ];
 
 sw.addEventListener("install", (event) => {

@@ -26,7 +26,11 @@ const maxOptions = 100;
 // statusMillis is how long "no completions" stays up.
 const statusMillis = 4000;
 
-/** @typedef {import("./bridge-types.js").RunResult} RunResult */
+/**
+ * RunResult is the engine's answer to a line, or the page's, which says
+ * in note, in its own words, what came of a line it ran itself.
+ * @typedef {import("./bridge-types.js").RunResult & {note?: string}} RunResult
+ */
 /** @typedef {import("./bridge-types.js").CommandError} CommandError */
 
 /**
@@ -193,10 +197,13 @@ class Console {
 		if (result.failure) {
 			entry.appendChild(this.failureView(line, result.failure));
 		}
+		if (result.note) {
+			entry.appendChild(h("p", {class: "console-note", text: result.note}));
+		}
 		if (result.ran) {
 			entry.appendChild(h("p", {class: "console-note", text: `ran ${plural(result.ran, "step")}; now at ${this.stepName(result.step)}`}));
 		}
-		if (!result.output && !result.failure && !result.ran) {
+		if (!result.output && !result.failure && !result.ran && !result.note) {
 			entry.appendChild(h("p", {class: "console-note", text: "ok"}));
 		}
 	}

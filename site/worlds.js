@@ -11,6 +11,7 @@ import {progress} from "./progress.js";
 import {h, plural} from "./ui-util.js";
 import {links} from "./ui-markdown.js";
 import {drawLessonList} from "./ui-lesson.js";
+import {t} from "./i18n.js";
 
 // loadSandbox starts a new sandbox from one of sandboxStarts (the
 // default: a ReplicaSet ready to step), inside an action.
@@ -80,7 +81,7 @@ async function restoreLink(link) {
 		if (link.world !== "sandbox") {
 			info = (await call("load", {lesson: link.world})).lesson || null;
 		}
-		await engine().restore(link, {onProgress: (text) => setStatus(text)});
+		await engine().restore(link, {onProgress: (key, params) => setStatus(t(key, params))});
 		parts.lesson.show(info, {page: link.page, saved: info ? progress.get(info.id) : null});
 		els.worldSelect.value = link.world;
 		state.view = null;
