@@ -362,7 +362,8 @@ function seconds(nanos) {
 // translateStatic puts the page's language into index.html's own text,
 // under root: an element with data-i18n="key" takes the message key as its
 // content, its children marked data-i18n-part="name" put in at the
-// message's {name}; data-i18n-aria-label, data-i18n-title,
+// message's {name} (and data-i18n-n its {n}, for a message that counts);
+// data-i18n-aria-label, data-i18n-title,
 // data-i18n-placeholder and data-i18n-label name the messages of those
 // attributes. index.html holds the English, which the English page shows
 // as it is, without this (e2e's TestStaticTextIsTheCatalogue holds the
@@ -377,7 +378,12 @@ function translateStatic(root) {
 				parts[/** @type {string} */ (part.dataset.i18nPart)] = part;
 			}
 		}
-		el.replaceChildren(...tParts(/** @type {string} */ (el.dataset.i18n), parts));
+		/** @type {Record<string, unknown>} */
+		const params = {...parts};
+		if (el.dataset.i18nN !== undefined) {
+			params.n = Number(el.dataset.i18nN);
+		}
+		el.replaceChildren(...tParts(/** @type {string} */ (el.dataset.i18n), params));
 	}
 	for (const attr of ["aria-label", "title", "placeholder", "label"]) {
 		for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) {
