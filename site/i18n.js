@@ -305,6 +305,14 @@ function has(key) {
 	return key in i18n.messages;
 }
 
+// pageLang is the lang attribute of the page's words inside an element
+// marked as the engine's English: the page's locale, or null for an
+// English page, whose words need no mark.
+/** @returns {string | null} */
+function pageLang() {
+	return i18n.locale === "en" ? null : i18n.locale;
+}
+
 // formatNumber writes n as the locale writes numbers, with options as
 // Intl.NumberFormat takes them.
 /**
@@ -345,18 +353,12 @@ function duration(text) {
 	if (!parts.length || parts.map((p) => p[0]).join("") !== text) {
 		return text;
 	}
-	return parts.map((p) => t(durationUnits[p[2]][1], {n: formatNumber(Number(p[1]), {maximumFractionDigits: 9})})).join(" ");
-}
-
-// seconds writes a span of nanoseconds in seconds, to the millisecond, as
-// the engine's clock reads: "0.102s" in English.
-/**
- * @param {number} nanos
- * @returns {string}
- */
-function seconds(nanos) {
-	const n = formatNumber(nanos / 1e9, {minimumFractionDigits: 3, maximumFractionDigits: 3, useGrouping: false});
-	return t("unit.seconds", {n});
+	return parts.map((p) => {
+		// The engine's precision stays: "0.000s" is "0.000 秒".
+		const digits = (p[1].split(".")[1] || "").length;
+		const n = formatNumber(Number(p[1]), {minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false});
+		return t(durationUnits[p[2]][1], {n});
+	}).join(" ");
 }
 
 // translateStatic puts the page's language into index.html's own text,
@@ -392,4 +394,4 @@ function translateStatic(root) {
 	}
 }
 
-export {i18n, locales, chooseLocale, linkLocale, supportedLocale, startLocale, rememberLocale, useLocale, t, tParts, has, formatNumber, duration, seconds, translateStatic};
+export {i18n, locales, chooseLocale, linkLocale, supportedLocale, startLocale, rememberLocale, useLocale, t, tParts, has, pageLang, formatNumber, duration, translateStatic};
