@@ -18,7 +18,7 @@
 //     chunked run (stabilize) renders only at chunk ends.
 //   - Nothing the engine, a lesson or a share link says is parsed as HTML.
 
-import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, viewArgs} from "./page.js";
+import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {addSteps, fillTimeline, restoreForks} from "./timeline.js";
 import {clearHash, rememberStart, share, syncURL, writeURL} from "./share.js";
 import {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
@@ -180,7 +180,7 @@ const podMenu = new PodMenu(els.podMenu, {
 	fallbackFocus: () => els.stepForward,
 });
 
-const news = new News(/** @type {HTMLElement} */ (document.getElementById("timeline-news")), {stepName: (n) => stepName(n)});
+const news = new News(/** @type {HTMLElement} */ (document.getElementById("timeline-news")), {stepName: (n) => stepName(n), stepNameStart: (n) => stepNameStart(n)});
 
 const loopUI = new Loop({
 	figure: els.loopFigure, caption: els.loopCaption, detail: els.loopDetail,

@@ -305,6 +305,24 @@ function has(key) {
 	return key in i18n.messages;
 }
 
+// listParts joins nodes into a list as the locale writes one ("a, b, or
+// c"; "a、b或c"), kind "disjunction" or "conjunction": the nodes, with the
+// locale's words and punctuation between them as text.
+/**
+ * @param {Node[]} nodes
+ * @param {"conjunction" | "disjunction"} kind
+ * @returns {Array<string | Node>}
+ */
+function listParts(nodes, kind) {
+	const keys = nodes.map((_, i) => `\u0000${i}\u0000`);
+	/** @type {Array<string | Node>} */
+	const out = [];
+	for (const part of new Intl.ListFormat(i18n.locale, {type: kind}).formatToParts(keys)) {
+		out.push(part.type === "element" ? nodes[keys.indexOf(part.value)] : part.value);
+	}
+	return out;
+}
+
 // pageLang is the lang attribute of the page's words inside an element
 // marked as the engine's English: the page's locale, or null for an
 // English page, whose words need no mark.
@@ -394,4 +412,4 @@ function translateStatic(root) {
 	}
 }
 
-export {i18n, locales, chooseLocale, linkLocale, supportedLocale, startLocale, rememberLocale, useLocale, t, tParts, has, pageLang, formatNumber, duration, translateStatic};
+export {i18n, locales, chooseLocale, linkLocale, supportedLocale, startLocale, rememberLocale, useLocale, t, tParts, has, listParts, pageLang, formatNumber, duration, translateStatic};

@@ -338,4 +338,23 @@ export const messages = {
 	"lesson.openAgain": "Open again",
 	"lesson.listTitle": "{n}. {title}",
 	"lesson.nextForYou": "next for you",
+
+	// --- The console -------------------------------------------------------------
+	"console.completionsLabel": "Completions",
+	"console.ran": "ran {steps}; now at {step}",
+	"console.ok": "ok",
+	"console.putSuggestion": "Put {word} in the command line",
+	"console.didYouMean": "did you mean {suggestions}?",
+	"console.noCompletions": "no completions for \"{word}\"",
+	"console.completions": {one: "{n} completion", other: "{n} completions"},
+	"console.completionsShown": "{n} completions, the first {shown} shown: type more to narrow them",
+	"console.completionsHelp": "{count}. ↑/↓ choose, Enter or Tab picks, Esc closes.",
+
+	// --- What a screen reader hears of the world's moves (#timeline-news) --------
+	"news.what": ": {actor}: {summary}.",
+	"news.noWhat": ".",
+	"news.seek": "Now at {step}{what}",
+	"news.step": "{Step}{what}",
+	"news.run": "{n} steps ran, to {step}. {Step}{what}",
+	"news.atRest": " The world is at rest.",
 };
