@@ -27,7 +27,7 @@ import {progress} from "./progress.js";
 import {exportProgress, importProgress, loadLesson, loadLessonList, loadSandbox, openLessons, restoreLink} from "./worlds.js";
 import {keydown, openHelp} from "./keyboard.js";
 import {reducedMotion} from "./ui-util.js";
-import {buildGlossary, decorateStatic} from "./ui-glossary.js";
+import {buildGlossary, decorateStatic, useGlossaryLanguage} from "./ui-glossary.js";
 import {PodMenu, refKey, renderWorld, touchedSet} from "./ui-world.js";
 import {Loop} from "./ui-loop.js";
 import {Lesson} from "./ui-lesson.js";
@@ -511,6 +511,7 @@ function drawProgress(d) {
 // words are there, and says so when the language chosen could not be
 // loaded. The English page has its words in index.html already.
 function showLanguage() {
+	useGlossaryLanguage();
 	els.languageSelect.value = i18n.locale;
 	if (i18n.locale !== "en") {
 		translateStatic(document);

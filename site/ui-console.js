@@ -83,7 +83,9 @@ class Console {
 		// The completion popup: the listbox and the status line that
 		// stands in for it, under the field. The field is the combobox
 		// that controls the list.
-		this.list = h("div", {id: "console-completions", class: "completions", role: "listbox", "aria-label": t("console.completionsLabel"), hidden: true, lang: "en"});
+		// (The list is named when it opens: the page makes the console
+		// before a page in another language has its words.)
+		this.list = h("div", {id: "console-completions", class: "completions", role: "listbox", hidden: true});
 		this.status = h("p", {id: "console-completion-status", class: "completions-status", role: "status"});
 		this.popup = h("div", {class: "completions-popup"}, this.list, this.status);
 		form.appendChild(this.popup);
@@ -434,7 +436,10 @@ class Console {
 		this.open = {line: this.input.value, start, end, candidates};
 		this.active = -1;
 		const shown = candidates.slice(0, maxOptions);
-		this.list.replaceChildren(...shown.map((c, i) => h("div", {id: `console-completion-${i}`, class: "completion", role: "option", "aria-selected": "false", dataset: {index: i}, text: c})));
+		// The options are the console's words; the list's name is the
+		// page's.
+		this.list.replaceChildren(...shown.map((c, i) => h("div", {id: `console-completion-${i}`, class: "completion", role: "option", "aria-selected": "false", lang: "en", dataset: {index: i}, text: c})));
+		this.list.setAttribute("aria-label", t("console.completionsLabel"));
 		this.list.hidden = false;
 		this.input.setAttribute("aria-expanded", "true");
 		this.input.removeAttribute("aria-activedescendant");

@@ -237,7 +237,7 @@ function podButton(pod, touched, showImage = false) {
 	// on both.
 	const description = [
 		t("pod.name", {name: pod.name}),
-		details.join(t("pod.describeSeparator")),
+		details.join(t("list.separator")),
 		image,
 		labels,
 		claim ? claim.short : "",
@@ -248,7 +248,7 @@ function podButton(pod, touched, showImage = false) {
 		claim ? claim.long : "",
 		pod.kubelet ? t("pod.kubelet", {what: kubeletSays(pod.kubelet)}) : "",
 		isTouched ? t("pod.touched") : "",
-	].filter(Boolean).join(t("pod.describeSeparator"));
+	].filter(Boolean).join(t("list.separator"));
 	return h("button", {
 		type: "button",
 		class: classes.join(" "),
