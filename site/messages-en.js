@@ -556,4 +556,5 @@ export const messages = {
 	"loop.travelsUntitled.dropped": "It travels from {from} to {to}, and is lost on the way.",
 	"loop.travelsUntitled.delayed": "It travels from {from} to {to}, held back on the way.",
 	"loop.travelsUntitled.failed": "It travels from {from} to {to}: refused, it bounces back.",
+	"loop.onTheWay": "{n} on the way; next: {next}",
 };

@@ -208,7 +208,8 @@ function term(id, text) {
 
 // format builds a sentence from a text whose {{id}} and {{id|words}}
 // name entries, with each such place drawn by place(id, words), {name}
-// replaced by parts[name] (a node or a string), and the rest as text.
+// replaced by parts[name] (a node or a string), and the rest as text,
+// with its `code` drawn as code (withCode).
 /**
  * @param {string} text
  * @param {(id: string, words?: string) => Node | string} place
@@ -222,15 +223,49 @@ function format(text, place, parts = {}) {
 	let last = 0;
 	for (const m of text.matchAll(re)) {
 		if (m.index > last) {
-			out.push(text.slice(last, m.index));
+			out.push(...withCode(text.slice(last, m.index)));
 		}
 		out.push(m[3] ? parts[m[3]] ?? m[0] : place(m[1], m[2]));
+		last = m.index + m[0].length;
+	}
+	if (last < text.length) {
+		out.push(...withCode(text.slice(last)));
+	}
+	return out;
+}
+
+// withCode draws a glossary text's code, `between backticks` (the
+// commands, flags and object names a translation writes), as code, which
+// is English whatever the text's language; the rest is text.
+/**
+ * @param {string} text
+ * @returns {Array<Node | string>}
+ */
+function withCode(text) {
+	/** @type {Array<Node | string>} */
+	const out = [];
+	let last = 0;
+	for (const m of text.matchAll(/`([^`]+)`/g)) {
+		if (m.index > last) {
+			out.push(text.slice(last, m.index));
+		}
+		out.push(h("code", {lang: "en", text: m[1]}));
 		last = m.index + m[0].length;
 	}
 	if (last < text.length) {
 		out.push(text.slice(last));
 	}
 	return out;
+}
+
+// explain is an entry's one-line explanation, its code drawn as code: the
+// tooltip's, the Glossary panel's and the loop's words for it.
+/**
+ * @param {Entry} e
+ * @returns {Array<Node | string>}
+ */
+function explain(e) {
+	return withCode(e.short);
 }
 
 // phrase builds the panel phrase G.labels[name], its terms drawn as
@@ -431,7 +466,7 @@ function makeTips() {
 		return;
 	}
 	for (const e of G.entries) {
-		const tip = h("div", {role: "tooltip", id: tipId(e.id), class: "term-tip", hidden: true, lang: otherLang(e.lang), text: e.short});
+		const tip = h("div", {role: "tooltip", id: tipId(e.id), class: "term-tip", hidden: true, lang: otherLang(e.lang)}, explain(e));
 		tips.set(e.id, tip);
 		store.appendChild(tip);
 	}
@@ -603,7 +638,7 @@ function entryNode(e) {
 	const which = e.origin === "rlab" ? "model" : "upstream";
 	return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, lang: otherLang(e.lang), dataset: {entry: e.id}},
 		h("h4", {id: `${entryId(e.id)}-term`, class: "gloss-term"}, e.term),
-		h("p", {class: "gloss-short"}, e.short),
+		h("p", {class: "gloss-short"}, explain(e)),
 		h("p", {class: "gloss-long"}, rich(e.long)),
 		h("p", {class: "gloss-upstream", lang: G.langs[`text.${which}`] === e.lang ? null : G.langs[`text.${which}`]}, format(G.text[which], term, {
 			name: h("code", {class: "gloss-name", lang: "en", text: e.upstream.name}),
@@ -910,4 +945,4 @@ document.addEventListener("keydown", (event) => {
 	to.focus();
 });
 
-export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, glossaryEntry, useGlossaryLanguage, G as glossary};
+export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, explain, glossaryEntry, useGlossaryLanguage, G as glossary};

@@ -21,7 +21,7 @@
 // above stays the words for what the picture shows.
 
 import {append, h, reducedMotion, settle} from "./ui-util.js";
-import {glossaryEntry, openGlossary} from "./ui-glossary.js";
+import {explain, glossaryEntry, openGlossary} from "./ui-glossary.js";
 import {has, pageLang, t, tParts} from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -688,7 +688,7 @@ class Loop {
 		this.detail.replaceChildren(...[
 			h("h3", {class: "loop-detail-title"}, h("span", {text: placeName(p)}),
 				entry && entry.upstream ? h("code", {class: "loop-upstream", lang: "en", text: entry.upstream.name}) : null),
-			entry ? h("p", {lang: entry.lang === pageLang() || !pageLang() ? null : entry.lang, text: entry.short}) : null,
+			entry ? h("p", {lang: entry.lang === (pageLang() || "en") ? null : entry.lang}, explain(entry)) : null,
 			held.length ? h("p", {class: "loop-held"}, tParts("loop.now", {held: held.join(t("loop.heldSeparator"))})) : null,
 			h("p", {class: "loop-detail-actions"},
 				h("button", {type: "button", class: "small", "data-loop-action": "panel", text: t("loop.showTable")}),
@@ -814,7 +814,7 @@ class Loop {
 			const [x, y] = along(w.points, w.edge.key === skip ? 0.25 : 0.5);
 			const text = f.count > 1 ? `×${f.count}` : "1";
 			badges.push(s("g", {class: "loop-badge", "data-edge": w.edge.key, "data-count": f.count, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`},
-				s("title", {text: `${f.count} on the way; next: ${f.next}`}),
+				s("title", {text: t("loop.onTheWay", {n: f.count, next: f.next})}),
 				s("rect", {x: -3 - text.length * 3.2, y: -8, width: 6 + text.length * 6.4, height: 16, rx: 8}),
 				s("text", {x: 0, y: 4, "text-anchor": "middle", text})));
 		}
