@@ -76,3 +76,7 @@ test("a text's code is drawn as code, in English", () => {
 	const code = parts.find((p) => typeof p !== "string");
 	assert.equal(code.getAttribute("lang"), "en");
 });
+
+test("a one-line explanation names other entries by their words, as text", () => {
+	assert.equal(drawn(explain({short: "不超出 {{max-surge|maxSurge}} 和 {{workqueue}} 的限度。"})), "不超出 maxSurge 和 工作队列（workqueue） 的限度。");
+});

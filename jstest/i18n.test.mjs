@@ -62,3 +62,17 @@ test("durations and numbers are written for the locale", () => {
 	assert.equal(duration("2.000s"), "2.000 秒", "the engine's precision stays");
 	useLocale("en", messages);
 });
+
+test("Chinese leaves a space between its characters and a Latin word or a number put into a place", () => {
+	const messages = {"m": "从{from}传到{to}。", "n": "第 {n} 步", "o": "{owner}期望{pods}"};
+	useLocale("zh-CN", messages);
+	assert.equal(t("m", {from: "API 服务器", to: "反射器"}), "从 API 服务器传到反射器。");
+	assert.equal(t("m", {from: "反射器", to: "informer/pods"}), "从反射器传到 informer/pods。");
+	assert.equal(t("n", {n: 3}), "第 3 步", "a space the message has is not doubled");
+	const code = document.createElement("code");
+	code.textContent = "rs/web";
+	assert.equal(tParts("o", {owner: code, pods: "3 个 Pod"}).map((p) => (typeof p === "string" ? p : outline(p))).join("|"), "<code>rs/web</code>| 期望 3 个 Pod");
+	useLocale("en", {"m": "from{from}"});
+	assert.equal(t("m", {from: "x"}), "fromx", "English is left as it is written");
+	useLocale("en", messages);
+});

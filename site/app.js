@@ -513,6 +513,9 @@ function drawProgress(d) {
 function showLanguage() {
 	useGlossaryLanguage();
 	els.languageSelect.value = i18n.locale;
+	// The mark of the timeline's present step is the stylesheet's, in
+	// the page's words.
+	els.timeline.style.setProperty("--now-mark", JSON.stringify(t("timeline.now")));
 	if (i18n.locale !== "en") {
 		translateStatic(document);
 		setStatus(loadingStatus());
@@ -758,7 +761,8 @@ Object.assign(parts, {console: consoleUI, lesson, podMenu, news, loop: loopUI});
 
 // The browser tests reach these through RlabUI, as they read the page's
 // state through __rlab: they build the Glossary panel as opening it would,
-// and draw the world afresh to compare with the drawing kept in the page.
-hooks.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey};
+// draw the world afresh to compare with the drawing kept in the page, and
+// translate a copy of index.html to compare with the catalogue.
+hooks.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey, translateStatic};
 
 main();

@@ -252,6 +252,40 @@ function message(key, params) {
 
 const placeRE = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
 
+// Chinese text leaves a space between a Chinese character and a Latin
+// letter or a digit (the zh-cn style guide's first rule), which a
+// translation cannot write around a place whose value it does not know:
+// "从{from}传到{to}" with from "API 服务器". spaceBefore and spaceAfter say
+// whether a value needs one at its start or end, between the message's
+// character c and the value's first or last character.
+const hanRE = /\p{Script=Han}/u;
+const latinRE = /[A-Za-z0-9]/;
+/**
+ * @param {string | undefined} a
+ * @param {string | undefined} b
+ */
+function needsSpace(a, b) {
+	return Boolean(a && b && i18n.locale.startsWith("zh") &&
+		((hanRE.test(a) && latinRE.test(b)) || (latinRE.test(a) && hanRE.test(b))));
+}
+
+// spaced is value, as text, put into text at a place from at to end, with
+// the spaces Chinese leaves at its edges.
+/**
+ * @param {string} text the message
+ * @param {number} at where the place starts in it
+ * @param {number} end where it ends
+ * @param {string} value
+ */
+function spaced(text, at, end, value) {
+	if (!value) {
+		return value;
+	}
+	const before = needsSpace(text[at - 1], value[0]) ? " " : "";
+	const after = needsSpace(value[value.length - 1], text[end]) ? " " : "";
+	return before + value + after;
+}
+
 // t is the message key in the page's language, its {places} filled from
 // params: numbers and strings as text.
 /**
@@ -260,7 +294,8 @@ const placeRE = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
  * @returns {string}
  */
 function t(key, params = {}) {
-	return message(key, params).replace(placeRE, (all, name) => (name in params ? String(params[name]) : all));
+	return message(key, params).replace(placeRE, (all, name, at, text) =>
+		(name in params ? spaced(text, at, at + all.length, String(params[name])) : all));
 }
 
 // tParts is the message key as a list of text and nodes: each {place} is
@@ -281,8 +316,16 @@ function tParts(key, params = {}) {
 			out.push(text.slice(last, at));
 		}
 		const value = m[1] in params ? params[m[1]] : m[0];
-		out.push(value instanceof Node ? value : String(value));
-		last = at + m[0].length;
+		const end = at + m[0].length;
+		if (value instanceof Node) {
+			// A node's text gets the spaces a text would.
+			const words = value.textContent || "";
+			const padded = spaced(text, at, end, words);
+			out.push(...(padded.startsWith(" ") && !words.startsWith(" ") ? [" "] : []), value, ...(padded.endsWith(" ") && !words.endsWith(" ") ? [" "] : []));
+		} else {
+			out.push(spaced(text, at, end, String(value)));
+		}
+		last = end;
 	}
 	if (last < text.length) {
 		out.push(text.slice(last));

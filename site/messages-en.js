@@ -557,4 +557,5 @@ export const messages = {
 	"loop.travelsUntitled.delayed": "It travels from {from} to {to}, held back on the way.",
 	"loop.travelsUntitled.failed": "It travels from {from} to {to}: refused, it bounces back.",
 	"loop.onTheWay": "{n} on the way; next: {next}",
+	"timeline.now": " ◀ now",
 };

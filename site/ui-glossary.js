@@ -258,14 +258,15 @@ function withCode(text) {
 	return out;
 }
 
-// explain is an entry's one-line explanation, its code drawn as code: the
-// tooltip's, the Glossary panel's and the loop's words for it.
+// explain is an entry's one-line explanation, its code drawn as code and
+// the entries it names ({{id|words}}) as their words: the tooltip's and
+// the loop's words for it, where a term could not be pressed.
 /**
  * @param {Entry} e
  * @returns {Array<Node | string>}
  */
 function explain(e) {
-	return withCode(e.short);
+	return format(e.short, (id, words) => words ?? (entries.get(id) || {term: id}).term);
 }
 
 // phrase builds the panel phrase G.labels[name], its terms drawn as
@@ -638,7 +639,7 @@ function entryNode(e) {
 	const which = e.origin === "rlab" ? "model" : "upstream";
 	return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, lang: otherLang(e.lang), dataset: {entry: e.id}},
 		h("h4", {id: `${entryId(e.id)}-term`, class: "gloss-term"}, e.term),
-		h("p", {class: "gloss-short"}, explain(e)),
+		h("p", {class: "gloss-short"}, rich(e.short)),
 		h("p", {class: "gloss-long"}, rich(e.long)),
 		h("p", {class: "gloss-upstream", lang: G.langs[`text.${which}`] === e.lang ? null : G.langs[`text.${which}`]}, format(G.text[which], term, {
 			name: h("code", {class: "gloss-name", lang: "en", text: e.upstream.name}),

@@ -156,7 +156,7 @@ function workersSection(c, seen) {
 		parts.push(h("p", {class: "compact"}, termify(t("inside.allIdle", {workers: t("count.workers", {n: workers.length}), names: workers.map((w) => w.name).join(", ")}), ["worker"], seen)));
 	} else {
 		seen.add("worker").add("key").add(syncEntry(c));
-		parts.push(table(t("inside.workersOf", {name: c.name}), [term("worker"), t("inside.state"), term("key"), t("inside.phase"), term(syncEntry(c), t("inside.syncs"))], workers.map((w) => ({
+		parts.push(table(tParts("inside.workersOf", {name: english(c.name)}), [term("worker"), t("inside.state"), term("key"), t("inside.phase"), term(syncEntry(c), t("inside.syncs"))], workers.map((w) => ({
 			attrs: {class: w.state === "idle" ? "idle" : "active", dataset: {worker: w.name}},
 			cells: [
 				h("code", {lang: "en", text: w.name}),
@@ -192,7 +192,7 @@ function expectationsSection(c, seen) {
 	if (!list.length) {
 		parts.push(h("p", {class: "empty"}, termify(t("inside.noExpectations"), ["expectations"], seen)));
 	} else {
-		parts.push(table(t("inside.expectationsOf", {name: c.name}), [term("key"), term("add"), term("del"), t("inside.state"), t("inside.age")], list.map((x) => ({
+		parts.push(table(tParts("inside.expectationsOf", {name: english(c.name)}), [term("key"), term("add"), term("del"), t("inside.state"), t("inside.age")], list.map((x) => ({
 			attrs: {dataset: {key: x.key}, class: x.satisfied ? "satisfied" : "waiting"},
 			cells: [
 				h("code", {lang: "en", text: x.key}),
