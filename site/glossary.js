@@ -293,7 +293,7 @@ export const glossary = {
 		{
 			id: "resync", group: "informers", term: "resync",
 			short: "A periodic replay of every cached object to the handlers, as a Sync delta, whether it changed or not.",
-			long: "A resync asks the API server nothing: it hands the {{cache}} to the handlers again, so a controller gets another chance at every object. The replication manager ignores pod updates whose resourceVersion did not change, but queues every owner again. It is off unless set (the console's config resync=…).",
+			long: "A resync asks the API server nothing: it hands the {{cache}} to the handlers again, so a controller gets another chance at every object. The replication manager ignores pod updates whose resourceVersion did not change, but queues every owner again. In kube-controller-manager it comes every 12 to 24 hours (a period drawn at start, from --min-resync-period, 12h, up to twice that); in this model it is off unless set (the console's config resync=…).",
 			upstream: {name: "cache.DeltaFIFO.Resync", file: "k8s.io/client-go/tools/cache/delta_fifo.go"},
 		},
 		{
@@ -451,7 +451,7 @@ export const glossary = {
 		},
 		{
 			id: "node-ready", group: "world", term: "node Ready",
-			short: "A node's Ready condition: false (NotReady) when its kubelet has stopped reporting.",
+			short: "A node's Ready condition: Unknown, which kubectl prints as NotReady, once its kubelet has stopped reporting.",
 			long: "Pods on a NotReady node are not moved by the ReplicaSet controller; they stay its replicas until something deletes them.",
 			upstream: {name: "corev1.NodeReady", file: "k8s.io/api/core/v1/types.go"},
 		},
