@@ -38,7 +38,8 @@
 // browser suite runs it on every visible text, label, title and
 // placeholder of the page in Chinese, outside elements marked lang="en".
 // It skips code (backticks, fences, link targets, and tokens shaped like
-// code: rs/web, app=web, --cascade), numbers and a unit after a number, so
-// that what it returns are English words a translator left in: each is
+// code: rs/web, app=web, --cascade), numbers and a unit after a number, and
+// the markup of the page's texts ({{id}}, the id of {{id|words}}, {name}),
+// so that what it returns are English words a translator left in: each is
 // either translated or added to the table's kept terms.
 package i18n
