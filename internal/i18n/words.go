@@ -169,7 +169,8 @@ func firstRune(s string) rune {
 // letters, digits and hyphens, and {name}, a value's name. A name may have
 // capitals and digits here (a catalogue may write {podCount}); the check is
 // the more lenient for it, never the stricter.
-var textMarkup = regexp.MustCompile(`\{\{[a-z0-9-]+(?:\|([^}]*))?\}\}|\{[A-Za-z][A-Za-z0-9_]*\}`)
+// Its groups are the id and the words of a reference, and a value's name.
+var textMarkup = regexp.MustCompile(`\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}|\{([A-Za-z][A-Za-z0-9_]*)\}`)
 
 // stripTextMarkup reduces the page's markup to what a reader sees, as far
 // as the word check is concerned: {{id|words}} to its words, so that a
@@ -182,7 +183,7 @@ func stripTextMarkup(text string) string {
 		case !strings.HasPrefix(m, "{{"):
 			return "0"
 		case strings.Contains(m, "|"):
-			return textMarkup.FindStringSubmatch(m)[1]
+			return textMarkup.FindStringSubmatch(m)[2]
 		default:
 			return " "
 		}
