@@ -3,15 +3,20 @@
 // Glossary panel) and the name of the Kubernetes v1.31 function, type or field
 // it comes from, with its file. ui-glossary.js draws it.
 //
-// To translate the page's glossary, copy this file and translate the
-// strings under text, labels, groups, captions and entries. Every text is a
+// A translation of the glossary is JSON, site/glossary-<locale>.json
+// (glossary-zh-CN.json): this object with the strings under text, labels,
+// groups, captions and entries translated, in the same order. Every text is a
 // whole sentence or phrase, never joined from pieces: where a word inside it
 // is an entry, it says so in place as {{id}} (the entry's term) or {{id|the
 // words shown}}, and where the page puts in a value it names it, as {name}
 // and {file}, so a translation may put them in any order. Upstream names and files are code:
-// they stay as they are. The match table at the end is not text to
-// translate either: it lists the words the engine and the panels write (in
-// English), by which the page finds an entry's term in their text.
+// they stay as they are; so do the commands, flags and object names a
+// translation writes, in backticks, which the page draws as code. The match
+// table at the end is not text to translate either: it lists the words the
+// engine and the panels write (in English), by which the page finds an
+// entry's term in their text, in every language. A translation has instead
+// its own table of the words its panels write (matchZh, for Chinese).
+// internal/i18n's CheckGlossary holds a translation to all of this.
 export const glossary = {
 	lang: "en",
 
