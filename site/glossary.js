@@ -353,7 +353,7 @@ export const glossary = {
 		{
 			id: "attempt-to-delete", group: "gc", term: "attemptToDelete",
 			short: "The garbage collector's queue of dependents to check: is any of their owners still alive? If none is, the dependent is deleted.",
-			long: "For each dependent, attemptToDeleteItem reads its owners from the API server, or remembers them as absent. A dependent with a live owner only loses its references to the gone ones; one with no live owner left is deleted, with its uid as a precondition so that a newer object of the same name is safe.",
+			long: "For each dependent, attemptToDeleteItem reads its owners from the API server, or remembers them as absent. A dependent with a live owner only loses its references to the gone ones and to those being deleted in the {{foreground|foreground}}; one with no live owner left is deleted, with its uid as a precondition so that a newer object of the same name is safe.",
 			upstream: {name: "garbagecollector.GarbageCollector.attemptToDeleteItem", file: "k8s.io/kubernetes/pkg/controller/garbagecollector/garbagecollector.go"},
 		},
 		{
