@@ -3,15 +3,20 @@
 // Glossary panel) and the name of the Kubernetes v1.31 function, type or field
 // it comes from, with its file. ui-glossary.js draws it.
 //
-// To translate the page's glossary, copy this file and translate the
-// strings under text, labels, groups, captions and entries. Every text is a
+// A translation of the glossary is JSON, site/glossary-<locale>.json
+// (glossary-zh-CN.json): this object with the strings under text, labels,
+// groups, captions and entries translated, in the same order. Every text is a
 // whole sentence or phrase, never joined from pieces: where a word inside it
 // is an entry, it says so in place as {{id}} (the entry's term) or {{id|the
 // words shown}}, and where the page puts in a value it names it, as {name}
 // and {file}, so a translation may put them in any order. Upstream names and files are code:
-// they stay as they are. The match table at the end is not text to
-// translate either: it lists the words the engine and the panels write (in
-// English), by which the page finds an entry's term in their text.
+// they stay as they are; so do the commands, flags and object names a
+// translation writes, in backticks, which the page draws as code. The match
+// table at the end is not text to translate either: it lists the words the
+// engine and the panels write (in English), by which the page finds an
+// entry's term in their text, in every language. A translation has instead
+// its own table of the words its panels write (matchZh, for Chinese).
+// internal/i18n's CheckGlossary holds a translation to all of this.
 export const glossary = {
 	lang: "en",
 
@@ -293,7 +298,7 @@ export const glossary = {
 		{
 			id: "resync", group: "informers", term: "resync",
 			short: "A periodic replay of every cached object to the handlers, as a Sync delta, whether it changed or not.",
-			long: "A resync asks the API server nothing: it hands the {{cache}} to the handlers again, so a controller gets another chance at every object. The replication manager ignores pod updates whose resourceVersion did not change, but queues every owner again. It is off unless set (the console's config resync=…).",
+			long: "A resync asks the API server nothing: it hands the {{cache}} to the handlers again, so a controller gets another chance at every object. The replication manager ignores pod updates whose resourceVersion did not change, but queues every owner again. In kube-controller-manager it comes every 12 to 24 hours (a period drawn at start, from --min-resync-period, 12h, up to twice that); in this model it is off unless set (the console's config resync=…).",
 			upstream: {name: "cache.DeltaFIFO.Resync", file: "k8s.io/client-go/tools/cache/delta_fifo.go"},
 		},
 		{
@@ -348,7 +353,7 @@ export const glossary = {
 		{
 			id: "attempt-to-delete", group: "gc", term: "attemptToDelete",
 			short: "The garbage collector's queue of dependents to check: is any of their owners still alive? If none is, the dependent is deleted.",
-			long: "For each dependent, attemptToDeleteItem reads its owners from the API server, or remembers them as absent. A dependent with a live owner only loses its references to the gone ones; one with no live owner left is deleted, with its uid as a precondition so that a newer object of the same name is safe.",
+			long: "For each dependent, attemptToDeleteItem reads its owners from the API server, or remembers them as absent. A dependent with a live owner only loses its references to the gone ones and to those being deleted in the {{foreground|foreground}}; one with no live owner left is deleted, with its uid as a precondition so that a newer object of the same name is safe.",
 			upstream: {name: "garbagecollector.GarbageCollector.attemptToDeleteItem", file: "k8s.io/kubernetes/pkg/controller/garbagecollector/garbagecollector.go"},
 		},
 		{
@@ -451,7 +456,7 @@ export const glossary = {
 		},
 		{
 			id: "node-ready", group: "world", term: "node Ready",
-			short: "A node's Ready condition: false (NotReady) when its kubelet has stopped reporting.",
+			short: "A node's Ready condition: Unknown, which kubectl prints as NotReady, once its kubelet has stopped reporting.",
 			long: "Pods on a NotReady node are not moved by the ReplicaSet controller; they stay its replicas until something deletes them.",
 			upstream: {name: "corev1.NodeReady", file: "k8s.io/api/core/v1/types.go"},
 		},

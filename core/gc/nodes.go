@@ -19,7 +19,7 @@ const nodeParts = 256
 // few thousand steps apart by then, and the few dozen nodes that change
 // between two of them fall in a fraction of the parts.
 type nodeSet struct {
-	parts [nodeParts]cow.Map[node]
+	parts [nodeParts]cow.Map[*node]
 	epoch cow.Epoch
 }
 
@@ -37,12 +37,15 @@ func partOf(uid string) int {
 
 func (s *nodeSet) get(uid string) (node, bool) {
 	n, ok := s.parts[partOf(uid)].Read()[uid]
-	return n, ok
+	if !ok {
+		return node{}, false
+	}
+	return *n, true
 }
 
 // put stores n under its uid.
 func (s *nodeSet) put(n node) {
-	s.parts[partOf(n.uid)].Write(s.epoch)[n.uid] = n
+	s.parts[partOf(n.uid)].Write(s.epoch)[n.uid] = &n
 }
 
 func (s *nodeSet) remove(uid string) {
@@ -73,14 +76,14 @@ func (s *nodeSet) sortedUIDs() []string {
 
 // share returns the parts for a snapshot, which from then on shares them:
 // the set copies a part before its next change.
-func (s *nodeSet) share() [nodeParts]cow.Map[node] {
+func (s *nodeSet) share() [nodeParts]cow.Map[*node] {
 	s.epoch.Next()
 	return s.parts
 }
 
 // restore takes back the parts a snapshot shares; they are copied before
 // their next change, so the snapshot can be restored again.
-func (s *nodeSet) restore(parts [nodeParts]cow.Map[node]) {
+func (s *nodeSet) restore(parts [nodeParts]cow.Map[*node]) {
 	s.parts = parts
 	s.epoch.Next()
 }

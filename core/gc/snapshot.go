@@ -19,7 +19,7 @@ type gcSnapshot struct {
 	monitors      []monitor
 	owners        map[string]ownerRef
 	deleting      []string
-	nodes         [nodeParts]cow.Map[node]
+	nodes         [nodeParts]cow.Map[*node]
 	dependents    map[string][]depRef
 	deletedOwners []string
 	orphaned      map[string][]string

@@ -38,7 +38,24 @@
 // browser suite runs it on every visible text, label, title and
 // placeholder of the page in Chinese, outside elements marked lang="en".
 // It skips code (backticks, fences, link targets, and tokens shaped like
-// code: rs/web, app=web, --cascade), numbers and a unit after a number, so
-// that what it returns are English words a translator left in: each is
+// code: rs/web, app=web, --cascade), numbers and a unit after a number, and
+// the markup of the page's texts ({{id}}, the id of {{id|words}}, {name}),
+// so that what it returns are English words a translator left in: each is
 // either translated or added to the table's kept terms.
+//
+// # The page's glossary
+//
+// The page explains its words with a glossary, site/glossary.js, and loads
+// a translation of it in another locale, site/glossary-<locale>.json: the
+// same object, its texts translated. CheckGlossary holds a translation to
+// the English, so that the two cannot drift apart unseen:
+//
+//	en, _ := i18n.ReadGlossaryJS("site/glossary.js")
+//	zh, _ := i18n.ReadGlossaryJSON("site/glossary-zh-CN.json")
+//	faults := i18n.CheckGlossary(en, zh, terms) // nil when they agree
+//
+// glossary.js is JavaScript, and a Go test should not need node to read
+// it: JSConstJSON reads the plain object literal such a data module holds
+// (strings, objects and arrays, with comments and trailing commas) and
+// refuses anything else, naming the line and column.
 package i18n

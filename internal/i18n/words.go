@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"iter"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -29,7 +30,14 @@ const codePunct = "/=:@#%~&?+"
 //   - tokens that are code by their shape: a flag (--cascade), anything
 //     holding one of / = : @ # % ~ & ? + (rs/web, app=web, nginx:2.0, URLs);
 //   - tokens with a digit (node-1, v1.31, 409, 5ms);
-//   - a unit after a number (5 ms, 1000 s).
+//   - a unit after a number (5 ms, 1000 s);
+//   - the markup of the page's texts (the glossary, the message
+//     catalogue): a reference to a glossary entry, {{id}}, which the page
+//     draws as that entry's term, a text checked on its own, and a value
+//     the page puts in, {name}. Of a reference that names its words,
+//     {{id|words}}, the words are text and are checked, the id is not.
+//     A value is read as a number, so a unit after it (the {n} ms that a
+//     duration may be written as) is not a word either.
 //
 // The English of a translated term in full-width parentheses right after
 // its translation, as the style guide asks on a term's first use
@@ -42,6 +50,7 @@ const codePunct = "/=:@#%~&?+"
 // (Reconcile Lab) is matched whole, between non-letters.
 func (t *Terms) UntranslatedWords(text string) []string {
 	text = stripMarkdownCode(text)
+	text = stripTextMarkup(text)
 	text = t.removeGlosses(text)
 	text = t.removePhrases(text)
 
@@ -153,6 +162,32 @@ func latinLetters(s string) int {
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
 	return r
+}
+
+// textMarkup matches the markup of the page's texts, as ui-glossary.js's
+// format reads it: {{id}} or {{id|words}}, an entry id being lower-case
+// letters, digits and hyphens, and {name}, a value's name. A name may have
+// capitals and digits here (a catalogue may write {podCount}); the check is
+// the more lenient for it, never the stricter.
+// Its groups are the id and the words of a reference, and a value's name.
+var textMarkup = regexp.MustCompile(`\{\{([a-z0-9-]+)(?:\|([^}]*))?\}\}|\{([A-Za-z][A-Za-z0-9_]*)\}`)
+
+// stripTextMarkup reduces the page's markup to what a reader sees, as far
+// as the word check is concerned: {{id|words}} to its words, so that a
+// gloss after them (（sync）) still follows its translation; {{id}} to
+// nothing, since the entry's term is another text, checked where it is
+// written; {name} to a number, the value it most often stands for.
+func stripTextMarkup(text string) string {
+	return textMarkup.ReplaceAllStringFunc(text, func(m string) string {
+		switch {
+		case !strings.HasPrefix(m, "{{"):
+			return "0"
+		case strings.Contains(m, "|"):
+			return textMarkup.FindStringSubmatch(m)[2]
+		default:
+			return " "
+		}
+	})
 }
 
 // removeGlosses blanks out each "（English）" that follows the translation

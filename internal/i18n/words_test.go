@@ -59,6 +59,13 @@ func TestUntranslatedWords(t *testing.T) {
 		{"gloss inside parentheses", "（先由控制器（controller）处理，再入队）", nil},
 		{"a predict block's words are text, its expects are not", "```predict\n有几个 worker？\n- [x] 零个 worker => expect pods -l app=web count=0\n- [ ] 三个 => expect pods count=3\n\n因为 queue 是空的。\n```", []string{"worker", "queue"}},
 		{"a do block's comments are text, its commands are not", "```do\n# 创建 the ReplicaSet\ncreate rs web --replicas=3\n```", []string{"the"}},
+		{"a glossary reference's id is not a word", "{{workqueue}}里的{{dirty}}键。", nil},
+		{"a glossary reference's words are text", "运行 {{worker|workers}} 和 {{owner|ReplicaSet}}。", []string{"workers"}},
+		{"a gloss after a reference's words", "{{controller|控制器}}（controller）与{{desired|期望状态}}（desired state）。", nil},
+		{"a gloss after a reference without words is a word", "{{controller}}（controller）", []string{"controller"}},
+		{"values are not words", "{key} 仍在等待 {pods}，共 {podCount} 个 Pod。", nil},
+		{"a unit after a value", "{delay} ms 之后。", nil},
+		{"braces of another shape are text", "集合 {web, db} 和 {{web page}}。", []string{"web", "db", "page"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, terms.UntranslatedWords(tc.text))
