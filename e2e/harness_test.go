@@ -258,17 +258,6 @@ func buildSite(root, dir string, quality int) error {
 		}
 	}
 
-	// Until site/ has the glossary in Chinese (glossary-zh-CN.json, which
-	// its translator delivers apart from the page), the page in Chinese
-	// gets a small one of the tests' own, so that it finds one: the
-	// entries it lacks stay English, marked so, as the page shows any
-	// entry a translation lacks.
-	if _, ok := files[standInGlossary]; !ok {
-		if files[standInGlossary], err = os.ReadFile(filepath.Join(root, "e2e", "testdata", standInGlossary)); err != nil {
-			return err
-		}
-	}
-
 	// index.html loads the page's scripts as one file, which make wasm
 	// writes; it is built here from the sources just read.
 	if files[siteserver.BundleName], err = siteserver.BundleScripts(os.DirFS(filepath.Join(root, "site"))); err != nil {
@@ -312,10 +301,6 @@ func buildSite(root, dir string, quality int) error {
 		buildTime.Round(time.Millisecond), quality, time.Since(start).Round(time.Millisecond), dir)
 	return nil
 }
-
-// standInGlossary is the glossary in Chinese, which buildSite takes from
-// e2e/testdata when site/ has none.
-const standInGlossary = "glossary-zh-CN.json"
 
 // buildOutput says whether a file in site/ is one make wasm writes rather
 // than part of the page's source.

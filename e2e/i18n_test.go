@@ -5,6 +5,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -19,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reconcilelab/rlab/internal/i18n"
+	"github.com/reconcilelab/rlab/internal/siteserver"
 )
 
 // The tests of this file prove the page in Simplified Chinese (zh-CN): the
@@ -245,6 +249,53 @@ func TestStaticTextIsTheCatalogue(t *testing.T) {
 	})()`)
 	require.Len(t, diffs, 1, "index.html's English is not the catalogue's:\n%s", strings.Join(diffs, "\n"))
 	assert.Regexp(t, `^[1-9][0-9]+$`, diffs[0], "the check read no marked text")
+}
+
+// TestChineseWorksOffline proves the service worker keeps the page's
+// Chinese: after one visit in Chinese, the page loads in Chinese, its
+// glossary too, with its server gone. The test serves the site from a
+// server of its own, so that it can stop it.
+func TestChineseWorksOffline(t *testing.T) {
+	p := newTab(t)
+	p.keepChinese()
+	srv := httptest.NewServer(siteserver.Handler(os.DirFS(p.s.dir)))
+	defer srv.Close()
+	p.navigate(srv.URL + "/")
+	p.waitFor("the page to be ready in Chinese", loadTimeout, chineseReady)
+	p.waitFor("the service worker to cache the page's Chinese", runTimeout,
+		`navigator.serviceWorker.ready.then(() => caches.open("rlab-site-v1")).then((c) => Promise.all(["main.wasm", "messages-zh-CN.json", "glossary-zh-CN.json"].map((f) => c.match(f)))).then((r) => r.every((x) => x !== undefined))`)
+
+	srv.Close()
+	p.navigate(srv.URL + "/")
+	p.waitFor("the page to be ready in Chinese, offline", loadTimeout, chineseReady)
+	p.shot("offline")
+	assert.Equal(t, "单步 ▶", p.text("#step-forward"), "the page's words came from the cache")
+	assert.Equal(t, "zh-CN", eval[string](p, `document.querySelector("#queue .sub-note")?.closest("[lang]")?.lang ?? ""`), "the glossary's Chinese came from the cache")
+}
+
+// TestChineseFallsBackToEnglish proves that a page whose Chinese cannot be
+// had shows itself in English, and says why, rather than nothing: here the
+// browser refuses the catalogue's request.
+func TestChineseFallsBackToEnglish(t *testing.T) {
+	p := newTab(t)
+	p.allowConsoleErrors(`messages-zh-CN\.json`)
+	p.keepChinese()
+	ctx, cancel := context.WithTimeout(p.ctx, quick)
+	defer cancel()
+	_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{})
+	require.NoError(t, err)
+	_, err = chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+		URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/messages-zh-CN.json", Block: true}},
+	})
+	require.NoError(t, err, "blocking the catalogue")
+	p.navigate(p.s.server.URL + "/")
+	p.waitReady()
+	p.shot("english")
+	assert.Equal(t, "en", eval[string](p, `document.documentElement.lang`))
+	assert.Equal(t, "Step ▶", p.text("#step-forward"))
+	assert.Contains(t, p.text("#notice"), "The page could not be shown in 中文", "the learner is told why the page is English")
+	assert.Equal(t, "en", p.value("#language-select"), "the select says the language shown")
+	assert.Equal(t, "zh-CN", eval[string](p, `localStorage.getItem("rlab.locale")`), "the choice is kept for the next visit")
 }
 
 // chineseStates walks the page in Chinese through the states the
