@@ -567,6 +567,14 @@ function hideSoon() {
 	}, 200);
 }
 
+// Only a pointer that moves onto a term shows its tooltip: a pointerover
+// alone may come with no pointer there at all. After a tap that scrolled
+// the page, the browser reports the content now under where the finger
+// was as hovered, by a mouse pointerover and no pointermove; a tooltip
+// shown for that stayed up, since no pointer ever left. pointerover still
+// says what is under the pointer, for hiding.
+/** @type {Element | null} */
+let showingFor = null;
 document.addEventListener("pointerover", (event) => {
 	if (event.pointerType === "touch") {
 		return;
@@ -575,13 +583,27 @@ document.addEventListener("pointerover", (event) => {
 	const el = target && /** @type {HTMLElement | null} */ (target.closest(".term"));
 	const onTip = shown && target && shown.tip.contains(target);
 	hovered = el || (onTip && shown ? shown.tip : null);
-	if (onTip) {
+	if (onTip || el) {
 		clearTimeout(hideTimer);
-	} else if (el) {
-		clearTimeout(hideTimer);
-		clearTimeout(showTimer);
-		showTimer = setTimeout(() => show(el), 120);
 	}
+});
+document.addEventListener("pointermove", (event) => {
+	if (event.pointerType === "touch") {
+		return;
+	}
+	const target = event.target instanceof Element ? event.target : null;
+	const el = target && /** @type {HTMLElement | null} */ (target.closest(".term"));
+	if (!el || el === showingFor || (shown && shown.el === el)) {
+		return;
+	}
+	hovered = el;
+	clearTimeout(hideTimer);
+	clearTimeout(showTimer);
+	showingFor = el;
+	showTimer = setTimeout(() => {
+		showingFor = null;
+		show(el);
+	}, 120);
 });
 document.addEventListener("pointerout", (event) => {
 	const target = event.target instanceof Element ? event.target : null;
@@ -592,6 +614,7 @@ document.addEventListener("pointerout", (event) => {
 	}
 	hovered = null;
 	clearTimeout(showTimer);
+	showingFor = null;
 	if (dismissed && from === dismissed && document.activeElement !== dismissed) {
 		dismissed = null;
 	}
