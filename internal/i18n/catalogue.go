@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -76,48 +75,15 @@ type Catalogue struct {
 var pluralCategories = []string{"zero", "one", "two", "few", "many", "other"}
 
 // ReadCatalogueJS reads the English catalogue, site/messages-en.js, which
-// the page's bundle carries as a module. It reads only the form that file
-// keeps to: `export const messages = {…};`, an object literal whose keys
-// are double-quoted strings or names and whose values are double-quoted
-// strings, or objects of them by plural category; comments, and a comma
-// after the last property, are allowed. name starts every error.
+// the page's bundle carries as a module: `export const messages = {…};`,
+// an object literal of strings, or objects of them by plural category, as
+// JSConstJSON reads it. name starts every error.
 func ReadCatalogueJS(name string, src []byte) (*Catalogue, error) {
-	const head = "export const messages = "
-	text := string(src)
-	start := strings.Index(text, "\n"+head)
-	if strings.HasPrefix(text, head) {
-		start = 0
-	} else if start >= 0 {
-		start++
-	}
-	if start < 0 {
-		return nil, fmt.Errorf("%s: no line starting %q", name, head)
-	}
-	r := &jsReader{name: name, src: text, pos: start + len(head)}
-	c := &Catalogue{Messages: map[string]Message{}}
-	if err := r.object(func(key string, line int) error {
-		if _, dup := c.Messages[key]; dup {
-			return fmt.Errorf("%s:%d: %q is listed twice", name, line, key)
-		}
-		m, err := r.message(key)
-		if err != nil {
-			return err
-		}
-		c.Messages[key] = m
-		c.Keys = append(c.Keys, key)
-		return nil
-	}); err != nil {
+	data, err := JSConstJSON(src, name, "messages")
+	if err != nil {
 		return nil, err
 	}
-	r.space()
-	if !strings.HasPrefix(r.src[r.pos:], ";") {
-		return nil, r.errorf("the object ends with };")
-	}
-	r.pos++
-	if r.space(); r.pos != len(r.src) {
-		return nil, r.errorf("nothing may follow the catalogue")
-	}
-	return c, nil
+	return ReadCatalogueJSON(name, data)
 }
 
 // ReadCatalogueJSON reads a translated catalogue, messages-<locale>.json:
@@ -179,167 +145,6 @@ func checkForms(m Message) error {
 		return errors.New(`plural forms without "other"`)
 	}
 	return nil
-}
-
-// jsReader reads the object literal of messages-en.js.
-type jsReader struct {
-	name string
-	src  string
-	pos  int
-}
-
-func (r *jsReader) line() int { return 1 + strings.Count(r.src[:r.pos], "\n") }
-
-func (r *jsReader) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", r.name, r.line(), fmt.Sprintf(format, args...))
-}
-
-// space skips white space and comments.
-func (r *jsReader) space() {
-	for r.pos < len(r.src) {
-		rest := r.src[r.pos:]
-		switch {
-		case unicode.IsSpace(rune(rest[0])):
-			r.pos++
-		case strings.HasPrefix(rest, "//"):
-			end := strings.IndexByte(rest, '\n')
-			if end < 0 {
-				end = len(rest)
-			}
-			r.pos += end
-		case strings.HasPrefix(rest, "/*"):
-			end := strings.Index(rest, "*/")
-			if end < 0 {
-				r.pos = len(r.src)
-				return
-			}
-			r.pos += end + 2
-		default:
-			return
-		}
-	}
-}
-
-// object reads {key: value, …}, calling prop with each key and its line
-// to read the value that follows the colon.
-func (r *jsReader) object(prop func(key string, line int) error) error {
-	r.space()
-	if !strings.HasPrefix(r.src[r.pos:], "{") {
-		return r.errorf("an object starts with {")
-	}
-	r.pos++
-	for {
-		r.space()
-		if strings.HasPrefix(r.src[r.pos:], "}") {
-			r.pos++
-			return nil
-		}
-		line := r.line()
-		key, err := r.key()
-		if err != nil {
-			return err
-		}
-		r.space()
-		if !strings.HasPrefix(r.src[r.pos:], ":") {
-			return r.errorf("a colon follows the key %q", key)
-		}
-		r.pos++
-		if err := prop(key, line); err != nil {
-			return err
-		}
-		r.space()
-		switch {
-		case strings.HasPrefix(r.src[r.pos:], ","):
-			r.pos++
-		case strings.HasPrefix(r.src[r.pos:], "}"):
-		default:
-			return r.errorf("a comma or } follows the value of %q", key)
-		}
-	}
-}
-
-var jsName = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*`)
-
-// key reads a property's key: a double-quoted string or a name.
-func (r *jsReader) key() (string, error) {
-	if strings.HasPrefix(r.src[r.pos:], `"`) {
-		return r.str()
-	}
-	if m := jsName.FindString(r.src[r.pos:]); m != "" {
-		r.pos += len(m)
-		return m, nil
-	}
-	return "", r.errorf("a key is a double-quoted string or a name")
-}
-
-// str reads a double-quoted string. Its escapes are those Go and
-// JavaScript read alike (\" \\ \n \t \uXXXX); any other is refused.
-func (r *jsReader) str() (string, error) {
-	rest := r.src[r.pos:]
-	end := 1
-	for end < len(rest) && rest[end] != '"' {
-		switch rest[end] {
-		case '\\':
-			end += 2
-		case '\n':
-			return "", r.errorf("a string ends on its line")
-		default:
-			end++
-		}
-	}
-	if end >= len(rest) {
-		return "", r.errorf("an unterminated string")
-	}
-	lit := rest[:end+1]
-	for i := 0; i < len(lit); i++ {
-		if lit[i] == '\\' {
-			if !strings.ContainsRune(`"\ntu`, rune(lit[i+1])) {
-				return "", r.errorf("the escape \\%c: write the character itself", lit[i+1])
-			}
-			i++
-		}
-	}
-	s, err := strconv.Unquote(lit)
-	if err != nil {
-		return "", r.errorf("cannot read the string %s: %v", lit, err)
-	}
-	r.pos += len(lit)
-	return s, nil
-}
-
-// message reads a message: a string, or {category: string, …}.
-func (r *jsReader) message(key string) (Message, error) {
-	r.space()
-	if strings.HasPrefix(r.src[r.pos:], `"`) {
-		s, err := r.str()
-		return Message{Text: s}, err
-	}
-	if !strings.HasPrefix(r.src[r.pos:], "{") {
-		return Message{}, r.errorf("%q is a double-quoted string, or an object of them by plural category", key)
-	}
-	m := Message{Forms: map[string]string{}}
-	err := r.object(func(cat string, line int) error {
-		r.space()
-		if !strings.HasPrefix(r.src[r.pos:], `"`) {
-			return r.errorf("%q's form %q is a double-quoted string", key, cat)
-		}
-		s, err := r.str()
-		if err != nil {
-			return err
-		}
-		if _, dup := m.Forms[cat]; dup {
-			return fmt.Errorf("%s:%d: %q has the form %q twice", r.name, line, key, cat)
-		}
-		m.Forms[cat] = s
-		return nil
-	})
-	if err != nil {
-		return Message{}, err
-	}
-	if err := checkForms(m); err != nil {
-		return Message{}, r.errorf("%q: %v", key, err)
-	}
-	return m, nil
 }
 
 // CheckCatalogue compares tr, the page's catalogue in t's locale, with en,
