@@ -460,4 +460,4 @@ async function call(op, args) {
 	}
 }
 
-export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, english, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setLang, setStatus, showEngineError, showError, showIdle, showNotice, stabilizeChunk, state, stepName, stepNameStart, timelineCap, viewArgs};
+export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, english, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showEngineError, showError, showIdle, showNotice, stabilizeChunk, state, stepName, stepNameStart, timelineCap, viewArgs};

@@ -1,9 +1,9 @@
 // share.js owns share links and the page's URL: the URL always says where
 // the learner is, as a share link does (the world, the seed, the inputs, the
-// present step, the lesson's page), so that a reload, or a link copied from
-// the address bar, returns to exactly here; the Share button puts the same
-// link in a field and on the clipboard. The link's format, and the replay
-// that turns one back into a world, are engine.js's.
+// present step, the lesson's page, the page's language), so that a reload,
+// or a link copied from the address bar, returns to exactly here; the Share
+// button puts the same link in a field and on the clipboard. The link's
+// format, and the replay that turns one back into a world, are engine.js's.
 
 import {els, engine, parts, showEngineError, showNotice, state} from "./page.js";
 import {RlabEngine} from "./engine.js";
