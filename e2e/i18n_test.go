@@ -144,6 +144,25 @@ func TestSwitchingToChineseChangesThePage(t *testing.T) {
 	again, _ := p.stepCount()
 	assert.Equal(t, step, again, "a reload keeps the step")
 
+	// Beside the engine's English sentence of a step whose function the
+	// glossary explains, that explanation in Chinese.
+	p.untilSync()
+	gloss := eval[struct {
+		Models, Want, Got, Text string
+	}](p, `(() => {
+		const models = window.__rlab.view().lastSteps.at(-1).models;
+		const fn = models.split(".").pop().toLowerCase();
+		const entry = [...RlabUI.buildGlossary().querySelectorAll(".gloss-entry")].find((e) => e.querySelector(".gloss-name").textContent.split(".").pop().toLowerCase() === fn);
+		const term = document.querySelector("#sentence .sentence-gloss .term");
+		return {Models: models, Want: entry ? entry.dataset.entry : "", Got: term ? term.dataset.term : "", Text: document.querySelector("#sentence .sentence-gloss")?.textContent ?? ""};
+	})()`)
+	require.NotEmpty(t, gloss.Want, "the sync ended on a step (%s) the glossary does not explain: this proves nothing", gloss.Models)
+	assert.Equal(t, gloss.Want, gloss.Got, "the sentence of a step that models %s is not glossed with its entry", gloss.Models)
+	assert.Regexp(t, `^ （.+：.+）$`, gloss.Text)
+	p.shot("glossed")
+	p.stepBack()
+	step, _ = p.stepCount()
+
 	link := p.shareLink()
 	assert.Contains(t, link, "l=zh-CN", "the share link carries the language")
 	q := newTab(t)

@@ -76,3 +76,12 @@ test("Chinese leaves a space between its characters and a Latin word or a number
 	assert.equal(t("m", {from: "x"}), "fromx", "English is left as it is written");
 	useLocale("en", messages);
 });
+
+test("Chinese text keeps no space between its characters, nor beside its punctuation", () => {
+	useLocale("zh-CN", {"m": "同步从 {start} 运行到 {end}。", "k": "按 {key} 键"});
+	assert.equal(t("m", {start: "0.102 秒", end: "0.108 秒"}), "同步从 0.102 秒运行到 0.108 秒。");
+	assert.equal(t("m", {start: "rs/web", end: "现在 ）"}), "同步从 rs/web 运行到现在）。");
+	assert.equal(t("k", {key: "Esc"}), "按 Esc 键", "a space between Chinese and Latin stays");
+	useLocale("en", {"m": "a  b"});
+	assert.equal(t("m"), "a  b", "English is left as it is written");
+});

@@ -199,6 +199,7 @@ export const messages = {
 	"sentence.meta": "{step} · t={at} · ",
 	"sentence.step": "{meta}{actor}: {summary}{models}",
 	"sentence.models": " — models {fn}",
+	"sentence.gloss": "({term}: {explanation})",
 	"intro.sandbox": "You are looking at a cluster of {nodes}, built by {steps}{did}{wants}. {next}",
 	"intro.lesson": "You are looking at the world of this lesson, after the {steps} of its setup: a cluster of {nodes}{did}{wants}. {next}",
 	"intro.ranOne": ", where you just ran {command}",
@@ -227,6 +228,7 @@ export const messages = {
 	"timeline.forkedDropped": "timeline forked at {step}: the {steps} after it were dropped",
 	"timeline.forkedReplaced": "timeline forked at {step}: your input replaced the {steps} after it",
 	"timeline.setupStep": "setup {n}",
+	"timeline.now": " ◀ now",
 
 	// --- Notes on what a run came to (#sync-note), the queue of actions ----------
 	"queue.queued": "+{n} queued",
@@ -557,5 +559,4 @@ export const messages = {
 	"loop.travelsUntitled.delayed": "It travels from {from} to {to}, held back on the way.",
 	"loop.travelsUntitled.failed": "It travels from {from} to {to}: refused, it bounces back.",
 	"loop.onTheWay": "{n} on the way; next: {next}",
-	"timeline.now": " ◀ now",
 };

@@ -159,6 +159,30 @@ function glossaryEntry(id) {
 	return entries.get(id);
 }
 
+// byFunction holds, by the upstream function an entry comes from (the last
+// part of its upstream name, in lower case), the entry's id: the first
+// entry, in the glossary's order, of each function.
+/** @type {Map<string, string> | null} */
+let byFunction = null;
+
+// entryOfFunction is the entry that explains the upstream function a
+// step models ("processNextWorkItem", "Reflector.watch"), or undefined
+// when the glossary has none.
+/** @param {string} name */
+function entryOfFunction(name) {
+	if (!byFunction) {
+		byFunction = new Map();
+		for (const e of G.entries) {
+			const fn = /** @type {string} */ (e.upstream.name.split(".").pop()).toLowerCase();
+			if (!byFunction.has(fn)) {
+				byFunction.set(fn, e.id);
+			}
+		}
+	}
+	const id = byFunction.get(/** @type {string} */ (name.split(".").pop()).toLowerCase());
+	return id === undefined ? undefined : entries.get(id);
+}
+
 /** @param {string} id */
 const tipId = (id) => `glossary-tip-${id}`;
 /** @param {string} id */
@@ -969,4 +993,4 @@ document.addEventListener("keydown", (event) => {
 	to.focus();
 });
 
-export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, explain, glossaryEntry, useGlossaryLanguage, G as glossary};
+export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, entryOfFunction, explain, glossaryEntry, useGlossaryLanguage, G as glossary};

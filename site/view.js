@@ -8,8 +8,8 @@ import {counterText, els, engine, parts, setStatus, showEngineError, showIdle, s
 import {noteFork, renderTimeline, trimTimeline} from "./timeline.js";
 import {syncURL} from "./share.js";
 import {h, patch, settle} from "./ui-util.js";
-import {duration, t, tParts} from "./i18n.js";
-import {roveTerms} from "./ui-glossary.js";
+import {duration, i18n, t, tParts} from "./i18n.js";
+import {entryOfFunction, explain, roveTerms, term} from "./ui-glossary.js";
 import {renderWorld, touchedSet} from "./ui-world.js";
 import {renderInside} from "./ui-inside.js";
 
@@ -282,8 +282,35 @@ function renderSentence(view, last) {
 		actor: h("strong", {class: "sentence-actor", lang: "en", text: last.actor}),
 		summary: h("span", {class: "sentence-summary", lang: "en", text: last.summary}),
 		models: h("span", {class: "sentence-models-part"}, models),
-	}));
+	}), ...glossOf(last));
 }
+
+// glossOf is, on a page in another language than English, the glossary's
+// explanation in that language of the upstream function the step models,
+// beside the step's sentence, which is the engine's English: nothing when
+// the glossary has no entry for it. It is part of the sentence, whose
+// height is fixed (style.css), and shows whole when the sentence does.
+/**
+ * @param {Step} last
+ * @returns {HTMLElement[]}
+ */
+function glossOf(last) {
+	const entry = i18n.locale === "en" || !last.models ? undefined : entryOfFunction(last.models);
+	if (!entry || entry.lang !== i18n.locale) {
+		return [];
+	}
+	// The same entry's gloss is the element drawn before: a term made
+	// anew at every step would have the page look at every term of the
+	// page again for its Tab stops (roveTerms), ten times a second in Play.
+	if (!lastGloss || lastGloss.id !== entry.id) {
+		lastGloss = {id: entry.id, el: h("span", {class: "sentence-gloss"}, " ", tParts("sentence.gloss", {term: term(entry.id), explanation: fragment(explain(entry))}))};
+	}
+	return [lastGloss.el];
+}
+
+// lastGloss is the gloss glossOf drew last, and the entry it explains.
+/** @type {{id: string, el: HTMLElement} | null} */
+let lastGloss = null;
 
 // introSentence says, in one sentence, what a learner is looking at in a
 // world just loaded: what its setup built, what they ran, what each
