@@ -152,6 +152,9 @@
 //     it, not over it, which is also its accessible description; Escape
 //     hides it and does nothing else; Tab goes on past it; in the help, a
 //     modal dialog, the tooltip is drawn on top.
+//   - TestTooltipNeedsAPointerThatMoves: a mouse pointerover with no
+//     pointer moving (what a tap that scrolled the page left) shows no
+//     tooltip; a mouse moving onto the term does.
 //   - TestWordsAreOneTabStopPerPart: Tab reaches one term of each panel and
 //     of each section inside the controller (27 stops on a small world, not
 //     97), so the console is near the top of the Tab order; ↓, ↑, Home and
@@ -213,6 +216,25 @@
 //     its queue and its decisions; the text timeline announces its steps;
 //     the rollout ends at 4 and 0 with both revisions in a history the
 //     keyboard opens; axe finds nothing serious mid-rollout or after it.
+//   - TestSwitchingToChineseChangesThePage: the header's Language select
+//     switches to 中文 at the same step; <html lang="zh-CN">, the words,
+//     the durations; a reload and a share link keep it (the link opened by
+//     a browser that never chose); English comes back the same way; a
+//     browser whose language is Chinese gets the Chinese page.
+//   - TestLessonOneInChinese: lesson 1, in its real translation, played
+//     through its first page's check, the commands and expects English,
+//     and reloaded, still in Chinese with its answer.
+//   - TestStaticTextIsTheCatalogue: index.html's English is the English
+//     catalogue's, every text and attribute it marks.
+//   - TestChineseLeavesNoEnglishWord: in Chinese, in the states the axe
+//     test visits, the help and the glossary, every visible text, label,
+//     title and placeholder outside lang="en" has no English word that
+//     i18n/terms.zh-CN.md does not keep (a probe proves the check fails).
+//   - TestAxeFindsNothingSeriousInChinese: the axe check, in Chinese.
+//   - TestChineseWorksOffline: the service worker keeps the Chinese
+//     catalogue and glossary; the page is Chinese with its server gone.
+//   - TestChineseFallsBackToEnglish: a catalogue that cannot be had leaves
+//     the page English, with a notice saying why.
 //
 // The accessibility and contrast checks each prove first that they can fail:
 // a probe without a name, a pale probe text, and a list item outside a list

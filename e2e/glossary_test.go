@@ -413,6 +413,27 @@ func TestTermExplainsItselfOnHoverAndFocus(t *testing.T) {
 	p.waitFor("#help to close", quick, `document.getElementById("help").open === false`)
 }
 
+// TestTooltipNeedsAPointerThatMoves proves that only a pointer moving onto
+// a term shows its tooltip. A pointerover alone may come with no pointer
+// there: after a tap that scrolled the page, the browser reported the term
+// that came under the finger's old place as hovered, by a mouse pointerover
+// and no pointermove, and the tooltip it showed stayed up, since no
+// pointer ever left. Headless Chromium sends no such event itself, so the
+// test sends the browser's pointerover; then a real mouse moving there
+// shows the tooltip.
+func TestTooltipNeedsAPointerThatMoves(t *testing.T) {
+	p := openPage(t, "")
+	at := p.markTerm(`document.querySelector('#queue .sub-body .term[data-term="waiting"]')`)
+	eval[any](p, `document.querySelector("[data-e2e-term]").dispatchEvent(new PointerEvent("pointerover", {bubbles: true, pointerType: "mouse", clientX: `+fmt.Sprint(at.X)+`, clientY: `+fmt.Sprint(at.Y)+`})), null`)
+	eval[any](p, `new Promise((resolve) => setTimeout(() => resolve(null), 400))`)
+	assert.False(t, eval[tipState](p, tipOf).Shown, "a pointerover with no pointer moving showed the tooltip")
+
+	p.mouseTo(at.X, at.Y)
+	p.waitFor("the tooltip of a term the mouse moved onto", quick, tipOf+`.shown`)
+	p.mouseTo(5, 5)
+	p.waitFor("the tooltip to hide when the mouse leaves", quick, `!`+tipOf+`.shown`)
+}
+
 // TestGlossaryPanelOpens proves the Glossary panel can be reached every way
 // the page offers: the header's Glossary button, the help's, a term (which
 // opens it at the term's entry, with its upstream name), and the t key, which

@@ -130,6 +130,11 @@ func newSuite() (*suite, error) {
 		// turned off the rest.
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
+		// The page follows the browser's language: the tests' browser
+		// speaks English, whatever the machine's, so that every test but
+		// those of i18n_test.go, which choose another, sees the English
+		// page.
+		chromedp.Flag("lang", "en-US"),
 		chromedp.WindowSize(1280, 900),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

@@ -29,7 +29,7 @@ func TestShareLinkIsValidatedNotTrusted(t *testing.T) {
 
 	t.Run("an unknown part is named with the valid ones", func(t *testing.T) {
 		p := openPage(t, "#v=e2e&w=sandbox&seed=1&at=0&end=0&x=1")
-		assert.Contains(t, p.text("#error"), `unknown part "x" (valid: v, w, seed, at, end, i, p)`)
+		assert.Contains(t, p.text("#error"), `unknown part "x" (valid: v, w, seed, at, end, i, p, l)`)
 	})
 
 	t.Run("markup in a command is text", func(t *testing.T) {

@@ -70,7 +70,7 @@ test("markdown runs a lesson's special blocks where they stand", () => {
 });
 
 test("labelChanges reads kubectl label's changes and says what is wrong", () => {
-	assert.deepEqual(labelChanges("app=web, tier-  env="), {changes: ["app=web", "tier-", "env="], problem: ""});
+	assert.deepEqual(labelChanges("app=web, tier-  env="), {changes: ["app=web", "tier-", "env="], problem: "", parts: []});
 	assert.match(labelChanges("  ").problem, /^Type at least one label change/);
 	for (const bad of ["x", "-app", "a=b=c", "=v"]) {
 		const got = labelChanges(`app=web ${bad}`);

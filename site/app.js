@@ -18,7 +18,7 @@
 //     chunked run (stabilize) renders only at chunk ends.
 //   - Nothing the engine, a lesson or a share link says is parsed as HTML.
 
-import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, state, stepName, viewArgs} from "./page.js";
+import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {addSteps, fillTimeline, restoreForks} from "./timeline.js";
 import {clearHash, rememberStart, share, syncURL, writeURL} from "./share.js";
 import {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
@@ -27,13 +27,14 @@ import {progress} from "./progress.js";
 import {exportProgress, importProgress, loadLesson, loadLessonList, loadSandbox, openLessons, restoreLink} from "./worlds.js";
 import {keydown, openHelp} from "./keyboard.js";
 import {reducedMotion} from "./ui-util.js";
-import {buildGlossary, decorateStatic} from "./ui-glossary.js";
+import {buildGlossary, decorateStatic, useGlossaryLanguage} from "./ui-glossary.js";
 import {PodMenu, refKey, renderWorld, touchedSet} from "./ui-world.js";
 import {Loop} from "./ui-loop.js";
 import {Lesson} from "./ui-lesson.js";
 import {Console} from "./ui-console.js";
 import {News} from "./ui-news.js";
 import {RlabEngine} from "./engine.js";
+import {formatNumber, i18n, locales, rememberLocale, t, tParts, translateStatic} from "./i18n.js";
 
 /** @typedef {import("./bridge-types.js").View} View */
 /** @typedef {import("./bridge-types.js").RunResult} RunResult */
@@ -70,13 +71,14 @@ function earlierSteps() {
 // action). A bare "stabilize" runs chunked, so it can be cancelled.
 /**
  * @param {string} line
- * @returns {Promise<RunResult>}
+ * @returns {Promise<RunResult & {note?: string}>}
  */
 async function runLine(line) {
 	state.intro = false;
 	if (/^\s*stabilize\s*$/.test(line) && !lesson.stepwise()) {
+		// The page ran it, so the page says what came of it.
 		const res = await stabilizeNow();
-		return {ran: 0, step: res.step, atRest: res.atRest, output: res.cancelled ? "cancelled\n" : `at rest at ${stepName(res.step)}\n`};
+		return {ran: 0, step: res.step, atRest: res.atRest, output: "", note: res.cancelled ? t("console.cancelled") : t("console.atRestAt", {step: stepName(res.step)})};
 	}
 	const before = state.view;
 	const page = lesson.pageNumber();
@@ -178,7 +180,7 @@ const podMenu = new PodMenu(els.podMenu, {
 	fallbackFocus: () => els.stepForward,
 });
 
-const news = new News(/** @type {HTMLElement} */ (document.getElementById("timeline-news")), {stepName: (n) => stepName(n)});
+const news = new News(/** @type {HTMLElement} */ (document.getElementById("timeline-news")), {stepName: (n) => stepName(n), stepNameStart: (n) => stepNameStart(n)});
 
 const loopUI = new Loop({
 	figure: els.loopFigure, caption: els.loopCaption, detail: els.loopDetail,
@@ -204,7 +206,7 @@ const loopUI = new Loop({
 function setLoopOpen(open) {
 	els.loopPanel.classList.toggle("open", open);
 	els.loopToggle.setAttribute("aria-expanded", String(open));
-	els.loopToggle.textContent = open ? "Hide the loop" : "Show the loop";
+	els.loopToggle.textContent = open ? t("loop.hide") : t("loop.show");
 }
 
 function wire() {
@@ -216,6 +218,7 @@ function wire() {
 	els.stabilize.addEventListener("click", stabilize);
 	els.cancel.addEventListener("click", () => state.engine && state.engine.cancel());
 	els.share.addEventListener("click", share);
+	els.languageSelect.addEventListener("change", () => switchLanguage(els.languageSelect.value));
 	els.errorDismiss.addEventListener("click", clearError);
 	els.noticeDismiss.addEventListener("click", clearNotice);
 	els.timelineEarlier.addEventListener("click", earlierSteps);
@@ -225,7 +228,7 @@ function wire() {
 	els.lessonToggle.addEventListener("click", () => {
 		const lowered = els.lesson.classList.toggle("lowered");
 		els.lessonToggle.setAttribute("aria-expanded", String(!lowered));
-		els.lessonToggle.textContent = lowered ? "Raise the lesson" : "Lower the lesson";
+		els.lessonToggle.textContent = lowered ? t("lesson.raise") : t("lesson.lower");
 	});
 	els.lessonsClose.addEventListener("click", () => els.lessonsDialog.close());
 	els.lessonsExport.addEventListener("click", exportProgress);
@@ -315,7 +318,7 @@ function wire() {
 		const raw = els.seedInput.value.trim();
 		const seed = raw === "" ? 0 : Number(raw);
 		if (!Number.isSafeInteger(seed) || seed < 0) {
-			showError(`The seed must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, not "${raw}".`);
+			showError(tParts("sandbox.badSeed", {max: Number.MAX_SAFE_INTEGER, seed: english(raw)}));
 			return;
 		}
 		act(async () => {
@@ -323,7 +326,7 @@ function wire() {
 			clearHash();
 			const start = els.worldSelect.value in sandboxStarts ? els.worldSelect.value : "sandbox";
 			await loadSandbox(seed, start);
-			consoleUI.print(`New sandbox${seed ? ` with seed ${seed}` : ""}.`);
+			consoleUI.print(seed ? t("sandbox.newWithSeed", {seed}) : t("sandbox.new"));
 		}, {control: els.newSandbox});
 	});
 
@@ -467,22 +470,22 @@ function drawProgress(d) {
 		return;
 	}
 	/** @param {number} n */
-	const mb = (n) => (n / 1e6).toFixed(1);
+	const mb = (n) => formatNumber(n / 1e6, {minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false});
 	const bar = els.engineProgress;
 	let text;
 	if (d.total > 0) {
 		bar.max = d.total;
 		bar.value = d.loaded;
-		text = `${mb(d.loaded)} of ${mb(d.total)} MB`;
+		text = t("load.ofTotal", {loaded: mb(d.loaded), total: mb(d.total)});
 	} else {
 		bar.removeAttribute("value"); // indeterminate
-		text = `${mb(d.loaded)} MB`;
+		text = t("unit.megabytes", {n: mb(d.loaded)});
 	}
 	if (d.wire > 0) {
-		text += ` (${mb(d.wire)} MB compressed)`;
+		text = t("load.compressed", {progress: text, wire: mb(d.wire)});
 	}
 	if (d.done) {
-		text += ", starting…";
+		text = t("load.starting", {progress: text});
 	}
 	els.engineLoadText.textContent = text;
 	bar.setAttribute("aria-valuetext", text);
@@ -493,8 +496,8 @@ function drawProgress(d) {
 	if (!d.done && d.total > 0) {
 		const quarters = Math.floor(4 * d.loaded / d.total);
 		const loadText = quarters === 0
-			? `loading the simulator (${mb(d.total)} MB)…`
-			: `loading the simulator: ${25 * quarters}% done`;
+			? t("status.loadingSize", {size: t("unit.megabytes", {n: mb(d.total)})})
+			: t("status.loadingDone", {percent: t("unit.percent", {n: formatNumber(25 * quarters)})});
 		if (loadText !== state.loadText) {
 			state.loadText = loadText;
 			if (!state.busy) {
@@ -504,34 +507,72 @@ function drawProgress(d) {
 	}
 }
 
+// showLanguage puts the page's language into index.html's text, once its
+// words are there, and says so when the language chosen could not be
+// loaded. The English page has its words in index.html already.
+function showLanguage() {
+	useGlossaryLanguage();
+	els.languageSelect.value = i18n.locale;
+	// The mark of the timeline's present step is the stylesheet's, in
+	// the page's words.
+	els.timeline.style.setProperty("--now-mark", JSON.stringify(t("timeline.now")));
+	if (i18n.locale !== "en") {
+		translateStatic(document);
+		setStatus(loadingStatus());
+	}
+	if (i18n.failure) {
+		const chosen = locales.find((l) => l.tag === i18n.wanted);
+		showNotice(tParts("language.failed", {language: chosen ? chosen.name : i18n.wanted, reason: english(i18n.failure)}));
+	}
+}
+
+// switchLanguage shows the page in locale: it keeps the choice and loads
+// the page again, at the world, step and lesson page the URL holds, once
+// the actions asked for before have run.
+/** @param {string} locale */
+function switchLanguage(locale) {
+	rememberLocale(locale);
+	act(async () => {
+		stopPlay();
+		writeURL();
+		location.reload();
+	}, {control: els.languageSelect});
+}
+
 async function main() {
+	if (i18n.wanted !== "en") {
+		// The page's text is hidden until its words are there
+		// (i18n.js): nothing is drawn before.
+		await i18n.ready;
+	}
+	showLanguage();
 	wire();
 	if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
-		fail(new Error("this browser cannot run WebAssembly in a worker"));
+		fail(new Error(t("engine.unsupported")), {pageWords: true});
 		return;
 	}
 	const engine = new RlabEngine({
 		workerURL: "worker.js",
-		onStatus: (text, kind) => {
+		onStatus: (kind, detail = "") => {
 			if (kind === "error") {
-				setStatus(text);
-				showError(text);
+				setStatus(tParts("status.restartFailed", {reason: english(detail)}));
+				showError(tParts("status.restartFailed", {reason: english(detail)}));
 			} else if (kind === "restarting") {
-				setStatus(text);
+				setStatus(t("status.restarting"));
 			} else if (kind === "starting" || (kind === "loading" && !engine.download.total)) {
 				// (Once the download's size is known, drawProgress
 				// says how far it is.)
-				state.loadText = text;
+				state.loadText = t(kind === "starting" ? "status.starting" : "status.loading");
 				if (!state.engineUp && !state.busy) {
 					setStatus(loadingStatus());
 				}
 			} else if (kind === "ready" && state.engineUp && state.ready && !state.busy) {
-				setStatus("ready"); // restarted after a crash
+				setStatus(t("status.ready")); // restarted after a crash
 			}
 		},
 		onProgress: showProgress,
 		onRestart: (info) => {
-			showError(`The simulator crashed (${info.reason}) and was restarted; your world was rebuilt.`);
+			showError(tParts("engine.restarted", {reason: english(info.reason)}));
 			act(async () => {
 				await refresh();
 				scheduleRender();
@@ -598,7 +639,7 @@ async function main() {
 				link = RlabEngine.decodeState(hash);
 			} catch (err) {
 				// decodeState throws Errors only.
-				showError(`This share link cannot be used: ${/** @type {Error} */ (err).message}. Showing the default sandbox instead.`);
+				showError(tParts("link.unusable", {reason: english(/** @type {Error} */ (err).message)}));
 			}
 			if (link) {
 				restored = await restoreLink(link);
@@ -610,7 +651,7 @@ async function main() {
 	}, {internal: true});
 	if (!state.view) {
 		// Even the default world failed to load: say so, keep what works.
-		setStatus("error: the first world could not be loaded");
+		setStatus(t("status.firstWorldFailed"));
 		document.body.dataset.state = "error";
 		return;
 	}
@@ -720,7 +761,8 @@ Object.assign(parts, {console: consoleUI, lesson, podMenu, news, loop: loopUI});
 
 // The browser tests reach these through RlabUI, as they read the page's
 // state through __rlab: they build the Glossary panel as opening it would,
-// and draw the world afresh to compare with the drawing kept in the page.
-hooks.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey};
+// draw the world afresh to compare with the drawing kept in the page, and
+// translate a copy of index.html to compare with the catalogue.
+hooks.RlabUI = {buildGlossary, renderWorld, touchedSet, refKey, translateStatic};
 
 main();

@@ -35,7 +35,8 @@ const early = new Map();
 
 /**
  * ReplayState is what a share link holds: enough to rebuild a world.
- * page, the lesson's page on show, is only in a decoded link's state.
+ * page, the lesson's page on show, is only in a decoded link's state;
+ * lang, the language the page was in, is in a link that carries one.
  * @typedef {Object} ReplayState
  * @property {string} version
  * @property {string} world
@@ -44,6 +45,7 @@ const early = new Map();
  * @property {number} at
  * @property {number} end
  * @property {number} [page]
+ * @property {string} [lang]
  */
 
 /**
@@ -52,11 +54,17 @@ const early = new Map();
  */
 
 /**
+ * Progress hears how far a restore got: a message of the page's
+ * catalogue, by key, and its values.
+ * @typedef {(key: string, params: Record<string, string | number>) => void} Progress
+ */
+
+/**
  * EngineOptions are RlabEngine's options (see the constructor).
  * @typedef {Object} EngineOptions
  * @property {string} [workerURL]
  * @property {string} [wasmURL]
- * @property {(text: string, kind: string) => void} [onStatus]
+ * @property {(kind: string, detail?: string) => void} [onStatus]
  * @property {(download: Download) => void} [onProgress]
  * @property {(restart: {reason: string, state: ReplayState | null}) => void} [onRestart]
  * @property {number} [callTimeoutMs]
@@ -69,7 +77,10 @@ const early = new Map();
 
 class RlabEngine {
 	// options: workerURL and wasmURL (default worker.js and main.wasm);
-	// onStatus(text, kind); onProgress(download) (see download);
+	// onStatus(kind, detail), kind being loading, starting, restarting,
+	// ready (after a restart) or error (a restart failed: detail says
+	// why), which the page says in its own words; onProgress(download)
+	// (see download);
 	// onRestart({reason, state});
 	// callTimeoutMs, after which an unanswered request counts as a hung
 	// worker (no bridge op runs anywhere near that long).
@@ -125,11 +136,11 @@ class RlabEngine {
 	// Calls made before it resolves wait for it.
 	/** @returns {Promise<{version: string, readyAt: number}>} */
 	start() {
-		this.onStatus("loading the simulator…", "loading");
+		this.onStatus("loading");
 		const started = this.spawn();
 		// Between the last byte and Go's first answer the module
 		// finishes compiling and Go starts: a while on a slow machine.
-		this.compile().then(() => this.onStatus("starting the simulator…", "starting"), () => {});
+		this.compile().then(() => this.onStatus("starting"), () => {});
 		// A failed start leaves no worker, and every call then says so.
 		this.gate = started.then(() => {}, () => {});
 		return started;
@@ -371,15 +382,15 @@ class RlabEngine {
 		}
 		this.pending.clear();
 		this.restarts++;
-		this.onStatus("the simulator crashed; restarting…", "restarting");
+		this.onStatus("restarting");
 		const state = this.state;
 		this.gate = this.spawn()
 			.then(() => (state ? this.replay(state, () => {}) : null))
 			.then(() => {
-				this.onStatus("ready", "ready");
+				this.onStatus("ready");
 				this.onRestart({reason, state});
 			}, (restartErr) => {
-				this.onStatus(`the simulator could not be restarted: ${restartErr.message}`, "error");
+				this.onStatus("error", restartErr.message);
 				throw restartErr;
 			});
 		// A gate that failed fails every later call with its reason; this
@@ -433,10 +444,13 @@ class RlabEngine {
 	}
 
 	// restore rebuilds the world a state describes (a share link's). It
-	// can be cancelled between chunks; onProgress hears how far it got.
+	// can be cancelled between chunks; onProgress(key, params) hears how
+	// far it got, as a message of the page's catalogue (restore.input:
+	// replaying input n of total, the command; restore.step: at step n of
+	// total) for the page to say in its words.
 	/**
 	 * @param {ReplayState} state
-	 * @param {{onProgress?: (text: string) => void}} [options]
+	 * @param {{onProgress?: Progress}} [options]
 	 */
 	async restore(state, {onProgress = () => {}} = {}) {
 		this.cancelled = false;
@@ -450,7 +464,7 @@ class RlabEngine {
 
 	/**
 	 * @param {ReplayState} state
-	 * @param {(text: string) => void} onProgress
+	 * @param {Progress} onProgress
 	 * @returns {Promise<{failures: string[]}>}
 	 */
 	async replay(state, onProgress) {
@@ -467,7 +481,7 @@ class RlabEngine {
 				throw new Error(`input ${i + 1} ("${input.text}") is at step ${input.step}, but the world is already at step ${step}: the link does not describe a run of this engine`);
 			}
 			step = await this.stepTo(step, input.step, onProgress);
-			onProgress(`replaying input ${i + 1} of ${state.inputs.length}: ${input.text}`);
+			onProgress("restore.input", {n: i + 1, total: state.inputs.length, command: input.text});
 			const res = await this.send("run", {line: input.text});
 			if (res.failure) {
 				failures.push(`${input.text}: ${res.failure.error}`);
@@ -485,7 +499,7 @@ class RlabEngine {
 	/**
 	 * @param {number} step
 	 * @param {number} target
-	 * @param {(text: string) => void} onProgress
+	 * @param {Progress} onProgress
 	 * @returns {Promise<number>}
 	 */
 	async stepTo(step, target, onProgress) {
@@ -498,7 +512,7 @@ class RlabEngine {
 				throw new Error(`the world had nothing left to do at step ${step}, before step ${target}`);
 			}
 			step = res.step;
-			onProgress(`replaying: step ${step} of ${target}`);
+			onProgress("restore.step", {n: step, total: target});
 		}
 		return step;
 	}
@@ -534,8 +548,9 @@ class RlabEngine {
 	}
 
 	// encodeState writes a state as the fragment of a share link:
-	// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…, and p=N,
-	// the lesson's page on show, when the state has one past the first.
+	// v=VERSION&w=WORLD&seed=N&at=N&end=N&i=STEP:COMMAND&i=…, p=N, the
+	// lesson's page on show, when the state has one past the first, and
+	// l=LANG, the page's language, when the state has one.
 	/**
 	 * @param {ReplayState} state
 	 * @returns {string}
@@ -556,6 +571,9 @@ class RlabEngine {
 		if (state.page !== undefined && state.page > 1) {
 			p.append("p", String(state.page));
 		}
+		if (state.lang) {
+			p.append("l", state.lang);
+		}
 		return p.toString();
 	}
 
@@ -572,14 +590,16 @@ class RlabEngine {
 			throw new Error("the link is too long to be a Reconcile Lab link");
 		}
 		const p = new URLSearchParams(text);
-		const known = new Set(["v", "w", "seed", "at", "end", "i", "p"]);
+		const known = new Set(["v", "w", "seed", "at", "end", "i", "p", "l"]);
 		for (const key of p.keys()) {
 			if (!known.has(key)) {
-				throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i, p)`);
+				throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i, p, l)`);
 			}
 		}
-		if (p.getAll("p").length > 1) {
-			throw new Error(`the link must have at most one "p" part`);
+		for (const key of ["p", "l"]) {
+			if (p.getAll(key).length > 1) {
+				throw new Error(`the link must have at most one "${key}" part`);
+			}
 		}
 		for (const key of ["v", "w", "seed", "at", "end"]) {
 			if (p.getAll(key).length !== 1) {
@@ -626,7 +646,18 @@ class RlabEngine {
 		if (page < 1 || (page > 1 && world === "sandbox")) {
 			throw new Error(`the link's page "${page}" is not a lesson page (from 1, and only with a lesson)`);
 		}
-		return {version, world, seed, inputs, at, end, page};
+		// l, the page's language, is a language tag; the page uses it
+		// only if it has that language.
+		const lang = p.get("l");
+		if (lang !== null && !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(lang)) {
+			throw new Error(`the link's language "${clip(lang)}" is not a language tag such as en or zh-CN`);
+		}
+		/** @type {ReplayState & {page: number}} */
+		const state = {version, world, seed, inputs, at, end, page};
+		if (lang !== null) {
+			state.lang = lang;
+		}
+		return state;
 	}
 }
 

@@ -3,10 +3,11 @@
 // widgets app.js makes (parts), the constants that pace it, its messages
 // (#status, #error, #notice), the learner's step numbers, and call, which
 // runs one engine op and shows its error. It imports none of the page's
-// other parts (only a constant of the world's drawing), so each can import
-// it.
+// other parts (only a constant of the world's drawing, and the page's
+// words, i18n.js), so each can import it.
 
 import {maxPodsPerOwner} from "./ui-world.js";
+import {t, tParts} from "./i18n.js";
 
 // The sandbox's first command: a ReplicaSet ready to be stepped, so a
 // learner sees the controller work without reading anything first.
@@ -72,6 +73,7 @@ const viewArgs = {agenda: 8, steps: 1, pods: 1000, podsPerGroup: maxPodsPerOwner
  * @property {HTMLInputElement} seedInput
  * @property {HTMLButtonElement} newSandbox
  * @property {HTMLButtonElement} share
+ * @property {HTMLSelectElement} languageSelect
  * @property {HTMLElement} shareRow
  * @property {HTMLInputElement} shareLink
  * @property {HTMLButtonElement} helpButton
@@ -140,7 +142,7 @@ function findElements() {
 		error: $("error"), errorText: $("error-text"), errorDismiss: $("error-dismiss"),
 		notice: $("notice"), noticeText: $("notice-text"), noticeDismiss: $("notice-dismiss"),
 		worldSelect: $("world-select"), sandboxForm: $("sandbox-form"), seedInput: $("seed-input"), newSandbox: $("new-sandbox"),
-		share: $("share"), shareRow: $("share-row"), shareLink: $("share-link"),
+		share: $("share"), shareRow: $("share-row"), shareLink: $("share-link"), languageSelect: $("language-select"),
 		helpButton: $("help-button"), help: $("help"), helpClose: $("help-close"),
 		lessonsButton: $("lessons-button"), lessonsDialog: $("lessons"), lessonsList: $("lessons-list"),
 		lessonsClose: $("lessons-close"), lessonsExport: $("lessons-export"), lessonsImport: $("lessons-import"),
@@ -208,8 +210,9 @@ const state = {
 	// then the page can be interactive (drawn from its first world),
 	// but what the learner asks for waits for the engine.
 	engineUp: false,
-	// loadText is what #status says while the engine loads.
-	loadText: "loading the simulator…",
+	// loadText is what #status says while the engine loads, once the
+	// engine has said more than that it is loading.
+	loadText: "",
 	// waiting counts the learner's actions not yet started; pending
 	// the actions not yet finished, by the control that asked for
 	// them, which carries a pending mark until they are.
@@ -285,10 +288,47 @@ const state = {
 };
 
 
-/** @param {string} message */
-function showError(message) {
-	els.errorText.textContent = message;
+// showError shows a problem in #error: message, the page's own words
+// (text, or a message's parts, tParts), or, marked engine, the engine's
+// (or the browser's) words, which stay English and are marked so.
+/**
+ * @param {string | Array<string | Node>} message
+ * @param {{engine?: boolean}} [options]
+ */
+function showError(message, {engine = false} = {}) {
+	els.errorText.replaceChildren(...(typeof message === "string" ? [message] : message));
+	setLang(els.errorText, engine);
 	els.error.hidden = false;
+}
+
+// showEngineError shows the engine's words in #error, as showError does.
+/** @param {string} message */
+function showEngineError(message) {
+	showError(message, {engine: true});
+}
+
+// setLang marks el as holding the engine's English (engine) or the page's
+// language (its lang attribute removed, so that el takes the page's).
+/**
+ * @param {Element} el
+ * @param {boolean} engine
+ */
+function setLang(el, engine) {
+	if (engine) {
+		el.setAttribute("lang", "en");
+	} else {
+		el.removeAttribute("lang");
+	}
+}
+
+// english wraps the engine's words (an error's message, a command) in a
+// span marked lang="en", to be put into a sentence of the page's.
+/** @param {string} text */
+function english(text) {
+	const span = document.createElement("span");
+	span.lang = "en";
+	span.textContent = text;
+	return span;
 }
 
 function clearError() {
@@ -296,9 +336,9 @@ function clearError() {
 	els.errorText.textContent = "";
 }
 
-/** @param {string} message */
+/** @param {string | Array<string | Node>} message */
 function showNotice(message) {
-	els.noticeText.textContent = message;
+	els.noticeText.replaceChildren(...(typeof message === "string" ? [message] : message));
 	els.notice.hidden = false;
 }
 
@@ -307,9 +347,15 @@ function clearNotice() {
 	els.noticeText.textContent = "";
 }
 
-/** @param {string} text */
+// setStatus says text in #status, a live region: the page's words, or a
+// message's parts (tParts) with the engine's words in them.
+/** @param {string | Array<string | Node>} text */
 function setStatus(text) {
-	els.status.textContent = text;
+	if (typeof text === "string") {
+		els.status.textContent = text;
+	} else {
+		els.status.replaceChildren(...text);
+	}
 }
 
 // showIdle says what the page is when it is not busy: "ready" once the
@@ -317,7 +363,7 @@ function setStatus(text) {
 // before that, when the page may already be interactive.
 function showIdle() {
 	document.body.dataset.state = state.engineUp ? "ready" : "loading";
-	setStatus(state.engineUp ? "ready" : loadingStatus());
+	setStatus(state.engineUp ? t("status.ready") : loadingStatus());
 }
 
 // loadingStatus is #status while the engine loads. It is a live region,
@@ -325,19 +371,24 @@ function showIdle() {
 // learner's first action starts or the last one stops waiting, not with
 // every byte or press.
 function loadingStatus() {
-	return state.waiting > 0 ? `${state.loadText} (what you asked for runs then)` : state.loadText;
+	const text = state.loadText || t("status.loading");
+	return state.waiting > 0 ? t("status.waiting", {status: text}) : text;
 }
 
-// fail reports a problem the page cannot get past (no engine).
-/** @param {unknown} err */
-function fail(err) {
+// fail reports a problem the page cannot get past (no engine): the
+// engine's (or the browser's) words, or, with pageWords, the page's own.
+/**
+ * @param {unknown} err
+ * @param {{pageWords?: boolean}} [options]
+ */
+function fail(err, {pageWords = false} = {}) {
 	console.error(err);
 	const message = err instanceof Error ? err.message : String(err);
-	setStatus(`error: ${message}`);
-	showError(message);
+	setStatus(tParts("status.error", {reason: pageWords ? message : english(message)}));
+	showError(message, {engine: !pageWords});
 	document.body.dataset.state = "error";
 	if (!state.engineUp) {
-		els.engineLoadText.textContent = "the simulator could not be loaded";
+		els.engineLoadText.textContent = t("engine.loadFailed");
 		els.engineProgress.removeAttribute("aria-valuetext");
 	}
 }
@@ -354,7 +405,17 @@ function fail(err) {
  * @returns {string}
  */
 function stepName(n) {
-	return n >= state.base ? `step ${n - state.base}` : `setup step ${n}`;
+	return n >= state.base ? t("step.name", {n: n - state.base}) : t("step.setupName", {n});
+}
+
+// stepNameStart names step n as stepName does, to start a sentence with:
+// "Step 3" or "Setup step 40".
+/**
+ * @param {number} n
+ * @returns {string}
+ */
+function stepNameStart(n) {
+	return n >= state.base ? t("step.nameStart", {n: n - state.base}) : t("step.setupNameStart", {n});
 }
 
 // counterText is what the step counter says for step n of recorded.
@@ -365,8 +426,8 @@ function stepName(n) {
  */
 function counterText(n, recorded) {
 	return n < state.base
-		? `setup step ${n} of ${state.base}`
-		: `step ${n - state.base} of ${Math.max(0, recorded - state.base)}`;
+		? t("step.setupCounter", {n, total: state.base})
+		: t("step.counter", {n: n - state.base, total: Math.max(0, recorded - state.base)});
 }
 
 // engine is the page's engine, which app.js makes before any part of the
@@ -374,7 +435,7 @@ function counterText(n, recorded) {
 /** @returns {import("./engine.js").RlabEngine} */
 function engine() {
 	if (!state.engine) {
-		throw new Error("the simulator is not started");
+		throw new Error(t("engine.notStarted"));
 	}
 	return state.engine;
 }
@@ -393,10 +454,10 @@ async function call(op, args) {
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
-		showError(err.message);
+		showEngineError(err.message);
 		err.shown = true;
 		throw err;
 	}
 }
 
-export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap, viewArgs};
+export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, english, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showEngineError, showError, showIdle, showNotice, stabilizeChunk, state, stepName, stepNameStart, timelineCap, viewArgs};

@@ -4,10 +4,11 @@
 // speed; and Stabilize's chunked run, with the pictures drawn between its
 // chunks at a pace its cost allows.
 
-import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeChunks, parts, showError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
+import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeChunks, parts, showEngineError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
 import {addSteps, fillTimeline, restoreForks, scheduleTimeline} from "./timeline.js";
 import {afterNextFrame, fetchView, refresh, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls} from "./view.js";
-import {h, plural, settle} from "./ui-util.js";
+import {h, settle} from "./ui-util.js";
+import {duration, t, tParts} from "./i18n.js";
 
 // act runs fn after every action before it has finished. Errors are shown
 // and end the action (and play mode); the page goes on.
@@ -46,7 +47,7 @@ function act(fn, {rethrow = false, control = null, internal = false} = {}) {
 			const err = /** @type {{shown?: boolean, message?: string}} */ (e);
 			stopPlay();
 			if (!err.shown) {
-				showError(err.message || String(err));
+				showEngineError(err.message || String(err));
 				err.shown = true;
 			}
 			if (rethrow) {
@@ -117,8 +118,8 @@ function showQueue() {
 	settle(els.queued, {
 		hidden: n === 0,
 		text: n === 0 ? "" : state.engineUp
-			? `+${n} queued`
-			: `◷ ${plural(n, "action")} waiting for the simulator`,
+			? t("queue.queued", {n})
+			: t("queue.waiting", {actions: t("count.actions", {n})}),
 	});
 	if (!state.engineUp && (n > 0) !== statusWaiting && state.ready && !state.busy) {
 		showIdle();
@@ -144,7 +145,7 @@ async function stepOnce(n) {
 	addSteps(res.steps);
 	await refresh();
 	if (res.ran === 0) {
-		setSyncNote("The agenda is empty: nothing happens until you intervene (try the console, or click a pod).");
+		setSyncNote(t("note.agendaEmpty"));
 	} else {
 		setSyncNote("");
 	}
@@ -165,7 +166,7 @@ function stepBack() {
 }
 
 function untilSync() {
-	if (refuseOnStepwisePage("Next sync")) {
+	if (refuseOnStepwisePage(t("controls.untilSyncName"))) {
 		return Promise.resolve();
 	}
 	return act(async () => {
@@ -175,12 +176,18 @@ function untilSync() {
 		addSteps(res.steps);
 		await refresh();
 		if (res.sync) {
+			// The names, the decision and the error are the engine's.
 			const s = res.sync;
-			setSyncNote(`The sync of ${s.owner} (key ${s.key}) by ${s.worker} ran from ${s.start} to ${s.end}${s.decision ? `: ${s.decision}` : ""}${s.err ? `; it failed: ${s.err}` : ""}.`);
+			/** @param {string} text */
+			const en = (text) => h("span", {lang: "en", text});
+			const params = {owner: en(s.owner), key: en(s.key), worker: en(s.worker), start: duration(s.start), end: duration(s.end),
+				decision: s.decision ? en(s.decision) : "", err: s.err ? en(s.err) : ""};
+			const key = s.decision ? (s.err ? "note.syncDecidedFailed" : "note.syncDecided") : (s.err ? "note.syncFailed" : "note.sync");
+			setSyncNote(tParts(key, params));
 		} else if (res.idle) {
-			setSyncNote("No sync came: the agenda ran dry first.");
+			setSyncNote(t("note.noSyncIdle"));
 		} else if (res.limit) {
-			setSyncNote(`No sync ended within ${res.limit}.`);
+			setSyncNote(tParts("note.noSyncLimit", {limit: h("code", {lang: "en", text: res.limit})}));
 		}
 	}, {control: els.untilSync});
 }
@@ -269,7 +276,7 @@ async function playTick() {
 		const atRest = /** @type {import("./bridge-types.js").View} */ (state.view).atRest;
 		if (res.ran === 0 || atRest) {
 			stopPlay();
-			setSyncNote(atRest ? "Play stopped: the world is at rest." : "Play stopped: nothing is left to do.");
+			setSyncNote(atRest ? t("note.playAtRest") : t("note.playNothingLeft"));
 		}
 	}, {internal: true});
 	if (!state.playing) {
@@ -315,18 +322,18 @@ async function stabilizeNow() {
 		}
 		await refresh();
 		if (state.stabilizeLimited) {
-			setSyncNote(`Stopped after ${chunks * stabilizeChunk} steps without coming to rest: press Stabilize to go on, or read the agenda for what keeps the world busy.`);
+			setSyncNote(t("note.stabilizeLimited", {n: chunks * stabilizeChunk}));
 		} else if (res.cancelled) {
-			setSyncNote(`Cancelled at ${stepName(res.step)}.`);
+			setSyncNote(t("note.cancelledAt", {step: stepName(res.step)}));
 		} else {
 			// refresh set the view.
-			setSyncNote(`At rest after ${/** @type {import("./bridge-types.js").View} */ (state.view).clock} of simulated time.`);
+			setSyncNote(t("note.atRestAfter", {time: duration(/** @type {import("./bridge-types.js").View} */ (state.view).clock)}));
 		}
 		return res;
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
-		showError(err.message);
+		showEngineError(err.message);
 		err.shown = true;
 		// The world went on as far as it got; show that.
 		await refresh().catch(() => {});
@@ -338,7 +345,7 @@ async function stabilizeNow() {
 }
 
 function stabilize() {
-	if (refuseOnStepwisePage("Stabilize")) {
+	if (refuseOnStepwisePage(t("controls.stabilize"))) {
 		return Promise.resolve();
 	}
 	return act(stabilizeNow, {control: els.stabilize});
@@ -394,7 +401,7 @@ function refuseOnStepwisePage(what) {
 	if (!parts.lesson.stepwise()) {
 		return false;
 	}
-	showNotice(`This page of the lesson walks every event: press Step (→). ${what} runs many at once; it works again on a later page.`);
+	showNotice(t("note.stepwise", {what}));
 	return true;
 }
 

@@ -1,7 +1,10 @@
 // progress.js keeps each lesson's progress (the page, the answers, the
 // pages passed, whether the goal was met and how) in localStorage, so that
 // it survives a reload, and reads a progress file back, keeping only what
-// the lesson player reads. It touches nothing else of the page.
+// the lesson player reads. It touches nothing else of the page but its
+// words (i18n.js).
+
+import {t} from "./i18n.js";
 
 // progress keeps each lesson's progress (the page, the answers, the
 // pages passed, whether the goal was met and how) in localStorage, so
@@ -84,10 +87,10 @@ const progress = {
 			data = JSON.parse(text);
 		} catch (err) {
 			// JSON.parse throws SyntaxErrors only.
-			throw new Error(`the file is not JSON (${/** @type {Error} */ (err).message})`);
+			throw new Error(t("progress.notJSON", {reason: /** @type {Error} */ (err).message}));
 		}
 		if (!data || data.format !== "reconcile-lab-progress" || data.version !== 1 || typeof data.lessons !== "object" || !data.lessons) {
-			throw new Error("the file is not Reconcile Lab progress: it has no format \"reconcile-lab-progress\", version 1, and lessons");
+			throw new Error(t("progress.notProgress", {format: `format "reconcile-lab-progress"`, version: "version 1", lessons: "lessons"}));
 		}
 		const kept = this.all();
 		let n = 0;
@@ -104,7 +107,7 @@ const progress = {
 		try {
 			localStorage.setItem(this.key, JSON.stringify(kept));
 		} catch (err) {
-			throw new Error("this browser keeps nothing (storage is off)");
+			throw new Error(t("progress.noStorage"));
 		}
 		return {n, skipped};
 	},

@@ -1,12 +1,13 @@
 // share.js owns share links and the page's URL: the URL always says where
 // the learner is, as a share link does (the world, the seed, the inputs, the
-// present step, the lesson's page), so that a reload, or a link copied from
-// the address bar, returns to exactly here; the Share button puts the same
-// link in a field and on the clipboard. The link's format, and the replay
-// that turns one back into a world, are engine.js's.
+// present step, the lesson's page, the page's language), so that a reload,
+// or a link copied from the address bar, returns to exactly here; the Share
+// button puts the same link in a field and on the clipboard. The link's
+// format, and the replay that turns one back into a world, are engine.js's.
 
-import {els, engine, parts, showError, showNotice, state} from "./page.js";
+import {els, engine, parts, showEngineError, showNotice, state} from "./page.js";
 import {RlabEngine} from "./engine.js";
+import {i18n, t} from "./i18n.js";
 
 // The page's URL always says where the learner is, as a share link does
 // (the world, the seed, the inputs, the present step, the lesson's
@@ -17,8 +18,8 @@ import {RlabEngine} from "./engine.js";
 // that draws the page's own first world.
 const urlDelay = 300;
 
-// urlState is the replay state of the present, with the lesson's page;
-// null before the engine has said its version.
+// urlState is the replay state of the present, with the lesson's page and
+// the page's language; null before the engine has said its version.
 /** @returns {import("./engine.js").ReplayState | null} */
 function urlState() {
 	const view = state.view;
@@ -29,16 +30,18 @@ function urlState() {
 	if (view.mode === "lesson" && parts.lesson.info) {
 		st.page = parts.lesson.page + 1;
 	}
+	st.lang = i18n.locale;
 	return st;
 }
 
-// startKey identifies the default first world, whatever the version.
+// startKey identifies the default first world, whatever the version and
+// the language (which the learner's choice keeps, in localStorage).
 /**
  * @param {import("./engine.js").ReplayState} st
  * @returns {string}
  */
 function startKey(st) {
-	return JSON.stringify(Object.assign({}, st, {version: ""}));
+	return JSON.stringify(Object.assign({}, st, {version: "", lang: ""}));
 }
 
 function syncURL() {
@@ -89,10 +92,10 @@ function share() {
 	}
 	let hash;
 	try {
-		hash = RlabEngine.encodeState(RlabEngine.stateFromView(view, engine().version));
+		hash = RlabEngine.encodeState(Object.assign(RlabEngine.stateFromView(view, engine().version), {lang: i18n.locale}));
 	} catch (e) {
 		// encodeState throws Errors only.
-		showError(/** @type {Error} */ (e).message);
+		showEngineError(/** @type {Error} */ (e).message);
 		return;
 	}
 	const url = `${location.origin}${location.pathname}#${hash}`;
@@ -103,8 +106,8 @@ function share() {
 	history.replaceState(null, "", `#${hash}`);
 	if (navigator.clipboard && navigator.clipboard.writeText) {
 		navigator.clipboard.writeText(url).then(
-			() => showNotice("The share link is copied: whoever opens it gets this world, at this step."),
-			() => showNotice("The share link is in the field above: copy it from there."));
+			() => showNotice(t("share.copied")),
+			() => showNotice(t("share.notCopied")));
 	}
 }
 

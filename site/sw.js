@@ -27,6 +27,10 @@ const shell = [
 	"wasm_exec.js",
 	"main.wasm",
 	"lessons.json",
+	// The page's words and glossary in its other languages, which a page
+	// in one of them fetches before the worker is installed.
+	"messages-zh-CN.json",
+	"glossary-zh-CN.json",
 ];
 
 sw.addEventListener("install", (event) => {

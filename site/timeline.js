@@ -5,7 +5,8 @@
 // recorded future.
 
 import {busyTimelineItems, call, els, parts, state, stepName, timelineCap} from "./page.js";
-import {h, plural} from "./ui-util.js";
+import {h} from "./ui-util.js";
+import {duration, pageLang, t} from "./i18n.js";
 
 /** @typedef {import("./bridge-types.js").View} View */
 /** @typedef {import("./bridge-types.js").Step} Step */
@@ -34,7 +35,7 @@ function noteFork(before, view) {
 	const entry = {n: at + 0.5, fork: at, dropped: before.recordedSteps - at};
 	const i = state.tl.findIndex((e) => e.n > entry.n);
 	state.tl.splice(i < 0 ? state.tl.length : i, 0, entry);
-	parts.console.print(`timeline forked at ${stepName(at)}: the ${plural(before.recordedSteps - at, "recorded step")} after it were dropped`, "console-note fork-note");
+	parts.console.print(t("timeline.forkedDropped", {step: stepName(at), steps: t("count.recordedSteps", {n: before.recordedSteps - at})}), "console-note fork-note");
 }
 
 /** @param {View} view */
@@ -130,7 +131,7 @@ function timelineItem(entry) {
 		/** @type {TimelineItem} */
 		const li = h("li", {class: "fork"},
 			h("span", {"aria-hidden": "true", text: "⎇ "}),
-			`timeline forked at ${stepName(entry.fork)}: your input replaced the ${plural(dropped, "recorded step")} after it`);
+			t("timeline.forkedReplaced", {step: stepName(entry.fork), steps: t("count.recordedSteps", {n: dropped})}));
 		li._entry = entry;
 		return li;
 	}
@@ -141,11 +142,14 @@ function timelineItem(entry) {
 	entry.base = state.base;
 	const setup = s.n <= state.base;
 	/** @type {TimelineItem} */
-	const li = h("li", {class: setup ? "setup" : null, dataset: {step: s.n}, title: s.trace},
+	// The step's actor, sentence and function are the engine's words,
+	// and so is its trace line, the item's title: the item is English,
+	// but for the page's words, its number and time.
+	const li = h("li", {class: setup ? "setup" : null, dataset: {step: s.n}, title: s.trace, lang: "en"},
 		setup
-			? h("span", {class: "tl-n mono", text: `setup ${s.n}`})
+			? h("span", {class: "tl-n mono", lang: pageLang(), text: t("timeline.setupStep", {n: s.n})})
 			: h("span", {class: "tl-n mono", text: `#${s.n - state.base}`}), " ",
-		h("span", {class: "tl-at mono", text: s.at}), " ",
+		h("span", {class: "tl-at mono", lang: pageLang(), text: duration(s.at)}), " ",
 		h("span", {class: "tl-actor", text: s.actor}), " ",
 		h("span", {class: "tl-summary", text: s.summary}),
 		s.models ? [" ", h("code", {class: "tl-models", text: s.models})] : null);

@@ -14,7 +14,8 @@
 // execute hook), because a line can step the world, fork the timeline and
 // change everything else the page draws.
 
-import {byteOffset, charOffset, h, plural} from "./ui-util.js";
+import {byteOffset, charOffset, h} from "./ui-util.js";
+import {listParts, t, tParts} from "./i18n.js";
 
 // maxEntries is how many commands the output keeps; older ones scroll away.
 const maxEntries = 200;
@@ -26,7 +27,11 @@ const maxOptions = 100;
 // statusMillis is how long "no completions" stays up.
 const statusMillis = 4000;
 
-/** @typedef {import("./bridge-types.js").RunResult} RunResult */
+/**
+ * RunResult is the engine's answer to a line, or the page's, which says
+ * in note, in its own words, what came of a line it ran itself.
+ * @typedef {import("./bridge-types.js").RunResult & {note?: string}} RunResult
+ */
 /** @typedef {import("./bridge-types.js").CommandError} CommandError */
 
 /**
@@ -78,7 +83,9 @@ class Console {
 		// The completion popup: the listbox and the status line that
 		// stands in for it, under the field. The field is the combobox
 		// that controls the list.
-		this.list = h("div", {id: "console-completions", class: "completions", role: "listbox", "aria-label": "Completions", hidden: true});
+		// (The list is named when it opens: the page makes the console
+		// before a page in another language has its words.)
+		this.list = h("div", {id: "console-completions", class: "completions", role: "listbox", hidden: true});
 		this.status = h("p", {id: "console-completion-status", class: "completions-status", role: "status"});
 		this.popup = h("div", {class: "completions-popup"}, this.list, this.status);
 		form.appendChild(this.popup);
@@ -127,7 +134,7 @@ class Console {
 	 * @returns {string}
 	 */
 	stepName(n) {
-		return this.hooks.stepName ? this.hooks.stepName(n) : `step ${n}`;
+		return this.hooks.stepName ? this.hooks.stepName(n) : t("step.name", {n});
 	}
 
 	/** @param {boolean} enabled */
@@ -150,14 +157,14 @@ class Console {
 		if (record) {
 			this.remember(line);
 		}
-		const entry = h("div", {class: "console-entry"}, h("p", {class: "console-echo"}, h("span", {class: "prompt", "aria-hidden": "true", text: "$ "}), h("code", {text: line})));
+		const entry = h("div", {class: "console-entry"}, h("p", {class: "console-echo"}, h("span", {class: "prompt", "aria-hidden": "true", text: "$ "}), h("code", {lang: "en", text: line})));
 		this.add(entry);
 		let result;
 		try {
 			result = await this.hooks.execute(line);
 		} catch (err) {
 			// execute rejects with the engine's Error.
-			entry.appendChild(h("p", {class: "console-error", text: /** @type {Error} */ (err).message}));
+			entry.appendChild(h("p", {class: "console-error", lang: "en", text: /** @type {Error} */ (err).message}));
 			this.scroll();
 			return null;
 		}
@@ -174,7 +181,7 @@ class Console {
 	 */
 	echo(line, result) {
 		this.remember(line);
-		const entry = h("div", {class: "console-entry"}, h("p", {class: "console-echo"}, h("span", {class: "prompt", "aria-hidden": "true", text: "$ "}), h("code", {text: line})));
+		const entry = h("div", {class: "console-entry"}, h("p", {class: "console-echo"}, h("span", {class: "prompt", "aria-hidden": "true", text: "$ "}), h("code", {lang: "en", text: line})));
 		this.add(entry);
 		this.show(entry, line, result);
 		this.scroll();
@@ -188,16 +195,19 @@ class Console {
 	 */
 	show(entry, line, result) {
 		if (result.output) {
-			entry.appendChild(h("pre", {class: "console-out", text: result.output.replace(/\n$/, "")}));
+			entry.appendChild(h("pre", {class: "console-out", lang: "en", text: result.output.replace(/\n$/, "")}));
 		}
 		if (result.failure) {
 			entry.appendChild(this.failureView(line, result.failure));
 		}
-		if (result.ran) {
-			entry.appendChild(h("p", {class: "console-note", text: `ran ${plural(result.ran, "step")}; now at ${this.stepName(result.step)}`}));
+		if (result.note) {
+			entry.appendChild(h("p", {class: "console-note", text: result.note}));
 		}
-		if (!result.output && !result.failure && !result.ran) {
-			entry.appendChild(h("p", {class: "console-note", text: "ok"}));
+		if (result.ran) {
+			entry.appendChild(h("p", {class: "console-note", text: t("console.ran", {steps: t("count.steps", {n: result.ran}), step: this.stepName(result.step)})}));
+		}
+		if (!result.output && !result.failure && !result.ran && !result.note) {
+			entry.appendChild(h("p", {class: "console-note", text: t("console.ok")}));
 		}
 	}
 
@@ -214,32 +224,30 @@ class Console {
 	 */
 	failureView(line, failure) {
 		const text = failure.kind === "parse" && failure.message ? `${failure.line}:${failure.col}: ${failure.message}` : failure.error || failure.message;
-		const box = h("div", {class: "console-error"}, h("p", {class: "console-error-text"}, h("span", {"aria-hidden": "true", text: "✕ "}), text));
+		// The engine's message, the line and its hint are English; "did
+		// you mean" and the list of suggestions are the page's words.
+		const box = h("div", {class: "console-error"}, h("p", {class: "console-error-text", lang: "en"}, h("span", {"aria-hidden": "true", text: "✕ "}), text));
 		const firstLine = line.split("\n")[Math.max(0, (failure.line || 1) - 1)] || "";
 		if (failure.col > 0 && failure.kind === "parse") {
 			const col = charOffset(firstLine, failure.col - 1);
-			box.appendChild(h("pre", {class: "caret", "aria-hidden": "true", text: `${firstLine}\n${" ".repeat(col)}^`}));
+			box.appendChild(h("pre", {class: "caret", "aria-hidden": "true", lang: "en", text: `${firstLine}\n${" ".repeat(col)}^`}));
 		}
 		const suggestions = failure.suggestions || [];
 		if (suggestions.length) {
-			const row = h("p", {class: "suggestions"}, "did you mean");
-			suggestions.forEach((word, i) => {
-				const button = h("button", {type: "button", class: "suggestion", dataset: {suggestion: word}, title: `Put ${word} in the command line`, text: word});
+			const buttons = suggestions.map((word) => {
+				// The button says a word of the console's language, and its
+				// title names it: both are English.
+				const button = h("button", {type: "button", class: "suggestion", lang: "en", dataset: {suggestion: word}, title: t("console.putSuggestion", {word}), text: word});
 				button.addEventListener("click", () => {
 					this.input.value = replaceWord(firstLine, failure.col, word);
 					this.input.focus();
 					this.input.setSelectionRange(this.input.value.length, this.input.value.length);
 				});
-				// Punctuation keeps to its button: "a, b or c?".
-				const last = suggestions.length - 1;
-				row.append(h("span", null, button, i === last ? "?" : i < last - 1 ? "," : null));
-				if (i === last - 1) {
-					row.append("or");
-				}
+				return button;
 			});
-			box.appendChild(row);
+			box.appendChild(h("p", {class: "suggestions"}, suggestionRow(buttons)));
 		} else if (failure.hint) {
-			box.appendChild(h("p", {class: "hint-text", text: failure.hint}));
+			box.appendChild(h("p", {class: "hint-text", lang: "en", text: failure.hint}));
 		}
 		return box;
 	}
@@ -397,7 +405,7 @@ class Console {
 			const at = prefix.length > current.length ? this.insert(start, end, prefix) : end;
 			this.openList(start, at, candidates);
 		} else {
-			this.say(`no completions for "${current || line.trim()}"`);
+			this.say(tParts("console.noCompletions", {word: h("span", {lang: "en", text: current || line.trim()})}));
 		}
 	}
 
@@ -428,12 +436,17 @@ class Console {
 		this.open = {line: this.input.value, start, end, candidates};
 		this.active = -1;
 		const shown = candidates.slice(0, maxOptions);
-		this.list.replaceChildren(...shown.map((c, i) => h("div", {id: `console-completion-${i}`, class: "completion", role: "option", "aria-selected": "false", dataset: {index: i}, text: c})));
+		// The options are the console's words; the list's name is the
+		// page's.
+		this.list.replaceChildren(...shown.map((c, i) => h("div", {id: `console-completion-${i}`, class: "completion", role: "option", "aria-selected": "false", lang: "en", dataset: {index: i}, text: c})));
+		this.list.setAttribute("aria-label", t("console.completionsLabel"));
 		this.list.hidden = false;
 		this.input.setAttribute("aria-expanded", "true");
 		this.input.removeAttribute("aria-activedescendant");
-		const more = candidates.length > shown.length ? `, the first ${shown.length} shown: type more to narrow them` : "";
-		this.say(`${candidates.length} completions${more}. ↑/↓ choose, Enter or Tab picks, Esc closes.`, {keep: true});
+		const count = candidates.length > shown.length
+			? t("console.completionsShown", {n: candidates.length, shown: shown.length})
+			: t("console.completions", {n: candidates.length});
+		this.say(t("console.completionsHelp", {count}), {keep: true});
 	}
 
 	// setActive makes option i the active one, for assistive technology
@@ -489,21 +502,58 @@ class Console {
 	// say puts a short note in the status line, in the list's place;
 	// unless kept (while the list is open), it goes after a moment.
 	/**
-	 * @param {string} text
+	 * @param {string | Array<string | Node>} text
 	 * @param {{keep?: boolean}} [options]
 	 */
 	say(text, {keep = false} = {}) {
 		clearTimeout(this.statusTimer);
-		if (text) {
+		if (text.length) {
 			this.place();
 		}
-		this.status.textContent = text;
-		if (text && !keep) {
+		this.status.replaceChildren(...(typeof text === "string" ? [text] : text));
+		if (text.length && !keep) {
 			this.statusTimer = setTimeout(() => {
 				this.status.textContent = "";
 			}, statusMillis);
 		}
 	}
+}
+
+// suggestionRow is "did you mean a, b or c?" with a button for each
+// suggestion, as the row's items: the words of the message and of the
+// list each an item of their own, and the punctuation kept to the button
+// before it ("c?"), as the row wraps.
+/**
+ * @param {HTMLButtonElement[]} buttons
+ * @returns {Array<string | Node>}
+ */
+function suggestionRow(buttons) {
+	const list = document.createDocumentFragment();
+	/** @type {Array<string | Node>} */
+	const pieces = [];
+	for (const part of tParts("console.didYouMean", {suggestions: list})) {
+		pieces.push(...(part === list ? listParts(buttons, "disjunction") : [part]));
+	}
+	/** @type {Array<string | HTMLElement>} */
+	const items = [];
+	for (const piece of pieces) {
+		if (piece instanceof Node) {
+			items.push(h("span", null, piece));
+			continue;
+		}
+		// Text: its leading punctuation goes to the button before it.
+		const [, lead, words] = /** @type {RegExpExecArray} */ (/^([\p{P}\s]*)([\s\S]*)$/u.exec(piece));
+		const before = items[items.length - 1];
+		if (lead.trim() && before instanceof HTMLElement) {
+			before.append(lead.trim());
+		} else if (lead.trim()) {
+			items.push(lead.trim());
+		}
+		if (words.trim()) {
+			items.push(words.trim());
+		}
+	}
+	return items;
 }
 
 // finished is a candidate as it goes in the line: a finished word gets a

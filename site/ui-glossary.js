@@ -23,16 +23,165 @@
 // a term the first time it appears in a section, not at every repetition,
 // so that the keyboard does not have to step through the same word twenty
 // times.
+//
+// In another language than English, the glossary is glossary.js's English
+// with each of its texts in that language where the page's glossary data
+// in it (i18n.glossary, glossary-<locale>.json) has it: an entry it lacks
+// stays English, marked lang="en", as does any text it lacks. Its terms
+// are found both by the English words the engine writes (glossary.js's
+// match) and by the words the page's own text writes for them in that
+// language (the data's matchZh, by entry), so that a tooltip explains the
+// engine's English in the page's language. useGlossaryLanguage makes it
+// so, once the page's words are there and before anything is drawn.
 
 import {h, isTyping} from "./ui-util.js";
 import {glossary as glossaryData} from "./glossary.js";
+import {i18n} from "./i18n.js";
 
-const G = glossaryData;
-/** @typedef {typeof G.entries[number]} Entry */
-const entries = new Map(G.entries.map((e) => [e.id, e]));
-// The glossary's labels and match table, by name and entry id.
-const labels = /** @type {Record<string, string>} */ (G.labels);
-const matchWords = /** @type {Record<string, string[]>} */ (G.match);
+/**
+ * An entry of the glossary, and the language of its words.
+ * @typedef {typeof glossaryData.entries[number] & {lang: string, origin?: string}} Entry
+ */
+/**
+ * The glossary as the page shows it: glossary.js's shape, each text in the
+ * page's language or English, and, by the path of each text ("text.title",
+ * "labels.lastSyncs", "captions.queue", "groups.queue"), its language.
+ * @typedef {Object} Glossary
+ * @property {string} lang
+ * @property {Record<string, string>} text
+ * @property {Record<string, string>} labels
+ * @property {Array<{id: string, title: string}>} groups
+ * @property {Record<string, string>} captions
+ * @property {Entry[]} entries
+ * @property {Record<string, string>} langs
+ */
+
+/** @type {Glossary} */
+const G = localized(glossaryData, null, "en");
+let entries = new Map(G.entries.map((e) => [e.id, e]));
+// The words by which the page finds each entry's terms in a text, by
+// entry id: the engine's English, and the page's own words.
+/** @type {Record<string, string[]>} */
+let matchWords = /** @type {Record<string, string[]>} */ (glossaryData.match);
+
+// localized is the glossary en, each text in locale where tr (a
+// glossary-<locale>.json's data, or null) has it.
+/**
+ * @param {typeof glossaryData} en
+ * @param {any} tr the data as fetched, checked here field by field
+ * @param {string} locale
+ * @returns {Glossary}
+ */
+function localized(en, tr, locale) {
+	/** @type {Record<string, string>} */
+	const langs = {};
+	/**
+	 * @param {string} path
+	 * @param {unknown} mine
+	 * @param {string} english
+	 */
+	const pick = (path, mine, english) => {
+		const ok = typeof mine === "string" && mine !== "";
+		langs[path] = ok ? locale : "en";
+		return ok ? /** @type {string} */ (mine) : english;
+	};
+	/**
+	 * @param {string} part
+	 * @param {Record<string, string>} english
+	 */
+	const texts = (part, english) => {
+		const mine = tr && tr[part] && typeof tr[part] === "object" ? tr[part] : {};
+		/** @type {Record<string, string>} */
+		const out = {};
+		for (const [key, text] of Object.entries(english)) {
+			out[key] = pick(`${part}.${key}`, mine[key], text);
+		}
+		return out;
+	};
+	/** @param {string} part */
+	const byID = (part) => new Map((tr && Array.isArray(tr[part]) ? tr[part] : []).filter((x) => x && typeof x.id === "string").map((x) => [x.id, x]));
+	const groups = byID("groups");
+	const mine = byID("entries");
+	return {
+		lang: locale,
+		text: texts("text", en.text),
+		labels: texts("labels", /** @type {Record<string, string>} */ (en.labels)),
+		captions: texts("captions", /** @type {Record<string, string>} */ (en.captions)),
+		groups: en.groups.map((g) => ({id: g.id, title: pick(`groups.${g.id}`, (groups.get(g.id) || {}).title, g.title)})),
+		entries: en.entries.map((e) => {
+			const m = mine.get(e.id);
+			const whole = m && [m.term, m.short, m.long].every((x) => typeof x === "string" && x !== "");
+			// An entry is in one language: a translation that lacks one
+			// of its texts is not mixed with the English.
+			return whole ? {...e, term: m.term, short: m.short, long: m.long, lang: locale} : {...e, lang: "en"};
+		}),
+		langs,
+	};
+}
+
+// useGlossaryLanguage makes the glossary the page's language's, from the
+// page's glossary data in it (i18n.glossary), and makes the tooltips. The
+// page calls it once its words are there, before it draws anything; an
+// English page, whose glossary is glossary.js's, calls it too, for the
+// tooltips.
+function useGlossaryLanguage() {
+	if (i18n.locale !== "en") {
+		const tr = /** @type {any} */ (i18n.glossary);
+		Object.assign(G, localized(glossaryData, tr, i18n.locale));
+		entries = new Map(G.entries.map((e) => [e.id, e]));
+		/** @type {Record<string, string[]>} */
+		const both = {};
+		const zh = tr && tr.matchZh && typeof tr.matchZh === "object" ? tr.matchZh : {};
+		for (const [id, words] of Object.entries(/** @type {Record<string, string[]>} */ (glossaryData.match))) {
+			both[id] = [...words];
+		}
+		for (const [id, words] of Object.entries(zh)) {
+			if (Array.isArray(words)) {
+				both[id] = [...(both[id] || []), ...words.filter((w) => typeof w === "string" && w !== "")];
+			}
+		}
+		matchWords = both;
+		matchers.clear();
+	}
+	makeTips();
+}
+
+// otherLang is the lang attribute of a text of the glossary in lang: none
+// when it is the page's.
+/** @param {string} lang */
+function otherLang(lang) {
+	return lang === i18n.locale ? null : lang;
+}
+
+// glossaryEntry is the entry id names, as the page shows it, or undefined.
+/** @param {string} id */
+function glossaryEntry(id) {
+	return entries.get(id);
+}
+
+// byFunction holds, by the upstream function an entry comes from (the last
+// part of its upstream name, in lower case), the entry's id: the first
+// entry, in the glossary's order, of each function.
+/** @type {Map<string, string> | null} */
+let byFunction = null;
+
+// entryOfFunction is the entry that explains the upstream function a
+// step models ("processNextWorkItem", "Reflector.watch"), or undefined
+// when the glossary has none.
+/** @param {string} name */
+function entryOfFunction(name) {
+	if (!byFunction) {
+		byFunction = new Map();
+		for (const e of G.entries) {
+			const fn = /** @type {string} */ (e.upstream.name.split(".").pop()).toLowerCase();
+			if (!byFunction.has(fn)) {
+				byFunction.set(fn, e.id);
+			}
+		}
+	}
+	const id = byFunction.get(/** @type {string} */ (name.split(".").pop()).toLowerCase());
+	return id === undefined ? undefined : entries.get(id);
+}
 
 /** @param {string} id */
 const tipId = (id) => `glossary-tip-${id}`;
@@ -74,13 +223,17 @@ function term(id, text) {
 		class: "term",
 		"aria-describedby": tipId(id),
 		"aria-haspopup": "dialog",
+		// Words given are in the language of the text around them; the
+		// entry's own term is in the entry's.
+		lang: text === undefined ? otherLang(e.lang) : null,
 		dataset: {term: id},
 	}, text ?? e.term);
 }
 
 // format builds a sentence from a text whose {{id}} and {{id|words}}
 // name entries, with each such place drawn by place(id, words), {name}
-// replaced by parts[name] (a node or a string), and the rest as text.
+// replaced by parts[name] (a node or a string), and the rest as text,
+// with its `code` drawn as code (withCode).
 /**
  * @param {string} text
  * @param {(id: string, words?: string) => Node | string} place
@@ -94,15 +247,50 @@ function format(text, place, parts = {}) {
 	let last = 0;
 	for (const m of text.matchAll(re)) {
 		if (m.index > last) {
-			out.push(text.slice(last, m.index));
+			out.push(...withCode(text.slice(last, m.index)));
 		}
 		out.push(m[3] ? parts[m[3]] ?? m[0] : place(m[1], m[2]));
+		last = m.index + m[0].length;
+	}
+	if (last < text.length) {
+		out.push(...withCode(text.slice(last)));
+	}
+	return out;
+}
+
+// withCode draws a glossary text's code, `between backticks` (the
+// commands, flags and object names a translation writes), as code, which
+// is English whatever the text's language; the rest is text.
+/**
+ * @param {string} text
+ * @returns {Array<Node | string>}
+ */
+function withCode(text) {
+	/** @type {Array<Node | string>} */
+	const out = [];
+	let last = 0;
+	for (const m of text.matchAll(/`([^`]+)`/g)) {
+		if (m.index > last) {
+			out.push(text.slice(last, m.index));
+		}
+		out.push(h("code", {lang: "en", text: m[1]}));
 		last = m.index + m[0].length;
 	}
 	if (last < text.length) {
 		out.push(text.slice(last));
 	}
 	return out;
+}
+
+// explain is an entry's one-line explanation, its code drawn as code and
+// the entries it names ({{id|words}}) as their words: the tooltip's and
+// the loop's words for it, where a term could not be pressed.
+/**
+ * @param {Entry} e
+ * @returns {Array<Node | string>}
+ */
+function explain(e) {
+	return format(e.short, (id, words) => words ?? (entries.get(id) || {term: id}).term);
 }
 
 // phrase builds the panel phrase G.labels[name], its terms drawn as
@@ -113,7 +301,9 @@ function format(text, place, parts = {}) {
  * @returns {Array<Node | string>}
  */
 function phrase(name, parts) {
-	return format(labels[name], (id, words) => term(id, words), parts);
+	const words = format(G.labels[name], (id, words) => term(id, words), parts);
+	const lang = otherLang(G.langs[`labels.${name}`]);
+	return lang ? [h("span", {lang}, words)] : words;
 }
 
 // matchers caches, by the list of entries looked for, a regular
@@ -284,19 +474,28 @@ function termsIn(root) {
 
 // --- Tooltips ---------------------------------------------------------------
 
-// Each entry has one tooltip, made at load, that all its terms name with
+// Each entry has one tooltip, made as the page starts (makeTips, once the
+// glossary is in the page's language), that all its terms name with
 // aria-describedby: a reader hears the explanation whether or not it is
 // on the screen. The tooltips wait, hidden, in #glossary-tips; the one
 // shown moves into the open dialog when its term is in one, since a
 // modal dialog covers everything outside it.
 const store = h("div", {id: "glossary-tips"});
+/** @type {Map<string, HTMLElement>} */
 const tips = new Map();
-for (const e of G.entries) {
-	const tip = h("div", {role: "tooltip", id: tipId(e.id), class: "term-tip", hidden: true, text: e.short});
-	tips.set(e.id, tip);
-	store.appendChild(tip);
-}
 document.body.appendChild(store);
+
+// makeTips makes the tooltips, once.
+function makeTips() {
+	if (tips.size) {
+		return;
+	}
+	for (const e of G.entries) {
+		const tip = h("div", {role: "tooltip", id: tipId(e.id), class: "term-tip", hidden: true, lang: otherLang(e.lang)}, explain(e));
+		tips.set(e.id, tip);
+		store.appendChild(tip);
+	}
+}
 
 // shown is the tooltip on the screen: {el, tip}, el being its term.
 /** @type {{el: HTMLElement, tip: HTMLElement} | null} */
@@ -392,6 +591,14 @@ function hideSoon() {
 	}, 200);
 }
 
+// Only a pointer that moves onto a term shows its tooltip: a pointerover
+// alone may come with no pointer there at all. After a tap that scrolled
+// the page, the browser reports the content now under where the finger
+// was as hovered, by a mouse pointerover and no pointermove; a tooltip
+// shown for that stayed up, since no pointer ever left. pointerover still
+// says what is under the pointer, for hiding.
+/** @type {Element | null} */
+let showingFor = null;
 document.addEventListener("pointerover", (event) => {
 	if (event.pointerType === "touch") {
 		return;
@@ -400,13 +607,27 @@ document.addEventListener("pointerover", (event) => {
 	const el = target && /** @type {HTMLElement | null} */ (target.closest(".term"));
 	const onTip = shown && target && shown.tip.contains(target);
 	hovered = el || (onTip && shown ? shown.tip : null);
-	if (onTip) {
+	if (onTip || el) {
 		clearTimeout(hideTimer);
-	} else if (el) {
-		clearTimeout(hideTimer);
-		clearTimeout(showTimer);
-		showTimer = setTimeout(() => show(el), 120);
 	}
+});
+document.addEventListener("pointermove", (event) => {
+	if (event.pointerType === "touch") {
+		return;
+	}
+	const target = event.target instanceof Element ? event.target : null;
+	const el = target && /** @type {HTMLElement | null} */ (target.closest(".term"));
+	if (!el || el === showingFor || (shown && shown.el === el)) {
+		return;
+	}
+	hovered = el;
+	clearTimeout(hideTimer);
+	clearTimeout(showTimer);
+	showingFor = el;
+	showTimer = setTimeout(() => {
+		showingFor = null;
+		show(el);
+	}, 120);
 });
 document.addEventListener("pointerout", (event) => {
 	const target = event.target instanceof Element ? event.target : null;
@@ -417,6 +638,7 @@ document.addEventListener("pointerout", (event) => {
 	}
 	hovered = null;
 	clearTimeout(showTimer);
+	showingFor = null;
 	if (dismissed && from === dismissed && document.activeElement !== dismissed) {
 		dismissed = null;
 	}
@@ -461,14 +683,14 @@ function rich(text) {
 
 /** @param {Entry} e */
 function entryNode(e) {
-	const template = e.origin === "rlab" ? G.text.model : G.text.upstream;
-	return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, dataset: {entry: e.id}},
+	const which = e.origin === "rlab" ? "model" : "upstream";
+	return h("article", {id: entryId(e.id), class: "gloss-entry", tabindex: "-1", "aria-labelledby": `${entryId(e.id)}-term`, lang: otherLang(e.lang), dataset: {entry: e.id}},
 		h("h4", {id: `${entryId(e.id)}-term`, class: "gloss-term"}, e.term),
-		h("p", {class: "gloss-short"}, e.short),
+		h("p", {class: "gloss-short"}, rich(e.short)),
 		h("p", {class: "gloss-long"}, rich(e.long)),
-		h("p", {class: "gloss-upstream"}, format(template, term, {
-			name: h("code", {class: "gloss-name", text: e.upstream.name}),
-			file: h("code", {class: "gloss-file", text: e.upstream.file}),
+		h("p", {class: "gloss-upstream", lang: G.langs[`text.${which}`] === e.lang ? null : G.langs[`text.${which}`]}, format(G.text[which], term, {
+			name: h("code", {class: "gloss-name", lang: "en", text: e.upstream.name}),
+			file: h("code", {class: "gloss-file", lang: "en", text: e.upstream.file}),
 		})));
 }
 
@@ -488,17 +710,21 @@ function buildGlossary() {
 	if (dialog) {
 		return dialog;
 	}
-	closeButton = h("button", {type: "button", class: "small gloss-close", text: G.text.close});
+	/** @param {string} path */
+	const lang = (path) => otherLang(G.langs[path]);
+	closeButton = h("button", {type: "button", class: "small gloss-close", lang: lang("text.close"), text: G.text.close});
 	dialog = h("dialog", {id: "glossary", class: "glossary", "aria-labelledby": "glossary-title"},
 		h("div", {class: "gloss-head"},
-			h("h2", {id: "glossary-title", text: G.text.title}),
+			h("h2", {id: "glossary-title", lang: lang("text.title"), text: G.text.title}),
 			closeButton),
-		h("p", {class: "gloss-intro", text: G.text.intro}),
-		h("nav", {class: "gloss-nav", "aria-label": G.text.sections},
-			h("ul", null, G.groups.map((g) => h("li", null,
-				h("button", {type: "button", class: "small", dataset: {group: g.id}, text: g.title}))))),
+		h("p", {class: "gloss-intro", lang: lang("text.intro"), text: G.text.intro}),
+		// The nav's name is in the page's language or the glossary's
+		// English: its lang says which.
+		h("nav", {class: "gloss-nav", "aria-label": G.text.sections, lang: lang("text.sections")},
+			h("ul", {lang: otherLang(G.langs["text.sections"]) ? i18n.locale : null}, G.groups.map((g) => h("li", null,
+				h("button", {type: "button", class: "small", lang: lang(`groups.${g.id}`), dataset: {group: g.id}, text: g.title}))))),
 		G.groups.map((g) => h("section", {id: `glossary-group-${g.id}`, class: "gloss-group", "aria-labelledby": `glossary-group-${g.id}-h`},
-			h("h3", {id: `glossary-group-${g.id}-h`, text: g.title}),
+			h("h3", {id: `glossary-group-${g.id}-h`, lang: lang(`groups.${g.id}`), text: g.title}),
 			G.entries.filter((e) => e.group === g.id).map(entryNode))));
 	document.body.appendChild(dialog);
 	wireDialog(dialog, closeButton);
@@ -647,7 +873,7 @@ function decorateStatic() {
 	for (const [panel, text] of Object.entries(G.captions)) {
 		const body = document.querySelector(`#${panel} > .sub-body`);
 		if (body) {
-			body.before(h("p", {class: "sub-note"}, format(text, (id, words) => term(id, words))));
+			body.before(h("p", {class: "sub-note", lang: otherLang(G.langs[`captions.${panel}`])}, format(text, (id, words) => term(id, words))));
 		}
 	}
 	for (const root of [document.querySelector("main"), document.getElementById("help")]) {
@@ -767,4 +993,4 @@ document.addEventListener("keydown", (event) => {
 	to.focus();
 });
 
-export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, G as glossary};
+export {term, termify, phrase, decorate, decorateWorld, decorateWorldPart, decorateStatic, termFocus, restoreTermFocus, roveTerms, openGlossary, buildGlossary, entryOfFunction, explain, glossaryEntry, useGlossaryLanguage, G as glossary};

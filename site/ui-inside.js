@@ -13,9 +13,15 @@
 // and focus and leads to the glossary. Labels name their entry directly;
 // words inside the engine's own text (a sync's decision, a worker's phase,
 // the agenda) are found by UI.termify, once per section.
+//
+// The panels' own words are the page's (i18n.js); the engine's (a
+// worker's phase, a sync's decision, what the agenda will run, names of
+// controllers and informers) stay English, marked lang="en" (english),
+// and their terms are explained in the page's language all the same.
 
-import {h, patch, plural, table} from "./ui-util.js";
+import {h, patch, table} from "./ui-util.js";
 import {phrase, restoreTermFocus, term, termFocus, termify} from "./ui-glossary.js";
+import {duration, has, t, tParts} from "./i18n.js";
 
 // maxEntries is the most cache entries, and the most keys waiting in
 // the DeltaFIFO, drawn per informer; the console's cache command shows
@@ -43,6 +49,28 @@ function empty(text) {
 	return h("p", {class: "empty", text});
 }
 
+// english holds the engine's words (text, or what termify made of them)
+// in a span marked lang="en".
+/** @param {import("./ui-util.js").Child} words */
+function english(words) {
+	return h("span", {lang: "en"}, words);
+}
+
+// engineState is one of the engine's fixed words for a state (an
+// informer's "watching", a worker's "idle") in the page's words, where the
+// catalogue has it as prefix.state, and else as the engine says it.
+/**
+ * @param {string} prefix
+ * @param {string} state
+ */
+function engineState(prefix, state) {
+	const key = `${prefix}.${state}`;
+	return has(key) ? t(key) : state;
+}
+
+// none is what a part of the workqueue holds when it holds nothing.
+const none = () => h("span", {class: "none", text: t("inside.none")});
+
 // keyList draws keys as a list whose items carry data-queue-key.
 /**
  * @template T
@@ -68,41 +96,41 @@ function queueSection(c, seen) {
 	const delayed = q.delayed || [];
 	const requeues = q.requeues || [];
 	/** @type {HTMLElement[]} */
-	const parts = [h("h4", null, h("code", {text: q.name || c.kind}), ` (${c.name})`)];
+	const parts = [h("h4", null, h("code", {lang: "en", text: q.name || c.kind}), " (", english(c.name), ")")];
 	const nothing = !waiting.length && !dirty.length && !processing.length && !delayed.length && !requeues.length;
 	parts.push(h("div", {class: "waiting"},
 		h("span", {class: "q-label"}, term("waiting")),
 		waiting.length
-			? keyList("ol", waiting, (key) => h("li", {dataset: {queueKey: key}}, h("code", {text: key})))
-			: h("span", {class: "none", text: "none"})));
+			? keyList("ol", waiting, (key) => h("li", {dataset: {queueKey: key}}, h("code", {lang: "en", text: key})))
+			: none()));
 	parts.push(h("div", {class: "processing"},
 		h("span", {class: "q-label"}, term("processing")),
 		processing.length
-			? keyList("ul", processing, (p) => h("li", {dataset: {queueKey: p.key}}, h("code", {text: p.key}), p.worker ? ` ← ${p.worker}` : ""))
-			: h("span", {class: "none", text: "none"})));
+			? keyList("ul", processing, (p) => h("li", {dataset: {queueKey: p.key}}, h("code", {lang: "en", text: p.key}), p.worker ? [" ← ", english(p.worker)] : ""))
+			: none()));
 	if (!nothing) {
 		parts.push(h("div", {class: "dirty"},
 			h("span", {class: "q-label"}, term("dirty")),
 			dirty.length
-				? keyList("ul", dirty, (key) => h("li", {dataset: {dirtyKey: key}}, h("code", {text: key})))
-				: h("span", {class: "none", text: "none"})));
+				? keyList("ul", dirty, (key) => h("li", {dataset: {dirtyKey: key}}, h("code", {lang: "en", text: key})))
+				: none()));
 		parts.push(h("div", {class: "delayed"},
 			h("span", {class: "q-label"}, term("delayed")),
 			delayed.length
 				? keyList("ul", delayed, (d) => h("li", {dataset: {queueKey: d.key}},
-					h("code", {text: d.key}), termify(` ready at ${d.readyAt} (after ${d.delay}${d.rateLimited ? ", rate limited" : ""})`, ["rate-limited"], seen)))
-				: h("span", {class: "none", text: "none"})));
+					h("code", {lang: "en", text: d.key}), termify(t(d.rateLimited ? "inside.delayedRateLimited" : "inside.delayedUntil", {at: duration(d.readyAt), delay: duration(d.delay)}), ["rate-limited"], seen)))
+				: none()));
 		// Shown whenever the queue holds anything, like delayed, so
 		// that the learner meets the rate limiter's count before a
 		// failure fills it.
 		parts.push(h("div", {class: "requeues"},
-			h("span", {class: "q-label"}, term("requeues", "requeues (NumRequeues)")),
+			h("span", {class: "q-label"}, term("requeues", t("inside.requeues"))),
 			requeues.length
-				? keyList("ul", requeues, (r) => h("li", {dataset: {queueKey: r.key}}, h("code", {text: r.key}), ` × ${r.count}`))
-				: h("span", {class: "none", text: "none"})));
+				? keyList("ul", requeues, (r) => h("li", {dataset: {queueKey: r.key}}, h("code", {lang: "en", text: r.key}), ` × ${r.count}`))
+				: none()));
 	}
 	const idle = (q.idleWorkers || []).length;
-	parts.push(h("p", {class: "q-foot"}, termify(`${plural(idle, "worker")} idle in Get${nothing ? "; the queue is empty" : ""}`, ["worker", "get"], seen)));
+	parts.push(h("p", {class: "q-foot"}, termify(t(nothing ? "inside.idleInGetEmpty" : "inside.idleInGet", {workers: t("count.workers", {n: idle})}), ["worker", "get"], seen)));
 	return h("section", {class: "controller-section" + (nothing ? " quiet" : ""), dataset: {controller: c.kind}}, parts);
 }
 
@@ -122,19 +150,19 @@ function syncEntry(c) {
 function workersSection(c, seen) {
 	const workers = c.workers || [];
 	/** @type {HTMLElement[]} */
-	const parts = [h("h4", {text: c.name})];
+	const parts = [h("h4", {lang: "en", text: c.name})];
 	const busy = workers.filter((w) => w.state !== "idle");
 	if (!busy.length && !(c.lastSyncs || []).length) {
-		parts.push(h("p", {class: "compact"}, termify(`${plural(workers.length, "worker")}, all idle: ${workers.map((w) => w.name).join(", ")}`, ["worker"], seen)));
+		parts.push(h("p", {class: "compact"}, termify(t("inside.allIdle", {workers: t("count.workers", {n: workers.length}), names: workers.map((w) => w.name).join(", ")}), ["worker"], seen)));
 	} else {
 		seen.add("worker").add("key").add(syncEntry(c));
-		parts.push(table(`${c.name} workers`, [term("worker"), "state", term("key"), "phase", term(syncEntry(c), "syncs")], workers.map((w) => ({
+		parts.push(table(tParts("inside.workersOf", {name: english(c.name)}), [term("worker"), t("inside.state"), term("key"), t("inside.phase"), term(syncEntry(c), t("inside.syncs"))], workers.map((w) => ({
 			attrs: {class: w.state === "idle" ? "idle" : "active", dataset: {worker: w.name}},
 			cells: [
-				h("code", {text: w.name}),
-				w.state === "syncing" ? "▶ syncing" : w.state,
-				w.key ? h("code", {text: w.key}) : "",
-				w.phase ? termify(w.phase + (w.waiting ? ` (awaiting ${plural(w.waiting, "answer")})` : ""), ["claim", "adopt", "release", "status"], seen) : "",
+				h("code", {lang: "en", text: w.name}),
+				w.state === "syncing" ? `▶ ${engineState("worker.state", w.state)}` : engineState("worker.state", w.state),
+				w.key ? h("code", {lang: "en", text: w.key}) : "",
+				w.phase ? [english(termify(w.phase, ["claim", "adopt", "release", "status"], seen)), w.waiting ? t("inside.awaiting", {answers: t("count.answers", {n: w.waiting})}) : ""] : "",
 				String(w.syncs),
 			],
 		}))));
@@ -145,9 +173,9 @@ function workersSection(c, seen) {
 	if (syncs.length) {
 		parts.push(h("p", {class: "q-label"}, phrase(c.kind === "deploy" ? "lastSyncsDeploy" : "lastSyncs")));
 		parts.push(h("ul", {class: "syncs"}, syncs.map((s) => h("li", null,
-			h("code", {text: s.owner}), ` by ${s.worker}, ${s.start}→${s.end}`,
-			s.decision ? termify(`: ${s.decision}`, ["slow-start", "burst-replicas", "expectations", "max-surge", "max-unavailable"], seen) : "",
-			s.err ? h("span", {class: "err", text: ` ✕ ${s.err}`}) : null))));
+			h("code", {lang: "en", text: s.owner}), t("inside.syncBy", {worker: s.worker, start: duration(s.start), end: duration(s.end)}),
+			s.decision ? [t("inside.decisionColon"), english(termify(s.decision, ["slow-start", "burst-replicas", "expectations", "max-surge", "max-unavailable"], seen))] : "",
+			s.err ? h("span", {class: "err", lang: "en", text: ` ✕ ${s.err}`}) : null))));
 	}
 	return h("section", {class: "controller-section", dataset: {controller: c.kind}}, parts);
 }
@@ -160,24 +188,24 @@ function workersSection(c, seen) {
 function expectationsSection(c, seen) {
 	const list = c.expectations || [];
 	/** @type {HTMLElement[]} */
-	const parts = [h("h4", {text: c.name})];
+	const parts = [h("h4", {lang: "en", text: c.name})];
 	if (!list.length) {
-		parts.push(h("p", {class: "empty"}, termify("no expectations recorded", ["expectations"], seen)));
+		parts.push(h("p", {class: "empty"}, termify(t("inside.noExpectations"), ["expectations"], seen)));
 	} else {
-		parts.push(table(`${c.name} expectations`, [term("key"), term("add"), term("del"), "state", "age"], list.map((x) => ({
+		parts.push(table(tParts("inside.expectationsOf", {name: english(c.name)}), [term("key"), term("add"), term("del"), t("inside.state"), t("inside.age")], list.map((x) => ({
 			attrs: {dataset: {key: x.key}, class: x.satisfied ? "satisfied" : "waiting"},
 			cells: [
-				h("code", {text: x.key}),
+				h("code", {lang: "en", text: x.key}),
 				{content: String(x.add), class: "add num"},
 				{content: String(x.del), class: "del num"},
-				termify(x.expired ? "◔ expired: may sync" : x.satisfied ? "✓ satisfied: may sync" : "… waiting for the informer", ["satisfied", "expired", "informer"], seen),
-				x.age,
+				termify(x.expired ? t("inside.expired") : x.satisfied ? t("inside.satisfied") : t("inside.waitingForInformer"), ["satisfied", "expired", "informer"], seen),
+				duration(x.age),
 			],
 		}))));
 		for (const x of list) {
 			const deletes = x.pendingDeletes || [];
 			if (deletes.length) {
-				parts.push(h("p", {class: "compact"}, phrase("deletesAwaited", {key: h("code", {text: x.key}), pods: deletes.join(", ")})));
+				parts.push(h("p", {class: "compact"}, phrase("deletesAwaited", {key: h("code", {lang: "en", text: x.key}), pods: h("span", {lang: "en", text: deletes.join(", ")})})));
 			}
 		}
 	}
@@ -196,11 +224,15 @@ function informerSection(inf, seen) {
 	const total = inf.entriesTotal ?? entries.length;
 	const differing = entries.filter((e) => e.diff);
 	const shown = differing.concat(entries.filter((e) => !e.diff)).slice(0, maxEntries);
+	const line = t(differing.length ? "inside.informerLineDiffer" : "inside.informerLine", {
+		synced: inf.synced ? "✓ HasSynced" : t("inside.notSynced"), rv: inf.lastSyncRV,
+		lists: t("count.lists", {n: inf.lists}), watches: t("count.watches", {n: inf.watches}),
+		cached: inf.cached, inAPI: inf.inAPI, differ: differing.length,
+	});
 	/** @type {HTMLElement[]} */
 	const parts = [
-		h("h4", null, h("code", {text: inf.name}), termify(` · ${inf.state}`, ["list", "watch", "backing-off"], seen)),
-		h("p", {class: "compact"}, termify(`${inf.synced ? "✓ HasSynced" : "✕ not synced"} · lastSyncResourceVersion ${inf.lastSyncRV} · ${plural(inf.lists, "list")}, ${plural(inf.watches, "watch", "watches")} · ${inf.cached} cached, ${inf.inAPI} in the API${differing.length ? ` · ${differing.length} differ` : ""}`,
-			["has-synced", "last-sync-rv", "list", "watch", "cache", "api-server", "differ"], seen)),
+		h("h4", null, h("code", {lang: "en", text: inf.name}), termify(` · ${engineState("informer.state", inf.state)}`, ["list", "watch", "backing-off"], seen)),
+		h("p", {class: "compact"}, termify(line, ["has-synced", "last-sync-rv", "list", "watch", "cache", "api-server", "differ"], seen)),
 	];
 	if (pending.length) {
 		// As many as the cache's rows: the deaths in a big world leave
@@ -210,22 +242,22 @@ function informerSection(inf, seen) {
 		parts.push(h("div", {class: "pending"},
 			h("span", {class: "q-label"}, phrase("pendingDeltas")),
 			h("ol", {class: "keys"}, first.map((p) => h("li", {dataset: {pendingKey: p.key}},
-				h("code", {text: p.key}), ": ", termify((p.deltas || []).join(" → "), ["delta", "tombstone", "relist", "resync"], seen)))),
-			pending.length > first.length ? h("p", {class: "more", text: `and ${pending.length - first.length} more keys waiting (the console's cache command lists them)`}) : null));
+				h("code", {lang: "en", text: p.key}), ": ", english(termify((p.deltas || []).join(" → "), ["delta", "tombstone", "relist", "resync"], seen))))),
+			pending.length > first.length ? h("p", {class: "more"}, tParts("inside.moreKeys", {n: pending.length - first.length, command: cacheCommand()})) : null));
 	}
 	if (shown.length) {
 		seen.add("differ");
-		parts.push(table(`${inf.name} cache`, ["key", term("resource-version", "cache RV"), term("resource-version", "API RV"), term("differ", "diff")], shown.map((e) => ({
+		parts.push(table(t("inside.cacheOf", {name: inf.name}), [t("inside.key"), term("resource-version", t("inside.cacheRV")), term("resource-version", t("inside.apiRV")), term("differ", t("inside.diff"))], shown.map((e) => ({
 			attrs: {class: e.diff ? "diff" : "", dataset: {entry: e.key}},
 			cells: [
-				h("code", {text: e.key}),
+				h("code", {lang: "en", text: e.key}),
 				{content: e.cache || "—", class: "num"},
 				{content: e.api || "—", class: "num"},
-				e.diff ? `≠ ${e.diff}` : "=",
+				e.diff ? h("span", {lang: "en", text: `≠ ${e.diff}`}) : "=",
 			],
 		}))));
 		if (total > shown.length) {
-			parts.push(h("p", {class: "more", text: `and ${total - shown.length} more entries (the console's cache command lists them)`}));
+			parts.push(h("p", {class: "more"}, tParts("inside.moreEntries", {n: total - shown.length, command: cacheCommand()})));
 		}
 	}
 	return h("section", {class: "informer-section" + (entries.length || pending.length ? "" : " quiet"), dataset: {informer: inf.name}}, parts);
@@ -236,16 +268,17 @@ function agendaBody(agenda) {
 	const next = agenda.next || [];
 	const seen = new Set();
 	const ids = ["periodic", "resync", "relist", "tombstone", "expectations", "slow-start", "garbage-collector"];
+	const pending = t("count.events", {n: agenda.pending || 0});
 	/** @type {HTMLElement[]} */
-	const parts = [h("p", {class: "compact"}, termify(`${plural(agenda.pending || 0, "event")} pending${agenda.background ? `, ${agenda.background} of them periodic` : ""}`, ids, seen))];
+	const parts = [h("p", {class: "compact"}, termify(agenda.background ? t("inside.agendaPendingPeriodic", {events: pending, n: agenda.background}) : t("inside.agendaPending", {events: pending}), ids, seen))];
 	if (next.length) {
 		parts.push(h("ol", {class: "agenda-list"}, next.map((ev, i) => h("li", {class: ev.background ? "background" : (i === 0 ? "next" : "")},
-			h("span", {class: "mono at", text: ev.at}), " ",
-			h("span", {class: "to", text: ev.to}), ": ", termify(ev.what, ids, seen),
-			ev.background ? termify(" (periodic)", ids, seen) : "",
-			i === 0 ? h("span", {class: "badge", text: "next"}) : null))));
+			h("span", {class: "mono at", text: duration(ev.at)}), " ",
+			h("span", {class: "to", lang: "en", text: ev.to}), ": ", english(termify(ev.what, ids, seen)),
+			ev.background ? termify(t("inside.periodic"), ids, seen) : "",
+			i === 0 ? h("span", {class: "badge", text: t("inside.next")}) : null))));
 	} else {
-		parts.push(empty("nothing: the world is idle"));
+		parts.push(empty(t("inside.agendaIdle")));
 	}
 	return parts;
 }
@@ -255,17 +288,17 @@ function faultsBody(faults) {
 	const api = faults.api || [];
 	const watch = faults.watch || [];
 	if (!api.length && !watch.length) {
-		return [empty("none in force")];
+		return [empty(t("inside.noFaults"))];
 	}
 	/** @type {HTMLElement[]} */
 	const parts = [];
 	if (api.length) {
-		parts.push(h("ul", {class: "faults-list"}, api.map((f) => h("li", {dataset: {fault: f.id}}, h("span", {"aria-hidden": "true", text: "⚠ "}), `#${f.id} ${f.text}`))));
+		parts.push(h("ul", {class: "faults-list"}, api.map((f) => h("li", {dataset: {fault: f.id}}, h("span", {"aria-hidden": "true", text: "⚠ "}), `#${f.id} `, english(f.text)))));
 	}
 	if (watch.length) {
 		parts.push(h("ul", {class: "faults-list"}, watch.map((w) => h("li", null, h("span", {"aria-hidden": "true", text: "⚠ "}),
-			h("code", {text: w.informer}), ": ",
-			[w.dropNext ? `next ${plural(w.dropNext, "event")} dropped` : "", w.lost ? `${w.lost} lost since the last list` : "", w.delay ? `events ${w.delay} late` : ""].filter(Boolean).join(", ")))));
+			h("code", {lang: "en", text: w.informer}), ": ",
+			[w.dropNext ? t("inside.dropNext", {events: t("count.events", {n: w.dropNext})}) : "", w.lost ? t("inside.lost", {n: w.lost}) : "", w.delay ? t("inside.late", {delay: duration(w.delay)}) : ""].filter(Boolean).join(t("list.separator"))))));
 	}
 	return parts;
 }
@@ -275,23 +308,27 @@ function gcBody(gc) {
 	const owners = gc.owners || [];
 	const dependents = gc.dependents || [];
 	if (!owners.length && !dependents.length) {
-		return [h("p", {class: "empty"}, termify("idle: no owner is being deleted", ["owner"]))];
+		return [h("p", {class: "empty"}, termify(t("inside.gcIdle"), ["owner"]))];
 	}
 	/** @type {HTMLElement[]} */
 	const parts = [];
 	if (owners.length) {
 		const seen = new Set(["attempt-to-orphan"]);
 		parts.push(h("p", {class: "q-label"}, phrase("gcOwners")));
-		parts.push(table("owners being deleted", [term("owner"), term("propagation", "mode"), "phase", term("dependent", "dependents")], owners.map((o) => [
-			h("code", {text: (o.namespace ? o.namespace + "/" : "") + o.owner}), o.mode, termify(o.phase, ["graph", "finalizer", "attempt-to-orphan"], seen), (o.dependents || []).join(", ")])));
+		parts.push(table(t("inside.gcOwners"), [term("owner"), term("propagation", t("inside.mode")), t("inside.phase"), term("dependent", t("inside.dependents"))], owners.map((o) => [
+			h("code", {lang: "en", text: (o.namespace ? o.namespace + "/" : "") + o.owner}), o.mode, english(termify(o.phase, ["graph", "finalizer", "attempt-to-orphan"], seen)), english((o.dependents || []).join(", "))])));
 	}
 	if (dependents.length) {
 		parts.push(h("p", {class: "q-label"}, phrase("gcDependents")));
-		parts.push(table("attemptToDelete", [term("dependent"), term("owner"), "state"], dependents.map((d) => [
-			h("code", {text: (d.namespace ? d.namespace + "/" : "") + d.object}), d.owner, d.state])));
+		parts.push(table("attemptToDelete", [term("dependent"), term("owner"), t("inside.state")], dependents.map((d) => [
+			h("code", {lang: "en", text: (d.namespace ? d.namespace + "/" : "") + d.object}), english(d.owner), english(d.state)])));
 	}
 	return parts;
 }
+
+// cacheCommand is the console's command that lists an informer's cache,
+// as the notes that count what is not drawn name it.
+const cacheCommand = () => h("code", {lang: "en", text: "cache"});
 
 // body returns a panel's body element.
 /**

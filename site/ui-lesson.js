@@ -14,10 +14,17 @@
 //
 // Nothing here asks the learner to press "check": the page calls refresh
 // after every action, and the player asks the engine then.
+//
+// A lesson is shown in the page's language: its title, summary, guide,
+// questions and hints come from its translation into that language
+// (lessonWords), the English standing in where there is none. Its
+// commands, expects and the engine's answers stay English; they are what
+// the learner types and what the engine says.
 
 import {h} from "./ui-util.js";
 import {roveTerms} from "./ui-glossary.js";
 import {inline, markdown} from "./ui-markdown.js";
+import {has, i18n, pageLang, t, tParts} from "./i18n.js";
 
 /** @typedef {import("./bridge-types.js").LessonInfo} LessonInfo */
 /** @typedef {import("./bridge-types.js").PageInfo} PageInfo */
@@ -166,7 +173,8 @@ class Lesson {
 		for (const p of pages.slice(0, this.page)) {
 			this.passed.add(p.n);
 		}
-		this.title.textContent = `Lesson ${info.number}: ${info.title}`;
+		const words = lessonWords(info);
+		this.title.replaceChildren(...tParts("lesson.numbered", {n: info.number, title: h("span", {lang: langOf(words.lang), text: words.title})}));
 		this.render();
 		this.refresh();
 	}
@@ -241,7 +249,7 @@ class Lesson {
 	async ask() {
 		// refresh asks only with a lesson on show, which has pages.
 		const info = /** @type {LessonInfo} */ (this.info);
-		const pages = /** @type {PageInfo[]} */ (info.pages);
+		const pages = /** @type {PageInfo[]} */ (lessonWords(info).pages);
 		const page = pages[this.page];
 		const blocks = page.blocks || [];
 		let allHeld = true;
@@ -267,7 +275,7 @@ class Lesson {
 		if (allHeld && !this.passed.has(page.n)) {
 			this.passed.add(page.n);
 			if (blocks.some((b) => b.kind === "check" || b.kind === "step")) {
-				this.hooks.announce(`Page ${page.n} done: what it asked for holds.`);
+				this.hooks.announce(t("lesson.pageDone", {n: page.n}));
 			}
 		}
 		await this.grade(page);
@@ -277,9 +285,7 @@ class Lesson {
 		}
 		if (this.goal.met && !this.completed) {
 			this.completed = true;
-			this.hooks.announce(this.bySolution
-				? "The goal is met, by the reference solution: the lesson is not marked solved."
-				: "Goal met: the lesson is solved.");
+			this.hooks.announce(this.bySolution ? t("lesson.goalMetBySolution") : t("lesson.goalMetSolved"));
 		}
 		if (this.page === pages.length - 1) {
 			this.functions = await this.hooks.functions();
@@ -323,7 +329,7 @@ class Lesson {
 			}
 			a.decided = g.decided;
 			a.verdict = g.decided < 0 ? "undecided" : g.decided === a.choice ? "right" : "wrong";
-			this.hooks.announce(a.verdict === "right" ? "Your prediction was right." : "Your prediction was not what happened: see why.");
+			this.hooks.announce(a.verdict === "right" ? t("lesson.predictionRight") : t("lesson.predictionWrong"));
 		}
 	}
 
@@ -332,10 +338,11 @@ class Lesson {
 	render() {
 		// Drawn only with a lesson on show.
 		const info = /** @type {LessonInfo} */ (this.info);
-		const pages = info.pages || [];
+		const words = lessonWords(info);
+		const pages = words.pages || [];
 		/** @type {Array<HTMLElement | null>} */
 		const parts = [
-			h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: info.level}), " ", info.summary),
+			h("p", {class: "lesson-summary"}, h("span", {class: "badge", text: levelName(info.level)}), " ", h("span", {lang: langOf(words.lang), text: words.summary})),
 			this.goalView(),
 		];
 		if (pages.length) {
@@ -369,11 +376,11 @@ class Lesson {
 		/** @type {ChecklistLine[]} */
 		const lines = (this.goal && this.goal.lines) || (info.goal || "").split("\n").filter((l) => l.trim()).map((text) => ({text, met: null}));
 		const metCount = lines.filter((l) => l.met).length;
-		const summary = !this.goal ? "Checking…"
-			: this.goal.met ? (this.bySolution ? "✓ Goal met, by the reference solution." : "✓ Goal met: well done.")
-				: `Not yet: ${metCount} of ${lines.length} ${lines.length === 1 ? "line holds" : "lines hold"}.`;
+		const summary = !this.goal ? t("lesson.checking")
+			: this.goal.met ? (this.bySolution ? t("lesson.goalMetBySolutionShort") : t("lesson.goalMetWellDone"))
+				: t("lesson.goalNotYet", {met: metCount, n: lines.length});
 		return h("section", {class: "goal", "aria-labelledby": "goal-heading"},
-			h("h3", {id: "goal-heading", text: "Goal"}),
+			h("h3", {id: "goal-heading", text: t("lesson.goal")}),
 			checklist(lines, "goal-checklist"),
 			h("p", {id: "goal-result", class: this.goal && this.goal.met ? "ok" : "", role: "status", text: summary}));
 	}
@@ -384,17 +391,17 @@ class Lesson {
 		const blocks = page.blocks || [];
 		const needs = blocks.some((b) => b.kind === "check" || b.kind === "step");
 		const canNext = this.page < pages.length - 1 && (!needs || this.passed.has(page.n));
-		const prev = h("button", {type: "button", class: "small", disabled: this.page === 0, text: "◀ Previous page", dataset: {focusKey: "prev"}});
-		const next = h("button", {type: "button", class: "small", disabled: !canNext, text: "Next page ▶", dataset: {focusKey: "next"}});
+		const prev = h("button", {type: "button", class: "small", disabled: this.page === 0, text: t("lesson.previousPage"), dataset: {focusKey: "prev"}});
+		const next = h("button", {type: "button", class: "small", disabled: !canNext, text: t("lesson.nextPage"), dataset: {focusKey: "next"}});
 		prev.addEventListener("click", () => this.go(this.page - 1));
 		next.addEventListener("click", () => this.go(this.page + 1));
 		const note = this.page < pages.length - 1 && needs && !this.passed.has(page.n)
-			? h("span", {class: "nav-note", text: "The next page opens once this page's steps and checks hold."}) : null;
+			? h("span", {class: "nav-note", text: t("lesson.nextPageOpens")}) : null;
 		const stepwise = this.stepwise()
-			? h("p", {class: "nav-note stepwise-note", text: "This page walks every event: press Step (→). Next sync, Stabilize and commands that run many events wait for a later page."})
+			? h("p", {class: "nav-note stepwise-note", text: t("lesson.stepwisePage")})
 			: null;
-		return h("nav", {class: "lesson-nav", "aria-label": "Lesson pages"}, prev,
-			h("span", {class: "page-count", text: `page ${this.page + 1} of ${pages.length}`}), next, note, stepwise);
+		return h("nav", {class: "lesson-nav", "aria-label": t("lesson.pages")}, prev,
+			h("span", {class: "page-count", text: t("lesson.pageCount", {n: this.page + 1, total: pages.length})}), next, note, stepwise);
 	}
 
 	/** @param {number} index */
@@ -435,7 +442,8 @@ class Lesson {
 			return found ? draw[kind + "Block"](page, found.block, found.index) : null;
 		};
 		const content = markdown(page.text, {do: widget("do"), step: widget("step"), predict: widget("predict"), check: widget("check")});
-		return h("article", {class: "lesson-page", "aria-label": `Page ${page.n}`}, content);
+		const lang = langOf(lessonWords(/** @type {LessonInfo} */ (this.info)).lang);
+		return h("article", {class: "lesson-page", "aria-label": t("lesson.page", {n: page.n}), lang}, content);
 	}
 
 	/**
@@ -449,7 +457,7 @@ class Lesson {
 		const ranAt = this.ran.get(key);
 		const button = h("button", {type: "button", class: "small", dataset: {focusKey: `do-${key}`},
 			disabled: ranAt !== undefined,
-			text: ranAt !== undefined ? "✓ Ran" : lines.length > 1 ? "Run these commands" : "Run this command"});
+			text: ranAt !== undefined ? t("lesson.ran") : t("lesson.runCommands", {n: lines.length})});
 		button.addEventListener("click", async () => {
 			if (this.ran.has(key)) {
 				return;
@@ -470,9 +478,9 @@ class Lesson {
 			}
 		});
 		return h("div", {class: "block do-block"},
-			h("p", {class: "block-label", text: "Do"}),
-			h("pre", null, h("code", {text: lines.join("\n")})), button,
-			ranAt !== undefined ? h("p", {class: "compact muted", text: "Ran once; its commands are in the console, and typing them again is fine."}) : null);
+			h("p", {class: "block-label", text: t("lesson.do")}),
+			h("pre", {lang: "en"}, h("code", {text: lines.join("\n")})), button,
+			ranAt !== undefined ? h("p", {class: "compact muted", text: t("lesson.ranOnce")}) : null);
 	}
 
 	/**
@@ -486,10 +494,10 @@ class Lesson {
 		const lines = (res && res.lines) || exp(block.text);
 		const reached = res && res.met || this.reached.has(key);
 		return h("div", {class: "block step-block"},
-			h("p", {class: "block-label", text: "Step until"}),
+			h("p", {class: "block-label", text: t("lesson.stepUntil")}),
 			checklist(lines),
 			h("p", {class: reached ? "ok" : "compact", role: "status",
-				text: reached ? "✓ Reached." : "Press Step (→), or the Step button, one event at a time."}));
+				text: reached ? t("lesson.reached") : t("lesson.pressStep")}));
 	}
 
 	/**
@@ -503,10 +511,10 @@ class Lesson {
 		const lines = (res && res.lines) || exp(block.text);
 		const earlier = !(res && res.met) && this.reached.has(key);
 		return h("div", {class: "block check-block"},
-			h("p", {class: "block-label", text: "Check"}),
+			h("p", {class: "block-label", text: t("lesson.check")}),
 			checklist(lines),
 			h("p", {class: res && res.met || earlier ? "ok" : "compact", role: "status",
-				text: res && res.met ? "✓ This holds." : earlier ? "✓ This held; what came after has changed it." : "Not yet."}));
+				text: res && res.met ? t("lesson.holds") : earlier ? t("lesson.held") : t("lesson.notYet")}));
 	}
 
 	/**
@@ -523,7 +531,7 @@ class Lesson {
 		const name = `predict-${page.n}-${index}`;
 		const a = this.answers.get(key);
 		const fieldset = h("fieldset", {class: "block predict-block"},
-			h("legend", null, h("span", {class: "block-label", text: "Predict "}), inline(q.question)));
+			h("legend", null, h("span", {class: "block-label", text: t("lesson.predict")}), " ", inline(q.question)));
 		q.choices.forEach((choice, i) => {
 			const id = `${name}-${i}`;
 			// A choice picked but not answered yet survives a redraw.
@@ -534,11 +542,11 @@ class Lesson {
 		});
 		const result = h("div", {class: "predict-result", role: "status"});
 		if (!a) {
-			const answer = h("button", {type: "button", class: "small", text: "Answer", dataset: {focusKey: `answer-${key}`}});
+			const answer = h("button", {type: "button", class: "small", text: t("lesson.answer"), dataset: {focusKey: `answer-${key}`}});
 			answer.addEventListener("click", () => {
 				const picked = /** @type {HTMLInputElement | null} */ (fieldset.querySelector(`input[name="${name}"]:checked`));
 				if (!picked) {
-					result.replaceChildren(h("p", {text: "Pick an answer first."}));
+					result.replaceChildren(h("p", {text: t("lesson.pickFirst")}));
 					return;
 				}
 				this.answers.set(key, {choice: Number(picked.value), step: this.hooks.step(), decided: null, verdict: null});
@@ -562,23 +570,23 @@ class Lesson {
 	 */
 	verdict(q, a) {
 		if (!a.verdict) {
-			return [h("p", {class: "compact", text: "Answered. Now run the step below and see what happens."})];
+			return [h("p", {class: "compact", text: t("lesson.answered")})];
 		}
 		/** @type {Node[]} */
 		const parts = [];
 		if (a.verdict === "right") {
-			parts.push(h("p", {class: "ok"}, "✓ Right: the engine did just that."));
+			parts.push(h("p", {class: "ok"}, t("lesson.right")));
 		} else if (a.verdict === "wrong") {
-			parts.push(h("p", {class: "bad"}, "✕ Not what happened: the engine did “", inline(q.choices[/** @type {number} */ (a.decided)].text), "”."));
+			parts.push(h("p", {class: "bad"}, tParts("lesson.wrong", {choice: inline(q.choices[/** @type {number} */ (a.decided)].text)})));
 		} else {
-			parts.push(h("p", {class: "bad", text: "The world has moved past the moment this question asks about, so the engine cannot tell."}));
+			parts.push(h("p", {class: "bad", text: t("lesson.undecided")}));
 		}
 		if (q.explanation) {
 			parts.push(markdown(q.explanation));
 		}
 		if (a.verdict !== "right" && a.step) {
-			const at = this.hooks.stepName ? this.hooks.stepName(a.step) : `step ${a.step}`;
-			const back = h("button", {type: "button", class: "small", text: `Rewind to your answer (${at}) and watch again`});
+			const at = this.hooks.stepName ? this.hooks.stepName(a.step) : t("step.name", {n: a.step});
+			const back = h("button", {type: "button", class: "small", text: t("lesson.rewind", {step: at})});
 			back.addEventListener("click", async () => {
 				await this.hooks.seek(a.step);
 				// Watching again: the answer stands, the verdict waits for
@@ -598,7 +606,7 @@ class Lesson {
 	// learner's steps ran, in the order each first ran, each linked to
 	// its upstream source.
 	codeView() {
-		const pages = /** @type {LessonInfo} */ (this.info).pages || [];
+		const pages = lessonWords(/** @type {LessonInfo} */ (this.info)).pages || [];
 		if (this.page !== pages.length - 1 || !this.functions) {
 			return null;
 		}
@@ -607,24 +615,25 @@ class Lesson {
 			return null;
 		}
 		return h("section", {class: "code-run", "aria-labelledby": "code-run-heading"},
-			h("h3", {id: "code-run-heading", text: "What the real code did"}),
-			h("p", {class: "compact", text: "The functions your steps modelled, in the order each first ran, in Kubernetes v1.31.14:"}),
+			h("h3", {id: "code-run-heading", text: t("lesson.codeRun")}),
+			h("p", {class: "compact", text: t("lesson.codeRunNote", {version: "v1.31.14"})}),
 			h("ol", {class: "code-run-list"}, fns.map((f) => h("li", null,
 				f.source
-					? h("a", {href: f.source.url, target: "_blank", rel: "noopener noreferrer"}, h("code", {text: f.source.func}))
-					: h("code", {text: f.name}),
+					? h("a", {href: f.source.url, target: "_blank", rel: "noopener noreferrer"}, h("code", {lang: "en", text: f.source.func}))
+					: h("code", {lang: "en", text: f.name}),
 				` ×${f.count}`,
-				f.source ? h("span", {class: "muted", text: ` — ${f.source.file}`}) : h("span", {class: "muted", text: " — Reconcile Lab's own"})))));
+				f.source ? h("span", {class: "muted", lang: "en", text: ` — ${f.source.file}`}) : h("span", {class: "muted", text: t("lesson.ownCode")})))));
 	}
 
 	hintsView() {
-		const hints = /** @type {LessonInfo} */ (this.info).hints || [];
+		const hints = lessonWords(/** @type {LessonInfo} */ (this.info)).hints || [];
 		if (!hints.length) {
 			return null;
 		}
-		const list = h("ol", {class: "hints"}, hints.slice(0, this.hintsShown).map((text) => h("li", null, markdown(text))));
+		const lang = langOf(lessonWords(/** @type {LessonInfo} */ (this.info)).lang);
+		const list = h("ol", {class: "hints", lang}, hints.slice(0, this.hintsShown).map((text) => h("li", null, markdown(text))));
 		const button = h("button", {type: "button", class: "small", hidden: this.hintsShown >= hints.length, dataset: {focusKey: "hint"},
-			text: this.hintsShown === 0 ? "Show a hint" : "Show another hint"});
+			text: this.hintsShown === 0 ? t("lesson.showHint") : t("lesson.showAnotherHint")});
 		button.addEventListener("click", () => {
 			this.hintsShown++;
 			this.update();
@@ -634,7 +643,7 @@ class Lesson {
 				last.focus();
 			}
 		});
-		return h("section", {class: "hints-section", "aria-label": "Hints"}, h("h3", {text: "Hints"}), list, button);
+		return h("section", {class: "hints-section", "aria-label": t("lesson.hints")}, h("h3", {text: t("lesson.hints")}), list, button);
 	}
 
 	// solutionView offers the reference solution. While the goal is not
@@ -646,7 +655,7 @@ class Lesson {
 	// (this.solution).
 	solutionView() {
 		const info = /** @type {LessonInfo} */ (this.info);
-		const restart = h("button", {type: "button", class: "small", text: "Restart the lesson", dataset: {focusKey: "restart"}});
+		const restart = h("button", {type: "button", class: "small", text: t("lesson.restart"), dataset: {focusKey: "restart"}});
 		restart.addEventListener("click", async () => {
 			await this.hooks.restart();
 		});
@@ -658,7 +667,7 @@ class Lesson {
 		/** @type {Array<Node | string>} */
 		const parts = [];
 		if (!sol.shown) {
-			const show = h("button", {type: "button", class: "small", text: "Show the solution", dataset: {focusKey: "solution"}});
+			const show = h("button", {type: "button", class: "small", text: t("lesson.showSolution"), dataset: {focusKey: "solution"}});
 			show.addEventListener("click", () => {
 				if (!this.completed && !sol.asking) {
 					sol.asking = true;
@@ -673,26 +682,26 @@ class Lesson {
 		}
 		parts.push(restart);
 		if (sol.asking && !sol.shown) {
-			const yes = h("button", {type: "button", class: "small", text: "Yes, show it", dataset: {focusKey: "solution-yes"}});
+			const yes = h("button", {type: "button", class: "small", text: t("lesson.yesShow"), dataset: {focusKey: "solution-yes"}});
 			yes.addEventListener("click", () => this.showSolution());
 			parts.push(h("div", {class: "solution-box"},
-				h("p", {text: "The goal is not met yet. A lesson solved by its solution is not marked solved. Show the solution anyway?"}), yes));
+				h("p", {text: t("lesson.solutionAsk")}), yes));
 		}
 		if (sol.shown) {
 			const left = lines.length - sol.next;
-			const next = h("button", {type: "button", class: "small", text: "Run the next command", disabled: left === 0, dataset: {focusKey: "solution-next"}});
+			const next = h("button", {type: "button", class: "small", text: t("lesson.runNext"), disabled: left === 0, dataset: {focusKey: "solution-next"}});
 			next.addEventListener("click", () => this.playSolution(lines, 1));
-			const rest = h("button", {type: "button", class: "small", text: "Run the rest", disabled: left < 2, dataset: {focusKey: "solution-rest"}});
+			const rest = h("button", {type: "button", class: "small", text: t("lesson.runRest"), disabled: left < 2, dataset: {focusKey: "solution-rest"}});
 			rest.addEventListener("click", () => this.playSolution(lines, left));
 			parts.push(h("div", {class: "solution-box"},
-				h("p", {text: left === 0 ? "The solution has run; the goal above says what it reached." : `The reference solution, ${lines.length === 1 ? "one command" : `${lines.length} commands`}; each runs in the console, as if typed there.`}),
+				h("p", {text: left === 0 ? t("lesson.solutionRan") : t("lesson.solutionIs", {n: lines.length})}),
 				h("ol", {class: "solution-lines"}, lines.map((l, i) => h("li", {class: i < sol.next ? "done" : i === sol.next ? "next" : ""},
 					h("span", {class: "mark", "aria-hidden": "true", text: i < sol.next ? "✓" : i === sol.next ? "▶" : "·"}),
-					h("code", {text: l}),
-					i < sol.next ? h("span", {class: "visually-hidden", text: " (ran)"}) : i === sol.next ? h("span", {class: "visually-hidden", text: " (next)"}) : null))),
+					h("code", {lang: "en", text: l}),
+					i < sol.next ? h("span", {class: "visually-hidden", text: t("lesson.lineRan")}) : i === sol.next ? h("span", {class: "visually-hidden", text: t("lesson.lineNext")}) : null))),
 				next, " ", rest));
 		}
-		return h("section", {class: "solution", "aria-label": "Solution and restart"}, parts);
+		return h("section", {class: "solution", "aria-label": t("lesson.solution")}, parts);
 	}
 
 	// showSolution shows the solution's commands, unplayed; a lesson
@@ -753,8 +762,8 @@ function exp(text) {
 function checklist(lines, id) {
 	return h("ul", {class: "checklist", id}, lines.map((l) => h("li", {class: l.met === true ? "met" : l.met === false ? "unmet" : ""},
 		h("span", {class: "mark", "aria-hidden": "true", text: l.met === true ? "✓" : l.met === false ? "✕" : "…"}),
-		h("span", {class: "visually-hidden", text: l.met === true ? "holds: " : l.met === false ? "does not hold yet: " : "not checked yet: "}),
-		h("code", {text: l.text}),
+		h("span", {class: "visually-hidden", text: l.met === true ? t("lesson.lineHolds") : l.met === false ? t("lesson.lineFails") : t("lesson.lineUnchecked")}),
+		h("code", {lang: "en", text: l.text}),
 		l.met === false && l.failure ? why(reason(l)) : null)));
 }
 
@@ -772,14 +781,16 @@ const longReason = 140;
 // why draws a reason. A long one shows its counts, with the objects each
 // count is made of (the parenthesised lists the engine writes) folded into
 // a disclosure the learner can open, by keyboard too.
+// The reason is the engine's, and English; the summary that opens its
+// objects is the page's.
 /** @param {string} text */
 function why(text) {
 	const short = text.replace(/ \([^()]*\)/g, "");
 	if (text.length <= longReason || short === text) {
-		return h("span", {class: "why", text: ` ${text}`});
+		return h("span", {class: "why", lang: "en", text: ` ${text}`});
 	}
-	return h("span", {class: "why"}, ` ${short} `,
-		h("details", {class: "why-objects"}, h("summary", {text: "which"}), h("span", {text})));
+	return h("span", {class: "why", lang: "en"}, ` ${short} `,
+		h("details", {class: "why-objects"}, h("summary", {lang: pageLang(), text: t("lesson.which")}), h("span", {text})));
 }
 
 // lessonStatus says where a learner stands in a lesson, from its kept
@@ -791,15 +802,15 @@ function why(text) {
  */
 function lessonStatus(info, saved) {
 	if (!saved) {
-		return {key: "new", text: "Not started"};
+		return {key: "new", text: t("lesson.statusNew")};
 	}
 	if (saved.completed && !saved.bySolution) {
-		return {key: "solved", text: "✓ Solved"};
+		return {key: "solved", text: t("lesson.statusSolved")};
 	}
 	if (saved.completed) {
-		return {key: "shown", text: "Goal met by the solution"};
+		return {key: "shown", text: t("lesson.statusShown")};
 	}
-	return {key: "started", text: `◐ Under way: page ${saved.page || 1}`};
+	return {key: "started", text: t("lesson.statusStarted", {n: saved.page || 1})};
 }
 
 // drawLessonList fills list (an ol) with the lessons, in order, each with
@@ -818,14 +829,54 @@ function drawLessonList(list, lessons, progress, open) {
 		const status = lessonStatus(l, progress(l.id));
 		const isNext = next && next.id === l.id;
 		const button = h("button", {type: "button", class: isNext ? "primary" : "small", dataset: {lesson: l.id},
-			text: status.key === "started" ? "Continue" : status.key === "new" ? "Start" : "Open again"});
+			text: status.key === "started" ? t("lesson.continue") : status.key === "new" ? t("lesson.start") : t("lesson.openAgain")});
 		button.addEventListener("click", () => open(l.id));
+		const words = lessonWords(l);
 		return h("li", {class: `lesson-item status-${status.key}${isNext ? " next" : ""}`, dataset: {lesson: l.id}},
-			h("h3", {class: "lesson-item-title"}, `${l.number}. ${l.title}`, isNext ? h("span", {class: "badge next-badge", text: "next for you"}) : null),
-			h("p", {class: "lesson-item-meta"}, h("span", {class: "badge", text: l.level}), " ", h("span", {class: "lesson-status", text: status.text})),
-			h("p", {class: "lesson-item-summary", text: l.summary}),
+			h("h3", {class: "lesson-item-title"}, h("span", {lang: langOf(words.lang)}, t("lesson.listTitle", {n: l.number, title: words.title})), isNext ? h("span", {class: "badge next-badge", text: t("lesson.nextForYou")}) : null),
+			h("p", {class: "lesson-item-meta"}, h("span", {class: "badge", text: levelName(l.level)}), " ", h("span", {class: "lesson-status", text: status.text})),
+			h("p", {class: "lesson-item-summary", lang: langOf(words.lang), text: words.summary}),
 			button);
 	}));
 }
 
-export {Lesson, drawLessonList, lessonStatus, why};
+// lessonWords is a lesson's words in the page's language: the title,
+// summary, pages and hints of its translation into the page's locale, and
+// that locale (lang), or, for a lesson with no such translation (or the
+// English page), its own, in English. A translation's pages have the
+// English pages' numbers and blocks, in order, with the same commands and
+// expects (core/lesson holds it to that), so the player shows them and
+// checks and grades by the same numbers.
+/**
+ * @param {LessonInfo} info
+ * @returns {{title: string, summary: string, pages: PageInfo[] | undefined, hints: string[] | undefined, lang: string}}
+ */
+function lessonWords(info) {
+	const tr = i18n.locale === "en" ? undefined : (info.translations || []).find((x) => x.lang === i18n.locale);
+	if (!tr) {
+		return {title: info.title, summary: info.summary, pages: info.pages, hints: info.hints, lang: "en"};
+	}
+	return {
+		title: tr.title || info.title,
+		summary: tr.summary || info.summary,
+		// The list of lessons carries titles and summaries only.
+		pages: tr.pages && tr.pages.length ? tr.pages : info.pages,
+		hints: tr.hints && tr.hints.length ? tr.hints : info.hints,
+		lang: tr.lang,
+	};
+}
+
+// langOf is the lang attribute of a lesson's words in lang: none when
+// they are in the page's language, which the page's own lang says.
+/** @param {string} lang */
+function langOf(lang) {
+	return lang === i18n.locale ? null : lang;
+}
+
+// levelName is a lesson's level in the page's words.
+/** @param {string} level */
+function levelName(level) {
+	return has(`lesson.level.${level}`) ? t(`lesson.level.${level}`) : level;
+}
+
+export {Lesson, drawLessonList, lessonStatus, lessonWords, why};

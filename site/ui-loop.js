@@ -20,8 +20,9 @@
 // leads to its table among the panels and to the glossary. The step sentence
 // above stays the words for what the picture shows.
 
-import {append, h, plural, reducedMotion, settle} from "./ui-util.js";
-import {glossary, openGlossary} from "./ui-glossary.js";
+import {append, h, reducedMotion, settle} from "./ui-util.js";
+import {explain, glossaryEntry, openGlossary} from "./ui-glossary.js";
+import {has, pageLang, t, tParts} from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -32,7 +33,9 @@ const NS = "http://www.w3.org/2000/svg";
 /** @typedef {[number, number]} Point */
 /**
  * A place of the picture: its id (core/loop's name), its box, its
- * title, its glossary entry and the heading of its panel.
+ * title (the message that names it: the pictures are made as the page
+ * loads, before a page in another language has its words), its glossary
+ * entry and the heading of its panel.
  * @typedef {{id: string, box: Box, title: string, gloss: string, panel: string}} Place
  */
 /** @typedef {{from: string, to: string, points: Point[], key: string}} Edge */
@@ -164,30 +167,30 @@ function layout(deployments) {
 	const place = (id, box, title, gloss, panel) => {
 		places.push({id, box, title, gloss, panel});
 	};
-	place("kubectl", {x: col.api.x, y: rowY.top, w: col.api.w, h: 34}, "kubectl", "kubectl", "console-heading");
-	place("scheduler", {x: col.fifo.x, y: rowY.top, w: 104, h: 34}, "scheduler", "scheduler", "world-heading");
-	place("kubelet", {x: col.fifo.x + 114, y: rowY.top, w: 96, h: 34}, "kubelets", "kubelet", "world-heading");
-	place("gc", {x: col.fifo.x + 220, y: rowY.top, w: 124, h: 34}, "garbage collector", "garbage-collector", "gc-h");
-	place("events", {x: col.sync.x - 40, y: rowY.top, w: col.sync.w + 40, h: 34}, "event recorder", "event-recorder", "agenda-h");
-	place("apiserver", apiBox, "API server", "api-server", "agenda-h");
+	place("kubectl", {x: col.api.x, y: rowY.top, w: col.api.w, h: 34}, "loop.kubectl", "kubectl", "console-heading");
+	place("scheduler", {x: col.fifo.x, y: rowY.top, w: 104, h: 34}, "loop.scheduler", "scheduler", "world-heading");
+	place("kubelet", {x: col.fifo.x + 114, y: rowY.top, w: 96, h: 34}, "loop.kubelets", "kubelet", "world-heading");
+	place("gc", {x: col.fifo.x + 220, y: rowY.top, w: 124, h: 34}, "loop.gc", "garbage-collector", "gc-h");
+	place("events", {x: col.sync.x - 40, y: rowY.top, w: col.sync.w + 40, h: 34}, "loop.events", "event-recorder", "agenda-h");
+	place("apiserver", apiBox, "loop.apiserver", "api-server", "agenda-h");
 	for (const inf of infs) {
 		const y = inf.row;
-		place(`${inf.name}/reflector`, {x: col.reflector.x, y, w: col.reflector.w, h: boxH}, "reflector", "reflector", "informers-h");
-		place(`${inf.name}/fifo`, {x: col.fifo.x, y, w: col.fifo.w, h: boxH}, "DeltaFIFO", "deltafifo", "informers-h");
-		place(`${inf.name}/indexer`, {x: col.indexer.x, y, w: col.indexer.w, h: boxH}, "indexer", "indexer", "informers-h");
-		place(`${inf.name}/handlers`, {x: col.handlers.x, y, w: col.handlers.w, h: boxH}, "handlers", "event-handler", "informers-h");
+		place(`${inf.name}/reflector`, {x: col.reflector.x, y, w: col.reflector.w, h: boxH}, "loop.reflector", "reflector", "informers-h");
+		place(`${inf.name}/fifo`, {x: col.fifo.x, y, w: col.fifo.w, h: boxH}, "loop.fifo", "deltafifo", "informers-h");
+		place(`${inf.name}/indexer`, {x: col.indexer.x, y, w: col.indexer.w, h: boxH}, "loop.indexer", "indexer", "informers-h");
+		place(`${inf.name}/handlers`, {x: col.handlers.x, y, w: col.handlers.w, h: boxH}, "loop.handlers", "event-handler", "informers-h");
 	}
 	for (const c of ctls) {
 		const y = c.row;
-		place(`${c.short}/queue`, {x: col.queue.x, y, w: col.queue.w, h: boxH}, "workqueue", "workqueue", "queue-h");
-		place(`${c.short}/workers`, {x: col.workers.x, y, w: col.workers.w, h: boxH}, "workers", "worker", "workers-h");
+		place(`${c.short}/queue`, {x: col.queue.x, y, w: col.queue.w, h: boxH}, "loop.queue", "workqueue", "queue-h");
+		place(`${c.short}/workers`, {x: col.workers.x, y, w: col.workers.w, h: boxH}, "loop.workers", "worker", "workers-h");
 		// The replication managers' sync compares pods with replicas under
 		// their expectations; the Deployment controller's scales
 		// ReplicaSets and has no expectations, so its sync has its own
 		// entry and leads to the Workers panel, where its last syncs show
 		// what it decided.
 		const deploy = c.kind === "deploy";
-		place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "sync",
+		place(`${c.short}/syncHandler`, {x: col.sync.x, y, w: col.sync.w, h: boxH}, "loop.sync",
 			deploy ? "sync-deployment" : "sync", deploy ? "workers-h" : "expectations-h");
 	}
 	const placeByID = new Map(places.map((p) => [p.id, p]));
@@ -363,11 +366,11 @@ function contents(p, view) {
 		const inf = informerOf(view, owner) || {};
 		switch (part) {
 		case "reflector":
-			return [inf.state || "", `rv ${inf.lastSyncRV ?? 0}`];
+			return [inf.state ? (has(`informer.state.${inf.state}`) ? t(`informer.state.${inf.state}`) : inf.state) : "", t("loop.rv", {rv: inf.lastSyncRV ?? 0})];
 		case "fifo":
-			return [`${(inf.pending || []).length} waiting`];
+			return [t("loop.waiting", {n: (inf.pending || []).length})];
 		case "indexer":
-			return [`${inf.cached ?? 0} cached`];
+			return [t("loop.cached", {n: inf.cached ?? 0})];
 		case "handlers": {
 			// Every informer place is one of informers'.
 			const i = /** @type {typeof informers[number]} */ (informers.find((x) => x.name === owner));
@@ -384,15 +387,15 @@ function contents(p, view) {
 		switch (part) {
 		case "queue": {
 			const keys = queueKeys(c);
-			const counts = `${(q.waiting || []).length} wait · ${(q.processing || []).length} held`;
-			return [keys.length ? keys[0] + (keys.length > 1 ? ` +${keys.length - 1}` : "") : "empty", counts];
+			const counts = t("loop.queueCounts", {waiting: (q.waiting || []).length, held: (q.processing || []).length});
+			return [keys.length ? keys[0] + (keys.length > 1 ? ` +${keys.length - 1}` : "") : t("loop.empty"), counts];
 		}
 		case "workers": {
 			const all = (c && c.workers) || [];
 			const busy = all.filter((w) => w.key);
 			return busy.length
-				? [busy[0].key + (busy.length > 1 ? ` +${busy.length - 1}` : ""), `${busy[0].name.replace(/^.*-worker-/, "#")} · ${all.length - busy.length} idle`]
-				: [`${all.length} idle`];
+				? [busy[0].key + (busy.length > 1 ? ` +${busy.length - 1}` : ""), t("loop.workerAndIdle", {worker: busy[0].name.replace(/^.*-worker-/, "#"), n: all.length - busy.length})]
+				: [t("loop.idle", {n: all.length})];
 		}
 		case "syncHandler": {
 			if (c && c.kind === "deploy") {
@@ -400,24 +403,24 @@ function contents(p, view) {
 				// box shows its last sync, and what that scaled.
 				const last = (c.lastSyncs || []).reduce((/** @type {import("./bridge-types.js").Sync | null} */ a, b) => (!a || b.seq > a.seq ? b : a), null);
 				return last
-					? [last.owner, (last.scales || []).length ? (last.scales || []).map((x) => `${x.from}→${x.to}`).join(" ") : "no scaling"]
-					: ["no sync yet"];
+					? [last.owner, (last.scales || []).length ? (last.scales || []).map((x) => `${x.from}→${x.to}`).join(" ") : t("loop.noScaling")]
+					: [t("loop.noSync")];
 			}
 			const e = ((c && "expectations" in c && c.expectations) || [])[0];
-			return e ? [e.key, `add ${e.add} · del ${e.del}`] : ["expects 0"];
+			return e ? [e.key, t("loop.expects", {add: e.add, del: e.del})] : [t("loop.expectsNothing")];
 		}
 		}
 	}
 	switch (p.id) {
 	case "apiserver":
-		return ["store · watch", `${view.podsTotal ?? 0} pods`];
+		return [t("loop.store"), t("loop.pods", {n: view.podsTotal ?? 0})];
 	case "kubelet": {
 		const nodes = view.nodes || [];
-		return [`${nodes.filter((n) => n.ready).length} of ${nodes.length} nodes Ready`];
+		return [t("loop.nodesReady", {ready: nodes.filter((n) => n.ready).length, n: nodes.length})];
 	}
 	case "gc": {
 		const owners = (view.gc && view.gc.owners) || [];
-		return [owners.length ? `deleting for ${plural(owners.length, "owner")}` : "idle"];
+		return [owners.length ? t("loop.gcDeleting", {owners: t("count.owners", {n: owners.length})}) : t("loop.gcIdle")];
 	}
 	}
 	return [];
@@ -492,16 +495,16 @@ class Loop {
 	// again).
 	build() {
 		const geo = this.geo;
-		const svg = s("svg", {viewBox: `0 0 ${geo.width} ${geo.height}`, class: "loop-svg", role: "group", "aria-label": "The control loop: every part the steps go through"});
+		const svg = s("svg", {viewBox: `0 0 ${geo.width} ${geo.height}`, class: "loop-svg", role: "group", "aria-label": t("loop.label")});
 		const defs = s("defs", null, s("marker", {id: "loop-arrow", viewBox: "0 0 8 8", refX: 7, refY: 4, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse"},
 			s("path", {d: "M0,0 L8,4 L0,8 z", class: "loop-arrowhead"})));
 		svg.appendChild(defs);
 		const lanes = s("g", {class: "loop-lanes", "aria-hidden": "true"});
 		for (const inf of geo.informers) {
-			lanes.appendChild(s("text", {x: col.reflector.x, y: inf.row - 5, class: "loop-lane", text: inf.label}));
+			lanes.appendChild(s("text", {x: col.reflector.x, y: inf.row - 5, class: "loop-lane", lang: "en", text: inf.label}));
 		}
 		for (const c of geo.controllers) {
-			lanes.appendChild(s("text", {x: col.queue.x, y: c.row - 5, class: "loop-lane", text: `${c.name} controller`}));
+			lanes.appendChild(s("text", {x: col.queue.x, y: c.row - 5, class: "loop-lane", text: t("loop.controller", {name: c.name})}));
 		}
 		svg.appendChild(lanes);
 		this.edgeEls = new Map();
@@ -526,7 +529,7 @@ class Loop {
 			// words would otherwise run together ("DeltaFIFO0 waiting").
 			const g = s("g", {class: "loop-place", role: "button", tabindex: "-1", "data-place": p.id},
 				s("rect", {x: b.x, y: b.y, width: b.w, height: b.h, rx: 5, class: "loop-box"}),
-				s("text", {x: b.x + 6, y: b.y + (b.h < 40 ? 21 : 16), class: "loop-title", text: p.title}),
+				s("text", {x: b.x + 6, y: b.y + (b.h < 40 ? 21 : 16), class: "loop-title", text: t(p.title)}),
 				b.h < 40 ? null : lines.map((line) => [" ", line]),
 				s("text", {x: right(b) - 5, y: bottom(b) - 5, class: "loop-mark", "text-anchor": "end", "aria-hidden": "true"}));
 			placeLayer.appendChild(g);
@@ -545,7 +548,7 @@ class Loop {
 		// world, or does nothing at all; the same animation of an SVG
 		// element would have the main thread restyle and repaint the
 		// whole picture at every frame.
-		this.token = h("div", {class: "loop-token hidden"}, h("span", {class: "loop-token-text"}));
+		this.token = h("div", {class: "loop-token hidden"}, h("span", {class: "loop-token-text"}, h("span"), h("span", {lang: "en"})));
 		this.tokenLayer = h("div", {class: "loop-token-layer", "aria-hidden": "true"}, this.token);
 		this.svg = svg;
 		this.figure.replaceChildren(svg, this.tokenLayer);
@@ -677,19 +680,19 @@ class Loop {
 			this.detail.hidden = true;
 			return;
 		}
-		const entry = (glossary.entries || []).find((e) => e.id === p.gloss);
+		const entry = glossaryEntry(p.gloss);
 		const held = contents(p, this.view).filter(Boolean);
 		// replaceChildren, unlike h, takes null for the text "null": the
 		// parts a place does not have are left out first (a place that
 		// holds nothing, such as the scheduler, showed "null").
 		this.detail.replaceChildren(...[
 			h("h3", {class: "loop-detail-title"}, h("span", {text: placeName(p)}),
-				entry && entry.upstream ? h("code", {class: "loop-upstream", text: entry.upstream.name}) : null),
-			entry ? h("p", {text: entry.short}) : null,
-			held.length ? h("p", {class: "loop-held"}, "Now: ", held.join("; ")) : null,
+				entry && entry.upstream ? h("code", {class: "loop-upstream", lang: "en", text: entry.upstream.name}) : null),
+			entry ? h("p", {lang: entry.lang === (pageLang() || "en") ? null : entry.lang}, explain(entry)) : null,
+			held.length ? h("p", {class: "loop-held"}, tParts("loop.now", {held: held.join(t("loop.heldSeparator"))})) : null,
 			h("p", {class: "loop-detail-actions"},
-				h("button", {type: "button", class: "small", "data-loop-action": "panel", text: "Show its table"}),
-				entry ? h("button", {type: "button", class: "small", "data-loop-action": "glossary", text: "In the glossary"}) : null),
+				h("button", {type: "button", class: "small", "data-loop-action": "panel", text: t("loop.showTable")}),
+				entry ? h("button", {type: "button", class: "small", "data-loop-action": "glossary", text: t("loop.inGlossary")}) : null),
 		].filter((part) => part !== null));
 		this.detail.hidden = false;
 		// Drawn just above.
@@ -736,9 +739,10 @@ class Loop {
 			// The name starts with the words the box shows, as a
 			// reader who sees them would say them, then says whose
 			// part it is and whether this step lit it.
-			const shown = [el.place.title, ...(el.lines.length ? held.slice(0, el.lines.length) : [])].filter(Boolean).join(" ");
-			const more = el.lines.length ? "" : held.filter(Boolean).join(", ");
-			const label = `${shown}${more ? ": " + more : ""}, ${ownerOf(el.place)}${id === main ? "; this step happens here" : isLit ? "; lit by this step" : ""}`;
+			const shown = [t(el.place.title), ...(el.lines.length ? held.slice(0, el.lines.length) : [])].filter(Boolean).join(" ");
+			const more = el.lines.length ? "" : held.filter(Boolean).join(t("list.separator"));
+			const what = more ? t("loop.labelHolds", {shown, more}) : shown;
+			const label = t(id === main ? "loop.labelMain" : isLit ? "loop.labelLit" : "loop.labelPlain", {what, owner: ownerOf(el.place)});
 			if (el.g.getAttribute("aria-label") !== label) {
 				el.g.setAttribute("aria-label", label);
 			}
@@ -773,7 +777,13 @@ class Loop {
 			"data-edge": travelled,
 			"data-fault": move && move.fault ? move.fault : "",
 		});
-		settle(this.caption, {text: captionOf(this.geo, move)});
+		// The caption is drawn again only when what it says changes.
+		const caption = captionOf(this.geo, move);
+		const said = JSON.stringify(caption.map((part) => (typeof part === "string" ? part : [part.textContent])));
+		if (this.caption.dataset.said !== said) {
+			this.caption.dataset.said = said;
+			this.caption.replaceChildren(...caption);
+		}
 		if (this.chosen && !this.detail.hidden) {
 			this.drawDetail(false);
 		}
@@ -804,7 +814,7 @@ class Loop {
 			const [x, y] = along(w.points, w.edge.key === skip ? 0.25 : 0.5);
 			const text = f.count > 1 ? `×${f.count}` : "1";
 			badges.push(s("g", {class: "loop-badge", "data-edge": w.edge.key, "data-count": f.count, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`},
-				s("title", {text: `${f.count} on the way; next: ${f.next}`}),
+				s("title", {text: t("loop.onTheWay", {n: f.count, next: f.next})}),
 				s("rect", {x: -3 - text.length * 3.2, y: -8, width: 6 + text.length * 6.4, height: 16, rx: 8}),
 				s("text", {x: 0, y: 4, "text-anchor": "middle", text})));
 		}
@@ -844,10 +854,18 @@ class Loop {
 		token.classList.toggle("dropped", move.fault === "dropped");
 		token.classList.toggle("delayed", move.fault === "delayed");
 		token.classList.toggle("failed", move.fault === "failed");
-		const text = (move.fault === "dropped" ? "✕ lost: " : move.fault === "failed" ? "✕ " : move.fault === "delayed" ? "⏳ " : "") + (move.token || "");
-		// The token holds its text's span (build).
+		// The mark of a fault is the page's; what the token carries is the
+		// engine's words.
+		const mark = move.fault === "dropped" ? t("loop.lost") : move.fault === "failed" ? "✕ " : move.fault === "delayed" ? "⏳ " : "";
+		const carried = move.token || "";
+		const room = Math.max(0, 28 - mark.length);
+		const words = carried.length > room ? carried.slice(0, Math.max(0, room - 1)) + "…" : carried;
+		// The token holds its text's span (build), which holds the mark
+		// and the words.
 		const label = /** @type {HTMLElement} */ (token.firstChild);
-		settle(label, {text: text.length > 28 ? text.slice(0, 27) + "…" : text});
+		const [markEl, wordsEl] = /** @type {HTMLElement[]} */ ([...label.children]);
+		settle(markEl, {text: mark});
+		settle(wordsEl, {text: words});
 		// Its size is set, in the picture's units, rather than taken
 		// from its text, so that placing it needs no layout: the
 		// transform puts its centre on the point.
@@ -912,12 +930,12 @@ function controllerName(short) {
 function ownerOf(p) {
 	const [owner] = splitPlace(p.id);
 	if (owner.startsWith("informer/")) {
-		return `part of ${owner}`;
+		return t("loop.partOfInformer", {informer: owner});
 	}
 	if (isController(owner)) {
-		return `part of the ${controllerName(owner)} controller`;
+		return t("loop.partOfController", {name: controllerName(owner)});
 	}
-	return "part of the cluster";
+	return t("loop.partOfCluster");
 }
 
 // placeName names a place for a reader: its title and whose it is.
@@ -925,39 +943,38 @@ function ownerOf(p) {
 function placeName(p) {
 	const [owner] = splitPlace(p.id);
 	if (owner.startsWith("informer/")) {
-		return `${p.title} of ${owner}`;
+		return t("loop.placeOfInformer", {place: t(p.title), informer: owner});
 	}
 	if (isController(owner)) {
-		return `${p.title} of the ${controllerName(owner)} controller`;
+		return t("loop.placeOfController", {place: t(p.title), name: controllerName(owner)});
 	}
-	return p.title;
+	return t(p.title);
 }
 
-// captionOf says in words what the step moved, under the picture.
+// captionOf says in words what the step moved, under the picture: what
+// it carried is the engine's words, put in marked lang="en".
 /**
  * @param {Layout} geo
  * @param {LoopMove | null} move
- * @returns {string}
+ * @returns {Array<string | Node>}
  */
 function captionOf(geo, move) {
 	if (!move) {
-		return "";
+		return [];
 	}
 	// kubectl is a name of its own; every other part is "the" part.
 	/** @param {string} id */
 	const name = (id) => {
 		const p = geo.placeByID.get(id);
-		return !p ? id : p.id === "kubectl" ? "kubectl" : `the ${placeName(p)}`;
+		return !p ? id : p.id === "kubectl" ? "kubectl" : t("loop.thePlace", {place: placeName(p)});
 	};
 	if (!move.from) {
-		return `This step happens in ${name(move.lit[0])}; nothing travels.`;
+		return [t("loop.happensIn", {place: name(move.lit[0])})];
 	}
-	const what = move.token ? `“${move.token}”` : "It";
-	/** @type {Record<string, string>} */
-	const faults = {dropped: ", and is lost on the way", delayed: ", held back on the way", failed: ": refused, it bounces back"};
-	const fault = faults[move.fault || ""] || "";
 	// A move that travels has both ends.
-	return `${what} travels from ${name(move.from)} to ${name(/** @type {string} */ (move.to))}${fault}.`;
+	const ends = {from: name(move.from), to: name(/** @type {string} */ (move.to)), token: h("span", {lang: "en", text: move.token || ""})};
+	const fault = move.fault === "dropped" || move.fault === "delayed" || move.fault === "failed" ? move.fault : "";
+	return tParts(`loop.travels${move.token ? "" : "Untitled"}${fault ? "." + fault : ""}`, ends);
 }
 
 export {Loop};

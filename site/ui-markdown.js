@@ -48,7 +48,9 @@ function inline(text) {
 			const end = text.indexOf("`", i + 1);
 			if (end > i) {
 				flush();
-				frag.appendChild(h("code", {text: text.slice(i + 1, end)}));
+				// Code is what the learner types or the engine writes:
+				// English, whatever the lesson's language.
+				frag.appendChild(h("code", {lang: "en", text: text.slice(i + 1, end)}));
 				i = end + 1;
 				continue;
 			}
@@ -178,7 +180,7 @@ function markdown(text, special) {
 					frag.appendChild(node);
 				}
 			} else {
-				frag.appendChild(h("pre", null, h("code", {text: body.join("\n")})));
+				frag.appendChild(h("pre", {lang: "en"}, h("code", {text: body.join("\n")})));
 			}
 			continue;
 		}

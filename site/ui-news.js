@@ -12,6 +12,8 @@
 // otherwise it speaks as soon as the world moves, but no more than once a
 // second, so that a key held down is a few sentences, not thirty a second.
 
+import {t, tParts} from "./i18n.js";
+
 /** @typedef {import("./bridge-types.js").View} View */
 /** @typedef {import("./bridge-types.js").Step} Step */
 /** @typedef {{step: number, recorded: number, atRest: boolean}} Spoken */
@@ -20,14 +22,16 @@ class News {
 	// region is the live region to speak through. runGap and idleGap are
 	// the least time between two sentences, in milliseconds, during a
 	// run and otherwise. stepName(n) names the engine's step n as the
-	// page counts steps ("step 3", "setup step 40").
+	// page counts steps ("step 3", "setup step 40"), and stepNameStart(n)
+	// so as to start a sentence ("Step 3").
 	/**
 	 * @param {HTMLElement} region
-	 * @param {{runGap?: number, idleGap?: number, stepName?: (n: number) => string}} [options]
+	 * @param {{runGap?: number, idleGap?: number, stepName?: (n: number) => string, stepNameStart?: (n: number) => string}} [options]
 	 */
-	constructor(region, {runGap = 3000, idleGap = 1000, stepName = (n) => `step ${n}`} = {}) {
+	constructor(region, {runGap = 3000, idleGap = 1000, stepName = (n) => t("step.name", {n}), stepNameStart = (n) => t("step.nameStart", {n})} = {}) {
 		this.region = region;
 		this.stepName = stepName;
+		this.stepNameStart = stepNameStart;
 		this.runGap = runGap;
 		this.idleGap = idleGap;
 		this.spokenAt = -Infinity;
@@ -88,31 +92,45 @@ class News {
 		if (view.step === from.step) {
 			return; // there and back again
 		}
-		let text;
+		// The step's actor and sentence are the engine's words.
+		const last = this.last;
+		const what = last
+			? tParts("news.what", {actor: english(last.actor), summary: english(last.summary)})
+			: [t("news.noWhat")];
+		/** @type {Record<string, unknown>} */
+		const params = {step: this.stepName(view.step), Step: this.stepNameStart(view.step), n: view.step - from.step, what: fragment(what)};
+		let key;
 		if (view.step < from.step || view.recordedSteps <= from.recorded) {
 			// A seek: nothing ran, the world went to a recorded step.
-			text = `Now at ${this.stepName(view.step)}`;
+			key = "news.seek";
 		} else if (view.step === from.step + 1) {
-			text = capital(this.stepName(view.step));
+			key = "news.step";
 		} else {
-			text = `${view.step - from.step} steps ran, to ${this.stepName(view.step)}. ${capital(this.stepName(view.step))}`;
+			key = "news.run";
 		}
-		const last = this.last;
-		text += last ? `: ${last.actor}: ${last.summary}.` : ".";
+		const said = tParts(key, params);
 		if (view.atRest && !from.atRest) {
-			text += " The world is at rest.";
+			said.push(t("news.atRest"));
 		}
-		this.region.textContent = text;
+		this.region.replaceChildren(...said);
 		this.spokenAt = performance.now();
 	}
 }
 
-/**
- * @param {string} text
- * @returns {string}
- */
-function capital(text) {
-	return text.charAt(0).toUpperCase() + text.slice(1);
+// english wraps the engine's words in a span marked lang="en".
+/** @param {string} text */
+function english(text) {
+	const span = document.createElement("span");
+	span.lang = "en";
+	span.textContent = text;
+	return span;
+}
+
+/** @param {Array<string | Node>} parts */
+function fragment(parts) {
+	const frag = document.createDocumentFragment();
+	frag.append(...parts);
+	return frag;
 }
 
 export {News};

@@ -71,7 +71,8 @@ function append(el, children) {
 	}
 }
 
-// table builds a compact table: headers are the column titles (text, or
+// table builds a compact table: caption names it, for a screen reader
+// (text, or text and nodes); headers are the column titles (text, or
 // nodes such as a glossary term), rows are
 // arrays of cells (strings or nodes), or {cells, attrs} for a row that
 // needs attributes of its own. A cell may be {content, class} to get a
@@ -79,7 +80,7 @@ function append(el, children) {
 /** @typedef {{content: Child, class?: string}} Cell */
 /** @typedef {(Child | Cell)[] | {cells: (Child | Cell)[], attrs: Attrs}} Row */
 /**
- * @param {string | null} caption
+ * @param {Child} caption
  * @param {Child[]} headers
  * @param {Row[]} rows
  * @param {string} [className]
@@ -100,7 +101,7 @@ function table(caption, headers, rows, className) {
 		}
 		tbody.appendChild(tr);
 	}
-	return h("table", {class: className || "grid"}, caption ? h("caption", {class: "visually-hidden", text: caption}) : null, thead, tbody);
+	return h("table", {class: className || "grid"}, caption ? h("caption", {class: "visually-hidden"}, caption) : null, thead, tbody);
 }
 
 // The engine's offsets into a console line are UTF-8 byte offsets (Go

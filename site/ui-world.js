@@ -14,8 +14,9 @@
 // plays smoothly, and what is drawn is always what a drawing made from
 // nothing would be, so the page never shows a stale pod.
 
-import {h, plural, settle, table} from "./ui-util.js";
+import {h, patch, settle, table} from "./ui-util.js";
 import {decorateWorld, decorateWorldPart, restoreTermFocus, termFocus} from "./ui-glossary.js";
+import {duration, i18n, t, tParts} from "./i18n.js";
 
 // maxPodsPerOwner is the most pods drawn in one group; the rest are
 // counted ("and 40 more").
@@ -140,20 +141,52 @@ function touchedSet(step) {
 /** @param {Pod} pod */
 function podState(pod) {
 	if (pod.terminating) {
-		return {mark: "⊘", text: "Terminating"};
+		return {mark: "⊘", text: t("pod.state.terminating")};
 	}
 	switch (pod.phase) {
 	case "Failed":
-		return {mark: "✕", text: "Failed"};
+		return {mark: "✕", text: t("pod.state.failed")};
 	case "Succeeded":
-		return {mark: "■", text: "Succeeded"};
+		return {mark: "■", text: t("pod.state.succeeded")};
 	case "Pending":
-		return {mark: "…", text: pod.node ? "Pending" : "Pending, not scheduled"};
+		return {mark: "…", text: pod.node ? t("pod.state.pending") : t("pod.state.pendingUnscheduled")};
 	case "Running":
-		return pod.ready ? {mark: "✓", text: "Running, Ready"} : {mark: "○", text: "Running, not ready"};
+		return pod.ready ? {mark: "✓", text: t("pod.state.runningReady")} : {mark: "○", text: t("pod.state.runningNotReady")};
 	default:
-		return {mark: "?", text: pod.phase || "unknown"};
+		return {mark: "?", text: pod.phase || t("pod.state.unknown")};
 	}
+}
+
+// kubeletWords are the engine's sentences for what a kubelet does with a
+// pod (cluster.KubeletPod.String), each as the message that says it in
+// the page's words, with its values.
+/** @type {Array<[RegExp, string, string[]]>} */
+const kubeletWords = [
+	[/^waiting for a kubelet on (.+)$/, "pod.kubelet.waiting", ["node"]],
+	[/^starting at t=(\S+)$/, "pod.kubelet.starting", ["at"]],
+	[/^running, Ready$/, "pod.kubelet.runningReady", []],
+	[/^running, not Ready$/, "pod.kubelet.runningNotReady", []],
+	[/^crashed until t=(\S+)$/, "pod.kubelet.crashed", ["at"]],
+	[/^stopping at t=(\S+)$/, "pod.kubelet.stopping", ["at"]],
+	[/^finished \((.+)\)$/, "pod.kubelet.finished", ["phase"]],
+];
+
+// kubeletSays is what the pod's kubelet does with it, in the page's words
+// (the engine's, when it says something the page does not know).
+/** @param {string} text */
+function kubeletSays(text) {
+	for (const [re, key, names] of kubeletWords) {
+		const m = re.exec(text);
+		if (m) {
+			/** @type {Record<string, string>} */
+			const params = {};
+			names.forEach((name, i) => {
+				params[name] = name === "at" ? duration(m[i + 1]) : m[i + 1];
+			});
+			return t(key, params);
+		}
+	}
+	return text;
 }
 
 // podButton draws one pod as a button (the test suite and the keyboard
@@ -191,9 +224,9 @@ function podButton(pod, touched, showImage = false) {
 	}
 	const details = [state.text];
 	if (pod.restarts) {
-		details.push(plural(pod.restarts, "restart"));
+		details.push(t("count.restarts", {n: pod.restarts}));
 	}
-	const node = pod.node ? `on ${pod.node}` : "not scheduled";
+	const node = pod.node ? t("pod.onNode", {node: pod.node}) : t("pod.notScheduled");
 	const image = showImage && pod.image ? pod.image : "";
 	// The button's name holds its visible text, in the same order, and
 	// only then what the card does not show (WCAG 2.5.3, label in name):
@@ -203,19 +236,19 @@ function podButton(pod, touched, showImage = false) {
 	// show it as the pod's column), so the name holds the visible text
 	// on both.
 	const description = [
-		`pod ${pod.name}`,
-		details.join(", "),
+		t("pod.name", {name: pod.name}),
+		details.join(t("list.separator")),
 		image,
 		labels,
 		claim ? claim.short : "",
 		node,
-		pod.namespace !== "default" ? `in namespace ${pod.namespace}` : "",
-		pod.owner ? `controlled by ${pod.owner}` : "orphan: no controller",
-		labels ? "" : "no labels",
+		pod.namespace !== "default" ? t("pod.inNamespace", {namespace: pod.namespace}) : "",
+		pod.owner ? t("pod.controlledBy", {owner: pod.owner}) : t("pod.orphan"),
+		labels ? "" : t("pod.noLabels"),
 		claim ? claim.long : "",
-		pod.kubelet ? `kubelet: ${pod.kubelet}` : "",
-		isTouched ? "touched by the last step" : "",
-	].filter(Boolean).join(", ");
+		pod.kubelet ? t("pod.kubelet", {what: kubeletSays(pod.kubelet)}) : "",
+		isTouched ? t("pod.touched") : "",
+	].filter(Boolean).join(t("list.separator"));
 	return h("button", {
 		type: "button",
 		class: classes.join(" "),
@@ -238,10 +271,10 @@ function podButton(pod, touched, showImage = false) {
 	// The spaces are not drawn (the lines are flex items) but keep the
 	// card's text words apart for whatever reads it as text: "web-x
 	// Running", not "web-xRunning".
-	" ", h("span", {class: "pod-name", text: pod.name}),
+	" ", h("span", {class: "pod-name", lang: "en", text: pod.name}),
 	" ", h("span", {class: "pod-state", text: details.join(" · ")}),
-	image ? [" ", h("span", {class: "pod-image mono", text: image})] : null,
-	labels ? [" ", h("span", {class: "pod-labels", text: labels})] : null,
+	image ? [" ", h("span", {class: "pod-image mono", lang: "en", text: image})] : null,
+	labels ? [" ", h("span", {class: "pod-labels", lang: "en", text: labels})] : null,
 	claim ? [" ", h("span", {class: "pod-claim", text: claim.short})] : null,
 	" ", h("span", {class: "pod-node", text: node}));
 }
@@ -258,17 +291,17 @@ function claimHint(pod) {
 	if (pod.releasing) {
 		return {
 			kind: "releasing",
-			short: `↗ left ${pod.owner}'s selector`,
-			long: `its labels no longer match ${pod.owner}'s selector, so the next sync of ${pod.owner} releases it`,
+			short: t("pod.releasingShort", {owner: pod.owner}),
+			long: t("pod.releasingLong", {owner: pod.owner}),
 		};
 	}
 	const by = pod.adoptableBy || [];
 	if (by.length) {
-		const owners = by.join(" and ");
+		const owners = new Intl.ListFormat(i18n.locale, {type: "conjunction"}).format(by);
 		return {
 			kind: "adoptable",
-			short: `⤵ matches ${owners}`,
-			long: `its labels match the selector of ${owners}, so the next sync of ${by.length > 1 ? "either" : owners} adopts it`,
+			short: t("pod.adoptableShort", {owners}),
+			long: by.length > 1 ? t("pod.adoptableLongEither", {owners}) : t("pod.adoptableLong", {owners}),
 		};
 	}
 	return null;
@@ -308,11 +341,11 @@ function titleOf(obj, isTouched, badges = []) {
 	return h("h3", {class: "owner-title"},
 		isTouched ? h("span", {class: "mark-touched", "aria-hidden": "true", text: "◆ "}) : null,
 		h("span", {class: "owner-kind", text: obj.kind}), " ",
-		h("span", {class: "owner-name mono", text: obj.name}),
-		obj.namespace !== "default" ? h("span", {class: "owner-ns", text: ` in ${obj.namespace}`}) : null,
+		h("span", {class: "owner-name mono", lang: "en", text: obj.name}),
+		obj.namespace !== "default" ? h("span", {class: "owner-ns", text: t("owner.inNamespace", {namespace: obj.namespace})}) : null,
 		badges,
-		obj.terminating ? h("span", {class: "badge warn", text: "⊘ being deleted"}) : null,
-		isTouched ? h("span", {class: "visually-hidden", text: " (touched by the last step)"}) : null);
+		obj.terminating ? h("span", {class: "badge warn", text: t("owner.beingDeleted")}) : null,
+		isTouched ? h("span", {class: "visually-hidden", text: t("owner.touched")}) : null);
 }
 
 // headTitle draws the title of an owner's head: its kind and name, and
@@ -336,17 +369,15 @@ function headTitle(owner, isTouched) {
  */
 function headMeta(owner, gone) {
 	if (gone) {
-		return {meta: h("p", {class: "owner-meta"}, h("span", {text: "this owner is gone from the API; the garbage collector will act on its pods"}))};
+		return {meta: h("p", {class: "owner-meta"}, h("span", {text: t("owner.gone")}))};
 	}
 	/** @param {string} cls */
 	const n = (cls) => h("span", {class: cls});
 	const nums = {desired: n("n-desired"), current: n("n-current"), ready: n("n-ready"), available: n("n-available")};
-	const replicas = h("span", {class: "replicas"},
-		" · ", nums.desired, " desired · status, as last written: ", nums.current, " current · ",
-		nums.ready, " ready · ", nums.available, " available");
+	const replicas = h("span", {class: "replicas"}, tParts("owner.counts", nums));
 	const meta = h("p", {class: "owner-meta"},
-		h("span", {class: "meta-label", text: "selector "}),
-		h("code", {class: "selector", text: owner.selector || "(none)"}),
+		h("span", {class: "meta-label", text: t("owner.selector")}),
+		owner.selector ? h("code", {class: "selector", lang: "en", text: owner.selector}) : h("code", {class: "selector", text: t("owner.noSelector")}),
 		replicas);
 	return {meta, replicas, nums, behind: null};
 }
@@ -357,7 +388,7 @@ function headMeta(owner, gone) {
 // rather than show two counts that disagree silently.
 function headBehind() {
 	const active = h("span", {class: "n-active"});
-	const el = h("span", {class: "behind"}, " (", active, " now: the status catches up when the controller next syncs and writes it)");
+	const el = h("span", {class: "behind"}, tParts("owner.behind", {active}));
 	return {el, active};
 }
 
@@ -392,7 +423,7 @@ function drawCounts(head, owner, active) {
 		head.behind = null;
 	}
 	if (head.behind) {
-		settle(head.behind.active, {text: plural(active, "active pod")});
+		settle(head.behind.active, {text: t("count.activePods", {n: active})});
 	}
 }
 
@@ -402,16 +433,16 @@ function drawCounts(head, owner, active) {
 /** @param {Rollout} r */
 function headRevision(r) {
 	return h("p", {class: "rs-revision"},
-		h("span", {class: "badge" + (r.isNew ? " new-rs" : ""), text: `revision ${r.revision || "?"}`}), " · ",
-		"pod-template-hash ", h("code", {text: r.hash || "(none)"}),
-		r.image ? [" · image ", h("code", {text: r.image})] : null,
-		r.isNew ? " · the new ReplicaSet: the Deployment's template" : " · an old ReplicaSet");
+		h("span", {class: "badge" + (r.isNew ? " new-rs" : ""), text: t("owner.revision", {revision: r.revision || "?"})}), " · ",
+		"pod-template-hash ", r.hash ? h("code", {lang: "en", text: r.hash}) : h("code", {text: t("owner.noSelector")}),
+		r.image ? tParts("owner.image", {image: h("code", {lang: "en", text: r.image})}) : null,
+		r.isNew ? t("owner.newReplicaSet") : t("owner.oldReplicaSet"));
 }
 
 // headFailure draws the owner's ReplicaFailure, if it has one.
 /** @param {Owner} owner */
 function headFailure(owner) {
-	return owner.failure ? h("p", {class: "owner-failure", text: `⚠ ReplicaFailure: ${owner.failure}`}) : null;
+	return owner.failure ? h("p", {class: "owner-failure"}, "⚠ ReplicaFailure: ", h("span", {lang: "en", text: owner.failure})) : null;
 }
 
 // drawHead draws the head of one owner's group into head (a record
@@ -496,18 +527,18 @@ function newHead() {
  * @param {Set<string>} touched
  */
 function nodeRow(nodes, touched) {
-	const cells = [h("div", {class: "node-col unscheduled"}, h("span", {class: "node-name", text: "not scheduled"}))];
+	const cells = [h("div", {class: "node-col unscheduled"}, h("span", {class: "node-name", text: t("pod.notScheduled")}))];
 	for (const node of nodes) {
 		const notes = [];
 		notes.push(node.ready ? "✓ Ready" : "✕ NotReady");
 		if (!node.schedulable) {
-			notes.push("⊗ cordoned");
+			notes.push(t("node.cordoned"));
 		}
 		if (!node.kubelet) {
-			notes.push("no kubelet");
+			notes.push(t("node.noKubelet"));
 		}
 		if (!node.registered) {
-			notes.push("not registered");
+			notes.push(t("node.notRegistered"));
 		}
 		const isTouched = touched.has(refKey("node", "", node.name));
 		const classes = ["node", "node-col"];
@@ -524,7 +555,7 @@ function nodeRow(nodes, touched) {
 			h("span", {class: "node-name mono", text: (isTouched ? "◆ " : "") + node.name}),
 			h("span", {class: "node-state", text: notes.join(" · ")})));
 	}
-	return h("div", {class: "node-row", "aria-label": "Nodes"}, cells);
+	return h("div", {class: "node-row", "aria-label": t("node.row")}, cells);
 }
 
 // --- Drawing, and drawing again only what changed -----------------------
@@ -607,24 +638,27 @@ function reconcile(parent, nodes) {
 	}
 }
 
-// keepText returns el holding text, made as a tag of class cls when el
-// is null.
+// keepText returns el holding parts (a message's, tParts), made as a tag
+// of class cls when el is null; an element that holds them already is
+// left alone.
 /**
  * @param {HTMLElement | null} el
  * @param {"p"} tag
  * @param {string} cls
- * @param {string} text
+ * @param {Array<string | Node>} parts
  * @returns {HTMLElement}
  */
-function keepText(el, tag, cls, text) {
+function keepText(el, tag, cls, parts) {
 	if (!el) {
-		return h(tag, {class: cls, text});
+		return h(tag, {class: cls}, parts);
 	}
-	if (el.textContent !== text) {
-		el.textContent = text;
-	}
+	patch(el, parts);
 	return el;
 }
+
+// getPods is the console's command that lists every pod, as the notes
+// that count the pods not drawn name it.
+const getPods = () => h("code", {lang: "en", text: "get pods"});
 
 // card returns the card of a pod, and records it in drawn: the card
 // drawn before when it was drawn from the same pod, as touched or not,
@@ -686,8 +720,8 @@ function drawPods(drawing, drawn, group, pods, total, columns, touched) {
 	// A view capped in all (a world of many owners) may list none of
 	// a group's pods.
 	group.more = keepText(group.more, "p", "more", shown
-		? `and ${more} more ${more === 1 ? "pod" : "pods"} (get pods lists them all)`
-		: `${plural(more, "pod")}, not drawn here (get pods lists them all)`);
+		? tParts("world.morePods", {n: more, command: getPods()})
+		: tParts("world.podsNotDrawn", {pods: t("count.pods", {n: more}), command: getPods()}));
 	return [grid, group.more];
 }
 
@@ -752,8 +786,8 @@ function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, colum
 	if (!group) {
 		const kind = kindNames[owner.kind] || owner.kind;
 		group = newGroup(gone
-			? h("section", {class: classes.join(" "), dataset: {namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}, gone from the API`})
-			: h("section", {class: classes.join(" "), dataset: {owner: id, namespace: owner.namespace}, "aria-label": `${kind} ${owner.name}`}));
+			? h("section", {class: classes.join(" "), dataset: {namespace: owner.namespace}, "aria-label": t("owner.labelGone", {kind, name: owner.name})})
+			: h("section", {class: classes.join(" "), dataset: {owner: id, namespace: owner.namespace}, "aria-label": t("owner.label", {kind, name: owner.name})}));
 		if (gone) {
 			group.el.dataset.goneOwner = id;
 		}
@@ -769,7 +803,7 @@ function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, colum
 	});
 	group.ownerHead = group.ownerHead || newHead();
 	group.head = drawHead(group.ownerHead, owner, counts.active, isTouched, gone, rollout);
-	drawBody(drawing, drawn, group, pods, counts.pods, columns, touched, "no pods");
+	drawBody(drawing, drawn, group, pods, counts.pods, columns, touched, t("world.noPods"));
 	return group.el;
 }
 
@@ -786,13 +820,13 @@ function drawOwner(drawing, drawn, groups, key, owner, pods, counts, gone, colum
 function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
 	let group = drawing.orphans;
 	if (!group) {
-		group = drawing.orphans = newGroup(h("section", {id: "orphans", class: "group orphans", "aria-label": "Orphan pods"}));
+		group = drawing.orphans = newGroup(h("section", {id: "orphans", class: "group orphans", "aria-label": t("orphans.label")}));
 		group.head = h("div", {class: "group-head"},
-			h("h3", {class: "owner-title"}, h("span", {"aria-hidden": "true", text: "⚠ "}), "Orphans"),
-			h("p", {class: "owner-meta", text: "pods no controller owns: a ReplicaSet whose selector matches one adopts it"}));
+			h("h3", {class: "owner-title"}, h("span", {"aria-hidden": "true", text: "⚠ "}), t("orphans.title")),
+			h("p", {class: "owner-meta", text: t("orphans.note")}));
 		decorateWorld(group.head);
 	}
-	drawBody(drawing, drawn, group, orphans, total, columns, touched, "no orphans");
+	drawBody(drawing, drawn, group, orphans, total, columns, touched, t("orphans.none"));
 	return group.el;
 }
 
@@ -813,9 +847,9 @@ function drawOrphans(drawing, drawn, orphans, total, columns, touched) {
 function deployTitle(d, isTouched) {
 	// ‖, not the pause sign ⏸: the common text fonts have it, and a system
 	// without an emoji font drew ⏸ as an empty box.
-	const state = d.terminating ? "" : d.paused ? "‖ paused" : d.rolling ? "⟳ rolling out" : "✓ rolled out";
+	const state = d.terminating ? "" : d.paused ? t("deploy.paused") : d.rolling ? t("deploy.rolling") : t("deploy.rolledOut");
 	return titleOf({kind: "Deployment", name: `deploy/${d.name}`, namespace: d.namespace, terminating: d.terminating}, isTouched, [
-		d.revision ? h("span", {class: "badge", text: `revision ${d.revision}`}) : null,
+		d.revision ? h("span", {class: "badge", text: t("owner.revision", {revision: d.revision})}) : null,
 		state ? h("span", {class: "badge" + (d.rolling && !d.paused ? " rolling" : ""), text: state}) : null,
 	]);
 }
@@ -828,15 +862,14 @@ function deployTitle(d, isTouched) {
 function deployMeta(d) {
 	const st = d.status || /** @type {import("./bridge-types.js").DeploymentStatus} */ ({});
 	const strategy = d.strategy === "RollingUpdate"
-		? ["RollingUpdate (maxSurge ", h("span", {class: "n-surge", text: String(d.maxSurge || 0)}),
-			", maxUnavailable ", h("span", {class: "n-unavailable", text: String(d.maxUnavailable || 0)}), ")"]
-		: [d.strategy || "(no strategy)"];
+		? tParts("deploy.rollingUpdate", {surge: h("span", {class: "n-surge", text: String(d.maxSurge || 0)}), unavailable: h("span", {class: "n-unavailable", text: String(d.maxUnavailable || 0)})})
+		: [d.strategy || t("deploy.noStrategy")];
 	return h("p", {class: "deploy-meta"},
-		h("span", {class: "meta-label", text: "selector "}),
-		h("code", {class: "selector", text: d.selector || "(none)"}),
-		" · ", h("span", {class: "n-desired", text: String(d.replicas)}), " desired · ", strategy,
-		d.image ? [" · image ", h("code", {text: d.image})] : null,
-		` · status, as last written: ${st.updatedReplicas || 0} updated · ${st.readyReplicas || 0} ready · ${st.availableReplicas || 0} available`);
+		h("span", {class: "meta-label", text: t("owner.selector")}),
+		d.selector ? h("code", {class: "selector", lang: "en", text: d.selector}) : h("code", {class: "selector", text: t("owner.noSelector")}),
+		tParts("deploy.desired", {desired: h("span", {class: "n-desired", text: String(d.replicas)}), strategy: fragment(strategy)}),
+		d.image ? tParts("owner.image", {image: h("code", {lang: "en", text: d.image})}) : null,
+		t("deploy.status", {updated: st.updatedReplicas || 0, ready: st.readyReplicas || 0, available: st.availableReplicas || 0}));
 }
 
 // deployBudget draws what a RollingUpdate may do now, as the engine
@@ -856,13 +889,13 @@ function deployBudget(d) {
 		dataset: {maxPods: b.maxPods, minAvailable: b.minAvailable, wanted: b.wanted, available: b.available, pods: b.pods, rolling: String(!!d.rolling)},
 	},
 	h("p", {class: "budget-line"},
-		h("span", {class: "budget-label", text: d.rolling ? "Rollout budget now: " : "Budget: "}),
-		h("strong", {text: String(b.wanted)}), ` pods wanted by its ReplicaSets, of at most ${b.maxPods} (${plural(replicas, "replica")} + maxSurge ${d.maxSurge || 0})`,
-		" ", h("meter", {min: 0, max: Math.max(b.maxPods, 1), value: Math.min(b.wanted, Math.max(b.maxPods, 1)), "aria-label": `pods wanted: ${b.wanted} of at most ${b.maxPods}`})),
+		h("span", {class: "budget-label", text: d.rolling ? t("deploy.budgetRolling") : t("deploy.budget")}),
+		tParts("deploy.wanted", {wanted: h("strong", {text: String(b.wanted)}), max: b.maxPods, replicas: t("count.replicas", {n: replicas}), surge: d.maxSurge || 0}),
+		" ", h("meter", {min: 0, max: Math.max(b.maxPods, 1), value: Math.min(b.wanted, Math.max(b.maxPods, 1)), "aria-label": t("deploy.wantedMeter", {wanted: b.wanted, max: b.maxPods})})),
 	h("p", {class: "budget-line"},
-		h("strong", {text: String(b.available)}), ` available, of at least ${b.minAvailable} (${plural(replicas, "replica")} − maxUnavailable ${d.maxUnavailable || 0})`,
-		" ", h("meter", {min: 0, max: Math.max(replicas, b.available, 1), low: b.minAvailable, optimum: replicas, value: b.available, "aria-label": `available: ${b.available}, at least ${b.minAvailable}`}),
-		` · ${plural(b.pods, "active pod")} now`));
+		tParts("deploy.available", {available: h("strong", {text: String(b.available)}), min: b.minAvailable, replicas: t("count.replicas", {n: replicas}), unavailable: d.maxUnavailable || 0}),
+		" ", h("meter", {min: 0, max: Math.max(replicas, b.available, 1), low: b.minAvailable, optimum: replicas, value: b.available, "aria-label": t("deploy.availableMeter", {available: b.available, min: b.minAvailable})}),
+		t("deploy.activeNow", {pods: t("count.activePods", {n: b.pods})})));
 }
 
 // deployScale draws the last sync that scaled one of the Deployment's
@@ -875,11 +908,11 @@ function deployScale(d) {
 		return null;
 	}
 	return h("div", {class: "deploy-last-scale", dataset: {seq: s.seq}},
-		h("p", {class: "scale-head"}, `Last scaling: sync #${s.seq} by `, h("code", {text: s.worker}), `, ended t=${s.end}:`),
+		h("p", {class: "scale-head"}, tParts("deploy.lastScaling", {seq: s.seq, worker: h("code", {lang: "en", text: s.worker}), end: duration(s.end)})),
 		h("ul", {class: "scales"}, (s.scales || []).map((x) => h("li", {dataset: {rs: `rs/${x.replicaSet}`, from: x.from, to: x.to, by: x.by}},
-			h("code", {text: `rs/${x.replicaSet}`}), ` ${x.from} → ${x.to} `,
+			h("code", {lang: "en", text: `rs/${x.replicaSet}`}), ` ${x.from} → ${x.to} `,
 			h("span", {class: "scale-dir", "aria-hidden": "true", text: x.to > x.from ? "▲" : "▼"}),
-			" (", h("code", {text: x.by}), `): ${x.why}`))));
+			" (", h("code", {lang: "en", text: x.by}), "): ", h("span", {lang: "en", text: x.why})))));
 }
 
 // deployHistory fills the history's details element: its summary, and a
@@ -892,21 +925,21 @@ function deployScale(d) {
 function deployHistory(el, d) {
 	const revisions = d.history || [];
 	el.replaceChildren(
-		h("summary", null, `Rollout history: ${plural(revisions.length, "revision")}`),
+		h("summary", null, t("deploy.history", {revisions: t("count.revisions", {n: revisions.length})})),
 		revisions.length
-			? table(`Rollout history of deploy/${d.name}`, ["revision", "ReplicaSet", "image", "change-cause"], revisions.map((r) => {
+			? table(t("deploy.historyOf", {name: `deploy/${d.name}`}), [t("deploy.revision"), "ReplicaSet", t("deploy.image"), "change-cause"], revisions.map((r) => {
 				const current = String(r.revision) === d.revision;
 				return {
 					attrs: {class: current ? "current" : "", dataset: {revision: r.revision, ...(current ? {current: "true"} : {})}},
 					cells: [
-						current ? `${r.revision} (current)` : String(r.revision),
-						h("code", {text: r.replicaSet}),
-						r.image ? h("code", {text: r.image}) : "",
-						r.changeCause || "<none>",
+						current ? t("deploy.currentRevision", {revision: r.revision}) : String(r.revision),
+						h("code", {lang: "en", text: r.replicaSet}),
+						r.image ? h("code", {lang: "en", text: r.image}) : "",
+						r.changeCause ? h("span", {lang: "en", text: r.changeCause}) : "<none>",
 					],
 				};
 			}), "grid history")
-			: h("p", {class: "empty", text: "no revision yet"}));
+			: h("p", {class: "empty", text: t("deploy.noRevision")}));
 }
 
 // deployEmpty draws what a card with no ReplicaSet says in place of their
@@ -917,10 +950,10 @@ function deployHistory(el, d) {
 /** @param {Deployment} d */
 function deployEmpty(d) {
 	const why = d.terminating
-		? "no ReplicaSet: the Deployment is being deleted, so its controller only writes its status and creates none"
+		? t("deploy.emptyDeleting")
 		: d.paused
-			? "no ReplicaSet yet: the Deployment is paused, so its controller creates none until it is resumed"
-			: "no ReplicaSet yet: the Deployment controller's next sync creates one";
+			? t("deploy.emptyPaused")
+			: t("deploy.emptyNext");
 	return h("p", {class: "empty", text: why});
 }
 
@@ -931,7 +964,7 @@ function deployEmpty(d) {
  * @returns {DeployCard}
  */
 function newDeployCard(d) {
-	const el = h("section", {class: "group deployment", dataset: {deployment: `deploy/${d.name}`, namespace: d.namespace}, "aria-label": `Deployment ${d.name}`});
+	const el = h("section", {class: "group deployment", dataset: {deployment: `deploy/${d.name}`, namespace: d.namespace}, "aria-label": t("owner.label", {kind: "Deployment", name: d.name})});
 	return {
 		el, head: h("div", {class: "group-head deploy-head"}),
 		title: newPart(), meta: newPart(), budget: newPart(), scale: newPart(),
@@ -1079,7 +1112,7 @@ function renderWorld(root, view, touched) {
 	const parts = [];
 	const total = view.podsTotal ?? pods.length;
 	if (total > pods.length) {
-		drawing.showing = keepText(drawing.showing, "p", "note", `Showing ${pods.length} of ${total} pods, at most ${maxPodsPerOwner} of each owner; the console's get pods lists them all.`);
+		drawing.showing = keepText(drawing.showing, "p", "note", tParts("world.showing", {shown: pods.length, total, max: maxPodsPerOwner, command: getPods()}));
 		parts.push(drawing.showing);
 	}
 	const nodesSig = JSON.stringify(nodes.map((node) => [touched.has(refKey("node", "", node.name)), node]));
@@ -1143,7 +1176,10 @@ function renderWorld(root, view, touched) {
 	}
 	parts.push(drawOrphans(drawing, drawn, orphans, countOf("").pods, columns, touched));
 	if (!(view.owners || []).length && !pods.length && !deployments.length) {
-		drawing.nothing = drawing.nothing || h("p", {class: "note", text: "Nothing here yet: create a ReplicaSet in the console, e.g. create rs web --replicas=3 --selector=app=web, or a Deployment, e.g. create deploy web --replicas=4 --selector=app=web"});
+		drawing.nothing = drawing.nothing || h("p", {class: "note"}, tParts("world.nothing", {
+			rs: h("code", {lang: "en", text: "create rs web --replicas=3 --selector=app=web"}),
+			deploy: h("code", {lang: "en", text: "create deploy web --replicas=4 --selector=app=web"}),
+		}));
 		parts.splice(1, 0, drawing.nothing);
 	}
 	drawing.pods = drawn;
@@ -1162,20 +1198,33 @@ function renderWorld(root, view, touched) {
 // The engine checks the keys and values themselves, with its own errors.
 /**
  * @param {string} text
- * @returns {{changes: string[], problem: string}}
+ * @returns {{changes: string[], problem: string, parts: Array<string | Node>}}
  */
 function labelChanges(text) {
 	const words = String(text).split(/[\s,]+/).filter(Boolean);
-	const example = "write key=value to set a label or key- to remove one, e.g. app=orphan or tier-";
+	/** @param {string} code */
+	const en = (code) => h("code", {lang: "en", text: code});
+	const example = () => tParts("relabel.example", {set: en("key=value"), remove: en("key-"), one: en("app=orphan"), other: en("tier-")});
+	/** @param {Array<string | Node>} parts */
+	const problem = (parts) => ({changes: [], problem: parts.map((p) => (typeof p === "string" ? p : p.textContent)).join(""), parts});
 	if (!words.length) {
-		return {changes: [], problem: `Type at least one label change: ${example}.`};
+		return problem(tParts("relabel.none", {example: fragment(example())}));
 	}
 	for (const word of words) {
 		if (word.startsWith("-") || !/^[^=]+=[^=]*$|^[^=]+-$/.test(word)) {
-			return {changes: [], problem: `"${word}" is not a label change: ${example}.`};
+			return problem(tParts("relabel.notAChange", {word: en(word), example: fragment(example())}));
 		}
 	}
-	return {changes: words, problem: ""};
+	return {changes: words, problem: "", parts: []};
+}
+
+// fragment holds parts (text and nodes) as one node, for a message's
+// place.
+/** @param {Array<string | Node>} parts */
+function fragment(parts) {
+	const frag = document.createDocumentFragment();
+	frag.append(...parts);
+	return frag;
 }
 
 // PodMenu is the small dialog a pod's button opens: it offers what can
@@ -1235,10 +1284,11 @@ class PodMenu {
 	open(button) {
 		const d = button.dataset;
 		this.pod = {name: d.pod, namespace: d.namespace, ready: d.ready === "true", labels: d.labels || ""};
-		this.title.replaceChildren(
-			h("span", {class: "visually-hidden", text: "Actions for "}),
-			"pod ", h("code", {text: this.pod.name}),
-			this.pod.namespace !== "default" ? ` in ${this.pod.namespace}` : "");
+		this.title.replaceChildren(...tParts(this.pod.namespace !== "default" ? "pod.menuTitleNamespace" : "pod.menuTitle", {
+			actions: h("span", {class: "visually-hidden", text: t("pod.actionsFor")}),
+			pod: h("code", {lang: "en", text: this.pod.name}),
+			namespace: this.pod.namespace || "",
+		}));
 		// Set not ready is always offered (a readiness probe can fail
 		// at any time); set ready only when the pod is not ready.
 		/** @type {HTMLElement} */ (this.menu.querySelector('[data-action="ready"]')).hidden = this.pod.ready;
@@ -1331,9 +1381,9 @@ class PodMenu {
 	// flag (--dry-run, -n kube-system), so it is checked first, and what
 	// is wrong is said in the form, next to the field.
 	applyRelabel() {
-		const {changes, problem} = labelChanges(this.input.value);
+		const {changes, problem, parts} = labelChanges(this.input.value);
 		if (problem) {
-			this.error.textContent = problem;
+			this.error.replaceChildren(...parts);
 			this.error.hidden = false;
 			this.input.setAttribute("aria-invalid", "true");
 			this.input.focus();

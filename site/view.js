@@ -4,11 +4,12 @@
 // the controls. While Play runs it spreads that work over several frames
 // and skips the lists off the screen.
 
-import {counterText, els, engine, parts, setStatus, showError, showIdle, state, stepName, viewArgs} from "./page.js";
+import {counterText, els, engine, parts, setStatus, showEngineError, showIdle, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {noteFork, renderTimeline, trimTimeline} from "./timeline.js";
 import {syncURL} from "./share.js";
-import {h, plural, settle} from "./ui-util.js";
-import {roveTerms} from "./ui-glossary.js";
+import {h, patch, settle} from "./ui-util.js";
+import {duration, i18n, t, tParts} from "./i18n.js";
+import {entryOfFunction, explain, roveTerms, term} from "./ui-glossary.js";
 import {renderWorld, touchedSet} from "./ui-world.js";
 import {renderInside} from "./ui-inside.js";
 
@@ -33,7 +34,7 @@ async function refresh(before = state.view) {
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
-		showError(err.message);
+		showEngineError(err.message);
 		err.shown = true;
 		throw err;
 	}
@@ -262,53 +263,106 @@ function renderInsideAtPace(view) {
  */
 function renderSentence(view, last) {
 	if (state.intro) {
-		els.sentence.replaceChildren(...introSentence(view).flat());
+		els.sentence.replaceChildren(...introSentence(view));
 		return;
 	}
 	if (!last) {
 		els.sentence.replaceChildren(view.step === 0
-			? "Nothing has happened yet: press Step to run the first event."
-			: `Step ${view.step}.`);
+			? t("sentence.nothingYet")
+			: t("sentence.stepOnly", {step: stepNameStart(view.step)}));
 		return;
 	}
-	els.sentence.replaceChildren(
-		h("span", {class: "sentence-meta mono", text: `${stepName(last.n)} · t=${last.at} · `}),
-		h("strong", {class: "sentence-actor", text: last.actor}), ": ",
-		last.summary,
-		...(last.models ? [h("span", {class: "sentence-models", text: " — models "}), h("code", {text: last.models})] : []));
+	// The actor, what it did and the function it models are the
+	// engine's words; the rest is the page's.
+	const models = last.models
+		? tParts("sentence.models", {fn: h("code", {lang: "en", text: last.models})}).map((part) => (typeof part === "string" ? h("span", {class: "sentence-models", text: part}) : part))
+		: [];
+	els.sentence.replaceChildren(...tParts("sentence.step", {
+		meta: h("span", {class: "sentence-meta mono", text: t("sentence.meta", {step: stepName(last.n), at: duration(last.at)})}),
+		actor: h("strong", {class: "sentence-actor", lang: "en", text: last.actor}),
+		summary: h("span", {class: "sentence-summary", lang: "en", text: last.summary}),
+		models: h("span", {class: "sentence-models-part"}, models),
+	}), ...glossOf(last));
 }
+
+// glossOf is, on a page in another language than English, the glossary's
+// explanation in that language of the upstream function the step models,
+// beside the step's sentence, which is the engine's English: nothing when
+// the glossary has no entry for it. It is part of the sentence, whose
+// height is fixed (style.css), and shows whole when the sentence does.
+/**
+ * @param {Step} last
+ * @returns {HTMLElement[]}
+ */
+function glossOf(last) {
+	const entry = i18n.locale === "en" || !last.models ? undefined : entryOfFunction(last.models);
+	if (!entry || entry.lang !== i18n.locale) {
+		return [];
+	}
+	// The same entry's gloss is the element drawn before: a term made
+	// anew at every step would have the page look at every term of the
+	// page again for its Tab stops (roveTerms), ten times a second in Play.
+	if (!lastGloss || lastGloss.id !== entry.id) {
+		lastGloss = {id: entry.id, el: h("span", {class: "sentence-gloss"}, " ", tParts("sentence.gloss", {term: term(entry.id), explanation: fragment(explain(entry))}))};
+	}
+	return [lastGloss.el];
+}
+
+// lastGloss is the gloss glossOf drew last, and the entry it explains.
+/** @type {{id: string, el: HTMLElement} | null} */
+let lastGloss = null;
 
 // introSentence says, in one sentence, what a learner is looking at in a
 // world just loaded: what its setup built, what they ran, what each
 // owner wants and has, and what to do next.
 /**
  * @param {View} view
- * @returns {Array<string | Node | Array<string | Node>>}
+ * @returns {Array<string | Node>}
  */
 function introSentence(view) {
-	const nodes = plural((view.nodes || []).length, "node");
-	const where = view.mode === "lesson"
-		? `the world of this lesson, after the ${plural(state.base, "step")} of its setup: a cluster of ${nodes}`
-		: `a cluster of ${nodes}, built by ${plural(state.base, "setup step")}`;
+	const nodes = t("count.nodes", {n: (view.nodes || []).length});
 	const ran = (view.inputs || []).filter((i) => i.step >= state.base).map((i) => i.text);
-	const did = ran.length === 1 ? [", where you just ran ", h("code", {text: ran[0]})] : ran.length > 1 ? `, where you just ran ${plural(ran.length, "command")}` : "";
-	const owners = (view.owners || []).slice(0, 3).map((o) => {
+	const did = ran.length === 1 ? tParts("intro.ranOne", {command: h("code", {lang: "en", text: ran[0]})})
+		: ran.length > 1 ? tParts("intro.ranMany", {commands: t("count.commands", {n: ran.length})}) : [];
+	/** @type {Array<string | Node>} */
+	const owners = [];
+	for (const o of (view.owners || []).slice(0, 3)) {
 		const id = `${o.kind}/${o.name}`;
 		const group = (view.podGroups || []).find((g) => g.owner === id && g.namespace === o.namespace && !g.ownerGone);
-		return `${id} wants ${plural(o.replicas, "pod")} and has ${group ? group.active : 0}`;
-	});
-	const wants = owners.length ? `: ${owners.join("; ")}` : (view.podsTotal ? "" : ": no controller owns anything yet");
+		if (owners.length) {
+			owners.push(t("intro.ownerSeparator"));
+		}
+		owners.push(...tParts("intro.owner", {owner: h("span", {lang: "en", text: id}), pods: t("count.pods", {n: o.replicas}), active: group ? group.active : 0}));
+	}
+	const wants = owners.length ? tParts("intro.owners", {owners: fragment(owners)}) : (view.podsTotal ? [] : [t("intro.nothingOwned")]);
 	const next = nothingToRun(view)
-		? "Nothing is pending: intervene (click a pod, or type a command) and watch the controller react."
-		: view.mode === "lesson"
-			? "Read the guide, then press Step (→) to run the next event."
-			: "Press Step (→) to run the next event and follow the controller's reaction.";
-	return [`You are looking at ${where}`, did, `${wants}. ${next}`];
+		? t("intro.nothingPending")
+		: view.mode === "lesson" ? t("intro.readGuide") : t("intro.pressStep");
+	const key = view.mode === "lesson" ? "intro.lesson" : "intro.sandbox";
+	const steps = t(view.mode === "lesson" ? "count.steps" : "count.setupSteps", {n: state.base});
+	return tParts(key, {nodes, steps, did: fragment(did), wants: fragment(wants), next});
 }
 
-/** @param {string} [text] */
+// fragment holds parts (text and nodes) as one node, to be put into a
+// message's place.
+/** @param {Array<string | Node>} parts */
+function fragment(parts) {
+	const frag = document.createDocumentFragment();
+	frag.append(...parts);
+	return frag;
+}
+
+// setSyncNote says what the last run came to, under the sentence: text,
+// or a message's parts (tParts) with the engine's words in them; nothing
+// hides the note.
+/** @param {string | Array<string | Node>} [text] */
 function setSyncNote(text) {
-	settle(els.syncNote, {text: text || "", hidden: !text});
+	if (typeof text === "object" && text.length) {
+		patch(els.syncNote, text);
+		settle(els.syncNote, {hidden: false});
+		return;
+	}
+	settle(els.syncNote, {text: typeof text === "string" ? text : "", hidden: !text || !text.length});
 }
 
 // nothingToRun says whether running time forward would do nothing: the
@@ -337,24 +391,24 @@ function updateControls() {
 	const stepwise = parts.lesson.stepwise();
 	for (const el of [els.stepForward, els.untilSync, els.play, els.stabilize]) {
 		if (stepwise && (el === els.untilSync || el === els.stabilize)) {
-			settle(el, {disabled: true, title: "This page of the lesson walks every event: press Step."});
+			settle(el, {disabled: true, title: t("controls.stepwise")});
 			continue;
 		}
 		settle(el, {
 			disabled: !usable || (idle && !(el === els.play && state.playing)),
-			title: usable && idle ? "Nothing to run: the agenda is empty and the world is at rest. Intervene first: click a pod, or type a command in the console." : "",
+			title: usable && idle ? t("controls.nothingToRun") : "",
 		});
 	}
 	settle(els.stepBack, {
 		disabled: !usable || !view || view.step === 0,
 		title: usable && view && view.step <= state.base && view.step > 0
-			? `Back into the world's setup: the ${plural(state.base, "step")} that built it before you took over.`
+			? t("controls.backIntoSetup", {steps: t("count.steps", {n: state.base})})
 			: "",
 	});
 	settle(els.cancel, {hidden: !state.busy});
 	settle(els.play, {"aria-pressed": state.playing ? "true" : "false"});
 	// index.html gives Play its label and its icon.
-	settle(/** @type {HTMLElement} */ (els.play.querySelector(".play-label")), {text: state.playing ? "Pause" : "Play"});
+	settle(/** @type {HTMLElement} */ (els.play.querySelector(".play-label")), {text: state.playing ? t("controls.pause") : t("controls.play")});
 	settle(/** @type {HTMLElement} */ (els.play.querySelector(".play-icon")), {text: state.playing ? "‖" : "▶"});
 	parts.console.setEnabled(state.ready && !state.busy);
 	if (!view) {
@@ -363,16 +417,17 @@ function updateControls() {
 	// The first-time hint is for the sandbox; a lesson has its guide. It
 	// says what to do next: step while something is pending, and once the
 	// world is at rest, disturb it.
-	settle(els.hint, {hidden: view.mode !== "sandbox" && !idle, text: sandboxHint(view, idle)});
+	settle(els.hint, {hidden: view.mode !== "sandbox" && !idle});
+	drawHint(sandboxHint(view, idle));
 	settle(els.scrubber, {max: String(view.recordedSteps), "aria-valuetext": counterText(view.step, view.recordedSteps)});
 	if (!state.scrubbing) {
 		settle(els.scrubber, {value: String(view.step)});
 		setCounter(view.step, view.recordedSteps);
 	}
 	drawSetupSegment(view.recordedSteps);
-	settle(els.clock, {text: `simulated time ${view.clock}`});
+	settle(els.clock, {text: t("controls.clock", {time: duration(view.clock)})});
 	const pending = view.agenda ? view.agenda.pending : 0;
-	settle(els.worldState, {text: view.atRest ? "at rest" : `${plural(pending, "event")} pending`});
+	settle(els.worldState, {text: view.atRest ? t("world.atRest") : t("world.pending", {n: pending})});
 	els.worldState.classList.toggle("at-rest", view.atRest);
 }
 
@@ -402,9 +457,10 @@ function drawSetupSegment(recorded) {
 	if (els.scrubTrack.style.getPropertyValue("--setup-share") !== share) {
 		els.scrubTrack.style.setProperty("--setup-share", share);
 	}
-	settle(els.setupLabel, {text: `setup: ${plural(state.base, "step")}`});
+	settle(els.setupLabel, {text: t("controls.setupSegment", {steps: t("count.steps", {n: state.base})})});
 }
 
+// sandboxHint is the key of the hint for view: what to do next.
 /**
  * @param {View} view
  * @param {boolean} idle
@@ -412,14 +468,19 @@ function drawSetupSegment(recorded) {
  */
 function sandboxHint(view, idle) {
 	if (idle) {
-		return (view.podsTotal ?? 0) === 0
-			? "Nothing is left to run. Type a command below, such as create rs web --replicas=3 --selector=app=web, then step with → (it works on the console's empty line too)."
-			: "The world is at rest and nothing is left to run. Click a pod to kill or relabel it, or type a command below; then step with → (on the console's empty line too, or press Esc to leave the console) and watch the controller react.";
+		return (view.podsTotal ?? 0) === 0 ? "hint.empty" : "hint.idle";
 	}
-	if (!view.atRest) {
-		return "Press Step (→) to run the next event and watch the controller work. In the console, → on an empty line steps too, and Esc leaves it.";
+	return view.atRest ? "hint.atRest" : "hint.step";
+}
+
+// drawHint puts the hint key says in #hint, when it is another.
+/** @param {string} key */
+function drawHint(key) {
+	if (els.hint.dataset.hint === key) {
+		return;
 	}
-	return "The world is at rest. Click a pod to kill or relabel it, or type a command below; then step with → (on the console's empty line too, or press Esc to leave the console) and watch the controller react.";
+	els.hint.dataset.hint = key;
+	patch(els.hint, tParts(key, {command: h("code", {lang: "en", text: "create rs web --replicas=3 --selector=app=web"})}));
 }
 
 /**
@@ -431,7 +492,7 @@ function setBusy(busy, text) {
 	els.timeline.setAttribute("aria-busy", busy ? "true" : "false");
 	if (busy) {
 		document.body.dataset.state = "busy";
-		setStatus(text || "busy…");
+		setStatus(text || t("status.busy"));
 	} else if (state.ready) {
 		showIdle();
 		scheduleRender();

@@ -2,15 +2,16 @@
 // of its starts), a lesson, or the world a share link describes; and the
 // list of lessons, with each one's progress, and its export and import.
 
-import {call, counterText, els, engine, parts, sandboxStarts, setStatus, showError, showNotice, state} from "./page.js";
+import {call, counterText, els, engine, english, parts, sandboxStarts, setStatus, showError, showNotice, state} from "./page.js";
 import {fillTimeline} from "./timeline.js";
 import {rememberStart} from "./share.js";
 import {refresh, scheduleRender, setBusy, setSyncNote} from "./view.js";
 import {act, stopPlay} from "./playback.js";
 import {progress} from "./progress.js";
-import {h, plural} from "./ui-util.js";
+import {h} from "./ui-util.js";
 import {links} from "./ui-markdown.js";
-import {drawLessonList} from "./ui-lesson.js";
+import {drawLessonList, lessonWords} from "./ui-lesson.js";
+import {t, tParts} from "./i18n.js";
 
 // loadSandbox starts a new sandbox from one of sandboxStarts (the
 // default: a ReplicaSet ready to step), inside an action.
@@ -59,7 +60,7 @@ async function loadLesson(id) {
 	await refresh(null);
 	state.intro = true;
 	await fillTimeline();
-	parts.console.print(`Loaded lesson ${res.lesson ? res.lesson.title : id}: its setup ran ${plural(res.step, "step")}; your steps count from there.`);
+	parts.console.print(t("lesson.loaded", {lesson: res.lesson ? lessonWords(res.lesson).title : id, steps: t("count.steps", {n: res.step})}));
 	scheduleRender();
 }
 
@@ -71,16 +72,16 @@ async function loadLesson(id) {
  */
 async function restoreLink(link) {
 	if (link.version !== engine().version) {
-		showNotice(`This link was made with engine ${link.version}, this is ${engine().version}; replaying anyway.`);
+		showNotice(t("link.otherVersion", {link: link.version, engine: engine().version}));
 	}
-	setBusy(true, "restoring the shared world…");
+	setBusy(true, t("link.restoring"));
 	try {
 		// A lesson's guide comes with its load; the restore loads again.
 		let info = null;
 		if (link.world !== "sandbox") {
 			info = (await call("load", {lesson: link.world})).lesson || null;
 		}
-		await engine().restore(link, {onProgress: (text) => setStatus(text)});
+		await engine().restore(link, {onProgress: (key, params) => setStatus(t(key, params))});
 		parts.lesson.show(info, {page: link.page, saved: info ? progress.get(info.id) : null});
 		els.worldSelect.value = link.world;
 		state.view = null;
@@ -92,12 +93,12 @@ async function restoreLink(link) {
 		await fillTimeline(link.at);
 		// The counter's own words, from the world as restored: a link's
 		// at and end are the engine's numbers, which count the setup.
-		parts.console.print(`Restored a shared world: ${plural(link.inputs.length, "input")} replayed, now at ${counterText(view.step, view.recordedSteps)}.`);
+		parts.console.print(t("link.restored", {inputs: t("count.inputs", {n: link.inputs.length}), step: counterText(view.step, view.recordedSteps)}));
 		return true;
 	} catch (e) {
 		// The engine and the page reject with Errors only.
 		const err = /** @type {Error} */ (e);
-		showError(`This share link could not be replayed: ${err.message}. Showing the default sandbox instead.`);
+		showError(tParts("link.notReplayed", {reason: english(err.message)}));
 		return false;
 	} finally {
 		setBusy(false);
@@ -120,12 +121,12 @@ async function loadLessonList() {
 			openLessons();
 		}
 		if (lessons.length) {
-			els.worldSelect.appendChild(h("optgroup", {label: "Lessons"},
-				lessons.map((l) => h("option", {value: l.id, text: `Lesson ${l.number}: ${l.title}`}))));
+			els.worldSelect.appendChild(h("optgroup", {label: t("world.lessons"), dataset: {lessons: ""}},
+				lessons.map((l) => h("option", {value: l.id, text: t("lesson.numbered", {n: l.number, title: lessonWords(l).title})}))));
 		}
 	} catch (e) {
-		state.lessonsError = `The lessons could not be listed: ${/** @type {Error} */ (e).message}. The sandbox works without them.`;
-		showError(state.lessonsError);
+		state.lessonsError = /** @type {Error} */ (e).message;
+		showError(tParts("lessons.notListed", {reason: english(state.lessonsError)}));
 		if (els.lessonsDialog.open) {
 			openLessons();
 		}
@@ -135,7 +136,8 @@ async function loadLessonList() {
 // openLessons opens the list of lessons, with each one's progress.
 function openLessons() {
 	if (!state.lessons) {
-		els.lessonsList.replaceChildren(h("li", {class: "lesson-item", text: state.lessonsError || "The lessons are loading with the simulator…"}));
+		els.lessonsList.replaceChildren(h("li", {class: "lesson-item"},
+			state.lessonsError ? tParts("lessons.notListed", {reason: english(state.lessonsError)}) : t("lessons.loading")));
 		if (!els.lessonsDialog.open) {
 			els.lessonsDialog.showModal();
 		}
@@ -166,7 +168,7 @@ function exportProgress() {
 	a.click();
 	a.remove();
 	setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-	els.lessonsNote.textContent = "Your progress is in the file reconcile-lab-progress.json.";
+	els.lessonsNote.replaceChildren(...tParts("lessons.exported", {file: h("code", {lang: "en", text: "reconcile-lab-progress.json"})}));
 }
 
 async function importProgress() {
@@ -177,11 +179,14 @@ async function importProgress() {
 	try {
 		const res = progress.imported(await file.text(), (state.lessons || []).map((l) => l.id));
 		openLessons();
-		els.lessonsNote.textContent = `Imported the progress of ${plural(res.n, "lesson")}` +
-			(res.skipped.length ? `; left out ${res.skipped.join(", ")}, which this page does not have.` : ".");
+		const lessons = t("count.lessons", {n: res.n});
+		els.lessonsNote.replaceChildren(...(res.skipped.length
+			? tParts("lessons.importedSome", {lessons, skipped: h("span", {lang: "en", text: res.skipped.join(", ")})})
+			: tParts("lessons.imported", {lessons})));
 	} catch (e) {
-		// progress.imported and file.text throw Errors only.
-		els.lessonsNote.textContent = `Not imported: ${/** @type {Error} */ (e).message}.`;
+		// progress.imported throws Errors in the page's words; file.text
+		// the browser's.
+		els.lessonsNote.textContent = t("lessons.notImported", {reason: /** @type {Error} */ (e).message});
 	} finally {
 		els.lessonsImport.value = "";
 	}

@@ -14,10 +14,10 @@ var bundleCommand = &command{
 	name:     "bundle",
 	synopsis: "[--dir=path]",
 	summary:  "join the web page's scripts into rlab.js",
-	details: "Bundle writes rlab.js in --dir: the page's ES modules (early.js, app.js and\n" +
-		"offline.js, and every module they import) joined into the one script index.html\n" +
-		"loads, each module in its own scope, after the modules it imports. It is skipped\n" +
-		"when rlab.js is newer than every module. make wasm runs it.",
+	details: "Bundle writes rlab.js in --dir: the page's ES modules (early.js, locale.js,\n" +
+		"app.js and offline.js, and every module they import) joined into the one script\n" +
+		"index.html loads, each module in its own scope, after the modules it imports. It\n" +
+		"is skipped when rlab.js is newer than every module. make wasm runs it.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		dir := fs.String("dir", "site", "bundle the page in `path`")
 		return func(_ context.Context, stdout, _ io.Writer, args []string) error {

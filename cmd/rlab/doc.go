@@ -162,8 +162,8 @@
 //	rlab bundle [--dir=path]
 //
 // Bundle writes rlab.js in the page's directory: the page's ES modules
-// (siteserver.PageEntries: early.js, app.js and offline.js, and every module
-// they import), joined into one script, each module in its own scope after
+// (siteserver.PageEntries: early.js, locale.js, app.js and offline.js, and
+// every module they import), joined into one script, each module in its own scope after
 // the modules it imports (siteserver.JoinModules). index.html loads that one
 // file, which brings a cold page to interactive sooner than a request per
 // module does. It does nothing when rlab.js is newer than every module, and

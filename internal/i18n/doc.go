@@ -58,4 +58,22 @@
 // it: JSConstJSON reads the plain object literal such a data module holds
 // (strings, objects and arrays, with comments and trailing commas) and
 // refuses anything else, naming the line and column.
+//
+// # The page's words
+//
+// Every string the page itself writes is a message of a catalogue, by key:
+// site/messages-en.js, which the page's script carries, and
+// site/messages-<locale>.json for each other locale (site/i18n.js reads
+// them). A message is a string, or, for one that counts, a string per
+// plural category ({one: "{n} pod", other: "{n} pods"}); {name} is a place
+// where the page puts a value in. CheckCatalogue holds a translation to
+// the English:
+//
+//	en, _ := i18n.ReadCatalogueJS("site/messages-en.js", src)
+//	zh, _ := i18n.ReadCatalogueJSON("site/messages-zh-CN.json", data)
+//	faults := terms.CheckCatalogue(en, zh) // nil when they agree
+//
+// It reports a key one lacks, a message whose places differ from the
+// English (the page could not fill it), an English word that is not a
+// kept term, and a message left as its English unless it is a kept term.
 package i18n

@@ -10,15 +10,17 @@ import (
 
 // PageEntries are the page's entry modules, in the order they run: early.js,
 // which starts main.wasm's download (after engine.js, which it imports),
-// app.js, the page, which imports everything else it draws with, and
-// offline.js, which registers the service worker. The page's sources are ES
+// locale.js, which chooses the page's language and, for one other than
+// English, starts fetching its words beside main.wasm, app.js, the page,
+// which imports everything else it draws with, and offline.js, which
+// registers the service worker. The page's sources are ES
 // modules, one concern each, and served as one classic script, BundleName,
 // which index.html loads: one request instead of one per module, which on a
 // cold load brings the page to interactive about 40 ms sooner, and no module
 // loader running in the page. JoinModules (modules.go) joins them; each
 // module keeps its own scope. worker.js and sw.js are not among them: they
 // run in workers of their own.
-var PageEntries = []string{"early.js", "app.js", "offline.js"}
+var PageEntries = []string{"early.js", "locale.js", "app.js", "offline.js"}
 
 // BundleName is the file Bundle writes and index.html loads.
 const BundleName = "rlab.js"

@@ -28,6 +28,7 @@ func writeModules(t *testing.T, files map[string]string) string {
 var theEntries = map[string]string{
 	"engine.js":  "export class RlabEngine {}\n",
 	"early.js":   "import {RlabEngine} from \"./engine.js\";\nglobalThis.order = [RlabEngine.name];\n",
+	"locale.js":  "globalThis.order.push(\"locale\");\n",
 	"util.js":    "export function plural(n, word) {\n\treturn `${n} ${n === 1 ? word : word + \"s\"}`;\n}\n",
 	"app.js":     "import {plural} from \"./util.js\";\nimport {RlabEngine} from \"./engine.js\";\nglobalThis.order.push(plural(2, \"pod\"), RlabEngine.name);\n",
 	"offline.js": "globalThis.order.push(\"offline\");",
@@ -42,7 +43,7 @@ func TestBundleJoinsTheModulesAfterWhatTheyImport(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(dir, siteserver.BundleName))
 	require.NoError(t, err)
 	last := -1
-	for _, name := range []string{"engine.js", "early.js", "util.js", "app.js", "offline.js"} {
+	for _, name := range []string{"engine.js", "early.js", "locale.js", "util.js", "app.js", "offline.js"} {
 		i := strings.Index(string(got), "// ---- "+name+" ----\n")
 		require.Greater(t, i, last, "%s runs after the modules before it, under its own header", name)
 		last = i
