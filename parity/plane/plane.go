@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/controller-manager/pkg/informerfactory"
 	"k8s.io/klog/v2"
 	apiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
 	"k8s.io/kubernetes/pkg/controller/deployment"
@@ -28,7 +29,6 @@ import (
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/kubernetes/pkg/controller/replication"
 	"k8s.io/kubernetes/test/utils/ktesting"
-	"k8s.io/controller-manager/pkg/informerfactory"
 )
 
 // Config says what plane to start. Its zero value is the plane every script
@@ -297,4 +297,3 @@ func RSS() uint64 {
 	}
 	return resident * uint64(os.Getpagesize())
 }
-
