@@ -103,6 +103,9 @@ type Result struct {
 	Checkpoints []Checkpoint
 	Skipped     []Skipped
 	Refusals    []Refusal
+	// order lists what the report prints, in the order it happened: an
+	// index into Checkpoints (kind 'c'), Skipped ('s') or Refusals ('r').
+	order []item
 	// SimStopped is the runtime failure that stopped the script on rlab, if
 	// one did (the comparison goes on: the real side can still be read).
 	SimStopped error
@@ -122,6 +125,26 @@ func (r *Result) Agrees() bool {
 		}
 	}
 	return len(r.Refusals) == 0
+}
+
+type item struct {
+	kind byte
+	i    int
+}
+
+func (r *Result) addCheckpoint(c Checkpoint) {
+	r.order = append(r.order, item{'c', len(r.Checkpoints)})
+	r.Checkpoints = append(r.Checkpoints, c)
+}
+
+func (r *Result) addSkipped(s Skipped) {
+	r.order = append(r.order, item{'s', len(r.Skipped)})
+	r.Skipped = append(r.Skipped, s)
+}
+
+func (r *Result) addRefusal(f Refusal) {
+	r.order = append(r.order, item{'r', len(r.Refusals)})
+	r.Refusals = append(r.Refusals, f)
 }
 
 // Load reads a script to compare: a lesson (.txtar: its setup, then its
@@ -232,7 +255,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 				return nil, err
 			}
 			cp.RealErr = Expect(cmd, r, real.creationOrder)
-			res.Checkpoints = append(res.Checkpoints, cp)
+			res.addCheckpoint(cp)
 			continue
 		}
 		var simErr error
@@ -243,7 +266,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 		var nc *NotComparable
 		switch {
 		case errors.As(realErr, &nc):
-			res.Skipped = append(res.Skipped, Skipped{Pos: src.Pos, Text: src.Text, Reason: nc.Reason})
+			res.addSkipped(Skipped{Pos: src.Pos, Text: src.Text, Reason: nc.Reason})
 			realErr = nil
 			switch cmd.(type) {
 			case *script.Step, *script.UntilSync:
@@ -255,7 +278,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 				faulty = false
 			}
 		case (simErr == nil) != (realErr == nil):
-			res.Refusals = append(res.Refusals, Refusal{Pos: src.Pos, Text: src.Text, SimErr: simErr, RealErr: realErr})
+			res.addRefusal(Refusal{Pos: src.Pos, Text: src.Text, SimErr: simErr, RealErr: realErr})
 		}
 		if _, ok := cmd.(*script.Stabilize); ok {
 			if realErr == nil && simErr == nil {
@@ -282,7 +305,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Checkpoints = append(res.Checkpoints, cp)
+	res.addCheckpoint(cp)
 	res.HeapAfter = plane.HeapInUse()
 	res.Elapsed = time.Since(began)
 	return res, nil
@@ -329,42 +352,19 @@ func checkpoint(ctx context.Context, real *Real, sess *script.Session, src scrip
 // Report writes a result as the runner prints it.
 func (r *Result) Report(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "== %s\n", r.Name)
-	for _, s := range r.Skipped {
-		fmt.Fprintf(w, "  %s %s: not comparable: %s\n", s.Pos, s.Text, s.Reason)
-	}
-	for _, f := range r.Refusals {
-		fmt.Fprintf(w, "  %s %s: refused on one side only\n    rlab: %v\n    real: %v\n", f.Pos, f.Text, orOK(f.SimErr), orOK(f.RealErr))
-	}
 	if r.SimStopped != nil {
 		fmt.Fprintf(w, "  rlab stopped: %v\n", r.SimStopped)
 	}
-	for _, c := range r.Checkpoints {
-		verdict := "agree"
-		switch {
-		case c.Disagrees():
-			verdict = "DISAGREE"
-		case len(c.Diff) > 0 || expectsDisagree(c.SimErr, c.RealErr):
-			verdict = "differ"
-		}
-		fmt.Fprintf(w, "  %s %s [%s", c.Pos, c.Text, c.Comparable)
-		if c.Because != "" {
-			fmt.Fprintf(w, ": %s", c.Because)
-		}
-		fmt.Fprintf(w, "]: %s\n", verdict)
-		if c.SimErr != nil || c.RealErr != nil {
-			fmt.Fprintf(w, "    expect on rlab: %v\n    expect on real: %v\n", orOK(c.SimErr), orOK(c.RealErr))
-		}
-		if !c.Counts() && !verbose {
-			if len(c.Diff) > 0 {
-				fmt.Fprintf(w, "    (%d differences not shown; -v shows them)\n", len(c.Diff))
-			}
-			continue
-		}
-		for _, l := range c.Diff {
-			fmt.Fprintln(w, l.String())
-			if why := KnownDivergence(l); why != "" {
-				fmt.Fprintf(w, "    known: %s\n", why)
-			}
+	for _, it := range r.order {
+		switch it.kind {
+		case 's':
+			s := r.Skipped[it.i]
+			fmt.Fprintf(w, "  %s %s: not comparable: %s\n", s.Pos, s.Text, s.Reason)
+		case 'r':
+			f := r.Refusals[it.i]
+			fmt.Fprintf(w, "  %s %s: REFUSED on one side only\n    rlab: %v\n    real: %v\n", f.Pos, f.Text, orOK(f.SimErr), orOK(f.RealErr))
+		case 'c':
+			r.Checkpoints[it.i].report(w, verbose)
 		}
 	}
 	result := "AGREES"
@@ -373,6 +373,40 @@ func (r *Result) Report(w io.Writer, verbose bool) {
 	}
 	fmt.Fprintf(w, "  %s: %d checkpoints (%d at rest), %d commands not comparable; plane start %.1fs, run %.1fs, heap %d MB\n",
 		result, len(r.Checkpoints), r.atRest(), len(r.Skipped), r.PlaneStart.Seconds(), r.Elapsed.Seconds(), r.HeapAfter>>20)
+}
+
+func (c Checkpoint) report(w io.Writer, verbose bool) {
+	verdict := "agree"
+	switch {
+	case c.Disagrees():
+		verdict = "DISAGREE"
+	case len(c.Diff) > 0 || expectsDisagree(c.SimErr, c.RealErr):
+		verdict = "differ"
+	}
+	fmt.Fprintf(w, "  %s %s [%s", c.Pos, c.Text, c.Comparable)
+	if c.Because != "" {
+		fmt.Fprintf(w, ": %s", c.Because)
+	}
+	fmt.Fprintf(w, "]: %s\n", verdict)
+	var nc *NotComparable
+	switch {
+	case errors.As(c.RealErr, &nc):
+		fmt.Fprintf(w, "    the expect itself is not comparable: %s\n", nc.Reason)
+	case c.SimErr != nil || c.RealErr != nil:
+		fmt.Fprintf(w, "    expect on rlab: %v\n    expect on real: %v\n", orOK(c.SimErr), orOK(c.RealErr))
+	}
+	if !c.Counts() && !verbose {
+		if len(c.Diff) > 0 {
+			fmt.Fprintf(w, "    (%d differences not shown; -v shows them)\n", len(c.Diff))
+		}
+		return
+	}
+	for _, l := range c.Diff {
+		fmt.Fprintln(w, l.String())
+		if why := KnownDivergence(l); why != "" {
+			fmt.Fprintf(w, "    known: %s\n", why)
+		}
+	}
 }
 
 func (r *Result) atRest() int {
