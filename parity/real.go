@@ -243,7 +243,7 @@ func (r *Real) config(c *script.Config) error {
 			r.p.SetKubeletDelays(r.kubeletStart, -1)
 		case script.ConfigKubeletStop:
 			r.p.SetKubeletDelays(-1, r.scaled(st.Duration))
-		case script.ConfigWorkers, script.ConfigBurstReplicas:
+		case script.ConfigWorkers, script.ConfigBurstReplicas, script.ConfigResync:
 			// Read before the plane starts (PlaneConfig).
 		default:
 			skipped = append(skipped, st.Key)

@@ -94,8 +94,17 @@ func nsPrefix(ns string) string {
 	return ns + ":"
 }
 
-// generated reports whether an object's name was made by a controller.
-func generated(m *api.ObjectMeta) bool { return m.GenerateName != "" }
+// generated reports whether an object's name was made by a controller: a
+// name from generateName (a ReplicaSet's pods), or a ReplicaSet a
+// Deployment named after its pod template's hash (getNewReplicaSet in
+// pkg/controller/deployment/sync.go sets Name, not GenerateName).
+func generated(m *api.ObjectMeta) bool {
+	if m.GenerateName != "" {
+		return true
+	}
+	ref := ownerOf(m)
+	return ref != nil && ref.Kind == string(api.KindDeployment)
+}
 
 func newNamer(r Reading) namer {
 	n := namer{rs: map[string]string{}, pods: map[string]string{}}

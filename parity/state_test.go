@@ -18,7 +18,6 @@ func rs(name, owner, revision string) *api.ReplicaSet {
 	three := int32(3)
 	r.Spec.Replicas = &three
 	if owner != "" {
-		r.Metadata.GenerateName = owner + "-"
 		r.Metadata.OwnerReferences = []api.OwnerReference{{Kind: "Deployment", Name: owner, Controller: ptrTrue()}}
 		r.Metadata.Annotations = map[string]string{printers.RevisionAnnotation: revision}
 	}

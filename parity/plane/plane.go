@@ -45,6 +45,11 @@ type Config struct {
 	// Nodes are the nodes whose kubelets start with the plane (default
 	// node-1, node-2, node-3).
 	Nodes []string
+	// Resync is the controllers' informer resync period (default 0: off).
+	// kube-controller-manager's is --min-resync-period (12h) times a random
+	// factor in [1, 2); scripts that set one want the exact period, as rlab
+	// has it.
+	Resync time.Duration
 	// KubeletStart and KubeletStop are core/cluster's kubelet-start and
 	// kubelet-stop (defaults 2s and 1s), already scaled by the caller.
 	KubeletStart, KubeletStop time.Duration
@@ -176,12 +181,12 @@ func (p *Plane) clientFor(name string) kubernetes.Interface {
 // CreateControllerContext and start*Controller functions do in v1.31.
 func (p *Plane) startControllers(ctx context.Context) error {
 	cfg := p.cfg
-	shared := informers.NewSharedInformerFactory(p.clientFor("shared-informers"), 0)
+	shared := informers.NewSharedInformerFactory(p.clientFor("shared-informers"), cfg.Resync)
 	metaClient, err := metadata.NewForConfig(rest.CopyConfig(p.RESTConfig))
 	if err != nil {
 		return err
 	}
-	metaInformers := metadatainformer.NewSharedInformerFactory(metaClient, 0)
+	metaInformers := metadatainformer.NewSharedInformerFactory(metaClient, cfg.Resync)
 	restMapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(p.Client.Discovery()))
 	informersStarted := make(chan struct{})
 
