@@ -1,6 +1,9 @@
 package parity
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Known is one row of the table of known divergences: a difference of
 // state that parity allows, because upstream's source makes it so and rlab
@@ -14,7 +17,27 @@ type Known struct {
 
 // KnownDivergences is the table. Keep it short: a row is a debt, and each
 // names where upstream decides. README.md shows the same table.
-var KnownDivergences = []Known{}
+var KnownDivergences = []Known{
+	{
+		Match: keyHas("events: ", " ScalingReplicaSet"),
+		Why: "how many steps a rolling update takes depends on how many new pods are available at each sync, " +
+			"which real kubelets decide a few milliseconds apart and rlab's at one simulated instant " +
+			"(reconcileNewReplicaSet and reconcileOldReplicaSets, pkg/controller/deployment/rolling.go)",
+	},
+	{
+		Match: func(l Line) bool {
+			return strings.HasPrefix(l.Key, "rs[deploy/") && l.Sim != "" && l.Real != "" &&
+				withoutGenerations(l.Sim) == withoutGenerations(l.Real)
+		},
+		Why: "each scaling step of a rolling update writes the ReplicaSet's spec, so its generation counts the steps, " +
+			"whose number depends on readiness timing (scaleReplicaSet, pkg/controller/deployment/sync.go)",
+	},
+}
+
+// generations matches the generation counters of a state line.
+var generations = regexp.MustCompile(`(observedGeneration|generation)=\d+`)
+
+func withoutGenerations(s string) string { return generations.ReplaceAllString(s, "$1=*") }
 
 // KnownDivergence returns why a difference is known, or "".
 func KnownDivergence(l Line) string {

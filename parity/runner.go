@@ -60,6 +60,9 @@ type Checkpoint struct {
 	// known divergences, or Events that record a simulator-only fault.
 	Diff, Known []Line
 	Excuses     map[string]string
+	// ExpectExcuse, when set, says why the expect's outcomes may differ:
+	// it reads Events that a simulator-only fault caused.
+	ExpectExcuse string
 }
 
 // Counts reports whether the checkpoint's differences count against parity.
@@ -75,7 +78,7 @@ func (c Checkpoint) Disagrees() bool {
 	if len(c.Diff) > len(c.Known) {
 		return true
 	}
-	return expectsDisagree(c.SimErr, c.RealErr)
+	return c.ExpectExcuse == "" && expectsDisagree(c.SimErr, c.RealErr)
 }
 
 func expectsDisagree(sim, real error) bool {
@@ -108,8 +111,9 @@ type Result struct {
 	// order lists what the report prints, in the order it happened: an
 	// index into Checkpoints (kind 'c'), Skipped ('s') or Refusals ('r').
 	order []item
-	// SimStopped is the runtime failure that stopped the script on rlab, if
-	// one did (the comparison goes on: the real side can still be read).
+	// SimStopped is the first runtime failure on rlab, which would have
+	// stopped the script there. The comparison goes on past it, as golden
+	// scripts do, which show a refused command and carry on.
 	SimStopped error
 	// PlaneStart and Elapsed are the plane's start and the whole run.
 	PlaneStart, Elapsed time.Duration
@@ -244,12 +248,20 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 
 	taint, taintedBy := "", ""
 	faulty := false
+	// timed is set by advance, step and until sync, and cleared by
+	// stabilize: the world is at a moment that simulated time pins down
+	// and real time does not. history is the first input given at such a
+	// moment: from then on the two worlds may have different pasts.
+	timed, history := "", ""
 	// faultHistory names the first simulator-only fault of the run: the
 	// Events it caused stay in the world after it is healed.
 	faultHistory := ""
 	inFlight := false
 	for _, cmd := range s.Commands {
 		src := cmd.Src()
+		if history != "" && taint == "" {
+			taint, taintedBy = "history", history
+		}
 		if IsExpect(cmd) {
 			simErr := sess.Run(cmd)
 			cp, err := checkpoint(ctx, real, sess, src, taint, taintedBy, inFlight, faultHistory)
@@ -262,13 +274,22 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 				return nil, err
 			}
 			cp.RealErr = Expect(cmd, r, real.creationOrder)
+			if _, ok := cmd.(*script.ExpectEvents); ok && faultHistory != "" {
+				cp.ExpectExcuse = "it counts Events, and " + faultHistory + " made some that only the simulator has"
+			}
 			res.addCheckpoint(cp)
 			continue
 		}
-		var simErr error
-		if res.SimStopped == nil {
-			simErr = sess.Run(cmd)
+		switch cmd.(type) {
+		case *script.Advance, *script.Step, *script.UntilSync:
+			timed = src.Pos.String() + " " + src.Text
+		case *script.Stabilize:
+		default:
+			if changesWorld(cmd) && timed != "" && history == "" {
+				history = src.Pos.String() + " " + src.Text + " (after " + timed + ")"
+			}
 		}
+		simErr := sess.Run(cmd)
 		realErr := real.Run(cmd)
 		var nc *NotComparable
 		switch {
@@ -292,8 +313,8 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 		}
 		if _, ok := cmd.(*script.Stabilize); ok {
 			if realErr == nil && simErr == nil {
-				inFlight = false
-				if !faulty {
+				inFlight, timed = false, ""
+				if !faulty && history == "" {
 					taint, taintedBy = "", ""
 				}
 			}
@@ -304,6 +325,9 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 		if errors.As(simErr, &re) && res.SimStopped == nil {
 			res.SimStopped = simErr
 		}
+	}
+	if history != "" && taint == "" {
+		taint, taintedBy = "history", history
 	}
 	end := script.Source{Text: "(the end of the script)"}
 	if n := len(s.Commands); n > 0 {
@@ -335,6 +359,8 @@ func checkpoint(ctx context.Context, real *Real, sess *script.Session, src scrip
 	faultHistory string) (Checkpoint, error) {
 	cp := Checkpoint{Pos: src.Pos, Text: src.Text, Comparable: AtRest, Excuses: map[string]string{}}
 	switch {
+	case taint == "history":
+		cp.Comparable, cp.Because = Tainted, "the script acted at "+taintedBy+", a moment only simulated time pins down"
 	case taint != "":
 		cp.Comparable, cp.Because = Tainted, "after "+taintedBy+", which only the simulator has"
 	case inFlight:
@@ -369,7 +395,7 @@ func checkpoint(ctx context.Context, real *Real, sess *script.Session, src scrip
 func (r *Result) Report(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "== %s\n", r.Name)
 	if r.SimStopped != nil {
-		fmt.Fprintf(w, "  rlab stopped: %v\n", r.SimStopped)
+		fmt.Fprintf(w, "  rlab would have stopped at: %v\n", r.SimStopped)
 	}
 	for _, it := range r.order {
 		switch it.kind {
@@ -410,6 +436,9 @@ func (c Checkpoint) report(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "    the expect itself is not comparable: %s\n", nc.Reason)
 	case c.SimErr != nil || c.RealErr != nil:
 		fmt.Fprintf(w, "    expect on rlab: %v\n    expect on real: %v\n", orOK(c.SimErr), orOK(c.RealErr))
+		if c.ExpectExcuse != "" && expectsDisagree(c.SimErr, c.RealErr) {
+			fmt.Fprintf(w, "    not counted: %s\n", c.ExpectExcuse)
+		}
 	}
 	if !c.Counts() && !verbose {
 		if len(c.Diff) > 0 {

@@ -97,13 +97,17 @@ func nsPrefix(ns string) string {
 // generated reports whether an object's name was made by a controller: a
 // name from generateName (a ReplicaSet's pods), or a ReplicaSet a
 // Deployment named after its pod template's hash (getNewReplicaSet in
-// pkg/controller/deployment/sync.go sets Name, not GenerateName).
+// pkg/controller/deployment/sync.go sets Name, not GenerateName), owned
+// still or orphaned.
 func generated(m *api.ObjectMeta) bool {
 	if m.GenerateName != "" {
 		return true
 	}
-	ref := ownerOf(m)
-	return ref != nil && ref.Kind == string(api.KindDeployment)
+	if ref := ownerOf(m); ref != nil && ref.Kind == string(api.KindDeployment) {
+		return true
+	}
+	hash := m.Labels["pod-template-hash"]
+	return hash != "" && strings.HasSuffix(m.Name, "-"+hash)
 }
 
 func newNamer(r Reading) namer {

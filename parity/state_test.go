@@ -121,3 +121,30 @@ func TestGoldenOutputIsLeftOutAndLinesKept(t *testing.T) {
 	out := stripGolden(src)
 	assert.Equal(t, "create rs web --replicas=1 --selector=app=web\n\n\n\nstabilize\n", out)
 }
+
+func TestKnownDivergencesExplainOnlyWhatTheyName(t *testing.T) {
+	steps := Line{Key: "events: deploy/web Normal ScalingReplicaSet", Sim: "objects=10 total=13", Real: "objects=10 total=17"}
+	assert.NotEmpty(t, KnownDivergence(steps))
+	created := Line{Key: "events: rs/web Normal SuccessfulCreate", Sim: "objects=3 total=3", Real: "objects=2 total=2"}
+	assert.Empty(t, KnownDivergence(created))
+
+	gen := Line{Key: "rs[deploy/web revision 1]", Sim: "spec.replicas=0 observedGeneration=8 generation=8", Real: "spec.replicas=0 observedGeneration=7 generation=7"}
+	assert.NotEmpty(t, KnownDivergence(gen))
+	replicas := Line{Key: "rs[deploy/web revision 1]", Sim: "spec.replicas=1 observedGeneration=8 generation=8", Real: "spec.replicas=0 observedGeneration=7 generation=7"}
+	assert.Empty(t, KnownDivergence(replicas), "a difference beyond the generations still counts")
+}
+
+// A ReplicaSet orphaned by deleting its Deployment with --cascade=orphan
+// keeps its hashed name; it is still known by revision, now with no owner.
+func TestAnOrphanedDeploymentReplicaSetIsKnownByRevision(t *testing.T) {
+	orphan := func(name string) *api.ReplicaSet {
+		r := rs(name, "", "")
+		hash := name[len("db-"):]
+		r.Metadata.Labels = map[string]string{"app": "db", "pod-template-hash": hash}
+		r.Metadata.Annotations = map[string]string{printers.RevisionAnnotation: "1"}
+		return r
+	}
+	sim, real := StateOf(Reading{api.KindReplicaSet: {orphan("db-cbff99d88")}}), StateOf(Reading{api.KindReplicaSet: {orphan("db-6648b7d8ff")}})
+	assert.Empty(t, Diff(sim, real))
+	assert.Contains(t, sim, "rs[none revision 1]")
+}
