@@ -18,12 +18,15 @@
 // set image, rollout undo, pause, resume and restart as kubectl does them;
 // kill is a delete with grace period 0; crash, evict and set ready go to the
 // stand-in kubelet; slow kubelet and config kubelet-start/kubelet-stop set
-// its delays; advance waits that long in wall-clock time (times Scale);
+// its delays, and config workers, burst-replicas and resync the plane's
+// controllers; advance waits that long in wall-clock time (times Scale);
 // stabilize waits until the plane is at rest (SettleRules says when). The
+// refusals kubectl makes on its own side (pausing a paused Deployment,
+// undoing to a revision that is not there) are made here too. The
 // simulator-only commands are reported as not comparable, with why: step,
 // until sync, fail, drop/break/expire/delay watch, heal, the config keys
-// of latencies and resync, and the views and expects of the simulator's
-// insides (queue, cache, expectations, syncs, requests, agenda, trace).
+// of latencies, and the views and expects of the simulator's insides
+// (queue, cache, expectations, syncs, requests, agenda, trace).
 //
 // # What is compared
 //
@@ -47,6 +50,10 @@
 // (KnownDivergences, also in README.md) explains it. A checkpoint in flight
 // (after a change, before a stabilize) depends on timing, simulated on one
 // side, real on the other; one after a simulator-only fault or stepping,
-// until the next stabilize after a heal, has no real counterpart. Both are
-// shown, not counted. A command refused by one side only always counts.
+// until the next stabilize after a heal, has no real counterpart. A command
+// that changes the world after advance, step or until sync and before a
+// stabilize acts at a moment that only simulated time pins down: from then
+// on the two worlds may have different pasts, and no checkpoint counts.
+// These are shown, not counted; so are the Events a fault caused, after it
+// is healed. A command refused by one side only always counts.
 package parity

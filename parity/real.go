@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -37,7 +36,6 @@ type Real struct {
 	p      *plane.Plane
 	c      kubernetes.Interface
 	ctx    context.Context
-	out    io.Writer
 	scale  float64
 	rand   *rand.Rand
 	settle SettleRules
@@ -80,11 +78,8 @@ func notComparable(reason string) error { return &NotComparable{Reason: reason} 
 // NewReal returns an executor on a running plane. scale multiplies every
 // time the script gives (advance, kubelet-start, kubelet-stop); the
 // controllers' own timers are the real ones and are not scaled.
-func NewReal(ctx context.Context, p *plane.Plane, seed uint64, scale float64, rules SettleRules, out io.Writer) (*Real, error) {
-	if out == nil {
-		out = io.Discard
-	}
-	r := &Real{p: p, c: p.Client, ctx: ctx, out: out, scale: scale, rand: rand.New(rand.NewPCG(seed, seed)),
+func NewReal(ctx context.Context, p *plane.Plane, seed uint64, scale float64, rules SettleRules) (*Real, error) {
+	r := &Real{p: p, c: p.Client, ctx: ctx, scale: scale, rand: rand.New(rand.NewPCG(seed, seed)),
 		settle: rules, namespaces: map[string]bool{"default": true}, podSeq: map[types.UID]int{}, stop: make(chan struct{})}
 	r.kubeletStart, _ = p.KubeletDelays()
 	f := informers.NewSharedInformerFactory(p.Client, 0)
@@ -117,8 +112,6 @@ func NewReal(ctx context.Context, p *plane.Plane, seed uint64, scale float64, ru
 func (r *Real) Close() { close(r.stop) }
 
 func (r *Real) scaled(d time.Duration) time.Duration { return time.Duration(float64(d) * r.scale) }
-
-func (r *Real) printf(format string, args ...any) { _, _ = fmt.Fprintf(r.out, format+"\n", args...) }
 
 // ensureNamespace creates a namespace the script names, as rlab's API
 // store holds objects in any namespace without one.
@@ -188,16 +181,34 @@ func (r *Real) Run(cmd script.Command) error {
 			return nil
 		})
 	case *script.RolloutPause:
+		// kubectl refuses, before sending anything, to pause a paused
+		// Deployment or resume one that is not (its ObjectPauser and
+		// ObjectResumer return "is already paused", "is not paused").
 		return r.updateDeployment(c.Object, func(d *appsv1.Deployment) error {
+			if d.Spec.Paused == c.Pause {
+				if c.Pause {
+					return fmt.Errorf("deployments.apps %q is already paused", d.Name)
+				}
+				return fmt.Errorf("deployments.apps %q is not paused", d.Name)
+			}
 			d.Spec.Paused = c.Pause
 			return nil
 		})
 	case *script.RolloutRestart:
+		// kubectl's ObjectRestarter refuses a paused Deployment, and a
+		// restart whose timestamp (to the second) is the one already there.
 		return r.updateDeployment(c.Object, func(d *appsv1.Deployment) error {
+			if d.Spec.Paused {
+				return fmt.Errorf("deployments.apps %q can't restart paused deployment (run rollout resume first)", d.Name)
+			}
+			now := time.Now().UTC().Format(time.RFC3339)
+			if d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] == now {
+				return fmt.Errorf("failed to create patch for %s: if restart has already been triggered within the past second, please wait before attempting to trigger another", d.Name)
+			}
 			if d.Spec.Template.Annotations == nil {
 				d.Spec.Template.Annotations = map[string]string{}
 			}
-			d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] = time.Now().UTC().Format(time.RFC3339)
+			d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] = now
 			return nil
 		})
 	case *script.RolloutUndo:

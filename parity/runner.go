@@ -97,8 +97,8 @@ type Skipped struct {
 
 // Refusal is a command one side carried out and the other refused.
 type Refusal struct {
-	Pos           script.Pos
-	Text          string
+	Pos             script.Pos
+	Text            string
 	SimErr, RealErr error
 }
 
@@ -178,19 +178,31 @@ func Load(path string) (*script.Script, error) {
 	return script.Parse(stripGolden(string(data)), path)
 }
 
-// stripGolden blanks out the expected output of a golden script (from a
-// "----" line to the next blank line), keeping line numbers.
+// stripGolden blanks out the expected output of a golden script, keeping
+// line numbers: after a "----" line, the lines up to the next blank line,
+// or, when a second "----" follows at once, everything up to a "----"
+// "----" pair (output that holds blank lines), as core/script's golden
+// test reads them.
 func stripGolden(src string) string {
 	lines := strings.Split(src, "\n")
-	in := false
-	for i, l := range lines {
-		switch {
-		case strings.TrimSpace(l) == "----":
-			in = true
+	for i := 0; i < len(lines); i++ {
+		if lines[i] != "----" {
+			continue
+		}
+		lines[i] = ""
+		i++
+		if i < len(lines) && lines[i] == "----" {
 			lines[i] = ""
-		case in && strings.TrimSpace(l) == "":
-			in = false
-		case in:
+			for i++; i < len(lines) && !(lines[i] == "----" && i+1 < len(lines) && lines[i+1] == "----"); i++ {
+				lines[i] = ""
+			}
+			if i+1 < len(lines) {
+				lines[i], lines[i+1] = "", ""
+				i++
+			}
+			continue
+		}
+		for ; i < len(lines) && lines[i] != ""; i++ {
 			lines[i] = ""
 		}
 	}
@@ -239,7 +251,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 		seed = 1
 	}
 	ctx := context.Background()
-	real, err := NewReal(ctx, p, seed, opts.Scale, opts.Settle, nil)
+	real, err := NewReal(ctx, p, seed, opts.Scale, opts.Settle)
 	if err != nil {
 		return nil, err
 	}

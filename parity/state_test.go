@@ -120,6 +120,10 @@ func TestGoldenOutputIsLeftOutAndLinesKept(t *testing.T) {
 	src := "create rs web --replicas=1 --selector=app=web\n----\nreplicaset.apps/web created\n\nstabilize\n"
 	out := stripGolden(src)
 	assert.Equal(t, "create rs web --replicas=1 --selector=app=web\n\n\n\nstabilize\n", out)
+
+	withBlanks := "describe rs/web\n----\n----\nName: web\n\nEvents: none\n----\n----\n\nstabilize\n"
+	assert.Equal(t, "describe rs/web\n\n\n\n\n\n\n\n\nstabilize\n", stripGolden(withBlanks),
+		"output holding blank lines runs to the ---- ---- pair")
 }
 
 func TestKnownDivergencesExplainOnlyWhatTheyName(t *testing.T) {

@@ -7,7 +7,7 @@
 // A FILE is a lesson (.txtar: setup, solution, then the goal's expects) or
 // a scenario script (golden scripts too: their expected output is left
 // out). It exits 0 when every script agrees, 1 when one disagrees, and 2
-// on a usage error or a script that does not load.
+// on a usage error or a script that does not load (the others still run).
 package main
 
 import (
@@ -55,7 +55,8 @@ func main() {
 		s, err := parity.Load(path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "parity:", err)
-			os.Exit(2)
+			code = 2
+			continue
 		}
 		res, err := parity.Compare(path, s, parity.Options{Scale: *scale, Log: log, Settle: parity.SettleRules{Quiet: *quiet}})
 		if err != nil {
@@ -65,7 +66,7 @@ func main() {
 		res.Report(os.Stdout, *verbose)
 		if res.Agrees() {
 			agreed++
-		} else {
+		} else if code == 0 {
 			code = 1
 		}
 	}
