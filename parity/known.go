@@ -1,0 +1,62 @@
+package parity
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Known is one row of the table of known divergences: a difference of
+// state that parity allows, because upstream's source makes it so and rlab
+// chose otherwise, or because the real run cannot be made deterministic.
+type Known struct {
+	// Match picks the differences the row explains.
+	Match func(Line) bool
+	// Why explains it, naming the upstream source.
+	Why string
+}
+
+// KnownDivergences is the table. Keep it short: a row is a debt, and each
+// names where upstream decides. README.md shows the same table.
+var KnownDivergences = []Known{
+	{
+		Match: keyHas("events: ", " ScalingReplicaSet"),
+		Why: "how many steps a rolling update takes depends on how many new pods are available at each sync, " +
+			"which real kubelets decide a few milliseconds apart and rlab's at one simulated instant " +
+			"(reconcileNewReplicaSet and reconcileOldReplicaSets, pkg/controller/deployment/rolling.go)",
+	},
+	{
+		Match: func(l Line) bool {
+			return strings.HasPrefix(l.Key, "rs[deploy/") && l.Sim != "" && l.Real != "" &&
+				withoutGenerations(l.Sim) == withoutGenerations(l.Real)
+		},
+		Why: "each scaling step of a rolling update writes the ReplicaSet's spec, so its generation counts the steps, " +
+			"whose number depends on readiness timing (scaleReplicaSet, pkg/controller/deployment/sync.go)",
+	},
+}
+
+// generations matches the generation counters of a state line.
+var generations = regexp.MustCompile(`(observedGeneration|generation)=\d+`)
+
+func withoutGenerations(s string) string { return generations.ReplaceAllString(s, "$1=*") }
+
+// KnownDivergence returns why a difference is known, or "".
+func KnownDivergence(l Line) string {
+	for _, k := range KnownDivergences {
+		if k.Match(l) {
+			return k.Why
+		}
+	}
+	return ""
+}
+
+// keyHas is a Match for the differences whose key holds all the words.
+func keyHas(words ...string) func(Line) bool {
+	return func(l Line) bool {
+		for _, w := range words {
+			if !strings.Contains(l.Key, w) {
+				return false
+			}
+		}
+		return true
+	}
+}
