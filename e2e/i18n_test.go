@@ -158,7 +158,9 @@ func TestSwitchingToChineseChangesThePage(t *testing.T) {
 	})()`)
 	require.NotEmpty(t, gloss.Want, "the sync ended on a step (%s) the glossary does not explain: this proves nothing", gloss.Models)
 	assert.Equal(t, gloss.Want, gloss.Got, "the sentence of a step that models %s is not glossed with its entry", gloss.Models)
-	assert.Regexp(t, `^ （.+：.+）$`, gloss.Text)
+	// A sentence of its own after the engine's English, the term and then
+	// its explanation, with no space beside the full stop.
+	assert.Regexp(t, `^。[^ ].*：.+$`, gloss.Text)
 	p.shot("glossed")
 	p.stepBack()
 	step, _ = p.stepCount()

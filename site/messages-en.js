@@ -199,7 +199,7 @@ export const messages = {
 	"sentence.meta": "{step} · t={at} · ",
 	"sentence.step": "{meta}{actor}: {summary}{models}",
 	"sentence.models": " — models {fn}",
-	"sentence.gloss": "({term}: {explanation})",
+	"sentence.gloss": " ({term}: {explanation})",
 	"intro.sandbox": "You are looking at a cluster of {nodes}, built by {steps}{did}{wants}. {next}",
 	"intro.lesson": "You are looking at the world of this lesson, after the {steps} of its setup: a cluster of {nodes}{did}{wants}. {next}",
 	"intro.ranOne": ", where you just ran {command}",

@@ -303,7 +303,7 @@ function glossOf(last) {
 	// anew at every step would have the page look at every term of the
 	// page again for its Tab stops (roveTerms), ten times a second in Play.
 	if (!lastGloss || lastGloss.id !== entry.id) {
-		lastGloss = {id: entry.id, el: h("span", {class: "sentence-gloss"}, " ", tParts("sentence.gloss", {term: term(entry.id), explanation: fragment(explain(entry))}))};
+		lastGloss = {id: entry.id, el: h("span", {class: "sentence-gloss"}, tParts("sentence.gloss", {term: term(entry.id), explanation: fragment(explain(entry))}))};
 	}
 	return [lastGloss.el];
 }
