@@ -223,6 +223,8 @@ func TestTheRolloutIsDrawnStepByStep(t *testing.T) {
 	assert.Contains(t, card, "DeploymentController.syncDeployment", "the card names the Deployment controller's sync")
 	assert.Contains(t, card, "never creates or deletes a pod")
 	assert.NotContains(t, card, "syncReplicaSet")
+	assert.Contains(t, card, "Last sync: deploy/web", "the box shows the Deployment controller's last sync, which has ended, not one under way")
+	assert.NotContains(t, card, "Now: ")
 	assert.NotContains(t, card, "compare the pods", "the Deployment controller does not count pods against replicas")
 	p.shot("deployment-sync-card")
 	p.click(`#loop-detail [data-loop-action="panel"]`)

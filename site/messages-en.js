@@ -535,6 +535,7 @@ export const messages = {
 	"loop.label": "The control loop: every part the steps go through",
 	"loop.controller": "{name} controller",
 	"loop.now": "Now: {held}",
+	"loop.lastSync": "Last sync: {held}",
 	"loop.heldSeparator": "; ",
 	"loop.showTable": "Show its table",
 	"loop.inGlossary": "In the glossary",

@@ -353,6 +353,23 @@ function queueKeys(c) {
 	return [...new Set(keys)];
 }
 
+// showsLastSync says whether place p draws the last sync that ended rather
+// than what the place holds now: the Deployment controller's sync box,
+// which has no expectations to show.
+/**
+ * @param {Place} p
+ * @param {View} view
+ * @returns {boolean}
+ */
+function showsLastSync(p, view) {
+	const [owner, part] = splitPlace(p.id);
+	if (!owner || part !== "syncHandler" || !isController(owner)) {
+		return false;
+	}
+	const c = controllerOf(view, owner);
+	return Boolean(c && c.kind === "deploy");
+}
+
 // contents says, in at most two short lines, what a place holds in view.
 /**
  * @param {Place} p
@@ -689,7 +706,9 @@ class Loop {
 			h("h3", {class: "loop-detail-title"}, h("span", {text: placeName(p)}),
 				entry && entry.upstream ? h("code", {class: "loop-upstream", lang: "en", text: entry.upstream.name}) : null),
 			entry ? h("p", {lang: entry.lang === (pageLang() || "en") ? null : entry.lang}, explain(entry)) : null,
-			held.length ? h("p", {class: "loop-held"}, tParts("loop.now", {held: held.join(t("loop.heldSeparator"))})) : null,
+			// The Deployment controller's sync box shows its last sync,
+			// which has ended, not what it holds now.
+			held.length ? h("p", {class: "loop-held"}, tParts(showsLastSync(p, this.view) ? "loop.lastSync" : "loop.now", {held: held.join(t("loop.heldSeparator"))})) : null,
 			h("p", {class: "loop-detail-actions"},
 				h("button", {type: "button", class: "small", "data-loop-action": "panel", text: t("loop.showTable")}),
 				entry ? h("button", {type: "button", class: "small", "data-loop-action": "glossary", text: t("loop.inGlossary")}) : null),
