@@ -375,6 +375,12 @@ func chineseStates(t *testing.T, visit func(p *page, when string)) {
 
 	bad := openChinesePage(t, "#v=e2e&w=sandbox&seed=12x&at=0&end=0")
 	require.False(t, eval[bool](bad, `document.getElementById("error").hidden`), "a wrong share link showed no #error")
+	// Why the link is wrong is the page's own words (engine.js names one
+	// of its messages), so it is Chinese too; only the values it quotes
+	// from the link are marked English.
+	assert.Contains(t, bad.text("#error-text"), "链接中的 seed“12x”不是 0 到", "a share link's error is not in the page's language")
+	assert.Equal(t, []string{"seed", "12x"}, eval[[]string](bad, `[...document.querySelectorAll("#error-text [lang=en]")].map((e) => e.textContent)`),
+		"a share link's error marks as English exactly the values it quotes")
 	visit(bad, "with an error shown")
 
 	phone := newPhoneTab(t)

@@ -8,6 +8,8 @@ import {install} from "./fakedom.mjs";
 
 install();
 const {RlabEngine} = await import("../site/engine.js");
+const {t} = await import("../site/i18n.js");
+const {messages} = await import("../site/messages-en.js");
 const {state} = await import("../site/page.js");
 const {addSteps, trimTimeline, restoreForks} = await import("../site/timeline.js");
 const {cleanProgress} = await import("../site/progress.js");
@@ -43,6 +45,37 @@ test("a share link is checked whole before anything runs", () => {
 		assert.throws(() => RlabEngine.decodeState(link), want, what);
 	}
 	assert.throws(() => RlabEngine.encodeState({...RlabEngine.stateFromView(view, "v1"), seed: 2 ** 60}), /too large for a share link/);
+});
+
+test("a share link's error is one of the page's messages, whose English engine.js writes", () => {
+	const good = RlabEngine.encodeState(RlabEngine.stateFromView(view, "v1"));
+	const links = [
+		good + "&x=1", good + "&p=2&p=3", good.replace("seed=7&", ""), good.replace("v=v1", "v=%3Cscript%3E"),
+		good.replace("w=02-a-pod-dies", "w=..%2Fetc"), good.replace("i=3%3A", "i=15%3A"), good.replace("i=3%3A", "i=three%3A"),
+		good.replace("i=3%3Akill", "i=3%3A" + "x".repeat(1000)), good + "&i=19%3Ax".repeat(1001), good.replace("at=12", "at=twelve"),
+		RlabEngine.encodeState({...RlabEngine.stateFromView({...view, mode: "sandbox"}, "v1"), page: 2}),
+		good + "&l=not%20a%20tag", good + "&i=19%3A" + "x".repeat(200000),
+	];
+	const keys = new Set();
+	for (const link of links) {
+		let err;
+		try {
+			RlabEngine.decodeState(link);
+		} catch (e) {
+			err = e;
+		}
+		assert.ok(err instanceof Error, `no error for ${link.slice(0, 80)}`);
+		assert.ok(err.key in messages, `engine.js names a message the catalogue lacks: ${err.key}`);
+		assert.equal(t(err.key, err.params), err.message, `engine.js's English for ${err.key} is not the catalogue's`);
+		keys.add(err.key);
+	}
+	assert.equal(keys.size, links.length, "each bad link is refused for a reason of its own");
+	try {
+		RlabEngine.encodeState({...RlabEngine.stateFromView(view, "v1"), seed: 2 ** 60});
+		assert.fail("a seed too large for a link was encoded");
+	} catch (err) {
+		assert.equal(t(err.key, err.params), err.message);
+	}
 });
 
 const step = (n, trace = `t${n}`) => ({n, trace});

@@ -18,7 +18,7 @@
 //     chunked run (stabilize) renders only at chunk ends.
 //   - Nothing the engine, a lesson or a share link says is parsed as HTML.
 
-import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, stepNameStart, viewArgs} from "./page.js";
+import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, reasonOf, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {addSteps, fillTimeline, restoreForks} from "./timeline.js";
 import {clearHash, rememberStart, share, syncURL, writeURL} from "./share.js";
 import {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
@@ -639,7 +639,7 @@ async function main() {
 				link = RlabEngine.decodeState(hash);
 			} catch (err) {
 				// decodeState throws Errors only.
-				showError(tParts("link.unusable", {reason: english(/** @type {Error} */ (err).message)}));
+				showError(tParts("link.unusable", {reason: reasonOf(err)}));
 			}
 			if (link) {
 				restored = await restoreLink(link);

@@ -263,7 +263,7 @@ class RlabEngine {
 				if (worker === this.worker) {
 					this.worker = null;
 				}
-				reject(new Error(`the simulator could not start: ${err.message}`));
+				reject(failure("engine.couldNotStart", {reason: err.message}, `the simulator could not start: ${err.message}`));
 			});
 			let started = false;
 			worker.onmessage = (event) => {
@@ -284,7 +284,7 @@ class RlabEngine {
 					break;
 				case "dead":
 					if (!started) {
-						reject(new Error(`the simulator could not start: ${msg.reason}`));
+						reject(failure("engine.couldNotStart", {reason: msg.reason}, `the simulator could not start: ${msg.reason}`));
 					}
 					this.died(worker, msg.reason);
 					break;
@@ -294,7 +294,7 @@ class RlabEngine {
 				event.preventDefault();
 				const reason = event.message || "the worker failed";
 				if (!started) {
-					reject(new Error(`the simulator could not start: ${reason}`));
+					reject(failure("engine.couldNotStart", {reason}, `the simulator could not start: ${reason}`));
 				}
 				this.died(worker, reason);
 			};
@@ -348,7 +348,7 @@ class RlabEngine {
 	send(op, args) {
 		return new Promise((resolve, reject) => {
 			if (!this.worker) {
-				reject(new Error("the simulator is not started"));
+				reject(failure("engine.notStarted", {}, "the simulator is not started"));
 				return;
 			}
 			const id = this.nextID++;
@@ -375,7 +375,7 @@ class RlabEngine {
 		}
 		worker.terminate();
 		this.worker = null;
-		const err = new Error(`the simulator crashed (${reason}); it is being restarted`);
+		const err = failure("engine.crashed", {reason}, `the simulator crashed (${reason}); it is being restarted`);
 		for (const p of this.pending.values()) {
 			clearTimeout(p.timer);
 			p.reject(err);
@@ -478,7 +478,8 @@ class RlabEngine {
 		const failures = [];
 		for (const [i, input] of state.inputs.entries()) {
 			if (input.step < step) {
-				throw new Error(`input ${i + 1} ("${input.text}") is at step ${input.step}, but the world is already at step ${step}: the link does not describe a run of this engine`);
+				throw failure("link.inputBehind", {n: i + 1, command: input.text, step: input.step, at: step},
+					`input ${i + 1} ("${input.text}") is at step ${input.step}, but the world is already at step ${step}: the link does not describe a run of this engine`);
 			}
 			step = await this.stepTo(step, input.step, onProgress);
 			onProgress("restore.input", {n: i + 1, total: state.inputs.length, command: input.text});
@@ -505,11 +506,11 @@ class RlabEngine {
 	async stepTo(step, target, onProgress) {
 		while (step < target) {
 			if (this.cancelled) {
-				throw new Error(`cancelled at step ${step} of ${target}`);
+				throw failure("restore.cancelled", {step, target}, `cancelled at step ${step} of ${target}`);
 			}
 			const res = await this.send("step", {n: Math.min(maxStepChunk, target - step)});
 			if (res.step === step) {
-				throw new Error(`the world had nothing left to do at step ${step}, before step ${target}`);
+				throw failure("restore.nothingLeft", {step, target}, `the world had nothing left to do at step ${step}, before step ${target}`);
 			}
 			step = res.step;
 			onProgress("restore.step", {n: step, total: target});
@@ -557,7 +558,7 @@ class RlabEngine {
 	 */
 	static encodeState(state) {
 		if (!Number.isSafeInteger(state.seed)) {
-			throw new Error(`seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
+			throw failure("link.seedTooLarge", {seed: state.seed, max: Number.MAX_SAFE_INTEGER}, `seed ${state.seed} is too large for a share link (at most ${Number.MAX_SAFE_INTEGER})`);
 		}
 		const p = new URLSearchParams();
 		p.append("v", state.version);
@@ -587,55 +588,55 @@ class RlabEngine {
 	static decodeState(hash) {
 		const text = String(hash).replace(/^#/, "");
 		if (text.length > 200000) {
-			throw new Error("the link is too long to be a Reconcile Lab link");
+			throw failure("link.tooLong", {}, "the link is too long to be a Reconcile Lab link");
 		}
 		const p = new URLSearchParams(text);
 		const known = new Set(["v", "w", "seed", "at", "end", "i", "p", "l"]);
 		for (const key of p.keys()) {
 			if (!known.has(key)) {
-				throw new Error(`the link has an unknown part "${clip(key)}" (valid: v, w, seed, at, end, i, p, l)`);
+				throw failure("link.unknownPart", {part: clip(key), valid: [...known].join(", ")}, `the link has an unknown part "${clip(key)}" (valid: ${[...known].join(", ")})`);
 			}
 		}
 		for (const key of ["p", "l"]) {
 			if (p.getAll(key).length > 1) {
-				throw new Error(`the link must have at most one "${key}" part`);
+				throw failure("link.atMostOne", {part: key}, `the link must have at most one "${key}" part`);
 			}
 		}
 		for (const key of ["v", "w", "seed", "at", "end"]) {
 			if (p.getAll(key).length !== 1) {
-				throw new Error(`the link must have exactly one "${key}" part`);
+				throw failure("link.exactlyOne", {part: key}, `the link must have exactly one "${key}" part`);
 			}
 		}
 		// Each of v, w, seed, at and end is there exactly once (above).
 		const version = /** @type {string} */ (p.get("v"));
 		if (!/^[\w.+-]{1,64}$/.test(version)) {
-			throw new Error(`the link's version "${clip(version)}" is not a version (letters, digits, . + - _, at most 64)`);
+			throw failure("link.badVersion", {version: clip(version), chars: ". + - _", max: 64}, `the link's version "${clip(version)}" is not a version (letters, digits, . + - _, at most 64)`);
 		}
 		const world = /** @type {string} */ (p.get("w"));
 		if (world !== "sandbox" && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(world)) {
-			throw new Error(`the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 02-a-pod-dies`);
+			throw failure("link.badWorld", {world: clip(world), sandbox: "sandbox", example: "02-a-pod-dies"}, `the link's world "${clip(world)}" is neither "sandbox" nor a lesson id such as 02-a-pod-dies`);
 		}
 		const seed = number(p.get("seed"), "seed", Number.MAX_SAFE_INTEGER);
 		const end = number(p.get("end"), "end", maxLinkSteps);
 		const at = number(p.get("at"), "at", end);
 		const raw = p.getAll("i");
 		if (raw.length > maxLinkInputs) {
-			throw new Error(`the link has ${raw.length} inputs; at most ${maxLinkInputs} are allowed`);
+			throw failure("link.tooManyInputs", {n: raw.length, max: maxLinkInputs}, `the link has ${raw.length} inputs; at most ${maxLinkInputs} are allowed`);
 		}
 		const inputs = [];
 		let last = 0;
 		for (const [n, item] of raw.entries()) {
 			const m = /^(\d{1,7}):(.+)$/s.exec(item);
 			if (!m) {
-				throw new Error(`input ${n + 1} of the link, "${clip(item)}", is not STEP:COMMAND`);
+				throw failure("link.notStepCommand", {n: n + 1, input: clip(item), form: "STEP:COMMAND"}, `input ${n + 1} of the link, "${clip(item)}", is not STEP:COMMAND`);
 			}
 			const step = Number(m[1]);
 			const command = m[2];
 			if (step < last || step > end) {
-				throw new Error(`input ${n + 1} of the link is at step ${step}; inputs must be in step order and at most end=${end}`);
+				throw failure("link.inputOutOfOrder", {n: n + 1, step, last: `end=${end}`}, `input ${n + 1} of the link is at step ${step}; inputs must be in step order and at most end=${end}`);
 			}
 			if (command.length > maxInputLength || /[\u0000-\u001f\u007f]/.test(command)) {
-				throw new Error(`input ${n + 1} of the link is not one console line of at most ${maxInputLength} characters`);
+				throw failure("link.inputTooLong", {n: n + 1, max: maxInputLength}, `input ${n + 1} of the link is not one console line of at most ${maxInputLength} characters`);
 			}
 			last = step;
 			inputs.push({step, text: command});
@@ -644,13 +645,13 @@ class RlabEngine {
 		// the lesson's last opens its last.
 		const page = p.has("p") ? number(p.get("p"), "page", maxLinkPages) : 1;
 		if (page < 1 || (page > 1 && world === "sandbox")) {
-			throw new Error(`the link's page "${page}" is not a lesson page (from 1, and only with a lesson)`);
+			throw failure("link.badPage", {page}, `the link's page "${page}" is not a lesson page (from 1, and only with a lesson)`);
 		}
 		// l, the page's language, is a language tag; the page uses it
 		// only if it has that language.
 		const lang = p.get("l");
 		if (lang !== null && !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(lang)) {
-			throw new Error(`the link's language "${clip(lang)}" is not a language tag such as en or zh-CN`);
+			throw failure("link.badLanguage", {lang: clip(lang), a: "en", b: "zh-CN"}, `the link's language "${clip(lang)}" is not a language tag such as en or zh-CN`);
 		}
 		/** @type {ReplayState & {page: number}} */
 		const state = {version, world, seed, inputs, at, end, page};
@@ -661,6 +662,23 @@ class RlabEngine {
 	}
 }
 
+// failure makes an Error whose message is the English of one of the page's
+// messages: key names it in the page's catalogues (messages-en.js and its
+// translations) and params are its values, so that the page shows it in the
+// learner's language (page.js's reasonOf) while a test or the console reads
+// the English. engine.js imports nothing, so that main.wasm's download starts
+// before any other script runs (early.js); jstest/page.test.mjs holds each
+// English text here equal to the catalogue's.
+/**
+ * @param {string} key
+ * @param {Record<string, string | number>} params
+ * @param {string} english
+ * @returns {Error & {key: string, params: Record<string, string | number>}}
+ */
+function failure(key, params, english) {
+	return Object.assign(new Error(english), {key, params});
+}
+
 /**
  * @param {string | null} text
  * @param {string} name
@@ -669,7 +687,7 @@ class RlabEngine {
  */
 function number(text, name, max) {
 	if (text === null || !/^\d{1,16}$/.test(text) || Number(text) > max) {
-		throw new Error(`the link's ${name} "${clip(text)}" is not a whole number from 0 to ${max}`);
+		throw failure("link.notANumber", {part: name, value: clip(text), max}, `the link's ${name} "${clip(text)}" is not a whole number from 0 to ${max}`);
 	}
 	return Number(text);
 }

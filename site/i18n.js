@@ -392,8 +392,20 @@ function pageLang() {
  * @returns {string}
  */
 function formatNumber(n, options) {
-	return new Intl.NumberFormat(i18n.locale, options).format(n);
+	// Making a NumberFormat costs far more than using one, and the page
+	// writes numbers in every timeline item and counter: one per locale
+	// and options is kept.
+	const key = `${i18n.locale}|${options ? JSON.stringify(options) : ""}`;
+	let f = numberFormats.get(key);
+	if (!f) {
+		f = new Intl.NumberFormat(i18n.locale, options);
+		numberFormats.set(key, f);
+	}
+	return f.format(n);
 }
+
+/** @type {Map<string, Intl.NumberFormat>} */
+const numberFormats = new Map();
 
 // durationUnits are the units of Go's time.Duration.String, with their
 // length in nanoseconds and the message that writes an amount of them.

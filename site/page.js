@@ -7,7 +7,7 @@
 // words, i18n.js), so each can import it.
 
 import {maxPodsPerOwner} from "./ui-world.js";
-import {t, tParts} from "./i18n.js";
+import {has, t, tParts} from "./i18n.js";
 
 // The sandbox's first command: a ReplicaSet ready to be stepped, so a
 // learner sees the controller work without reading anything first.
@@ -331,6 +331,43 @@ function english(text) {
 	return span;
 }
 
+// reasonOf is what err says, as the page shows it: an error engine.js made
+// from one of the page's messages (its key and values: engine.js's
+// failure) in the page's language, each value it quotes (a part of the
+// link, the learner's text, the browser's reason) marked as English; any
+// other error in the engine's English, marked as English.
+/**
+ * @param {unknown} err
+ * @returns {HTMLElement}
+ */
+function reasonOf(err) {
+	const e = /** @type {{key?: unknown, params?: Record<string, unknown>}} */ (err ?? {});
+	if (typeof e.key === "string" && has(e.key)) {
+		/** @type {Record<string, unknown>} */
+		const params = {};
+		for (const [name, value] of Object.entries(e.params || {})) {
+			params[name] = typeof value === "string" ? english(value) : value;
+		}
+		const span = document.createElement("span");
+		span.append(...tParts(e.key, params));
+		return span;
+	}
+	return english(err instanceof Error ? err.message : String(err));
+}
+
+// showFailure shows what err says in #error: in the page's words where
+// engine.js made it from one of the page's messages (reasonOf), else in the
+// engine's, as showEngineError does.
+/** @param {unknown} err */
+function showFailure(err) {
+	const reason = reasonOf(err);
+	if (reason.lang === "en") {
+		showEngineError(reason.textContent || "");
+	} else {
+		showError([reason]);
+	}
+}
+
 function clearError() {
 	els.error.hidden = true;
 	els.errorText.textContent = "";
@@ -384,8 +421,12 @@ function loadingStatus() {
 function fail(err, {pageWords = false} = {}) {
 	console.error(err);
 	const message = err instanceof Error ? err.message : String(err);
-	setStatus(tParts("status.error", {reason: pageWords ? message : english(message)}));
-	showError(message, {engine: !pageWords});
+	// An error engine.js made from one of the page's messages is in the
+	// page's words too (reasonOf).
+	const reason = pageWords ? message : reasonOf(err);
+	const ours = typeof reason === "string" || reason.lang !== "en";
+	setStatus(tParts("status.error", {reason}));
+	showError(typeof reason === "string" || !ours ? message : [/** @type {HTMLElement} */ (reason.cloneNode(true))], {engine: !ours});
 	document.body.dataset.state = "error";
 	if (!state.engineUp) {
 		els.engineLoadText.textContent = t("engine.loadFailed");
@@ -454,10 +495,10 @@ async function call(op, args) {
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
-		showEngineError(err.message);
+		showFailure(err);
 		err.shown = true;
 		throw err;
 	}
 }
 
-export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, english, fail, loadingStatus, maxStabilizeChunks, parts, sandboxStarts, setStatus, showEngineError, showError, showIdle, showNotice, stabilizeChunk, state, stepName, stepNameStart, timelineCap, viewArgs};
+export {findElements, busyTimelineItems, call, engine, chunkViewEvery, chunkViewPace, clearError, clearNotice, counterText, defaultCommand, els, english, fail, loadingStatus, maxStabilizeChunks, parts, reasonOf, sandboxStarts, setStatus, showEngineError, showError, showFailure, showIdle, showNotice, stabilizeChunk, state, stepName, stepNameStart, timelineCap, viewArgs};

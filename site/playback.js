@@ -4,7 +4,7 @@
 // speed; and Stabilize's chunked run, with the pictures drawn between its
 // chunks at a pace its cost allows.
 
-import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeChunks, parts, showEngineError, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
+import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeChunks, parts, showFailure, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
 import {addSteps, fillTimeline, restoreForks, scheduleTimeline} from "./timeline.js";
 import {afterNextFrame, fetchView, refresh, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls} from "./view.js";
 import {h, settle} from "./ui-util.js";
@@ -47,7 +47,7 @@ function act(fn, {rethrow = false, control = null, internal = false} = {}) {
 			const err = /** @type {{shown?: boolean, message?: string}} */ (e);
 			stopPlay();
 			if (!err.shown) {
-				showEngineError(err.message || String(err));
+				showFailure(err);
 				err.shown = true;
 			}
 			if (rethrow) {
@@ -333,7 +333,7 @@ async function stabilizeNow() {
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
-		showEngineError(err.message);
+		showFailure(err);
 		err.shown = true;
 		// The world went on as far as it got; show that.
 		await refresh().catch(() => {});

@@ -5,7 +5,7 @@
 // button puts the same link in a field and on the clipboard. The link's
 // format, and the replay that turns one back into a world, are engine.js's.
 
-import {els, engine, parts, showEngineError, showNotice, state} from "./page.js";
+import {els, engine, parts, showFailure, showNotice, state} from "./page.js";
 import {RlabEngine} from "./engine.js";
 import {i18n, t} from "./i18n.js";
 
@@ -95,7 +95,7 @@ function share() {
 		hash = RlabEngine.encodeState(Object.assign(RlabEngine.stateFromView(view, engine().version), {lang: i18n.locale}));
 	} catch (e) {
 		// encodeState throws Errors only.
-		showEngineError(/** @type {Error} */ (e).message);
+		showFailure(e);
 		return;
 	}
 	const url = `${location.origin}${location.pathname}#${hash}`;

@@ -4,7 +4,7 @@
 // the controls. While Play runs it spreads that work over several frames
 // and skips the lists off the screen.
 
-import {counterText, els, engine, parts, setStatus, showEngineError, showIdle, state, stepName, stepNameStart, viewArgs} from "./page.js";
+import {counterText, els, engine, parts, setStatus, showFailure, showIdle, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {noteFork, renderTimeline, trimTimeline} from "./timeline.js";
 import {syncURL} from "./share.js";
 import {h, patch, settle} from "./ui-util.js";
@@ -34,7 +34,7 @@ async function refresh(before = state.view) {
 	} catch (e) {
 		// The engine rejects with Errors only.
 		const err = /** @type {Error & {shown?: boolean}} */ (e);
-		showEngineError(err.message);
+		showFailure(err);
 		err.shown = true;
 		throw err;
 	}

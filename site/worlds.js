@@ -2,7 +2,7 @@
 // of its starts), a lesson, or the world a share link describes; and the
 // list of lessons, with each one's progress, and its export and import.
 
-import {call, counterText, els, engine, english, parts, sandboxStarts, setStatus, showError, showNotice, state} from "./page.js";
+import {call, counterText, els, engine, english, parts, reasonOf, sandboxStarts, setStatus, showError, showNotice, state} from "./page.js";
 import {fillTimeline} from "./timeline.js";
 import {rememberStart} from "./share.js";
 import {refresh, scheduleRender, setBusy, setSyncNote} from "./view.js";
@@ -98,7 +98,7 @@ async function restoreLink(link) {
 	} catch (e) {
 		// The engine and the page reject with Errors only.
 		const err = /** @type {Error} */ (e);
-		showError(tParts("link.notReplayed", {reason: english(err.message)}));
+		showError(tParts("link.notReplayed", {reason: reasonOf(err)}));
 		return false;
 	} finally {
 		setBusy(false);
