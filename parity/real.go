@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
-	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/printers"
 	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/parity/plane"
@@ -274,25 +273,11 @@ func (r *Real) config(c *script.Config) error {
 
 func scriptContainers() []api.Container { return []api.Container{{Name: "nginx", Image: "nginx"}} }
 
-func labelSelector(text string) (*api.LabelSelector, error) {
-	ls, err := labels.ParseToLabelSelector(text)
-	if err != nil {
-		return nil, err
-	}
-	if len(ls.MatchLabels) == 0 {
-		ls.MatchLabels = nil
-	}
-	if len(ls.MatchExpressions) == 0 {
-		ls.MatchExpressions = nil
-	}
-	return ls, nil
-}
-
 func (r *Real) createRS(c *script.CreateRS) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	sel, err := labelSelector(c.SelectorText)
+	sel, err := script.LabelSelectorOf(c.SelectorText)
 	if err != nil {
 		return err
 	}
@@ -332,7 +317,7 @@ func (r *Real) createDeploy(c *script.CreateDeploy) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	sel, err := labelSelector(c.SelectorText)
+	sel, err := script.LabelSelectorOf(c.SelectorText)
 	if err != nil {
 		return err
 	}

@@ -475,9 +475,11 @@ func (c *CreateNode) run(s *Session) error {
 	return nil
 }
 
-// labelSelectorOf turns a parsed selector into a ReplicaSet's structured
-// selector, with empty parts left out.
-func labelSelectorOf(text string) (*api.LabelSelector, error) {
+// LabelSelectorOf turns a selector as a script writes it (--selector) into
+// the structured selector of a ReplicaSet or a Deployment, with empty parts
+// left out, as the world's create commands send it. The parity runner sends
+// the same, so that both worlds store one object.
+func LabelSelectorOf(text string) (*api.LabelSelector, error) {
 	ls, err := labels.ParseToLabelSelector(text)
 	if err != nil {
 		return nil, err
@@ -503,7 +505,7 @@ func podTemplate(labels map[string]string) api.PodTemplateSpec {
 
 func (c *CreateRS) run(s *Session) error {
 	what := "create rs " + c.Name
-	sel, err := labelSelectorOf(c.SelectorText)
+	sel, err := LabelSelectorOf(c.SelectorText)
 	if err != nil {
 		return failure(c, what+": "+err.Error())
 	}
@@ -524,7 +526,7 @@ func (c *CreateRS) run(s *Session) error {
 // fills in the other bound.
 func (c *CreateDeploy) run(s *Session) error {
 	what := "create deploy " + c.Name
-	sel, err := labelSelectorOf(c.SelectorText)
+	sel, err := LabelSelectorOf(c.SelectorText)
 	if err != nil {
 		return failure(c, what+": "+err.Error())
 	}
