@@ -9,7 +9,6 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/printers"
-	"github.com/reconcilelab/rlab/core/sim"
 )
 
 // This file holds the one table of the language: every command with its words,
@@ -259,7 +258,7 @@ func shortNames(kinds []api.Kind) []string {
 
 // Kind sets the commands use.
 var (
-	allKinds        = slices.Clone(api.Kinds)
+	allKinds        = []api.Kind{api.KindPod, api.KindReplicaSet, api.KindReplicationController, api.KindNode, api.KindEvent, api.KindDeployment}
 	podKinds        = []api.Kind{api.KindPod}
 	rsKinds         = []api.Kind{api.KindReplicaSet}
 	nodeKinds       = []api.Kind{api.KindNode}
@@ -287,12 +286,22 @@ func ownersOf(kind api.Kind) []api.Kind {
 	return controllerKinds
 }
 
+// The help of flags that come in two variants.
+const (
+	helpSelector   = `label selector, as one word: quote it when it holds spaces, -l "tier in (a,b)"`
+	helpFaultCount = "how many times the fault strikes before it ends by itself"
+)
+
 // The flags more than one command shares.
 var (
 	flagNamespace = FlagDoc{Name: "namespace", Short: "n", Type: TypeName, Placeholder: "NS", Default: "default",
 		Help: "the namespace of the objects (nodes have none)", names: namesNamespace}
 	flagSelector = FlagDoc{Name: "selector", Short: "l", Type: TypeSelector, Placeholder: "SEL",
-		Help: `label selector, as one word: quote it when it holds spaces, -l "tier in (a,b)"`}
+		Help: helpSelector}
+	// flagSelectorRequired is flagSelector for the commands that cannot do
+	// without one.
+	flagSelectorRequired = FlagDoc{Name: "selector", Short: "l", Type: TypeSelector, Placeholder: "SEL", Required: true,
+		Help: helpSelector}
 	flagAll = FlagDoc{Name: "all", Type: TypeBool,
 		Help: "every object of the kind in the namespace, as -l with an empty selector"}
 	flagPick = FlagDoc{Name: "pick", Type: TypePick, Placeholder: "oldest|newest|random|N",
@@ -301,11 +310,13 @@ var (
 	flagPickCount = FlagDoc{Name: "count", Type: TypeInt, Placeholder: "N", lo: 1,
 		Help: "act on N matching pods, in --pick order (default oldest)"}
 	flagMaxSteps = FlagDoc{Name: "max-steps", Type: TypeInt, Placeholder: "N", lo: 1,
-		Default: strconv.Itoa(sim.DefaultMaxSteps), Help: "fail after this many kernel events"}
+		Default: "100000", Help: "fail after this many kernel events"}
 	flagMaxTime = FlagDoc{Name: "max-time", Type: TypeDuration, Placeholder: "D", minDur: 1,
-		Default: sim.DefaultMaxTime.String(), Help: "fail after this much simulated time"}
+		Default: "10m0s", Help: "fail after this much simulated time"}
 	flagFaultCount = FlagDoc{Name: "count", Type: TypeInt, Placeholder: "N", lo: 1,
-		Help: "how many times the fault strikes before it ends by itself"}
+		Help: helpFaultCount}
+	flagFaultCountRequired = FlagDoc{Name: "count", Type: TypeInt, Placeholder: "N", lo: 1, Required: true,
+		Help: helpFaultCount}
 	flagReplicas = FlagDoc{Name: "replicas", Type: TypeInt, Placeholder: "N", Required: true, hi: 1<<31 - 1,
 		Help: "the number of pods wanted"}
 	flagMinReady = FlagDoc{Name: "min-ready-seconds", Type: TypeInt, Placeholder: "S", Default: "0", hi: 1<<31 - 1,
@@ -314,27 +325,9 @@ var (
 		Help: "the labels of the pods it creates (default: the selector's k=v requirements)"}
 )
 
-// The flags of create deploy beyond those it shares with create rs, in the
-// order of the apps/v1 spec. What is left out the API defaults.
-var deployFlags = []FlagDoc{
-	{Name: "image", Type: TypeString, Placeholder: "IMAGE", Default: defaultImage,
-		Help: "the image of the pods' one container, app"},
-	{Name: "strategy", Type: TypeEnum, Placeholder: "STRATEGY", Default: api.RollingUpdateDeploymentStrategy,
-		Values: []string{api.RollingUpdateDeploymentStrategy, api.RecreateDeploymentStrategy},
-		Help:   "how a new template replaces the pods: a few at a time, or all old pods gone before the first new one"},
-	{Name: "max-surge", Type: TypeIntOrPercent, Placeholder: "N|P%", Default: "25%",
-		Help: "RollingUpdate: how many pods above --replicas may exist, a number or a percentage of --replicas rounded up"},
-	{Name: "max-unavailable", Type: TypeIntOrPercent, Placeholder: "N|P%", Default: "25%",
-		Help: "RollingUpdate: how many pods below --replicas may be unavailable, a number or a percentage rounded down"},
-	flagMinReady,
-	{Name: "revision-history-limit", Type: TypeInt, Placeholder: "N", Default: "10", hi: 1<<31 - 1,
-		Help: "how many old ReplicaSets, scaled to zero, to keep for rollout undo"},
-	{Name: "progress-deadline-seconds", Type: TypeInt, Placeholder: "S", Default: "600", hi: 1<<31 - 1,
-		Help: "seconds a rollout may go without progress before Progressing turns False (ProgressDeadlineExceeded); nothing is rolled back"},
-	{Name: "paused", Type: TypeBool, Help: "create it paused: no ReplicaSet until rollout resume"},
-}
-
 // selection is the flag set of verbs that act on pods picked by a selector.
+// The commands that take more flags than these list them again, after their
+// own, as a literal (see commands for why).
 var selection = []FlagDoc{flagSelector, flagAll, flagPick, flagPickCount, flagNamespace}
 
 // faultErrors are the errors a fail rule may answer with.
@@ -475,6 +468,17 @@ func init() {
 // commands is the table as data. As a package variable's initializer the
 // compiler lays most of it out in main.wasm's data; built by a function, it
 // was 77 KB of code that set every field of every command one at a time.
+//
+// That holds only while no initializer in the package calls a function
+// (append, slices.Clone, strings.Join, a helper of ours): the compiler
+// cannot know what such a call changes, so after one it stops copying other
+// variables into the data (flagNamespace into a command's flags, podKinds
+// into its kinds) and writes code that copies them at start-up instead, 25
+// KB of it. So the tables spell out what they could compute, such as the
+// fail command's verbs and the flags of selection after a command's own.
+// TestTheTablesAreData keeps the initializers free of calls, and
+// TestSpelledOutTablesMatchWhatTheyWouldCompute holds what they spell out
+// equal to what it stands for.
 var commands = []*spec{
 	// World.
 	{
@@ -496,7 +500,7 @@ var commands = []*spec{
 				"with set-based requirements (in, notin, !, exists) then needs explicit --template-labels. " +
 				"A ReplicaSet's selector cannot use > or <: its matchExpressions have no such operator.",
 			Args:  []ArgDoc{{Name: "NAME", Help: "the ReplicaSet's name (a DNS-1123 subdomain)"}},
-			Flags: []FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels, flagMinReady, flagNamespace},
+			Flags: []FlagDoc{flagReplicas, flagSelectorRequired, flagTemplateLabels, flagMinReady, flagNamespace},
 			Examples: []string{
 				"create rs web --replicas=3 --selector=app=web",
 				`create rs web --replicas=2 --selector="app=web,tier in (front,back)" --template-labels=app=web,tier=front`,
@@ -530,8 +534,25 @@ var commands = []*spec{
 				"refuses max surge and max unavailable both 0, max unavailable over 100%, and either with " +
 				"--strategy=Recreate: the create fails, naming the field.",
 			Args: []ArgDoc{{Name: "NAME", Help: "the Deployment's name (a DNS-1123 subdomain)"}},
-			Flags: append([]FlagDoc{flagReplicas, withRequired(flagSelector), flagTemplateLabels},
-				append(slices.Clone(deployFlags), flagNamespace)...),
+			// The flags after those create rs has too come in the order of
+			// the apps/v1 spec. What is left out the API defaults.
+			Flags: []FlagDoc{flagReplicas, flagSelectorRequired, flagTemplateLabels,
+				{Name: "image", Type: TypeString, Placeholder: "IMAGE", Default: defaultImage,
+					Help: "the image of the pods' one container, app"},
+				{Name: "strategy", Type: TypeEnum, Placeholder: "STRATEGY", Default: api.RollingUpdateDeploymentStrategy,
+					Values: []string{api.RollingUpdateDeploymentStrategy, api.RecreateDeploymentStrategy},
+					Help:   "how a new template replaces the pods: a few at a time, or all old pods gone before the first new one"},
+				{Name: "max-surge", Type: TypeIntOrPercent, Placeholder: "N|P%", Default: "25%",
+					Help: "RollingUpdate: how many pods above --replicas may exist, a number or a percentage of --replicas rounded up"},
+				{Name: "max-unavailable", Type: TypeIntOrPercent, Placeholder: "N|P%", Default: "25%",
+					Help: "RollingUpdate: how many pods below --replicas may be unavailable, a number or a percentage rounded down"},
+				flagMinReady,
+				{Name: "revision-history-limit", Type: TypeInt, Placeholder: "N", Default: "10", hi: 1<<31 - 1,
+					Help: "how many old ReplicaSets, scaled to zero, to keep for rollout undo"},
+				{Name: "progress-deadline-seconds", Type: TypeInt, Placeholder: "S", Default: "600", hi: 1<<31 - 1,
+					Help: "seconds a rollout may go without progress before Progressing turns False (ProgressDeadlineExceeded); nothing is rolled back"},
+				{Name: "paused", Type: TypeBool, Help: "create it paused: no ReplicaSet until rollout resume"},
+				flagNamespace},
 			Examples: []string{
 				"create deploy web --replicas=4 --selector=app=web",
 				"create deploy api --replicas=10 --selector=app=api --image=api:1.0 --max-surge=1 --max-unavailable=0",
@@ -578,7 +599,8 @@ var commands = []*spec{
 			Args: []ArgDoc{
 				{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
 				{Name: "k=v|k-", Help: "a label to set, or to remove", Repeated: true}},
-			Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing labels that exist"}}, selection...),
+			Flags: []FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing labels that exist"},
+				flagSelector, flagAll, flagPick, flagPickCount, flagNamespace},
 			Examples: []string{"label pod/stray app=web", "label pod stray tier=front app- --overwrite",
 				"label pods -l app=web --pick=oldest app=db --overwrite",
 				`label pods -l "app=web,tier in (a,b)" --count=2 canary=true`},
@@ -596,7 +618,8 @@ var commands = []*spec{
 			Args: []ArgDoc{
 				{Name: "KIND/NAME", Help: "pod/NAME, or KIND with -l SEL; also rs, rc, deploy, node", complete: completeRef},
 				{Name: "k=v|k-", Help: "an annotation to set, or to remove", Repeated: true}},
-			Flags: append([]FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing annotations that exist"}}, selection...),
+			Flags: []FlagDoc{{Name: "overwrite", Type: TypeBool, Help: "allow changing annotations that exist"},
+				flagSelector, flagAll, flagPick, flagPickCount, flagNamespace},
 			Examples: []string{"annotate pod/stray controller.kubernetes.io/pod-deletion-cost=-100",
 				`annotate pods -l app=web --pick=newest note="picked last" --overwrite`,
 				`annotate deploy/web kubernetes.io/change-cause="image 2.0" --overwrite`},
@@ -614,12 +637,12 @@ var commands = []*spec{
 				"--cascade=orphan leaves them, released. Also rc/NAME and deploy/NAME. " +
 				"The command returns at once, as kubectl delete --wait=false does.",
 			Args: []ArgDoc{{Name: "KIND/NAME", Help: "pod/NAME, rs/NAME, rc/NAME, deploy/NAME, or pods with -l SEL", complete: completeRef}},
-			Flags: append([]FlagDoc{
+			Flags: []FlagDoc{
 				{Name: "grace-period", Type: TypeInt, Placeholder: "S", Default: "-1", lo: -1,
 					Help: "seconds the pod gets to stop; -1 uses the pod's own (30s); 0 removes it at once"},
 				{Name: "cascade", Type: TypeEnum, Placeholder: "background|foreground|orphan", Default: "background",
 					Values: []string{"background", "foreground", "orphan"}, Help: "what happens to what the object owns: an rs or rc its pods, a deploy its ReplicaSets"},
-			}, selection...),
+				flagSelector, flagAll, flagPick, flagPickCount, flagNamespace},
 			Examples: []string{"delete pod/stray", "delete pods -l app=web --pick=random --grace-period=0",
 				"delete rs/web --cascade=orphan", "delete rs/web --cascade=foreground", "delete rc legacy", "delete pods --all -n default", "delete deploy/web"},
 		},
@@ -791,7 +814,7 @@ var commands = []*spec{
 			Details: "The requests that can fail are the controller's writes: create pods, delete pods, patch pods " +
 				"(adopt and release) and update rs/status or rc/status. The first M matching requests go through, " +
 				"then the next N fail (or all of them, with --always, until healed).",
-			Args: []ArgDoc{{Name: "VERB", Help: "create, delete, update or patch", Values: faultVerbs(), complete: completeValues},
+			Args: []ArgDoc{{Name: "VERB", Help: "create, delete, update or patch", Values: []string{"create", "delete", "update", "patch"}, complete: completeValues},
 				{Name: "RESOURCE", Help: "pods, rs/status or rc/status", complete: completeValues,
 					Values: []string{"pods", "rs/status", "rc/status"}}},
 			Flags: []FlagDoc{flagFaultCount,
@@ -809,7 +832,7 @@ var commands = []*spec{
 			Usage:    "drop watch KIND --count=N",
 			Summary:  "lose the next N watch events of a kind; the watch goes on",
 			Args:     []ArgDoc{{Name: "KIND", Help: "pods, rs or rc", complete: completeKind}},
-			Flags:    []FlagDoc{withRequired(flagFaultCount)},
+			Flags:    []FlagDoc{flagFaultCountRequired},
 			Examples: []string{"drop watch pods --count=1", "drop watch rs --count=3"},
 		},
 		words: []string{"drop", "watch"}, kinds: watchKinds, parse: parseWatchFault,
@@ -859,7 +882,7 @@ var commands = []*spec{
 				"heal watch pods ends the pod watch's faults, and a watch that lost events relists, so the cache " +
 				"is whole again; heal kubelet undoes slow kubelet.",
 			Args: []ArgDoc{{Name: "WHAT", Optional: true, Help: "all, a verb and resource, watch and a kind, or kubelet",
-				Values: append([]string{"all", "watch", "kubelet"}, faultVerbs()...), complete: completeValues},
+				Values: []string{"all", "watch", "kubelet", "create", "delete", "update", "patch"}, complete: completeValues},
 				{Name: "RESOURCE|KIND", Optional: true, Help: "what the verb or watch is about"}},
 			Examples: []string{"heal", "heal all", "heal create pods", "heal update rs/status", "heal watch pods", "heal kubelet"},
 		},
@@ -881,7 +904,7 @@ var commands = []*spec{
 	{
 		CommandDoc: CommandDoc{Name: "config", Group: GroupTime,
 			Usage:   "config KEY=VALUE...",
-			Summary: "set the world's knobs: " + strings.Join(configKeyNames(), ", "),
+			Summary: "set the world's knobs: workers, burst-replicas, kubelet-start, kubelet-stop, resync, api-latency, watch-latency",
 			Details: "workers and burst-replicas are whole numbers from 1; the others are durations from 0. " +
 				"help config lists each key with its default.",
 			Args:     []ArgDoc{{Name: "KEY=VALUE", Help: "a key and its value", Repeated: true, complete: completeConfig}},
@@ -1192,12 +1215,6 @@ var commands = []*spec{
 		},
 		words: []string{"help"}, parse: parseHelp,
 	},
-}
-
-// withRequired returns f marked required.
-func withRequired(f FlagDoc) FlagDoc {
-	f.Required = true
-	return f
 }
 
 // Commands describes every command, in table order, for help and the page's
