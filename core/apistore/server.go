@@ -340,7 +340,7 @@ func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventGraceEnd:
 		return s.endGrace(ctx, ev.Data.(graceEnd))
 	}
-	return sim.Report{Actor: s.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: s.name, Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
 }
 
 func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
@@ -367,7 +367,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	return sim.Report{
 		Actor:   s.name,
 		Models:  verbModel(req.Verb),
-		Summary: describe(req, resp, rec.Key, in.from),
+		Summary: sim.Text(describe(req, resp, rec.Key, in.from)),
 		Touched: touched(req, resp, rec.Key),
 	}
 }
@@ -445,7 +445,7 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 	case IsNotFound(err) || (IsConflict(err) && resp.Fault == nil):
 		// NotFound, or the uid precondition failed: another pod took the name.
 		return sim.Report{Actor: s.name, Models: "graceful deletion",
-			Summary: lead + "; it was already gone (" + resp.Outcome() + ")"}
+			Summary: sim.Text(lead + "; it was already gone (" + resp.Outcome() + ")")}
 	default:
 		// The removal models the kubelet's final delete, which can fail like
 		// any request; the kubelet's status manager tries again on its next
@@ -453,11 +453,11 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 		g.retry = true
 		s.grace[g.uid] = ctx.After(GraceRetryPeriod, s.name, eventGraceEnd, g)
 		return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
-			Summary: lead + ", but removing it failed (" + err.Error() + "); trying again in " + GraceRetryPeriod.String()}
+			Summary: sim.Text(lead + ", but removing it failed (" + err.Error() + "); trying again in " + GraceRetryPeriod.String())}
 	}
 	s.fanOut(ctx, api.KindPod)
 	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
-		Summary: lead + ": removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"}
+		Summary: sim.Text(lead + ": removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")")}
 }
 
 // Describe says what a pending server event will do, for the agenda view.

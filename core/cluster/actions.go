@@ -145,12 +145,12 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Touched: []sim.Ref{ref},
-			Summary: "nothing happens to " + ref.String() + ": the pod is gone"}
+			Summary: sim.Text("nothing happens to " + ref.String() + ": the pod is gone")}
 	}
 	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
 	if msg := p.cannot(PodAction(kind)); msg != "" {
 		rep.Models = "syncPod"
-		rep.Summary = "nothing happens to " + ref.String() + ": " + msg
+		rep.Summary = sim.Text("nothing happens to " + ref.String() + ": " + msg)
 		return rep
 	}
 	p = k.mut(d.key)
@@ -164,15 +164,15 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 		if p.pod.Spec.RestartPolicy == api.RestartNever {
 			p.state, p.phase = PodFinished, api.PodFailed
 			k.writeStatus(ctx, p)
-			rep.Summary = "the container of " + ref.String() + " exited with an error (exit code 1); its restartPolicy is Never, so the pod has Failed"
+			rep.Summary = sim.Text("the container of " + ref.String() + " exited with an error (exit code 1); its restartPolicy is Never, so the pod has Failed")
 			return rep
 		}
 		p.restarts++
 		p.state = PodCrashed
 		k.setTimer(ctx, p, k.startDelay, eventRestarted)
 		k.writeStatus(ctx, p)
-		rep.Summary = "the container of " + ref.String() + " exited with an error (exit code 1): the kubelet restarts it (restart " +
-			strconv.Itoa(int(p.restarts)) + "); the pod is not Ready until it is back at t=" + sim.FormatSeconds(p.at)
+		rep.Summary = sim.Text("the container of " + ref.String() + " exited with an error (exit code 1): the kubelet restarts it (restart " +
+			strconv.Itoa(int(p.restarts)) + "); the pod is not Ready until it is back at t=" + sim.FormatSeconds(p.at))
 	case eventEvict:
 		rep.Models = "evictionManager"
 		k.cancelTimer(ctx, p)
@@ -181,11 +181,11 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 		p.setCond(condReady, api.ConditionFalse, now)
 		p.setCond(condContainersReady, api.ConditionFalse, now)
 		k.writeStatus(ctx, p)
-		rep.Summary = "evicted " + ref.String() + " because node " + p.node + " is low on memory: the pod is Failed (reason Evicted) and stays in the API; its containers are stopped"
+		rep.Summary = sim.Text("evicted " + ref.String() + " because node " + p.node + " is low on memory: the pod is Failed (reason Evicted) and stays in the API; its containers are stopped")
 	case eventSetReady:
 		rep.Models = "prober"
 		if p.ready == d.ready {
-			rep.Summary = "the readiness of " + ref.String() + " is already " + strconv.FormatBool(d.ready) + ": nothing to report"
+			rep.Summary = sim.Text("the readiness of " + ref.String() + " is already " + strconv.FormatBool(d.ready) + ": nothing to report")
 			return rep
 		}
 		p.ready = d.ready
@@ -197,9 +197,9 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 		p.setCond(condContainersReady, status, now)
 		k.writeStatus(ctx, p)
 		if d.ready {
-			rep.Summary = "the readiness probe of " + ref.String() + " passes again: reporting the pod Ready"
+			rep.Summary = sim.Text("the readiness probe of " + ref.String() + " passes again: reporting the pod Ready")
 		} else {
-			rep.Summary = "the readiness probe of " + ref.String() + " fails: reporting the pod not Ready (its container keeps running)"
+			rep.Summary = sim.Text("the readiness probe of " + ref.String() + " fails: reporting the pod not Ready (its container keeps running)")
 		}
 	}
 	return rep

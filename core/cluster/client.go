@@ -51,7 +51,7 @@ func (c *Client) Reply(id uint64) (*apistore.Reply, bool) {
 func (c *Client) Handle(_ *sim.Context, ev sim.Event) sim.Report {
 	rep, ok := ev.Data.(*apistore.Reply)
 	if ev.Kind != apistore.EventResponse || !ok {
-		return sim.Report{Actor: c.name, Summary: "ignored unexpected event " + strconv.Quote(ev.Kind)}
+		return sim.Report{Actor: c.name, Summary: sim.Text("ignored unexpected event " + strconv.Quote(ev.Kind))}
 	}
 	if _, sent := c.replies[rep.ID]; sent {
 		c.replies[rep.ID] = rep
@@ -60,19 +60,19 @@ func (c *Client) Handle(_ *sim.Context, ev sim.Event) sim.Report {
 	if node, ok := rep.Request.Object.(*api.Node); ok && rep.Request.Verb == apistore.VerbUpdate && rep.Response.Err == nil {
 		if node.Spec.Unschedulable {
 			return sim.Report{Actor: c.name, Models: "kubectl cordon", Touched: []sim.Ref{{Kind: "node", Name: node.Metadata.Name}},
-				Summary: "node/" + node.Metadata.Name + " is cordoned (spec.unschedulable=true, resourceVersion " +
-					rvText(rep.Response.ResourceVersion) + "): the scheduler places no new pods there; pods already there stay"}
+				Summary: sim.Text("node/" + node.Metadata.Name + " is cordoned (spec.unschedulable=true, resourceVersion " +
+					rvText(rep.Response.ResourceVersion) + "): the scheduler places no new pods there; pods already there stay")}
 		}
 		return sim.Report{Actor: c.name, Models: "kubectl uncordon", Touched: []sim.Ref{{Kind: "node", Name: node.Metadata.Name}},
-			Summary: "node/" + node.Metadata.Name + " is uncordoned (spec.unschedulable=false, resourceVersion " +
-				rvText(rep.Response.ResourceVersion) + "): the scheduler may place pods there again"}
+			Summary: sim.Text("node/" + node.Metadata.Name + " is uncordoned (spec.unschedulable=false, resourceVersion " +
+				rvText(rep.Response.ResourceVersion) + "): the scheduler may place pods there again")}
 	}
 	if rep.Response.Err != nil {
 		return sim.Report{Actor: c.name, Models: "kubectl",
-			Summary: "the API server refused " + what + ": " + rep.Response.Err.Error()}
+			Summary: sim.Text("the API server refused " + what + ": " + rep.Response.Err.Error())}
 	}
 	return sim.Report{Actor: c.name, Models: "kubectl",
-		Summary: "the API server accepted " + what + " (resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"}
+		Summary: sim.Text("the API server accepted " + what + " (resourceVersion " + rvText(rep.Response.ResourceVersion) + ")")}
 }
 
 // Describe says what a pending answer is, for the agenda view.

@@ -292,10 +292,10 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {
 	case eventStart:
 		k.podsR.list(ctx, k.srv, k.name)
-		return sim.Report{Actor: k.name, Models: "Kubelet.Run", Summary: "the kubelets start: listing pods, to watch them from there"}
+		return sim.Report{Actor: k.name, Models: "Kubelet.Run", Summary: sim.Text("the kubelets start: listing pods, to watch them from there")}
 	case eventRelist:
 		k.podsR.list(ctx, k.srv, k.name)
-		return sim.Report{Actor: k.name, Models: "Reflector.list", Summary: "listing pods again after a failed list or watch"}
+		return sim.Report{Actor: k.name, Models: "Reflector.list", Summary: sim.Text("listing pods again after a failed list or watch")}
 	case eventNodeStart:
 		return k.nodeStart(ctx, ev.Data.(string))
 	case eventRegister:
@@ -306,7 +306,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		d := *ev.Data.(*apistore.WatchDelivery)
 		if !k.podsR.accept(d) {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
-				Summary: "discarded " + string(d.Event.Type) + " " + refOf(d.Event.Object).String() + ": it belongs to a watch that is closed"}
+				Summary: sim.Text("discarded " + string(d.Event.Type) + " " + refOf(d.Event.Object).String() + ": it belongs to a watch that is closed")}
 		}
 		return k.podEvent(ctx, d.Event)
 	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
@@ -314,7 +314,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventCrash, eventEvict, eventSetReady:
 		return k.action(ctx, ev.Kind, ev.Data.(actionData))
 	}
-	return sim.Report{Actor: k.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: k.name, Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
 }
 
 // nodeStart starts a node's kubelet: it registers the node and takes over
@@ -338,9 +338,9 @@ func (k *Kubelets) nodeStart(ctx *sim.Context, name string) sim.Report {
 	switch len(taken) {
 	case 0:
 	case 1:
-		rep.Summary += "; it takes over " + taken[0] + ", bound here before the node existed"
+		rep.Summary = rep.Summary.Then(sim.Text("; it takes over " + taken[0] + ", bound here before the node existed"))
 	default:
-		rep.Summary += "; it takes over " + strconv.Itoa(len(taken)) + " pods bound here before the node existed"
+		rep.Summary = rep.Summary.Then(sim.Text("; it takes over " + strconv.Itoa(len(taken)) + " pods bound here before the node existed"))
 	}
 	return rep
 }
@@ -367,7 +367,7 @@ func (k *Kubelets) register(ctx *sim.Context, name string, again bool) sim.Repor
 	if again {
 		summary = "the kubelet of node " + name + " tries again to register its node with the API server"
 	}
-	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Summary: summary,
+	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Summary: sim.Text(summary),
 		Touched: []sim.Ref{{Kind: "node", Name: name}}}
 }
 
@@ -378,11 +378,11 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 		items, err := k.podsR.answered(ctx, k.srv, k.name, eventRelist, rep)
 		if err != nil {
 			return sim.Report{Actor: k.name, Models: "Reflector.ListAndWatch",
-				Summary: req.String() + " failed (" + err.Error() + "); listing pods again in " + relistDelay.String()}
+				Summary: sim.Text(req.String() + " failed (" + err.Error() + "); listing pods again in " + relistDelay.String())}
 		}
 		if req.Verb == apistore.VerbWatch {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
-				Summary: "watch of pods open from resourceVersion " + rvText(req.ListOptions.ResourceVersion)}
+				Summary: sim.Text("watch of pods open from resourceVersion " + rvText(req.ListOptions.ResourceVersion))}
 		}
 		return k.listed(ctx, items, rep.Response.ResourceVersion)
 	case req.Kind == api.KindNode && req.Verb == apistore.VerbCreate:
@@ -392,7 +392,7 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	case req.Kind == api.KindPod && req.Verb == apistore.VerbDelete:
 		return k.deleteAnswered(ctx, rep)
 	}
-	return sim.Report{Actor: k.name, Summary: "ignored the answer to " + req.String()}
+	return sim.Report{Actor: k.name, Summary: sim.Text("ignored the answer to " + req.String())}
 }
 
 func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
@@ -401,7 +401,7 @@ func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report 
 	i, ok := k.nodeIndex[name]
 	if !ok || k.nodes[i].regID != rep.ID {
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "ignored the answer to an earlier registration of node " + name}
+			Summary: sim.Text("ignored the answer to an earlier registration of node " + name)}
 	}
 	n := &k.nodes[i]
 	n.regID = 0
@@ -409,18 +409,18 @@ func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report 
 	switch {
 	case err == nil:
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "node " + name + " is registered (resourceVersion " + rvText(rep.Response.ResourceVersion) +
-				"); the scheduler can place pods there once it hears of it"}
+			Summary: sim.Text("node " + name + " is registered (resourceVersion " + rvText(rep.Response.ResourceVersion) +
+				"); the scheduler can place pods there once it hears of it")}
 	case apistore.IsAlreadyExists(err):
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "node " + name + " was already registered; the kubelet goes on with it"}
+			Summary: sim.Text("node " + name + " was already registered; the kubelet goes on with it")}
 	case apistore.IsInvalid(err):
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "registering node " + name + " failed for good: " + err.Error()}
+			Summary: sim.Text("registering node " + name + " failed for good: " + err.Error())}
 	}
 	ctx.After(relistDelay, k.name, eventRegister, name)
 	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-		Summary: "registering node " + name + " failed (" + err.Error() + "); trying again in " + relistDelay.String()}
+		Summary: sim.Text("registering node " + name + " failed (" + err.Error() + "); trying again in " + relistDelay.String())}
 }
 
 // listed takes in a list of pods: every pod is observed, and the pods held
@@ -451,7 +451,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 	if waiting > 0 {
 		summary += ", " + strconv.Itoa(waiting) + " waiting for their node's kubelet"
 	}
-	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: summary + "; watching pods from there"}
+	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: sim.Text(summary + "; watching pods from there")}
 }
 
 func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
@@ -462,7 +462,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 		p := k.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
 			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
-				Summary: "saw pod/" + pod.Metadata.Name + " deleted; no kubelet was running it"}
+				Summary: sim.Text("saw pod/" + pod.Metadata.Name + " deleted; no kubelet was running it")}
 		}
 		node, state, at := p.node, p.state, p.at
 		k.forget(ctx, key)
@@ -488,10 +488,10 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 			why = "its containers are killed at once and the kubelet forgets the pod"
 		}
 		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
-			Summary: "pod/" + pod.Metadata.Name + " is gone from the API server: " + why}
+			Summary: sim.Text("pod/" + pod.Metadata.Name + " is gone from the API server: " + why)}
 	}
 	models, summary := k.observe(ctx, key, pod)
-	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: []sim.Ref{ref}}
+	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: sim.Text(summary), Touched: []sim.Ref{ref}}
 }
 
 // observe takes in the current state of a pod and acts on it.
@@ -698,7 +698,7 @@ func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string)
 func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report {
 	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
-		return sim.Report{Actor: k.name, Models: "syncPod", Summary: "a timer of pod/" + keyName(d.key) + " fired, but the pod is gone"}
+		return sim.Report{Actor: k.name, Models: "syncPod", Summary: sim.Text("a timer of pod/" + keyName(d.key) + " fired, but the pod is gone")}
 	}
 	p = cow.MutRead(&k.pods, k.epoch, d.key, p)
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
@@ -714,28 +714,28 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 		p.setCond(condContainersReady, api.ConditionTrue, now)
 		k.writeStatus(ctx, p)
 		rep.Models = "syncPod"
-		rep.Summary = "started the containers of pod/" + p.name + ": reporting it Running and Ready"
+		rep.Summary = sim.Text("started the containers of pod/" + p.name + ": reporting it Running and Ready")
 	case kind == eventRestarted && p.state == PodCrashed:
 		p.state, p.running, p.ready = PodRunning, true, true
 		p.setCond(condReady, api.ConditionTrue, now)
 		p.setCond(condContainersReady, api.ConditionTrue, now)
 		k.writeStatus(ctx, p)
 		rep.Models = "syncPod"
-		rep.Summary = "restarted the container of " + ref.String() + " (restart " + strconv.Itoa(int(p.restarts)) + "): reporting it Running and Ready again"
+		rep.Summary = sim.Text("restarted the container of " + ref.String() + " (restart " + strconv.Itoa(int(p.restarts)) + "): reporting it Running and Ready again")
 	case kind == eventStopped && p.state == PodStopping:
 		p.state = PodRemoving
 		zero := int64(0)
 		k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: p.namespace, Name: p.name,
 			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: apistore.Preconditions{UID: p.uid}}})
 		rep.Models = "killPod"
-		rep.Summary = "stopped the containers of pod/" + p.name + ": removing the pod from the API server (delete with grace period 0, uid precondition)"
+		rep.Summary = sim.Text("stopped the containers of pod/" + p.name + ": removing the pod from the API server (delete with grace period 0, uid precondition)")
 	case kind == eventStatusRetry && (p.state == PodRunning || p.state == PodCrashed || p.state == PodFinished):
 		k.writeStatus(ctx, p)
 		rep.Models = "statusManager.syncBatch"
-		rep.Summary = "writing the status of " + ref.String() + " again (" + p.phaseText() + ") after the last write failed"
+		rep.Summary = sim.Text("writing the status of " + ref.String() + " again (" + p.phaseText() + ") after the last write failed")
 	default:
 		rep.Models = "syncPod"
-		rep.Summary = "a timer of " + ref.String() + " fired, but the pod has moved on (" + string(p.state) + "): nothing to do"
+		rep.Summary = sim.Text("a timer of " + ref.String() + " fired, but the pod has moved on (" + string(p.state) + "): nothing to do")
 	}
 	return rep
 }
@@ -929,21 +929,21 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		b.WriteString(", resourceVersion ")
 		sim.WriteUint(&b, rep.Response.ResourceVersion)
 		b.WriteByte(')')
-		out.Summary = b.String()
+		out.Summary = sim.Text(b.String())
 		return out
 	}
 	if p == nil || p.uid != req.Object.Meta().UID || apistore.IsNotFound(err) || apistore.IsInvalid(err) {
-		out.Summary = "writing the status of " + ref.String() + " failed (" + rep.Response.Outcome() + "); the pod is gone or was replaced, so the kubelet lets it be"
+		out.Summary = sim.Text("writing the status of " + ref.String() + " failed (" + rep.Response.Outcome() + "); the pod is gone or was replaced, so the kubelet lets it be")
 		return out
 	}
 	if p.statusID == rep.ID {
 		p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 		p.statusID = 0
 		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, timerData{key: p.key, uid: p.uid})
-		out.Summary = "writing the status of " + ref.String() + " failed (" + err.Error() + "); the status manager tries again in " + statusRetryPeriod.String()
+		out.Summary = sim.Text("writing the status of " + ref.String() + " failed (" + err.Error() + "); the status manager tries again in " + statusRetryPeriod.String())
 		return out
 	}
-	out.Summary = "an earlier status write of " + ref.String() + " failed (" + rep.Response.Outcome() + "); a later one is on its way"
+	out.Summary = sim.Text("an earlier status write of " + ref.String() + " failed (" + rep.Response.Outcome() + "); a later one is on its way")
 	return out
 }
 
@@ -963,11 +963,11 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		write(&b, "the API server removed pod/", req.Name, " (resourceVersion ")
 		sim.WriteUint(&b, rep.Response.ResourceVersion)
 		b.WriteByte(')')
-		out.Summary = b.String()
+		out.Summary = sim.Text(b.String())
 	case apistore.IsNotFound(err):
-		out.Summary = ref.String() + " was already gone when its kubelet removed it"
+		out.Summary = sim.Text(ref.String() + " was already gone when its kubelet removed it")
 	case apistore.IsConflict(err):
-		out.Summary = "removing " + ref.String() + " failed: another pod has taken its name (" + err.Error() + ")"
+		out.Summary = sim.Text("removing " + ref.String() + " failed: another pod has taken its name (" + err.Error() + ")")
 	default:
 		// The kubelet's status manager keeps trying to remove a pod whose
 		// containers it has stopped (its syncBatch runs every 10s); without
@@ -978,10 +978,10 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 			p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 			p.state = PodStopping
 			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
-			out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); trying again in " + statusRetryPeriod.String()
+			out.Summary = sim.Text("removing " + ref.String() + " failed (" + err.Error() + "); trying again in " + statusRetryPeriod.String())
 			break
 		}
-		out.Summary = "removing " + ref.String() + " failed (" + err.Error() + ")"
+		out.Summary = sim.Text("removing " + ref.String() + " failed (" + err.Error() + ")")
 	}
 	return out
 }

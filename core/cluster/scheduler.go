@@ -193,7 +193,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 }
 
 func (s *Scheduler) report(models, summary string, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: s.name, Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: s.name, Models: models, Summary: sim.Text(summary), Touched: touched}
 }
 
 // mut returns the pod's entry ready to change, copied first if a snapshot

@@ -26,7 +26,7 @@ var everything = labels.Everything()
 func (m *Manager) handlerActor() string { return m.owner.handlers }
 
 func (m *Manager) report(models, summary string, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: sim.Text(summary), Touched: touched}
 }
 
 // handed moves the keys the handler gave the queue into its report.
@@ -216,7 +216,7 @@ func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 		// relist, say) must count as a deletion, never as a creation.
 		rep := m.deletePod(pod)
 		rep.Models = "addPod"
-		rep.Summary = "pod/" + pod.Metadata.Name + " appeared already being deleted, so it counts as a deletion: " + rep.Summary
+		rep.Summary = sim.Text("pod/" + pod.Metadata.Name + " appeared already being deleted, so it counts as a deletion: ").Then(rep.Summary)
 		return rep
 	}
 	var b strings.Builder
@@ -290,12 +290,12 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		// the deletion now, so the ReplicaSet replaces the pod without waiting
 		// for the grace period.
 		rep := m.deletePod(cur)
-		summary := "pod/" + cur.Metadata.Name + " is being deleted (deletionTimestamp set): " + rep.Summary
+		summary := sim.Text("pod/" + cur.Metadata.Name + " is being deleted (deletionTimestamp set): ").Then(rep.Summary)
 		if labelChanged() {
 			// Its labels changed too: the old owner may have lost it.
-			summary += "; its labels changed as well, so its old owner is told too: " + m.deletePod(old).Summary
+			summary = summary.Then(sim.Text("; its labels changed as well, so its old owner is told too: ")).Then(m.deletePod(old).Summary)
 		}
-		return m.report("updatePod", summary, rep.Touched...)
+		return m.report("updatePod", summary.String(), rep.Touched...)
 	}
 
 	oldRef, curRef := api.GetControllerOf(&old.Metadata), api.GetControllerOf(&cur.Metadata)

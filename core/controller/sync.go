@@ -149,7 +149,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 	ns, name, err := api.SplitKey(r.key)
 	if err != nil {
 		r.finish(err)
-		return sim.Report{Models: "syncReplicaSet", Summary: "took " + r.key + ": " + err.Error()}
+		return sim.Report{Models: "syncReplicaSet", Summary: sim.Text("took " + r.key + ": " + err.Error())}
 	}
 	r.namespace, r.name = ns, name
 	obj, ok := m.ownerLister().Get(ns, name)
@@ -158,7 +158,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 		r.decision = "deleted: expectations dropped"
 		r.finish(nil)
 		return sim.Report{Models: "syncReplicaSet",
-			Summary: "took " + r.key + ": " + r.ownerName() + " is not in the cache (it was deleted), so its expectations are dropped"}
+			Summary: sim.Text("took " + r.key + ": " + r.ownerName() + " is not in the cache (it was deleted), so its expectations are dropped")}
 	}
 	rs, _ := m.asReplicaSet(obj)
 	r.orig, r.rs = obj, rs
@@ -169,7 +169,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 		r.decision = "invalid selector"
 		r.finish(nil)
 		return sim.Report{Models: "syncReplicaSet", Touched: []sim.Ref{m.ownerRef(rs)},
-			Summary: "took " + r.key + ": its selector is invalid (" + err.Error() + "); nothing to do"}
+			Summary: sim.Text("took " + r.key + ": its selector is invalid (" + err.Error() + "); nothing to do")}
 	}
 	r.selector = sel
 
@@ -293,7 +293,7 @@ func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	case phaseStatusGet:
 		return r.onStatusGet(ctx, reply)
 	}
-	return sim.Report{Summary: "ignored an unexpected answer"}
+	return sim.Report{Summary: sim.Text("ignored an unexpected answer")}
 }
 
 // afterClaim ends step 3: claim errors end the sync (it is retried); else
@@ -347,7 +347,7 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
 			touched = append(touched, podRef(pod))
 		}
 		r.deleted = 0
-		return sim.Report{Models: "manageReplicas", Summary: intro + "; " + r.decision, Touched: touched}
+		return sim.Report{Models: "manageReplicas", Summary: sim.Text(intro + "; " + r.decision), Touched: touched}
 	}
 	r.decision = owned + ": nothing to create or delete"
 	return r.updateStatus(ctx, intro+"; "+r.decision)
@@ -425,7 +425,7 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
 		r.send(ctx, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod, Namespace: r.namespace, Object: pod})
 	}
 	return sim.Report{Models: "slowStartBatch", Touched: []sim.Ref{m.ownerRef(r.rs)},
-		Summary: intro + "; sending a batch of " + strconv.Itoa(size) + " creates"}
+		Summary: sim.Text(intro + "; sending a batch of " + strconv.Itoa(size) + " creates")}
 }
 
 func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
@@ -463,7 +463,7 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		b.WriteString(" (")
 		sim.WriteUint(&b, uint64(len(r.waiting)))
 		b.WriteString(" more answers of this batch to wait for)")
-		return sim.Report{Models: "slowStartBatch", Touched: touched, Summary: b.String()}
+		return sim.Report{Models: "slowStartBatch", Touched: touched, Summary: sim.Text(b.String())}
 	}
 	size := r.slow.next()
 	r.slow.batchDone(r.batchOK, r.batchErr)
@@ -530,7 +530,7 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	}
 	if len(r.waiting) > 0 {
 		return sim.Report{Models: "manageReplicas", Touched: []sim.Ref{pod},
-			Summary: note + " (" + strconv.Itoa(len(r.waiting)) + " more deletes to wait for)"}
+			Summary: sim.Text(note + " (" + strconv.Itoa(len(r.waiting)) + " more deletes to wait for)")}
 	}
 	r.manageErr = r.deleteErr
 	rep := r.updateStatus(ctx, note+"; all deletes answered")
@@ -552,7 +552,7 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro string) sim.Report {
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(r.orig, r.newStatus)})
 	return sim.Report{Models: "updateReplicaSetStatus", Touched: []sim.Ref{m.ownerRef(r.rs)},
-		Summary: intro + "; writing status " + statusWords(r.newStatus)}
+		Summary: sim.Text(intro + "; writing status " + statusWords(r.newStatus))}
 }
 
 func statusWords(s api.ReplicaSetStatus) string {
@@ -573,13 +573,13 @@ func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Repor
 	if r.statusTries >= statusUpdateRetries {
 		r.decision += "; status write failed"
 		r.finish(resp.Err)
-		return sim.Report{Models: "updateReplicaSetStatus", Summary: "status write failed again: " + resp.Err.Error()}
+		return sim.Report{Models: "updateReplicaSetStatus", Summary: sim.Text("status write failed again: " + resp.Err.Error())}
 	}
 	r.statusTries++
 	r.phase = phaseStatusGet
 	r.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: m.owner.kind, Namespace: r.namespace, Name: r.name})
 	return sim.Report{Models: "updateReplicaSetStatus",
-		Summary: "status write failed (" + resp.Err.Error() + "): fetching " + r.ownerName() + " fresh to retry once"}
+		Summary: sim.Text("status write failed (" + resp.Err.Error() + "): fetching " + r.ownerName() + " fresh to retry once")}
 }
 
 func (r *syncRun) onStatusGet(ctx *sim.Context, reply *apistore.Reply) sim.Report {
@@ -587,12 +587,12 @@ func (r *syncRun) onStatusGet(ctx *sim.Context, reply *apistore.Reply) sim.Repor
 	resp := reply.Response
 	if resp.Err != nil {
 		r.finish(resp.Err)
-		return sim.Report{Models: "updateReplicaSetStatus", Summary: "fresh GET failed: " + resp.Err.Error()}
+		return sim.Report{Models: "updateReplicaSetStatus", Summary: sim.Text("fresh GET failed: " + resp.Err.Error())}
 	}
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(resp.Object, r.newStatus)})
-	return sim.Report{Models: "updateReplicaSetStatus", Summary: "got " + r.ownerName() + " fresh: writing the same status on it"}
+	return sim.Report{Models: "updateReplicaSetStatus", Summary: sim.Text("got " + r.ownerName() + " fresh: writing the same status on it")}
 }
 
 // end is step 6, then the sync returns manageReplicas' error.
@@ -603,14 +603,14 @@ func (r *syncRun) end(ctx *sim.Context, summary string) sim.Report {
 		r.requeueAfter = time.Duration(r.rs.Spec.MinReadySeconds) * time.Second
 	}
 	r.finish(r.manageErr)
-	return sim.Report{Models: "syncReplicaSet", Summary: summary}
+	return sim.Report{Models: "syncReplicaSet", Summary: sim.Text(summary)}
 }
 
 func (r *syncRun) report(models, intro, what string, touched ...sim.Ref) sim.Report {
 	if r.rs != nil {
 		touched = append(touched, r.m().ownerRef(r.rs))
 	}
-	return sim.Report{Models: models, Summary: intro + "; " + what, Touched: touched}
+	return sim.Report{Models: models, Summary: sim.Text(intro + "; " + what), Touched: touched}
 }
 
 // clone returns a copy that shares nothing mutable with r. Pods and owners

@@ -230,19 +230,19 @@ const (
 // starting the workers.
 func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != eventCacheSync {
-		return sim.Report{Actor: Name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+		return sim.Report{Actor: Name, Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
 	}
 	if !c.cfg.Deployments.HasSynced() || !c.cfg.ReplicaSets.HasSynced() || !c.cfg.Pods.HasSynced() {
 		ctx.After(cacheSyncPoll, Name, eventCacheSync, nil)
 		return sim.Report{Actor: Name, Models: "WaitForNamedCacheSync",
-			Summary: "informers not synced yet; checking again in 100ms before starting the workers"}
+			Summary: sim.Text("informers not synced yet; checking again in 100ms before starting the workers")}
 	}
 	c.started = true
 	for _, w := range c.workers {
 		ctx.After(0, w.name, eventWorkerRun, nil)
 	}
 	return sim.Report{Actor: Name, Models: "dc.Run",
-		Summary: "deployment, replicaset and pod caches synced: starting " + strconv.Itoa(len(c.workers)) + " workers"}
+		Summary: sim.Text("deployment, replicaset and pod caches synced: starting " + strconv.Itoa(len(c.workers)) + " workers")}
 }
 
 // Describe says what a pending controller event will do.

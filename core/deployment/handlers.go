@@ -15,7 +15,7 @@ import (
 // §1.2). Each returns a report that says which key it enqueued and why.
 
 func report(models, summary string, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: handlerActor, Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: handlerActor, Models: models, Summary: sim.Text(summary), Touched: touched}
 }
 
 // handed moves the keys the handler gave the queue into its report.
@@ -117,7 +117,7 @@ func (c *Controller) addReplicaSet(obj api.Object, _ bool) sim.Report {
 	if rs.Metadata.DeletionTimestamp != nil {
 		rep := c.deleteReplicaSet(rs)
 		rep.Models = "addReplicaSet"
-		rep.Summary = "rs/" + rs.Metadata.Name + " appeared already being deleted, so it counts as a deletion: " + rep.Summary
+		rep.Summary = sim.Text("rs/" + rs.Metadata.Name + " appeared already being deleted, so it counts as a deletion: ").Then(rep.Summary)
 		return rep
 	}
 	name := "rs/" + rs.Metadata.Name

@@ -359,7 +359,7 @@ func (g *GarbageCollector) send(ctx *sim.Context, req apistore.Request, p pendin
 }
 
 func (g *GarbageCollector) report(models, summary string, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: sim.Text(summary), Touched: touched}
 }
 
 // Describe says what a pending collector event will do, for the agenda view.

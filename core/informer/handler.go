@@ -132,19 +132,19 @@ func (l *listener) deliver(n notification) sim.Report {
 		if l.handler.OnAdd != nil {
 			rep = l.handler.OnAdd(n.obj.(api.Object), n.initial)
 		} else {
-			rep.Summary = "ignored add of " + KeyOf(n.obj)
+			rep.Summary = sim.Text("ignored add of " + KeyOf(n.obj))
 		}
 	case notifyUpdate:
 		if l.handler.OnUpdate != nil {
 			rep = l.handler.OnUpdate(n.old, n.obj.(api.Object))
 		} else {
-			rep.Summary = "ignored update of " + KeyOf(n.obj)
+			rep.Summary = sim.Text("ignored update of " + KeyOf(n.obj))
 		}
 	case notifyDelete:
 		if l.handler.OnDelete != nil {
 			rep = l.handler.OnDelete(n.obj)
 		} else {
-			rep.Summary = "ignored delete of " + KeyOf(n.obj)
+			rep.Summary = sim.Text("ignored delete of " + KeyOf(n.obj))
 		}
 	}
 	if rep.Actor == "" {
@@ -160,7 +160,7 @@ func (l *listener) deliver(n notification) sim.Report {
 // before and after is dropped.
 func FilteringHandler(filter func(obj api.Object) bool, h Handler) Handler {
 	skipped := func(what string) sim.Report {
-		return sim.Report{Actor: h.Name, Models: "FilteringResourceEventHandler", Summary: "filtered out " + what}
+		return sim.Report{Actor: h.Name, Models: "FilteringResourceEventHandler", Summary: sim.Text("filtered out " + what)}
 	}
 	out := h
 	out.OnAdd = func(obj api.Object, initial bool) sim.Report {

@@ -208,7 +208,7 @@ func TestFilteringHandler(t *testing.T) {
 	rep := h.OnDelete(DeletedFinalStateUnknown{Key: "default/a", Obj: front("a", "7")})
 	assert.Equal(t, []string{"f: add a", "f: update a 3→4", "f: delete a", "f: delete tombstone default/a"}, *calls)
 	assert.NotEqual(t, "FilteringResourceEventHandler", rep.Models)
-	assert.Equal(t, sim.Report{Actor: "f", Models: "FilteringResourceEventHandler", Summary: "filtered out add of default/a"}, h.OnAdd(back, false))
+	assert.Equal(t, sim.Report{Actor: "f", Models: "FilteringResourceEventHandler", Summary: sim.Text("filtered out add of default/a")}, h.OnAdd(back, false))
 }
 
 func TestIndexerByIndexValuesMergesInCacheOrder(t *testing.T) {

@@ -259,7 +259,7 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventHealWithRelist:
 		return inf.list(ctx, "watch healed after "+strconv.Itoa(inf.faults.lost)+" lost events: listing "+inf.resource()+" again so the cache is whole")
 	}
-	return sim.Report{Actor: inf.actor(), Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: inf.actor(), Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
 }
 
 func (inf *Informer) actor() string { return inf.cfg.Name }
@@ -275,7 +275,7 @@ func (inf *Informer) list(ctx *sim.Context, why string) sim.Report {
 	inf.state = Listing
 	inf.lists++
 	inf.lw.List(ctx, inf.cfg.Server, inf.cfg.Name)
-	return sim.Report{Actor: inf.actor(), Models: "Reflector.list", Summary: why}
+	return sim.Report{Actor: inf.actor(), Models: "Reflector.list", Summary: sim.Text(why)}
 }
 
 func (inf *Informer) watch(ctx *sim.Context) {
@@ -286,7 +286,7 @@ func (inf *Informer) watch(ctx *sim.Context) {
 
 func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 	if !inf.lw.Owns(r) {
-		return sim.Report{Actor: inf.actor(), Summary: "ignored the answer to an abandoned " + string(r.Request.Verb) + " request"}
+		return sim.Report{Actor: inf.actor(), Summary: sim.Text("ignored the answer to an abandoned " + string(r.Request.Verb) + " request")}
 	}
 	inf.lw.Answered()
 	switch r.Request.Verb {
@@ -301,8 +301,8 @@ func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 		inf.schedulePop(ctx)
 		inf.watch(ctx)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.syncWith",
-			Summary: "listed " + strconv.Itoa(len(items)) + " " + inf.resource() + " at resourceVersion " + rvString(inf.lw.RV()) +
-				": replacing the cache (" + strconv.Itoa(inf.fifo.Len()) + " keys queued); watching from there"}
+			Summary: sim.Text("listed " + strconv.Itoa(len(items)) + " " + inf.resource() + " at resourceVersion " + rvString(inf.lw.RV()) +
+				": replacing the cache (" + strconv.Itoa(inf.fifo.Len()) + " keys queued); watching from there")}
 	case apistore.VerbWatch:
 		if err := r.Response.Err; err != nil {
 			if apistore.IsExpired(err) {
@@ -313,9 +313,9 @@ func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 		inf.state = Watching
 		inf.lw.Opened(r.ID)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-			Summary: "watch of " + inf.resource() + " open from resourceVersion " + rvString(r.Request.ListOptions.ResourceVersion)}
+			Summary: sim.Text("watch of " + inf.resource() + " open from resourceVersion " + rvString(r.Request.ListOptions.ResourceVersion))}
 	}
-	return sim.Report{Actor: inf.actor(), Summary: "ignored unexpected answer to " + r.Request.String()}
+	return sim.Report{Actor: inf.actor(), Summary: sim.Text("ignored unexpected answer to " + r.Request.String())}
 }
 
 // backOff waits out the reflector's back-off, with jitter from the kernel's
@@ -327,13 +327,13 @@ func (inf *Informer) backOff(ctx *sim.Context, why string) sim.Report {
 	inf.cancelRelist(ctx)
 	inf.relistSeq, inf.relistArmed = ctx.After(wait, inf.cfg.Name, eventRelist, nil), true
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.ListAndWatch",
-		Summary: why + "; listing again after a back-off of " + wait.Round(time.Millisecond).String()}
+		Summary: sim.Text(why + "; listing again after a back-off of " + wait.Round(time.Millisecond).String())}
 }
 
 func (inf *Informer) rewatch(ctx *sim.Context) sim.Report {
 	inf.watch(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-		Summary: "watch of " + inf.resource() + " closed: watching again from resourceVersion " + rvString(inf.lw.RV()) + ", so nothing is missed"}
+		Summary: sim.Text("watch of " + inf.resource() + " closed: watching again from resourceVersion " + rvString(inf.lw.RV()) + ", so nothing is missed")}
 }
 
 func (inf *Informer) expired(ctx *sim.Context) sim.Report {
@@ -359,21 +359,21 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 	}
 	if !ok {
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-			Summary: "discarded " + what() + ": it belongs to a watch that is closed"}
+			Summary: sim.Text("discarded " + what() + ": it belongs to a watch that is closed")}
 	}
 	if !delayed {
 		if inf.faults.drop > 0 {
 			inf.faults.drop--
 			inf.faults.lost++
 			return sim.Report{Actor: inf.actor(), Models: "fault: drop watch", Touched: []sim.Ref{ref},
-				Summary: "lost " + what() + " in transit; the informer never sees it (" + strconv.Itoa(inf.faults.drop) + " more to drop)"}
+				Summary: sim.Text("lost " + what() + " in transit; the informer never sees it (" + strconv.Itoa(inf.faults.drop) + " more to drop)")}
 		}
 		if inf.faults.delay > 0 || inf.faults.delayedUntil > ctx.Now() {
 			at := max(ctx.Now()+inf.faults.delay, inf.faults.delayedUntil)
 			inf.faults.delayedUntil = at
 			ctx.After(at-ctx.Now(), inf.cfg.Name, eventDelayedWatch, d)
 			return sim.Report{Actor: inf.actor(), Models: "fault: delay watch", Touched: []sim.Ref{ref},
-				Summary: "held back " + what() + " until t=" + sim.FormatSeconds(at)}
+				Summary: sim.Text("held back " + what() + " until t=" + sim.FormatSeconds(at))}
 		}
 	}
 	switch key := ev.ObjectKey(); ev.Type {
@@ -393,7 +393,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 	b.WriteString("; queued in the DeltaFIFO (")
 	sim.WriteCount(&b, inf.fifo.Len(), "key", "keys")
 	b.WriteString(" pending)")
-	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref}, Summary: b.String()}
+	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref}, Summary: sim.Text(b.String())}
 }
 
 // writeEvent names a watch event: "ADDED pod/web-x (resourceVersion 12)".
@@ -421,7 +421,7 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	inf.popScheduled = false
 	key, deltas, initial, ok := inf.fifo.Pop()
 	if !ok {
-		return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: "nothing to process"}
+		return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: sim.Text("nothing to process")}
 	}
 	// The sentence is written in one buffer: this step runs for every
 	// change of every object, and joining it from parts made a string for
@@ -447,7 +447,7 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 		sim.WriteCount(&b, n, "more key", "more keys")
 		b.WriteString(" pending)")
 	}
-	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: b.String(), Touched: touched}
+	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: sim.Text(b.String()), Touched: touched}
 }
 
 // applyDelta updates the cache for one delta of key and queues the handler
@@ -525,7 +525,7 @@ func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
 	l := inf.listeners[i]
 	l.scheduled = false
 	if l.buffer.len() == 0 {
-		return sim.Report{Actor: l.handler.Name, Summary: "no notification waiting"}
+		return sim.Report{Actor: l.handler.Name, Summary: sim.Text("no notification waiting")}
 	}
 	n := l.buffer.pop()
 	if l.buffer.len() > 0 {
@@ -570,12 +570,12 @@ func (inf *Informer) resync(ctx *sim.Context) sim.Report {
 	}
 	inf.armResync()
 	if due == 0 {
-		return sim.Report{Actor: inf.actor(), Models: "sharedProcessor.shouldResync", Summary: "resync check: no handler is due"}
+		return sim.Report{Actor: inf.actor(), Models: "sharedProcessor.shouldResync", Summary: sim.Text("resync check: no handler is due")}
 	}
 	n := inf.fifo.Resync()
 	inf.schedulePop(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "DeltaFIFO.Resync",
-		Summary: "resync: " + strconv.Itoa(due) + " handlers due; " + strconv.Itoa(n) + " cached objects queued again as Sync"}
+		Summary: sim.Text("resync: " + strconv.Itoa(due) + " handlers due; " + strconv.Itoa(n) + " cached objects queued again as Sync")}
 }
 
 // Describe says what a pending informer event will do, for the agenda view.

@@ -17,9 +17,11 @@ import (
 // kubectl is a test client that ignores the answers it gets.
 type kubectl struct{}
 
-func (kubectl) Handle(*sim.Context, sim.Event) sim.Report { return sim.Report{Summary: "answer"} }
-func (kubectl) Snapshot() any                             { return nil }
-func (kubectl) Restore(any)                               {}
+func (kubectl) Handle(*sim.Context, sim.Event) sim.Report {
+	return sim.Report{Summary: sim.Text("answer")}
+}
+func (kubectl) Snapshot() any { return nil }
+func (kubectl) Restore(any)   {}
 
 type rig struct {
 	k     *sim.Kernel
@@ -39,12 +41,12 @@ func recorder(name string, calls *[]string) Handler {
 				s += " (initial)"
 			}
 			*calls = append(*calls, name+": "+s)
-			return sim.Report{Models: "test", Summary: s}
+			return sim.Report{Models: "test", Summary: sim.Text(s)}
 		},
 		OnUpdate: func(old, cur api.Object) sim.Report {
 			s := "update " + cur.Meta().Name + " " + old.Meta().ResourceVersion + "→" + cur.Meta().ResourceVersion
 			*calls = append(*calls, name+": "+s)
-			return sim.Report{Summary: s}
+			return sim.Report{Summary: sim.Text(s)}
 		},
 		OnDelete: func(obj any) sim.Report {
 			s := "delete "
@@ -54,7 +56,7 @@ func recorder(name string, calls *[]string) Handler {
 				s += obj.(api.Object).Meta().Name
 			}
 			*calls = append(*calls, name+": "+s)
-			return sim.Report{Summary: s}
+			return sim.Report{Summary: sim.Text(s)}
 		},
 	}
 }
@@ -438,7 +440,7 @@ func TestSkipUnhandledDropsNotificationsBeforeDelivery(t *testing.T) {
 	r.inf.AddEventHandler(Handler{Name: "deletes-only", SkipUnhandled: true,
 		OnDelete: func(obj any) sim.Report {
 			deletes = append(deletes, obj.(api.Object).Meta().Name)
-			return sim.Report{Summary: "seen"}
+			return sim.Report{Summary: sim.Text("seen")}
 		}})
 	r.inf.Start()
 	r.create("a")

@@ -180,13 +180,13 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != KindTimer || !q.armed || ev.Seq != q.timer {
 		// The queue cancels a timer whenever it re-arms, so this is an
 		// event it never asked for; say so rather than act on it.
-		rep.Summary = "ignored a " + ev.Kind + " event that is not the queue's pending timer"
+		rep.Summary = sim.Text("ignored a " + ev.Kind + " event that is not the queue's pending timer")
 		return rep
 	}
 	q.armed = false
 	if q.waiting.len() == 0 || q.waiting.head().readyAt > ctx.Now() {
 		q.rearm()
-		rep.Summary = "the timer fired with no delayed key due"
+		rep.Summary = sim.Text("the timer fired with no delayed key due")
 		return rep
 	}
 	w := q.waiting.pop()
@@ -195,7 +195,7 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	}
 	out, woken := q.Queue.add(w.key)
 	q.rearm()
-	rep.Summary = q.dueSummary(w, out, woken)
+	rep.Summary = sim.Text(q.dueSummary(w, out, woken))
 	rep.Touched = q.touched(w.key)
 	return rep
 }

@@ -22,26 +22,26 @@ func TestDueStepTellsALearnerWhatHappened(t *testing.T) {
 
 	steps := q.advance(20 * time.Millisecond)
 	require.Len(t, steps, 2, "the due step and the wake it caused")
-	assert.Equal(t, "default/web is due after its 20ms back-off; added to the queue (now 1 waiting), waking worker-1", steps[0].Summary)
+	assert.Equal(t, "default/web is due after its 20ms back-off; added to the queue (now 1 waiting), waking worker-1", steps[0].Summary.String())
 	assert.Equal(t, []sim.Ref{{Kind: "rs", Namespace: "default", Name: "web"}}, steps[0].Touched)
 	assert.Equal(t, "worker-1", steps[1].Actor)
 
 	q.Add("default/db")
 	steps = q.advance(time.Second)
 	require.Len(t, steps, 1)
-	assert.Equal(t, "default/db is due after its 1s delay; it is already waiting in the queue and keeps its place (2 waiting)", steps[0].Summary)
+	assert.Equal(t, "default/db is due after its 1s delay; it is already waiting in the queue and keeps its place (2 waiting)", steps[0].Summary.String())
 
 	key, _, _ := q.Get("worker-1")
 	require.Equal(t, "default/web", key)
 	q.AddAfter("default/web", time.Millisecond)
 	steps = q.advance(time.Millisecond)
 	require.Len(t, steps, 1)
-	assert.Equal(t, "default/web is due after its 1ms delay; worker-1 is still processing it, so it is marked dirty and goes back in the queue at Done", steps[0].Summary)
+	assert.Equal(t, "default/web is due after its 1ms delay; worker-1 is still processing it, so it is marked dirty and goes back in the queue at Done", steps[0].Summary.String())
 
 	q.AddAfter("default/web", time.Millisecond)
 	steps = q.advance(time.Millisecond)
 	require.Len(t, steps, 1)
-	assert.Equal(t, "default/web is due after its 1ms delay; worker-1 is still processing it and it is already marked dirty; nothing changes", steps[0].Summary)
+	assert.Equal(t, "default/web is due after its 1ms delay; worker-1 is still processing it and it is already marked dirty; nothing changes", steps[0].Summary.String())
 }
 
 func TestDueStepNamesClusterScopedObjectsAndAnonymousHolders(t *testing.T) {
@@ -52,7 +52,7 @@ func TestDueStepNamesClusterScopedObjectsAndAnonymousHolders(t *testing.T) {
 	steps := q.advance(ms)
 	require.Len(t, steps, 1)
 	assert.Equal(t, []sim.Ref{{Kind: "node", Name: "node-1"}}, steps[0].Touched, "a key without a namespace is a cluster-scoped name")
-	assert.Equal(t, "node-1 is due after its 1ms delay; a worker is still processing it, so it is marked dirty and goes back in the queue at Done", steps[0].Summary)
+	assert.Equal(t, "node-1 is due after its 1ms delay; a worker is still processing it, so it is marked dirty and goes back in the queue at Done", steps[0].Summary.String())
 
 	_, plain := newDelayingWorld(t, Config{Name: "untyped"})
 	plain.AddAfter("x", ms)
