@@ -407,3 +407,39 @@ func TestSlabNeverRewritesASlotItHandedOut(t *testing.T) {
 		assert.Equal(t, uint64(i), d.WatchID)
 	}
 }
+
+// TestARequestStepSaysWhatHappenedWithoutWritingIt: a request's step says
+// who asked what and how it went, and saying it allocates nothing, since
+// every request is a step and almost none is read.
+func TestARequestStepSaysWhatHappenedWithoutWritingIt(t *testing.T) {
+	create := Request{Verb: VerbCreate, Kind: api.KindPod, Namespace: "default"}
+	list := Request{Verb: VerbList, Kind: api.KindPod}
+	watch := Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 7}}
+	status := Request{Verb: VerbUpdate, Kind: api.KindReplicaSet, Subresource: SubresourceStatus}
+	del := Request{Verb: VerbDelete, Kind: api.KindPod}
+	conflict := newConflict("", "pods", "web-1", "the object has been modified")
+	for _, c := range []struct {
+		req  Request
+		resp Response
+		key  string
+		want string
+	}{
+		{create, Response{ResourceVersion: 12, Events: make([]WatchEvent, 1)}, "default/web-1",
+			"create pods default/web-1 from rs-worker-1: ok (resourceVersion 12)"},
+		{create, Response{}, "default/web-1", "create pods default/web-1 from rs-worker-1: ok, nothing changed"},
+		{Request{Verb: VerbGet, Kind: api.KindPod}, Response{}, "default/web-1", "get pods default/web-1 from rs-worker-1: ok"},
+		{list, Response{Items: make([]api.Object, 3), ResourceVersion: 9}, "", "list pods from rs-worker-1: 3 items at resourceVersion 9"},
+		{watch, Response{Events: make([]WatchEvent, 2)}, "", "watch pods from rs-worker-1: watch opened from resourceVersion 7 (2 events to catch up)"},
+		{status, Response{ResourceVersion: 4, Events: make([]WatchEvent, 1)}, "default/web",
+			"update replicasets/status default/web from rs-worker-1: ok (resourceVersion 4)"},
+		{del, Response{ResourceVersion: 5, Deleted: true}, "default/web-1", "delete pods default/web-1 from rs-worker-1: removed (resourceVersion 5)"},
+		{del, Response{ResourceVersion: 6}, "default/web-1", "delete pods default/web-1 from rs-worker-1: marked for deletion (resourceVersion 6)"},
+	} {
+		var s sim.Sentence
+		allocs := testing.AllocsPerRun(10, func() { s = describe(c.req, c.resp, c.key, "rs-worker-1") })
+		assert.Equal(t, c.want, s.String())
+		assert.Zero(t, allocs, c.want)
+	}
+	failed := describe(create, Response{Err: conflict, Fault: &FaultRule{}}, "default/web-1", "rs-worker-1")
+	assert.Equal(t, "create pods default/web-1 from rs-worker-1: Conflict (injected fault): "+conflict.Error(), failed.String())
+}

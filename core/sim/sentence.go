@@ -193,7 +193,9 @@ func (s Sentence) With(nums ...int64) Sentence {
 // Text is a sentence with no facts to fill in: a constant ("the queue is
 // empty: idle until a key arrives"), or one written out already. A constant
 // costs nothing; joining strings to make one costs what it did before
-// sentences were lazy, so Say is for everything else.
+// sentences were lazy, so Say is for everything else. After Then a Text
+// takes a string fact's room in the sentence; a form without holes takes
+// none.
 func Text(text string) Sentence {
 	s := Sentence{form: textForm}
 	s.strs[0] = text
