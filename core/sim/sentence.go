@@ -18,12 +18,14 @@ import (
 // written sentence: the same facts give the same hash, and a change to any
 // fact changes it.
 
-// Sentence capacity: how many string and number facts a sentence holds
-// inline. A form has at most this many holes of each kind; two forms joined
-// by Then share them (see Sentence.Then).
+// Sentence capacity: how many string, number and choice facts a sentence
+// holds inline. A form has at most this many holes of each kind; two forms
+// joined by Then share them (see Sentence.Then). A choice is a small number
+// (which of a few words), so it takes a byte rather than a number's eight.
 const (
 	sentenceStrings = 4
 	sentenceNumbers = 3
+	sentenceChoices = 8
 )
 
 // Form is the wording of one kind of sentence, with holes where its facts
@@ -40,10 +42,11 @@ const (
 //	%D       a number of nanoseconds, as Go writes a duration: 1m30s
 //	%T       a number of nanoseconds, as the trace writes a time: 2.004s
 //	%{a|b}   a number and its noun, a when it is 1 and b otherwise: 1 key, 3 keys
-//	%[a|b|c] one of the words, chosen by a number from 0: 1 gives b
+//	%[a|b|c] one of the words, chosen by a number from 0 to 255: 1 gives b
 //	%%       a percent sign
 //
-// Strings fill the string holes in order, numbers the number holes in order.
+// Strings fill the string holes in order, numbers the number and choice
+// holes in order.
 type Form struct {
 	// text is the form as written; its hash is the form's part of the trace
 	// hash.
@@ -54,8 +57,11 @@ type Form struct {
 	// followed by at most one hole.
 	parts []formPart
 
-	// strs and nums count the form's string and number holes.
-	strs, nums uint8
+	// strs, nums and choices count the form's string, number and choice
+	// holes; choice[i] tells whether the i-th number given to With is a
+	// choice.
+	strs, nums, choices uint8
+	choice              []bool
 
 	// fixed is the length of the form's literal text, for sizing a buffer.
 	fixed int
@@ -65,7 +71,7 @@ type Form struct {
 type formPart struct {
 	lit  string
 	verb byte
-	// arg is the hole's index among the form's strings or numbers.
+	// arg is the hole's index among the form's strings, numbers or choices.
 	arg uint8
 	// words are a count's nouns (one, many) or a choice's words.
 	words []string
@@ -101,6 +107,7 @@ func MustForm(text string) *Form {
 		case 'd', 'u', 'D', 'T':
 			p.arg = f.nums
 			f.nums++
+			f.choice = append(f.choice, false)
 		case '{', '[':
 			closer := byte('}')
 			if verb == '[' {
@@ -111,11 +118,17 @@ func MustForm(text string) *Form {
 				panic("sim: form " + quote(text) + ": %" + string(verb) + " is not closed by " + string(closer))
 			}
 			p.words = strings.Split(text[i+2:i+2+end], "|")
-			if verb == '{' && len(p.words) != 2 {
-				panic("sim: form " + quote(text) + ": a count %{one|many} names two nouns, not " + quote(text[i+1:i+3+end]))
+			if verb == '{' {
+				if len(p.words) != 2 {
+					panic("sim: form " + quote(text) + ": a count %{one|many} names two nouns, not " + quote(text[i+1:i+3+end]))
+				}
+				p.arg = f.nums
+				f.nums++
+			} else {
+				p.arg = f.choices
+				f.choices++
 			}
-			p.arg = f.nums
-			f.nums++
+			f.choice = append(f.choice, verb == '[')
 			lit = i + 3 + end
 		default:
 			panic("sim: form " + quote(text) + ": unknown hole %" + string(verb) + " (known: %s %q %d %u %D %T %{one|many} %[a|b] %%)")
@@ -131,10 +144,10 @@ func MustForm(text string) *Form {
 		f.parts = append(f.parts, formPart{lit: b.String()})
 		f.fixed += b.Len()
 	}
-	if f.strs > sentenceStrings || f.nums > sentenceNumbers {
-		panic("sim: form " + quote(text) + " has " + itoa(int(f.strs)) + " string and " + itoa(int(f.nums)) +
-			" number holes; a sentence holds at most " + itoa(sentenceStrings) + " and " + itoa(sentenceNumbers) +
-			": split it in two joined by Then")
+	if f.strs > sentenceStrings || f.nums > sentenceNumbers || f.choices > sentenceChoices {
+		panic("sim: form " + quote(text) + " has " + itoa(int(f.strs)) + " string, " + itoa(int(f.nums)) + " number and " +
+			itoa(int(f.choices)) + " choice holes; a sentence holds at most " + itoa(sentenceStrings) + ", " +
+			itoa(sentenceNumbers) + " and " + itoa(sentenceChoices) + ": split it in two joined by Then")
 	}
 	return f
 }
@@ -159,6 +172,7 @@ type Sentence struct {
 	form, tail *Form
 	strs       [sentenceStrings]string
 	nums       [sentenceNumbers]int64
+	choices    [sentenceChoices]uint8
 }
 
 // Say makes a sentence of form f with its string facts, in the order of
@@ -173,20 +187,32 @@ func Say(f *Form, strs ...string) Sentence {
 	return s
 }
 
-// With sets the number facts of a sentence Say just made, in the order of
-// its form's number holes.
+// With sets the number and choice facts of a sentence Say just made, in the
+// order of its form's number and choice holes.
 func (s Sentence) With(nums ...int64) Sentence {
-	if s.form == nil || s.tail != nil || len(nums) != int(s.form.nums) {
-		f := s.form
-		if s.tail != nil {
+	f := s.form
+	if f == nil || s.tail != nil || len(nums) != len(f.choice) {
+		switch {
+		case s.tail != nil:
 			f = s.tail
-		}
-		if f == nil {
+		case f == nil:
 			f = textForm
 		}
-		return misused(f, "numbers", len(nums), int(f.nums))
+		return misused(f, "numbers", len(nums), len(f.choice))
 	}
-	copy(s.nums[:], nums)
+	n, c := 0, 0
+	for i, v := range nums {
+		if !f.choice[i] {
+			s.nums[n] = v
+			n++
+			continue
+		}
+		if v < 0 || v > 255 {
+			return Text("%!(form " + quote(f.text) + " got choice " + strconv.FormatInt(v, 10) + ")")
+		}
+		s.choices[c] = uint8(v)
+		c++
+	}
 	return s
 }
 
@@ -238,13 +264,14 @@ func join(a, b Sentence) (Sentence, bool) {
 	if a.tail != nil || b.tail != nil {
 		return a, false
 	}
-	as, an := int(a.form.strs), int(a.form.nums)
-	bs, bn := int(b.form.strs), int(b.form.nums)
-	if as+bs > sentenceStrings || an+bn > sentenceNumbers {
+	as, an, ac := int(a.form.strs), int(a.form.nums), int(a.form.choices)
+	bs, bn, bc := int(b.form.strs), int(b.form.nums), int(b.form.choices)
+	if as+bs > sentenceStrings || an+bn > sentenceNumbers || ac+bc > sentenceChoices {
 		return a, false
 	}
 	copy(a.strs[as:], b.strs[:bs])
 	copy(a.nums[an:], b.nums[:bn])
+	copy(a.choices[ac:], b.choices[:bc])
 	a.tail = b.form
 	return a, true
 }
@@ -287,14 +314,14 @@ func (s Sentence) Render(b *strings.Builder) {
 	if s.form == nil {
 		return
 	}
-	s.form.render(b, s.strs[:], s.nums[:])
+	s.form.render(b, s.strs[:], s.nums[:], s.choices[:])
 	if s.tail != nil {
-		s.tail.render(b, s.strs[s.form.strs:], s.nums[s.form.nums:])
+		s.tail.render(b, s.strs[s.form.strs:], s.nums[s.form.nums:], s.choices[s.form.choices:])
 	}
 }
 
 // render writes f with its facts to b.
-func (f *Form) render(b *strings.Builder, strs []string, nums []int64) {
+func (f *Form) render(b *strings.Builder, strs []string, nums []int64, choices []uint8) {
 	var digits [24]byte
 	for _, p := range f.parts {
 		b.WriteString(p.lit)
@@ -314,12 +341,10 @@ func (f *Form) render(b *strings.Builder, strs []string, nums []int64) {
 		case '{':
 			WriteCount(b, int(nums[p.arg]), p.words[0], p.words[1])
 		case '[':
-			if i := nums[p.arg]; i >= 0 && i < int64(len(p.words)) {
+			if i := int(choices[p.arg]); i < len(p.words) {
 				b.WriteString(p.words[i])
 			} else {
-				b.WriteString("%![")
-				b.Write(strconv.AppendInt(digits[:0], i, 10))
-				b.WriteString(" of " + itoa(len(p.words)) + "]")
+				b.WriteString("%![" + itoa(i) + " of " + itoa(len(p.words)) + "]")
 			}
 		}
 	}
@@ -337,20 +362,23 @@ func hashSentence(h uint64, s *Sentence) uint64 {
 	case s.form == textForm && s.tail == nil:
 		return hashString(h, s.strs[0])
 	}
-	h = s.form.hash(h, s.strs[:], s.nums[:])
+	h = s.form.hash(h, s.strs[:], s.nums[:], s.choices[:])
 	if s.tail != nil {
-		h = s.tail.hash(h, s.strs[s.form.strs:], s.nums[s.form.nums:])
+		h = s.tail.hash(h, s.strs[s.form.strs:], s.nums[s.form.nums:], s.choices[s.form.choices:])
 	}
 	return h
 }
 
-func (f *Form) hash(h uint64, strs []string, nums []int64) uint64 {
+func (f *Form) hash(h uint64, strs []string, nums []int64, choices []uint8) uint64 {
 	h = hashUint(h, f.digest)
 	for _, s := range strs[:f.strs] {
 		h = hashString(h, s)
 	}
 	for _, n := range nums[:f.nums] {
 		h = hashUint(h, uint64(n))
+	}
+	for _, c := range choices[:f.choices] {
+		h = hashUint(h, uint64(c))
 	}
 	return h
 }

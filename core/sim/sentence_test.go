@@ -54,19 +54,24 @@ func TestMisusedFormsShowInTheSentence(t *testing.T) {
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got 1 strings, wants 2)`, Say(f, "web").String())
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got 3 numbers, wants 1)`, Say(f, "web", "node-1").With(1, 2, 3).String())
 	assert.Equal(t, "pod/web on node-1: 4", Say(f, "web", "node-1").With(4).String())
+	choice := MustForm("it is %[a|b]")
+	assert.Equal(t, `%!(form "it is %[a|b]" got choice 256)`, Say(choice).With(256).String(), "a choice is a byte")
+	assert.Equal(t, `%!(form "it is %[a|b]" got choice -1)`, Say(choice).With(-1).String())
 }
 
 func TestMalformedFormsAreRefusedWhenMade(t *testing.T) {
 	for text, why := range map[string]string{
-		"50%":                   "ends with a lone %",
-		"%x":                    "unknown hole %x",
-		"%{key}":                "names two nouns",
-		"%{key|keys":            "is not closed by }",
-		"%[a|b":                 "is not closed by ]",
-		"%s %s %s %s %s":        "a sentence holds at most 4 and 3",
-		"%d %d %d %{one|many}":  "a sentence holds at most 4 and 3",
-		"%d %u %D %T %[a|b|c]":  "a sentence holds at most 4 and 3",
-		"pod/%s is %[a|b]%{x|}": "",
+		"50%":                                  "ends with a lone %",
+		"%x":                                   "unknown hole %x",
+		"%{key}":                               "names two nouns",
+		"%{key|keys":                           "is not closed by }",
+		"%[a|b":                                "is not closed by ]",
+		"%s %s %s %s %s":                       "a sentence holds at most 4, 3 and 8",
+		"%d %d %d %{one|many}":                 "a sentence holds at most 4, 3 and 8",
+		"%d %u %D %T %[a|b|c]":                 "a sentence holds at most 4, 3 and 8",
+		"%[a]%[a]%[a]%[a]%[a]%[a]%[a]%[a]%[a]": "a sentence holds at most 4, 3 and 8",
+		"%d %u %D %[a]%[a]%[a]%[a]%[a]%[a]%[a]%[a] %s %s %s %s": "",
+		"pod/%s is %[a|b]%{x|}":                                 "",
 	} {
 		if why == "" {
 			assert.NotPanics(t, func() { MustForm(text) }, text)
@@ -88,6 +93,7 @@ var (
 	formSyncDone = MustForm("; sync of %s done")
 	formBig      = MustForm("%s %s %s %s %d %d %d")
 	formWide     = MustForm(" %s %s %s %d %d %d")
+	formChoosy   = MustForm(" %[a|b]%[a|b]%[a|b]%[a|b]%[a|b]%[a|b]")
 )
 
 // TestThenKeepsTwoFormsLazyAndWritesOutWhatDoesNotFit: a sentence followed
@@ -101,6 +107,12 @@ func TestThenKeepsTwoFormsLazyAndWritesOutWhatDoesNotFit(t *testing.T) {
 	assert.Equal(t, formSyncDone, joined.tail, "both fit: the second form is kept as a form")
 
 	wide := Say(formWide, "a", "b", "c").With(1, 2, 3)
+	choosy := Say(formChoosy).With(1, 1, 1, 1, 1, 1)
+	assert.Equal(t, "took default/web: 3 pods owned, want 5 bbbbbb", took.Then(choosy).String())
+	assert.Equal(t, formChoosy, took.Then(choosy).tail, "choices fit beside numbers")
+	twelve := choosy.Then(choosy)
+	assert.Equal(t, " bbbbbb bbbbbb", twelve.String())
+	assert.Equal(t, formChoosy, twelve.tail, "twelve choices do not fit in eight: the first part is written out")
 	overflow := took.Then(wide)
 	assert.Equal(t, took.String()+wide.String(), overflow.String())
 	assert.Equal(t, formWide, overflow.tail, "the first part is written out, the second stays facts")
@@ -156,13 +168,14 @@ func TestATextHashesAsItsWordsDid(t *testing.T) {
 // fact, where one string ends and the next begins, or either form, changes
 // it; the same facts always give the same hash.
 func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
-	first := MustForm("%s/%s took %s: %d pods")
-	second := MustForm("; %s waits %D (%u)")
-	build := func(strs [4]string, nums [3]int64) Sentence {
-		return Say(first, strs[0], strs[1], strs[2]).With(nums[0]).Then(Say(second, strs[3]).With(nums[1], nums[2]))
+	first := MustForm("%s/%s took %s: %d pods%[| (again)]")
+	second := MustForm("; %s waits %D (%u)%[|, a worker holds it|, marked]")
+	build := func(strs [4]string, nums [5]int64) Sentence {
+		return Say(first, strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
+			Then(Say(second, strs[3]).With(nums[1], nums[2], nums[4]))
 	}
 	strs := [4]string{"default", "web-7xk2p", "rs/web", "worker-1"}
-	nums := [3]int64{3, int64(20 * time.Millisecond), 42}
+	nums := [5]int64{3, int64(20 * time.Millisecond), 42, 1, 2}
 	base := build(strs, nums)
 	require.Equal(t, second, base.tail, "the sentence under test keeps both forms")
 	want := hashSentence(hashSeed, &base)
@@ -193,17 +206,21 @@ func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
 		check(build(longer, nums), "string "+itoa(i)+" with a zero byte more")
 	}
 	for i := range nums {
-		for bit := range 64 {
+		bits := 64
+		if i >= 3 {
+			bits = 8 // a choice is a byte
+		}
+		for bit := range bits {
 			changed := nums
 			changed[i] ^= 1 << bit
 			check(build(strs, changed), "number "+itoa(i)+" bit "+itoa(bit))
 		}
 	}
 
-	otherFirst := Say(MustForm("%s/%s took %s: %d pods "), strs[0], strs[1], strs[2]).With(nums[0]).
-		Then(Say(second, strs[3]).With(nums[1], nums[2]))
+	otherFirst := Say(MustForm("%s/%s took %s: %d pods%[| (again)] "), strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
+		Then(Say(second, strs[3]).With(nums[1], nums[2], nums[4]))
 	check(otherFirst, "another first form")
-	noTail := Say(first, strs[0], strs[1], strs[2]).With(nums[0])
+	noTail := Say(first, strs[0], strs[1], strs[2]).With(nums[0], nums[3])
 	check(noTail, "no second form")
 	check(Text(base.String()), "the same words, written out")
 
