@@ -1,7 +1,6 @@
 package informer
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -636,8 +635,6 @@ func refOf(obj api.Object) sim.Ref {
 	m := obj.Meta()
 	return sim.Ref{Kind: api.ShortName(obj.Kind()), Namespace: m.Namespace, Name: m.Name}
 }
-
-func rvString(rv uint64) string { return strconv.FormatUint(rv, 10) }
 
 // Lister reads an informer's cache, as client-go's generated listers do.
 type Lister struct{ ix *Indexer }

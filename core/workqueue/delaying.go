@@ -180,7 +180,7 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != KindTimer || !q.armed || ev.Seq != q.timer {
 		// The queue cancels a timer whenever it re-arms, so this is an
 		// event it never asked for; say so rather than act on it.
-		rep.Summary = sim.Text("ignored a " + ev.Kind + " event that is not the queue's pending timer")
+		rep.Summary = sim.Say(formNotOurTimer, ev.Kind)
 		return rep
 	}
 	q.armed = false
@@ -195,10 +195,12 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	}
 	out, woken := q.Queue.add(w.key)
 	q.rearm()
-	rep.Summary = sim.Text(q.dueSummary(w, out, woken))
+	rep.Summary = q.dueSummary(w, out, woken)
 	rep.Touched = q.touched(w.key)
 	return rep
 }
+
+var formNotOurTimer = sim.MustForm("ignored a %s event that is not the queue's pending timer")
 
 // Describe says what the queue's pending timer will do, for the agenda view.
 func (q *DelayingQueue) Describe(ev sim.Event) string {

@@ -69,3 +69,20 @@ func TestDescribeSaysWhatTheTimerWillDo(t *testing.T) {
 	assert.Equal(t, "default/web becomes due after its 40ms back-off", k.Describe(next))
 	assert.Equal(t, "queue/test: poke", q.d.Describe(sim.Event{Kind: "poke"}))
 }
+
+// TestAddedWordsSayWhatAddDid: a handler's sentence says after the key what
+// Add did with it, by the Outcome Add returned; the words are indexed by the
+// Outcome's value, so each outcome must find its own.
+func TestAddedWordsSayWhatAddDid(t *testing.T) {
+	enqueued := sim.MustForm("enqueued %s" + AddedWords)
+	say := func(out Outcome) string { return sim.Say(enqueued, "default/web").With(int64(out)).String() }
+	q := New(Config{})
+	assert.Equal(t, "enqueued default/web", say(q.Add("default/web")))
+	assert.Equal(t, "enqueued default/web (already waiting in the queue)", say(q.Add("default/web")))
+	_, ok, _ := q.Get("worker-1")
+	require.True(t, ok)
+	assert.Equal(t, "enqueued default/web (a worker holds it: it goes back in the queue at Done)", say(q.Add("default/web")))
+	assert.Equal(t, "enqueued default/web (already marked to go back in the queue at Done)", say(q.Add("default/web")))
+	q.ShutDown()
+	assert.Equal(t, "enqueued default/web (the queue is shutting down: ignored)", say(q.Add("default/db")))
+}
