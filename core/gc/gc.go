@@ -304,7 +304,7 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRelist:
 		i := ev.Data.(int)
 		g.list(ctx, i)
-		return g.report("Reflector.list", "back-off over: listing "+g.monitors[i].kind.Resource()+" again")
+		return g.reportText("Reflector.list", "back-off over: listing "+g.monitors[i].kind.Resource()+" again")
 	case eventOrphan:
 		return g.orphanOwner(ctx, ev.Data.(string))
 	case eventWork:
@@ -318,13 +318,13 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRetryForeground:
 		return g.retryForegroundFinalizer(ctx, ev.Data.(string))
 	}
-	return g.report("", "ignored unknown event "+strconv.Quote(ev.Kind))
+	return g.reportText("", "ignored unknown event "+strconv.Quote(ev.Kind))
 }
 
 func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	p, ok := g.requests[reply.ID]
 	if !ok {
-		return g.report("", "ignored the answer to an abandoned "+string(reply.Request.Verb)+" request")
+		return g.reportText("", "ignored the answer to an abandoned "+string(reply.Request.Verb)+" request")
 	}
 	delete(g.requests, reply.ID)
 	switch p.purpose {
@@ -349,7 +349,7 @@ func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim
 	case removeForegroundFinalizer:
 		return g.foregroundFinalizerRemoved(ctx, p, reply)
 	}
-	return g.report("", "ignored an answer it did not expect: "+reply.Request.String())
+	return g.reportText("", "ignored an answer it did not expect: "+reply.Request.String())
 }
 
 // send issues a request and remembers what it is for.
@@ -358,8 +358,19 @@ func (g *GarbageCollector) send(ctx *sim.Context, req apistore.Request, p pendin
 	g.requests[id] = p
 }
 
-func (g *GarbageCollector) report(models, summary string, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: sim.Text(summary), Touched: touched}
+// report is the collector's step. The steps that handle a change of an
+// object in the graph, one per change of every object, say their sentences
+// (graph.go, monitor.go); the collector's work on one dependent or owner
+// (attemptToDelete, orphaning, deletion in the foreground) names two or
+// three objects and lists of them in each sentence, more facts than a
+// sentence holds, and writes its sentences as it always did (reportText).
+func (g *GarbageCollector) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
+	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: summary, Touched: touched}
+}
+
+// reportText is report for a sentence written out already.
+func (g *GarbageCollector) reportText(models, summary string, touched ...sim.Ref) sim.Report {
+	return g.report(models, sim.Text(summary), touched...)
 }
 
 // Describe says what a pending collector event will do, for the agenda view.
