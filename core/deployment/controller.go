@@ -230,7 +230,7 @@ const (
 // starting the workers.
 func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != eventCacheSync {
-		return sim.Report{Actor: Name, Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
+		return sim.Report{Actor: Name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 	}
 	if !c.cfg.Deployments.HasSynced() || !c.cfg.ReplicaSets.HasSynced() || !c.cfg.Pods.HasSynced() {
 		ctx.After(cacheSyncPoll, Name, eventCacheSync, nil)
@@ -241,9 +241,13 @@ func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	for _, w := range c.workers {
 		ctx.After(0, w.name, eventWorkerRun, nil)
 	}
-	return sim.Report{Actor: Name, Models: "dc.Run",
-		Summary: sim.Text("deployment, replicaset and pod caches synced: starting " + strconv.Itoa(len(c.workers)) + " workers")}
+	return sim.Report{Actor: Name, Models: "dc.Run", Summary: sim.Say(formStarting).With(int64(len(c.workers)))}
 }
+
+var (
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formStarting     = sim.MustForm("deployment, replicaset and pod caches synced: starting %d workers")
+)
 
 // Describe says what a pending controller event will do.
 func (c *Controller) Describe(sim.Event) string {

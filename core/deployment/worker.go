@@ -85,13 +85,13 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		}
 		return w.execute(ctx, intro)
 	}
-	return sim.Report{Actor: w.name, Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
+	return sim.Report{Actor: w.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
 
 // processNextWorkItem is upstream's worker loop body: Get a key and sync it.
 func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	if w.run != nil {
-		return sim.Report{Actor: w.name, Summary: sim.Text("woken while busy syncing " + w.run.key + ": keeps working")}
+		return sim.Report{Actor: w.name, Summary: sim.Say(formBusy, w.run.key)}
 	}
 	key, ok, shutdown := w.c.queue.Get(w.name)
 	if shutdown {
@@ -116,8 +116,13 @@ func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	return rep
 }
 
+var formBusy = sim.MustForm("woken while busy syncing %s: keeps working")
+
 // execute runs the sync from the top with what it has seen so far, and, if
 // it ended, finishes it as upstream's processNextWorkItem and handleErr do.
+// Its sentence joins the sync's own words, which its SyncRecord keeps as
+// its decision, so it is written out (sim.Text) from strings that exist
+// already.
 func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	x := &execution{w: w, run: w.run, ctx: ctx}
 	sync := &dc{env: x}
