@@ -243,8 +243,10 @@ func (r *Recorder) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRetry:
 		return r.retry(ctx)
 	}
-	return sim.Report{Actor: r.cfg.Actor, Summary: sim.Text("ignored unknown event " + strconv.Quote(ev.Kind))}
+	return sim.Report{Actor: r.cfg.Actor, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
+
+var formIgnoredEvent = sim.MustForm("ignored unknown event %q")
 
 // process correlates the oldest waiting event and sends its write: one turn
 // of upstream's recordToSink.
@@ -263,6 +265,10 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 	res := r.corr.Correlate(ev, ctx.Now(), &r.names)
 	// The sentence starts with the event as a learner reads it and is
 	// written in one buffer: every event of a busy controller is a step.
+	// It names the event's type, reason, object, message and the Event it
+	// becomes, more strings than a lazy sentence holds (sim.Sentence), so
+	// it is written when the step runs, as the sentences of the writes
+	// below are.
 	involved := involvedRef(ev)
 	var b strings.Builder
 	b.Grow(len(ev.Type) + len(ev.Reason) + len(involved.Kind) + len(involved.Name) + len(ev.Message) + sentenceRoom(res))
