@@ -155,6 +155,10 @@ func MustForm(text string) *Form {
 // String returns the form as written.
 func (f *Form) String() string { return f.text }
 
+// Facts returns how many strings, and how many numbers (choices included),
+// a sentence of the form takes: what Say and then With must be given.
+func (f *Form) Facts() (strings, numbers int) { return int(f.strs), len(f.choice) }
+
 // textForm is the form of a sentence written out already (Text).
 var textForm = MustForm("%s")
 
