@@ -18,14 +18,17 @@ import (
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
-// TestEverySentenceGivesItsFormItsFacts reads the non-test code under core/
-// and checks every sim.Say of a form made by sim.MustForm in a package
-// variable: it must be given as many strings as the form has string holes,
-// and then With as many numbers as it has number and choice holes (none, and
-// no With, when it has none). A sentence given the wrong facts still runs,
-// and shows the misuse in its words ("%!(form ..."), but only when a step
-// says it; many sentences are said on paths no trace reaches, so they are
-// checked here, where they are written.
+// TestEverySentenceGivesItsFormItsFacts reads the non-test code under core/,
+// checks that every form a package variable holds (&sim.Form{Text: ...}) is
+// well made (sim.Form.Check), and checks every sim.Say of such a form: it
+// must be given as many strings as the form has string holes, and then With
+// as many numbers as it has number and choice holes (none, and no With, when
+// it has none). A form is only read where it is used, and Say does not count
+// what it is given (that would read the form at every step): a sentence
+// given the wrong strings reads wrong, and one given the wrong numbers shows
+// the misuse in its words ("%!(form ..."), but only when a step says it.
+// Many sentences are said on paths no trace reaches, so they are checked
+// here, where they are written.
 //
 // The forms' words are read from the constant expressions that make them:
 // string literals, and constants of core's packages joined with +. A Say
@@ -98,8 +101,8 @@ func TestEverySentenceGivesItsFormItsFacts(t *testing.T) {
 	checked, skipped := 0, 0
 	for dir, files := range pkgs {
 		inSim := filepath.Base(dir) == "sim"
-		// The package's forms: package variables made by MustForm.
-		forms := map[string]*sim.Form{}
+		// The package's forms: package variables that hold one.
+		forms := map[string][2]int{} // strings, numbers
 		for _, f := range files {
 			imports := importsOf(f)
 			for _, decl := range f.Decls {
@@ -113,14 +116,19 @@ func TestEverySentenceGivesItsFormItsFacts(t *testing.T) {
 						if i >= len(vs.Values) {
 							continue
 						}
-						call, ok := vs.Values[i].(*ast.CallExpr)
-						if !ok || !isSimFunc(call.Fun, "MustForm", inSim) || len(call.Args) != 1 {
+						words, ok := formWords(vs.Values[i], inSim)
+						if !ok {
 							continue
 						}
-						text, ok := eval(dir, imports, call.Args[0])
-						if assert.True(t, ok, "%s: the words of form %s are not a constant this test can read", fset.Position(call.Pos()), name.Name) {
-							forms[name.Name] = sim.MustForm(text)
+						where := fset.Position(vs.Values[i].Pos())
+						text, ok := eval(dir, imports, words)
+						if !assert.True(t, ok, "%s: the words of form %s are not a constant this test can read", where, name.Name) {
+							continue
 						}
+						form := &sim.Form{Text: text}
+						assert.NoError(t, form.Check(), "%s: form %s", where, name.Name)
+						strs, nums := form.Facts()
+						forms[name.Name] = [2]int{strs, nums}
 					}
 				}
 			}
@@ -138,12 +146,17 @@ func TestEverySentenceGivesItsFormItsFacts(t *testing.T) {
 					return true
 				}
 				form, ok := call.Args[0].(*ast.Ident)
-				if !ok || forms[form.Name] == nil || call.Ellipsis.IsValid() {
+				if !ok {
+					skipped++
+					return true
+				}
+				facts, known := forms[form.Name]
+				if !known || call.Ellipsis.IsValid() {
 					skipped++
 					return true
 				}
 				checked++
-				wantStrs, wantNums := forms[form.Name].Facts()
+				wantStrs, wantNums := facts[0], facts[1]
 				where := fset.Position(call.Pos()).String() + ": sim.Say(" + form.Name + ", …)"
 				assert.Equal(t, wantStrs, len(call.Args)-1, "%s: the strings given", where)
 				// With, if any, is the call whose function is Say(…).With.
@@ -184,6 +197,36 @@ func importsOf(f *ast.File) map[string]string {
 		out[name] = filepath.FromSlash(rel)
 	}
 	return out
+}
+
+// formWords returns the words of a form made as &sim.Form{Text: words} (as
+// &Form{...} inside package sim).
+func formWords(e ast.Expr, inSim bool) (ast.Expr, bool) {
+	u, ok := e.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil, false
+	}
+	lit, ok := u.X.(*ast.CompositeLit)
+	if !ok || len(lit.Elts) != 1 {
+		return nil, false
+	}
+	switch typ := lit.Type.(type) {
+	case *ast.SelectorExpr:
+		if pkg, ok := typ.X.(*ast.Ident); !ok || pkg.Name != "sim" || typ.Sel.Name != "Form" {
+			return nil, false
+		}
+	case *ast.Ident:
+		if !inSim || typ.Name != "Form" {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	kv, ok := lit.Elts[0].(*ast.KeyValueExpr)
+	if !ok {
+		return nil, false
+	}
+	return kv.Value, true
 }
 
 // isSimFunc reports whether fun names sim's function name: sim.Name, or

@@ -2,7 +2,6 @@ package gc
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -304,7 +303,7 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRelist:
 		i := ev.Data.(int)
 		g.list(ctx, i)
-		return g.reportText("Reflector.list", "back-off over: listing "+g.monitors[i].kind.Resource()+" again")
+		return g.report("Reflector.list", sim.Say(formListAgain, g.monitors[i].kind.Resource()))
 	case eventOrphan:
 		return g.orphanOwner(ctx, ev.Data.(string))
 	case eventWork:
@@ -318,13 +317,26 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRetryForeground:
 		return g.retryForegroundFinalizer(ctx, ev.Data.(string))
 	}
-	return g.reportText("", "ignored unknown event "+strconv.Quote(ev.Kind))
+	return g.report("", sim.Say(formIgnoredEvent, ev.Kind))
 }
+
+// The sentences of the collector's own steps that are not about one object.
+var (
+	formListAgain    = &sim.Form{Text: "back-off over: listing %s again"}
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formAbandoned    = &sim.Form{Text: "ignored the answer to an abandoned %s request"}
+	formUnexpected   = &sim.Form{Text: "ignored an answer it did not expect: %s"}
+	formBackOff      = &sim.Form{Text: "%s; listing %s again after a back-off of %D"}
+	formWatchOpen    = &sim.Form{Text: "watch of %s open from resourceVersion %u"}
+	formWatchRelist  = &sim.Form{Text: "; closed it to list %s again, now that they are followed as %s"}
+	formListed       = &sim.Form{Text: "listed %d %s at resourceVersion %u%s; watching from there"}
+	formNote         = &sim.Form{Text: "; %s"}
+)
 
 func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	p, ok := g.requests[reply.ID]
 	if !ok {
-		return g.reportText("", "ignored the answer to an abandoned "+string(reply.Request.Verb)+" request")
+		return g.report("", sim.Say(formAbandoned, string(reply.Request.Verb)))
 	}
 	delete(g.requests, reply.ID)
 	switch p.purpose {
@@ -349,7 +361,7 @@ func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim
 	case removeForegroundFinalizer:
 		return g.foregroundFinalizerRemoved(ctx, p, reply)
 	}
-	return g.reportText("", "ignored an answer it did not expect: "+reply.Request.String())
+	return g.report("", sim.Say(formUnexpected, reply.Request.String()))
 }
 
 // send issues a request and remembers what it is for.

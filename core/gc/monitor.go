@@ -3,7 +3,6 @@ package gc
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -103,7 +102,7 @@ func (g *GarbageCollector) backOff(ctx *sim.Context, i int, why string) sim.Repo
 	m.lw.Answered()
 	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
 	ctx.After(wait, g.cfg.Name, eventRelist, i)
-	return g.reportText("Reflector.ListAndWatch", why+"; listing "+m.kind.Resource()+" again after a back-off of "+wait.Round(time.Millisecond).String())
+	return g.report("Reflector.ListAndWatch", sim.Say(formBackOff, why, m.kind.Resource()).With(int64(wait.Round(time.Millisecond))))
 }
 
 // listed takes the answer to a monitor's list.
@@ -136,12 +135,15 @@ func (g *GarbageCollector) listed(ctx *sim.Context, i int, reply *apistore.Reply
 				" that was not in the list: queued for attemptToDeleteItem")
 		}
 	}
-	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
-		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + into + "; watching from there"
-	for _, n := range notes {
-		summary += "; " + n
+	noun := m.kind.Resource()
+	if len(reply.Response.Items) == 1 {
+		noun = string(m.kind)
 	}
-	return g.reportText("Reflector.syncWith", summary)
+	summary := sim.Say(formListed, noun, into).With(int64(len(reply.Response.Items)), int64(m.lw.RV()))
+	for _, n := range notes {
+		summary = summary.Then(sim.Say(formNote, n))
+	}
+	return g.report("Reflector.syncWith", summary)
 }
 
 // ownersListed takes the list of an owner kind: every owner listed is
@@ -175,16 +177,14 @@ func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.
 	}
 	m.state = monitorWatching
 	m.lw.Opened(reply.ID)
-	opened := "watch of " + m.kind.Resource() + " open from resourceVersion " +
-		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10)
+	opened := sim.Say(formWatchOpen, m.kind.Resource()).With(int64(reply.Request.ListOptions.ResourceVersion))
 	if m.relist {
 		m.relist = false
 		m.lw.CloseWatch(g.cfg.Server)
 		g.list(ctx, i)
-		return g.reportText("Reflector.watch", opened+"; closed it to list "+m.kind.Resource()+
-			" again, now that they are followed as "+roles(m))
+		return g.report("Reflector.watch", opened.Then(sim.Say(formWatchRelist, m.kind.Resource(), roles(m))))
 	}
-	return g.reportText("Reflector.watch", opened)
+	return g.report("Reflector.watch", opened)
 }
 
 // watchEvent is GraphBuilder.processGraphChanges. For an owner, a deletion
@@ -258,8 +258,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 }
 
 var (
-	formAsDependent = sim.MustForm("; as a dependent, ")
-	formNothingToDo = sim.MustForm("nothing for the garbage collector to do")
+	formAsDependent = &sim.Form{Text: "; as a dependent, "}
+	formNothingToDo = &sim.Form{Text: "nothing for the garbage collector to do"}
 )
 
 // observe records an owner as it now is. If it is being deleted with the

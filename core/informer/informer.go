@@ -262,20 +262,20 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 
 // The sentences of the reflector: listing, watching, backing off.
 var (
-	formListStart    = sim.MustForm("start: listing %s")
-	formListAgain    = sim.MustForm("back-off over: listing %s again")
-	formListHealed   = sim.MustForm("watch healed after %d lost events: listing %s again so the cache is whole")
-	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
-	formAbandoned    = sim.MustForm("ignored the answer to an abandoned %s request")
-	formListed       = sim.MustForm("listed %d %s at resourceVersion %u: replacing the cache (%d keys queued); watching from there")
-	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
-	formUnexpected   = sim.MustForm("ignored unexpected answer to %s")
-	formListFailed   = sim.MustForm("list failed: %s")
-	formWatchRefused = sim.MustForm("watch refused: %s")
-	formWatchFailed  = sim.MustForm("watch failed: %s")
-	formBackOff      = sim.MustForm("; listing again after a back-off of %D")
-	formRewatch      = sim.MustForm("watch of %s closed: watching again from resourceVersion %u, so nothing is missed")
-	formExpired      = sim.MustForm("watch of %s ended with 410 Expired: resourceVersion %u is too old to watch from")
+	formListStart    = &sim.Form{Text: "start: listing %s"}
+	formListAgain    = &sim.Form{Text: "back-off over: listing %s again"}
+	formListHealed   = &sim.Form{Text: "watch healed after %d lost events: listing %s again so the cache is whole"}
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formAbandoned    = &sim.Form{Text: "ignored the answer to an abandoned %s request"}
+	formListed       = &sim.Form{Text: "listed %d %s at resourceVersion %u: replacing the cache (%d keys queued); watching from there"}
+	formWatchOpen    = &sim.Form{Text: "watch of %s open from resourceVersion %u"}
+	formUnexpected   = &sim.Form{Text: "ignored unexpected answer to %s"}
+	formListFailed   = &sim.Form{Text: "list failed: %s"}
+	formWatchRefused = &sim.Form{Text: "watch refused: %s"}
+	formWatchFailed  = &sim.Form{Text: "watch failed: %s"}
+	formBackOff      = &sim.Form{Text: "; listing again after a back-off of %D"}
+	formRewatch      = &sim.Form{Text: "watch of %s closed: watching again from resourceVersion %u, so nothing is missed"}
+	formExpired      = &sim.Form{Text: "watch of %s ended with 410 Expired: resourceVersion %u is too old to watch from"}
 )
 
 func (inf *Informer) actor() string { return inf.cfg.Name }
@@ -406,10 +406,10 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 // The sentences of a watch event reaching the informer. Each names the
 // event first: "ADDED pod/web-x (resourceVersion 12)".
 var (
-	formReceived  = sim.MustForm("received %s %s/%s (resourceVersion %u); queued in the DeltaFIFO (%{key|keys} pending)")
-	formDiscarded = sim.MustForm("discarded %s %s/%s (resourceVersion %u): it belongs to a watch that is closed")
-	formLost      = sim.MustForm("lost %s %s/%s (resourceVersion %u) in transit; the informer never sees it (%d more to drop)")
-	formHeldBack  = sim.MustForm("held back %s %s/%s (resourceVersion %u) until t=%T")
+	formReceived  = &sim.Form{Text: "received %s %s/%s (resourceVersion %u); queued in the DeltaFIFO (%{key|keys} pending)"}
+	formDiscarded = &sim.Form{Text: "discarded %s %s/%s (resourceVersion %u): it belongs to a watch that is closed"}
+	formLost      = &sim.Form{Text: "lost %s %s/%s (resourceVersion %u) in transit; the informer never sees it (%d more to drop)"}
+	formHeldBack  = &sim.Form{Text: "held back %s %s/%s (resourceVersion %u) until t=%T"}
 )
 
 func (inf *Informer) schedulePop(ctx *sim.Context) {
@@ -433,11 +433,7 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	// sentence.
 	var summary sim.Sentence
 	for i, d := range deltas {
-		forms := &laterDelta
-		if i == 0 {
-			forms = &firstDelta
-		}
-		summary = summary.Then(inf.applyDelta(forms, key, d, initial))
+		summary = summary.Then(inf.applyDelta(i == 0, key, d, initial))
 	}
 	var touched []sim.Ref
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
@@ -453,47 +449,34 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: summary, Touched: touched}
 }
 
-// deltaForms are the sentences of what processing one delta did. The
-// first delta of a key names the key ("default/web: Added → cache added, 2
-// handlers notified"); the others follow it.
-type deltaForms struct {
-	added, updated, unchanged, removed, tombstone, ignored *sim.Form
-}
-
-func deltaFormsAfter(lead string) deltaForms {
-	const notified = "%{handler notified|handlers notified}"
-	return deltaForms{
-		added:     sim.MustForm(lead + " %s → cache added, " + notified),
-		updated:   sim.MustForm(lead + " %s → cache updated, " + notified),
-		unchanged: sim.MustForm(lead + " %s → cache unchanged (resourceVersion %s), " + notified),
-		removed:   sim.MustForm(lead + " Deleted → cache removed, " + notified),
-		tombstone: sim.MustForm(lead + " Deleted (tombstone: the delete itself was never seen) → cache removed, " + notified),
-		ignored:   sim.MustForm(lead + " %s ignored"),
-	}
-}
-
-var (
-	firstDelta      = deltaFormsAfter("%s:")
-	laterDelta      = deltaFormsAfter("")
-	formMorePending = sim.MustForm(" (%{more key|more keys} pending)")
+// The sentences of what processing one delta did. The first delta of a key
+// names the key ("default/web: Added → cache added, 2 handlers notified");
+// the others follow it, their first string empty and their choice 0.
+const (
+	deltaLead = "%s%[|:] "
+	notified  = "%{handler notified|handlers notified}"
 )
 
-// say says one of forms for the delta: with key first if the forms name
-// it, then the strings given.
-func (f *deltaForms) say(form *sim.Form, key string, strs ...string) sim.Sentence {
-	if f != &firstDelta {
-		return sim.Say(form, strs...)
-	}
-	var all [3]string
-	all[0] = key
-	return sim.Say(form, all[:1+copy(all[1:], strs)]...)
-}
+var (
+	formDeltaAdded     = &sim.Form{Text: deltaLead + "%s → cache added, " + notified}
+	formDeltaUpdated   = &sim.Form{Text: deltaLead + "%s → cache updated, " + notified}
+	formDeltaUnchanged = &sim.Form{Text: deltaLead + "%s → cache unchanged (resourceVersion %s), " + notified}
+	formDeltaRemoved   = &sim.Form{Text: deltaLead + "Deleted → cache removed, " + notified}
+	formDeltaTombstone = &sim.Form{Text: deltaLead + "Deleted (tombstone: the delete itself was never seen) → cache removed, " + notified}
+	formDeltaIgnored   = &sim.Form{Text: deltaLead + "%s ignored"}
+	formMorePending    = &sim.Form{Text: " (%{more key|more keys} pending)"}
+)
 
 // applyDelta updates the cache for one delta of key and queues the handler
-// notifications, and says what it did in one of forms. The key is the one
-// the DeltaFIFO queued the delta under, so the cache is not asked to work
-// it out from the object again (a new string each time).
-func (inf *Informer) applyDelta(forms *deltaForms, key string, d Delta, initial bool) sim.Sentence {
+// notifications, and says what it did; the first delta's sentence names the
+// key. The key is the one the DeltaFIFO queued the delta under, so the cache
+// is not asked to work it out from the object again (a new string each
+// time).
+func (inf *Informer) applyDelta(first bool, key string, d Delta, initial bool) sim.Sentence {
+	lead, colon := "", int64(0)
+	if first {
+		lead, colon = key, 1
+	}
 	switch d.Type {
 	case Added, Updated, Replaced, Sync:
 		obj := d.Object.(api.Object)
@@ -503,21 +486,21 @@ func (inf *Informer) applyDelta(forms *deltaForms, key string, d Delta, initial 
 			sync := old.Meta().ResourceVersion == rv
 			n := int64(inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync))
 			if sync {
-				return forms.say(forms.unchanged, key, string(d.Type), rv).With(n)
+				return sim.Say(formDeltaUnchanged, lead, string(d.Type), rv).With(colon, n)
 			}
-			return forms.say(forms.updated, key, string(d.Type)).With(n)
+			return sim.Say(formDeltaUpdated, lead, string(d.Type)).With(colon, n)
 		}
 		n := int64(inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false))
-		return forms.say(forms.added, key, string(d.Type)).With(n)
+		return sim.Say(formDeltaAdded, lead, string(d.Type)).With(colon, n)
 	case Deleted:
 		inf.ix.DeleteKey(key)
 		n := int64(inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false))
 		if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
-			return forms.say(forms.tombstone, key).With(n)
+			return sim.Say(formDeltaTombstone, lead).With(colon, n)
 		}
-		return forms.say(forms.removed, key).With(n)
+		return sim.Say(formDeltaRemoved, lead).With(colon, n)
 	}
-	return forms.say(forms.ignored, key, string(d.Type))
+	return sim.Say(formDeltaIgnored, lead, string(d.Type)).With(colon)
 }
 
 // distribute hands a notification to every listener, or, for a resync-style
@@ -602,7 +585,7 @@ func (inf *Informer) resync(ctx *sim.Context) sim.Report {
 		Summary: sim.Say(formResync).With(int64(due), int64(n))}
 }
 
-var formResync = sim.MustForm("resync: %d handlers due; %d cached objects queued again as Sync")
+var formResync = &sim.Form{Text: "resync: %d handlers due; %d cached objects queued again as Sync"}
 
 // Describe says what a pending informer event will do, for the agenda view.
 func (inf *Informer) Describe(ev sim.Event) string {

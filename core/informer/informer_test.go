@@ -465,13 +465,13 @@ func TestProcessingAKeySaysItsSentenceWithoutWritingIt(t *testing.T) {
 	key := "default/web-1"
 	var s sim.Sentence
 	allocs := testing.AllocsPerRun(10, func() {
-		s = firstDelta.say(firstDelta.unchanged, key, string(Sync), "42").With(2).Then(sim.Say(formMorePending).With(3))
+		s = sim.Say(formDeltaUnchanged, key, string(Sync), "42").With(1, 2).Then(sim.Say(formMorePending).With(3))
 	})
 	assert.Zero(t, allocs)
 	assert.Equal(t, "default/web-1: Sync → cache unchanged (resourceVersion 42), 2 handlers notified (3 more keys pending)", s.String())
 
-	two := firstDelta.say(firstDelta.updated, key, string(Updated)).With(1).
-		Then(laterDelta.say(laterDelta.removed, key).With(1)).Then(sim.Say(formMorePending).With(1))
+	two := sim.Say(formDeltaUpdated, key, string(Updated)).With(1, 1).
+		Then(sim.Say(formDeltaRemoved, "").With(0, 1)).Then(sim.Say(formMorePending).With(1))
 	assert.Equal(t, "default/web-1: Updated → cache updated, 1 handler notified Deleted → cache removed, 1 handler notified (1 more key pending)",
 		two.String(), "a second delta follows the first, without the key")
 }

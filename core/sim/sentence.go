@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -29,9 +30,9 @@ const (
 )
 
 // Form is the wording of one kind of sentence, with holes where its facts
-// go. Forms are made once, as package variables, by MustForm:
+// go. Forms are package variables, made of nothing but their words:
 //
-//	var formAdded = sim.MustForm("pod/%s added: enqueued %s (%{key|keys} waiting)")
+//	var formAdded = &sim.Form{Text: "pod/%s added: enqueued %s (%{key|keys} waiting)"}
 //
 // The holes are:
 //
@@ -47,120 +48,108 @@ const (
 //
 // Strings fill the string holes in order, numbers the number and choice
 // holes in order.
+//
+// A form is read where it is used, never parsed ahead of time. A form made
+// of constants is then data the program starts with, with no code to run to
+// make it: for the several hundred forms of a world, that is what keeps the
+// page's download within its budget. Check says whether a form is well
+// made; a test checks every form of core/.
 type Form struct {
-	// text is the form as written; its hash is the form's part of the trace
-	// hash.
-	text   string
-	digest uint64
-
-	// parts is the form cut at its holes: each part is literal text
-	// followed by at most one hole.
-	parts []formPart
-
-	// strs, nums and choices count the form's string, number and choice
-	// holes; choice[i] tells whether the i-th number given to With is a
-	// choice.
-	strs, nums, choices uint8
-	choice              []bool
-
-	// fixed is the length of the form's literal text, for sizing a buffer.
-	fixed int
+	// Text is the form's words and holes.
+	Text string
 }
 
-// formPart is literal text and the hole after it (verb 0: none).
-type formPart struct {
-	lit  string
-	verb byte
-	// arg is the hole's index among the form's strings, numbers or choices.
-	arg uint8
-	// words are a count's nouns (one, many) or a choice's words.
-	words []string
+// A hole's kind, as scan reads it, beside the verbs of the table above.
+const (
+	endOfForm   = 0
+	literalOnly = '%' // "%%": no hole; the literal text goes on
+)
+
+// scan reads text from i: the literal text up to the next hole, the hole's
+// verb (endOfForm after the last), its words for a count or a choice
+// ("key|keys"), and where the text after the hole starts. A "%%" ends the
+// literal text with its first "%" and has verb literalOnly.
+func scan(text string, i int) (lit string, verb byte, words string, next int) {
+	j := strings.IndexByte(text[i:], '%')
+	if j < 0 || i+j+1 >= len(text) {
+		return text[i:], endOfForm, "", len(text)
+	}
+	j += i
+	switch verb = text[j+1]; verb {
+	case literalOnly:
+		return text[i : j+1], literalOnly, "", j + 2
+	case '{', '[':
+		// '}' is '{'+2 and ']' is '['+2.
+		if k := strings.IndexByte(text[j+2:], verb+2); k >= 0 {
+			return text[i:j], verb, text[j+2 : j+2+k], j + 3 + k
+		}
+	}
+	return text[i:j], verb, "", j + 2
 }
 
-// MustForm parses a form (see Form for its holes). It panics on a malformed
-// form, as regexp.MustCompile does: forms are constants written in code and
-// made when their package is initialised, so any test of that package finds
-// a bad one.
-func MustForm(text string) *Form {
-	f := &Form{text: text, digest: hashString(hashSeed, text)}
-	lit := 0 // start of the literal text not yet in a part
-	var b strings.Builder
-	for i := 0; i < len(text); i++ {
-		if text[i] != '%' {
-			continue
-		}
-		if i+1 >= len(text) {
-			panic("sim: form " + quote(text) + " ends with a lone %")
-		}
-		b.WriteString(text[lit:i])
-		verb := text[i+1]
-		p := formPart{verb: verb}
-		lit = i + 2
+// facts counts the form's string, number and choice holes, and says which of
+// the numbers With is given are choices (bit i for the i-th).
+func (f *Form) facts() (strs, nums, choices int, choice uint16) {
+	for i := 0; ; {
+		var verb byte
+		_, verb, _, i = scan(f.Text, i)
 		switch verb {
-		case '%':
-			b.WriteByte('%')
-			i++
-			continue
+		case endOfForm:
+			return strs, nums, choices, choice
 		case 's', 'q':
-			p.arg = f.strs
-			f.strs++
-		case 'd', 'u', 'D', 'T':
-			p.arg = f.nums
-			f.nums++
-			f.choice = append(f.choice, false)
-		case '{', '[':
-			closer := byte('}')
-			if verb == '[' {
-				closer = ']'
-			}
-			end := strings.IndexByte(text[i+2:], closer)
-			if end < 0 {
-				panic("sim: form " + quote(text) + ": %" + string(verb) + " is not closed by " + string(closer))
-			}
-			p.words = strings.Split(text[i+2:i+2+end], "|")
-			if verb == '{' {
-				if len(p.words) != 2 {
-					panic("sim: form " + quote(text) + ": a count %{one|many} names two nouns, not " + quote(text[i+1:i+3+end]))
-				}
-				p.arg = f.nums
-				f.nums++
-			} else {
-				p.arg = f.choices
-				f.choices++
-			}
-			f.choice = append(f.choice, verb == '[')
-			lit = i + 3 + end
+			strs++
+		case '[':
+			choice |= 1 << (nums + choices)
+			choices++
+		case literalOnly:
 		default:
-			panic("sim: form " + quote(text) + ": unknown hole %" + string(verb) + " (known: %s %q %d %u %D %T %{one|many} %[a|b] %%)")
+			nums++
 		}
-		p.lit = b.String()
-		f.fixed += len(p.lit)
-		b.Reset()
-		f.parts = append(f.parts, p)
-		i = lit - 1
 	}
-	b.WriteString(text[lit:])
-	if b.Len() > 0 {
-		f.parts = append(f.parts, formPart{lit: b.String()})
-		f.fixed += b.Len()
-	}
-	if f.strs > sentenceStrings || f.nums > sentenceNumbers || f.choices > sentenceChoices {
-		panic("sim: form " + quote(text) + " has " + itoa(int(f.strs)) + " string, " + itoa(int(f.nums)) + " number and " +
-			itoa(int(f.choices)) + " choice holes; a sentence holds at most " + itoa(sentenceStrings) + ", " +
-			itoa(sentenceNumbers) + " and " + itoa(sentenceChoices) + ": split it in two joined by Then")
-	}
-	return f
 }
-
-// String returns the form as written.
-func (f *Form) String() string { return f.text }
 
 // Facts returns how many strings, and how many numbers (choices included),
 // a sentence of the form takes: what Say and then With must be given.
-func (f *Form) Facts() (strings, numbers int) { return int(f.strs), len(f.choice) }
+func (f *Form) Facts() (strings, numbers int) {
+	s, n, c, _ := f.facts()
+	return s, n + c
+}
+
+// Check says what is wrong with a form, if anything: a lone % at its end,
+// a hole it does not know, a count or choice not closed, a count that does
+// not name two nouns, or more holes than a sentence holds.
+func (f *Form) Check() error {
+	text := f.Text
+	bad := func(why string) error { return errors.New("form " + quote(text) + ": " + why) }
+	if strings.HasSuffix(strings.ReplaceAll(text, "%%", ""), "%") {
+		return bad("it ends with a lone %")
+	}
+	for i := 0; ; {
+		var verb byte
+		var words string
+		_, verb, words, i = scan(text, i)
+		switch verb {
+		case endOfForm:
+			if s, n, c, _ := f.facts(); s > sentenceStrings || n > sentenceNumbers || c > sentenceChoices {
+				return bad("a sentence holds at most 4 strings, 3 numbers and 8 choices: split it in two joined by Then")
+			}
+			return nil
+		case 's', 'q', 'd', 'u', 'D', 'T', literalOnly:
+		case '{', '[':
+			if text[i-1] != verb+2 {
+				return bad("a %{ or %[ is not closed")
+			}
+			if verb == '{' && strings.Count(words, "|") != 1 {
+				return bad("a count %{one|many} names two nouns")
+			}
+		default:
+			return bad("an unknown hole")
+		}
+	}
+}
 
 // textForm is the form of a sentence written out already (Text).
-var textForm = MustForm("%s")
+var textForm = &Form{Text: "%s"}
 
 // Sentence is what a step says it did, for a learner: a Form and the facts
 // that fill its holes, held inline, optionally followed by a second form
@@ -169,50 +158,52 @@ var textForm = MustForm("%s")
 // Making one allocates nothing, and copying one copies no text; the
 // sentence is written out only when asked for. A Sentence refers to the
 // strings it was given, which must not change afterwards (Go strings never
-// do).
+// do). Every fact beyond those its forms take is zero.
 type Sentence struct {
+	// Sentences are not compared with ==: two that read the same may hold
+	// different forms, and the functions that compare them would only make
+	// the program bigger.
+	_ [0]func()
+
 	// form is the sentence's wording, nil for the zero Sentence; tail, when
 	// not nil, continues it, with the facts after form's.
 	form, tail *Form
+	choices    [sentenceChoices]uint8
 	strs       [sentenceStrings]string
 	nums       [sentenceNumbers]int64
-	choices    [sentenceChoices]uint8
 }
 
 // Say makes a sentence of form f with its string facts, in the order of
 // f's string holes. Its number facts, if it has number holes, follow with
-// With.
+// With. (A test checks that every sentence of core/ is given what its form
+// takes: checking it here would read the form at every step.)
 func Say(f *Form, strs ...string) Sentence {
-	if len(strs) != int(f.strs) {
-		return misused(f, "strings", len(strs), int(f.strs))
-	}
 	s := Sentence{form: f}
-	copy(s.strs[:], strs)
+	if copy(s.strs[:], strs) < len(strs) {
+		return misused(f, "strings")
+	}
 	return s
 }
 
 // With sets the number and choice facts of a sentence Say just made, in the
 // order of its form's number and choice holes.
 func (s Sentence) With(nums ...int64) Sentence {
-	f := s.form
-	if f == nil || s.tail != nil || len(nums) != len(f.choice) {
-		switch {
-		case s.tail != nil:
-			f = s.tail
-		case f == nil:
-			f = textForm
-		}
-		return misused(f, "numbers", len(nums), len(f.choice))
+	if s.form == nil || s.tail != nil {
+		return misused(textForm, "numbers")
+	}
+	_, holes, choices, choice := s.form.facts()
+	if holes+choices != len(nums) || holes > sentenceNumbers || choices > sentenceChoices {
+		return misused(s.form, "numbers")
 	}
 	n, c := 0, 0
 	for i, v := range nums {
-		if !f.choice[i] {
+		if choice&(1<<i) == 0 {
 			s.nums[n] = v
 			n++
 			continue
 		}
 		if v < 0 || v > 255 {
-			return Text("%!(form " + quote(f.text) + " got choice " + strconv.FormatInt(v, 10) + ")")
+			return misused(s.form, "choice "+strconv.FormatInt(v, 10))
 		}
 		s.choices[c] = uint8(v)
 		c++
@@ -232,10 +223,10 @@ func Text(text string) Sentence {
 	return s
 }
 
-// misused is the sentence of a form given the wrong number of facts: a bug,
-// which shows in the trace rather than stopping the world.
-func misused(f *Form, what string, got, want int) Sentence {
-	return Text("%!(form " + quote(f.text) + " got " + itoa(got) + " " + what + ", wants " + itoa(want) + ")")
+// misused is the sentence of a form given the wrong facts: a bug, which
+// shows in the trace rather than stopping the world.
+func misused(f *Form, what string) Sentence {
+	return Text("%!(form " + quote(f.Text) + " got the wrong " + what + ")")
 }
 
 // Then returns s followed by next, as one sentence: "took default/web" then
@@ -268,8 +259,8 @@ func join(a, b Sentence) (Sentence, bool) {
 	if a.tail != nil || b.tail != nil {
 		return a, false
 	}
-	as, an, ac := int(a.form.strs), int(a.form.nums), int(a.form.choices)
-	bs, bn, bc := int(b.form.strs), int(b.form.nums), int(b.form.choices)
+	as, an, ac, _ := a.form.facts()
+	bs, bn, bc, _ := b.form.facts()
 	if as+bs > sentenceStrings || an+bn > sentenceNumbers || ac+bc > sentenceChoices {
 		return a, false
 	}
@@ -288,101 +279,132 @@ func (s Sentence) IsZero() bool { return s.form == nil }
 
 // String writes the sentence out.
 func (s Sentence) String() string {
-	if s.form == textForm && s.tail == nil {
+	switch {
+	case s.form == nil:
+		return ""
+	case s.isText():
 		return s.strs[0]
 	}
-	var b strings.Builder
-	b.Grow(s.sizeHint())
-	s.Render(&b)
-	return b.String()
-}
-
-// sizeHint is about how long the written sentence is, a little more rather
-// than less.
-func (s Sentence) sizeHint() int {
-	if s.form == nil {
-		return 0
-	}
-	n := s.form.fixed + 20*int(s.form.nums)
+	// Room for the words, the strings and some digits: a little more than
+	// the sentence, so that it is written in one allocation.
+	n := len(s.form.Text) + 64
 	if s.tail != nil {
-		n += s.tail.fixed + 20*int(s.tail.nums)
+		n += len(s.tail.Text)
 	}
 	for _, str := range s.strs {
 		n += len(str)
 	}
-	return n
+	var b strings.Builder
+	b.Grow(n)
+	s.Render(&b)
+	return b.String()
 }
 
 // Render writes the sentence to b.
 func (s Sentence) Render(b *strings.Builder) {
-	if s.form == nil {
-		return
-	}
-	s.form.render(b, s.strs[:], s.nums[:], s.choices[:])
-	if s.tail != nil {
-		s.tail.render(b, s.strs[s.form.strs:], s.nums[s.form.nums:], s.choices[s.form.choices:])
+	var at [3]int // the next string, number and choice to write
+	for _, f := range [2]*Form{s.form, s.tail} {
+		if f == nil {
+			return
+		}
+		s.render(b, f, &at)
 	}
 }
 
-// render writes f with its facts to b.
-func (f *Form) render(b *strings.Builder, strs []string, nums []int64, choices []uint8) {
+// render writes f, with the facts from at on, to b, and moves at past them.
+func (s *Sentence) render(b *strings.Builder, f *Form, at *[3]int) {
 	var digits [24]byte
-	for _, p := range f.parts {
-		b.WriteString(p.lit)
-		switch p.verb {
-		case 's':
-			b.WriteString(strs[p.arg])
-		case 'q':
-			b.Write(strconv.AppendQuote(digits[:0], strs[p.arg]))
-		case 'd':
-			b.Write(strconv.AppendInt(digits[:0], nums[p.arg], 10))
-		case 'u':
-			b.Write(strconv.AppendUint(digits[:0], uint64(nums[p.arg]), 10))
-		case 'D':
-			b.WriteString(time.Duration(nums[p.arg]).String())
-		case 'T':
-			WriteSeconds(b, time.Duration(nums[p.arg]))
-		case '{':
-			WriteCount(b, int(nums[p.arg]), p.words[0], p.words[1])
-		case '[':
-			if i := int(choices[p.arg]); i < len(p.words) {
-				b.WriteString(p.words[i])
+	for i := 0; ; {
+		lit, verb, words, next := scan(f.Text, i)
+		i = next
+		b.WriteString(lit)
+		switch verb {
+		case endOfForm:
+			return
+		case literalOnly:
+			continue
+		case 's', 'q':
+			str := s.strs[min(at[0], sentenceStrings-1)]
+			at[0]++
+			if verb == 's' {
+				b.WriteString(str)
 			} else {
-				b.WriteString("%![" + itoa(i) + " of " + itoa(len(p.words)) + "]")
+				b.Write(strconv.AppendQuote(digits[:0], str))
 			}
+			continue
+		case '[':
+			c := int(s.choices[min(at[2], sentenceChoices-1)])
+			at[2]++
+			w, ok := word(words, c)
+			if !ok {
+				w = "%![" + itoa(c) + "]"
+			}
+			b.WriteString(w)
+			continue
+		}
+		n := s.nums[min(at[1], sentenceNumbers-1)]
+		at[1]++
+		switch verb {
+		case 'd':
+			b.Write(strconv.AppendInt(digits[:0], n, 10))
+		case 'u':
+			b.Write(strconv.AppendUint(digits[:0], uint64(n), 10))
+		case 'D':
+			b.WriteString(time.Duration(n).String())
+		case 'T':
+			WriteSeconds(b, time.Duration(n))
+		case '{':
+			one, many, _ := strings.Cut(words, "|")
+			WriteCount(b, int(n), one, many)
+		default:
+			b.WriteString("%!" + string(verb))
 		}
 	}
 }
 
-// hashSentence folds a sentence into the running trace hash: each form's
-// digest and then its facts, strings by their bytes and length, numbers by
-// their value. A sentence with no facts, or one written out already (Text),
-// folds in its text alone, as every summary was hashed before sentences
-// became lazy, so such steps keep the hashes they had.
+// word returns the i-th of the words "a|b|c", from 0.
+func word(words string, i int) (string, bool) {
+	for ; i > 0; i-- {
+		j := strings.IndexByte(words, '|')
+		if j < 0 {
+			return "", false
+		}
+		words = words[j+1:]
+	}
+	w, _, _ := strings.Cut(words, "|")
+	return w, true
+}
+
+// hashSentence folds a sentence into the running trace hash: its forms'
+// words, then every fact, strings by their bytes and length, numbers by
+// their value, choices by theirs. The facts a sentence's forms do not take
+// are zero, so they fold in the same way whatever the sentence. A sentence
+// with no facts, or one written out already (Text), folds in its text alone,
+// as every summary was hashed before sentences became lazy, so such steps
+// keep the hashes they had.
 func hashSentence(h uint64, s *Sentence) uint64 {
 	switch {
 	case s.form == nil:
 		return hashString(h, "")
-	case s.form == textForm && s.tail == nil:
+	case s.isText():
 		return hashString(h, s.strs[0])
 	}
-	h = s.form.hash(h, s.strs[:], s.nums[:], s.choices[:])
+	h = hashString(h, s.form.Text)
 	if s.tail != nil {
-		h = s.tail.hash(h, s.strs[s.form.strs:], s.nums[s.form.nums:], s.choices[s.form.choices:])
+		h = hashString(h, s.tail.Text)
+	} else {
+		// No tail hashes apart from a tail of no words.
+		h = hashUint(h, 1)
 	}
-	return h
-}
-
-func (f *Form) hash(h uint64, strs []string, nums []int64, choices []uint8) uint64 {
-	h = hashUint(h, f.digest)
-	for _, s := range strs[:f.strs] {
-		h = hashString(h, s)
+	for _, str := range s.strs {
+		h = hashString(h, str)
 	}
-	for _, n := range nums[:f.nums] {
+	for _, n := range s.nums {
 		h = hashUint(h, uint64(n))
 	}
-	for _, c := range choices[:f.choices] {
-		h = hashUint(h, uint64(c))
+	var c uint64
+	for i, v := range s.choices {
+		c |= uint64(v) << (8 * i)
 	}
-	return h
+	return hashUint(h, c)
 }
