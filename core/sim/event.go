@@ -145,7 +145,7 @@ func (r StepResult) TraceLine() string {
 // that shows both needs.
 func (r StepResult) TraceLineAndSummary() (line, summary string) {
 	var b strings.Builder
-	b.Grow(160)
+	b.Grow(96 + r.Summary.sizeHint())
 	pad(&b, "#"+strconv.FormatUint(r.N, 10), traceStepWidth)
 	pad(&b, "t="+FormatSeconds(r.At), traceTimeWidth)
 	pad(&b, r.Actor, traceActorWidth)

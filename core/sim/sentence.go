@@ -285,19 +285,26 @@ func (s Sentence) String() string {
 	case s.isText():
 		return s.strs[0]
 	}
-	// Room for the words, the strings and some digits: a little more than
-	// the sentence, so that it is written in one allocation.
-	n := len(s.form.Text) + 64
-	if s.tail != nil {
-		n += len(s.tail.Text)
+	var b strings.Builder
+	b.Grow(s.sizeHint())
+	s.Render(&b)
+	return b.String()
+}
+
+// sizeHint is room for the written sentence: its words, its strings and
+// some digits, a little more than it takes, so that it is written in one
+// allocation.
+func (s *Sentence) sizeHint() int {
+	n := 64
+	for _, f := range [2]*Form{s.form, s.tail} {
+		if f != nil {
+			n += len(f.Text)
+		}
 	}
 	for _, str := range s.strs {
 		n += len(str)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	s.Render(&b)
-	return b.String()
+	return n
 }
 
 // Render writes the sentence to b.

@@ -245,3 +245,14 @@ func TestWriteSecondsAndNumbersAtTheirLimits(t *testing.T) {
 	assert.Equal(t, "-9223372036854775808 9223372036854775807 -0.001s",
 		Say(f).With(math.MinInt64, math.MaxInt64, -int64(time.Millisecond)).String())
 }
+
+// TestASentenceIsWrittenOutInOneAllocation: writing a sentence out sizes its
+// buffer from its words and strings, so even a long one takes one
+// allocation.
+func TestASentenceIsWrittenOutInOneAllocation(t *testing.T) {
+	long := strings.Repeat("web-7xk2p-", 20)
+	s := Say(formTook, long).With(1000000, 2000000).Then(Say(formSyncDone, long))
+	var out string
+	assert.Equal(t, 1.0, testing.AllocsPerRun(10, func() { out = s.String() }))
+	assert.Equal(t, "took "+long+": 1000000 pods owned, want 2000000; sync of "+long+" done", out)
+}
