@@ -19,16 +19,14 @@ import (
 )
 
 // TestEverySentenceGivesItsFormItsFacts reads the non-test code under core/,
-// checks that every form a package variable holds (&sim.Form{Text: ...}) is
-// well made (sim.Form.Check), and checks every sim.Say of such a form: it
-// must be given as many strings as the form has string holes, and then With
-// as many numbers as it has number and choice holes (none, and no With, when
-// it has none). A form is only read where it is used, and Say does not count
-// what it is given (that would read the form at every step): a sentence
-// given the wrong strings reads wrong, and one given the wrong numbers shows
-// the misuse in its words ("%!(form ..."), but only when a step says it.
-// Many sentences are said on paths no trace reaches, so they are checked
-// here, where they are written.
+// checks that every form a package variable makes with sim.MustForm is well
+// made (sim.CheckForm), and checks every sim.Say of such a form: it must be
+// given as many strings as the form has string holes, and then With as many
+// numbers as it has number and choice holes (none, and no With, when it has
+// none). A sentence given the wrong facts still runs, and shows the misuse in
+// its words ("%!(form ..."), but only when a step says it; many sentences
+// are said on paths no trace reaches, so they are checked here, where they
+// are written.
 //
 // The forms' words are read from the constant expressions that make them:
 // string literals, and constants of core's packages joined with +. A Say
@@ -116,18 +114,17 @@ func TestEverySentenceGivesItsFormItsFacts(t *testing.T) {
 						if i >= len(vs.Values) {
 							continue
 						}
-						words, ok := formWords(vs.Values[i], inSim)
-						if !ok {
+						call, ok := vs.Values[i].(*ast.CallExpr)
+						if !ok || !isSimFunc(call.Fun, "MustForm", inSim) || len(call.Args) != 1 {
 							continue
 						}
-						where := fset.Position(vs.Values[i].Pos())
-						text, ok := eval(dir, imports, words)
+						where := fset.Position(call.Pos())
+						text, ok := eval(dir, imports, call.Args[0])
 						if !assert.True(t, ok, "%s: the words of form %s are not a constant this test can read", where, name.Name) {
 							continue
 						}
-						form := &sim.Form{Text: text}
-						assert.NoError(t, form.Check(), "%s: form %s", where, name.Name)
-						strs, nums := form.Facts()
+						strs, nums, err := sim.CheckForm(text)
+						assert.NoError(t, err, "%s: form %s", where, name.Name)
 						forms[name.Name] = [2]int{strs, nums}
 					}
 				}
@@ -197,36 +194,6 @@ func importsOf(f *ast.File) map[string]string {
 		out[name] = filepath.FromSlash(rel)
 	}
 	return out
-}
-
-// formWords returns the words of a form made as &sim.Form{Text: words} (as
-// &Form{...} inside package sim).
-func formWords(e ast.Expr, inSim bool) (ast.Expr, bool) {
-	u, ok := e.(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return nil, false
-	}
-	lit, ok := u.X.(*ast.CompositeLit)
-	if !ok || len(lit.Elts) != 1 {
-		return nil, false
-	}
-	switch typ := lit.Type.(type) {
-	case *ast.SelectorExpr:
-		if pkg, ok := typ.X.(*ast.Ident); !ok || pkg.Name != "sim" || typ.Sel.Name != "Form" {
-			return nil, false
-		}
-	case *ast.Ident:
-		if !inSim || typ.Name != "Form" {
-			return nil, false
-		}
-	default:
-		return nil, false
-	}
-	kv, ok := lit.Elts[0].(*ast.KeyValueExpr)
-	if !ok {
-		return nil, false
-	}
-	return kv.Value, true
 }
 
 // isSimFunc reports whether fun names sim's function name: sim.Name, or

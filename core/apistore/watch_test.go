@@ -185,7 +185,7 @@ func TestWritesReportTheirEvents(t *testing.T) {
 // TestTypeWordsSayEachEventType: a sentence that names an event by its
 // type's choice says the type's own name.
 func TestTypeWordsSayEachEventType(t *testing.T) {
-	f := &sim.Form{Text: "saw " + TypeWords}
+	f := sim.MustForm("saw " + TypeWords)
 	for _, typ := range []EventType{Added, Modified, Deleted} {
 		assert.Equal(t, "saw "+string(typ), sim.Say(f).With(typ.Choice()).String())
 	}

@@ -287,8 +287,8 @@ func (m *Manager) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 }
 
 var (
-	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
-	formStarting     = &sim.Form{Text: "pod and %s caches synced: starting %d workers"}
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formStarting     = sim.MustForm("pod and %s caches synced: starting %d workers")
 )
 
 // Describe says what a pending manager event will do.

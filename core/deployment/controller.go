@@ -245,8 +245,8 @@ func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 }
 
 var (
-	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
-	formStarting     = &sim.Form{Text: "deployment, replicaset and pod caches synced: starting %d workers"}
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formStarting     = sim.MustForm("deployment, replicaset and pod caches synced: starting %d workers")
 )
 
 // Describe says what a pending controller event will do.

@@ -258,8 +258,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 }
 
 var (
-	formAsDependent = &sim.Form{Text: "; as a dependent, "}
-	formNothingToDo = &sim.Form{Text: "nothing for the garbage collector to do"}
+	formAsDependent = sim.MustForm("; as a dependent, ")
+	formNothingToDo = sim.MustForm("nothing for the garbage collector to do")
 )
 
 // observe records an owner as it now is. If it is being deleted with the

@@ -155,8 +155,8 @@ func (l *listener) deliver(n notification) sim.Report {
 
 // The sentences of a notification no handler function takes.
 var (
-	formIgnoredNotification = &sim.Form{Text: "ignored %s of %s"}
-	formFilteredOut         = &sim.Form{Text: "filtered out %s of %s"}
+	formIgnoredNotification = sim.MustForm("ignored %s of %s")
+	formFilteredOut         = sim.MustForm("filtered out %s of %s")
 )
 
 // FilteringHandler wraps h so that it only hears about objects filter

@@ -187,7 +187,7 @@ func (k *Kernel) Describe(ev Event) string {
 	return ev.To + ": " + ev.Kind
 }
 
-var formDropped = &Form{Text: "dropped %s for unknown component %q"}
+var formDropped = MustForm("dropped %s for unknown component %q")
 
 // Step runs the earliest pending event and reports what happened. It returns
 // false when the agenda is empty.

@@ -24,10 +24,10 @@ type echo struct {
 type echoState struct{ rounds, got int }
 
 var (
-	formPing    = &Form{Text: "%s answers ping %s after %D"}
-	formPong    = &Form{Text: "%s got pong %s (%d so far)"}
-	formIgnored = &Form{Text: "ignored %s"}
-	formTick    = &Form{Text: "tick %d"}
+	formPing    = MustForm("%s answers ping %s after %D")
+	formPong    = MustForm("%s got pong %s (%d so far)")
+	formIgnored = MustForm("ignored %s")
+	formTick    = MustForm("tick %d")
 )
 
 func (e *echo) Handle(ctx *Context, ev Event) Report {

@@ -26,13 +26,13 @@ import (
 const (
 	sentenceStrings = 4
 	sentenceNumbers = 3
-	sentenceChoices = 8
+	sentenceChoices = 4
 )
 
 // Form is the wording of one kind of sentence, with holes where its facts
-// go. Forms are package variables, made of nothing but their words:
+// go. Forms are made once, as package variables, by MustForm:
 //
-//	var formAdded = &sim.Form{Text: "pod/%s added: enqueued %s (%{key|keys} waiting)"}
+//	var formAdded = sim.MustForm("pod/%s added: enqueued %s (%{key|keys} waiting)")
 //
 // The holes are:
 //
@@ -49,107 +49,130 @@ const (
 // Strings fill the string holes in order, numbers the number and choice
 // holes in order.
 //
-// A form is read where it is used, never parsed ahead of time. A form made
-// of constants is then data the program starts with, with no code to run to
-// make it: for the several hundred forms of a world, that is what keeps the
-// page's download within its budget. Check says whether a form is well
-// made; a test checks every form of core/.
-type Form struct {
-	// Text is the form's words and holes.
-	Text string
+// A Form is the form's number in the program's table of forms, which
+// MustForm fills while the program's packages are initialised and which is
+// only read once steps run: a sentence then holds its form in two bytes, and
+// making a form is one call, not a value of its own for each.
+type Form uint16
+
+// form is what MustForm reads from a form's text, once.
+type form struct {
+	// text is the form as written; digest is its hash, the form's part of
+	// the trace hash.
+	text   string
+	digest uint64
+
+	// parts is the form cut at its holes: each part is literal text
+	// followed by at most one hole.
+	parts []formPart
+
+	// strs, nums and choices count the form's string, number and choice
+	// holes. choice has bit i set when the i-th number With is given is a
+	// choice.
+	strs, nums, choices uint8
+	choice              uint8
 }
 
-// A hole's kind, as scan reads it, beside the verbs of the table above.
-const (
-	endOfForm   = 0
-	literalOnly = '%' // "%%": no hole; the literal text goes on
-)
+// formPart is literal text and the hole after it (verb 0: none).
+type formPart struct {
+	lit  string
+	verb byte
+	// arg is the hole's index among the form's strings, numbers or choices.
+	arg uint8
+	// words are a count's nouns (one|many) or a choice's words (a|b|c).
+	words string
+}
 
-// scan reads text from i: the literal text up to the next hole, the hole's
-// verb (endOfForm after the last), its words for a count or a choice
-// ("key|keys"), and where the text after the hole starts. A "%%" ends the
-// literal text with its first "%" and has verb literalOnly.
-func scan(text string, i int) (lit string, verb byte, words string, next int) {
-	j := strings.IndexByte(text[i:], '%')
-	if j < 0 || i+j+1 >= len(text) {
-		return text[i:], endOfForm, "", len(text)
+// forms is the table of forms, by number; form 0 is no form. MustForm adds
+// to it while packages are initialised; nothing changes it afterwards, so
+// worlds stepped at once read it without a lock.
+var forms = []form{{}}
+
+// MustForm parses a form (see Form for its holes) and adds it to the table
+// of forms. It panics on a malformed form, as regexp.MustCompile does: forms
+// are constants written in code and made when their package is initialised,
+// so any test of that package finds a bad one. It is for package variables
+// only: the table must not change while steps run.
+func MustForm(text string) Form {
+	f, err := parseForm(text)
+	if err != nil {
+		panic("sim: " + err.Error())
 	}
-	j += i
-	switch verb = text[j+1]; verb {
-	case literalOnly:
-		return text[i : j+1], literalOnly, "", j + 2
-	case '{', '[':
-		// '}' is '{'+2 and ']' is '['+2.
-		if k := strings.IndexByte(text[j+2:], verb+2); k >= 0 {
-			return text[i:j], verb, text[j+2 : j+2+k], j + 3 + k
+	forms = append(forms, f)
+	return Form(len(forms) - 1)
+}
+
+// CheckForm says what is wrong with a form's text, if anything, without
+// making the form; and how many strings, and how many numbers (choices
+// included), a sentence of it takes: what Say and then With must be given.
+func CheckForm(text string) (strs, numbers int, err error) {
+	f, err := parseForm(text)
+	return int(f.strs), int(f.nums + f.choices), err
+}
+
+func parseForm(text string) (form, error) {
+	f := form{text: text, digest: hashString(hashSeed, text)}
+	lit := 0 // start of the literal text not yet in a part
+	for i := 0; i < len(text); i++ {
+		if text[i] != '%' {
+			continue
 		}
-	}
-	return text[i:j], verb, "", j + 2
-}
-
-// facts counts the form's string, number and choice holes, and says which of
-// the numbers With is given are choices (bit i for the i-th).
-func (f *Form) facts() (strs, nums, choices int, choice uint16) {
-	for i := 0; ; {
-		var verb byte
-		_, verb, _, i = scan(f.Text, i)
-		switch verb {
-		case endOfForm:
-			return strs, nums, choices, choice
+		if i+1 >= len(text) {
+			return f, formError(text, "it ends with a lone %")
+		}
+		p := formPart{lit: text[lit:i], verb: text[i+1]}
+		lit = i + 2
+		switch p.verb {
+		case '%':
+			// A literal percent sign ends a part of its own.
+			p.lit, p.verb = text[i-len(p.lit):i+1], 0
 		case 's', 'q':
-			strs++
-		case '[':
-			choice |= 1 << (nums + choices)
-			choices++
-		case literalOnly:
-		default:
-			nums++
-		}
-	}
-}
-
-// Facts returns how many strings, and how many numbers (choices included),
-// a sentence of the form takes: what Say and then With must be given.
-func (f *Form) Facts() (strings, numbers int) {
-	s, n, c, _ := f.facts()
-	return s, n + c
-}
-
-// Check says what is wrong with a form, if anything: a lone % at its end,
-// a hole it does not know, a count or choice not closed, a count that does
-// not name two nouns, or more holes than a sentence holds.
-func (f *Form) Check() error {
-	text := f.Text
-	bad := func(why string) error { return errors.New("form " + quote(text) + ": " + why) }
-	if strings.HasSuffix(strings.ReplaceAll(text, "%%", ""), "%") {
-		return bad("it ends with a lone %")
-	}
-	for i := 0; ; {
-		var verb byte
-		var words string
-		_, verb, words, i = scan(text, i)
-		switch verb {
-		case endOfForm:
-			if s, n, c, _ := f.facts(); s > sentenceStrings || n > sentenceNumbers || c > sentenceChoices {
-				return bad("a sentence holds at most 4 strings, 3 numbers and 8 choices: split it in two joined by Then")
-			}
-			return nil
-		case 's', 'q', 'd', 'u', 'D', 'T', literalOnly:
+			p.arg = f.strs
+			f.strs++
 		case '{', '[':
-			if text[i-1] != verb+2 {
-				return bad("a %{ or %[ is not closed")
+			end := strings.IndexAny(text[lit:], "}]")
+			if end < 0 || text[lit+end] != p.verb+2 { // '}' is '{'+2, ']' is '['+2
+				return f, formError(text, "a %{ or %[ is not closed")
 			}
-			if verb == '{' && strings.Count(words, "|") != 1 {
-				return bad("a count %{one|many} names two nouns")
+			p.words = text[lit : lit+end]
+			lit += end + 1
+			if p.verb == '{' {
+				if strings.Count(p.words, "|") != 1 {
+					return f, formError(text, "a count %{one|many} names two nouns")
+				}
+				p.arg = f.nums
+				f.nums++
+				break
 			}
+			f.choice |= 1 << (f.nums + f.choices)
+			p.arg = f.choices
+			f.choices++
+		case 'd', 'u', 'D', 'T':
+			p.arg = f.nums
+			f.nums++
 		default:
-			return bad("an unknown hole")
+			return f, formError(text, "an unknown hole")
 		}
+		f.parts = append(f.parts, p)
+		i = lit - 1
 	}
+	if lit < len(text) {
+		f.parts = append(f.parts, formPart{lit: text[lit:]})
+	}
+	if f.strs > sentenceStrings || f.nums > sentenceNumbers || f.choices > sentenceChoices {
+		return f, formError(text, "a sentence holds at most 4 strings, 3 numbers and 4 choices: split it in two joined by Then")
+	}
+	return f, nil
 }
+
+// formError says what is wrong with a form.
+func formError(text, why string) error { return errors.New("form " + quote(text) + ": " + why) }
+
+// String returns the form as written.
+func (f Form) String() string { return forms[f].text }
 
 // textForm is the form of a sentence written out already (Text).
-var textForm = &Form{Text: "%s"}
+var textForm = MustForm("%s")
 
 // Sentence is what a step says it did, for a learner: a Form and the facts
 // that fill its holes, held inline, optionally followed by a second form
@@ -158,16 +181,16 @@ var textForm = &Form{Text: "%s"}
 // Making one allocates nothing, and copying one copies no text; the
 // sentence is written out only when asked for. A Sentence refers to the
 // strings it was given, which must not change afterwards (Go strings never
-// do). Every fact beyond those its forms take is zero.
+// do).
 type Sentence struct {
 	// Sentences are not compared with ==: two that read the same may hold
 	// different forms, and the functions that compare them would only make
 	// the program bigger.
 	_ [0]func()
 
-	// form is the sentence's wording, nil for the zero Sentence; tail, when
-	// not nil, continues it, with the facts after form's.
-	form, tail *Form
+	// form is the sentence's wording, 0 for the zero Sentence; tail, when
+	// not 0, continues it, with the facts after form's.
+	form, tail Form
 	choices    [sentenceChoices]uint8
 	strs       [sentenceStrings]string
 	nums       [sentenceNumbers]int64
@@ -175,29 +198,26 @@ type Sentence struct {
 
 // Say makes a sentence of form f with its string facts, in the order of
 // f's string holes. Its number facts, if it has number holes, follow with
-// With. (A test checks that every sentence of core/ is given what its form
-// takes: checking it here would read the form at every step.)
-func Say(f *Form, strs ...string) Sentence {
-	s := Sentence{form: f}
-	if copy(s.strs[:], strs) < len(strs) {
+// With.
+func Say(f Form, strs ...string) Sentence {
+	if len(strs) != int(forms[f].strs) {
 		return misused(f, "strings")
 	}
+	s := Sentence{form: f}
+	copy(s.strs[:], strs)
 	return s
 }
 
 // With sets the number and choice facts of a sentence Say just made, in the
 // order of its form's number and choice holes.
 func (s Sentence) With(nums ...int64) Sentence {
-	if s.form == nil || s.tail != nil {
-		return misused(textForm, "numbers")
-	}
-	_, holes, choices, choice := s.form.facts()
-	if holes+choices != len(nums) || holes > sentenceNumbers || choices > sentenceChoices {
+	f := &forms[s.form]
+	if s.tail != 0 || len(nums) != int(f.nums+f.choices) {
 		return misused(s.form, "numbers")
 	}
 	n, c := 0, 0
 	for i, v := range nums {
-		if choice&(1<<i) == 0 {
+		if f.choice&(1<<i) == 0 {
 			s.nums[n] = v
 			n++
 			continue
@@ -225,8 +245,8 @@ func Text(text string) Sentence {
 
 // misused is the sentence of a form given the wrong facts: a bug, which
 // shows in the trace rather than stopping the world.
-func misused(f *Form, what string) Sentence {
-	return Text("%!(form " + quote(f.Text) + " got the wrong " + what + ")")
+func misused(f Form, what string) Sentence {
+	return Text("%!(form " + quote(forms[f].text) + " got the wrong " + what + ")")
 }
 
 // Then returns s followed by next, as one sentence: "took default/web" then
@@ -235,9 +255,9 @@ func misused(f *Form, what string) Sentence {
 // is as lazy as its parts; otherwise what does not fit is written out first.
 func (s Sentence) Then(next Sentence) Sentence {
 	switch {
-	case next.form == nil:
+	case next.form == 0:
 		return s
-	case s.form == nil:
+	case s.form == 0:
 		return next
 	case s.isText() && next.isText():
 		// Both are written out already: one text, hashed as the two
@@ -256,33 +276,29 @@ func (s Sentence) Then(next Sentence) Sentence {
 // join puts b after a as a's tail, when both are one form and their facts
 // fit.
 func join(a, b Sentence) (Sentence, bool) {
-	if a.tail != nil || b.tail != nil {
+	if a.tail != 0 || b.tail != 0 {
 		return a, false
 	}
-	as, an, ac, _ := a.form.facts()
-	bs, bn, bc, _ := b.form.facts()
-	if as+bs > sentenceStrings || an+bn > sentenceNumbers || ac+bc > sentenceChoices {
+	fa, fb := &forms[a.form], &forms[b.form]
+	if fa.strs+fb.strs > sentenceStrings || fa.nums+fb.nums > sentenceNumbers || fa.choices+fb.choices > sentenceChoices {
 		return a, false
 	}
-	copy(a.strs[as:], b.strs[:bs])
-	copy(a.nums[an:], b.nums[:bn])
-	copy(a.choices[ac:], b.choices[:bc])
+	copy(a.strs[fa.strs:], b.strs[:fb.strs])
+	copy(a.nums[fa.nums:], b.nums[:fb.nums])
+	copy(a.choices[fa.choices:], b.choices[:fb.choices])
 	a.tail = b.form
 	return a, true
 }
 
 // isText reports whether s is a Text and nothing more.
-func (s Sentence) isText() bool { return s.form == textForm && s.tail == nil }
+func (s Sentence) isText() bool { return s.form == textForm && s.tail == 0 }
 
 // IsZero reports whether the sentence says nothing.
-func (s Sentence) IsZero() bool { return s.form == nil }
+func (s Sentence) IsZero() bool { return s.form == 0 }
 
 // String writes the sentence out.
 func (s Sentence) String() string {
-	switch {
-	case s.form == nil:
-		return ""
-	case s.isText():
+	if s.isText() {
 		return s.strs[0]
 	}
 	var b strings.Builder
@@ -295,12 +311,7 @@ func (s Sentence) String() string {
 // some digits, a little more than it takes, so that it is written in one
 // allocation.
 func (s *Sentence) sizeHint() int {
-	n := 64
-	for _, f := range [2]*Form{s.form, s.tail} {
-		if f != nil {
-			n += len(f.Text)
-		}
-	}
+	n := 64 + len(forms[s.form].text) + len(forms[s.tail].text)
 	for _, str := range s.strs {
 		n += len(str)
 	}
@@ -309,49 +320,38 @@ func (s *Sentence) sizeHint() int {
 
 // Render writes the sentence to b.
 func (s Sentence) Render(b *strings.Builder) {
-	var at [3]int // the next string, number and choice to write
-	for _, f := range [2]*Form{s.form, s.tail} {
-		if f == nil {
-			return
-		}
-		s.render(b, f, &at)
+	f := &forms[s.form]
+	f.render(b, s.strs[:], s.nums[:], s.choices[:])
+	if s.tail != 0 {
+		forms[s.tail].render(b, s.strs[f.strs:], s.nums[f.nums:], s.choices[f.choices:])
 	}
 }
 
-// render writes f, with the facts from at on, to b, and moves at past them.
-func (s *Sentence) render(b *strings.Builder, f *Form, at *[3]int) {
+// render writes f with its facts to b.
+func (f *form) render(b *strings.Builder, strs []string, nums []int64, choices []uint8) {
 	var digits [24]byte
-	for i := 0; ; {
-		lit, verb, words, next := scan(f.Text, i)
-		i = next
-		b.WriteString(lit)
-		switch verb {
-		case endOfForm:
-			return
-		case literalOnly:
+	for _, p := range f.parts {
+		b.WriteString(p.lit)
+		var n int64
+		switch p.verb {
+		case 0:
 			continue
-		case 's', 'q':
-			str := s.strs[min(at[0], sentenceStrings-1)]
-			at[0]++
-			if verb == 's' {
-				b.WriteString(str)
-			} else {
-				b.Write(strconv.AppendQuote(digits[:0], str))
-			}
+		case 's':
+			b.WriteString(strs[p.arg])
+			continue
+		case 'q':
+			b.Write(strconv.AppendQuote(digits[:0], strs[p.arg]))
 			continue
 		case '[':
-			c := int(s.choices[min(at[2], sentenceChoices-1)])
-			at[2]++
-			w, ok := word(words, c)
+			w, ok := word(p.words, int(choices[p.arg]))
 			if !ok {
-				w = "%![" + itoa(c) + "]"
+				w = "%![" + itoa(int(choices[p.arg])) + "]"
 			}
 			b.WriteString(w)
 			continue
 		}
-		n := s.nums[min(at[1], sentenceNumbers-1)]
-		at[1]++
-		switch verb {
+		n = nums[p.arg]
+		switch p.verb {
 		case 'd':
 			b.Write(strconv.AppendInt(digits[:0], n, 10))
 		case 'u':
@@ -361,10 +361,8 @@ func (s *Sentence) render(b *strings.Builder, f *Form, at *[3]int) {
 		case 'T':
 			WriteSeconds(b, time.Duration(n))
 		case '{':
-			one, many, _ := strings.Cut(words, "|")
+			one, many, _ := strings.Cut(p.words, "|")
 			WriteCount(b, int(n), one, many)
-		default:
-			b.WriteString("%!" + string(verb))
 		}
 	}
 }
@@ -382,36 +380,36 @@ func word(words string, i int) (string, bool) {
 	return w, true
 }
 
-// hashSentence folds a sentence into the running trace hash: its forms'
-// words, then every fact, strings by their bytes and length, numbers by
-// their value, choices by theirs. The facts a sentence's forms do not take
-// are zero, so they fold in the same way whatever the sentence. A sentence
-// with no facts, or one written out already (Text), folds in its text alone,
-// as every summary was hashed before sentences became lazy, so such steps
-// keep the hashes they had.
+// hashSentence folds a sentence into the running trace hash: each form's
+// digest and then its facts, strings by their bytes and length, numbers by
+// their value. A sentence with no facts, or one written out already (Text),
+// folds in its text alone, as every summary was hashed before sentences
+// became lazy, so such steps keep the hashes they had.
 func hashSentence(h uint64, s *Sentence) uint64 {
 	switch {
-	case s.form == nil:
+	case s.form == 0:
 		return hashString(h, "")
 	case s.isText():
 		return hashString(h, s.strs[0])
 	}
-	h = hashString(h, s.form.Text)
-	if s.tail != nil {
-		h = hashString(h, s.tail.Text)
-	} else {
-		// No tail hashes apart from a tail of no words.
-		h = hashUint(h, 1)
+	f := &forms[s.form]
+	h = f.hash(h, s.strs[:], s.nums[:], s.choices[:])
+	if s.tail != 0 {
+		h = forms[s.tail].hash(h, s.strs[f.strs:], s.nums[f.nums:], s.choices[f.choices:])
 	}
-	for _, str := range s.strs {
-		h = hashString(h, str)
+	return h
+}
+
+func (f *form) hash(h uint64, strs []string, nums []int64, choices []uint8) uint64 {
+	h = hashUint(h, f.digest)
+	for _, s := range strs[:f.strs] {
+		h = hashString(h, s)
 	}
-	for _, n := range s.nums {
+	for _, n := range nums[:f.nums] {
 		h = hashUint(h, uint64(n))
 	}
-	var c uint64
-	for i, v := range s.choices {
-		c |= uint64(v) << (8 * i)
+	for _, c := range choices[:f.choices] {
+		h = hashUint(h, uint64(c))
 	}
-	return hashUint(h, c)
+	return h
 }

@@ -18,17 +18,17 @@ func TestASentenceIsWrittenOutAsItsFormSays(t *testing.T) {
 	}{
 		{"zero", Sentence{}, ""},
 		{"text", Text("the queue is empty"), "the queue is empty"},
-		{"string", Say(&Form{Text: "pod/%s added"}, "web-1"), "pod/web-1 added"},
-		{"quoted", Say(&Form{Text: "ignored unknown event %q"}, "p\"ng"), `ignored unknown event "p\"ng"`},
-		{"numbers", Say(&Form{Text: "%d and %u"}).With(-3, -1), "-3 and 18446744073709551615"},
-		{"duration", Say(&Form{Text: "retry in %D"}).With(int64(90 * time.Second)), "retry in 1m30s"},
-		{"time", Say(&Form{Text: "until t=%T"}).With(int64(2004 * time.Millisecond)), "until t=2.004s"},
-		{"count of one", Say(&Form{Text: "(%{key|keys} pending)"}).With(1), "(1 key pending)"},
-		{"count of many", Say(&Form{Text: "(%{key|keys} pending)"}).With(0), "(0 keys pending)"},
-		{"choice", Say(&Form{Text: "it is %[absent|waiting|processing]"}).With(2), "it is processing"},
-		{"empty choice", Say(&Form{Text: "enqueued%[| (again)]"}).With(0), "enqueued"},
-		{"choice out of range", Say(&Form{Text: "it is %[a|b]"}).With(5), "it is %![5]"},
-		{"holes in any order", Say(&Form{Text: "%s has %d of %s, %u left"}, "rs/web", "pods").With(3, 7),
+		{"string", Say(MustForm("pod/%s added"), "web-1"), "pod/web-1 added"},
+		{"quoted", Say(MustForm("ignored unknown event %q"), "p\"ng"), `ignored unknown event "p\"ng"`},
+		{"numbers", Say(MustForm("%d and %u")).With(-3, -1), "-3 and 18446744073709551615"},
+		{"duration", Say(MustForm("retry in %D")).With(int64(90 * time.Second)), "retry in 1m30s"},
+		{"time", Say(MustForm("until t=%T")).With(int64(2004 * time.Millisecond)), "until t=2.004s"},
+		{"count of one", Say(MustForm("(%{key|keys} pending)")).With(1), "(1 key pending)"},
+		{"count of many", Say(MustForm("(%{key|keys} pending)")).With(0), "(0 keys pending)"},
+		{"choice", Say(MustForm("it is %[absent|waiting|processing]")).With(2), "it is processing"},
+		{"empty choice", Say(MustForm("enqueued%[| (again)]")).With(0), "enqueued"},
+		{"choice out of range", Say(MustForm("it is %[a|b]")).With(5), "it is %![5]"},
+		{"holes in any order", Say(MustForm("%s has %d of %s, %u left"), "rs/web", "pods").With(3, 7),
 			"rs/web has 3 of pods, 7 left"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -42,66 +42,65 @@ func TestASentenceIsWrittenOutAsItsFormSays(t *testing.T) {
 }
 
 func TestAPercentSignIsWrittenOnce(t *testing.T) {
-	assert.Equal(t, "25% of pods", Say(&Form{Text: "%d%% of %s"}, "pods").With(25).String())
-	assert.Equal(t, "100%", Say(&Form{Text: "100%%"}).String())
+	assert.Equal(t, "25% of pods", Say(MustForm("%d%% of %s"), "pods").With(25).String())
+	assert.Equal(t, "100%", Say(MustForm("100%%")).String())
 }
 
-// TestMisusedFormsShowInTheSentence: a sentence given the wrong numbers,
-// or more strings than a sentence holds, is a bug; it shows in the trace,
-// with the form, instead of stopping the world or reading as a sentence
-// that never was.
+// TestMisusedFormsShowInTheSentence: a sentence given the wrong facts for
+// its form is a bug; it shows in the trace, with the form, instead of
+// stopping the world or reading as a sentence that never was.
 func TestMisusedFormsShowInTheSentence(t *testing.T) {
-	f := &Form{Text: "pod/%s on %s: %d"}
+	f := MustForm("pod/%s on %s: %d")
+	assert.Equal(t, `%!(form "pod/%s on %s: %d" got the wrong strings)`, Say(f, "web").String())
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got the wrong numbers)`, Say(f, "web", "node-1").With(1, 2, 3).String())
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got the wrong numbers)`, Say(f, "web", "node-1").With().String())
 	assert.Equal(t, "pod/web on node-1: 4", Say(f, "web", "node-1").With(4).String())
-	assert.Equal(t, `%!(form "%s" got the wrong strings)`, Say(textForm, "a", "b", "c", "d", "e").String())
-	choice := &Form{Text: "it is %[a|b]"}
+	choice := MustForm("it is %[a|b]")
 	assert.Equal(t, `%!(form "it is %[a|b]" got the wrong choice 256)`, Say(choice).With(256).String(), "a choice is a byte")
 	assert.Equal(t, `%!(form "it is %[a|b]" got the wrong choice -1)`, Say(choice).With(-1).String())
 	assert.Equal(t, "it is %![5]", Say(choice).With(5).String(), "a choice beyond the words shows")
 }
 
-// TestCheckFindsMalformedForms: a form is read where it is used, so what is
-// wrong with one is found by Check, which a test runs on every form of
-// core/.
-func TestCheckFindsMalformedForms(t *testing.T) {
-	const full = "a sentence holds at most 4 strings, 3 numbers and 8 choices"
+// TestMalformedFormsAreRefused: MustForm panics on a malformed form, when
+// its package is initialised; CheckForm says what is wrong with one.
+func TestMalformedFormsAreRefused(t *testing.T) {
+	const full = "a sentence holds at most 4 strings, 3 numbers and 4 choices"
 	for text, why := range map[string]string{
-		"50%":                                  "ends with a lone %",
-		"50%%%":                                "ends with a lone %",
-		"%x":                                   "an unknown hole",
-		"%{key}":                               "names two nouns",
-		"%{key|keys":                           "a %{ or %[ is not closed",
-		"%[a|b":                                "a %{ or %[ is not closed",
-		"%[a|b}":                               "a %{ or %[ is not closed",
-		"%s %s %s %s %s":                       full,
-		"%d %d %d %{one|many}":                 full,
-		"%d %u %D %T %[a|b|c]":                 full,
-		"%[a]%[a]%[a]%[a]%[a]%[a]%[a]%[a]%[a]": full,
-		"%d %u %D %[a]%[a]%[a]%[a]%[a]%[a]%[a]%[a] %s %s %s %s": "",
-		"pod/%s is %[a|b]%{x|} at 100%%":                        "",
+		"50%":                                   "ends with a lone %",
+		"%x":                                    "an unknown hole",
+		"%{key}":                                "names two nouns",
+		"%{key|keys":                            "a %{ or %[ is not closed",
+		"%[a|b":                                 "a %{ or %[ is not closed",
+		"%[a|b}":                                "a %{ or %[ is not closed",
+		"%s %s %s %s %s":                        full,
+		"%d %d %d %{one|many}":                  full,
+		"%d %u %D %T %[a|b|c]":                  full,
+		"%[a]%[a]%[a]%[a]%[a]":                  full,
+		"%d %u %D %[a]%[a]%[a]%[a] %s %s %s %s": "",
+		"pod/%s is %[a|b]%{x|} at 100%%":        "",
 	} {
-		err := (&Form{Text: text}).Check()
+		_, _, err := CheckForm(text)
 		if why == "" {
 			assert.NoError(t, err, text)
 			continue
 		}
 		if assert.Error(t, err, text) {
 			assert.Contains(t, err.Error(), why, text)
+			assert.PanicsWithValue(t, "sim: "+err.Error(), func() { MustForm(text) }, text)
 		}
 	}
-	s, n := (&Form{Text: "%s %q %d %u %{a|b} %[x|y] %%"}).Facts()
+	s, n, err := CheckForm("%s %q %d %u %{a|b} %[x|y] %%")
+	require.NoError(t, err)
 	assert.Equal(t, 2, s)
 	assert.Equal(t, 4, n, "numbers and choices")
 }
 
 var (
-	formTook     = &Form{Text: "took %s: %d pods owned, want %d"}
-	formSyncDone = &Form{Text: "; sync of %s done"}
-	formBig      = &Form{Text: "%s %s %s %s %d %d %d"}
-	formWide     = &Form{Text: " %s %s %s %d %d %d"}
-	formChoosy   = &Form{Text: " %[a|b]%[a|b]%[a|b]%[a|b]%[a|b]"}
+	formTook     = MustForm("took %s: %d pods owned, want %d")
+	formSyncDone = MustForm("; sync of %s done")
+	formBig      = MustForm("%s %s %s %s %d %d %d")
+	formWide     = MustForm(" %s %s %s %d %d %d")
+	formChoosy   = MustForm(" %[a|b]%[a|b]%[a|b]")
 )
 
 // TestThenKeepsTwoFormsLazyAndWritesOutWhatDoesNotFit: a sentence followed
@@ -115,12 +114,12 @@ func TestThenKeepsTwoFormsLazyAndWritesOutWhatDoesNotFit(t *testing.T) {
 	assert.Equal(t, formSyncDone, joined.tail, "both fit: the second form is kept as a form")
 
 	wide := Say(formWide, "a", "b", "c").With(1, 2, 3)
-	choosy := Say(formChoosy).With(1, 1, 1, 1, 1)
-	assert.Equal(t, "took default/web: 3 pods owned, want 5 bbbbb", took.Then(choosy).String())
+	choosy := Say(formChoosy).With(1, 1, 1)
+	assert.Equal(t, "took default/web: 3 pods owned, want 5 bbb", took.Then(choosy).String())
 	assert.Equal(t, formChoosy, took.Then(choosy).tail, "choices fit beside numbers")
-	ten := choosy.Then(choosy)
-	assert.Equal(t, " bbbbb bbbbb", ten.String())
-	assert.Equal(t, formChoosy, ten.tail, "ten choices do not fit in eight: the first part is written out")
+	six := choosy.Then(choosy)
+	assert.Equal(t, " bbb bbb", six.String())
+	assert.Equal(t, formChoosy, six.tail, "six choices do not fit in four: the first part is written out")
 	overflow := took.Then(wide)
 	assert.Equal(t, took.String()+wide.String(), overflow.String())
 	assert.Equal(t, formWide, overflow.tail, "the first part is written out, the second stays facts")
@@ -176,8 +175,8 @@ func TestATextHashesAsItsWordsDid(t *testing.T) {
 // fact, where one string ends and the next begins, or either form, changes
 // it; the same facts always give the same hash.
 func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
-	first := &Form{Text: "%s/%s took %s: %d pods%[| (again)]"}
-	second := &Form{Text: "; %s waits %D (%u)%[|, a worker holds it|, marked]"}
+	first := MustForm("%s/%s took %s: %d pods%[| (again)]")
+	second := MustForm("; %s waits %D (%u)%[|, a worker holds it|, marked]")
 	build := func(strs [4]string, nums [5]int64) Sentence {
 		return Say(first, strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
 			Then(Say(second, strs[3]).With(nums[1], nums[2], nums[4]))
@@ -225,14 +224,14 @@ func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
 		}
 	}
 
-	otherFirst := Say(&Form{Text: "%s/%s took %s: %d pods%[| (again)] "}, strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
+	otherFirst := Say(MustForm("%s/%s took %s: %d pods%[| (again)] "), strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
 		Then(Say(second, strs[3]).With(nums[1], nums[2], nums[4]))
 	check(otherFirst, "another first form")
 	noTail := Say(first, strs[0], strs[1], strs[2]).With(nums[0], nums[3])
 	check(noTail, "no second form")
 	check(Text(base.String()), "the same words, written out")
 
-	adjacent := &Form{Text: "%s%s"}
+	adjacent := MustForm("%s%s")
 	ab, a := Say(adjacent, "ab", "c"), Say(adjacent, "a", "bc")
 	require.Equal(t, ab.String(), a.String())
 	assert.NotEqual(t, hashSentence(hashSeed, &ab), hashSentence(hashSeed, &a), "where one string ends and the next begins counts")
@@ -241,7 +240,7 @@ func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
 // TestWriteSecondsAndNumbersAtTheirLimits: the holes write extreme values
 // as strconv and FormatSeconds do.
 func TestWriteSecondsAndNumbersAtTheirLimits(t *testing.T) {
-	f := &Form{Text: "%d %u %T"}
+	f := MustForm("%d %u %T")
 	assert.Equal(t, "-9223372036854775808 9223372036854775807 -0.001s",
 		Say(f).With(math.MinInt64, math.MaxInt64, -int64(time.Millisecond)).String())
 }

@@ -74,7 +74,7 @@ func TestDescribeSaysWhatTheTimerWillDo(t *testing.T) {
 // Add did with it, by the Outcome Add returned; the words are indexed by the
 // Outcome's value, so each outcome must find its own.
 func TestAddedWordsSayWhatAddDid(t *testing.T) {
-	enqueued := &sim.Form{Text: "enqueued %s" + AddedWords}
+	enqueued := sim.MustForm("enqueued %s" + AddedWords)
 	say := func(out Outcome) string { return sim.Say(enqueued, "default/web").With(int64(out)).String() }
 	q := New(Config{})
 	assert.Equal(t, "enqueued default/web", say(q.Add("default/web")))
