@@ -757,17 +757,14 @@ func (e *engine) world() *world.World {
 	return e.w
 }
 
-// logRange returns the steps numbered from to to, both included, that the
-// session still keeps (see script.Session.Steps: the most recent ones, and
-// after a seek back the ones after the present too).
-func (e *engine) logRange(from, to uint64) []sim.StepResult {
-	log := e.session.Steps()
-	i := sort.Search(len(log), func(i int) bool { return log[i].N >= from })
-	j := sort.Search(len(log), func(i int) bool { return log[i].N > to })
-	if i >= j {
-		return nil
-	}
-	return log[i:j]
+// logRange returns where in the session's log the steps numbered from to
+// to, both included, are, if it still keeps them (see script.Session.Steps:
+// the most recent ones, and after a seek back the ones after the present
+// too): log.At(i) to log.At(j-1).
+func (e *engine) logRange(from, to uint64) (log *script.StepLog, i, j int) {
+	log = e.session.Steps()
+	i, j = log.Index(from), log.Index(to+1)
+	return log, i, max(i, j)
 }
 
 // progress describes what happened since the world w0 was at step n0: the
@@ -779,23 +776,24 @@ func (e *engine) progress(w0 *world.World, n0 uint64, list int) StepsResult {
 		n0 = 0
 	}
 	now := w.Kernel.Steps()
-	steps := e.logRange(n0+1, now)
-	res := StepsResult{Ran: len(steps), Step: now, AtRest: !w.Kernel.Busy()}
-	if len(steps) > list {
-		steps, res.Truncated = steps[len(steps)-list:], true
+	log, i, j := e.logRange(n0+1, now)
+	res := StepsResult{Ran: j - i, Step: now, AtRest: !w.Kernel.Busy()}
+	if j-i > list {
+		i, res.Truncated = j-list, true
 	}
-	res.Steps = stepsJSON(steps)
+	res.Steps = stepsJSON(log, i, j)
 	return res
 }
 
-// stepsJSON converts steps for the page.
-func stepsJSON(steps []sim.StepResult) []Step {
-	if len(steps) == 0 {
+// stepsJSON converts the steps log.At(i) to log.At(j-1) for the page; this
+// is where their sentences are written out.
+func stepsJSON(log *script.StepLog, i, j int) []Step {
+	if i >= j {
 		return nil
 	}
-	out := make([]Step, len(steps))
-	for i, s := range steps {
-		out[i] = world.StepOf(s)
+	out := make([]Step, j-i)
+	for k := range out {
+		out[k] = world.StepOf(*log.At(i + k))
 	}
 	return out
 }
@@ -1107,12 +1105,12 @@ func (b *Bridge) Steps(a StepsArgs) (*StepsResult, error) {
 	if to == 0 || to > rec {
 		to = rec
 	}
-	steps := e.logRange(from, to)
-	res := &StepsResult{Ran: len(steps), Step: w.Kernel.Steps(), AtRest: !w.Kernel.Busy()}
-	if len(steps) > maxReturnedSteps {
-		steps, res.Truncated = steps[:maxReturnedSteps], true
+	log, i, j := e.logRange(from, to)
+	res := &StepsResult{Ran: j - i, Step: w.Kernel.Steps(), AtRest: !w.Kernel.Busy()}
+	if j-i > maxReturnedSteps {
+		j, res.Truncated = i+maxReturnedSteps, true
 	}
-	res.Steps = stepsJSON(steps)
+	res.Steps = stepsJSON(log, i, j)
 	return res, nil
 }
 
@@ -1227,7 +1225,9 @@ func (b *Bridge) Functions(a StepsArgs) (*FunctionsResult, error) {
 	}
 	res := &FunctionsResult{}
 	index := map[string]int{}
-	for _, s := range e.logRange(max(a.From, 1), to) {
+	log, i, j := e.logRange(max(a.From, 1), to)
+	for k := i; k < j; k++ {
+		s := log.At(k)
 		if s.Models == "" {
 			continue
 		}

@@ -80,11 +80,8 @@ func (b *Bridge) View(a ViewArgs) (*View, error) {
 		Entries:      orDefault(a.Entries, defaultViewEntries),
 	})
 	if stepsN := orDefault(a.Steps, defaultViewSteps); stepsN > 0 {
-		steps := e.logRange(1, w.Kernel.Steps())
-		if len(steps) > stepsN {
-			steps = steps[len(steps)-stepsN:]
-		}
-		v.LastSteps = stepsJSON(steps)
+		log, i, j := e.logRange(1, w.Kernel.Steps())
+		v.LastSteps = stepsJSON(log, max(i, j-stepsN), j)
 	}
 	return v, nil
 }

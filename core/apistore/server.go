@@ -3,8 +3,6 @@ package apistore
 import (
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -340,7 +338,7 @@ func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventGraceEnd:
 		return s.endGrace(ctx, ev.Data.(graceEnd))
 	}
-	return sim.Report{Actor: s.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: s.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
 
 func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
@@ -436,16 +434,16 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero, Preconditions: Preconditions{UID: g.uid}}}
 	resp := s.store.Serve(req)
 	ref := sim.Ref{Kind: "pod", Namespace: g.namespace, Name: g.name}
-	lead := "grace period of " + ref.String() + " ended"
+	lead := sim.Say(formGraceEnded, g.name)
 	if g.retry {
-		lead = "removing " + ref.String() + " again after its grace period ended"
+		lead = sim.Say(formGraceEndedAgain, g.name)
 	}
 	switch err := resp.Err; {
 	case err == nil:
 	case IsNotFound(err) || (IsConflict(err) && resp.Fault == nil):
 		// NotFound, or the uid precondition failed: another pod took the name.
 		return sim.Report{Actor: s.name, Models: "graceful deletion",
-			Summary: lead + "; it was already gone (" + resp.Outcome() + ")"}
+			Summary: lead.Then(sim.Say(formGraceGone, resp.Outcome()))}
 	default:
 		// The removal models the kubelet's final delete, which can fail like
 		// any request; the kubelet's status manager tries again on its next
@@ -453,12 +451,21 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 		g.retry = true
 		s.grace[g.uid] = ctx.After(GraceRetryPeriod, s.name, eventGraceEnd, g)
 		return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
-			Summary: lead + ", but removing it failed (" + err.Error() + "); trying again in " + GraceRetryPeriod.String()}
+			Summary: lead.Then(sim.Say(formGraceFailed, err.Error()).With(int64(GraceRetryPeriod)))}
 	}
 	s.fanOut(ctx, api.KindPod)
 	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
-		Summary: lead + ": removed (resourceVersion " + strconv.FormatUint(resp.ResourceVersion, 10) + ")"}
+		Summary: lead.Then(sim.Say(formGraceRemoved).With(int64(resp.ResourceVersion)))}
 }
+
+// The sentences of the grace period's end.
+var (
+	formGraceEnded      = sim.MustForm("grace period of pod/%s ended")
+	formGraceEndedAgain = sim.MustForm("removing pod/%s again after its grace period ended")
+	formGraceGone       = sim.MustForm("; it was already gone (%s)")
+	formGraceFailed     = sim.MustForm(", but removing it failed (%s); trying again in %D")
+	formGraceRemoved    = sim.MustForm(": removed (resourceVersion %u)")
+)
 
 // Describe says what a pending server event will do, for the agenda view.
 func (s *Server) Describe(ev sim.Event) string {
@@ -578,59 +585,55 @@ func verbModel(v Verb) string {
 	return "registry." + string(v)
 }
 
-func describe(req Request, resp Response, key, from string) string {
-	// One buffer for the sentence: every request is a step, and joining it
-	// from parts made a string of each.
-	var b strings.Builder
-	b.Grow(96 + len(key) + len(from))
-	b.WriteString(string(req.Verb))
-	b.WriteByte(' ')
-	b.WriteString(req.Resource())
+// The sentences of a request's step: who asked what, then how it went.
+var (
+	formRequest          = sim.MustForm("%s %s %s from %s: ")
+	formRequestOfMany    = sim.MustForm("%s %s from %s: ") // a list or watch names no object
+	formRequestFailed    = sim.MustForm("%s%[| (injected fault)]: %s")
+	formRequestListed    = sim.MustForm("%d items at resourceVersion %u")
+	formRequestWatching  = sim.MustForm("watch opened from resourceVersion %u (%d events to catch up)")
+	formRequestRemoved   = sim.MustForm("removed (resourceVersion %u)")
+	formRequestMarked    = sim.MustForm("marked for deletion (resourceVersion %u)")
+	formRequestRead      = sim.MustForm("ok")
+	formRequestUnchanged = sim.MustForm("ok, nothing changed")
+	formRequestWritten   = sim.MustForm("ok (resourceVersion %u)")
+	formIgnoredEvent     = sim.MustForm("ignored unknown event %q")
+)
+
+// describe is the sentence of a request's step. Every request is a step, so
+// it is said, not written: its facts are the request's verb, resource, key
+// and client, strings the request and the log already hold, and numbers.
+func describe(req Request, resp Response, key, from string) sim.Sentence {
+	var lead sim.Sentence
 	if key != "" {
-		b.WriteByte(' ')
-		b.WriteString(key)
+		lead = sim.Say(formRequest, string(req.Verb), req.Resource(), key, from)
+	} else {
+		lead = sim.Say(formRequestOfMany, string(req.Verb), req.Resource(), from)
 	}
-	b.WriteString(" from ")
-	b.WriteString(from)
-	b.WriteString(": ")
-	if resp.Err != nil {
-		b.WriteString(resp.Outcome())
-		if resp.Fault != nil {
-			b.WriteString(" (injected fault)")
-		}
-		b.WriteString(": ")
-		b.WriteString(resp.Err.Error())
-		return b.String()
-	}
+	var outcome sim.Sentence
 	switch {
+	case resp.Err != nil:
+		fault := int64(0)
+		if resp.Fault != nil {
+			fault = 1
+		}
+		outcome = sim.Say(formRequestFailed, resp.Outcome(), resp.Err.Error()).With(fault)
 	case req.Verb == VerbList:
-		sim.WriteUint(&b, uint64(len(resp.Items)))
-		b.WriteString(" items at resourceVersion ")
-		sim.WriteUint(&b, resp.ResourceVersion)
+		outcome = sim.Say(formRequestListed).With(int64(len(resp.Items)), int64(resp.ResourceVersion))
 	case req.Verb == VerbWatch:
-		b.WriteString("watch opened from resourceVersion ")
-		sim.WriteUint(&b, req.ListOptions.ResourceVersion)
-		b.WriteString(" (")
-		sim.WriteUint(&b, uint64(len(resp.Events)))
-		b.WriteString(" events to catch up)")
+		outcome = sim.Say(formRequestWatching).With(int64(req.ListOptions.ResourceVersion), int64(len(resp.Events)))
 	case req.Verb == VerbGet:
-		b.WriteString("ok")
+		outcome = sim.Say(formRequestRead)
 	case req.Verb == VerbDelete && resp.Deleted:
-		b.WriteString("removed (resourceVersion ")
-		sim.WriteUint(&b, resp.ResourceVersion)
-		b.WriteByte(')')
+		outcome = sim.Say(formRequestRemoved).With(int64(resp.ResourceVersion))
 	case req.Verb == VerbDelete:
-		b.WriteString("marked for deletion (resourceVersion ")
-		sim.WriteUint(&b, resp.ResourceVersion)
-		b.WriteByte(')')
+		outcome = sim.Say(formRequestMarked).With(int64(resp.ResourceVersion))
 	case len(resp.Events) == 0:
-		b.WriteString("ok, nothing changed")
+		outcome = sim.Say(formRequestUnchanged)
 	default:
-		b.WriteString("ok (resourceVersion ")
-		sim.WriteUint(&b, resp.ResourceVersion)
-		b.WriteByte(')')
+		outcome = sim.Say(formRequestWritten).With(int64(resp.ResourceVersion))
 	}
-	return b.String()
+	return lead.Then(outcome)
 }
 
 func touched(req Request, resp Response, key string) []sim.Ref {

@@ -18,7 +18,7 @@ type client struct{ replies []*Reply }
 func (c *client) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	r := ev.Data.(*Reply)
 	c.replies = append(c.replies, r)
-	return sim.Report{Actor: "client", Summary: "got " + r.Response.Outcome() + " for " + r.Request.String()}
+	return sim.Report{Actor: "client", Summary: sim.Text("got " + r.Response.Outcome() + " for " + r.Request.String())}
 }
 func (c *client) Snapshot() any { return append([]*Reply(nil), c.replies...) }
 func (c *client) Restore(v any) { c.replies = append([]*Reply(nil), v.([]*Reply)...) }
@@ -34,10 +34,10 @@ func (w *watcher) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case *WatchDelivery:
 		m := d.Event.Object.Meta()
 		w.events = append(w.events, string(d.Event.Type)+" "+m.Name+"@"+m.ResourceVersion)
-		return sim.Report{Actor: "watcher", Summary: "heard " + string(d.Event.Type) + " " + m.Name}
+		return sim.Report{Actor: "watcher", Summary: sim.Text("heard " + string(d.Event.Type) + " " + m.Name)}
 	case *Reply:
 		w.opened = append(w.opened, d)
-		return sim.Report{Actor: "watcher", Summary: "watch " + d.Response.Outcome()}
+		return sim.Report{Actor: "watcher", Summary: sim.Text("watch " + d.Response.Outcome())}
 	}
 	return sim.Report{}
 }
@@ -98,7 +98,7 @@ func TestServerRequestAndResponseAreSeparateEvents(t *testing.T) {
 	assert.Equal(t, "apiserver", steps[0].Actor)
 	assert.Equal(t, time.Millisecond, steps[0].At)
 	assert.Equal(t, "registry.Create", steps[0].Models)
-	assert.Regexp(t, `^create pods default/web-[a-z0-9]{5} from client: ok \(resourceVersion 1\)$`, steps[0].Summary)
+	assert.Regexp(t, `^create pods default/web-[a-z0-9]{5} from client: ok \(resourceVersion 1\)$`, steps[0].Summary.String())
 	require.Len(t, steps[0].Touched, 1)
 	assert.Equal(t, "pod", steps[0].Touched[0].Kind)
 
@@ -234,7 +234,7 @@ func TestServerRetriesAGraceEndRemovalThatFailed(t *testing.T) {
 			w.send(Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name})
 			var summaries []string
 			for _, s := range w.stabilize(t) {
-				summaries = append(summaries, s.Summary)
+				summaries = append(summaries, s.Summary.String())
 			}
 			_, ok := w.srv.Store().Object(api.KindPod, "default", name)
 			assert.False(t, ok, "removed in the end: %q", summaries)
@@ -262,7 +262,7 @@ func TestServerCancelsGraceEndWhenPodGoesEarlier(t *testing.T) {
 		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero}})
 	steps := w.stabilize(t)
 	for _, s := range steps {
-		assert.NotContains(t, s.Summary, "grace period", "the grace-end event was cancelled")
+		assert.NotContains(t, s.Summary.String(), "grace period", "the grace-end event was cancelled")
 	}
 	assert.Less(t, w.k.Now(), time.Second)
 }
@@ -279,7 +279,7 @@ func TestServerRequestLog(t *testing.T) {
 	require.Len(t, log, 3)
 	assert.Equal(t, "Forbidden", log[0].Outcome)
 	require.NotNil(t, log[0].Fault)
-	assert.Contains(t, steps[0].Summary, "(injected fault)")
+	assert.Contains(t, steps[0].Summary.String(), "(injected fault)")
 	assert.Equal(t, "ok", log[1].Outcome)
 	assert.Nil(t, log[1].Fault)
 	assert.Equal(t, "NotFound", log[2].Outcome)
@@ -406,4 +406,40 @@ func TestSlabNeverRewritesASlotItHandedOut(t *testing.T) {
 	for i, d := range held {
 		assert.Equal(t, uint64(i), d.WatchID)
 	}
+}
+
+// TestARequestStepSaysWhatHappenedWithoutWritingIt: a request's step says
+// who asked what and how it went, and saying it allocates nothing, since
+// every request is a step and almost none is read.
+func TestARequestStepSaysWhatHappenedWithoutWritingIt(t *testing.T) {
+	create := Request{Verb: VerbCreate, Kind: api.KindPod, Namespace: "default"}
+	list := Request{Verb: VerbList, Kind: api.KindPod}
+	watch := Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 7}}
+	status := Request{Verb: VerbUpdate, Kind: api.KindReplicaSet, Subresource: SubresourceStatus}
+	del := Request{Verb: VerbDelete, Kind: api.KindPod}
+	conflict := newConflict("", "pods", "web-1", "the object has been modified")
+	for _, c := range []struct {
+		req  Request
+		resp Response
+		key  string
+		want string
+	}{
+		{create, Response{ResourceVersion: 12, Events: make([]WatchEvent, 1)}, "default/web-1",
+			"create pods default/web-1 from rs-worker-1: ok (resourceVersion 12)"},
+		{create, Response{}, "default/web-1", "create pods default/web-1 from rs-worker-1: ok, nothing changed"},
+		{Request{Verb: VerbGet, Kind: api.KindPod}, Response{}, "default/web-1", "get pods default/web-1 from rs-worker-1: ok"},
+		{list, Response{Items: make([]api.Object, 3), ResourceVersion: 9}, "", "list pods from rs-worker-1: 3 items at resourceVersion 9"},
+		{watch, Response{Events: make([]WatchEvent, 2)}, "", "watch pods from rs-worker-1: watch opened from resourceVersion 7 (2 events to catch up)"},
+		{status, Response{ResourceVersion: 4, Events: make([]WatchEvent, 1)}, "default/web",
+			"update replicasets/status default/web from rs-worker-1: ok (resourceVersion 4)"},
+		{del, Response{ResourceVersion: 5, Deleted: true}, "default/web-1", "delete pods default/web-1 from rs-worker-1: removed (resourceVersion 5)"},
+		{del, Response{ResourceVersion: 6}, "default/web-1", "delete pods default/web-1 from rs-worker-1: marked for deletion (resourceVersion 6)"},
+	} {
+		var s sim.Sentence
+		allocs := testing.AllocsPerRun(10, func() { s = describe(c.req, c.resp, c.key, "rs-worker-1") })
+		assert.Equal(t, c.want, s.String())
+		assert.Zero(t, allocs, c.want)
+	}
+	failed := describe(create, Response{Err: conflict, Fault: &FaultRule{}}, "default/web-1", "rs-worker-1")
+	assert.Equal(t, "create pods default/web-1 from rs-worker-1: Conflict (injected fault): "+conflict.Error(), failed.String())
 }

@@ -18,6 +18,25 @@ const (
 	Deleted  EventType = "DELETED"
 )
 
+// TypeWords is a choice hole of sim.Form that says an event's type, given
+// the number EventType.Choice returns: a sentence that names an event then
+// keeps its type among its small choices rather than its strings.
+const TypeWords = "%[ADDED|MODIFIED|DELETED]"
+
+// Choice is the type's number for TypeWords; 255, which TypeWords does
+// not name, for a type it does not know.
+func (t EventType) Choice() int64 {
+	switch t {
+	case Added:
+		return 0
+	case Modified:
+		return 1
+	case Deleted:
+		return 2
+	}
+	return 255
+}
+
 // WatchEvent is one change to one object, as a watch delivers it.
 type WatchEvent struct {
 	Type EventType

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sim"
 )
 
 func TestWatchDeliversEveryChangeInOrder(t *testing.T) {
@@ -179,4 +180,14 @@ func TestWritesReportTheirEvents(t *testing.T) {
 	require.NoError(t, resp.Err)
 	assert.Equal(t, []string{"MODIFIED a"}, eventTypes(resp.Events))
 	h.check()
+}
+
+// TestTypeWordsSayEachEventType: a sentence that names an event by its
+// type's choice says the type's own name.
+func TestTypeWordsSayEachEventType(t *testing.T) {
+	f := sim.MustForm("saw " + TypeWords)
+	for _, typ := range []EventType{Added, Modified, Deleted} {
+		assert.Equal(t, "saw "+string(typ), sim.Say(f).With(typ.Choice()).String())
+	}
+	assert.Equal(t, "saw %![255]", sim.Say(f).With(EventType("BOOKMARK").Choice()).String(), "a type it does not know shows")
 }

@@ -145,12 +145,12 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Touched: []sim.Ref{ref},
-			Summary: "nothing happens to " + ref.String() + ": the pod is gone"}
+			Summary: sim.Say(formNothingGone, ref.Name)}
 	}
 	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
 	if msg := p.cannot(PodAction(kind)); msg != "" {
 		rep.Models = "syncPod"
-		rep.Summary = "nothing happens to " + ref.String() + ": " + msg
+		rep.Summary = sim.Say(formNothingHappens, ref.Name, msg)
 		return rep
 	}
 	p = k.mut(d.key)
@@ -164,15 +164,14 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 		if p.pod.Spec.RestartPolicy == api.RestartNever {
 			p.state, p.phase = PodFinished, api.PodFailed
 			k.writeStatus(ctx, p)
-			rep.Summary = "the container of " + ref.String() + " exited with an error (exit code 1); its restartPolicy is Never, so the pod has Failed"
+			rep.Summary = sim.Say(formCrashedForGood, ref.Name)
 			return rep
 		}
 		p.restarts++
 		p.state = PodCrashed
 		k.setTimer(ctx, p, k.startDelay, eventRestarted)
 		k.writeStatus(ctx, p)
-		rep.Summary = "the container of " + ref.String() + " exited with an error (exit code 1): the kubelet restarts it (restart " +
-			strconv.Itoa(int(p.restarts)) + "); the pod is not Ready until it is back at t=" + sim.FormatSeconds(p.at)
+		rep.Summary = sim.Say(formCrashed, ref.Name).With(int64(p.restarts), int64(p.at))
 	case eventEvict:
 		rep.Models = "evictionManager"
 		k.cancelTimer(ctx, p)
@@ -181,11 +180,11 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 		p.setCond(condReady, api.ConditionFalse, now)
 		p.setCond(condContainersReady, api.ConditionFalse, now)
 		k.writeStatus(ctx, p)
-		rep.Summary = "evicted " + ref.String() + " because node " + p.node + " is low on memory: the pod is Failed (reason Evicted) and stays in the API; its containers are stopped"
+		rep.Summary = sim.Say(formEvicted, ref.Name, p.node)
 	case eventSetReady:
 		rep.Models = "prober"
 		if p.ready == d.ready {
-			rep.Summary = "the readiness of " + ref.String() + " is already " + strconv.FormatBool(d.ready) + ": nothing to report"
+			rep.Summary = sim.Say(formAlreadyReady, ref.Name).With(readyChoice(d.ready))
 			return rep
 		}
 		p.ready = d.ready
@@ -197,13 +196,26 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 		p.setCond(condContainersReady, status, now)
 		k.writeStatus(ctx, p)
 		if d.ready {
-			rep.Summary = "the readiness probe of " + ref.String() + " passes again: reporting the pod Ready"
+			rep.Summary = sim.Say(formProbePasses, ref.Name)
 		} else {
-			rep.Summary = "the readiness probe of " + ref.String() + " fails: reporting the pod not Ready (its container keeps running)"
+			rep.Summary = sim.Say(formProbeFails, ref.Name)
 		}
 	}
 	return rep
 }
+
+// The sentences of what happens to a pod: a crash, an eviction, a readiness
+// flip.
+var (
+	formNothingGone    = sim.MustForm("nothing happens to pod/%s: the pod is gone")
+	formNothingHappens = sim.MustForm("nothing happens to pod/%s: %s")
+	formCrashedForGood = sim.MustForm("the container of pod/%s exited with an error (exit code 1); its restartPolicy is Never, so the pod has Failed")
+	formCrashed        = sim.MustForm("the container of pod/%s exited with an error (exit code 1): the kubelet restarts it (restart %d); the pod is not Ready until it is back at t=%T")
+	formEvicted        = sim.MustForm("evicted pod/%s because node %s is low on memory: the pod is Failed (reason Evicted) and stays in the API; its containers are stopped")
+	formAlreadyReady   = sim.MustForm("the readiness of pod/%s is already %[false|true]: nothing to report")
+	formProbePasses    = sim.MustForm("the readiness probe of pod/%s passes again: reporting the pod Ready")
+	formProbeFails     = sim.MustForm("the readiness probe of pod/%s fails: reporting the pod not Ready (its container keeps running)")
+)
 
 // namespaceOf returns the namespace part of a "namespace/name" key.
 func namespaceOf(key string) string {

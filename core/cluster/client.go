@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"maps"
-	"strconv"
 
 	"github.com/reconcilelab/rlab/core/api"
 
@@ -51,29 +50,36 @@ func (c *Client) Reply(id uint64) (*apistore.Reply, bool) {
 func (c *Client) Handle(_ *sim.Context, ev sim.Event) sim.Report {
 	rep, ok := ev.Data.(*apistore.Reply)
 	if ev.Kind != apistore.EventResponse || !ok {
-		return sim.Report{Actor: c.name, Summary: "ignored unexpected event " + strconv.Quote(ev.Kind)}
+		return sim.Report{Actor: c.name, Summary: sim.Say(formUnexpectedEvent, ev.Kind)}
 	}
 	if _, sent := c.replies[rep.ID]; sent {
 		c.replies[rep.ID] = rep
 	}
-	what := rep.Request.String()
 	if node, ok := rep.Request.Object.(*api.Node); ok && rep.Request.Verb == apistore.VerbUpdate && rep.Response.Err == nil {
 		if node.Spec.Unschedulable {
 			return sim.Report{Actor: c.name, Models: "kubectl cordon", Touched: []sim.Ref{{Kind: "node", Name: node.Metadata.Name}},
-				Summary: "node/" + node.Metadata.Name + " is cordoned (spec.unschedulable=true, resourceVersion " +
-					rvText(rep.Response.ResourceVersion) + "): the scheduler places no new pods there; pods already there stay"}
+				Summary: sim.Say(formCordoned, node.Metadata.Name).With(int64(rep.Response.ResourceVersion))}
 		}
 		return sim.Report{Actor: c.name, Models: "kubectl uncordon", Touched: []sim.Ref{{Kind: "node", Name: node.Metadata.Name}},
-			Summary: "node/" + node.Metadata.Name + " is uncordoned (spec.unschedulable=false, resourceVersion " +
-				rvText(rep.Response.ResourceVersion) + "): the scheduler may place pods there again"}
+			Summary: sim.Say(formUncordoned, node.Metadata.Name).With(int64(rep.Response.ResourceVersion))}
 	}
+	// The request's words are written for kubectl's answers only, a
+	// learner's commands, never for a controller's requests.
+	what := rep.Request.String()
 	if rep.Response.Err != nil {
-		return sim.Report{Actor: c.name, Models: "kubectl",
-			Summary: "the API server refused " + what + ": " + rep.Response.Err.Error()}
+		return sim.Report{Actor: c.name, Models: "kubectl", Summary: sim.Say(formRefused, what, rep.Response.Err.Error())}
 	}
-	return sim.Report{Actor: c.name, Models: "kubectl",
-		Summary: "the API server accepted " + what + " (resourceVersion " + rvText(rep.Response.ResourceVersion) + ")"}
+	return sim.Report{Actor: c.name, Models: "kubectl", Summary: sim.Say(formAccepted, what).With(int64(rep.Response.ResourceVersion))}
 }
+
+// The sentences of the answers a client (kubectl) reads.
+var (
+	formUnexpectedEvent = sim.MustForm("ignored unexpected event %q")
+	formCordoned        = sim.MustForm("node/%s is cordoned (spec.unschedulable=true, resourceVersion %u): the scheduler places no new pods there; pods already there stay")
+	formUncordoned      = sim.MustForm("node/%s is uncordoned (spec.unschedulable=false, resourceVersion %u): the scheduler may place pods there again")
+	formRefused         = sim.MustForm("the API server refused %s: %s")
+	formAccepted        = sim.MustForm("the API server accepted %s (resourceVersion %u)")
+)
 
 // Describe says what a pending answer is, for the agenda view.
 func (c *Client) Describe(ev sim.Event) string {

@@ -62,9 +62,9 @@ func TestPodGoesFromCreatedToRunningAndReady(t *testing.T) {
 	h.stabilize()
 
 	schedule := h.firstStep("scheduler", "schedulePod", "web-1")
-	assert.Contains(t, schedule.Summary, "assigned pod/web-1 to node-1")
+	assert.Contains(t, schedule.Summary.String(), "assigned pod/web-1 to node-1")
 	bind := h.firstStep("scheduler", "bind", "web-1")
-	assert.Contains(t, bind.Summary, "bound pod/web-1 to node-1")
+	assert.Contains(t, bind.Summary.String(), "bound pod/web-1 to node-1")
 	admit := h.firstStep("kubelet/node-1", "HandlePodAdditions", "web-1")
 	start := h.firstStep("kubelet/node-1", "syncPod", "web-1")
 	assert.Less(t, schedule.N, bind.N)
@@ -198,7 +198,7 @@ func TestUncordonSchedulesThePendingPods(t *testing.T) {
 	}
 	assert.Equal(t, []string{"default/p1", "default/p2"}, h.c.Scheduler.View().Unschedulable)
 	fail := h.firstStep("scheduler", "schedulePod", "p1")
-	assert.Equal(t, "pod/p1 is unschedulable: 0/3 nodes are available: 3 node(s) were unschedulable; it waits until a node is added or uncordoned", fail.Summary)
+	assert.Equal(t, "pod/p1 is unschedulable: 0/3 nodes are available: 3 node(s) were unschedulable; it waits until a node is added or uncordoned", fail.Summary.String())
 	_, ok := h.c.Kubelets.Pod("default", "p1")
 	assert.False(t, ok, "no kubelet holds an unbound pod")
 
@@ -252,7 +252,7 @@ func TestPodsOfANodeCreatedLaterStartWhenItsKubeletDoes(t *testing.T) {
 	require.NoError(t, h.c.CreateNode("node-4", map[string]string{"disk": "ssd"}))
 	assert.EqualError(t, h.c.CreateNode("node-4", nil), `nodes "node-4" already exists`, "a node being created counts as existing")
 	start := h.until("node-4's kubelet starts", func(s sim.StepResult) bool { return s.Actor == "kubelet/node-4" })
-	assert.Contains(t, start.Summary, "it takes over pod/early, bound here before the node existed")
+	assert.Contains(t, start.Summary.String(), "it takes over pod/early, bound here before the node existed")
 	h.stabilize()
 
 	node := h.node("node-4")
@@ -447,7 +447,7 @@ func TestSetReadyFlipsTheReadyCondition(t *testing.T) {
 	h.advance(5 * time.Second)
 	require.NoError(t, h.c.Kubelets.SetReady("default", "web", false))
 	same := h.step()
-	assert.Contains(t, same.Summary, "is already false: nothing to report")
+	assert.Contains(t, same.Summary.String(), "is already false: nothing to report")
 	h.stabilize()
 	again, _ := condition(h.pod("web"), api.PodReady)
 	assert.Equal(t, ready.LastTransitionTime, again.LastTransitionTime, "no change, no new transition time")
@@ -469,7 +469,7 @@ func TestDeleteWithGraceIsRemovedKubeletStopLater(t *testing.T) {
 
 	h.deletePod("web", 30)
 	seen := h.until("the kubelet sees the deletion", func(s sim.StepResult) bool { return s.Actor == "kubelet/node-1" && s.Models == "killPod" })
-	assert.Contains(t, seen.Summary, "saw pod/web being deleted (grace period 30s")
+	assert.Contains(t, seen.Summary.String(), "saw pod/web being deleted (grace period 30s")
 	kp, _ := h.c.Kubelets.Pod("default", "web")
 	assert.Equal(t, "stopping at t="+sim.FormatSeconds(seen.At+DefaultKubeletStop), kp.String())
 	assert.NotNil(t, h.pod("web").Metadata.DeletionTimestamp, "the pod stays while its containers stop")
@@ -478,10 +478,10 @@ func TestDeleteWithGraceIsRemovedKubeletStopLater(t *testing.T) {
 	assert.Equal(t, DefaultKubeletStop, stop.At-seen.At)
 	removed := h.until("the pod is removed", func(s sim.StepResult) bool { return s.Actor == "apiserver" && !h.hasPod("web") })
 	assert.Equal(t, stop.At+time.Millisecond, removed.At)
-	assert.Contains(t, removed.Summary, "delete pods default/web from kubelet: removed")
+	assert.Contains(t, removed.Summary.String(), "delete pods default/web from kubelet: removed")
 	h.stabilize()
 	gone := h.firstStep("kubelet/node-1", "HandlePodRemoves", "web")
-	assert.Contains(t, gone.Summary, "is gone from the API server: its kubelet had stopped it and removed it")
+	assert.Contains(t, gone.Summary.String(), "is gone from the API server: its kubelet had stopped it and removed it")
 	_, held := h.c.Kubelets.Pod("default", "web")
 	assert.False(t, held)
 
@@ -542,7 +542,7 @@ func TestDeleteWithGraceShorterThanKubeletStopEndsAtTheDeadline(t *testing.T) {
 			assert.False(t, h.hasPod("web"))
 			var removedAt time.Duration
 			for _, s := range h.steps {
-				if s.Actor == "apiserver" && s.N > marked.N && removedAt == 0 && containsAll(s.Summary, "pod", "web", "removed") {
+				if s.Actor == "apiserver" && s.N > marked.N && removedAt == 0 && containsAll(s.Summary.String(), "pod", "web", "removed") {
 					removedAt = s.At
 				}
 			}
@@ -591,9 +591,9 @@ func TestBindFailureIsRetriedAfterABackoff(t *testing.T) {
 
 	failures := h.stepsOf("scheduler", "handleBindingCycleError", "web")
 	require.Len(t, failures, 2)
-	assert.Contains(t, failures[0].Summary, "binding pod/web to node-1 failed (Conflict")
-	assert.Contains(t, failures[0].Summary, "tried again in 1s")
-	assert.Contains(t, failures[1].Summary, "tried again in 2s")
+	assert.Contains(t, failures[0].Summary.String(), "binding pod/web to node-1 failed (Conflict")
+	assert.Contains(t, failures[0].Summary.String(), "tried again in 1s")
+	assert.Contains(t, failures[1].Summary.String(), "tried again in 2s")
 	retries := h.stepsOf("scheduler", "flushBackoffQCompleted", "web")
 	require.Len(t, retries, 2)
 	assert.Equal(t, BindInitialBackoff, retries[0].At-failures[0].At)
@@ -620,7 +620,7 @@ func TestBarePodCreatedRunningIsAdopted(t *testing.T) {
 	h.user.Send(apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindPod, Subresource: apistore.SubresourceStatus, Object: st})
 	h.stabilize()
 	adopted := h.firstStep("kubelet/node-1", "HandlePodUpdates", "bare")
-	assert.Contains(t, adopted.Summary, "saw another writer report pod/bare Running and Ready before its containers started")
+	assert.Contains(t, adopted.Summary.String(), "saw another writer report pod/bare Running and Ready before its containers started")
 	assert.Zero(t, h.requests("kubelet", apistore.VerbUpdate, "pods/status"), "the kubelet keeps the status it found")
 	require.NoError(t, h.c.Kubelets.SetReady("default", "bare", false), "an adopted pod runs")
 }
@@ -654,7 +654,7 @@ func TestFailedStatusWriteIsRetried(t *testing.T) {
 	h.createPod("web", "node-1")
 	h.stabilize()
 	failed := h.firstStep("kubelet/node-1", "statusManager.syncPod", "web")
-	assert.Contains(t, failed.Summary, "writing the status of pod/web failed")
+	assert.Contains(t, failed.Summary.String(), "writing the status of pod/web failed")
 	again := h.firstStep("kubelet/node-1", "statusManager.syncBatch", "web")
 	assert.Equal(t, statusRetryPeriod, again.At-failed.At)
 	assert.Equal(t, api.PodRunning, h.pod("web").Status.Phase)
@@ -670,7 +670,7 @@ func TestFailedRemovalLeavesASnapshotOfThePodAsItWas(t *testing.T) {
 	h.stabilize()
 	h.deletePod("web", 30)
 	h.until("the kubelet removes the pod", func(r sim.StepResult) bool {
-		return r.Actor == "kubelet/node-1" && strings.HasPrefix(r.Summary, "stopped the containers of pod/web")
+		return r.Actor == "kubelet/node-1" && strings.HasPrefix(r.Summary.String(), "stopped the containers of pod/web")
 	})
 	_, err := h.store.Faults().Add(apistore.FaultRule{Verb: apistore.VerbDelete, Resource: "pods", Count: 1})
 	require.NoError(t, err)
@@ -678,9 +678,9 @@ func TestFailedRemovalLeavesASnapshotOfThePodAsItWas(t *testing.T) {
 	require.Equal(t, PodRemoving, snap.pods.Read()["default/web"].state)
 
 	failed := h.until("the removal fails", func(r sim.StepResult) bool {
-		return r.Actor == "kubelet/node-1" && strings.HasPrefix(r.Summary, "removing pod/web failed")
+		return r.Actor == "kubelet/node-1" && strings.HasPrefix(r.Summary.String(), "removing pod/web failed")
 	})
-	assert.Contains(t, failed.Summary, "trying again in")
+	assert.Contains(t, failed.Summary.String(), "trying again in")
 	assert.Equal(t, PodStopping, h.c.Kubelets.pods.Read()["default/web"].state)
 	assert.Equal(t, PodRemoving, snap.pods.Read()["default/web"].state, "the snapshot's record is not the live one")
 }

@@ -133,8 +133,8 @@ func (h *harness) stepsOf(actor, models, name string) []sim.StepResult {
 		if s.Actor != actor || (models != "" && s.Models != models) {
 			continue
 		}
-		if name != "" && !strings.Contains(s.Summary, "pod/"+name+" ") && !strings.HasSuffix(s.Summary, "pod/"+name) &&
-			!strings.Contains(s.Summary, "pod/"+name+",") && !strings.Contains(s.Summary, "pod/"+name+":") {
+		if name != "" && !strings.Contains(s.Summary.String(), "pod/"+name+" ") && !strings.HasSuffix(s.Summary.String(), "pod/"+name) &&
+			!strings.Contains(s.Summary.String(), "pod/"+name+",") && !strings.Contains(s.Summary.String(), "pod/"+name+":") {
 			continue
 		}
 		out = append(out, s)

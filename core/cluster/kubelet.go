@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -292,10 +291,10 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {
 	case eventStart:
 		k.podsR.list(ctx, k.srv, k.name)
-		return sim.Report{Actor: k.name, Models: "Kubelet.Run", Summary: "the kubelets start: listing pods, to watch them from there"}
+		return sim.Report{Actor: k.name, Models: "Kubelet.Run", Summary: sim.Text("the kubelets start: listing pods, to watch them from there")}
 	case eventRelist:
 		k.podsR.list(ctx, k.srv, k.name)
-		return sim.Report{Actor: k.name, Models: "Reflector.list", Summary: "listing pods again after a failed list or watch"}
+		return sim.Report{Actor: k.name, Models: "Reflector.list", Summary: sim.Text("listing pods again after a failed list or watch")}
 	case eventNodeStart:
 		return k.nodeStart(ctx, ev.Data.(string))
 	case eventRegister:
@@ -306,7 +305,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		d := *ev.Data.(*apistore.WatchDelivery)
 		if !k.podsR.accept(d) {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
-				Summary: "discarded " + string(d.Event.Type) + " " + refOf(d.Event.Object).String() + ": it belongs to a watch that is closed"}
+				Summary: sim.Say(formDiscarded, string(d.Event.Type), refOf(d.Event.Object).Kind, refOf(d.Event.Object).Name)}
 		}
 		return k.podEvent(ctx, d.Event)
 	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
@@ -314,7 +313,79 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventCrash, eventEvict, eventSetReady:
 		return k.action(ctx, ev.Kind, ev.Data.(actionData))
 	}
-	return sim.Report{Actor: k.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: k.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
+}
+
+// The kubelets' sentences. They see every pod event and run every pod's
+// containers, so the sentences of their pod steps are said, with the pod's
+// and node's names, its phase and the times as facts.
+var (
+	formTakesOverOne   = sim.MustForm("; it takes over pod/%s, bound here before the node existed")
+	formTakesOver      = sim.MustForm("; it takes over %d pods bound here before the node existed")
+	formRegistering    = sim.MustForm("the kubelet of node %s starts and registers its node with the API server (Ready)")
+	formRegisterAgain  = sim.MustForm("the kubelet of node %s tries again to register its node with the API server")
+	formStaleRegister  = sim.MustForm("ignored the answer to an earlier registration of node %s")
+	formRegistered     = sim.MustForm("node %s is registered (resourceVersion %u); the scheduler can place pods there once it hears of it")
+	formWasRegistered  = sim.MustForm("node %s was already registered; the kubelet goes on with it")
+	formRegisterLost   = sim.MustForm("registering node %s failed for good: %s")
+	formRegisterRetry  = sim.MustForm("registering node %s failed (%s); trying again in %D")
+	formKubeletListed  = sim.MustForm("listed %{pod|pods} at resourceVersion %u: %d on nodes with a kubelet")
+	formKubeletWaiting = sim.MustForm(", %d waiting for their node's kubelet; watching pods from there")
+	formWatchingPods   = sim.MustForm("; watching pods from there")
+
+	formUnknownGone = sim.MustForm("saw pod/%s deleted; no kubelet was running it")
+	formGone        = sim.MustForm("pod/%s is gone from the API server: %s")
+
+	formUnbound         = sim.MustForm("saw pod/%s, which is not bound to a node yet: no kubelet runs it until the scheduler binds it")
+	formNoKubelet       = sim.MustForm("saw pod/%s bound to %s, which has no running kubelet: it stays Pending until a kubelet starts there")
+	formBeingRemoved    = sim.MustForm("saw pod/%s change while it is being removed: nothing to do")
+	formFinishedAsIs    = sim.MustForm("saw pod/%s as reported: %s; nothing runs any more")
+	formMarkedFinished  = sim.MustForm("saw pod/%s marked %s by another writer: its containers are stopped for good")
+	formWhileStopping   = sim.MustForm("saw pod/%s change while its containers stop: nothing more to do")
+	formAdmittedRunning = sim.MustForm("admitted pod/%s, which another writer already reports Running" + readyWords + ": it runs as reported")
+	formAdmitted        = sim.MustForm("admitted pod/%s: pulling the image and starting its containers; it will be Running and Ready in %s (t=%T)")
+	formOvertaken       = sim.MustForm("saw another writer report pod/%s Running" + readyWords + " before its containers started: it runs as reported")
+	formWhileStarting   = sim.MustForm("saw pod/%s change while its containers start (Running at t=%T): nothing to do yet")
+	formWhileRestarting = sim.MustForm("saw pod/%s change while its container restarts (back at t=%T): nothing to do yet")
+	formAsReported      = sim.MustForm("saw pod/%s as its kubelet reported it: %s; nothing to do")
+	formRunsAsBefore    = sim.MustForm("saw pod/%s change; it runs" + readyWords + " as before, nothing to do")
+
+	formKilledAtOnce  = sim.MustForm("saw pod/%s deleted with no grace period: the API server removes it at once and its containers are killed")
+	formKilledAtEnd   = sim.MustForm("saw pod/%s being deleted" + graceWords + ": the grace period ends before its containers would have stopped (kubelet-stop %D), so they are killed then, and the API server removes the pod")
+	formKilledInGrace = sim.MustForm("saw pod/%s being deleted" + graceWords + ": its containers are killed and the pod removed as the grace period ends")
+	formStopping      = sim.MustForm("saw pod/%s being deleted" + graceWords + ": stopping its containers; the pod will be removed at t=%T")
+
+	formTimerGone     = sim.MustForm("a timer of pod/%s fired, but the pod is gone")
+	formStarted       = sim.MustForm("started the containers of pod/%s: reporting it Running and Ready")
+	formRestarted     = sim.MustForm("restarted the container of pod/%s (restart %d): reporting it Running and Ready again")
+	formStopped       = sim.MustForm("stopped the containers of pod/%s: removing the pod from the API server (delete with grace period 0, uid precondition)")
+	formStatusAgain   = sim.MustForm("writing the status of pod/%s again (%s) after the last write failed")
+	formTimerMovedOn  = sim.MustForm("a timer of pod/%s fired, but the pod has moved on (%s): nothing to do")
+	formStatusStored  = sim.MustForm("the API server stored the status of pod/%s (%s, %[not Ready|Ready], resourceVersion %u)")
+	formStatusSame    = sim.MustForm("the API server stored the status of pod/%s (unchanged, resourceVersion %u)")
+	formStatusLetBe   = sim.MustForm("writing the status of pod/%s failed (%s); the pod is gone or was replaced, so the kubelet lets it be")
+	formStatusRetry   = sim.MustForm("writing the status of pod/%s failed (%s); the status manager tries again in %D")
+	formStatusEarlier = sim.MustForm("an earlier status write of pod/%s failed (%s); a later one is on its way")
+	formRemoved       = sim.MustForm("the API server removed pod/%s (resourceVersion %u)")
+	formAlreadyGone   = sim.MustForm("pod/%s was already gone when its kubelet removed it")
+	formNameTaken     = sim.MustForm("removing pod/%s failed: another pod has taken its name (%s)")
+	formRemoveRetry   = sim.MustForm("removing pod/%s failed (%s); trying again in %D")
+	formRemoveFailed  = sim.MustForm("removing pod/%s failed (%s)")
+)
+
+const (
+	// readyWords says whether a Running pod is Ready, from a choice
+	// (readyChoice).
+	readyWords = "%[, not Ready| and Ready]"
+	// graceWords says a deletion's grace period and when it ends.
+	graceWords = " (grace period %ds, until t=%T)"
+)
+
+func readyChoice(ready bool) int64 {
+	if ready {
+		return 1
+	}
+	return 0
 }
 
 // nodeStart starts a node's kubelet: it registers the node and takes over
@@ -332,15 +403,15 @@ func (k *Kubelets) nodeStart(ctx *sim.Context, name string) sim.Report {
 			continue
 		}
 		k.sync(ctx, p)
-		taken = append(taken, "pod/"+p.name)
+		taken = append(taken, p.name)
 		rep.Touched = append(rep.Touched, sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name})
 	}
 	switch len(taken) {
 	case 0:
 	case 1:
-		rep.Summary += "; it takes over " + taken[0] + ", bound here before the node existed"
+		rep.Summary = rep.Summary.Then(sim.Say(formTakesOverOne, taken[0]))
 	default:
-		rep.Summary += "; it takes over " + strconv.Itoa(len(taken)) + " pods bound here before the node existed"
+		rep.Summary = rep.Summary.Then(sim.Say(formTakesOver).With(int64(len(taken))))
 	}
 	return rep
 }
@@ -363,9 +434,9 @@ func (k *Kubelets) register(ctx *sim.Context, name string, again bool) sim.Repor
 		}}},
 	}
 	n.regID = k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindNode, Object: node})
-	summary := "the kubelet of node " + name + " starts and registers its node with the API server (Ready)"
+	summary := sim.Say(formRegistering, name)
 	if again {
-		summary = "the kubelet of node " + name + " tries again to register its node with the API server"
+		summary = sim.Say(formRegisterAgain, name)
 	}
 	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Summary: summary,
 		Touched: []sim.Ref{{Kind: "node", Name: name}}}
@@ -378,11 +449,11 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 		items, err := k.podsR.answered(ctx, k.srv, k.name, eventRelist, rep)
 		if err != nil {
 			return sim.Report{Actor: k.name, Models: "Reflector.ListAndWatch",
-				Summary: req.String() + " failed (" + err.Error() + "); listing pods again in " + relistDelay.String()}
+				Summary: sim.Say(formRelistIn, req.String(), err.Error(), "pods").With(int64(relistDelay))}
 		}
 		if req.Verb == apistore.VerbWatch {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
-				Summary: "watch of pods open from resourceVersion " + rvText(req.ListOptions.ResourceVersion)}
+				Summary: sim.Say(formWatchOpen, "pods").With(int64(req.ListOptions.ResourceVersion))}
 		}
 		return k.listed(ctx, items, rep.Response.ResourceVersion)
 	case req.Kind == api.KindNode && req.Verb == apistore.VerbCreate:
@@ -392,7 +463,7 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	case req.Kind == api.KindPod && req.Verb == apistore.VerbDelete:
 		return k.deleteAnswered(ctx, rep)
 	}
-	return sim.Report{Actor: k.name, Summary: "ignored the answer to " + req.String()}
+	return sim.Report{Actor: k.name, Summary: sim.Say(formIgnoredReply, req.String())}
 }
 
 func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
@@ -401,7 +472,7 @@ func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report 
 	i, ok := k.nodeIndex[name]
 	if !ok || k.nodes[i].regID != rep.ID {
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "ignored the answer to an earlier registration of node " + name}
+			Summary: sim.Say(formStaleRegister, name)}
 	}
 	n := &k.nodes[i]
 	n.regID = 0
@@ -409,18 +480,17 @@ func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report 
 	switch {
 	case err == nil:
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "node " + name + " is registered (resourceVersion " + rvText(rep.Response.ResourceVersion) +
-				"); the scheduler can place pods there once it hears of it"}
+			Summary: sim.Say(formRegistered, name).With(int64(rep.Response.ResourceVersion))}
 	case apistore.IsAlreadyExists(err):
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "node " + name + " was already registered; the kubelet goes on with it"}
+			Summary: sim.Say(formWasRegistered, name)}
 	case apistore.IsInvalid(err):
 		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-			Summary: "registering node " + name + " failed for good: " + err.Error()}
+			Summary: sim.Say(formRegisterLost, name, err.Error())}
 	}
 	ctx.After(relistDelay, k.name, eventRegister, name)
 	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
-		Summary: "registering node " + name + " failed (" + err.Error() + "); trying again in " + relistDelay.String()}
+		Summary: sim.Say(formRegisterRetry, name, err.Error()).With(int64(relistDelay))}
 }
 
 // listed takes in a list of pods: every pod is observed, and the pods held
@@ -446,12 +516,13 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 			k.forget(ctx, key)
 		}
 	}
-	summary := "listed " + plural(len(items), "pod") + " at resourceVersion " + rvText(rv) + ": " +
-		strconv.Itoa(admitted) + " on nodes with a kubelet"
+	summary := sim.Say(formKubeletListed).With(int64(len(items)), int64(rv), int64(admitted))
 	if waiting > 0 {
-		summary += ", " + strconv.Itoa(waiting) + " waiting for their node's kubelet"
+		summary = summary.Then(sim.Say(formKubeletWaiting).With(int64(waiting)))
+	} else {
+		summary = summary.Then(sim.Say(formWatchingPods))
 	}
-	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: summary + "; watching pods from there"}
+	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: summary}
 }
 
 func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
@@ -462,7 +533,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 		p := k.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
 			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
-				Summary: "saw pod/" + pod.Metadata.Name + " deleted; no kubelet was running it"}
+				Summary: sim.Say(formUnknownGone, pod.Metadata.Name)}
 		}
 		node, state, at := p.node, p.state, p.at
 		k.forget(ctx, key)
@@ -488,18 +559,14 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 			why = "its containers are killed at once and the kubelet forgets the pod"
 		}
 		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
-			Summary: "pod/" + pod.Metadata.Name + " is gone from the API server: " + why}
+			Summary: sim.Say(formGone, pod.Metadata.Name, why)}
 	}
 	models, summary := k.observe(ctx, key, pod)
 	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: []sim.Ref{ref}}
 }
 
 // observe takes in the current state of a pod and acts on it.
-//
-// Its sentences, and sync's, name the pod inline ("saw pod/" + name + ...)
-// rather than from a name joined first: each is then one string, and the
-// kubelets see every pod event.
-func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
+func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models string, summary sim.Sentence) {
 	p := k.pods.Read()[key]
 	if p != nil && p.uid != pod.Metadata.UID {
 		k.forget(ctx, key) // the name now belongs to a new pod
@@ -507,7 +574,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, 
 	}
 	node := pod.Spec.NodeName
 	if node == "" {
-		return "HandlePodAdditions", "saw pod/" + pod.Metadata.Name + ", which is not bound to a node yet: no kubelet runs it until the scheduler binds it"
+		return "HandlePodAdditions", sim.Say(formUnbound, pod.Metadata.Name)
 	}
 	if p == nil {
 		p = cow.Add(&k.pods, k.epoch, key, &kpod{namespace: pod.Metadata.Namespace, name: pod.Metadata.Name, uid: pod.Metadata.UID, node: node, key: key})
@@ -521,7 +588,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models, 
 			// Clip: the list may be shared with a snapshot.
 			k.waiting[node] = append(slices.Clip(k.waiting[node]), key)
 		}
-		return "HandlePodAdditions", "saw pod/" + p.name + " bound to " + node + ", which has no running kubelet: it stays Pending until a kubelet starts there"
+		return "HandlePodAdditions", sim.Say(formNoKubelet, p.name, node)
 	}
 	return k.sync(ctx, p)
 }
@@ -560,22 +627,22 @@ func (k *Kubelets) setTimer(ctx *sim.Context, p *kpod, d time.Duration, kind str
 
 // sync is the kubelet's syncPod: it compares the pod as the API has it with
 // what the kubelet is doing, and acts.
-func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
+func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models string, summary sim.Sentence) {
 	pod := p.pod
 	switch p.state {
 	case PodRemoving:
-		return "HandlePodUpdates", "saw pod/" + p.name + " change while it is being removed: nothing to do"
+		return "HandlePodUpdates", sim.Say(formBeingRemoved, p.name)
 	case PodFinished:
-		return "HandlePodUpdates", "saw pod/" + p.name + " as reported: " + p.phaseText() + "; nothing runs any more"
+		return "HandlePodUpdates", sim.Say(formFinishedAsIs, p.name, p.phaseText())
 	}
 	if isTerminal(pod) {
 		k.cancelTimer(ctx, p)
 		p.state, p.phase, p.running, p.ready = PodFinished, pod.Status.Phase, false, false
-		return "HandlePodUpdates", "saw pod/" + p.name + " marked " + pod.Status.Phase + " by another writer: its containers are stopped for good"
+		return "HandlePodUpdates", sim.Say(formMarkedFinished, p.name, pod.Status.Phase)
 	}
 	if pod.Metadata.DeletionTimestamp != nil {
 		if p.state == PodStopping {
-			return "HandlePodUpdates", "saw pod/" + p.name + " change while its containers stop: nothing more to do"
+			return "HandlePodUpdates", sim.Say(formWhileStopping, p.name)
 		}
 		return k.beginStop(ctx, p)
 	}
@@ -583,7 +650,7 @@ func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
 	case "", PodWaiting:
 		if pod.Status.Phase == api.PodRunning {
 			k.adopt(p, ctx.Wall())
-			return "HandlePodAdditions", "admitted pod/" + p.name + ", which another writer already reports Running" + readyText(p.ready) + ": it runs as reported"
+			return "HandlePodAdditions", sim.Say(formAdmittedRunning, p.name).With(readyChoice(p.ready))
 		}
 		now := ctx.Wall()
 		p.startTime = now
@@ -595,31 +662,21 @@ func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models, summary string) {
 		p.takeScheduled(now)
 		p.state = PodStarting
 		k.setTimer(ctx, p, k.startDelay, eventStarted)
-		var b strings.Builder
-		b.Grow(len(p.name) + len(k.startText) + 112)
-		write(&b, "admitted pod/", p.name, ": pulling the image and starting its containers; it will be Running and Ready in ", k.startText, " (t=")
-		sim.WriteSeconds(&b, p.at)
-		b.WriteByte(')')
-		return "HandlePodAdditions", b.String()
+		return "HandlePodAdditions", sim.Say(formAdmitted, p.name, k.startText).With(int64(p.at))
 	case PodStarting:
 		if pod.Status.Phase == api.PodRunning {
 			k.cancelTimer(ctx, p)
 			k.adopt(p, ctx.Wall())
-			return "HandlePodUpdates", "saw another writer report pod/" + p.name + " Running" + readyText(p.ready) + " before its containers started: it runs as reported"
+			return "HandlePodUpdates", sim.Say(formOvertaken, p.name).With(readyChoice(p.ready))
 		}
-		var b strings.Builder
-		b.Grow(len(p.name) + 96)
-		write(&b, "saw pod/", p.name, " change while its containers start (Running at t=")
-		sim.WriteSeconds(&b, p.at)
-		b.WriteString("): nothing to do yet")
-		return "HandlePodUpdates", b.String()
+		return "HandlePodUpdates", sim.Say(formWhileStarting, p.name).With(int64(p.at))
 	case PodCrashed:
-		return "HandlePodUpdates", "saw pod/" + p.name + " change while its container restarts (back at t=" + sim.FormatSeconds(p.at) + "): nothing to do yet"
+		return "HandlePodUpdates", sim.Say(formWhileRestarting, p.name).With(int64(p.at))
 	}
 	if p.reportedAs(pod) {
-		return "HandlePodUpdates", "saw pod/" + p.name + " as its kubelet reported it: " + p.phaseText() + "; nothing to do"
+		return "HandlePodUpdates", sim.Say(formAsReported, p.name, p.phaseText())
 	}
-	return "HandlePodUpdates", "saw pod/" + p.name + " change; it runs" + readyText(p.ready) + " as before, nothing to do"
+	return "HandlePodUpdates", sim.Say(formRunsAsBefore, p.name).With(readyChoice(p.ready))
 }
 
 // adopt takes over the status another writer gave a pod (a bare pod created
@@ -660,9 +717,8 @@ func (p *kpod) takeScheduled(now time.Time) {
 }
 
 // beginStop starts stopping a pod whose deletion the kubelet just saw.
-func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string) {
+func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models string, summary sim.Sentence) {
 	m := &p.pod.Metadata
-	name := "pod/" + p.name
 	k.cancelTimer(ctx, p)
 	p.state = PodStopping
 	grace := int64(0)
@@ -671,26 +727,24 @@ func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string)
 	}
 	if grace == 0 {
 		p.at = ctx.Now()
-		return "HandlePodUpdates", "saw " + name + " deleted with no grace period: the API server removes it at once and its containers are killed"
+		return "HandlePodUpdates", sim.Say(formKilledAtOnce, p.name)
 	}
 	left := max(m.DeletionTimestamp.Sub(ctx.Wall()), 0)
 	deadline := ctx.Now() + left
-	graceText := " (grace period " + strconv.FormatInt(grace, 10) + "s, until t=" + sim.FormatSeconds(deadline) + ")"
 	if left <= k.stopDelay {
 		if !k.srv.Config().NoGraceEnforcement {
 			// The API server models the kubelet's forced kill at the end of
 			// the grace period; the kubelet leaves it to that.
 			p.at = deadline
-			return "killPod", "saw " + name + " being deleted" + graceText + ": the grace period ends before its containers would have stopped (kubelet-stop " +
-				k.stopDelay.String() + "), so they are killed then, and the API server removes the pod"
+			return "killPod", sim.Say(formKilledAtEnd, p.name).With(grace, int64(deadline), int64(k.stopDelay))
 		}
 		// The removal is sent one request latency early, so that it reaches
 		// the API server when the grace period ends, not after.
 		k.setTimer(ctx, p, max(left-k.srv.Config().Latency, 0), eventStopped)
-		return "killPod", "saw " + name + " being deleted" + graceText + ": its containers are killed and the pod removed as the grace period ends"
+		return "killPod", sim.Say(formKilledInGrace, p.name).With(grace, int64(deadline))
 	}
 	k.setTimer(ctx, p, k.stopDelay, eventStopped)
-	return "killPod", "saw " + name + " being deleted" + graceText + ": stopping its containers; the pod will be removed at t=" + sim.FormatSeconds(p.at)
+	return "killPod", sim.Say(formStopping, p.name).With(grace, int64(deadline), int64(p.at))
 }
 
 // timer runs a pod's pending step: containers started or restarted, or
@@ -698,7 +752,7 @@ func (k *Kubelets) beginStop(ctx *sim.Context, p *kpod) (models, summary string)
 func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report {
 	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
-		return sim.Report{Actor: k.name, Models: "syncPod", Summary: "a timer of pod/" + keyName(d.key) + " fired, but the pod is gone"}
+		return sim.Report{Actor: k.name, Models: "syncPod", Summary: sim.Say(formTimerGone, keyName(d.key))}
 	}
 	p = cow.MutRead(&k.pods, k.epoch, d.key, p)
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
@@ -714,28 +768,28 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 		p.setCond(condContainersReady, api.ConditionTrue, now)
 		k.writeStatus(ctx, p)
 		rep.Models = "syncPod"
-		rep.Summary = "started the containers of pod/" + p.name + ": reporting it Running and Ready"
+		rep.Summary = sim.Say(formStarted, p.name)
 	case kind == eventRestarted && p.state == PodCrashed:
 		p.state, p.running, p.ready = PodRunning, true, true
 		p.setCond(condReady, api.ConditionTrue, now)
 		p.setCond(condContainersReady, api.ConditionTrue, now)
 		k.writeStatus(ctx, p)
 		rep.Models = "syncPod"
-		rep.Summary = "restarted the container of " + ref.String() + " (restart " + strconv.Itoa(int(p.restarts)) + "): reporting it Running and Ready again"
+		rep.Summary = sim.Say(formRestarted, p.name).With(int64(p.restarts))
 	case kind == eventStopped && p.state == PodStopping:
 		p.state = PodRemoving
 		zero := int64(0)
 		k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: p.namespace, Name: p.name,
 			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: apistore.Preconditions{UID: p.uid}}})
 		rep.Models = "killPod"
-		rep.Summary = "stopped the containers of pod/" + p.name + ": removing the pod from the API server (delete with grace period 0, uid precondition)"
+		rep.Summary = sim.Say(formStopped, p.name)
 	case kind == eventStatusRetry && (p.state == PodRunning || p.state == PodCrashed || p.state == PodFinished):
 		k.writeStatus(ctx, p)
 		rep.Models = "statusManager.syncBatch"
-		rep.Summary = "writing the status of " + ref.String() + " again (" + p.phaseText() + ") after the last write failed"
+		rep.Summary = sim.Say(formStatusAgain, p.name, p.phaseText())
 	default:
 		rep.Models = "syncPod"
-		rep.Summary = "a timer of " + ref.String() + " fired, but the pod has moved on (" + string(p.state) + "): nothing to do"
+		rep.Summary = sim.Say(formTimerMovedOn, p.name, string(p.state))
 	}
 	return rep
 }
@@ -895,13 +949,6 @@ func (p *kpod) phaseText() string {
 	return p.phase
 }
 
-func readyText(ready bool) string {
-	if ready {
-		return " and Ready"
-	}
-	return ", not Ready"
-}
-
 func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	req := rep.Request
 	ref := sim.Ref{Kind: "pod", Namespace: req.Namespace, Name: req.Name}
@@ -913,37 +960,26 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
 	err := rep.Response.Err
 	if err == nil {
-		var b strings.Builder
-		b.Grow(len(req.Name) + 96)
-		write(&b, "the API server stored the status of pod/", req.Name, " (")
+		rv := int64(rep.Response.ResourceVersion)
 		if pod, ok := rep.Response.Object.(*api.Pod); ok {
-			b.WriteString(pod.Status.Phase)
-			if api.IsPodReady(pod) {
-				b.WriteString(", Ready")
-			} else {
-				b.WriteString(", not Ready")
-			}
+			out.Summary = sim.Say(formStatusStored, req.Name, pod.Status.Phase).With(readyChoice(api.IsPodReady(pod)), rv)
 		} else {
-			b.WriteString("unchanged")
+			out.Summary = sim.Say(formStatusSame, req.Name).With(rv)
 		}
-		b.WriteString(", resourceVersion ")
-		sim.WriteUint(&b, rep.Response.ResourceVersion)
-		b.WriteByte(')')
-		out.Summary = b.String()
 		return out
 	}
 	if p == nil || p.uid != req.Object.Meta().UID || apistore.IsNotFound(err) || apistore.IsInvalid(err) {
-		out.Summary = "writing the status of " + ref.String() + " failed (" + rep.Response.Outcome() + "); the pod is gone or was replaced, so the kubelet lets it be"
+		out.Summary = sim.Say(formStatusLetBe, req.Name, rep.Response.Outcome())
 		return out
 	}
 	if p.statusID == rep.ID {
 		p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 		p.statusID = 0
 		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, timerData{key: p.key, uid: p.uid})
-		out.Summary = "writing the status of " + ref.String() + " failed (" + err.Error() + "); the status manager tries again in " + statusRetryPeriod.String()
+		out.Summary = sim.Say(formStatusRetry, req.Name, err.Error()).With(int64(statusRetryPeriod))
 		return out
 	}
-	out.Summary = "an earlier status write of " + ref.String() + " failed (" + rep.Response.Outcome() + "); a later one is on its way"
+	out.Summary = sim.Say(formStatusEarlier, req.Name, rep.Response.Outcome())
 	return out
 }
 
@@ -958,16 +994,11 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
 	switch err := rep.Response.Err; {
 	case err == nil:
-		var b strings.Builder
-		b.Grow(len(req.Name) + 64)
-		write(&b, "the API server removed pod/", req.Name, " (resourceVersion ")
-		sim.WriteUint(&b, rep.Response.ResourceVersion)
-		b.WriteByte(')')
-		out.Summary = b.String()
+		out.Summary = sim.Say(formRemoved, req.Name).With(int64(rep.Response.ResourceVersion))
 	case apistore.IsNotFound(err):
-		out.Summary = ref.String() + " was already gone when its kubelet removed it"
+		out.Summary = sim.Say(formAlreadyGone, req.Name)
 	case apistore.IsConflict(err):
-		out.Summary = "removing " + ref.String() + " failed: another pod has taken its name (" + err.Error() + ")"
+		out.Summary = sim.Say(formNameTaken, req.Name, err.Error())
 	default:
 		// The kubelet's status manager keeps trying to remove a pod whose
 		// containers it has stopped (its syncBatch runs every 10s); without
@@ -978,10 +1009,10 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 			p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 			p.state = PodStopping
 			k.setTimer(ctx, p, statusRetryPeriod, eventStopped)
-			out.Summary = "removing " + ref.String() + " failed (" + err.Error() + "); trying again in " + statusRetryPeriod.String()
+			out.Summary = sim.Say(formRemoveRetry, req.Name, err.Error()).With(int64(statusRetryPeriod))
 			break
 		}
-		out.Summary = "removing " + ref.String() + " failed (" + err.Error() + ")"
+		out.Summary = sim.Say(formRemoveFailed, req.Name, err.Error())
 	}
 	return out
 }

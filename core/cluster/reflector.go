@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -82,6 +81,3 @@ func (r *reflector) answered(ctx *sim.Context, srv *apistore.Server, from, relis
 	}
 	return nil, nil
 }
-
-// rvText is a resourceVersion for a summary.
-func rvText(rv uint64) string { return strconv.FormatUint(rv, 10) }

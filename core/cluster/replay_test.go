@@ -156,7 +156,7 @@ func TestEverySummaryIsASentenceNamingThePod(t *testing.T) {
 		}
 		checked++
 		line := s.TraceLine()
-		sum := s.Summary
+		sum := s.Summary.String()
 		require.NotEmpty(t, sum, line)
 		assert.NotEmpty(t, s.Models, "every step names what it models: %s", line)
 		assert.Equal(t, strings.TrimSpace(sum), sum, line)

@@ -3,7 +3,6 @@ package cluster
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -163,7 +162,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventStart:
 		s.nodesR.list(ctx, s.srv, s.name)
 		s.podsR.list(ctx, s.srv, s.name)
-		return s.report("Scheduler.Run", "the scheduler starts: listing nodes and pods, to watch them from there")
+		return s.report("Scheduler.Run", sim.Text("the scheduler starts: listing nodes and pods, to watch them from there"))
 	case eventRelist:
 		kind := ev.Data.(api.Kind)
 		if kind == api.KindNode {
@@ -171,7 +170,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		} else {
 			s.podsR.list(ctx, s.srv, s.name)
 		}
-		return s.report("Reflector.list", "listing "+kind.Resource()+" again after a failed list or watch")
+		return s.report("Reflector.list", sim.Say(formRelisting, kind.Resource()))
 	case apistore.EventResponse:
 		return s.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
@@ -182,19 +181,73 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		case s.podsR.accept(d):
 			return s.podEvent(ctx, d.Event)
 		}
-		return s.report("Reflector.watch", "discarded "+string(d.Event.Type)+" "+refOf(d.Event.Object).String()+
-			": it belongs to a watch that is closed")
+		ref := refOf(d.Event.Object)
+		return s.report("Reflector.watch", sim.Say(formDiscarded, string(d.Event.Type), ref.Kind, ref.Name))
 	case eventSchedule:
 		return s.scheduleOne(ctx)
 	case eventRetry:
 		return s.retry(ctx, ev.Data.(retry))
 	}
-	return s.report("", "ignored unknown event "+strconv.Quote(ev.Kind))
+	return s.report("", sim.Say(formIgnoredEvent, ev.Kind))
 }
 
-func (s *Scheduler) report(models, summary string, touched ...sim.Ref) sim.Report {
+func (s *Scheduler) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
 	return sim.Report{Actor: s.name, Models: models, Summary: summary, Touched: touched}
 }
+
+// The scheduler's sentences. It sees every pod event, so the sentences of
+// its pod steps are said, with the pod's and node's names and the counts as
+// facts, never written when the step runs.
+var (
+	formRelisting    = sim.MustForm("listing %s again after a failed list or watch")
+	formDiscarded    = sim.MustForm("discarded %s %s/%s: it belongs to a watch that is closed")
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formRelistIn     = sim.MustForm("%s failed (%s); listing %s again in %D")
+	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
+	formIgnoredReply = sim.MustForm("ignored the answer to %s")
+	formListedNodes  = sim.MustForm("listed %{node|nodes} at resourceVersion %u (%d schedulable); watching nodes from there")
+	formRequeued     = sim.MustForm("; %{pod|pods} that found no node go back to the scheduling queue")
+	formListedPods   = sim.MustForm("listed %{pod|pods} at resourceVersion %u: %d wait in the scheduling queue; watching pods from there")
+
+	formNodeDeleted    = sim.MustForm("node %s was deleted: no more pods will be placed there")
+	formNodeCordoned   = sim.MustForm("node %s was cordoned: no new pods will be placed there; the %{pod|pods} already there stay")
+	formNodeNewCordon  = sim.MustForm("learned of node %s, which is cordoned: no pods will be placed there")
+	formNodeSame       = sim.MustForm("node %s changed, but it stays schedulable: nothing to do")
+	formNodeUncordoned = sim.MustForm("node %s was uncordoned: it can take pods again")
+	formNodeNew        = sim.MustForm("learned of node %s: it can take pods")
+
+	formPodGoneUnknown   = sim.MustForm("saw pod/%s deleted; it was not waiting for a node and was not counted on one")
+	formPodGoneWaiting   = sim.MustForm("saw pod/%s deleted: it no longer waits for a node")
+	formPodGoneCounted   = sim.MustForm("saw pod/%s deleted: it no longer counts on %s (%{pod|pods} left there)")
+	formPodDying         = sim.MustForm("saw pod/%s, unbound and being deleted: it will not be scheduled")
+	formPodFinishedNew   = sim.MustForm("saw pod/%s, which has finished (%s): it takes no room on a node")
+	formPodFinished      = sim.MustForm("pod/%s on %s has finished (%s): it no longer counts there (%{pod|pods} left)")
+	formPodCounted       = sim.MustForm("saw pod/%s bound to %s: it counts there (%{pod|pods})")
+	formPodConfirmed     = sim.MustForm("saw the binding of pod/%s to %s stored: the assumed pod is confirmed")
+	formPodDeletingThere = sim.MustForm("saw pod/%s being deleted on %s: it counts there until it is gone")
+	formPodChangedThere  = sim.MustForm("saw pod/%s change on %s: nothing to schedule")
+	formPodBinding       = sim.MustForm("saw pod/%s change while its binding to %s is on its way: nothing to do")
+	formPodDyingUnplaced = sim.MustForm("saw pod/%s being deleted before it was scheduled: it leaves the scheduling queue")
+	formPodQueued        = sim.MustForm("saw pod/%s, not bound to a node: it joins the scheduling queue (%{pod|pods} waiting)")
+	formPodStillWaits    = sim.MustForm("saw pod/%s change; it still waits for a schedulable node")
+	formPodBackingOff    = sim.MustForm("saw pod/%s change; it waits out its back-off before the next try")
+	formPodInQueue       = sim.MustForm("saw pod/%s change; it is already in the scheduling queue")
+
+	formQueueEmpty = sim.MustForm("the scheduling queue is empty: the pods that were waiting were bound or deleted meanwhile")
+	// formNoNodes and formNoFit explain, as kube-scheduler's
+	// FailedScheduling event does, why no node fits.
+	formNoNodes        = sim.MustForm("pod/%s is unschedulable: no nodes available to schedule pods; it waits until a node is added or uncordoned")
+	formNoFit          = sim.MustForm("pod/%s is unschedulable: 0/%d nodes are available: %d node(s) were unschedulable; it waits until a node is added or uncordoned")
+	formAssignedTied   = sim.MustForm("assigned pod/%s to %s (%s has the fewest pods (%d) of the %d schedulable nodes, tied with %{other|others}; ties go to the first name); sending the binding")
+	formAssignedFewest = sim.MustForm("assigned pod/%s to %s (%s has the fewest pods (%d) of the %d schedulable nodes); sending the binding")
+	formAssignedOnly   = sim.MustForm("assigned pod/%s to %s (%s is the only schedulable node); sending the binding")
+	formBound          = sim.MustForm("bound pod/%s to %s (resourceVersion %u); its kubelet takes it from here")
+	formBindFailed     = sim.MustForm("binding pod/%s to %s failed (%s: %s)")
+	formMovedOn        = sim.MustForm("; the scheduler has already moved on from that pod")
+	formForgottenOn    = sim.MustForm("; the pod is forgotten on %s and tried again in %D")
+	formBackoffStale   = sim.MustForm("the back-off of a pod ended, but the pod no longer waits for it")
+	formBackoffOver    = sim.MustForm("the back-off of pod/%s is over: it goes back to the scheduling queue")
+)
 
 // mut returns the pod's entry ready to change, copied first if a snapshot
 // shares it; nil when the scheduler follows no such pod.
@@ -205,25 +258,25 @@ func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	case s.nodesR.owns(rep):
 		items, err := s.nodesR.answered(ctx, s.srv, s.name, eventRelist, rep)
 		if err != nil {
-			return s.report("Reflector.ListAndWatch", rep.Request.String()+" failed ("+err.Error()+"); listing nodes again in "+relistDelay.String())
+			return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), "nodes").With(int64(relistDelay)))
 		}
 		if rep.Request.Verb == apistore.VerbWatch {
-			return s.report("Reflector.watch", "watch of nodes open from resourceVersion "+rvText(rep.Request.ListOptions.ResourceVersion))
+			return s.report("Reflector.watch", sim.Say(formWatchOpen, "nodes").With(int64(rep.Request.ListOptions.ResourceVersion)))
 		}
 		return s.listedNodes(ctx, items, rep.Response.ResourceVersion)
 	case s.podsR.owns(rep):
 		items, err := s.podsR.answered(ctx, s.srv, s.name, eventRelist, rep)
 		if err != nil {
-			return s.report("Reflector.ListAndWatch", rep.Request.String()+" failed ("+err.Error()+"); listing pods again in "+relistDelay.String())
+			return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), "pods").With(int64(relistDelay)))
 		}
 		if rep.Request.Verb == apistore.VerbWatch {
-			return s.report("Reflector.watch", "watch of pods open from resourceVersion "+rvText(rep.Request.ListOptions.ResourceVersion))
+			return s.report("Reflector.watch", sim.Say(formWatchOpen, "pods").With(int64(rep.Request.ListOptions.ResourceVersion)))
 		}
 		return s.listedPods(ctx, items, rep.Response.ResourceVersion)
 	case rep.Request.Subresource == apistore.SubresourceBinding:
 		return s.bindAnswered(ctx, rep)
 	}
-	return s.report("", "ignored the answer to "+rep.Request.String())
+	return s.report("", sim.Say(formIgnoredReply, rep.Request.String()))
 }
 
 // listedNodes replaces the scheduler's nodes with a list's.
@@ -235,11 +288,10 @@ func (s *Scheduler) listedNodes(ctx *sim.Context, items []api.Object, rv uint64)
 		s.nodes = append(s.nodes, schedNode{name: n.Metadata.Name, unschedulable: n.Spec.Unschedulable})
 	}
 	sorting.Func(s.nodes, func(a, b schedNode) int { return strings.Compare(a.name, b.name) })
-	summary := "listed " + plural(len(items), "node") + " at resourceVersion " + rvText(rv) + " (" +
-		strconv.Itoa(s.schedulableCount()) + " schedulable); watching nodes from there"
+	summary := sim.Say(formListedNodes).With(int64(len(items)), int64(rv), int64(s.schedulableCount()))
 	if s.schedulableCount() > before {
 		if moved := s.moveAllToActive(ctx); moved > 0 {
-			summary += "; " + plural(moved, "pod") + " that found no node go back to the scheduling queue"
+			summary = summary.Then(sim.Say(formRequeued).With(int64(moved)))
 		}
 	}
 	return s.report("Reflector.syncWith", summary)
@@ -260,8 +312,7 @@ func (s *Scheduler) listedPods(ctx *sim.Context, items []api.Object, rv uint64) 
 			s.forget(ctx, key)
 		}
 	}
-	return s.report("Reflector.syncWith", "listed "+plural(len(items), "pod")+" at resourceVersion "+rvText(rv)+": "+
-		strconv.Itoa(s.activeLen)+" wait in the scheduling queue; watching pods from there")
+	return s.report("Reflector.syncWith", sim.Say(formListedPods).With(int64(len(items)), int64(rv), int64(s.activeLen)))
 }
 
 func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
@@ -273,7 +324,7 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 		if found {
 			s.nodes = slices.Delete(s.nodes, i, i+1)
 		}
-		return s.report("deleteNodeFromCache", "node "+name+" was deleted: no more pods will be placed there", ref)
+		return s.report("deleteNodeFromCache", sim.Say(formNodeDeleted, name), ref)
 	}
 	wasSchedulable := found && !s.nodes[i].unschedulable
 	if found {
@@ -285,22 +336,21 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 	if !found {
 		models = "addNodeToCache"
 	}
-	var summary string
+	var summary sim.Sentence
 	switch {
 	case n.Spec.Unschedulable && wasSchedulable:
-		return s.report(models, "node "+name+" was cordoned: no new pods will be placed there; the "+
-			plural(s.bound[name], "pod")+" already there stay", ref)
+		return s.report(models, sim.Say(formNodeCordoned, name).With(int64(s.bound[name])), ref)
 	case n.Spec.Unschedulable:
-		return s.report(models, "learned of node "+name+", which is cordoned: no pods will be placed there", ref)
+		return s.report(models, sim.Say(formNodeNewCordon, name), ref)
 	case wasSchedulable:
-		return s.report(models, "node "+name+" changed, but it stays schedulable: nothing to do", ref)
+		return s.report(models, sim.Say(formNodeSame, name), ref)
 	case found:
-		summary = "node " + name + " was uncordoned: it can take pods again"
+		summary = sim.Say(formNodeUncordoned, name)
 	default:
-		summary = "learned of node " + name + ": it can take pods"
+		summary = sim.Say(formNodeNew, name)
 	}
 	if moved := s.moveAllToActive(ctx); moved > 0 {
-		summary += "; " + plural(moved, "pod") + " that found no node go back to the scheduling queue"
+		summary = summary.Then(sim.Say(formRequeued).With(int64(moved)))
 	}
 	return s.report(models, summary, ref)
 }
@@ -312,30 +362,22 @@ func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repor
 	if ev.Type == apistore.Deleted {
 		p := s.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
-			return s.report("deletePodFromCache", "saw pod/"+pod.Metadata.Name+" deleted; it was not waiting for a node and was not counted on one", ref)
+			return s.report("deletePodFromCache", sim.Say(formPodGoneUnknown, pod.Metadata.Name), ref)
 		}
 		if !p.counted {
 			s.forget(ctx, key)
-			return s.report("deletePodFromCache", "saw pod/"+pod.Metadata.Name+" deleted: it no longer waits for a node", ref)
+			return s.report("deletePodFromCache", sim.Say(formPodGoneWaiting, pod.Metadata.Name), ref)
 		}
-		var b strings.Builder
-		b.Grow(len(pod.Metadata.Name) + len(p.node) + 64)
-		write(&b, "saw pod/", pod.Metadata.Name, " deleted: it no longer counts on ", p.node, " (")
-		sim.WriteCount(&b, s.bound[p.node]-1, "pod", "pods")
-		b.WriteString(" left there)")
+		summary := sim.Say(formPodGoneCounted, pod.Metadata.Name, p.node).With(int64(s.bound[p.node] - 1))
 		s.forget(ctx, key)
-		return s.report("deletePodFromCache", b.String(), ref)
+		return s.report("deletePodFromCache", summary, ref)
 	}
 	models, summary := s.observe(ctx, key, pod)
 	return s.report(models, summary, ref)
 }
 
 // observe takes in the current state of a pod and says what it made of it.
-//
-// Its sentences name the pod inline ("saw pod/" + m.Name + ...) rather than
-// from a name joined first: each is then one string, and the scheduler sees
-// every pod event.
-func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models, summary string) {
+func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models string, summary sim.Sentence) {
 	m := &pod.Metadata
 	p := s.pods.Read()[key]
 	if p != nil && p.uid != m.UID {
@@ -347,9 +389,9 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models,
 	if p == nil {
 		switch {
 		case node == "" && m.DeletionTimestamp != nil:
-			return "addPodToSchedulingQueue", "saw pod/" + m.Name + ", unbound and being deleted: it will not be scheduled"
+			return "addPodToSchedulingQueue", sim.Say(formPodDying, m.Name)
 		case terminal:
-			return "addPodToCache", "saw pod/" + m.Name + ", which has finished (" + pod.Status.Phase + "): it takes no room on a node"
+			return "addPodToCache", sim.Say(formPodFinishedNew, m.Name, pod.Status.Phase)
 		}
 		p = cow.Add(&s.pods, s.epoch, key, &spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
 	} else {
@@ -366,50 +408,39 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models,
 		if terminal {
 			s.uncount(p)
 			delete(s.pods.Write(s.epoch), key)
-			return "updatePodInCache", "pod/" + m.Name + " on " + node + " has finished (" + pod.Status.Phase + "): it no longer counts there (" +
-				plural(s.bound[node], "pod") + " left)"
+			return "updatePodInCache", sim.Say(formPodFinished, m.Name, node, pod.Status.Phase).With(int64(s.bound[node]))
 		}
 		if !p.counted {
 			p.counted = true
 			s.bound[node]++
-			var b strings.Builder
-			b.Grow(len(m.Name) + len(node) + 48)
-			write(&b, "saw pod/", m.Name, " bound to ", node, ": it counts there (")
-			sim.WriteCount(&b, s.bound[node], "pod", "pods")
-			b.WriteByte(')')
-			return "addPodToCache", b.String()
+			return "addPodToCache", sim.Say(formPodCounted, m.Name, node).With(int64(s.bound[node]))
 		}
 		if confirmed {
-			return "updatePodInCache", "saw the binding of pod/" + m.Name + " to " + node + " stored: the assumed pod is confirmed"
+			return "updatePodInCache", sim.Say(formPodConfirmed, m.Name, node)
 		}
 		if m.DeletionTimestamp != nil {
-			return "updatePodInCache", "saw pod/" + m.Name + " being deleted on " + node + ": it counts there until it is gone"
+			return "updatePodInCache", sim.Say(formPodDeletingThere, m.Name, node)
 		}
-		return "updatePodInCache", "saw pod/" + m.Name + " change on " + node + ": nothing to schedule"
+		return "updatePodInCache", sim.Say(formPodChangedThere, m.Name, node)
 	}
 
 	if p.assumed {
-		return "updatePodInCache", "saw pod/" + m.Name + " change while its binding to " + p.node + " is on its way: nothing to do"
+		return "updatePodInCache", sim.Say(formPodBinding, m.Name, p.node)
 	}
 	if terminal || m.DeletionTimestamp != nil {
 		s.forget(ctx, key)
-		return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " being deleted before it was scheduled: it leaves the scheduling queue"
+		return "updatePodInSchedulingQueue", sim.Say(formPodDyingUnplaced, m.Name)
 	}
 	switch p.queue {
 	case qNone:
 		s.enqueue(ctx, key, p)
-		var b strings.Builder
-		b.Grow(len(m.Name) + 80)
-		write(&b, "saw pod/", m.Name, ", not bound to a node: it joins the scheduling queue (")
-		sim.WriteCount(&b, s.activeLen, "pod", "pods")
-		b.WriteString(" waiting)")
-		return "addPodToSchedulingQueue", b.String()
+		return "addPodToSchedulingQueue", sim.Say(formPodQueued, m.Name).With(int64(s.activeLen))
 	case qUnschedulable:
-		return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " change; it still waits for a schedulable node"
+		return "updatePodInSchedulingQueue", sim.Say(formPodStillWaits, m.Name)
 	case qBackoff:
-		return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " change; it waits out its back-off before the next try"
+		return "updatePodInSchedulingQueue", sim.Say(formPodBackingOff, m.Name)
 	}
-	return "updatePodInSchedulingQueue", "saw pod/" + m.Name + " change; it is already in the scheduling queue"
+	return "updatePodInSchedulingQueue", sim.Say(formPodInQueue, m.Name)
 }
 
 // forget drops a pod: out of every queue and no longer counted.
@@ -505,7 +536,7 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 	s.scheduling = false
 	key, p := s.popActive()
 	if p == nil {
-		return s.report("scheduleOne", "the scheduling queue is empty: the pods that were waiting were bound or deleted meanwhile")
+		return s.report("scheduleOne", sim.Say(formQueueEmpty))
 	}
 	s.activeLen--
 	p.queue = qNone
@@ -517,34 +548,26 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 		p.queue, p.gen = qUnschedulable, s.gen
 		s.unschedulable = append(s.unschedulable, queueEntry{key: key, gen: p.gen})
 		s.ensureScheduling(ctx)
-		return s.report("schedulePod", ref.String()+" is unschedulable: "+s.noFitMessage()+
-			"; it waits until a node is added or uncordoned", ref)
+		if len(s.nodes) == 0 {
+			return s.report("schedulePod", sim.Say(formNoNodes, p.name), ref)
+		}
+		return s.report("schedulePod", sim.Say(formNoFit, p.name).With(int64(len(s.nodes)), int64(len(s.nodes))), ref)
 	}
 	p.node, p.assumed, p.counted = node, true, true
 	s.bound[node]++
 	p.bindID = s.srv.Send(ctx, s.name, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod,
 		Subresource: apistore.SubresourceBinding, Namespace: p.namespace, Name: p.name, NodeName: node})
 	s.ensureScheduling(ctx)
-	var b strings.Builder
-	b.Grow(len(p.name) + 2*len(node) + 144)
-	write(&b, "assigned pod/", p.name, " to ", node, " (", node)
+	var summary sim.Sentence
 	switch {
+	case fit > 1 && tied > 1:
+		summary = sim.Say(formAssignedTied, p.name, node, node).With(int64(pods), int64(fit), int64(tied-1))
 	case fit > 1:
-		b.WriteString(" has the fewest pods (")
-		sim.WriteUint(&b, uint64(pods))
-		b.WriteString(") of the ")
-		sim.WriteUint(&b, uint64(fit))
-		b.WriteString(" schedulable nodes")
-		if tied > 1 {
-			b.WriteString(", tied with ")
-			sim.WriteCount(&b, tied-1, "other", "others")
-			b.WriteString("; ties go to the first name")
-		}
+		summary = sim.Say(formAssignedFewest, p.name, node, node).With(int64(pods), int64(fit))
 	default:
-		b.WriteString(" is the only schedulable node")
+		summary = sim.Say(formAssignedOnly, p.name, node, node)
 	}
-	b.WriteString("); sending the binding")
-	return s.report("schedulePod", b.String(), ref, sim.Ref{Kind: "node", Name: node})
+	return s.report("schedulePod", summary, ref, sim.Ref{Kind: "node", Name: node})
 }
 
 // pickNode returns the schedulable node with the fewest pods (ties: the first
@@ -567,16 +590,6 @@ func (s *Scheduler) pickNode() (best string, pods, fit, tied int) {
 	return best, pods, fit, tied
 }
 
-// noFitMessage explains, as kube-scheduler's FailedScheduling event does, why
-// no node fits.
-func (s *Scheduler) noFitMessage() string {
-	if len(s.nodes) == 0 {
-		return "no nodes available to schedule pods"
-	}
-	n := strconv.Itoa(len(s.nodes))
-	return "0/" + n + " nodes are available: " + n + " node(s) were unschedulable"
-}
-
 func (s *Scheduler) schedulableCount() int {
 	_, _, fit, _ := s.pickNode()
 	return fit
@@ -589,19 +602,15 @@ func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Repo
 	err := rep.Response.Err
 	if err == nil {
 		s.binds++
-		var b strings.Builder
-		b.Grow(len(req.Name) + len(req.NodeName) + 80)
-		write(&b, "bound pod/", req.Name, " to ", req.NodeName, " (resourceVersion ")
-		sim.WriteUint(&b, rep.Response.ResourceVersion)
-		b.WriteString("); its kubelet takes it from here")
-		return s.report("bind", b.String(), ref, sim.Ref{Kind: "node", Name: req.NodeName})
+		return s.report("bind", sim.Say(formBound, req.Name, req.NodeName).With(int64(rep.Response.ResourceVersion)),
+			ref, sim.Ref{Kind: "node", Name: req.NodeName})
 	}
 	s.bindFailures++
 	key := api.Key(req.Namespace, req.Name)
 	p := s.pods.Read()[key]
 	if p == nil || !p.assumed || p.bindID != rep.ID {
-		return s.report("bind", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
-			"); the scheduler has already moved on from that pod", ref)
+		return s.report("bind", sim.Say(formBindFailed, req.Name, req.NodeName, rep.Response.Outcome(), err.Error()).
+			Then(sim.Say(formMovedOn)), ref)
 	}
 	p = cow.MutRead(&s.pods, s.epoch, key, p)
 	s.uncount(p)
@@ -612,21 +621,21 @@ func (s *Scheduler) bindAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Repo
 	s.gen++
 	p.queue, p.gen = qBackoff, s.gen
 	p.retrySeq = ctx.After(wait, s.name, eventRetry, retry{key: key, gen: p.gen})
-	return s.report("handleBindingCycleError", "binding "+ref.String()+" to "+req.NodeName+" failed ("+rep.Response.Outcome()+": "+err.Error()+
-		"); the pod is forgotten on "+req.NodeName+" and tried again in "+wait.String(), ref)
+	return s.report("handleBindingCycleError", sim.Say(formBindFailed, req.Name, req.NodeName, rep.Response.Outcome(), err.Error()).
+		Then(sim.Say(formForgottenOn, req.NodeName).With(int64(wait))), ref)
 }
 
 // retry ends a pod's back-off after a failed binding.
 func (s *Scheduler) retry(ctx *sim.Context, r retry) sim.Report {
 	p := s.pods.Read()[r.key]
 	if p == nil || p.queue != qBackoff || p.gen != r.gen {
-		return s.report("flushBackoffQCompleted", "the back-off of a pod ended, but the pod no longer waits for it")
+		return s.report("flushBackoffQCompleted", sim.Say(formBackoffStale))
 	}
 	p = cow.MutRead(&s.pods, s.epoch, r.key, p)
 	p.queue = qNone
 	s.enqueue(ctx, r.key, p)
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
-	return s.report("flushBackoffQCompleted", "the back-off of "+ref.String()+" is over: it goes back to the scheduling queue", ref)
+	return s.report("flushBackoffQCompleted", sim.Say(formBackoffOver, p.name), ref)
 }
 
 // Describe says what a pending scheduler event will do, for the agenda view.

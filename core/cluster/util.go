@@ -42,18 +42,6 @@ func keyName(key string) string {
 	return key
 }
 
-// write writes parts to b. A step's sentence that holds a number is written
-// in one buffer with it: joined with +, the number, and the count that
-// plural makes of it, would each be a string of its own first.
-func write(b *strings.Builder, parts ...string) {
-	for _, p := range parts {
-		b.WriteString(p)
-	}
-}
-
-// plural writes "1 pod", "3 pods".
-func plural(n int, noun string) string { return sim.Count(n, noun, noun+"s") }
-
 // cloneMap copies a map, never returning nil. maps.Clone does not depend on
 // iteration order, so it keeps runs deterministic.
 func cloneMap[K comparable, V any](m map[K]V) map[K]V {

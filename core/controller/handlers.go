@@ -2,8 +2,6 @@ package controller
 
 import (
 	"maps"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -25,7 +23,7 @@ var everything = labels.Everything()
 
 func (m *Manager) handlerActor() string { return m.owner.handlers }
 
-func (m *Manager) report(models, summary string, touched ...sim.Ref) sim.Report {
+func (m *Manager) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
 	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: touched}
 }
 
@@ -64,100 +62,131 @@ func (m *Manager) keyOf(meta *api.ObjectMeta) string {
 // ownerKey is an owner's namespace and name and the key joined from them.
 type ownerKey struct{ namespace, name, key string }
 
-// enqueue adds an owner's key to the queue and writes to b what became of
-// it. The handler's report lists the key as handed to the queue (sim.Handoff,
-// see handlers), also when the queue already held it: the key went there, and
-// the queue's deduplication is what the learner sees happen to it. It writes
-// into the handler's sentence rather than returning words of its own, because
-// a pod handler runs for every pod event and a string made for each part of
-// its sentence was most of what it allocated.
-func (m *Manager) enqueue(b *strings.Builder, key string) {
+// enqueue adds an owner's key to the queue and returns what became of it,
+// the choice of workqueue.AddedWords that a handler's sentence says after
+// the key. The handler's report lists the key as handed to the queue
+// (sim.Handoff, see handlers), also when the queue already held it: the key
+// went there, and the queue's deduplication is what the learner sees happen
+// to it.
+func (m *Manager) enqueue(key string) int64 {
 	m.handTo(key)
-	b.WriteString(key)
-	switch m.queue.Add(key) {
-	case workqueue.AlreadyWaiting:
-		b.WriteString(" (already waiting in the queue)")
-	case workqueue.RequeueAtDone:
-		b.WriteString(" (a worker holds it: it goes back in the queue at Done)")
-	case workqueue.AlreadyRequeueAtDone:
-		b.WriteString(" (already marked to go back in the queue at Done)")
-	case workqueue.Ignored:
-		b.WriteString(" (the queue is shutting down: ignored)")
-	}
+	return int64(m.queue.Add(key))
 }
 
-// enqueueRoom is room enough for what enqueue writes after the key, for
-// sizing a sentence's buffer before it is written.
-const enqueueRoom = len(" (already marked to go back in the queue at Done)")
+// The handlers' sentences. Each names the object the notification was
+// about and what the handler did: which key it enqueued, and what the queue
+// did with it (workqueue.AddedWords), or why it did nothing. A pod handler
+// runs for every pod event of both flavours of the manager, so the usual
+// sentences fit in one sentence's room and are said, never written.
+const (
+	queuedKey = "%s" + workqueue.AddedWords
+	enqueued  = "enqueued " + queuedKey
+	tombstone = "%[| (unwrapped from a tombstone: the delete event itself was missed)]"
+	expecting = "expecting %d more creates, %d more deletes"
+)
+
+var (
+	formOtherKind    = sim.MustForm("ignored an object of another kind")
+	formNotAPod      = sim.MustForm("ignored an object that is not a pod")
+	formUnreadable   = sim.MustForm("could not read the deleted object: ignored")
+	formOwnerAdded   = sim.MustForm("%s/%s added: " + enqueued)
+	formOwnerUpdated = sim.MustForm("%s/%s updated: " + enqueued)
+	formOwnerScaled  = sim.MustForm("%s/%s updated (spec.replicas %d → %d): " + enqueued)
+	formOwnerResync  = sim.MustForm("%s/%s updated (a resync: nothing changed, but every update is enqueued): " + enqueued)
+	formOwnerNewUID  = sim.MustForm("%s/%s was deleted and recreated (uid %s → %s): dropped the old expectations")
+	formThenEnqueued = sim.MustForm(": " + enqueued)
+	formOwnerDeleted = sim.MustForm("%s/%s deleted%[| (seen only as a tombstone after a relist)]: its expectations are dropped and " +
+		queuedKey + " is enqueued so its sync cleans up")
+
+	formPodAppeared      = sim.MustForm("pod/%s appeared already being deleted, so it counts as a deletion: ")
+	formPodAddedNotOurs  = sim.MustForm("pod/%s added; its controller %s/%s is not one of ours: ignored")
+	formPodAddedOwned    = sim.MustForm("pod/%s added, owned by %s/%s: creation observed (" + expecting + "); " + enqueued)
+	formPodAddedOwnedNo  = sim.MustForm("pod/%s added, owned by %s/%s: creation observed (no expectations); " + enqueued)
+	formPodAddedUnowned  = sim.MustForm("orphan pod/%s added; no %s selects it: ignored")
+	formPodAddedOrphan   = sim.MustForm("orphan pod/%s added; enqueued every %s that selects it, one may adopt it:")
+	formEachOwner        = sim.MustForm(" " + queuedKey)
+	formOverlap          = sim.MustForm(" (more than one selects it: a user error, their selectors overlap)")
+	formPodResync        = sim.MustForm("pod/%s unchanged (same resourceVersion, a resync): ignored")
+	formPodDeleting      = sim.MustForm("pod/%s is being deleted (deletionTimestamp set): ")
+	formPodRelabelled    = sim.MustForm("; its labels changed as well, so its old owner is told too: ")
+	formPodUpdated       = sim.MustForm("pod/%s updated")
+	formPodRefChanged    = sim.MustForm("; its controller reference changed, so its old owner is enqueued: " + queuedKey)
+	formPodNotOurs       = sim.MustForm("; its controller %s/%s is not one of ours")
+	formPodOwned         = sim.MustForm("; owned by %s/%s: " + enqueued)
+	formPodBecameReady   = sim.MustForm("; it just became ready, so %s is also enqueued again in %D to count it available")
+	formPodOrphanNobody  = sim.MustForm("; an orphan no %s selects: nothing to do")
+	formPodOrphan        = sim.MustForm("; an orphan: enqueued every %s that selects it:")
+	formPodOrphanSame    = sim.MustForm("; an orphan whose labels did not change: nothing to do")
+	formTombstoneNotPod  = sim.MustForm("tombstone %s does not hold a pod: ignored")
+	formPodDeletedOrphan = sim.MustForm("pod/%s deleted" + tombstone + "; an orphan, nobody waits for it: ignored")
+	formPodDeletedNotOur = sim.MustForm("pod/%s deleted" + tombstone + "; its controller %s/%s is not one of ours: ignored")
+	formPodDeletedOwned  = sim.MustForm("pod/%s deleted" + tombstone + ", owned by %s/%s: %[not an expected deletion|deletion observed] (" +
+		expecting + "); " + enqueued)
+	formPodDeletedOwnedNo = sim.MustForm("pod/%s deleted" + tombstone + ", owned by %s/%s: %[not an expected deletion|deletion observed] " +
+		"(no expectations); " + enqueued)
+)
+
+// yes is a choice of a form's %[no|yes] words.
+func yes(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func (m *Manager) addRS(obj api.Object, _ bool) sim.Report {
 	rs, ok := m.asReplicaSet(obj)
 	if !ok {
-		return m.report("addRS", "ignored an object of another kind")
+		return m.report("addRS", sim.Say(formOtherKind))
 	}
 	key := m.keyOf(&rs.Metadata)
-	var b strings.Builder
-	b.WriteString(m.owner.short)
-	b.WriteByte('/')
-	b.WriteString(rs.Metadata.Name)
-	b.WriteString(" added: enqueued ")
-	m.enqueue(&b, key)
-	return m.report("addRS", b.String(), m.ownerRef(rs))
+	added := m.enqueue(key)
+	return m.report("addRS", sim.Say(formOwnerAdded, m.owner.short, rs.Metadata.Name, key).With(added), m.ownerRef(rs))
 }
 
 func (m *Manager) updateRS(oldObj, curObj api.Object) sim.Report {
 	old, ok1 := m.asReplicaSet(oldObj)
 	cur, ok2 := m.asReplicaSet(curObj)
 	if !ok1 || !ok2 {
-		return m.report("updateRS", "ignored an object of another kind")
+		return m.report("updateRS", sim.Say(formOtherKind))
 	}
 	key := m.keyOf(&cur.Metadata)
-	summary := m.owner.short + "/" + cur.Metadata.Name + " updated"
+	short, name := m.owner.short, cur.Metadata.Name
+	var summary sim.Sentence
 	if old.Metadata.UID != cur.Metadata.UID {
 		// Deleted and recreated under the same name between two events: the
 		// old one's expectations must go, as if its delete had been seen.
 		m.expectations.DeleteExpectations(key)
-		summary = m.owner.short + "/" + cur.Metadata.Name + " was deleted and recreated (uid " + old.Metadata.UID + " → " + cur.Metadata.UID + "): dropped the old expectations"
+		summary = sim.Say(formOwnerNewUID, short, name, old.Metadata.UID, cur.Metadata.UID).
+			Then(sim.Say(formThenEnqueued, key).With(m.enqueue(key)))
 	} else if specReplicas(old) != specReplicas(cur) {
-		summary += " (spec.replicas " + strconv.Itoa(int(specReplicas(old))) + " → " + strconv.Itoa(int(specReplicas(cur))) + ")"
+		summary = sim.Say(formOwnerScaled, short, name, key).With(int64(specReplicas(old)), int64(specReplicas(cur)), m.enqueue(key))
 	} else if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
-		summary += " (a resync: nothing changed, but every update is enqueued)"
+		summary = sim.Say(formOwnerResync, short, name, key).With(m.enqueue(key))
+	} else {
+		summary = sim.Say(formOwnerUpdated, short, name, key).With(m.enqueue(key))
 	}
-	var b strings.Builder
-	b.Grow(len(summary) + len(": enqueued ") + len(key) + enqueueRoom)
-	b.WriteString(summary)
-	b.WriteString(": enqueued ")
-	m.enqueue(&b, key)
-	return m.report("updateRS", b.String(), m.ownerRef(cur))
+	return m.report("updateRS", summary, m.ownerRef(cur))
 }
 
 func (m *Manager) deleteRS(obj any) sim.Report {
 	o := obj
-	tombstone := ""
+	tomb := false
 	if t, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 		o = t.Obj
-		tombstone = " (seen only as a tombstone after a relist)"
+		tomb = true
 	}
 	owner, isObj := o.(api.Object)
 	if !isObj || owner == nil {
-		return m.report("deleteRS", "could not read the deleted object: ignored")
+		return m.report("deleteRS", sim.Say(formUnreadable))
 	}
 	rs, ok := m.asReplicaSet(owner)
 	if !ok {
-		return m.report("deleteRS", "ignored an object of another kind")
+		return m.report("deleteRS", sim.Say(formOtherKind))
 	}
 	key := m.keyOf(&rs.Metadata)
 	m.expectations.DeleteExpectations(key)
-	var b strings.Builder
-	b.WriteString(m.owner.short)
-	b.WriteByte('/')
-	b.WriteString(rs.Metadata.Name)
-	b.WriteString(" deleted")
-	b.WriteString(tombstone)
-	b.WriteString(": its expectations are dropped and ")
-	m.enqueue(&b, key)
-	b.WriteString(" is enqueued so its sync cleans up")
-	return m.report("deleteRS", b.String(), m.ownerRef(rs))
+	return m.report("deleteRS", sim.Say(formOwnerDeleted, m.owner.short, rs.Metadata.Name, key).With(yes(tomb), m.enqueue(key)), m.ownerRef(rs))
 }
 
 // resolveControllerRef returns the owner a controller reference names, if it
@@ -193,92 +222,69 @@ func podRef(pod *api.Pod) sim.Ref {
 	return sim.Ref{Kind: "pod", Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name}
 }
 
-// writeNotOurs writes the end of a pod handler's sentence for a pod whose
-// controller is of another kind, or not in our cache: "; its controller
-// ReplicaSet/web is not one of ours". Each flavour of the manager hears
-// every pod event of the shared pod informer, so for the other flavour's
-// pods this is the sentence of half the handler steps.
-func writeNotOurs(b *strings.Builder, ref *api.OwnerReference) {
-	b.WriteString(" its controller ")
-	b.WriteString(ref.Kind)
-	b.WriteByte('/')
-	b.WriteString(ref.Name)
-	b.WriteString(" is not one of ours")
+// enqueueEach enqueues the key of every owner, each said after summary, and
+// adds the owners to touched.
+func (m *Manager) enqueueEach(summary sim.Sentence, owners []*api.ReplicaSet, touched []sim.Ref) (sim.Sentence, []sim.Ref) {
+	for _, rs := range owners {
+		key := m.keyOf(&rs.Metadata)
+		summary = summary.Then(sim.Say(formEachOwner, key).With(m.enqueue(key)))
+		touched = append(touched, m.ownerRef(rs))
+	}
+	return summary, touched
 }
 
 func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 	pod, ok := obj.(*api.Pod)
 	if !ok {
-		return m.report("addPod", "ignored an object that is not a pod")
+		return m.report("addPod", sim.Say(formNotAPod))
 	}
 	if pod.Metadata.DeletionTimestamp != nil {
 		// A pod that is already being deleted when we first see it (after a
 		// relist, say) must count as a deletion, never as a creation.
 		rep := m.deletePod(pod)
 		rep.Models = "addPod"
-		rep.Summary = "pod/" + pod.Metadata.Name + " appeared already being deleted, so it counts as a deletion: " + rep.Summary
+		rep.Summary = sim.Say(formPodAppeared, pod.Metadata.Name).Then(rep.Summary)
 		return rep
 	}
-	var b strings.Builder
+	name := pod.Metadata.Name
 	if ref := api.GetControllerOf(&pod.Metadata); ref != nil {
 		rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
 		if rs == nil {
-			b.Grow(len("pod/ added; its controller / is not one of ours: ignored") + len(pod.Metadata.Name) + len(ref.Kind) + len(ref.Name))
-			b.WriteString("pod/")
-			b.WriteString(pod.Metadata.Name)
-			b.WriteString(" added;")
-			writeNotOurs(&b, ref)
-			b.WriteString(": ignored")
-			return m.report("addPod", b.String(), podRef(pod))
+			return m.report("addPod", sim.Say(formPodAddedNotOurs, name, ref.Kind, ref.Name), podRef(pod))
 		}
 		key := m.keyOf(&rs.Metadata)
 		m.expectations.CreationObserved(key)
-		b.Grow(len("pod/ added, owned by /: creation observed (expecting  more creates,  more deletes); enqueued ") + 2*3 +
-			len(pod.Metadata.Name) + len(m.owner.short) + len(rs.Metadata.Name) + len(key) + enqueueRoom)
-		b.WriteString("pod/")
-		b.WriteString(pod.Metadata.Name)
-		b.WriteString(" added, owned by ")
-		b.WriteString(m.owner.short)
-		b.WriteByte('/')
-		b.WriteString(rs.Metadata.Name)
-		b.WriteString(": creation observed (")
-		m.writeExpectations(&b, key)
-		b.WriteString("); enqueued ")
-		m.enqueue(&b, key)
-		return m.report("addPod", b.String(), podRef(pod), m.ownerRef(rs))
+		var summary sim.Sentence
+		if add, del, ok := m.expectations.GetExpectations(key); ok {
+			summary = sim.Say(formPodAddedOwned, name, m.owner.short, rs.Metadata.Name, key).With(max(add, 0), max(del, 0), m.enqueue(key))
+		} else {
+			summary = sim.Say(formPodAddedOwnedNo, name, m.owner.short, rs.Metadata.Name, key).With(m.enqueue(key))
+		}
+		return m.report("addPod", summary, podRef(pod), m.ownerRef(rs))
 	}
 	owners := m.podOwners(pod)
 	if len(owners) == 0 {
-		return m.report("addPod", "orphan pod/"+pod.Metadata.Name+" added; no "+m.owner.short+" selects it: ignored", podRef(pod))
+		return m.report("addPod", sim.Say(formPodAddedUnowned, name, m.owner.short), podRef(pod))
 	}
-	b.WriteString("orphan pod/")
-	b.WriteString(pod.Metadata.Name)
-	b.WriteString(" added; enqueued every ")
-	b.WriteString(m.owner.short)
-	b.WriteString(" that selects it, one may adopt it:")
-	touched := make([]sim.Ref, 0, 1+len(owners))
-	touched = append(touched, podRef(pod))
-	for _, rs := range owners {
-		b.WriteByte(' ')
-		m.enqueue(&b, m.keyOf(&rs.Metadata))
-		touched = append(touched, m.ownerRef(rs))
-	}
+	touched := make([]sim.Ref, 1, 1+len(owners))
+	touched[0] = podRef(pod)
+	summary, touched := m.enqueueEach(sim.Say(formPodAddedOrphan, name, m.owner.short), owners, touched)
 	if len(owners) > 1 {
-		b.WriteString(" (more than one selects it: a user error, their selectors overlap)")
+		summary = summary.Then(sim.Say(formOverlap))
 	}
-	return m.report("addPod", b.String(), touched...)
+	return m.report("addPod", summary, touched...)
 }
 
 func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 	old, ok1 := oldObj.(*api.Pod)
 	cur, ok2 := curObj.(*api.Pod)
 	if !ok1 || !ok2 {
-		return m.report("updatePod", "ignored an object that is not a pod")
+		return m.report("updatePod", sim.Say(formNotAPod))
 	}
 	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
 		// Periodic resyncs send updates for every pod; a pod that did not
 		// change cannot change what a ReplicaSet should do.
-		return m.report("updatePod", "pod/"+cur.Metadata.Name+" unchanged (same resourceVersion, a resync): ignored", podRef(cur))
+		return m.report("updatePod", sim.Say(formPodResync, cur.Metadata.Name), podRef(cur))
 	}
 	// Whether the labels changed matters only to a pod being deleted and to
 	// an orphan; a kubelet's status write to a pod with a controller, the
@@ -290,58 +296,35 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 		// the deletion now, so the ReplicaSet replaces the pod without waiting
 		// for the grace period.
 		rep := m.deletePod(cur)
-		summary := "pod/" + cur.Metadata.Name + " is being deleted (deletionTimestamp set): " + rep.Summary
+		summary := sim.Say(formPodDeleting, cur.Metadata.Name).Then(rep.Summary)
 		if labelChanged() {
 			// Its labels changed too: the old owner may have lost it.
-			summary += "; its labels changed as well, so its old owner is told too: " + m.deletePod(old).Summary
+			summary = summary.Then(sim.Say(formPodRelabelled)).Then(m.deletePod(old).Summary)
 		}
 		return m.report("updatePod", summary, rep.Touched...)
 	}
 
 	oldRef, curRef := api.GetControllerOf(&old.Metadata), api.GetControllerOf(&cur.Metadata)
 	refChanged := !sameOwnerRef(oldRef, curRef)
-	// The current owner is looked up first (a read of the cache, nothing
-	// else) so that the sentence's buffer can be sized for it: most updates
-	// are a kubelet's status writes to a pod with a controller.
-	var rs *api.ReplicaSet
-	if curRef != nil {
-		rs = m.resolveControllerRef(cur.Metadata.Namespace, curRef)
-	}
-	var b strings.Builder
-	switch {
-	case rs != nil:
-		b.Grow(len("pod/ updated; owned by /: enqueued /") + len(cur.Metadata.Name) + len(m.owner.short) + 2*len(rs.Metadata.Name) +
-			len(rs.Metadata.Namespace) + enqueueRoom)
-	case curRef != nil:
-		b.Grow(len("pod/ updated; its controller / is not one of ours") + len(cur.Metadata.Name) + len(curRef.Kind) + len(curRef.Name))
-	}
-	b.WriteString("pod/")
-	b.WriteString(cur.Metadata.Name)
-	b.WriteString(" updated")
+	summary := sim.Say(formPodUpdated, cur.Metadata.Name)
 	touched := make([]sim.Ref, 1, 2)
 	touched[0] = podRef(cur)
 	if refChanged && oldRef != nil {
 		// The controller reference changed: the old owner must be told, it
 		// may need a replacement.
 		if prev := m.resolveControllerRef(old.Metadata.Namespace, oldRef); prev != nil {
-			b.WriteString("; its controller reference changed, so its old owner is enqueued: ")
-			m.enqueue(&b, m.keyOf(&prev.Metadata))
+			key := m.keyOf(&prev.Metadata)
+			summary = summary.Then(sim.Say(formPodRefChanged, key).With(m.enqueue(key)))
 			touched = append(touched, m.ownerRef(prev))
 		}
 	}
 	if curRef != nil {
+		rs := m.resolveControllerRef(cur.Metadata.Namespace, curRef)
 		if rs == nil {
-			b.WriteByte(';')
-			writeNotOurs(&b, curRef)
-			return m.report("updatePod", b.String(), touched...)
+			return m.report("updatePod", summary.Then(sim.Say(formPodNotOurs, curRef.Kind, curRef.Name)), touched...)
 		}
 		key := m.keyOf(&rs.Metadata)
-		b.WriteString("; owned by ")
-		b.WriteString(m.owner.short)
-		b.WriteByte('/')
-		b.WriteString(rs.Metadata.Name)
-		b.WriteString(": enqueued ")
-		m.enqueue(&b, key)
+		summary = summary.Then(sim.Say(formPodOwned, m.owner.short, rs.Metadata.Name, key).With(m.enqueue(key)))
 		touched = append(touched, m.ownerRef(rs))
 		if !IsPodReady(old) && IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			// The pod just became ready; it becomes available minReadySeconds
@@ -353,121 +336,57 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 			wait := time.Duration(rs.Spec.MinReadySeconds)*time.Second + time.Second
 			m.queue.AddAfter(key, wait)
 			m.handTo(key)
-			b.WriteString("; it just became ready, so ")
-			b.WriteString(key)
-			b.WriteString(" is also enqueued again in ")
-			b.WriteString(wait.String())
-			b.WriteString(" to count it available")
+			summary = summary.Then(sim.Say(formPodBecameReady, key).With(int64(wait)))
 		}
-		return m.report("updatePod", b.String(), touched...)
+		return m.report("updatePod", summary, touched...)
 	}
 	if refChanged || labelChanged() {
 		// An orphan whose labels changed may now match a ReplicaSet.
 		owners := m.podOwners(cur)
 		if len(owners) == 0 {
-			b.WriteString("; an orphan no ")
-			b.WriteString(m.owner.short)
-			b.WriteString(" selects: nothing to do")
-			return m.report("updatePod", b.String(), touched...)
+			return m.report("updatePod", summary.Then(sim.Say(formPodOrphanNobody, m.owner.short)), touched...)
 		}
-		b.WriteString("; an orphan: enqueued every ")
-		b.WriteString(m.owner.short)
-		b.WriteString(" that selects it:")
-		for _, rs := range owners {
-			b.WriteByte(' ')
-			m.enqueue(&b, m.keyOf(&rs.Metadata))
-			touched = append(touched, m.ownerRef(rs))
-		}
-		return m.report("updatePod", b.String(), touched...)
+		summary, touched = m.enqueueEach(summary.Then(sim.Say(formPodOrphan, m.owner.short)), owners, touched)
+		return m.report("updatePod", summary, touched...)
 	}
-	b.WriteString("; an orphan whose labels did not change: nothing to do")
-	return m.report("updatePod", b.String(), touched...)
+	return m.report("updatePod", summary.Then(sim.Say(formPodOrphanSame)), touched...)
 }
 
 func (m *Manager) deletePod(obj any) sim.Report {
 	pod, ok := obj.(*api.Pod)
-	tombstone := ""
+	tomb := false
 	if !ok {
 		t, isTomb := obj.(informer.DeletedFinalStateUnknown)
 		if !isTomb {
-			return m.report("deletePod", "could not read the deleted object: ignored")
+			return m.report("deletePod", sim.Say(formUnreadable))
 		}
 		// The delete itself was missed; the tombstone carries the last state
 		// the cache had, which is enough to find the owner.
 		pod, ok = t.Obj.(*api.Pod)
 		if !ok {
-			return m.report("deletePod", "tombstone "+t.Key+" does not hold a pod: ignored")
+			return m.report("deletePod", sim.Say(formTombstoneNotPod, t.Key))
 		}
-		tombstone = " (unwrapped from a tombstone: the delete event itself was missed)"
+		tomb = true
 	}
+	name := pod.Metadata.Name
 	ref := api.GetControllerOf(&pod.Metadata)
 	if ref == nil {
-		return m.report("deletePod", "pod/"+pod.Metadata.Name+" deleted"+tombstone+"; an orphan, nobody waits for it: ignored", podRef(pod))
+		return m.report("deletePod", sim.Say(formPodDeletedOrphan, name).With(yes(tomb)), podRef(pod))
 	}
-	var b strings.Builder
 	rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
 	if rs == nil {
-		b.Grow(len("pod/ deleted; its controller / is not one of ours: ignored") + len(pod.Metadata.Name) + len(tombstone) +
-			len(ref.Kind) + len(ref.Name))
-		b.WriteString("pod/")
-		b.WriteString(pod.Metadata.Name)
-		b.WriteString(" deleted")
-		b.WriteString(tombstone)
-		b.WriteByte(';')
-		writeNotOurs(&b, ref)
-		b.WriteString(": ignored")
-		return m.report("deletePod", b.String(), podRef(pod))
+		return m.report("deletePod", sim.Say(formPodDeletedNotOur, name, ref.Kind, ref.Name).With(yes(tomb)), podRef(pod))
 	}
 	key := m.keyOf(&rs.Metadata)
-	observed := m.expectations.DeletionObserved(key, PodKey(pod))
-	what := "deletion observed"
-	if !observed {
-		what = "not an expected deletion"
+	observed := yes(m.expectations.DeletionObserved(key, PodKey(pod)))
+	var summary sim.Sentence
+	if add, del, ok := m.expectations.GetExpectations(key); ok {
+		summary = sim.Say(formPodDeletedOwned, name, m.owner.short, rs.Metadata.Name, key).
+			With(yes(tomb), observed, max(add, 0), max(del, 0), m.enqueue(key))
+	} else {
+		summary = sim.Say(formPodDeletedOwnedNo, name, m.owner.short, rs.Metadata.Name, key).With(yes(tomb), observed, m.enqueue(key))
 	}
-	b.Grow(len("pod/ deleted, owned by /:  (expecting  more creates,  more deletes); enqueued ") + 2*3 +
-		len(pod.Metadata.Name) + len(tombstone) + len(m.owner.short) + len(rs.Metadata.Name) + len(what) + len(key) + enqueueRoom)
-	b.WriteString("pod/")
-	b.WriteString(pod.Metadata.Name)
-	b.WriteString(" deleted")
-	b.WriteString(tombstone)
-	b.WriteString(", owned by ")
-	b.WriteString(m.owner.short)
-	b.WriteByte('/')
-	b.WriteString(rs.Metadata.Name)
-	b.WriteString(": ")
-	b.WriteString(what)
-	b.WriteString(" (")
-	m.writeExpectations(&b, key)
-	b.WriteString("); enqueued ")
-	m.enqueue(&b, key)
-	return m.report("deletePod", b.String(), podRef(pod), m.ownerRef(rs))
-}
-
-// expectationWords describes a key's expectations in a few words.
-func (m *Manager) expectationWords(key string) string {
-	var b strings.Builder
-	m.writeExpectations(&b, key)
-	return b.String()
-}
-
-// writeExpectations writes expectationWords(key) to b.
-func (m *Manager) writeExpectations(b *strings.Builder, key string) {
-	add, del, ok := m.expectations.GetExpectations(key)
-	if !ok {
-		b.WriteString("no expectations")
-		return
-	}
-	b.WriteString("expecting ")
-	writeInt(b, max(add, 0))
-	b.WriteString(" more creates, ")
-	writeInt(b, max(del, 0))
-	b.WriteString(" more deletes")
-}
-
-// writeInt writes n in decimal to b, without a string of its own.
-func writeInt(b *strings.Builder, n int64) {
-	var digits [20]byte
-	b.Write(strconv.AppendInt(digits[:0], n, 10))
+	return m.report("deletePod", summary, podRef(pod), m.ownerRef(rs))
 }
 
 // sameOwnerRef compares two controller references field by field, as

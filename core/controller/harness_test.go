@@ -35,7 +35,7 @@ type rig struct {
 type kubectl struct{}
 
 func (kubectl) Handle(*sim.Context, sim.Event) sim.Report {
-	return sim.Report{Actor: "kubectl", Summary: "answer"}
+	return sim.Report{Actor: "kubectl", Summary: sim.Text("answer")}
 }
 func (kubectl) Snapshot() any { return nil }
 func (kubectl) Restore(any)   {}

@@ -272,20 +272,24 @@ const (
 // starting the workers.
 func (m *Manager) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != eventCacheSync {
-		return sim.Report{Actor: m.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+		return sim.Report{Actor: m.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 	}
 	if !m.cfg.Pods.HasSynced() || !m.cfg.Owners.HasSynced() {
 		ctx.After(cacheSyncPoll, m.name, eventCacheSync, nil)
 		return sim.Report{Actor: m.name, Models: "WaitForNamedCacheSync",
-			Summary: "informers not synced yet; checking again in 100ms before starting the workers"}
+			Summary: sim.Text("informers not synced yet; checking again in 100ms before starting the workers")}
 	}
 	m.started = true
 	for _, w := range m.workers {
 		ctx.After(0, w.name, eventWorkerRun, nil)
 	}
-	return sim.Report{Actor: m.name, Models: "Run",
-		Summary: "pod and " + m.owner.kind.Resource() + " caches synced: starting " + strconv.Itoa(len(m.workers)) + " workers"}
+	return sim.Report{Actor: m.name, Models: "Run", Summary: sim.Say(formStarting, m.owner.kind.Resource()).With(int64(len(m.workers)))}
 }
+
+var (
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formStarting     = sim.MustForm("pod and %s caches synced: starting %d workers")
+)
 
 // Describe says what a pending manager event will do.
 func (m *Manager) Describe(ev sim.Event) string {

@@ -141,7 +141,92 @@ func (r *syncRun) finish(err error) {
 	r.phase = phaseDone
 }
 
-func (r *syncRun) ownerName() string { return r.m().owner.short + "/" + r.name }
+// The sentences of a sync's steps. A sync's first step says what it took
+// and what it found (the intro); each later step says what the answer to
+// one of its requests was. Step sentences that go on with another
+// sentence begin with "; ".
+var (
+	formTookBadKey      = sim.MustForm("took %s: %s")
+	formTookGone        = sim.MustForm("took %s: %s/%s is not in the cache (it was deleted), so its expectations are dropped")
+	formTookBadSelector = sim.MustForm("took %s: its selector is invalid (%s); nothing to do")
+	formTookSatisfied   = sim.MustForm("took %s: expectations satisfied; " + activePods)
+	formTookWaiting     = sim.MustForm("took %s: expectations not yet satisfied (" + expecting +
+		"), so it will not create or delete; " + activePods)
+	formTookWaitingNone = sim.MustForm("took %s: expectations not yet satisfied (no expectations), so it will not create or delete; " +
+		activePods)
+
+	formReleasing      = sim.MustForm("; pod/%s no longer matches %s: releasing it (patch removing our controller reference)")
+	formCheckingOwner  = sim.MustForm("; orphan pod/%s matches: before adopting, a fresh GET of %s/%s checks it is not being deleted")
+	formAdopting       = sim.MustForm("; adopting orphan pod/%s (patch adding our controller reference)")
+	formMayNotAdopt    = sim.MustForm("may not adopt: %s")
+	formOwnerNotDying  = sim.MustForm("fresh GET: %s/%s is not being deleted")
+	formAdopted        = sim.MustForm("adopted pod/%s")
+	formCouldNotAdopt  = sim.MustForm("could not adopt pod/%s: %s")
+	formClaimedGone    = sim.MustForm("pod/%s is gone: skipped")
+	formReleased       = sim.MustForm("released pod/%s")
+	formCouldNotFree   = sim.MustForm("could not release pod/%s: %s")
+	formClaimingFailed = sim.MustForm("; claiming failed, so nothing is created or deleted and no status is written")
+
+	formDecision         = sim.MustForm("; %s")
+	formDecisionSending  = sim.MustForm("; %s; sending a batch of %d creates")
+	formSending          = sim.MustForm("; sending a batch of %d creates")
+	formCannotBuild      = sim.MustForm("; cannot build the pod: %s")
+	formSlowStartStops   = sim.MustForm("; it failed, so slow start stops here")
+	formSkipped          = sim.MustForm("; %d creates skipped or failed: expectations lowered by as many")
+	formWritingStatus    = sim.MustForm("; writing status %s")
+	formDecisionWriting  = sim.MustForm("; %s; writing status %s")
+	formStatusSame       = sim.MustForm("; status unchanged, not written")
+	formDecisionSame     = sim.MustForm("; %s; status unchanged, not written")
+	formStatusWritten    = sim.MustForm("status written (resourceVersion %u)")
+	formStatusFailedLast = sim.MustForm("status write failed again: %s")
+	formStatusFailed     = sim.MustForm("status write failed (%s): fetching %s/%s fresh to retry once")
+	formFreshGetFailed   = sim.MustForm("fresh GET failed: %s")
+	formGotFresh         = sim.MustForm("got %s/%s fresh: writing the same status on it")
+	formUnexpectedAnswer = sim.MustForm("ignored an unexpected answer")
+
+	created = answerForms{
+		waiting: sim.MustForm(createdPod + createsAwaited),
+		last:    sim.MustForm(createdPod + batchDone),
+	}
+	refused = answerForms{
+		waiting: sim.MustForm(createRefused + createsAwaited),
+		last:    sim.MustForm(createRefused + batchDone),
+	}
+	createFail = answerForms{
+		waiting: sim.MustForm("create failed: %s" + createsAwaited),
+		last:    sim.MustForm("create failed: %s" + batchDone),
+	}
+	deleted = answerForms{
+		waiting: sim.MustForm("deleted pod/%s" + deletesAwaited),
+		last:    sim.MustForm("deleted pod/%s" + deletesDone),
+	}
+	alreadyGone = answerForms{
+		waiting: sim.MustForm("pod/%s was already gone" + deletesAwaited),
+		last:    sim.MustForm("pod/%s was already gone" + deletesDone),
+	}
+	deleteFail = answerForms{
+		waiting: sim.MustForm("delete of pod/%s failed: %s" + deletesAwaited),
+		last:    sim.MustForm("delete of pod/%s failed: %s" + deletesDone),
+	}
+)
+
+// The words of the answers to a batch: what the answer was, then how many
+// more are awaited or, for the last, how the batch ended.
+const (
+	createdPod     = "created pod/%s"
+	createRefused  = "create refused: namespace terminating (counted as success, as upstream does)"
+	createsAwaited = " (%d more answers of this batch to wait for)"
+	batchDone      = "; batch of %d done (%d ok)"
+	deletesAwaited = " (%d more deletes to wait for)"
+	deletesDone    = "; all deletes answered"
+)
+
+const activePods = "%{active pod|active pods} to consider (its own and the namespace's orphans)"
+
+// answerForms are the sentences of the answer to one of a batch of
+// requests: while more answers are awaited, and for the last one, which
+// ends the batch.
+type answerForms struct{ waiting, last sim.Form }
 
 // start runs steps 1 to 3 until the first API call, or to the end.
 func (r *syncRun) start(ctx *sim.Context) sim.Report {
@@ -149,7 +234,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 	ns, name, err := api.SplitKey(r.key)
 	if err != nil {
 		r.finish(err)
-		return sim.Report{Models: "syncReplicaSet", Summary: "took " + r.key + ": " + err.Error()}
+		return sim.Report{Models: "syncReplicaSet", Summary: sim.Say(formTookBadKey, r.key, err.Error())}
 	}
 	r.namespace, r.name = ns, name
 	obj, ok := m.ownerLister().Get(ns, name)
@@ -158,7 +243,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 		r.decision = "deleted: expectations dropped"
 		r.finish(nil)
 		return sim.Report{Models: "syncReplicaSet",
-			Summary: "took " + r.key + ": " + r.ownerName() + " is not in the cache (it was deleted), so its expectations are dropped"}
+			Summary: sim.Say(formTookGone, r.key, m.owner.short, name)}
 	}
 	rs, _ := m.asReplicaSet(obj)
 	r.orig, r.rs = obj, rs
@@ -169,7 +254,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 		r.decision = "invalid selector"
 		r.finish(nil)
 		return sim.Report{Models: "syncReplicaSet", Touched: []sim.Ref{m.ownerRef(rs)},
-			Summary: "took " + r.key + ": its selector is invalid (" + err.Error() + "); nothing to do"}
+			Summary: sim.Say(formTookBadSelector, r.key, err.Error())}
 	}
 	r.selector = sel
 
@@ -183,17 +268,21 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 			r.pods = append(r.pods, pod)
 		}
 	}
-	expect := "expectations satisfied"
-	if !r.needsSync {
-		expect = "expectations not yet satisfied (" + m.expectationWords(r.key) + "), so it will not create or delete"
+	var intro sim.Sentence
+	switch add, del, ok := m.expectations.GetExpectations(r.key); {
+	case r.needsSync:
+		intro = sim.Say(formTookSatisfied, r.key).With(int64(len(r.pods)))
+	case ok:
+		intro = sim.Say(formTookWaiting, r.key).With(max(add, 0), max(del, 0), int64(len(r.pods)))
+	default:
+		intro = sim.Say(formTookWaitingNone, r.key).With(int64(len(r.pods)))
 	}
-	intro := "took " + r.key + ": " + expect + "; " + countOf(len(r.pods), "active pod") + " to consider (its own and the namespace's orphans)"
 	return r.claimLoop(ctx, intro)
 }
 
 // claimLoop walks the pods from next, deciding each, until one needs an API
 // call or all are decided.
-func (r *syncRun) claimLoop(ctx *sim.Context, intro string) sim.Report {
+func (r *syncRun) claimLoop(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	m := r.m()
 	for r.next < len(r.pods) {
 		pod := r.pods[r.next]
@@ -206,7 +295,7 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro string) sim.Report {
 			r.phase = phaseRelease
 			patch := releasePatch(pod, r.rs.Metadata.UID)
 			r.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name, Patch: &patch})
-			return r.report("claimPods", intro, "pod/"+pod.Metadata.Name+" no longer matches "+r.selector.String()+": releasing it (patch removing our controller reference)", podRef(pod))
+			return r.report("claimPods", intro.Then(sim.Say(formReleasing, pod.Metadata.Name, r.selector.String())), podRef(pod))
 		case ClaimNeedsAdoption:
 			r.current = pod
 			if !r.adoptChecked {
@@ -214,7 +303,7 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro string) sim.Report {
 				// deleted: the cache may not know yet, the API server does.
 				r.phase = phaseCanAdopt
 				r.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: m.owner.kind, Namespace: r.namespace, Name: r.name})
-				return r.report("claimPods", intro, "orphan pod/"+pod.Metadata.Name+" matches: before adopting, a fresh GET of "+r.ownerName()+" checks it is not being deleted", podRef(pod))
+				return r.report("claimPods", intro.Then(sim.Say(formCheckingOwner, pod.Metadata.Name, m.owner.short, r.name)), podRef(pod))
 			}
 			if r.adoptErr != nil {
 				r.claimErrs = append(r.claimErrs, cantAdoptError(pod, r.adoptErr))
@@ -227,13 +316,13 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro string) sim.Report {
 	return r.afterClaim(ctx, intro)
 }
 
-func (r *syncRun) adopt(ctx *sim.Context, intro string) sim.Report {
+func (r *syncRun) adopt(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	m := r.m()
 	pod := r.current
 	r.phase = phaseAdopt
 	patch := adoptionPatch(pod, &r.rs.Metadata, m.owner.apiVersion, string(m.owner.kind))
 	r.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: api.KindPod, Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name, Patch: &patch})
-	return r.report("claimPods", intro, "adopting orphan pod/"+pod.Metadata.Name+" (patch adding our controller reference)", podRef(pod))
+	return r.report("claimPods", intro.Then(sim.Say(formAdopting, pod.Metadata.Name)), podRef(pod))
 }
 
 // onReply continues the sync with the answer to one of its requests.
@@ -252,13 +341,13 @@ func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		if r.adoptErr != nil {
 			r.claimErrs = append(r.claimErrs, cantAdoptError(r.current, r.adoptErr))
 			r.next++
-			return r.claimLoop(ctx, "may not adopt: "+r.adoptErr.Error())
+			return r.claimLoop(ctx, sim.Say(formMayNotAdopt, r.adoptErr.Error()))
 		}
-		return r.adopt(ctx, "fresh GET: "+r.ownerName()+" is not being deleted")
+		return r.adopt(ctx, sim.Say(formOwnerNotDying, m.owner.short, r.name))
 	case phaseAdopt:
 		claimed, reported := adoptResult(resp.Err)
 		pod := r.current
-		note := "adopted pod/" + pod.Metadata.Name
+		note := sim.Say(formAdopted, pod.Metadata.Name)
 		switch {
 		case claimed:
 			// Upstream's ClaimPods keeps the pod it listed from the cache, not
@@ -269,18 +358,18 @@ func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 			r.claimed = append(r.claimed, pod)
 		case reported != nil:
 			r.claimErrs = append(r.claimErrs, reported)
-			note = "could not adopt pod/" + pod.Metadata.Name + ": " + reported.Error()
+			note = sim.Say(formCouldNotAdopt, pod.Metadata.Name, reported.Error())
 		default:
-			note = "pod/" + pod.Metadata.Name + " is gone: skipped"
+			note = sim.Say(formClaimedGone, pod.Metadata.Name)
 		}
 		r.next++
 		return r.claimLoop(ctx, note)
 	case phaseRelease:
 		pod := r.current
-		note := "released pod/" + pod.Metadata.Name
+		note := sim.Say(formReleased, pod.Metadata.Name)
 		if err := releaseResult(resp.Err); err != nil {
 			r.claimErrs = append(r.claimErrs, err)
-			note = "could not release pod/" + pod.Metadata.Name + ": " + err.Error()
+			note = sim.Say(formCouldNotFree, pod.Metadata.Name, err.Error())
 		}
 		r.next++
 		return r.claimLoop(ctx, note)
@@ -293,18 +382,18 @@ func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	case phaseStatusGet:
 		return r.onStatusGet(ctx, reply)
 	}
-	return sim.Report{Summary: "ignored an unexpected answer"}
+	return sim.Report{Summary: sim.Say(formUnexpectedAnswer)}
 }
 
 // afterClaim ends step 3: claim errors end the sync (it is retried); else
 // manageReplicas if the expectations allow, then the status.
-func (r *syncRun) afterClaim(ctx *sim.Context, intro string) sim.Report {
+func (r *syncRun) afterClaim(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	r.current = nil
 	if len(r.claimErrs) > 0 {
 		err := errors.Join(r.claimErrs...)
 		r.decision = "claiming failed: " + err.Error()
 		r.finish(err)
-		return r.report("claimPods", intro, "claiming failed, so nothing is created or deleted and no status is written")
+		return r.report("claimPods", intro.Then(sim.Say(formClaimingFailed)))
 	}
 	if r.needsSync && r.rs.Metadata.DeletionTimestamp == nil {
 		return r.manageReplicas(ctx, intro)
@@ -314,11 +403,11 @@ func (r *syncRun) afterClaim(ctx *sim.Context, intro string) sim.Report {
 	} else {
 		r.decision = countOf(len(r.claimed), "pod") + " owned; waiting for earlier creates or deletes to be observed"
 	}
-	return r.updateStatus(ctx, intro)
+	return r.updateStatus(ctx, intro, "")
 }
 
 // manageReplicas is step 4 (spec §1.4).
-func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
+func (r *syncRun) manageReplicas(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	m := r.m()
 	want := int(specReplicas(r.rs))
 	diff := len(r.claimed) - want
@@ -333,7 +422,7 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
 		if n < -diff {
 			r.decision += "; at most " + strconv.Itoa(m.cfg.BurstReplicas) + " per sync (burstReplicas)"
 		}
-		return r.sendCreateBatch(ctx, intro+"; "+r.decision)
+		return r.sendCreateBatch(ctx, intro, r.decision)
 	case diff > 0:
 		n := min(diff, m.cfg.BurstReplicas)
 		toDelete := getPodsToDelete(r.claimed, r.relatedPods(), n, ctx.Wall(), m.gates)
@@ -347,10 +436,10 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro string) sim.Report {
 			touched = append(touched, podRef(pod))
 		}
 		r.deleted = 0
-		return sim.Report{Models: "manageReplicas", Summary: intro + "; " + r.decision, Touched: touched}
+		return sim.Report{Models: "manageReplicas", Summary: intro.Then(sim.Say(formDecision, r.decision)), Touched: touched}
 	}
 	r.decision = owned + ": nothing to create or delete"
-	return r.updateStatus(ctx, intro+"; "+r.decision)
+	return r.updateStatus(ctx, intro, r.decision)
 }
 
 // countOf writes a count with its noun, singular or plural: "1 pod", "3 pods".
@@ -406,8 +495,9 @@ func (r *syncRun) relatedPods() []*api.Pod {
 	return getIndirectlyRelatedPods(getReplicaSetsWithSameController(r.rs, siblings), pods)
 }
 
-// sendCreateBatch sends the next slow-start batch of creates.
-func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
+// sendCreateBatch sends the next slow-start batch of creates. Its sentence
+// is intro, then the decision if the batch is the first.
+func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro sim.Sentence, decision string) sim.Report {
 	m := r.m()
 	size := r.slow.next()
 	r.phase = phaseCreate
@@ -419,85 +509,87 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro string) sim.Report {
 		// before reaching the API, so slow start stops here. Upstream
 		// returns this error without recording an event.
 		r.slow.batchDone(0, err)
-		return r.endCreates(ctx, intro+"; cannot build the pod: "+err.Error())
+		if decision != "" {
+			intro = intro.Then(sim.Say(formDecision, decision))
+		}
+		return r.endCreates(ctx, intro.Then(sim.Say(formCannotBuild, err.Error())))
 	}
 	for range size {
 		r.send(ctx, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod, Namespace: r.namespace, Object: pod})
 	}
-	return sim.Report{Models: "slowStartBatch", Touched: []sim.Ref{m.ownerRef(r.rs)},
-		Summary: intro + "; sending a batch of " + strconv.Itoa(size) + " creates"}
+	sending := sim.Say(formSending).With(int64(size))
+	if decision != "" {
+		sending = sim.Say(formDecisionSending, decision).With(int64(size))
+	}
+	return sim.Report{Models: "slowStartBatch", Touched: []sim.Ref{m.ownerRef(r.rs)}, Summary: intro.Then(sending)}
 }
 
 func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	m := r.m()
 	resp := reply.Response
-	// Most answers are one of a batch, with more to wait for: their
-	// sentence is written in one buffer, sized for that.
-	var b strings.Builder
+	// Most answers are one of a batch, with more to wait for: one form
+	// says the answer and how many are still awaited.
 	var touched []sim.Ref
+	forms, strs := createFail, [1]string{}
 	switch {
 	case resp.Err == nil:
 		r.batchOK++
 		r.created++
 		pod := resp.Object.(*api.Pod)
 		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulCreatePodReason, "Created pod: "+pod.Metadata.Name)
-		b.Grow(len("created pod/ (000 more answers of this batch to wait for)") + len(pod.Metadata.Name))
-		b.WriteString("created pod/")
-		b.WriteString(pod.Metadata.Name)
+		forms, strs[0] = created, pod.Metadata.Name
 		touched = []sim.Ref{podRef(pod)}
 	case apistore.HasStatusCause(resp.Err, "NamespaceTerminating"):
 		// A namespace being deleted refuses new pods; upstream counts that as
 		// success, so its expectation is never lowered (the ReplicaSet waits
 		// out the 5 minute expectations TTL, or goes with its namespace).
 		r.batchOK++
-		b.WriteString("create refused: namespace terminating (counted as success, as upstream does)")
+		forms = refused
 	default:
 		if r.batchErr == nil {
 			r.batchErr = resp.Err
 		}
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+resp.Err.Error())
-		b.WriteString("create failed: ")
-		b.WriteString(resp.Err.Error())
+		strs[0] = resp.Err.Error()
+	}
+	say := func(f sim.Form, nums ...int64) sim.Sentence {
+		if forms == refused {
+			return sim.Say(f).With(nums...)
+		}
+		return sim.Say(f, strs[0]).With(nums...)
 	}
 	if len(r.waiting) > 0 {
-		b.WriteString(" (")
-		sim.WriteUint(&b, uint64(len(r.waiting)))
-		b.WriteString(" more answers of this batch to wait for)")
-		return sim.Report{Models: "slowStartBatch", Touched: touched, Summary: b.String()}
+		return sim.Report{Models: "slowStartBatch", Touched: touched, Summary: say(forms.waiting, int64(len(r.waiting)))}
 	}
 	size := r.slow.next()
 	r.slow.batchDone(r.batchOK, r.batchErr)
-	b.WriteString("; batch of ")
-	sim.WriteUint(&b, uint64(size))
-	b.WriteString(" done (")
-	sim.WriteUint(&b, uint64(r.batchOK))
-	b.WriteString(" ok)")
+	note := say(forms.last, int64(size), int64(r.batchOK))
 	if !r.slow.done() {
-		rep := r.sendCreateBatch(ctx, b.String())
+		rep := r.sendCreateBatch(ctx, note, "")
 		rep.Touched = append(rep.Touched, touched...)
 		return rep
 	}
 	if r.batchErr != nil {
-		b.WriteString("; it failed, so slow start stops here")
+		note = note.Then(sim.Say(formSlowStartStops))
 	}
-	rep := r.endCreates(ctx, b.String())
+	rep := r.endCreates(ctx, note)
 	rep.Touched = append(rep.Touched, touched...)
 	return rep
 }
 
 // endCreates lowers the expectations for every create that was skipped or
 // failed, so the owner waits only for pods that exist, then writes status.
-func (r *syncRun) endCreates(ctx *sim.Context, summary string) sim.Report {
+func (r *syncRun) endCreates(ctx *sim.Context, summary sim.Sentence) sim.Report {
 	m := r.m()
 	_, skipped, err := r.slow.result()
 	for range skipped {
 		m.expectations.CreationObserved(r.key)
 	}
 	if skipped > 0 {
-		summary += "; " + strconv.Itoa(skipped) + " creates skipped or failed: expectations lowered by as many"
+		summary = summary.Then(sim.Say(formSkipped).With(int64(skipped)))
 	}
 	r.manageErr = err
-	return r.updateStatus(ctx, summary)
+	return r.updateStatus(ctx, summary, "")
 }
 
 func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
@@ -505,18 +597,17 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	resp := reply.Response
 	name := reply.Request.Name
 	pod := sim.Ref{Kind: "pod", Namespace: reply.Request.Namespace, Name: name}
-	var note string
+	forms, failure := deleted, ""
 	switch {
 	case resp.Err == nil:
 		r.deleted++
 		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulDeletePodReason, "Deleted pod: "+name)
-		note = "deleted pod/" + name
 	default:
 		// The pod will never be seen deleted by this request: stop waiting
 		// for it.
 		m.expectations.DeletionObserved(r.key, api.Key(reply.Request.Namespace, name))
 		if apistore.IsNotFound(resp.Err) {
-			note = "pod/" + name + " was already gone"
+			forms = alreadyGone
 			break
 		}
 		if r.deleteErr == nil {
@@ -526,33 +617,46 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 			r.deleteErr = errors.New("unable to delete pods: " + resp.Err.Error())
 		}
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedDeletePodReason, "Error deleting: "+resp.Err.Error())
-		note = "delete of pod/" + name + " failed: " + resp.Err.Error()
+		forms, failure = deleteFail, resp.Err.Error()
+	}
+	say := func(f sim.Form) sim.Sentence {
+		if forms == deleteFail {
+			return sim.Say(f, name, failure)
+		}
+		return sim.Say(f, name)
 	}
 	if len(r.waiting) > 0 {
 		return sim.Report{Models: "manageReplicas", Touched: []sim.Ref{pod},
-			Summary: note + " (" + strconv.Itoa(len(r.waiting)) + " more deletes to wait for)"}
+			Summary: say(forms.waiting).With(int64(len(r.waiting)))}
 	}
 	r.manageErr = r.deleteErr
-	rep := r.updateStatus(ctx, note+"; all deletes answered")
+	rep := r.updateStatus(ctx, say(forms.last), "")
 	rep.Touched = append(rep.Touched, pod)
 	return rep
 }
 
-// updateStatus is step 5: calculateStatus, then updateReplicaSetStatus.
-func (r *syncRun) updateStatus(ctx *sim.Context, intro string) sim.Report {
+// updateStatus is step 5: calculateStatus, then updateReplicaSetStatus. Its
+// sentence is intro, then the decision unless it is "".
+func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision string) sim.Report {
 	m := r.m()
 	// Every claimed pod matched the selector when it was claimed (the pod
 	// kept is the one tested, see claimLoop).
 	r.newStatus = calculateClaimedStatus(r.rs, r.claimed, r.selector, r.manageErr, ctx.Wall())
 	if !statusNeedsUpdate(r.rs, r.newStatus) {
-		return r.end(ctx, intro+"; status unchanged, not written")
+		if decision != "" {
+			return r.end(ctx, intro.Then(sim.Say(formDecisionSame, decision)))
+		}
+		return r.end(ctx, intro.Then(sim.Say(formStatusSame)))
 	}
 	r.newStatus.ObservedGeneration = r.rs.Metadata.Generation
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(r.orig, r.newStatus)})
-	return sim.Report{Models: "updateReplicaSetStatus", Touched: []sim.Ref{m.ownerRef(r.rs)},
-		Summary: intro + "; writing status " + statusWords(r.newStatus)}
+	writing := sim.Say(formWritingStatus, statusWords(r.newStatus))
+	if decision != "" {
+		writing = sim.Say(formDecisionWriting, decision, statusWords(r.newStatus))
+	}
+	return sim.Report{Models: "updateReplicaSetStatus", Touched: []sim.Ref{m.ownerRef(r.rs)}, Summary: intro.Then(writing)}
 }
 
 func statusWords(s api.ReplicaSetStatus) string {
@@ -568,18 +672,18 @@ func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Repor
 	m := r.m()
 	resp := reply.Response
 	if resp.Err == nil {
-		return r.end(ctx, "status written (resourceVersion "+strconv.FormatUint(resp.ResourceVersion, 10)+")")
+		return r.end(ctx, sim.Say(formStatusWritten).With(int64(resp.ResourceVersion)))
 	}
 	if r.statusTries >= statusUpdateRetries {
 		r.decision += "; status write failed"
 		r.finish(resp.Err)
-		return sim.Report{Models: "updateReplicaSetStatus", Summary: "status write failed again: " + resp.Err.Error()}
+		return sim.Report{Models: "updateReplicaSetStatus", Summary: sim.Say(formStatusFailedLast, resp.Err.Error())}
 	}
 	r.statusTries++
 	r.phase = phaseStatusGet
 	r.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: m.owner.kind, Namespace: r.namespace, Name: r.name})
 	return sim.Report{Models: "updateReplicaSetStatus",
-		Summary: "status write failed (" + resp.Err.Error() + "): fetching " + r.ownerName() + " fresh to retry once"}
+		Summary: sim.Say(formStatusFailed, resp.Err.Error(), m.owner.short, r.name)}
 }
 
 func (r *syncRun) onStatusGet(ctx *sim.Context, reply *apistore.Reply) sim.Report {
@@ -587,16 +691,16 @@ func (r *syncRun) onStatusGet(ctx *sim.Context, reply *apistore.Reply) sim.Repor
 	resp := reply.Response
 	if resp.Err != nil {
 		r.finish(resp.Err)
-		return sim.Report{Models: "updateReplicaSetStatus", Summary: "fresh GET failed: " + resp.Err.Error()}
+		return sim.Report{Models: "updateReplicaSetStatus", Summary: sim.Say(formFreshGetFailed, resp.Err.Error())}
 	}
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(resp.Object, r.newStatus)})
-	return sim.Report{Models: "updateReplicaSetStatus", Summary: "got " + r.ownerName() + " fresh: writing the same status on it"}
+	return sim.Report{Models: "updateReplicaSetStatus", Summary: sim.Say(formGotFresh, m.owner.short, r.name)}
 }
 
 // end is step 6, then the sync returns manageReplicas' error.
-func (r *syncRun) end(ctx *sim.Context, summary string) sim.Report {
+func (r *syncRun) end(ctx *sim.Context, summary sim.Sentence) sim.Report {
 	want := specReplicas(r.rs)
 	if r.manageErr == nil && r.rs.Spec.MinReadySeconds > 0 &&
 		r.newStatus.ReadyReplicas == want && r.newStatus.AvailableReplicas != want {
@@ -606,11 +710,11 @@ func (r *syncRun) end(ctx *sim.Context, summary string) sim.Report {
 	return sim.Report{Models: "syncReplicaSet", Summary: summary}
 }
 
-func (r *syncRun) report(models, intro, what string, touched ...sim.Ref) sim.Report {
+func (r *syncRun) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
 	if r.rs != nil {
 		touched = append(touched, r.m().ownerRef(r.rs))
 	}
-	return sim.Report{Models: models, Summary: intro + "; " + what, Touched: touched}
+	return sim.Report{Models: models, Summary: summary, Touched: touched}
 }
 
 // clone returns a copy that shares nothing mutable with r. Pods and owners

@@ -1,8 +1,6 @@
 package controller
 
 import (
-	"strconv"
-
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/workqueue"
@@ -41,27 +39,35 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		reply := ev.Data.(*apistore.Reply)
 		if w.run == nil || !w.run.expects(reply.ID) {
-			return sim.Report{Actor: w.name, Summary: "ignored an answer to a request of a sync that is over"}
+			return sim.Report{Actor: w.name, Summary: sim.Text("ignored an answer to a request of a sync that is over")}
 		}
 		rep := w.run.onReply(ctx, reply)
 		return w.afterStep(ctx, rep)
 	}
-	return sim.Report{Actor: w.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: w.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
+
+// The sentences of a worker's own steps, and the ends of a sync's last.
+var (
+	formBusy       = sim.MustForm("woken while busy syncing %s: keeps working")
+	formSyncDone   = sim.MustForm("; sync of %s done")
+	formSyncFailed = sim.MustForm("; sync of %s failed (%s): retry in %D (requeue %d)")
+	formRequeued   = sim.MustForm("; requeued in %D to check availability after minReadySeconds")
+)
 
 // processNextWorkItem is upstream's worker loop body: Get a key and sync it.
 func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	if w.run != nil {
-		return sim.Report{Actor: w.name, Summary: "woken while busy syncing " + w.run.key + ": keeps working"}
+		return sim.Report{Actor: w.name, Summary: sim.Say(formBusy, w.run.key)}
 	}
 	key, ok, shutdown := w.m.queue.Get(w.name)
 	if shutdown {
 		w.idle = false
-		return sim.Report{Actor: w.name, Models: "processNextWorkItem", Summary: "the queue is shutting down: the worker stops"}
+		return sim.Report{Actor: w.name, Models: "processNextWorkItem", Summary: sim.Text("the queue is shutting down: the worker stops")}
 	}
 	if !ok {
 		w.idle = true
-		return sim.Report{Actor: w.name, Models: "processNextWorkItem", Summary: "the queue is empty: idle until a key arrives"}
+		return sim.Report{Actor: w.name, Models: "processNextWorkItem", Summary: sim.Text("the queue is empty: idle until a key arrives")}
 	}
 	w.idle = false
 	w.run = newSyncRun(w, key, ctx)
@@ -81,17 +87,16 @@ func (w *worker) afterStep(ctx *sim.Context, rep sim.Report) sim.Report {
 	key := r.key
 	if r.err == nil {
 		w.m.queue.Forget(key)
-		rep.Summary += "; sync of " + key + " done"
+		rep.Summary = rep.Summary.Then(sim.Say(formSyncDone, key))
 	} else {
 		wait, _ := w.m.queue.AddRateLimited(key)
 		rep.Handed = append(rep.Handed, w.m.toQueue(key))
-		rep.Summary += "; sync of " + key + " failed (" + r.err.Error() + "): retry in " + wait.String() +
-			" (requeue " + strconv.Itoa(w.m.queue.NumRequeues(key)) + ")"
+		rep.Summary = rep.Summary.Then(sim.Say(formSyncFailed, key, r.err.Error()).With(int64(wait), int64(w.m.queue.NumRequeues(key))))
 	}
 	if r.requeueAfter > 0 {
 		w.m.queue.AddAfter(key, r.requeueAfter)
 		rep.Handed = append(rep.Handed, w.m.toQueue(key))
-		rep.Summary += "; requeued in " + r.requeueAfter.String() + " to check availability after minReadySeconds"
+		rep.Summary = rep.Summary.Then(sim.Say(formRequeued).With(int64(r.requeueAfter)))
 	}
 	w.m.queue.Done(key)
 	w.m.syncs++

@@ -230,20 +230,24 @@ const (
 // starting the workers.
 func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != eventCacheSync {
-		return sim.Report{Actor: Name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+		return sim.Report{Actor: Name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 	}
 	if !c.cfg.Deployments.HasSynced() || !c.cfg.ReplicaSets.HasSynced() || !c.cfg.Pods.HasSynced() {
 		ctx.After(cacheSyncPoll, Name, eventCacheSync, nil)
 		return sim.Report{Actor: Name, Models: "WaitForNamedCacheSync",
-			Summary: "informers not synced yet; checking again in 100ms before starting the workers"}
+			Summary: sim.Text("informers not synced yet; checking again in 100ms before starting the workers")}
 	}
 	c.started = true
 	for _, w := range c.workers {
 		ctx.After(0, w.name, eventWorkerRun, nil)
 	}
-	return sim.Report{Actor: Name, Models: "dc.Run",
-		Summary: "deployment, replicaset and pod caches synced: starting " + strconv.Itoa(len(c.workers)) + " workers"}
+	return sim.Report{Actor: Name, Models: "dc.Run", Summary: sim.Say(formStarting).With(int64(len(c.workers)))}
 }
+
+var (
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formStarting     = sim.MustForm("deployment, replicaset and pod caches synced: starting %d workers")
+)
 
 // Describe says what a pending controller event will do.
 func (c *Controller) Describe(sim.Event) string {

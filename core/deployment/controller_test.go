@@ -317,7 +317,7 @@ func TestAddReplicaSetBeingDeleted(t *testing.T) {
 	r.add(d1)
 	rep := r.c.addReplicaSet(rs, false)
 	assert.Equal(t, "addReplicaSet", rep.Models)
-	assert.Contains(t, rep.Summary, "counts as a deletion")
+	assert.Contains(t, rep.Summary.String(), "counts as a deletion")
 	assert.Equal(t, []string{"default/d1"}, r.take())
 }
 

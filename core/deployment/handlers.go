@@ -14,7 +14,7 @@ import (
 // addReplicaSet, updateReplicaSet, deleteReplicaSet and deletePod do (spec
 // §1.2). Each returns a report that says which key it enqueued and why.
 
-func report(models, summary string, touched ...sim.Ref) sim.Report {
+func report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
 	return sim.Report{Actor: handlerActor, Models: models, Summary: summary, Touched: touched}
 }
 
@@ -28,29 +28,61 @@ func (c *Controller) toQueue(key string) sim.Handoff {
 	return sim.Handoff{To: c.queue.ComponentName(), What: key}
 }
 
-// enqueue adds d's key to the queue and says what became of it.
-func (c *Controller) enqueue(d *api.Deployment) string {
-	key := api.Key(d.Metadata.Namespace, d.Metadata.Name)
+// enqueue adds d's key to the queue and returns the key and what became of
+// it, the choice of workqueue.AddedWords a handler's sentence says after
+// the key.
+func (c *Controller) enqueue(d *api.Deployment) (key string, added int64) {
+	key = api.Key(d.Metadata.Namespace, d.Metadata.Name)
 	c.handoffs = append(c.handoffs, c.toQueue(key))
-	switch c.queue.Add(key) {
-	case workqueue.AlreadyWaiting:
-		return key + " (already waiting in the queue)"
-	case workqueue.RequeueAtDone:
-		return key + " (a worker holds it: it goes back in the queue at Done)"
-	case workqueue.AlreadyRequeueAtDone:
-		return key + " (already marked to go back in the queue at Done)"
-	case workqueue.Ignored:
-		return key + " (the queue is shutting down: ignored)"
-	}
-	return key
+	return key, int64(c.queue.Add(key))
 }
+
+// The handlers' sentences: which Deployment's key each enqueued, and what
+// the queue did with it, or why it did nothing. They run for every event of
+// a Deployment's ReplicaSets and pods, so they are said, not written.
+const (
+	queuedKey = "%s" + workqueue.AddedWords
+	enqueued  = "enqueued " + queuedKey
+)
+
+var (
+	formNotADeployment  = sim.MustForm("ignored an object that is not a Deployment")
+	formNotAReplicaSet  = sim.MustForm("ignored an object that is not a ReplicaSet")
+	formUnreadable      = sim.MustForm("could not read the deleted object: ignored")
+	formDeployAdded     = sim.MustForm("deploy/%s added: " + enqueued)
+	formDeployUpdated   = sim.MustForm("deploy/%s updated: " + enqueued)
+	formDeployDeleted   = sim.MustForm("deploy/%s deleted: " + enqueued + " (its sync will find it gone)")
+	formRSAppeared      = sim.MustForm("rs/%s appeared already being deleted, so it counts as a deletion: ")
+	formRSAddedNotOurs  = sim.MustForm("rs/%s added; its controller %s/%s is not a Deployment we know: ignored")
+	formRSAddedOwned    = sim.MustForm("rs/%s added, owned by deploy/%s: " + enqueued)
+	formRSAddedUnowned  = sim.MustForm("orphan rs/%s added; no Deployment selects it: ignored")
+	formRSAddedOrphan   = sim.MustForm("orphan rs/%s added; enqueued every Deployment that selects it, one may adopt it:")
+	formEachDeployment  = sim.MustForm(" " + queuedKey)
+	formRSResync        = sim.MustForm("rs/%s unchanged (same resourceVersion, a resync): ignored")
+	formRSUpdated       = sim.MustForm("rs/%s updated")
+	formRSRefChanged    = sim.MustForm("; its controller reference changed, so its old owner is enqueued: " + queuedKey)
+	formRSNotOurs       = sim.MustForm("; its controller %s/%s is not a Deployment we know")
+	formRSOwned         = sim.MustForm(", owned by deploy/%s: " + enqueued)
+	formRSOrphanNobody  = sim.MustForm("; an orphan no Deployment selects: nothing to do")
+	formRSOrphan        = sim.MustForm("; an orphan: enqueued every Deployment that selects it:")
+	formRSOrphanSame    = sim.MustForm("; an orphan whose labels did not change: nothing to do")
+	formRSDeletedOrphan = sim.MustForm("rs/%s deleted; an orphan, nobody cares: ignored")
+	formRSDeletedNotOur = sim.MustForm("rs/%s deleted; its controller %s/%s is not a Deployment we know: ignored")
+	formRSDeletedOwned  = sim.MustForm("rs/%s deleted, owned by deploy/%s: " + enqueued)
+	formPodNoDeployment = sim.MustForm("pod/%s deleted; no Deployment controls its ReplicaSet: ignored")
+	formPodRolling      = sim.MustForm("pod/%s deleted; deploy/%s rolls with %s, which does not wait for pods to be gone: ignored")
+	formPodListFailed   = sim.MustForm("pod/%s deleted; %s")
+	formPodNotLast      = sim.MustForm("pod/%s deleted; Recreate deploy/%s still has %d pods: it waits for the last one")
+	formPodLast         = sim.MustForm("pod/%s deleted; it was the last pod of Recreate deploy/%s, which may now create its new ReplicaSet: " + enqueued)
+)
 
 func (c *Controller) addDeployment(obj api.Object, _ bool) sim.Report {
 	d, ok := obj.(*api.Deployment)
 	if !ok {
-		return report("addDeployment", "ignored an object that is not a Deployment")
+		return report("addDeployment", sim.Say(formNotADeployment))
 	}
-	return report("addDeployment", "deploy/"+d.Metadata.Name+" added: enqueued "+c.enqueue(d), deployRef(d))
+	key, added := c.enqueue(d)
+	return report("addDeployment", sim.Say(formDeployAdded, d.Metadata.Name, key).With(added), deployRef(d))
 }
 
 // updateDeployment enqueues every update, resyncs and the controller's own
@@ -58,9 +90,10 @@ func (c *Controller) addDeployment(obj api.Object, _ bool) sim.Report {
 func (c *Controller) updateDeployment(_, cur api.Object) sim.Report {
 	d, ok := cur.(*api.Deployment)
 	if !ok {
-		return report("updateDeployment", "ignored an object that is not a Deployment")
+		return report("updateDeployment", sim.Say(formNotADeployment))
 	}
-	return report("updateDeployment", "deploy/"+d.Metadata.Name+" updated: enqueued "+c.enqueue(d), deployRef(d))
+	key, added := c.enqueue(d)
+	return report("updateDeployment", sim.Say(formDeployUpdated, d.Metadata.Name, key).With(added), deployRef(d))
 }
 
 func (c *Controller) deleteDeployment(obj any) sim.Report {
@@ -69,10 +102,10 @@ func (c *Controller) deleteDeployment(obj any) sim.Report {
 	}
 	d, ok := obj.(*api.Deployment)
 	if !ok {
-		return report("deleteDeployment", "could not read the deleted object: ignored")
+		return report("deleteDeployment", sim.Say(formUnreadable))
 	}
-	return report("deleteDeployment", "deploy/"+d.Metadata.Name+" deleted: enqueued "+c.enqueue(d)+
-		" (its sync will find it gone)", deployRef(d))
+	key, added := c.enqueue(d)
+	return report("deleteDeployment", sim.Say(formDeployDeleted, d.Metadata.Name, key).With(added), deployRef(d))
 }
 
 // resolveControllerRef returns the Deployment a controller reference names,
@@ -99,79 +132,82 @@ func (c *Controller) deploymentsForReplicaSet(rs *api.ReplicaSet) []*api.Deploym
 	return ds
 }
 
-// enqueueAll enqueues every one of ds, for a report.
-func (c *Controller) enqueueAll(ds []*api.Deployment, touched []sim.Ref) (string, []sim.Ref) {
-	s := ""
+// enqueueAll enqueues every one of ds, each said after summary, and adds
+// them to touched.
+func (c *Controller) enqueueAll(summary sim.Sentence, ds []*api.Deployment, touched []sim.Ref) (sim.Sentence, []sim.Ref) {
 	for _, d := range ds {
-		s += " " + c.enqueue(d)
+		key, added := c.enqueue(d)
+		summary = summary.Then(sim.Say(formEachDeployment, key).With(added))
 		touched = append(touched, deployRef(d))
 	}
-	return s, touched
+	return summary, touched
 }
 
 func (c *Controller) addReplicaSet(obj api.Object, _ bool) sim.Report {
 	rs, ok := obj.(*api.ReplicaSet)
 	if !ok {
-		return report("addReplicaSet", "ignored an object that is not a ReplicaSet")
+		return report("addReplicaSet", sim.Say(formNotAReplicaSet))
 	}
 	if rs.Metadata.DeletionTimestamp != nil {
 		rep := c.deleteReplicaSet(rs)
 		rep.Models = "addReplicaSet"
-		rep.Summary = "rs/" + rs.Metadata.Name + " appeared already being deleted, so it counts as a deletion: " + rep.Summary
+		rep.Summary = sim.Say(formRSAppeared, rs.Metadata.Name).Then(rep.Summary)
 		return rep
 	}
-	name := "rs/" + rs.Metadata.Name
+	name := rs.Metadata.Name
 	if ref := api.GetControllerOf(&rs.Metadata); ref != nil {
 		d := c.resolveControllerRef(rs.Metadata.Namespace, ref)
 		if d == nil {
-			return report("addReplicaSet", name+" added; its controller "+ref.Kind+"/"+ref.Name+" is not a Deployment we know: ignored", rsRef(rs))
+			return report("addReplicaSet", sim.Say(formRSAddedNotOurs, name, ref.Kind, ref.Name), rsRef(rs))
 		}
-		return report("addReplicaSet", name+" added, owned by deploy/"+d.Metadata.Name+": enqueued "+c.enqueue(d), rsRef(rs), deployRef(d))
+		key, added := c.enqueue(d)
+		return report("addReplicaSet", sim.Say(formRSAddedOwned, name, d.Metadata.Name, key).With(added), rsRef(rs), deployRef(d))
 	}
 	ds := c.deploymentsForReplicaSet(rs)
 	if len(ds) == 0 {
-		return report("addReplicaSet", "orphan "+name+" added; no Deployment selects it: ignored", rsRef(rs))
+		return report("addReplicaSet", sim.Say(formRSAddedUnowned, name), rsRef(rs))
 	}
-	s, touched := c.enqueueAll(ds, []sim.Ref{rsRef(rs)})
-	return report("addReplicaSet", "orphan "+name+" added; enqueued every Deployment that selects it, one may adopt it:"+s, touched...)
+	summary, touched := c.enqueueAll(sim.Say(formRSAddedOrphan, name), ds, []sim.Ref{rsRef(rs)})
+	return report("addReplicaSet", summary, touched...)
 }
 
 func (c *Controller) updateReplicaSet(oldObj, curObj api.Object) sim.Report {
 	old, ok1 := oldObj.(*api.ReplicaSet)
 	cur, ok2 := curObj.(*api.ReplicaSet)
 	if !ok1 || !ok2 {
-		return report("updateReplicaSet", "ignored an object that is not a ReplicaSet")
+		return report("updateReplicaSet", sim.Say(formNotAReplicaSet))
 	}
-	name := "rs/" + cur.Metadata.Name
 	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
-		return report("updateReplicaSet", name+" unchanged (same resourceVersion, a resync): ignored", rsRef(cur))
+		return report("updateReplicaSet", sim.Say(formRSResync, cur.Metadata.Name), rsRef(cur))
 	}
 	curRef, oldRef := api.GetControllerOf(&cur.Metadata), api.GetControllerOf(&old.Metadata)
 	refChanged := !sameOwnerRef(curRef, oldRef)
-	summary := name + " updated"
+	summary := sim.Say(formRSUpdated, cur.Metadata.Name)
 	touched := []sim.Ref{rsRef(cur)}
 	if refChanged && oldRef != nil {
 		if d := c.resolveControllerRef(old.Metadata.Namespace, oldRef); d != nil {
-			summary += "; its controller reference changed, so its old owner is enqueued: " + c.enqueue(d)
+			key, added := c.enqueue(d)
+			summary = summary.Then(sim.Say(formRSRefChanged, key).With(added))
 			touched = append(touched, deployRef(d))
 		}
 	}
 	if curRef != nil {
 		d := c.resolveControllerRef(cur.Metadata.Namespace, curRef)
 		if d == nil {
-			return report("updateReplicaSet", summary+"; its controller "+curRef.Kind+"/"+curRef.Name+" is not a Deployment we know", touched...)
+			return report("updateReplicaSet", summary.Then(sim.Say(formRSNotOurs, curRef.Kind, curRef.Name)), touched...)
 		}
-		return report("updateReplicaSet", summary+", owned by deploy/"+d.Metadata.Name+": enqueued "+c.enqueue(d), append(touched, deployRef(d))...)
+		key, added := c.enqueue(d)
+		return report("updateReplicaSet", summary.Then(sim.Say(formRSOwned, d.Metadata.Name, key).With(added)), append(touched, deployRef(d))...)
 	}
 	if !sameLabels(old.Metadata.Labels, cur.Metadata.Labels) || refChanged {
 		ds := c.deploymentsForReplicaSet(cur)
 		if len(ds) == 0 {
-			return report("updateReplicaSet", summary+"; an orphan no Deployment selects: nothing to do", touched...)
+			return report("updateReplicaSet", summary.Then(sim.Say(formRSOrphanNobody)), touched...)
 		}
-		s, touched := c.enqueueAll(ds, touched)
-		return report("updateReplicaSet", summary+"; an orphan: enqueued every Deployment that selects it:"+s, touched...)
+		summary, touched = c.enqueueAll(summary.Then(sim.Say(formRSOrphan)), ds, touched)
+		return report("updateReplicaSet", summary, touched...)
 	}
-	return report("updateReplicaSet", summary+"; an orphan whose labels did not change: nothing to do", touched...)
+	return report("updateReplicaSet", summary.Then(sim.Say(formRSOrphanSame)), touched...)
 }
 
 func (c *Controller) deleteReplicaSet(obj any) sim.Report {
@@ -180,18 +216,19 @@ func (c *Controller) deleteReplicaSet(obj any) sim.Report {
 	}
 	rs, ok := obj.(*api.ReplicaSet)
 	if !ok {
-		return report("deleteReplicaSet", "could not read the deleted object: ignored")
+		return report("deleteReplicaSet", sim.Say(formUnreadable))
 	}
-	name := "rs/" + rs.Metadata.Name
+	name := rs.Metadata.Name
 	ref := api.GetControllerOf(&rs.Metadata)
 	if ref == nil {
-		return report("deleteReplicaSet", name+" deleted; an orphan, nobody cares: ignored", rsRef(rs))
+		return report("deleteReplicaSet", sim.Say(formRSDeletedOrphan, name), rsRef(rs))
 	}
 	d := c.resolveControllerRef(rs.Metadata.Namespace, ref)
 	if d == nil {
-		return report("deleteReplicaSet", name+" deleted; its controller "+ref.Kind+"/"+ref.Name+" is not a Deployment we know: ignored", rsRef(rs))
+		return report("deleteReplicaSet", sim.Say(formRSDeletedNotOur, name, ref.Kind, ref.Name), rsRef(rs))
 	}
-	return report("deleteReplicaSet", name+" deleted, owned by deploy/"+d.Metadata.Name+": enqueued "+c.enqueue(d), rsRef(rs), deployRef(d))
+	key, added := c.enqueue(d)
+	return report("deleteReplicaSet", sim.Say(formRSDeletedOwned, name, d.Metadata.Name, key).With(added), rsRef(rs), deployRef(d))
 }
 
 // deletePod enqueues a Recreate Deployment once the last pod of its
@@ -205,32 +242,30 @@ func (c *Controller) deletePod(obj any) sim.Report {
 	}
 	pod, ok := obj.(*api.Pod)
 	if !ok {
-		return report("dc.deletePod", "could not read the deleted object: ignored")
+		return report("dc.deletePod", sim.Say(formUnreadable))
 	}
 	ref := sim.Ref{Kind: "pod", Namespace: pod.Metadata.Namespace, Name: pod.Metadata.Name}
-	name := "pod/" + pod.Metadata.Name + " deleted"
+	name := pod.Metadata.Name
 	d := c.deploymentForPod(pod)
 	if d == nil {
-		return report("dc.deletePod", name+"; no Deployment controls its ReplicaSet: ignored", ref)
+		return report("dc.deletePod", sim.Say(formPodNoDeployment, name), ref)
 	}
 	if d.Spec.Strategy.Type != api.RecreateDeploymentStrategy {
-		return report("dc.deletePod", name+"; deploy/"+d.Metadata.Name+" rolls with "+d.Spec.Strategy.Type+
-			", which does not wait for pods to be gone: ignored", ref, deployRef(d))
+		return report("dc.deletePod", sim.Say(formPodRolling, name, d.Metadata.Name, d.Spec.Strategy.Type), ref, deployRef(d))
 	}
 	rsList, err := ListReplicaSets(d, c.cachedReplicaSets(d.Metadata.Namespace))
 	if err != nil {
-		return report("dc.deletePod", name+"; "+err.Error(), ref)
+		return report("dc.deletePod", sim.Say(formPodListFailed, name, err.Error()), ref)
 	}
 	pods, err := buildPodMap(d, rsList, c.cachedPods)
 	if err != nil {
-		return report("dc.deletePod", name+"; "+err.Error(), ref)
+		return report("dc.deletePod", sim.Say(formPodListFailed, name, err.Error()), ref)
 	}
 	if n := pods.count(); n > 0 {
-		return report("dc.deletePod", name+"; Recreate deploy/"+d.Metadata.Name+" still has "+itoa(int32(n))+
-			" pods: it waits for the last one", ref, deployRef(d))
+		return report("dc.deletePod", sim.Say(formPodNotLast, name, d.Metadata.Name).With(int64(n)), ref, deployRef(d))
 	}
-	return report("dc.deletePod", name+"; it was the last pod of Recreate deploy/"+d.Metadata.Name+
-		", which may now create its new ReplicaSet: enqueued "+c.enqueue(d), ref, deployRef(d))
+	key, added := c.enqueue(d)
+	return report("dc.deletePod", sim.Say(formPodLast, name, d.Metadata.Name, key).With(added), ref, deployRef(d))
 }
 
 // deploymentForPod returns the Deployment that controls the ReplicaSet that

@@ -76,7 +76,7 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case apistore.EventResponse:
 		reply := ev.Data.(*apistore.Reply)
 		if w.run == nil || w.run.waiting != reply.ID {
-			return sim.Report{Actor: w.name, Summary: "ignored an answer to a request of a sync that is over"}
+			return sim.Report{Actor: w.name, Summary: sim.Text("ignored an answer to a request of a sync that is over")}
 		}
 		w.run.replies = append(w.run.replies, reply.Response)
 		intro := "answer to " + w.run.request + ": " + reply.Response.Outcome()
@@ -85,22 +85,22 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		}
 		return w.execute(ctx, intro)
 	}
-	return sim.Report{Actor: w.name, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: w.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
 
 // processNextWorkItem is upstream's worker loop body: Get a key and sync it.
 func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	if w.run != nil {
-		return sim.Report{Actor: w.name, Summary: "woken while busy syncing " + w.run.key + ": keeps working"}
+		return sim.Report{Actor: w.name, Summary: sim.Say(formBusy, w.run.key)}
 	}
 	key, ok, shutdown := w.c.queue.Get(w.name)
 	if shutdown {
 		w.idle = false
-		return sim.Report{Actor: w.name, Models: "dc.processNextWorkItem", Summary: "the queue is shutting down: the worker stops"}
+		return sim.Report{Actor: w.name, Models: "dc.processNextWorkItem", Summary: sim.Text("the queue is shutting down: the worker stops")}
 	}
 	if !ok {
 		w.idle = true
-		return sim.Report{Actor: w.name, Models: "dc.processNextWorkItem", Summary: "the queue is empty: idle until a key arrives"}
+		return sim.Report{Actor: w.name, Models: "dc.processNextWorkItem", Summary: sim.Text("the queue is empty: idle until a key arrives")}
 	}
 	w.idle = false
 	w.run = &syncRun{key: key, started: ctx.Now()}
@@ -116,8 +116,13 @@ func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	return rep
 }
 
+var formBusy = sim.MustForm("woken while busy syncing %s: keeps working")
+
 // execute runs the sync from the top with what it has seen so far, and, if
 // it ended, finishes it as upstream's processNextWorkItem and handleErr do.
+// Its sentence joins the sync's own words, which its SyncRecord keeps as
+// its decision, so it is written out (sim.Text) from strings that exist
+// already.
 func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	x := &execution{w: w, run: w.run, ctx: ctx}
 	sync := &dc{env: x}
@@ -128,7 +133,7 @@ func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	}
 	parts := append([]string{intro}, x.live...)
 	if x.sent {
-		rep.Summary = strings.Join(parts, "; ")
+		rep.Summary = sim.Text(strings.Join(parts, "; "))
 		return rep
 	}
 	key := w.run.key
@@ -167,7 +172,7 @@ func (w *worker) execute(ctx *sim.Context, intro string) sim.Report {
 	w.run = nil
 	w.syncs++
 	ctx.After(0, w.name, eventWorkerRun, nil)
-	rep.Summary = strings.Join(parts, "; ")
+	rep.Summary = sim.Text(strings.Join(parts, "; "))
 	return rep
 }
 

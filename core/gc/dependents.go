@@ -146,7 +146,7 @@ func (g *GarbageCollector) scheduleWork(ctx *sim.Context) {
 func (g *GarbageCollector) work(ctx *sim.Context) sim.Report {
 	g.workScheduled = false
 	if g.current != "" || len(g.queue) == 0 {
-		return g.report("processAttemptToDeleteWorker", "nothing to do")
+		return g.reportText("processAttemptToDeleteWorker", "nothing to do")
 	}
 	uid := g.queue[0]
 	g.queue = slices.Clone(g.queue[1:])
@@ -159,13 +159,13 @@ func (g *GarbageCollector) work(ctx *sim.Context) sim.Report {
 		g.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: d.kind, Namespace: d.namespace, Name: d.name},
 			pending{purpose: getDependent, uid: uid})
 		if d.retries > 0 {
-			return g.report("attemptToDeleteItem", "retrying "+d.String()+": reading it first, since it may have changed", d.ref())
+			return g.reportText("attemptToDeleteItem", "retrying "+d.String()+": reading it first, since it may have changed", d.ref())
 		}
 		if d.recheck {
-			return g.report("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
+			return g.reportText("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
 				"); it was orphaned, yet the graph shows it naming "+d.cause.String()+" again (adopted again, or the graph has not seen the orphaning yet), so reading it first", d.ref())
 		}
-		return g.report("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
+		return g.reportText("attemptToDeleteItem", "took "+d.String()+" from the queue ("+d.cause.String()+" "+d.reason+
 			"); it was queued while the graph of "+d.kind.Resource()+" was behind, so reading it first", d.ref())
 	}
 	if g.isDeletingDependents(uid) {
@@ -189,7 +189,7 @@ func (g *GarbageCollector) attemptToDelete(ctx *sim.Context, d *dependent, lead 
 func (g *GarbageCollector) dependentRead(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	d := g.deps[p.uid]
 	if d == nil || g.current != p.uid {
-		return g.report("", "ignored a read for a dependent no longer processed")
+		return g.reportText("", "ignored a read for a dependent no longer processed")
 	}
 	err := reply.Response.Err
 	switch {
@@ -241,7 +241,7 @@ func (g *GarbageCollector) classify(ctx *sim.Context, d *dependent, lead string)
 		}
 		g.send(ctx, apistore.Request{Verb: apistore.VerbGet, Kind: kind, Namespace: d.namespace, Name: ref.Name},
 			pending{purpose: getOwner, uid: d.uid})
-		return g.report("isDangling", lead+known+"; is its owner "+refString(ref)+" still there? reading it (GET)", d.ref(), refRef(ref, d.namespace))
+		return g.reportText("isDangling", lead+known+"; is its owner "+refString(ref)+" still there? reading it (GET)", d.ref(), refRef(ref, d.namespace))
 	}
 	return g.decide(ctx, d, lead+known)
 }
@@ -251,7 +251,7 @@ func (g *GarbageCollector) classify(ctx *sim.Context, d *dependent, lead string)
 func (g *GarbageCollector) ownerRead(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	d := g.deps[p.uid]
 	if d == nil || g.current != p.uid || d.next >= len(d.owners) {
-		return g.report("", "ignored an owner read for a dependent no longer processed")
+		return g.reportText("", "ignored an owner read for a dependent no longer processed")
 	}
 	ref := d.owners[d.next]
 	err := reply.Response.Err
@@ -304,7 +304,7 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 		g.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: d.kind, Namespace: d.namespace, Name: d.name,
 			Patch: &apistore.MetaPatch{UID: d.uid, RemoveOwnerReferences: uids}},
 			pending{purpose: unlinkDependent, uid: d.uid})
-		return g.report("attemptToDeleteItem", lead+"; "+d.String()+" still has a live owner, "+refString(alive)+
+		return g.reportText("attemptToDeleteItem", lead+"; "+d.String()+" still has a live owner, "+refString(alive)+
 			", so it stays: removing only its reference to "+names+" (PATCH, uid precondition)", touched...)
 	}
 	policy := apistore.DeletePropagationBackground
@@ -327,7 +327,7 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 	g.send(ctx, apistore.Request{Verb: apistore.VerbDelete, Kind: d.kind, Namespace: d.namespace, Name: d.name,
 		DeleteOptions: apistore.DeleteOptions{PropagationPolicy: policy, Preconditions: apistore.Preconditions{UID: d.uid}}},
 		pending{purpose: deleteDependent, uid: d.uid})
-	return g.report("attemptToDeleteItem", lead+"; "+why+": deleting it (DELETE, propagationPolicy "+
+	return g.reportText("attemptToDeleteItem", lead+"; "+why+": deleting it (DELETE, propagationPolicy "+
 		string(policy)+", uid precondition)", touched...)
 }
 
@@ -335,7 +335,7 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 func (g *GarbageCollector) dependentWritten(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	d := g.deps[p.uid]
 	if d == nil || g.current != p.uid {
-		return g.report("", "ignored a write answer for a dependent no longer processed")
+		return g.reportText("", "ignored a write answer for a dependent no longer processed")
 	}
 	err := reply.Response.Err
 	switch {
@@ -373,7 +373,7 @@ func (g *GarbageCollector) finishDependent(ctx *sim.Context, d *dependent, summa
 	if n := len(g.queue); n > 0 {
 		summary += " (" + plural(n, "dependent", "dependents") + " waiting)"
 	}
-	return g.report("attemptToDeleteItem", summary, d.ref())
+	return g.reportText("attemptToDeleteItem", summary, d.ref())
 }
 
 // retryDependentLater puts a failed dependent back after the rate limiter's
@@ -388,21 +388,21 @@ func (g *GarbageCollector) retryDependentLater(ctx *sim.Context, d *dependent, w
 	wait := g.depLimiter.When(d.uid)
 	ctx.After(wait, g.cfg.Name, eventRetryDependent, d.uid)
 	g.scheduleWork(ctx)
-	return g.report("processAttemptToDeleteWorker", why+"; "+d.String()+" goes back in the queue in "+wait.String()+
+	return g.reportText("processAttemptToDeleteWorker", why+"; "+d.String()+" goes back in the queue in "+wait.String()+
 		" (retry "+strconv.Itoa(d.retries)+")", d.ref())
 }
 
 func (g *GarbageCollector) retryDependent(ctx *sim.Context, uid string) sim.Report {
 	d := g.deps[uid]
 	if d == nil || d.state != depWaiting {
-		return g.report("", "no dependent waiting to be retried")
+		return g.reportText("", "no dependent waiting to be retried")
 	}
 	d = d.clone()
 	g.deps[uid] = d
 	d.state = depQueued
 	g.queue = append(slices.Clip(g.queue), uid)
 	g.scheduleWork(ctx)
-	return g.report("waitingLoop", d.String()+"'s back-off is over: back in the attemptToDelete queue ("+
+	return g.reportText("waitingLoop", d.String()+"'s back-off is over: back in the attemptToDelete queue ("+
 		plural(len(g.queue), "dependent", "dependents")+" waiting)", d.ref())
 }
 

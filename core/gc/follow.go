@@ -79,7 +79,7 @@ func (g *GarbageCollector) follow(ctx *sim.Context, monitors []int) sim.Report {
 	if again != "" {
 		summary += "; listing " + again + " again, so that the graph holds the owner references it did not keep"
 	}
-	return g.report("GraphBuilder.startMonitors", summary)
+	return g.reportText("GraphBuilder.startMonitors", summary)
 }
 
 // roles names what a monitor's kind is followed for.

@@ -145,7 +145,7 @@ func (g *GarbageCollector) processDeletingDependents(ctx *sim.Context, d *depend
 	blockers := g.blockingDependents(d.uid)
 	if len(blockers) == 0 {
 		g.readForegroundOwner(ctx, d)
-		return g.report("processDeletingDependentsItem", lead+": it is deleting its dependents in the foreground, and no dependent "+
+		return g.reportText("processDeletingDependentsItem", lead+": it is deleting its dependents in the foreground, and no dependent "+
 			"with blockOwnerDeletion is left in the graph: removing its foregroundDeletion finalizer, reading it first (GET)", d.ref())
 	}
 	owner := g.ownerOfItem(d)
@@ -199,7 +199,7 @@ func (g *GarbageCollector) readForegroundOwner(ctx *sim.Context, d *dependent) {
 func (g *GarbageCollector) foregroundOwnerRead(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	d := g.deps[p.uid]
 	if d == nil || g.current != p.uid {
-		return g.report("", "ignored a read for an owner no longer processed")
+		return g.reportText("", "ignored a read for an owner no longer processed")
 	}
 	err := reply.Response.Err
 	switch {
@@ -218,7 +218,7 @@ func (g *GarbageCollector) foregroundOwnerRead(ctx *sim.Context, p pending, repl
 	g.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: d.kind, Namespace: d.namespace, Name: d.name,
 		Patch: &apistore.MetaPatch{ResourceVersion: m.ResourceVersion, RemoveFinalizers: []string{apistore.FinalizerDeleteDependents}}},
 		pending{purpose: removeForegroundFinalizer, uid: d.uid})
-	return g.report("removeFinalizer", "read "+d.String()+" at resourceVersion "+m.ResourceVersion+
+	return g.reportText("removeFinalizer", "read "+d.String()+" at resourceVersion "+m.ResourceVersion+
 		": removing its foregroundDeletion finalizer (PATCH, resourceVersion as precondition)", d.ref())
 }
 
@@ -228,7 +228,7 @@ func (g *GarbageCollector) foregroundOwnerRead(ctx *sim.Context, p pending, repl
 func (g *GarbageCollector) foregroundFinalizerRemoved(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	d := g.deps[p.uid]
 	if d == nil || g.current != p.uid {
-		return g.report("", "ignored a patch answer for an owner no longer processed")
+		return g.reportText("", "ignored a patch answer for an owner no longer processed")
 	}
 	err := reply.Response.Err
 	switch {
@@ -244,7 +244,7 @@ func (g *GarbageCollector) foregroundFinalizerRemoved(ctx *sim.Context, p pendin
 		if d.conflicts < conflictRetries {
 			wait := conflictWait(ctx, d.conflicts)
 			ctx.After(wait, g.cfg.Name, eventRetryForeground, d.uid)
-			return g.report("removeFinalizer", "removing the foregroundDeletion finalizer from "+d.String()+" met a conflict ("+
+			return g.reportText("removeFinalizer", "removing the foregroundDeletion finalizer from "+d.String()+" met a conflict ("+
 				err.Error()+"); reading it again in "+wait.Round(time.Microsecond).String(), d.ref())
 		}
 		return g.retryDependentLater(ctx, d, "removing the foregroundDeletion finalizer from "+d.String()+" met "+
@@ -257,10 +257,10 @@ func (g *GarbageCollector) foregroundFinalizerRemoved(ctx *sim.Context, p pendin
 func (g *GarbageCollector) retryForegroundFinalizer(ctx *sim.Context, uid string) sim.Report {
 	d := g.deps[uid]
 	if d == nil || g.current != uid {
-		return g.report("removeFinalizer", "no owner waiting to be read again")
+		return g.reportText("removeFinalizer", "no owner waiting to be read again")
 	}
 	g.readForegroundOwner(ctx, d)
-	return g.report("removeFinalizer", "reading "+d.String()+" again to remove its foregroundDeletion finalizer", d.ref())
+	return g.reportText("removeFinalizer", "reading "+d.String()+" again to remove its foregroundDeletion finalizer", d.ref())
 }
 
 // foregroundDone ends the worker's hold on an owner whose finalizer is

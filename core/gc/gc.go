@@ -2,7 +2,6 @@ package gc
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -304,7 +303,7 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRelist:
 		i := ev.Data.(int)
 		g.list(ctx, i)
-		return g.report("Reflector.list", "back-off over: listing "+g.monitors[i].kind.Resource()+" again")
+		return g.report("Reflector.list", sim.Say(formListAgain, g.monitors[i].kind.Resource()))
 	case eventOrphan:
 		return g.orphanOwner(ctx, ev.Data.(string))
 	case eventWork:
@@ -318,13 +317,26 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRetryForeground:
 		return g.retryForegroundFinalizer(ctx, ev.Data.(string))
 	}
-	return g.report("", "ignored unknown event "+strconv.Quote(ev.Kind))
+	return g.report("", sim.Say(formIgnoredEvent, ev.Kind))
 }
+
+// The sentences of the collector's own steps that are not about one object.
+var (
+	formListAgain    = sim.MustForm("back-off over: listing %s again")
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formAbandoned    = sim.MustForm("ignored the answer to an abandoned %s request")
+	formUnexpected   = sim.MustForm("ignored an answer it did not expect: %s")
+	formBackOff      = sim.MustForm("%s; listing %s again after a back-off of %D")
+	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
+	formWatchRelist  = sim.MustForm("; closed it to list %s again, now that they are followed as %s")
+	formListed       = sim.MustForm("listed %d %s at resourceVersion %u%s; watching from there")
+	formNote         = sim.MustForm("; %s")
+)
 
 func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	p, ok := g.requests[reply.ID]
 	if !ok {
-		return g.report("", "ignored the answer to an abandoned "+string(reply.Request.Verb)+" request")
+		return g.report("", sim.Say(formAbandoned, string(reply.Request.Verb)))
 	}
 	delete(g.requests, reply.ID)
 	switch p.purpose {
@@ -349,7 +361,7 @@ func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim
 	case removeForegroundFinalizer:
 		return g.foregroundFinalizerRemoved(ctx, p, reply)
 	}
-	return g.report("", "ignored an answer it did not expect: "+reply.Request.String())
+	return g.report("", sim.Say(formUnexpected, reply.Request.String()))
 }
 
 // send issues a request and remembers what it is for.
@@ -358,8 +370,19 @@ func (g *GarbageCollector) send(ctx *sim.Context, req apistore.Request, p pendin
 	g.requests[id] = p
 }
 
-func (g *GarbageCollector) report(models, summary string, touched ...sim.Ref) sim.Report {
+// report is the collector's step. The steps that handle a change of an
+// object in the graph, one per change of every object, say their sentences
+// (graph.go, monitor.go); the collector's work on one dependent or owner
+// (attemptToDelete, orphaning, deletion in the foreground) names two or
+// three objects and lists of them in each sentence, more facts than a
+// sentence holds, and writes its sentences as it always did (reportText).
+func (g *GarbageCollector) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
 	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: summary, Touched: touched}
+}
+
+// reportText is report for a sentence written out already.
+func (g *GarbageCollector) reportText(models, summary string, touched ...sim.Ref) sim.Report {
+	return g.report(models, sim.Text(summary), touched...)
 }
 
 // Describe says what a pending collector event will do, for the agenda view.

@@ -280,109 +280,87 @@ func (g *GarbageCollector) sweep(ctx *sim.Context, kind api.Kind) int {
 }
 
 // dependentEvent is processGraphChanges for an object of a dependent kind.
-// Every delivery is a step; one that changes nothing for the collector says
-// so briefly.
+// Every delivery is a step, one per change of every pod: its sentence is
+// said, with the event's and the owners' names as facts, never written when
+// the step runs.
 func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
 	n := nodeOf(ev.Object)
-	// Every pod event is one of these steps: the sentence is written in one
-	// buffer, sized for the usual ones, rather than joined from the event's
-	// name, its resourceVersion and the change, each a string of its own.
-	var b strings.Builder
-	b.Grow(len(n.name) + 96)
-	b.WriteString("saw ")
-	writeEventWhat(&b, ev)
-	b.WriteString(": ")
-	g.writeDependentChange(&b, ctx, ev.Type, n)
-	return g.report("processGraphChanges", b.String(), n.ref())
+	change, _ := g.dependentChange(ctx, ev.Type, n)
+	return g.report("processGraphChanges", sawEvent(ev).Then(change), n.ref())
 }
 
-// unchanged is what a dependent's event that changes nothing says.
-const unchanged = "its owners are unchanged; nothing to do"
+// The sentences of a watch event the collector handled: what it saw, then
+// what came of it.
+var (
+	formSaw       = sim.MustForm("saw " + apistore.TypeWords + " %s/%s (resourceVersion %u): ")
+	formDiscarded = sim.MustForm("discarded " + apistore.TypeWords + " %s/%s (resourceVersion %u): it belongs to a watch that is closed")
 
-// eventWhat names a watch event: "MODIFIED pod/web-a (resourceVersion 7)".
-func eventWhat(ev apistore.WatchEvent) string {
-	var b strings.Builder
-	b.Grow(len(ev.Object.Meta().Name) + 48)
-	writeEventWhat(&b, ev)
-	return b.String()
-}
+	formNotInGraph     = sim.MustForm("it was not in the graph")
+	formRemoved        = sim.MustForm("removed from the graph")
+	formAddedNoOwner   = sim.MustForm("added to the graph; it has no owner")
+	formAddedOwned     = sim.MustForm("added to the graph as a dependent of %s/%s")
+	formAddedOwnedMany = sim.MustForm("added to the graph as a dependent of %s")
+	formUnchanged      = sim.MustForm("its owners are unchanged; nothing to do")
+	formUnblocked      = sim.MustForm("its references no longer block their owners' deletion")
+	formMoved          = sim.MustForm("no longer a dependent of %s; now a dependent of %s")
+	formNoLonger       = sim.MustForm("no longer a dependent of %s")
+	formNowDependent   = sim.MustForm("now a dependent of %s")
+	formAndThen        = sim.MustForm("; %s")
+)
 
-// writeEventWhat writes what eventWhat returns.
-func writeEventWhat(b *strings.Builder, ev apistore.WatchEvent) {
-	b.WriteString(string(ev.Type))
-	b.WriteByte(' ')
-	b.WriteString(api.ShortName(ev.Object.Kind()))
-	b.WriteByte('/')
-	b.WriteString(ev.Object.Meta().Name)
-	b.WriteString(" (resourceVersion ")
-	sim.WriteUint(b, ev.ResourceVersion)
-	b.WriteByte(')')
+// sawEvent is the start of a step that handled a watch event: "saw
+// MODIFIED pod/web-a (resourceVersion 7): ".
+func sawEvent(ev apistore.WatchEvent) sim.Sentence {
+	return sim.Say(formSaw, api.ShortName(ev.Object.Kind()), ev.Object.Meta().Name).With(ev.Type.Choice(), int64(ev.ResourceVersion))
 }
 
 // dependentChange puts an object of a dependent kind in the graph as an
-// event shows it, or takes it out, and says what that changed (see
-// writeDependentChange).
-func (g *GarbageCollector) dependentChange(ctx *sim.Context, typ apistore.EventType, n node) string {
-	var b strings.Builder
-	g.writeDependentChange(&b, ctx, typ, n)
-	return b.String()
-}
-
-// writeDependentChange puts an object of a dependent kind in the graph as
-// an event shows it, or takes it out, and writes what that changed. An
-// object that leaves the graph, or stops blocking an owner deleting its
-// dependents in the foreground, queues that owner for attemptToDeleteItem,
-// which sees whether it may go now (upstream's processGraphChanges does so
-// for a deleted node's owners, and addUnblockedOwnersToDeleteQueue for a
-// changed one's).
-func (g *GarbageCollector) writeDependentChange(b *strings.Builder, ctx *sim.Context, typ apistore.EventType, n node) {
+// event shows it, or takes it out, and says what that changed, and whether
+// it changed nothing. An object that leaves the graph, or stops blocking an
+// owner deleting its dependents in the foreground, queues that owner for
+// attemptToDeleteItem, which sees whether it may go now (upstream's
+// processGraphChanges does so for a deleted node's owners, and
+// addUnblockedOwnersToDeleteQueue for a changed one's).
+func (g *GarbageCollector) dependentChange(ctx *sim.Context, typ apistore.EventType, n node) (what sim.Sentence, unchanged bool) {
 	if typ == apistore.Deleted {
 		old, ok := g.remove(n.uid)
 		if !ok {
-			b.WriteString("it was not in the graph")
-			return
+			return sim.Say(formNotInGraph), false
 		}
-		b.WriteString("removed from the graph")
+		what = sim.Say(formRemoved)
 		if woken := g.wakeOwners(ctx, old.owners); len(woken) > 0 {
-			b.WriteString("; ")
-			b.WriteString(wokenNote(woken))
+			what = what.Then(sim.Say(formAndThen, wokenNote(woken)))
 		}
-		return
+		return what, false
 	}
 	c := g.upsert(ctx, n)
 	switch {
 	case c.isNew && len(n.owners) == 0:
-		b.WriteString("added to the graph; it has no owner")
+		what = sim.Say(formAddedNoOwner)
+	case c.isNew && len(n.owners) == 1:
+		what = sim.Say(formAddedOwned, api.ShortName(api.Kind(n.owners[0].Kind)), n.owners[0].Name)
 	case c.isNew:
-		b.WriteString("added to the graph as a dependent of ")
-		writeRefNames(b, n.owners)
+		what = sim.Say(formAddedOwnedMany, refNames(n.owners))
 	case len(c.added) == 0 && len(c.removed) == 0 && len(c.woken) == 0:
-		b.WriteString(unchanged)
+		what, unchanged = sim.Say(formUnchanged), true
 	case len(c.added) == 0 && len(c.removed) == 0:
-		b.WriteString("its references no longer block their owners' deletion")
+		what = sim.Say(formUnblocked)
 	case len(c.removed) > 0 && len(c.added) > 0:
-		b.WriteString("no longer a dependent of ")
-		writeRefNames(b, c.removed)
-		b.WriteString("; now a dependent of ")
-		writeRefNames(b, c.added)
+		what = sim.Say(formMoved, refNames(c.removed), refNames(c.added))
 	case len(c.removed) > 0:
-		b.WriteString("no longer a dependent of ")
-		writeRefNames(b, c.removed)
+		what = sim.Say(formNoLonger, refNames(c.removed))
 	default:
-		b.WriteString("now a dependent of ")
-		writeRefNames(b, c.added)
+		what = sim.Say(formNowDependent, refNames(c.added))
 	}
 	if len(c.woken) > 0 {
-		b.WriteString("; ")
-		b.WriteString(wokenNote(c.woken))
+		what = what.Then(sim.Say(formAndThen, wokenNote(c.woken)))
 	}
 	if c.queued != "" {
-		b.WriteString("; ")
-		b.WriteString(c.queued)
+		what = what.Then(sim.Say(formAndThen, c.queued))
 	} else if c.waiting != "" {
-		b.WriteString("; ")
-		b.WriteString(c.waiting)
+		what = what.Then(sim.Say(formAndThen, c.waiting))
 	}
+	return what, unchanged
 }
 
 // dependentsListed takes the list of a dependent kind, once the monitor
@@ -485,8 +463,9 @@ func ownerOfRef(r api.OwnerReference, namespace string) ownerRef {
 	return ownerRef{Kind: api.Kind(r.Kind), Namespace: namespace, Name: r.Name, UID: r.UID, APIVersion: r.APIVersion}
 }
 
-// writeRefNames writes the references' names, "rs/a, rs/b".
-func writeRefNames(b *strings.Builder, refs []api.OwnerReference) {
+// refNames returns the references' names, "rs/a, rs/b".
+func refNames(refs []api.OwnerReference) string {
+	var b strings.Builder
 	for i, r := range refs {
 		if i > 0 {
 			b.WriteString(", ")
@@ -495,4 +474,5 @@ func writeRefNames(b *strings.Builder, refs []api.OwnerReference) {
 		b.WriteByte('/')
 		b.WriteString(r.Name)
 	}
+	return b.String()
 }

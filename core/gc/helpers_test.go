@@ -18,7 +18,7 @@ type kubectl struct{}
 
 func (kubectl) Handle(_ *sim.Context, ev sim.Event) sim.Report {
 	r := ev.Data.(*apistore.Reply)
-	return sim.Report{Actor: "kubectl", Summary: r.Request.String() + ": " + r.Response.Outcome()}
+	return sim.Report{Actor: "kubectl", Summary: sim.Text(r.Request.String() + ": " + r.Response.Outcome())}
 }
 func (kubectl) Snapshot() any { return nil }
 func (kubectl) Restore(any)   {}

@@ -3,8 +3,6 @@ package gc
 import (
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -71,7 +69,7 @@ func (g *GarbageCollector) start(ctx *sim.Context) sim.Report {
 	if both != "" {
 		summary += "; " + both + " are kept in the graph as dependents too"
 	}
-	return g.report("GraphBuilder.startMonitors", summary)
+	return g.reportText("GraphBuilder.startMonitors", summary)
 }
 
 func and(list, s string) string {
@@ -104,7 +102,7 @@ func (g *GarbageCollector) backOff(ctx *sim.Context, i int, why string) sim.Repo
 	m.lw.Answered()
 	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
 	ctx.After(wait, g.cfg.Name, eventRelist, i)
-	return g.report("Reflector.ListAndWatch", why+"; listing "+m.kind.Resource()+" again after a back-off of "+wait.Round(time.Millisecond).String())
+	return g.report("Reflector.ListAndWatch", sim.Say(formBackOff, why, m.kind.Resource()).With(int64(wait.Round(time.Millisecond))))
 }
 
 // listed takes the answer to a monitor's list.
@@ -137,10 +135,13 @@ func (g *GarbageCollector) listed(ctx *sim.Context, i int, reply *apistore.Reply
 				" that was not in the list: queued for attemptToDeleteItem")
 		}
 	}
-	summary := "listed " + plural(len(reply.Response.Items), string(m.kind), m.kind.Resource()) +
-		" at resourceVersion " + strconv.FormatUint(m.lw.RV(), 10) + into + "; watching from there"
+	noun := m.kind.Resource()
+	if len(reply.Response.Items) == 1 {
+		noun = string(m.kind)
+	}
+	summary := sim.Say(formListed, noun, into).With(int64(len(reply.Response.Items)), int64(m.lw.RV()))
 	for _, n := range notes {
-		summary += "; " + n
+		summary = summary.Then(sim.Say(formNote, n))
 	}
 	return g.report("Reflector.syncWith", summary)
 }
@@ -176,14 +177,12 @@ func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.
 	}
 	m.state = monitorWatching
 	m.lw.Opened(reply.ID)
-	opened := "watch of " + m.kind.Resource() + " open from resourceVersion " +
-		strconv.FormatUint(reply.Request.ListOptions.ResourceVersion, 10)
+	opened := sim.Say(formWatchOpen, m.kind.Resource()).With(int64(reply.Request.ListOptions.ResourceVersion))
 	if m.relist {
 		m.relist = false
 		m.lw.CloseWatch(g.cfg.Server)
 		g.list(ctx, i)
-		return g.report("Reflector.watch", opened+"; closed it to list "+m.kind.Resource()+
-			" again, now that they are followed as "+roles(m))
+		return g.report("Reflector.watch", opened.Then(sim.Say(formWatchRelist, m.kind.Resource(), roles(m))))
 	}
 	return g.report("Reflector.watch", opened)
 }
@@ -206,7 +205,8 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	ev := d.Event
 	obj := ev.Object
 	if i < 0 {
-		return g.report("Reflector.watch", "discarded "+eventWhat(ev)+": it belongs to a watch that is closed", ownerOf(obj).ref())
+		return g.report("Reflector.watch", sim.Say(formDiscarded, api.ShortName(obj.Kind()), obj.Meta().Name).
+			With(ev.Type.Choice(), int64(ev.ResourceVersion)), ownerOf(obj).ref())
 	}
 	m := &g.monitors[i]
 	if _, opened := m.lw.Accept(d, m.state == monitorOpening); opened {
@@ -224,45 +224,43 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 		for _, d := range g.dependentsOf(o.UID) {
 			touched = append(touched, d.ref())
 		}
-		summary := g.ownerGone(ctx, o, "deleted")
+		summary := sawEvent(ev).Then(sim.Text(g.ownerGone(ctx, o, "deleted")))
 		if m.dependent {
-			summary += "; as a dependent, " + g.dependentChange(ctx, ev.Type, nodeOf(obj))
+			change, _ := g.dependentChange(ctx, ev.Type, nodeOf(obj))
+			summary = summary.Then(sim.Say(formAsDependent)).Then(change)
 		}
-		return g.report("processGraphChanges", sawEvent(ev, summary), touched...)
+		return g.report("processGraphChanges", summary, touched...)
 	}
 	// As upstream, the graph changes first, then the owner's transitions
-	// (processTransitions) are seen.
-	graph := ""
+	// (processTransitions) are seen. Every owner event, a ReplicaSet's
+	// status among them, is such a step, and says its sentence.
+	var graph sim.Sentence
+	unchanged := false
 	if m.dependent {
-		graph = g.dependentChange(ctx, ev.Type, nodeOf(obj))
+		graph, unchanged = g.dependentChange(ctx, ev.Type, nodeOf(obj))
 	}
 	note := g.observe(ctx, obj)
-	if graph == unchanged && note != "" {
-		graph = ""
+	if unchanged && note != "" {
+		graph = sim.Sentence{}
 	}
+	var what sim.Sentence
 	switch {
-	case graph != "" && note != "":
-		note = graph + "; " + note
-	case graph != "":
-		note = graph
+	case !graph.IsZero() && note != "":
+		what = graph.Then(sim.Say(formAndThen, note))
+	case !graph.IsZero():
+		what = graph
 	case note == "":
-		note = "nothing for the garbage collector to do"
+		what = sim.Say(formNothingToDo)
+	default:
+		what = sim.Text(note)
 	}
-	return g.report("processGraphChanges", sawEvent(ev, note), o.ref())
+	return g.report("processGraphChanges", sawEvent(ev).Then(what), o.ref())
 }
 
-// sawEvent is what a step that handled a watch event says: "saw " the
-// event ": " what came of it, written in one buffer (every owner event, a
-// ReplicaSet's status among them, is such a step).
-func sawEvent(ev apistore.WatchEvent, what string) string {
-	var b strings.Builder
-	b.Grow(len(ev.Object.Meta().Name) + len(what) + 48)
-	b.WriteString("saw ")
-	writeEventWhat(&b, ev)
-	b.WriteString(": ")
-	b.WriteString(what)
-	return b.String()
-}
+var (
+	formAsDependent = sim.MustForm("; as a dependent, ")
+	formNothingToDo = sim.MustForm("nothing for the garbage collector to do")
+)
 
 // observe records an owner as it now is. If it is being deleted with the
 // orphan finalizer, its dependents must be orphaned: it starts that task and

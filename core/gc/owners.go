@@ -96,7 +96,7 @@ func (g *GarbageCollector) startOrphaning(ctx *sim.Context, o ownerRef) {
 func (g *GarbageCollector) orphanOwner(ctx *sim.Context, uid string) sim.Report {
 	t := g.tasks[uid]
 	if t == nil || t.phase != phaseQueued {
-		return g.report("attemptToOrphanWorker", "no owner waiting to be orphaned")
+		return g.reportText("attemptToOrphanWorker", "no owner waiting to be orphaned")
 	}
 	return g.orphanDependents(ctx, t, "took "+t.owner.String()+" from the attemptToOrphan queue")
 }
@@ -110,7 +110,7 @@ func (g *GarbageCollector) orphanDependents(ctx *sim.Context, t *ownerTask, lead
 	for _, m := range g.monitors {
 		if m.dependent && !g.upToDate(m.kind) {
 			t.phase = phaseWaitingForGraph
-			return g.report("attemptToOrphanWorker", lead+"; "+m.kind.Resource()+" are being listed again, so the graph may miss some of its dependents: "+
+			return g.reportText("attemptToOrphanWorker", lead+"; "+m.kind.Resource()+" are being listed again, so the graph may miss some of its dependents: "+
 				"orphaning once the list is in", t.owner.ref())
 		}
 	}
@@ -123,7 +123,7 @@ func (g *GarbageCollector) orphanDependents(ctx *sim.Context, t *ownerTask, lead
 	touched := append([]sim.Ref{t.owner.ref()}, refsOf(found)...)
 	if len(found) == 0 {
 		g.readOwnerForFinalizer(ctx, t)
-		return g.report("orphanDependents", lead+": "+t.owner.String()+" has no dependents in the graph; reading it to remove its orphan finalizer", touched...)
+		return g.reportText("orphanDependents", lead+": "+t.owner.String()+" has no dependents in the graph; reading it to remove its orphan finalizer", touched...)
 	}
 	t.phase = phaseOrphaning
 	t.patches, t.failed, t.firstErr = len(found), 0, ""
@@ -132,7 +132,7 @@ func (g *GarbageCollector) orphanDependents(ctx *sim.Context, t *ownerTask, lead
 			Patch: &apistore.MetaPatch{UID: d.uid, RemoveOwnerReferences: []string{t.owner.UID}}},
 			pending{purpose: orphanPatch, uid: t.owner.UID, kind: d.kind, name: d.name})
 	}
-	return g.report("orphanDependents", lead+": orphaning "+plural(len(found), "dependent", "dependents")+" of "+t.owner.String()+
+	return g.reportText("orphanDependents", lead+": orphaning "+plural(len(found), "dependent", "dependents")+" of "+t.owner.String()+
 		" found in the graph ("+namesOf(found)+"): removing its ownerReference from each, "+plural(len(found), "patch", "patches in parallel"), touched...)
 }
 
@@ -154,7 +154,7 @@ func (g *GarbageCollector) resumeOrphaning(ctx *sim.Context) int {
 func (g *GarbageCollector) orphanPatched(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	t := g.tasks[p.uid]
 	if t == nil {
-		return g.report("", "ignored a patch answer for an owner no longer processed")
+		return g.reportText("", "ignored a patch answer for an owner no longer processed")
 	}
 	dep := sim.Ref{Kind: api.ShortName(p.kind), Namespace: t.owner.Namespace, Name: p.name}
 	t.patches--
@@ -175,7 +175,7 @@ func (g *GarbageCollector) orphanPatched(ctx *sim.Context, p pending, reply *api
 		summary = "orphaning " + dep.String() + " failed: " + err.Error()
 	}
 	if t.patches > 0 {
-		return g.report("orphanDependents", summary+" ("+plural(t.patches, "patch", "patches")+" outstanding)", dep, t.owner.ref())
+		return g.reportText("orphanDependents", summary+" ("+plural(t.patches, "patch", "patches")+" outstanding)", dep, t.owner.ref())
 	}
 	if t.failed > 0 {
 		rep := g.retryTaskLater(ctx, t, summary+"; orphaning the dependents of "+t.owner.String()+" failed ("+t.firstErr+")")
@@ -183,7 +183,7 @@ func (g *GarbageCollector) orphanPatched(ctx *sim.Context, p pending, reply *api
 		return rep
 	}
 	g.readOwnerForFinalizer(ctx, t)
-	return g.report("orphanDependents", summary+"; all dependents orphaned: reading "+t.owner.String()+" to remove its orphan finalizer", dep, t.owner.ref())
+	return g.reportText("orphanDependents", summary+"; all dependents orphaned: reading "+t.owner.String()+" to remove its orphan finalizer", dep, t.owner.ref())
 }
 
 // readOwnerForFinalizer starts removeFinalizer: a live GET of the owner.
@@ -198,7 +198,7 @@ func (g *GarbageCollector) readOwnerForFinalizer(ctx *sim.Context, t *ownerTask)
 func (g *GarbageCollector) ownerReadForFinalizer(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	t := g.tasks[p.uid]
 	if t == nil {
-		return g.report("", "ignored a read for an owner no longer processed")
+		return g.reportText("", "ignored a read for an owner no longer processed")
 	}
 	err := reply.Response.Err
 	switch {
@@ -218,7 +218,7 @@ func (g *GarbageCollector) ownerReadForFinalizer(ctx *sim.Context, p pending, re
 	g.send(ctx, apistore.Request{Verb: apistore.VerbPatch, Kind: t.owner.Kind, Namespace: t.owner.Namespace, Name: t.owner.Name,
 		Patch: &apistore.MetaPatch{ResourceVersion: m.ResourceVersion, RemoveFinalizers: []string{apistore.FinalizerOrphanDependents}}},
 		pending{purpose: removeFinalizerPatch, uid: t.owner.UID})
-	return g.report("removeFinalizer", "read "+t.owner.String()+" at resourceVersion "+m.ResourceVersion+
+	return g.reportText("removeFinalizer", "read "+t.owner.String()+" at resourceVersion "+m.ResourceVersion+
 		": removing its orphan finalizer (PATCH, resourceVersion as precondition)", t.owner.ref())
 }
 
@@ -226,7 +226,7 @@ func (g *GarbageCollector) ownerReadForFinalizer(ctx *sim.Context, p pending, re
 func (g *GarbageCollector) finalizerRemoved(ctx *sim.Context, p pending, reply *apistore.Reply) sim.Report {
 	t := g.tasks[p.uid]
 	if t == nil {
-		return g.report("", "ignored a patch answer for an owner no longer processed")
+		return g.reportText("", "ignored a patch answer for an owner no longer processed")
 	}
 	err := reply.Response.Err
 	switch {
@@ -245,7 +245,7 @@ func (g *GarbageCollector) finalizerRemoved(ctx *sim.Context, p pending, reply *
 			wait := conflictWait(ctx, t.conflicts)
 			t.phase = phaseConflictBackoff
 			ctx.After(wait, g.cfg.Name, eventRetryFinalizer, t.owner.UID)
-			return g.report("removeFinalizer", "removing the orphan finalizer from "+t.owner.String()+" met a conflict ("+
+			return g.reportText("removeFinalizer", "removing the orphan finalizer from "+t.owner.String()+" met a conflict ("+
 				err.Error()+"); reading it again in "+wait.Round(time.Microsecond).String(), t.owner.ref())
 		}
 		return g.retryTaskLater(ctx, t, "removing the orphan finalizer from "+t.owner.String()+" met "+
@@ -257,10 +257,10 @@ func (g *GarbageCollector) finalizerRemoved(ctx *sim.Context, p pending, reply *
 func (g *GarbageCollector) retryFinalizer(ctx *sim.Context, uid string) sim.Report {
 	t := g.tasks[uid]
 	if t == nil || t.phase != phaseConflictBackoff {
-		return g.report("removeFinalizer", "no owner waiting to be read again")
+		return g.reportText("removeFinalizer", "no owner waiting to be read again")
 	}
 	g.readOwnerForFinalizer(ctx, t)
-	return g.report("removeFinalizer", "reading "+t.owner.String()+" again to remove its orphan finalizer", t.owner.ref())
+	return g.reportText("removeFinalizer", "reading "+t.owner.String()+" again to remove its orphan finalizer", t.owner.ref())
 }
 
 // orphaningDone ends an orphaning task. If the owner is still there, its
@@ -275,13 +275,13 @@ func (g *GarbageCollector) orphaningDone(ctx *sim.Context, t *ownerTask, summary
 	g.endTask(t.owner.UID)
 	if !t.gone {
 		g.orphaned[t.owner.UID] = done
-		return g.report("attemptToOrphanWorker", summary, t.owner.ref())
+		return g.reportText("attemptToOrphanWorker", summary, t.owner.ref())
 	}
 	late, again := g.enqueueAfterOrphaning(ctx, t.owner, done, "was deleted while its dependents were being orphaned")
 	if len(late) > 0 || len(again) > 0 {
 		summary += ";" + stillNaming(late, again, "during the orphaning") + ": queued for attemptToDeleteItem"
 	}
-	return g.report("attemptToOrphanWorker", summary, t.owner.ref())
+	return g.reportText("attemptToOrphanWorker", summary, t.owner.ref())
 }
 
 // stillNaming says which dependents of an owner whose dependents were
@@ -311,13 +311,13 @@ func (g *GarbageCollector) retryTaskLater(ctx *sim.Context, t *ownerTask, why st
 	t.phase = phaseBackingOff
 	wait := g.ownerLimiter.When(t.owner.UID)
 	ctx.After(wait, g.cfg.Name, eventRetryOwner, t.owner.UID)
-	return g.report("attemptToOrphanWorker", why+"; trying again in "+wait.String(), t.owner.ref())
+	return g.reportText("attemptToOrphanWorker", why+"; trying again in "+wait.String(), t.owner.ref())
 }
 
 func (g *GarbageCollector) retryOwner(ctx *sim.Context, uid string) sim.Report {
 	t := g.tasks[uid]
 	if t == nil || t.phase != phaseBackingOff {
-		return g.report("", "no owner waiting to be retried")
+		return g.reportText("", "no owner waiting to be retried")
 	}
 	t.failed, t.firstErr, t.conflicts = 0, "", 0
 	return g.orphanDependents(ctx, t, "back-off over: orphaning the dependents of "+t.owner.String()+" again")

@@ -132,19 +132,19 @@ func (l *listener) deliver(n notification) sim.Report {
 		if l.handler.OnAdd != nil {
 			rep = l.handler.OnAdd(n.obj.(api.Object), n.initial)
 		} else {
-			rep.Summary = "ignored add of " + KeyOf(n.obj)
+			rep.Summary = sim.Say(formIgnoredNotification, "add", KeyOf(n.obj))
 		}
 	case notifyUpdate:
 		if l.handler.OnUpdate != nil {
 			rep = l.handler.OnUpdate(n.old, n.obj.(api.Object))
 		} else {
-			rep.Summary = "ignored update of " + KeyOf(n.obj)
+			rep.Summary = sim.Say(formIgnoredNotification, "update", KeyOf(n.obj))
 		}
 	case notifyDelete:
 		if l.handler.OnDelete != nil {
 			rep = l.handler.OnDelete(n.obj)
 		} else {
-			rep.Summary = "ignored delete of " + KeyOf(n.obj)
+			rep.Summary = sim.Say(formIgnoredNotification, "delete", KeyOf(n.obj))
 		}
 	}
 	if rep.Actor == "" {
@@ -153,19 +153,25 @@ func (l *listener) deliver(n notification) sim.Report {
 	return rep
 }
 
+// The sentences of a notification no handler function takes.
+var (
+	formIgnoredNotification = sim.MustForm("ignored %s of %s")
+	formFilteredOut         = sim.MustForm("filtered out %s of %s")
+)
+
 // FilteringHandler wraps h so that it only hears about objects filter
 // accepts, as client-go's FilteringResourceEventHandler does. An update whose
 // object enters the filter becomes an add, and one whose object leaves it
 // becomes a delete (of the old object); an update outside the filter both
 // before and after is dropped.
 func FilteringHandler(filter func(obj api.Object) bool, h Handler) Handler {
-	skipped := func(what string) sim.Report {
-		return sim.Report{Actor: h.Name, Models: "FilteringResourceEventHandler", Summary: "filtered out " + what}
+	skipped := func(what string, obj any) sim.Report {
+		return sim.Report{Actor: h.Name, Models: "FilteringResourceEventHandler", Summary: sim.Say(formFilteredOut, what, KeyOf(obj))}
 	}
 	out := h
 	out.OnAdd = func(obj api.Object, initial bool) sim.Report {
 		if !filter(obj) || h.OnAdd == nil {
-			return skipped("add of " + KeyOf(obj))
+			return skipped("add", obj)
 		}
 		return h.OnAdd(obj, initial)
 	}
@@ -179,11 +185,11 @@ func FilteringHandler(filter func(obj api.Object) bool, h Handler) Handler {
 		case was && !is && h.OnDelete != nil:
 			return h.OnDelete(old)
 		}
-		return skipped("update of " + KeyOf(cur))
+		return skipped("update", cur)
 	}
 	out.OnDelete = func(obj any) sim.Report {
 		if o := objectOf(obj); o == nil || !filter(o) || h.OnDelete == nil {
-			return skipped("delete of " + KeyOf(obj))
+			return skipped("delete", obj)
 		}
 		return h.OnDelete(obj)
 	}

@@ -1,8 +1,6 @@
 package informer
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -236,7 +234,7 @@ func (inf *Informer) closeWatch() { inf.lw.CloseWatch(inf.cfg.Server) }
 func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {
 	case eventStart:
-		return inf.list(ctx, "start: listing "+inf.resource())
+		return inf.list(ctx, sim.Say(formListStart, inf.resource()))
 	case apistore.EventResponse:
 		return inf.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
@@ -251,22 +249,40 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		return inf.resync(ctx)
 	case eventRelist:
 		inf.relistArmed = false
-		return inf.list(ctx, "back-off over: listing "+inf.resource()+" again")
+		return inf.list(ctx, sim.Say(formListAgain, inf.resource()))
 	case eventWatchClosed:
 		return inf.rewatch(ctx)
 	case eventWatchExpired:
 		return inf.expired(ctx)
 	case eventHealWithRelist:
-		return inf.list(ctx, "watch healed after "+strconv.Itoa(inf.faults.lost)+" lost events: listing "+inf.resource()+" again so the cache is whole")
+		return inf.list(ctx, sim.Say(formListHealed, inf.resource()).With(int64(inf.faults.lost)))
 	}
-	return sim.Report{Actor: inf.actor(), Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: inf.actor(), Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
+
+// The sentences of the reflector: listing, watching, backing off.
+var (
+	formListStart    = sim.MustForm("start: listing %s")
+	formListAgain    = sim.MustForm("back-off over: listing %s again")
+	formListHealed   = sim.MustForm("watch healed after %d lost events: listing %s again so the cache is whole")
+	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+	formAbandoned    = sim.MustForm("ignored the answer to an abandoned %s request")
+	formListed       = sim.MustForm("listed %d %s at resourceVersion %u: replacing the cache (%d keys queued); watching from there")
+	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
+	formUnexpected   = sim.MustForm("ignored unexpected answer to %s")
+	formListFailed   = sim.MustForm("list failed: %s")
+	formWatchRefused = sim.MustForm("watch refused: %s")
+	formWatchFailed  = sim.MustForm("watch failed: %s")
+	formBackOff      = sim.MustForm("; listing again after a back-off of %D")
+	formRewatch      = sim.MustForm("watch of %s closed: watching again from resourceVersion %u, so nothing is missed")
+	formExpired      = sim.MustForm("watch of %s ended with 410 Expired: resourceVersion %u is too old to watch from")
+)
 
 func (inf *Informer) actor() string { return inf.cfg.Name }
 
 func (inf *Informer) resource() string { return inf.cfg.Kind.Resource() }
 
-func (inf *Informer) list(ctx *sim.Context, why string) sim.Report {
+func (inf *Informer) list(ctx *sim.Context, why sim.Sentence) sim.Report {
 	// A list supersedes whatever the reflector was doing: the open watch (its
 	// events still in flight must not land on top of the new list) and any
 	// relist still waiting out a back-off.
@@ -286,13 +302,13 @@ func (inf *Informer) watch(ctx *sim.Context) {
 
 func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 	if !inf.lw.Owns(r) {
-		return sim.Report{Actor: inf.actor(), Summary: "ignored the answer to an abandoned " + string(r.Request.Verb) + " request"}
+		return sim.Report{Actor: inf.actor(), Summary: sim.Say(formAbandoned, string(r.Request.Verb))}
 	}
 	inf.lw.Answered()
 	switch r.Request.Verb {
 	case apistore.VerbList:
 		if r.Response.Err != nil {
-			return inf.backOff(ctx, "list failed: "+r.Response.Err.Error())
+			return inf.backOff(ctx, sim.Say(formListFailed, r.Response.Err.Error()))
 		}
 		items := r.Response.Items
 		inf.fifo.Replace(items)
@@ -301,54 +317,52 @@ func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 		inf.schedulePop(ctx)
 		inf.watch(ctx)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.syncWith",
-			Summary: "listed " + strconv.Itoa(len(items)) + " " + inf.resource() + " at resourceVersion " + rvString(inf.lw.RV()) +
-				": replacing the cache (" + strconv.Itoa(inf.fifo.Len()) + " keys queued); watching from there"}
+			Summary: sim.Say(formListed, inf.resource()).With(int64(len(items)), int64(inf.lw.RV()), int64(inf.fifo.Len()))}
 	case apistore.VerbWatch:
 		if err := r.Response.Err; err != nil {
 			if apistore.IsExpired(err) {
-				return inf.backOff(ctx, "watch refused: "+err.Error())
+				return inf.backOff(ctx, sim.Say(formWatchRefused, err.Error()))
 			}
-			return inf.backOff(ctx, "watch failed: "+err.Error())
+			return inf.backOff(ctx, sim.Say(formWatchFailed, err.Error()))
 		}
 		inf.state = Watching
 		inf.lw.Opened(r.ID)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-			Summary: "watch of " + inf.resource() + " open from resourceVersion " + rvString(r.Request.ListOptions.ResourceVersion)}
+			Summary: sim.Say(formWatchOpen, inf.resource()).With(int64(r.Request.ListOptions.ResourceVersion))}
 	}
-	return sim.Report{Actor: inf.actor(), Summary: "ignored unexpected answer to " + r.Request.String()}
+	return sim.Report{Actor: inf.actor(), Summary: sim.Say(formUnexpected, r.Request.String())}
 }
 
 // backOff waits out the reflector's back-off, with jitter from the kernel's
 // seeded source, and lists again.
-func (inf *Informer) backOff(ctx *sim.Context, why string) sim.Report {
+func (inf *Informer) backOff(ctx *sim.Context, why sim.Sentence) sim.Report {
 	inf.closeWatch()
 	inf.state = BackingOff
 	wait := RelistBackoff + time.Duration(ctx.Rand().Int64N(int64(RelistBackoff)))
 	inf.cancelRelist(ctx)
 	inf.relistSeq, inf.relistArmed = ctx.After(wait, inf.cfg.Name, eventRelist, nil), true
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.ListAndWatch",
-		Summary: why + "; listing again after a back-off of " + wait.Round(time.Millisecond).String()}
+		Summary: why.Then(sim.Say(formBackOff).With(int64(wait.Round(time.Millisecond))))}
 }
 
 func (inf *Informer) rewatch(ctx *sim.Context) sim.Report {
 	inf.watch(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-		Summary: "watch of " + inf.resource() + " closed: watching again from resourceVersion " + rvString(inf.lw.RV()) + ", so nothing is missed"}
+		Summary: sim.Say(formRewatch, inf.resource()).With(int64(inf.lw.RV()))}
 }
 
 func (inf *Informer) expired(ctx *sim.Context) sim.Report {
-	return inf.backOff(ctx, "watch of "+inf.resource()+" ended with 410 Expired: resourceVersion "+rvString(inf.lw.RV())+" is too old to watch from")
+	return inf.backOff(ctx, sim.Say(formExpired, inf.resource()).With(int64(inf.lw.RV())))
 }
 
 func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, delayed bool) sim.Report {
 	ev := d.Event
 	ref := refOf(ev.Object)
-	// what names the event, in the sentences of the rare ways out below;
-	// the common one writes the same words into its own buffer.
-	what := func() string {
-		var b strings.Builder
-		writeEvent(&b, ev, ref)
-		return b.String()
+	// say says a sentence of the event, whose first facts name it.
+	say := func(f sim.Form, nums ...int64) sim.Sentence {
+		var all [3]int64
+		all[0] = int64(ev.ResourceVersion)
+		return sim.Say(f, string(ev.Type), ref.Kind, ref.Name).With(all[:1+copy(all[1:], nums)]...)
 	}
 	// An event can overtake the answer that opened its watch when the watch
 	// latency is shorter than the API latency; it belongs to the watch all
@@ -359,21 +373,21 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 	}
 	if !ok {
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-			Summary: "discarded " + what() + ": it belongs to a watch that is closed"}
+			Summary: say(formDiscarded)}
 	}
 	if !delayed {
 		if inf.faults.drop > 0 {
 			inf.faults.drop--
 			inf.faults.lost++
 			return sim.Report{Actor: inf.actor(), Models: "fault: drop watch", Touched: []sim.Ref{ref},
-				Summary: "lost " + what() + " in transit; the informer never sees it (" + strconv.Itoa(inf.faults.drop) + " more to drop)"}
+				Summary: say(formLost, int64(inf.faults.drop))}
 		}
 		if inf.faults.delay > 0 || inf.faults.delayedUntil > ctx.Now() {
 			at := max(ctx.Now()+inf.faults.delay, inf.faults.delayedUntil)
 			inf.faults.delayedUntil = at
 			ctx.After(at-ctx.Now(), inf.cfg.Name, eventDelayedWatch, d)
 			return sim.Report{Actor: inf.actor(), Models: "fault: delay watch", Touched: []sim.Ref{ref},
-				Summary: "held back " + what() + " until t=" + sim.FormatSeconds(at)}
+				Summary: say(formHeldBack, int64(at))}
 		}
 	}
 	switch key := ev.ObjectKey(); ev.Type {
@@ -386,27 +400,17 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 	}
 	inf.lw.Observed(ev.ResourceVersion)
 	inf.schedulePop(ctx)
-	var b strings.Builder
-	b.Grow(96 + len(ref.Name))
-	b.WriteString("received ")
-	writeEvent(&b, ev, ref)
-	b.WriteString("; queued in the DeltaFIFO (")
-	sim.WriteCount(&b, inf.fifo.Len(), "key", "keys")
-	b.WriteString(" pending)")
-	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref}, Summary: b.String()}
+	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref}, Summary: say(formReceived, int64(inf.fifo.Len()))}
 }
 
-// writeEvent names a watch event: "ADDED pod/web-x (resourceVersion 12)".
-func writeEvent(b *strings.Builder, ev apistore.WatchEvent, ref sim.Ref) {
-	b.WriteString(string(ev.Type))
-	b.WriteByte(' ')
-	b.WriteString(ref.Kind)
-	b.WriteByte('/')
-	b.WriteString(ref.Name)
-	b.WriteString(" (resourceVersion ")
-	sim.WriteUint(b, ev.ResourceVersion)
-	b.WriteByte(')')
-}
+// The sentences of a watch event reaching the informer. Each names the
+// event first: "ADDED pod/web-x (resourceVersion 12)".
+var (
+	formReceived  = sim.MustForm("received %s %s/%s (resourceVersion %u); queued in the DeltaFIFO (%{key|keys} pending)")
+	formDiscarded = sim.MustForm("discarded %s %s/%s (resourceVersion %u): it belongs to a watch that is closed")
+	formLost      = sim.MustForm("lost %s %s/%s (resourceVersion %u) in transit; the informer never sees it (%d more to drop)")
+	formHeldBack  = sim.MustForm("held back %s %s/%s (resourceVersion %u) until t=%T")
+)
 
 func (inf *Informer) schedulePop(ctx *sim.Context) {
 	if !inf.popScheduled && inf.fifo.Len() > 0 {
@@ -421,18 +425,15 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	inf.popScheduled = false
 	key, deltas, initial, ok := inf.fifo.Pop()
 	if !ok {
-		return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: "nothing to process"}
+		return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: sim.Text("nothing to process")}
 	}
-	// The sentence is written in one buffer: this step runs for every
-	// change of every object, and joining it from parts made a string for
-	// each part.
-	var b strings.Builder
-	b.Grow(64 + len(key) + 56*len(deltas))
-	b.WriteString(key)
-	b.WriteByte(':')
-	for _, d := range deltas {
-		b.WriteByte(' ')
-		inf.applyDelta(&b, key, d, initial)
+	// This step runs for every change of every object, so its sentence is
+	// said, not written: the first delta's form names the key, and a key
+	// with one delta, the usual case, and the keys still pending fit in one
+	// sentence.
+	var summary sim.Sentence
+	for i, d := range deltas {
+		summary = summary.Then(inf.applyDelta(i == 0, key, d, initial))
 	}
 	var touched []sim.Ref
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
@@ -443,57 +444,63 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	inf.fifo.Recycle(deltas)
 	inf.schedulePop(ctx)
 	if n := inf.fifo.Len(); n > 0 {
-		b.WriteString(" (")
-		sim.WriteCount(&b, n, "more key", "more keys")
-		b.WriteString(" pending)")
+		summary = summary.Then(sim.Say(formMorePending).With(int64(n)))
 	}
-	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: b.String(), Touched: touched}
+	return sim.Report{Actor: inf.actor(), Models: "processDeltas", Summary: summary, Touched: touched}
 }
 
+// The sentences of what processing one delta did. The first delta of a key
+// names the key ("default/web: Added → cache added, 2 handlers notified");
+// the others follow it, their first string empty and their choice 0.
+const (
+	deltaLead = "%s%[|:] "
+	notified  = "%{handler notified|handlers notified}"
+)
+
+var (
+	formDeltaAdded     = sim.MustForm(deltaLead + "%s → cache added, " + notified)
+	formDeltaUpdated   = sim.MustForm(deltaLead + "%s → cache updated, " + notified)
+	formDeltaUnchanged = sim.MustForm(deltaLead + "%s → cache unchanged (resourceVersion %s), " + notified)
+	formDeltaRemoved   = sim.MustForm(deltaLead + "Deleted → cache removed, " + notified)
+	formDeltaTombstone = sim.MustForm(deltaLead + "Deleted (tombstone: the delete itself was never seen) → cache removed, " + notified)
+	formDeltaIgnored   = sim.MustForm(deltaLead + "%s ignored")
+	formMorePending    = sim.MustForm(" (%{more key|more keys} pending)")
+)
+
 // applyDelta updates the cache for one delta of key and queues the handler
-// notifications, and writes what it did in a few words to b. The key is
-// the one the DeltaFIFO queued the delta under, so the cache is not asked
-// to work it out from the object again (a new string each time).
-func (inf *Informer) applyDelta(b *strings.Builder, key string, d Delta, initial bool) {
+// notifications, and says what it did; the first delta's sentence names the
+// key. The key is the one the DeltaFIFO queued the delta under, so the cache
+// is not asked to work it out from the object again (a new string each
+// time).
+func (inf *Informer) applyDelta(first bool, key string, d Delta, initial bool) sim.Sentence {
+	lead, colon := "", int64(0)
+	if first {
+		lead, colon = key, 1
+	}
 	switch d.Type {
 	case Added, Updated, Replaced, Sync:
 		obj := d.Object.(api.Object)
 		old, exists := inf.ix.put(key, obj)
-		b.WriteString(string(d.Type))
 		if exists {
-			sync := old.Meta().ResourceVersion == obj.Meta().ResourceVersion
-			n := inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync)
+			rv := obj.Meta().ResourceVersion
+			sync := old.Meta().ResourceVersion == rv
+			n := int64(inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync))
 			if sync {
-				b.WriteString(" → cache unchanged (resourceVersion ")
-				b.WriteString(obj.Meta().ResourceVersion)
-				b.WriteString("), ")
-			} else {
-				b.WriteString(" → cache updated, ")
+				return sim.Say(formDeltaUnchanged, lead, string(d.Type), rv).With(colon, n)
 			}
-			writeHandlers(b, n)
-			return
+			return sim.Say(formDeltaUpdated, lead, string(d.Type)).With(colon, n)
 		}
-		n := inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false)
-		b.WriteString(" → cache added, ")
-		writeHandlers(b, n)
+		n := int64(inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false))
+		return sim.Say(formDeltaAdded, lead, string(d.Type)).With(colon, n)
 	case Deleted:
 		inf.ix.DeleteKey(key)
-		n := inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false)
+		n := int64(inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false))
 		if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
-			b.WriteString("Deleted (tombstone: the delete itself was never seen) → cache removed, ")
-		} else {
-			b.WriteString("Deleted → cache removed, ")
+			return sim.Say(formDeltaTombstone, lead).With(colon, n)
 		}
-		writeHandlers(b, n)
-	default:
-		b.WriteString(string(d.Type))
-		b.WriteString(" ignored")
+		return sim.Say(formDeltaRemoved, lead).With(colon, n)
 	}
-}
-
-// writeHandlers writes how many handlers a delta notified.
-func writeHandlers(b *strings.Builder, n int) {
-	sim.WriteCount(b, n, "handler notified", "handlers notified")
+	return sim.Say(formDeltaIgnored, lead, string(d.Type)).With(colon)
 }
 
 // distribute hands a notification to every listener, or, for a resync-style
@@ -525,7 +532,7 @@ func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
 	l := inf.listeners[i]
 	l.scheduled = false
 	if l.buffer.len() == 0 {
-		return sim.Report{Actor: l.handler.Name, Summary: "no notification waiting"}
+		return sim.Report{Actor: l.handler.Name, Summary: sim.Text("no notification waiting")}
 	}
 	n := l.buffer.pop()
 	if l.buffer.len() > 0 {
@@ -570,13 +577,15 @@ func (inf *Informer) resync(ctx *sim.Context) sim.Report {
 	}
 	inf.armResync()
 	if due == 0 {
-		return sim.Report{Actor: inf.actor(), Models: "sharedProcessor.shouldResync", Summary: "resync check: no handler is due"}
+		return sim.Report{Actor: inf.actor(), Models: "sharedProcessor.shouldResync", Summary: sim.Text("resync check: no handler is due")}
 	}
 	n := inf.fifo.Resync()
 	inf.schedulePop(ctx)
 	return sim.Report{Actor: inf.actor(), Models: "DeltaFIFO.Resync",
-		Summary: "resync: " + strconv.Itoa(due) + " handlers due; " + strconv.Itoa(n) + " cached objects queued again as Sync"}
+		Summary: sim.Say(formResync).With(int64(due), int64(n))}
 }
+
+var formResync = sim.MustForm("resync: %d handlers due; %d cached objects queued again as Sync")
 
 // Describe says what a pending informer event will do, for the agenda view.
 func (inf *Informer) Describe(ev sim.Event) string {
@@ -609,8 +618,6 @@ func refOf(obj api.Object) sim.Ref {
 	m := obj.Meta()
 	return sim.Ref{Kind: api.ShortName(obj.Kind()), Namespace: m.Namespace, Name: m.Name}
 }
-
-func rvString(rv uint64) string { return strconv.FormatUint(rv, 10) }
 
 // Lister reads an informer's cache, as client-go's generated listers do.
 type Lister struct{ ix *Indexer }

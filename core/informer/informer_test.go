@@ -17,9 +17,11 @@ import (
 // kubectl is a test client that ignores the answers it gets.
 type kubectl struct{}
 
-func (kubectl) Handle(*sim.Context, sim.Event) sim.Report { return sim.Report{Summary: "answer"} }
-func (kubectl) Snapshot() any                             { return nil }
-func (kubectl) Restore(any)                               {}
+func (kubectl) Handle(*sim.Context, sim.Event) sim.Report {
+	return sim.Report{Summary: sim.Text("answer")}
+}
+func (kubectl) Snapshot() any { return nil }
+func (kubectl) Restore(any)   {}
 
 type rig struct {
 	k     *sim.Kernel
@@ -39,12 +41,12 @@ func recorder(name string, calls *[]string) Handler {
 				s += " (initial)"
 			}
 			*calls = append(*calls, name+": "+s)
-			return sim.Report{Models: "test", Summary: s}
+			return sim.Report{Models: "test", Summary: sim.Text(s)}
 		},
 		OnUpdate: func(old, cur api.Object) sim.Report {
 			s := "update " + cur.Meta().Name + " " + old.Meta().ResourceVersion + "→" + cur.Meta().ResourceVersion
 			*calls = append(*calls, name+": "+s)
-			return sim.Report{Summary: s}
+			return sim.Report{Summary: sim.Text(s)}
 		},
 		OnDelete: func(obj any) sim.Report {
 			s := "delete "
@@ -54,7 +56,7 @@ func recorder(name string, calls *[]string) Handler {
 				s += obj.(api.Object).Meta().Name
 			}
 			*calls = append(*calls, name+": "+s)
-			return sim.Report{Summary: s}
+			return sim.Report{Summary: sim.Text(s)}
 		},
 	}
 }
@@ -438,7 +440,7 @@ func TestSkipUnhandledDropsNotificationsBeforeDelivery(t *testing.T) {
 	r.inf.AddEventHandler(Handler{Name: "deletes-only", SkipUnhandled: true,
 		OnDelete: func(obj any) sim.Report {
 			deletes = append(deletes, obj.(api.Object).Meta().Name)
-			return sim.Report{Summary: "seen"}
+			return sim.Report{Summary: sim.Text("seen")}
 		}})
 	r.inf.Start()
 	r.create("a")
@@ -453,4 +455,23 @@ func TestSkipUnhandledDropsNotificationsBeforeDelivery(t *testing.T) {
 	assert.NotContains(t, trace, "ignored update")
 	assert.Contains(t, trace, "Deleted → cache removed, 2 handlers notified")
 	assert.Contains(t, trace, "Replaced → cache added, 1 handler notified")
+}
+
+// TestProcessingAKeySaysItsSentenceWithoutWritingIt: the step that
+// processes a key's deltas runs for every change of every object, so its
+// usual sentence (the key, one delta, the keys still pending) is said in
+// one sentence's room, with nothing written until it is read.
+func TestProcessingAKeySaysItsSentenceWithoutWritingIt(t *testing.T) {
+	key := "default/web-1"
+	var s sim.Sentence
+	allocs := testing.AllocsPerRun(10, func() {
+		s = sim.Say(formDeltaUnchanged, key, string(Sync), "42").With(1, 2).Then(sim.Say(formMorePending).With(3))
+	})
+	assert.Zero(t, allocs)
+	assert.Equal(t, "default/web-1: Sync → cache unchanged (resourceVersion 42), 2 handlers notified (3 more keys pending)", s.String())
+
+	two := sim.Say(formDeltaUpdated, key, string(Updated)).With(1, 1).
+		Then(sim.Say(formDeltaRemoved, "").With(0, 1)).Then(sim.Say(formMorePending).With(1))
+	assert.Equal(t, "default/web-1: Updated → cache updated, 1 handler notified Deleted → cache removed, 1 handler notified (1 more key pending)",
+		two.String(), "a second delta follows the first, without the key")
 }

@@ -171,7 +171,7 @@ stabilize
 			continue
 		}
 		handlers++
-		assert.Equal(t, strings.Contains(p.step.Summary, "enqueued"), len(p.step.Handed) > 0, p.step.TraceLine())
+		assert.Equal(t, strings.Contains(p.step.Summary.String(), "enqueued"), len(p.step.Handed) > 0, p.step.TraceLine())
 	}
 	assert.Greater(t, handlers, 20, "the script ran few handler steps")
 }

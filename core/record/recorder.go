@@ -243,15 +243,17 @@ func (r *Recorder) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRetry:
 		return r.retry(ctx)
 	}
-	return sim.Report{Actor: r.cfg.Actor, Summary: "ignored unknown event " + strconv.Quote(ev.Kind)}
+	return sim.Report{Actor: r.cfg.Actor, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
+
+var formIgnoredEvent = sim.MustForm("ignored unknown event %q")
 
 // process correlates the oldest waiting event and sends its write: one turn
 // of upstream's recordToSink.
 func (r *Recorder) process(ctx *sim.Context) sim.Report {
 	r.scheduled = false
 	if r.write != nil || len(r.queue) == 0 {
-		return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Summary: "nothing to record"}
+		return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Summary: sim.Text("nothing to record")}
 	}
 	ev := r.queue[0]
 	r.queue[0] = nil
@@ -263,6 +265,10 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 	res := r.corr.Correlate(ev, ctx.Now(), &r.names)
 	// The sentence starts with the event as a learner reads it and is
 	// written in one buffer: every event of a busy controller is a step.
+	// It names the event's type, reason, object, message and the Event it
+	// becomes, more strings than a lazy sentence holds (sim.Sentence), so
+	// it is written when the step runs, as the sentences of the writes
+	// below are.
 	involved := involvedRef(ev)
 	var b strings.Builder
 	b.Grow(len(ev.Type) + len(ev.Reason) + len(involved.Kind) + len(involved.Name) + len(ev.Message) + sentenceRoom(res))
@@ -290,7 +296,7 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 		sim.WriteUint(&b, uint64(r.corr.opts.Burst))
 		b.WriteString(" events; the next token comes in ")
 		b.WriteString(roundDuration(res.Wait))
-		return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: b.String(), Touched: touched}
+		return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: sim.Text(b.String()), Touched: touched}
 	}
 
 	out := res.Event
@@ -330,7 +336,7 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 		sim.WriteUint(&b, uint64(n))
 		b.WriteString(" more waiting)")
 	}
-	return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: b.String(), Touched: touched}
+	return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: sim.Text(b.String()), Touched: touched}
 }
 
 // sentenceRoom is about what process writes besides the event's own words
@@ -396,7 +402,7 @@ func updateBody(ev, previous *api.Event) *api.Event {
 func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	w := r.write
 	if w == nil || reply.ID != w.request {
-		return sim.Report{Actor: r.cfg.Actor, Summary: "ignored the answer to an abandoned request"}
+		return sim.Report{Actor: r.cfg.Actor, Summary: sim.Text("ignored the answer to an abandoned request")}
 	}
 	w.request = 0
 	ev := w.event
@@ -419,7 +425,7 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 		r.remember(ctx, Outcome{Event: ev, Stored: stored, Result: verb})
 		r.finish(ctx)
 		return sim.Report{Actor: r.cfg.Actor, Models: "recordEvent", Touched: touched,
-			Summary: "Event " + name + " " + verb + " (" + ev.Type + " " + ev.Reason + ", count " + itoa32(ev.Count) + ")" + r.nextPhrase()}
+			Summary: sim.Text("Event " + name + " " + verb + " (" + ev.Type + " " + ev.Reason + ", count " + itoa32(ev.Count) + ")" + r.nextPhrase())}
 	}
 
 	if w.update && apistore.IsNotFound(err) {
@@ -428,7 +434,7 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 		w.update = false
 		r.send(ctx)
 		return sim.Report{Actor: r.cfg.Actor, Models: "recordEvent", Touched: touched,
-			Summary: "Event " + name + " no longer exists (NotFound): creating it again with count " + itoa32(ev.Count)}
+			Summary: sim.Text("Event " + name + " no longer exists (NotFound): creating it again with count " + itoa32(ev.Count))}
 	}
 
 	if !retryable(err) {
@@ -436,8 +442,8 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 		r.remember(ctx, Outcome{Event: ev, Result: "refused: " + reply.Response.Outcome()})
 		r.finish(ctx)
 		return sim.Report{Actor: r.cfg.Actor, Models: "recordEvent", Touched: touched,
-			Summary: "the server refused Event " + name + " (" + reply.Response.Outcome() + ": " + err.Error() +
-				"); given up, as upstream gives up on any event the server answers with an error status" + r.nextPhrase()}
+			Summary: sim.Text("the server refused Event " + name + " (" + reply.Response.Outcome() + ": " + err.Error() +
+				"); given up, as upstream gives up on any event the server answers with an error status" + r.nextPhrase())}
 	}
 
 	w.failures++
@@ -446,8 +452,8 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 		r.remember(ctx, Outcome{Event: ev, Result: "gave up after " + strconv.Itoa(w.failures) + " tries"})
 		r.finish(ctx)
 		return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Touched: touched,
-			Summary: "writing Event " + name + " failed again (" + reply.Response.Outcome() + "): that was try " +
-				strconv.Itoa(w.failures) + " of " + strconv.Itoa(r.cfg.MaxTries) + "; giving up on it" + r.nextPhrase()}
+			Summary: sim.Text("writing Event " + name + " failed again (" + reply.Response.Outcome() + "): that was try " +
+				strconv.Itoa(w.failures) + " of " + strconv.Itoa(r.cfg.MaxTries) + "; giving up on it" + r.nextPhrase())}
 	}
 	wait := r.cfg.RetryInterval
 	if w.failures == 1 {
@@ -458,9 +464,9 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 	w.wait = wait
 	w.timer = ctx.After(wait, r.cfg.Name, eventRetry, nil)
 	return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Touched: touched,
-		Summary: "writing Event " + name + " failed (" + reply.Response.Outcome() + ": " + err.Error() + "); try " +
+		Summary: sim.Text("writing Event " + name + " failed (" + reply.Response.Outcome() + ": " + err.Error() + "); try " +
 			strconv.Itoa(w.failures+1) + " of " + strconv.Itoa(r.cfg.MaxTries) + " in " + roundDuration(wait) +
-			"; the events behind it wait"}
+			"; the events behind it wait")}
 }
 
 // retry sends the next try of the write, as a fresh recordEvent call: an
@@ -468,7 +474,7 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 func (r *Recorder) retry(ctx *sim.Context) sim.Report {
 	w := r.write
 	if w == nil || w.timer == 0 {
-		return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Summary: "no write waiting to be retried"}
+		return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Summary: sim.Text("no write waiting to be retried")}
 	}
 	w.timer = 0
 	w.update = w.event.Count > 1
@@ -479,8 +485,8 @@ func (r *Recorder) retry(ctx *sim.Context) sim.Report {
 		verb = "updating"
 	}
 	return sim.Report{Actor: r.cfg.Actor, Models: "recordToSink", Touched: []sim.Ref{involvedRef(w.event), eventRef(w.event)},
-		Summary: "try " + strconv.Itoa(w.failures+1) + " of " + strconv.Itoa(r.cfg.MaxTries) + ": " + verb + " Event " +
-			w.event.Metadata.Namespace + "/" + w.event.Metadata.Name + " again"}
+		Summary: sim.Text("try " + strconv.Itoa(w.failures+1) + " of " + strconv.Itoa(r.cfg.MaxTries) + ": " + verb + " Event " +
+			w.event.Metadata.Namespace + "/" + w.event.Metadata.Name + " again")}
 }
 
 // finish ends the current write and lets the next event through.

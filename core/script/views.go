@@ -342,19 +342,19 @@ func (s *Session) requestsView(n int) string {
 // the steps up to the world's present. With no step yet it prints "no steps
 // yet".
 func (s *Session) traceView(n int) string {
-	steps := s.trace
-	for len(steps) > 0 && steps[len(steps)-1].N > s.w.Kernel.Steps() {
-		steps = steps[:len(steps)-1] // sought back: the steps after the present
-	}
-	if len(steps) == 0 {
+	// The steps after the present, if the world was sought back, are not
+	// shown.
+	end := s.trace.Index(s.w.Kernel.Steps() + 1)
+	if end == 0 {
 		return "no steps yet\n"
 	}
-	if n > 0 && n < len(steps) {
-		steps = steps[len(steps)-n:]
+	start := 0
+	if n > 0 && n < end {
+		start = end - n
 	}
 	var b strings.Builder
-	for _, res := range steps {
-		b.WriteString(res.TraceLine())
+	for i := start; i < end; i++ {
+		b.WriteString(s.trace.At(i).TraceLine())
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -77,7 +77,7 @@ func TestViewsOfABusyWorld(t *testing.T) {
 
 	trace := ts.ok(t, "trace")
 	checkViewFormat(t, "trace", trace)
-	assert.Equal(t, len(ts.trace), strings.Count(trace, "\n"), "the whole trace, start included")
+	assert.Equal(t, ts.trace.Len(), strings.Count(trace, "\n"), "the whole trace, start included")
 	assert.True(t, strings.HasPrefix(trace, "#1 "), "from the first step of the world's start")
 }
 

@@ -71,6 +71,23 @@
 // seeds and inputs give equal hashes at every step; the first step whose hash
 // differs is the first step that behaved differently.
 //
+// # Sentences
+//
+// A summary is a Sentence: a Form, the wording with holes, and the facts that
+// fill them, strings that already exist and numbers. Nothing is written when
+// a step runs; a sentence is written out when someone reads it (a trace line,
+// the page's timeline), and most steps of a large run are never read. The
+// trace hash folds in the form and the facts, so it changes whenever a fact
+// does, as it did when it hashed the written words:
+//
+//	var formEnqueued = sim.MustForm("pod/%s added: enqueued %s (%{key|keys} waiting)")
+//
+//	return sim.Report{Summary: sim.Say(formEnqueued, pod.Name, key).With(int64(q.Len()))}
+//
+// A form is parsed once, when its package is initialised; a test (core's
+// TestEverySentenceGivesItsFormItsFacts) checks that every form of core/ is
+// given the facts it has holes for where it is said.
+//
 // # Snapshots
 //
 // Snapshot captures the clock, the random source, the agenda and every

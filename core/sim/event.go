@@ -67,8 +67,9 @@ type Report struct {
 	// Kubernetes source.
 	Models string
 
-	// Summary says what happened and why, in one sentence for a learner.
-	Summary string
+	// Summary says what happened and why, in one sentence for a learner:
+	// its form and facts, written out only when asked for (see Sentence).
+	Summary Sentence
 
 	// Touched lists the objects read or written, for highlighting.
 	Touched []Ref
@@ -107,7 +108,7 @@ type StepResult struct {
 	// Report.
 	Actor   string
 	Models  string
-	Summary string
+	Summary Sentence
 	Touched []Ref
 	Handed  []Handoff
 
@@ -135,8 +136,16 @@ const (
 // the summary. Columns are padded to fixed widths and never truncated, so a
 // long actor name shifts the rest of its line but loses nothing.
 func (r StepResult) TraceLine() string {
+	line, _ := r.TraceLineAndSummary()
+	return line
+}
+
+// TraceLineAndSummary returns the step's trace line and its summary written
+// out, the end of that line, from one writing of the sentence: what a page
+// that shows both needs.
+func (r StepResult) TraceLineAndSummary() (line, summary string) {
 	var b strings.Builder
-	b.Grow(96 + len(r.Summary))
+	b.Grow(96 + r.Summary.sizeHint())
 	pad(&b, "#"+strconv.FormatUint(r.N, 10), traceStepWidth)
 	pad(&b, "t="+FormatSeconds(r.At), traceTimeWidth)
 	pad(&b, r.Actor, traceActorWidth)
@@ -145,8 +154,10 @@ func (r StepResult) TraceLine() string {
 		model = "-"
 	}
 	pad(&b, model, traceModelWidth)
-	b.WriteString(r.Summary)
-	return b.String()
+	start := b.Len()
+	r.Summary.Render(&b)
+	line = b.String()
+	return line, line[start:]
 }
 
 // pad writes s and then spaces up to width, always leaving at least one space.

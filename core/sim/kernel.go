@@ -187,6 +187,8 @@ func (k *Kernel) Describe(ev Event) string {
 	return ev.To + ": " + ev.Kind
 }
 
+var formDropped = MustForm("dropped %s for unknown component %q")
+
 // Step runs the earliest pending event and reports what happened. It returns
 // false when the agenda is empty.
 func (k *Kernel) Step() (StepResult, bool) {
@@ -204,7 +206,7 @@ func (k *Kernel) Step() (StepResult, bool) {
 	} else {
 		// An event for nobody is a wiring bug; it still counts as a step so the
 		// trace shows it rather than hiding it.
-		rep = Report{Actor: "kernel", Summary: "dropped " + ev.Kind + " for unknown component " + quote(ev.To)}
+		rep = Report{Actor: "kernel", Summary: Say(formDropped, ev.Kind, ev.To)}
 	}
 	if rep.Actor == "" {
 		rep.Actor = ev.To

@@ -23,21 +23,28 @@ type echo struct {
 
 type echoState struct{ rounds, got int }
 
+var (
+	formPing    = MustForm("%s answers ping %s after %D")
+	formPong    = MustForm("%s got pong %s (%d so far)")
+	formIgnored = MustForm("ignored %s")
+	formTick    = MustForm("tick %d")
+)
+
 func (e *echo) Handle(ctx *Context, ev Event) Report {
 	latency := time.Duration(1+ctx.Rand().IntN(9)) * time.Millisecond
 	switch ev.Kind {
 	case "ping":
 		ctx.After(latency, e.peer, "pong", ev.Data)
-		return Report{Models: "echo", Summary: fmt.Sprintf("%s answers ping %v after %v", e.name, ev.Data, latency)}
+		return Report{Models: "echo", Summary: Say(formPing, e.name, fmt.Sprint(ev.Data)).With(int64(latency))}
 	case "pong":
 		e.got++
 		if e.rounds > 0 {
 			e.rounds--
 			ctx.After(latency, e.peer, "ping", e.got)
 		}
-		return Report{Summary: fmt.Sprintf("%s got pong %v (%d so far)", e.name, ev.Data, e.got)}
+		return Report{Summary: Say(formPong, e.name, fmt.Sprint(ev.Data)).With(int64(e.got))}
 	}
-	return Report{Summary: "ignored " + ev.Kind}
+	return Report{Summary: Say(formIgnored, ev.Kind)}
 }
 
 func (e *echo) Snapshot() any { return echoState{e.rounds, e.got} }
@@ -52,7 +59,7 @@ type ticker struct{ ticks int }
 func (t *ticker) Handle(ctx *Context, ev Event) Report {
 	t.ticks++
 	ctx.Background(time.Second, "ticker", "tick", nil)
-	return Report{Summary: fmt.Sprintf("tick %d", t.ticks)}
+	return Report{Summary: Say(formTick).With(int64(t.ticks))}
 }
 func (t *ticker) Snapshot() any { return t.ticks }
 func (t *ticker) Restore(s any) { t.ticks = s.(int) }
@@ -120,7 +127,7 @@ type recorder struct{ seen []string }
 
 func (r *recorder) Handle(ctx *Context, ev Event) Report {
 	r.seen = append(r.seen, ev.Kind+"@"+FormatSeconds(ctx.Now()))
-	return Report{Summary: ev.Kind}
+	return Report{Summary: Text(ev.Kind)}
 }
 func (r *recorder) Snapshot() any { return append([]string(nil), r.seen...) }
 func (r *recorder) Restore(s any) { r.seen = append([]string(nil), s.([]string)...) }
@@ -185,9 +192,9 @@ func TestStabilizeLimits(t *testing.T) {
 
 func TestRunUntil(t *testing.T) {
 	k := newWorld(1, 10)
-	res, err := k.RunUntil("until pong", func(r StepResult) bool { return strings.Contains(r.Summary, "got pong 3") }, Limits{})
+	res, err := k.RunUntil("until pong", func(r StepResult) bool { return strings.Contains(r.Summary.String(), "got pong 3") }, Limits{})
 	require.NoError(t, err)
-	assert.Contains(t, res.Summary, "got pong 3")
+	assert.Contains(t, res.Summary.String(), "got pong 3")
 
 	k = New(1)
 	_, err = k.RunUntil("until never", func(StepResult) bool { return false }, Limits{})
@@ -215,7 +222,7 @@ func TestUnknownComponentIsVisibleNotFatal(t *testing.T) {
 	res, ok := k.Step()
 	require.True(t, ok)
 	assert.Equal(t, "kernel", res.Actor)
-	assert.Contains(t, res.Summary, `unknown component "nobody"`)
+	assert.Contains(t, res.Summary.String(), `unknown component "nobody"`)
 }
 
 func TestRegisterRejectsDuplicatesAndEmptyNames(t *testing.T) {
@@ -292,9 +299,9 @@ func TestRestoreRejectsOtherWorlds(t *testing.T) {
 
 func TestTraceLineFormat(t *testing.T) {
 	r := StepResult{N: 57, At: 2004 * time.Millisecond, Actor: "worker-1", Models: "claimPods",
-		Summary: "release pod/web-7xk2p (labels no longer match app=web)"}
+		Summary: Text("release pod/web-7xk2p (labels no longer match app=web)")}
 	assert.Equal(t, "#57   t=2.004s  worker-1        claimPods          release pod/web-7xk2p (labels no longer match app=web)", r.TraceLine())
-	r = StepResult{N: 1, Actor: "a-very-long-actor-name", Summary: "x"}
+	r = StepResult{N: 1, Actor: "a-very-long-actor-name", Summary: Text("x")}
 	assert.Equal(t, "#1    t=0.000s  a-very-long-actor-name -                  x", r.TraceLine(), "long columns shift, never truncate")
 }
 

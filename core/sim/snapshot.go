@@ -99,13 +99,15 @@ const (
 // hashStep folds one step into the running hash: its number, its simulated
 // time, its actor, the function it models and its summary, the fields of its
 // trace line. Hashing the fields, instead of the formatted line, spares every
-// step the line's allocation while covering the same content.
+// step the line's allocation while covering the same content; the summary
+// goes in as its form and facts (hashSentence), so it is never written out
+// for the hash either.
 func hashStep(h uint64, r *StepResult) uint64 {
 	h = hashUint(h, r.N)
 	h = hashUint(h, uint64(r.At))
 	h = hashString(h, r.Actor)
 	h = hashString(h, r.Models)
-	return hashString(h, r.Summary)
+	return hashSentence(h, &r.Summary)
 }
 
 func hashUint(h, v uint64) uint64 {

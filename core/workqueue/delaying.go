@@ -180,13 +180,13 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if ev.Kind != KindTimer || !q.armed || ev.Seq != q.timer {
 		// The queue cancels a timer whenever it re-arms, so this is an
 		// event it never asked for; say so rather than act on it.
-		rep.Summary = "ignored a " + ev.Kind + " event that is not the queue's pending timer"
+		rep.Summary = sim.Say(formNotOurTimer, ev.Kind)
 		return rep
 	}
 	q.armed = false
 	if q.waiting.len() == 0 || q.waiting.head().readyAt > ctx.Now() {
 		q.rearm()
-		rep.Summary = "the timer fired with no delayed key due"
+		rep.Summary = sim.Text("the timer fired with no delayed key due")
 		return rep
 	}
 	w := q.waiting.pop()
@@ -199,6 +199,8 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	rep.Touched = q.touched(w.key)
 	return rep
 }
+
+var formNotOurTimer = sim.MustForm("ignored a %s event that is not the queue's pending timer")
 
 // Describe says what the queue's pending timer will do, for the agenda view.
 func (q *DelayingQueue) Describe(ev sim.Event) string {

@@ -180,7 +180,7 @@ func TestStrayEventsAreReportedNotActedOn(t *testing.T) {
 	k.After(0, "queue/test", KindTimer, nil) // not the queue's own timer
 	res, ok := q.step()
 	require.True(t, ok)
-	assert.Equal(t, "ignored a timer event that is not the queue's pending timer", res.Summary)
+	assert.Equal(t, "ignored a timer event that is not the queue's pending timer", res.Summary.String())
 	assert.Equal(t, []DelayedKey{{Key: "a", ReadyAt: time.Second, Delay: time.Second}}, q.view().Delayed)
 }
 

@@ -40,13 +40,13 @@ func (w *syncWorker) next(ctx *sim.Context, said string) sim.Report {
 	key, ok, shutdown := w.q.Get(w.name)
 	switch {
 	case shutdown:
-		return sim.Report{Models: "processNextWorkItem", Summary: said + "the queue is shut down; exiting"}
+		return sim.Report{Models: "processNextWorkItem", Summary: sim.Text(said + "the queue is shut down; exiting")}
 	case !ok:
-		return sim.Report{Models: "processNextWorkItem", Summary: said + "nothing to do; idle"}
+		return sim.Report{Models: "processNextWorkItem", Summary: sim.Text(said + "nothing to do; idle")}
 	}
 	w.key = key
 	ctx.After(10*time.Millisecond, w.name, "synced", nil)
-	return sim.Report{Models: "processNextWorkItem", Summary: said + "got " + key + "; syncing"}
+	return sim.Report{Models: "processNextWorkItem", Summary: sim.Text(said + "got " + key + "; syncing")}
 }
 
 func (w *syncWorker) Snapshot() any { return *w }

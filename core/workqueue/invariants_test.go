@@ -434,25 +434,25 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		w.q.Done(w.holding)
 		w.holding, w.busy = "", false
 	default:
-		return sim.Report{Summary: "ignored " + ev.Kind}
+		return sim.Report{Summary: sim.Text("ignored " + ev.Kind)}
 	}
 	return w.next(ctx)
 }
 
 func (w *worker) next(ctx *sim.Context) sim.Report {
 	if w.exited {
-		return sim.Report{Summary: "has exited"}
+		return sim.Report{Summary: sim.Text("has exited")}
 	}
 	if w.busy {
-		return sim.Report{Summary: "is still processing " + w.holding}
+		return sim.Report{Summary: sim.Text("is still processing " + w.holding)}
 	}
 	key, ok, shutdown := w.q.Get(w.name)
 	switch {
 	case shutdown:
 		w.exited = true
-		return sim.Report{Models: "processNextWorkItem", Summary: "the queue is shut down; exiting"}
+		return sim.Report{Models: "processNextWorkItem", Summary: sim.Text("the queue is shut down; exiting")}
 	case !ok:
-		return sim.Report{Models: "processNextWorkItem", Summary: "nothing to do; idle"}
+		return sim.Report{Models: "processNextWorkItem", Summary: sim.Text("nothing to do; idle")}
 	}
 	w.holding, w.busy = key, true
 	w.got = append(w.got, key)
@@ -460,7 +460,7 @@ func (w *worker) next(ctx *sim.Context) sim.Report {
 		w.onGet(w, key)
 	}
 	ctx.After(w.work, w.name, "finish", nil)
-	return sim.Report{Models: "processNextWorkItem", Summary: "got " + key}
+	return sim.Report{Models: "processNextWorkItem", Summary: sim.Text("got " + key)}
 }
 
 func (w *worker) Snapshot() any {
@@ -478,7 +478,7 @@ type recorder struct{ seen []string }
 
 func (r *recorder) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	r.seen = append(r.seen, ev.Kind+"@"+ctx.Now().String())
-	return sim.Report{Summary: "noted " + ev.Kind}
+	return sim.Report{Summary: sim.Text("noted " + ev.Kind)}
 }
 
 func (r *recorder) Snapshot() any { return slices.Clone(r.seen) }

@@ -109,6 +109,16 @@ const (
 	DelayKept
 )
 
+// AddedWords says, after a key in a handler's sentence, what Add did with
+// it: a choice hole of sim.Form, given the Outcome as its number. A key that
+// joined the queue needs no words; "default/web (already waiting in the
+// queue)" says that the add merged with one waiting.
+const AddedWords = "%[ (the queue is shutting down: ignored)|" + // Ignored
+	"|" + // Queued
+	" (already waiting in the queue)|" + // AlreadyWaiting
+	" (a worker holds it: it goes back in the queue at Done)|" + // RequeueAtDone
+	" (already marked to go back in the queue at Done)]" // AlreadyRequeueAtDone
+
 var outcomeNames = [...]string{
 	Ignored:              "ignored (shutting down)",
 	Queued:               "queued",

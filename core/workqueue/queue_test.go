@@ -65,7 +65,7 @@ func (p *producer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	if p.added < p.rounds {
 		ctx.After(time.Millisecond, "producer-"+p.key, "produce", nil)
 	}
-	return sim.Report{Summary: "added " + p.key}
+	return sim.Report{Summary: sim.Text("added " + p.key)}
 }
 
 func (p *producer) Snapshot() any { return p.added }

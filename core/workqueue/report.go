@@ -35,34 +35,41 @@ func waitText(delay time.Duration, rateLimited bool) string {
 	return delay.String() + " delay"
 }
 
-// waitingText says how many keys wait: "1 waiting", "3 waiting".
-func (q *Queue) waitingText() string { return itoa(q.queue.len()) + " waiting" }
+// The sentences of a delayed key falling due.
+var (
+	formDue             = sim.MustForm("%s is due after its %D %[delay|back-off]; ")
+	formDueQueued       = sim.MustForm("added to the queue (now %d waiting)")
+	formDueWaking       = sim.MustForm("added to the queue (now %d waiting), waking %s")
+	formDueWaiting      = sim.MustForm("it is already waiting in the queue and keeps its place (%d waiting)")
+	formDueHeld         = sim.MustForm("%s is still processing it, so it is marked dirty and goes back in the queue at Done")
+	formDueAlreadyDirty = sim.MustForm("%s is still processing it and it is already marked dirty; nothing changes")
+	formDueDropped      = sim.MustForm("the queue is shutting down, so it is dropped")
+)
 
 // dueSummary is the sentence for the step that moves a due key into the
 // queue: "default/web is due after its 20ms back-off; added to the queue (now
 // 2 waiting), waking worker-1".
-func (q *Queue) dueSummary(w waitFor, out Outcome, woken string) string {
-	var b strings.Builder
-	b.WriteString(w.key)
-	b.WriteString(" is due after its ")
-	b.WriteString(waitText(w.delay, w.rateLimited))
-	b.WriteString("; ")
+func (q *Queue) dueSummary(w waitFor, out Outcome, woken string) sim.Sentence {
+	rateLimited := int64(0)
+	if w.rateLimited {
+		rateLimited = 1
+	}
+	lead := sim.Say(formDue, w.key).With(int64(w.delay), rateLimited)
+	waiting := int64(q.queue.len())
 	switch out {
 	case Queued:
-		b.WriteString("added to the queue (now " + q.waitingText() + ")")
 		if woken != "" {
-			b.WriteString(", waking " + woken)
+			return lead.Then(sim.Say(formDueWaking, woken).With(waiting))
 		}
+		return lead.Then(sim.Say(formDueQueued).With(waiting))
 	case AlreadyWaiting:
-		b.WriteString("it is already waiting in the queue and keeps its place (" + q.waitingText() + ")")
+		return lead.Then(sim.Say(formDueWaiting).With(waiting))
 	case RequeueAtDone:
-		b.WriteString(q.holderText(w.key) + " is still processing it, so it is marked dirty and goes back in the queue at Done")
+		return lead.Then(sim.Say(formDueHeld, q.holderText(w.key)))
 	case AlreadyRequeueAtDone:
-		b.WriteString(q.holderText(w.key) + " is still processing it and it is already marked dirty; nothing changes")
-	default:
-		b.WriteString("the queue is shutting down, so it is dropped")
+		return lead.Then(sim.Say(formDueAlreadyDirty, q.holderText(w.key)))
 	}
-	return b.String()
+	return lead.Then(sim.Say(formDueDropped))
 }
 
 // holderText names the worker processing key, or says "a worker" when the

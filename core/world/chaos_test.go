@@ -346,13 +346,13 @@ func (c *chaosRun) observe(r sim.StepResult) {
 	}
 	c.trackControllers(r)
 	switch {
-	case r.Models == "processDeltas" && strings.Contains(r.Summary, "tombstone"):
+	case r.Models == "processDeltas" && strings.Contains(r.Summary.String(), "tombstone"):
 		c.stats.tombstones++
 	case strings.HasPrefix(r.Models, "fault: "):
 		c.stats.watchFaults++
-	case strings.HasPrefix(r.Summary, "adopted pod/"):
+	case strings.HasPrefix(r.Summary.String(), "adopted pod/"):
 		c.stats.adoptions++
-	case strings.HasPrefix(r.Summary, "released pod/"):
+	case strings.HasPrefix(r.Summary.String(), "released pod/"):
 		c.stats.releases++
 	}
 }
@@ -370,15 +370,15 @@ func (c *chaosRun) observe(r sim.StepResult) {
 // satisfied, nothing is queued, and it stays one pod short until its own
 // informer resyncs (or anything else makes it sync again).
 func (c *chaosRun) trackControllers(r sim.StepResult) {
-	if r.Actor == c.w.Pods.Name() && r.Models == "processDeltas" && strings.Contains(r.Summary, "tombstone") {
-		key, _, _ := strings.Cut(r.Summary, ":")
+	if r.Actor == c.w.Pods.Name() && r.Models == "processDeltas" && strings.Contains(r.Summary.String(), "tombstone") {
+		key, _, _ := strings.Cut(r.Summary.String(), ":")
 		if uid := c.apiController[key]; uid != "" && uid != c.cacheController[key] {
 			c.unwoken[uid] = true
 		}
 	}
 	// A sync that starts after the tombstone lists the pods from a cache
 	// that agrees with the API server again: the owner is awake.
-	if rest, ok := strings.CutPrefix(r.Summary, "took "); ok {
+	if rest, ok := strings.CutPrefix(r.Summary.String(), "took "); ok {
 		key, _, _ := strings.Cut(rest, ":")
 		ns, name, _ := strings.Cut(key, "/")
 		kind := api.KindReplicaSet

@@ -52,7 +52,7 @@ func ExampleWorld() {
 			panic("the world came to rest without replacing the pod")
 		}
 		fmt.Printf("%-20s %-22s %s\n", s.Actor, s.Models, s.Summary)
-		if s.Models == "registry.Create" && strings.HasPrefix(s.Summary, "create pods") {
+		if s.Models == "registry.Create" && strings.HasPrefix(s.Summary.String(), "create pods") {
 			break
 		}
 	}

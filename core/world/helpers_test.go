@@ -250,7 +250,7 @@ func requests(w *World, since int, from string, verb apistore.Verb, resource str
 func stepsOf(steps []sim.StepResult, actor, models, text string) []sim.StepResult {
 	var out []sim.StepResult
 	for _, s := range steps {
-		if (actor == "" || s.Actor == actor) && (models == "" || s.Models == models) && strings.Contains(s.Summary, text) {
+		if (actor == "" || s.Actor == actor) && (models == "" || s.Models == models) && strings.Contains(s.Summary.String(), text) {
 			out = append(out, s)
 		}
 	}

@@ -52,8 +52,8 @@ type Ref struct {
 
 // StepOf describes a step as a learner sees it.
 func StepOf(s sim.StepResult) Step {
-	out := Step{N: s.N, At: sim.FormatSeconds(s.At), Actor: s.Actor, Models: s.Models, Summary: s.Summary,
-		Trace: s.TraceLine()}
+	trace, summary := s.TraceLineAndSummary()
+	out := Step{N: s.N, At: sim.FormatSeconds(s.At), Actor: s.Actor, Models: s.Models, Summary: summary, Trace: trace}
 	for _, r := range s.Touched {
 		out.Touched = append(out.Touched, Ref{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name})
 	}
