@@ -19,8 +19,8 @@ import (
 )
 
 // TestEverySentenceGivesItsFormItsFacts reads the non-test code under core/,
-// checks that every form a package variable makes with sim.MustForm is well
-// made (sim.CheckForm), and checks every sim.Say of such a form: it must be
+// checks that every form (&sim.Form{Text: ...}) is well made (sim.CheckForm)
+// and is made by a package variable, and checks every sim.Say of such a form: it must be
 // given as many strings as the form has string holes, and then With as many
 // numbers as it has number and choice holes (none, and no With, when it has
 // none). A sentence given the wrong facts still runs, and shows the misuse in
@@ -99,36 +99,71 @@ func TestEverySentenceGivesItsFormItsFacts(t *testing.T) {
 	checked, skipped := 0, 0
 	for dir, files := range pkgs {
 		inSim := filepath.Base(dir) == "sim"
-		// The package's forms: package variables that hold one.
+		// The package's forms: package variables that hold one. Every form
+		// written anywhere in the package, a field of a package variable's
+		// struct too, must be well made; and none may be made in a function,
+		// where each call would make another (the table of forms has room
+		// for the program's forms, not one for each sentence).
+		//
+		// Each form must be registered once, by a Register call of an init
+		// function in its package, and a Register call names forms only.
 		forms := map[string][2]int{} // strings, numbers
+		made := map[string]token.Position{}
+		registered := map[string]int{}
 		for _, f := range files {
 			imports := importsOf(f)
 			for _, decl := range f.Decls {
 				gd, ok := decl.(*ast.GenDecl)
 				if !ok || gd.Tok != token.VAR {
+					ast.Inspect(decl, func(n ast.Node) bool {
+						if _, ok := formWords(n, inSim); ok {
+							t.Errorf("%s: a form made in a function; make it a package variable", fset.Position(n.Pos()))
+						}
+						if call, ok := n.(*ast.CallExpr); ok && isSimFunc(call.Fun, "Register", inSim) {
+							if fn, ok := decl.(*ast.FuncDecl); !ok || fn.Name.Name != "init" || fn.Recv != nil {
+								t.Errorf("%s: forms registered outside an init function", fset.Position(call.Pos()))
+							}
+							for _, arg := range call.Args {
+								registered[exprString(arg)]++
+							}
+						}
+						return true
+					})
 					continue
 				}
 				for _, spec := range gd.Specs {
 					vs := spec.(*ast.ValueSpec)
-					for i, name := range vs.Names {
-						if i >= len(vs.Values) {
-							continue
-						}
-						call, ok := vs.Values[i].(*ast.CallExpr)
-						if !ok || !isSimFunc(call.Fun, "MustForm", inSim) || len(call.Args) != 1 {
-							continue
-						}
-						where := fset.Position(call.Pos())
-						text, ok := eval(dir, imports, call.Args[0])
-						if !assert.True(t, ok, "%s: the words of form %s are not a constant this test can read", where, name.Name) {
-							continue
-						}
-						strs, nums, err := sim.CheckForm(text)
-						assert.NoError(t, err, "%s: form %s", where, name.Name)
-						forms[name.Name] = [2]int{strs, nums}
+					for i, value := range vs.Values {
+						ast.Inspect(value, func(n ast.Node) bool {
+							words, ok := formWords(n, inSim)
+							if !ok {
+								return true
+							}
+							where := fset.Position(n.Pos())
+							text, ok := eval(dir, imports, words)
+							if !assert.True(t, ok, "%s: the words of a form are not a constant this test can read", where) {
+								return false
+							}
+							strs, nums, err := sim.CheckForm(text)
+							assert.NoError(t, err, "%s: form %s", where, vs.Names[i].Name)
+							if n == value {
+								forms[vs.Names[i].Name] = [2]int{strs, nums}
+								made[vs.Names[i].Name] = where
+							} else if field := fieldOf(value, n); field != "" {
+								made[vs.Names[i].Name+"."+field] = where
+							}
+							return false
+						})
 					}
 				}
 			}
+		}
+		for name, where := range made {
+			assert.Equal(t, 1, registered[name], "%s: form %s must be registered once, by sim.Register in an init function", where, name)
+		}
+		for name := range registered {
+			_, ok := made[name]
+			assert.True(t, ok, "%s: Register names %s, which is not a form of the package", dir, name)
 		}
 		for _, f := range files {
 			var stack []ast.Node
@@ -194,6 +229,53 @@ func importsOf(f *ast.File) map[string]string {
 		out[name] = filepath.FromSlash(rel)
 	}
 	return out
+}
+
+// fieldOf names the field of a struct literal, value, whose value is n:
+// the form answers.waiting in answers = answerForms{waiting: &sim.Form{...}}.
+func fieldOf(value ast.Expr, n ast.Node) string {
+	lit, ok := value.(*ast.CompositeLit)
+	if !ok {
+		return ""
+	}
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok && kv.Value == n {
+			if key, ok := kv.Key.(*ast.Ident); ok {
+				return key.Name
+			}
+		}
+	}
+	return ""
+}
+
+// exprString writes a name or a field selection as code does: form,
+// answers.waiting.
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprString(e.X) + "." + e.Sel.Name
+	}
+	return "?"
+}
+
+// formWords returns the words of a form, when n makes one: &sim.Form{Text:
+// words}, or &Form{Text: words} inside package sim.
+func formWords(n ast.Node, inSim bool) (ast.Expr, bool) {
+	addr, ok := n.(*ast.UnaryExpr)
+	if !ok || addr.Op != token.AND {
+		return nil, false
+	}
+	lit, ok := addr.X.(*ast.CompositeLit)
+	if !ok || !isSimFunc(lit.Type, "Form", inSim) || len(lit.Elts) != 1 {
+		return nil, false
+	}
+	kv, ok := lit.Elts[0].(*ast.KeyValueExpr)
+	if key, isIdent := kv.Key.(*ast.Ident); !ok || !isIdent || key.Name != "Text" {
+		return nil, false
+	}
+	return kv.Value, true
 }
 
 // isSimFunc reports whether fun names sim's function name: sim.Name, or

@@ -460,12 +460,22 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 
 // The sentences of the grace period's end.
 var (
-	formGraceEnded      = sim.MustForm("grace period of pod/%s ended")
-	formGraceEndedAgain = sim.MustForm("removing pod/%s again after its grace period ended")
-	formGraceGone       = sim.MustForm("; it was already gone (%s)")
-	formGraceFailed     = sim.MustForm(", but removing it failed (%s); trying again in %D")
-	formGraceRemoved    = sim.MustForm(": removed (resourceVersion %u)")
+	formGraceEnded      = &sim.Form{Text: "grace period of pod/%s ended"}
+	formGraceEndedAgain = &sim.Form{Text: "removing pod/%s again after its grace period ended"}
+	formGraceGone       = &sim.Form{Text: "; it was already gone (%s)"}
+	formGraceFailed     = &sim.Form{Text: ", but removing it failed (%s); trying again in %D"}
+	formGraceRemoved    = &sim.Form{Text: ": removed (resourceVersion %u)"}
 )
+
+func init() {
+	sim.Register(
+		formGraceEnded,
+		formGraceEndedAgain,
+		formGraceGone,
+		formGraceFailed,
+		formGraceRemoved,
+	)
+}
 
 // Describe says what a pending server event will do, for the agenda view.
 func (s *Server) Describe(ev sim.Event) string {
@@ -587,18 +597,34 @@ func verbModel(v Verb) string {
 
 // The sentences of a request's step: who asked what, then how it went.
 var (
-	formRequest          = sim.MustForm("%s %s %s from %s: ")
-	formRequestOfMany    = sim.MustForm("%s %s from %s: ") // a list or watch names no object
-	formRequestFailed    = sim.MustForm("%s%[| (injected fault)]: %s")
-	formRequestListed    = sim.MustForm("%d items at resourceVersion %u")
-	formRequestWatching  = sim.MustForm("watch opened from resourceVersion %u (%d events to catch up)")
-	formRequestRemoved   = sim.MustForm("removed (resourceVersion %u)")
-	formRequestMarked    = sim.MustForm("marked for deletion (resourceVersion %u)")
-	formRequestRead      = sim.MustForm("ok")
-	formRequestUnchanged = sim.MustForm("ok, nothing changed")
-	formRequestWritten   = sim.MustForm("ok (resourceVersion %u)")
-	formIgnoredEvent     = sim.MustForm("ignored unknown event %q")
+	formRequest          = &sim.Form{Text: "%s %s %s from %s: "}
+	formRequestOfMany    = &sim.Form{Text: "%s %s from %s: "} // a list or watch names no object
+	formRequestFailed    = &sim.Form{Text: "%s%[| (injected fault)]: %s"}
+	formRequestListed    = &sim.Form{Text: "%d items at resourceVersion %u"}
+	formRequestWatching  = &sim.Form{Text: "watch opened from resourceVersion %u (%d events to catch up)"}
+	formRequestRemoved   = &sim.Form{Text: "removed (resourceVersion %u)"}
+	formRequestMarked    = &sim.Form{Text: "marked for deletion (resourceVersion %u)"}
+	formRequestRead      = &sim.Form{Text: "ok"}
+	formRequestUnchanged = &sim.Form{Text: "ok, nothing changed"}
+	formRequestWritten   = &sim.Form{Text: "ok (resourceVersion %u)"}
+	formIgnoredEvent     = &sim.Form{Text: "ignored unknown event %q"}
 )
+
+func init() {
+	sim.Register(
+		formRequest,
+		formRequestOfMany,
+		formRequestFailed,
+		formRequestListed,
+		formRequestWatching,
+		formRequestRemoved,
+		formRequestMarked,
+		formRequestRead,
+		formRequestUnchanged,
+		formRequestWritten,
+		formIgnoredEvent,
+	)
+}
 
 // describe is the sentence of a request's step. Every request is a step, so
 // it is said, not written: its facts are the request's verb, resource, key

@@ -182,10 +182,14 @@ func TestWritesReportTheirEvents(t *testing.T) {
 	h.check()
 }
 
+var formSaw = &sim.Form{Text: "saw " + TypeWords}
+
+func init() { sim.Register(formSaw) }
+
 // TestTypeWordsSayEachEventType: a sentence that names an event by its
 // type's choice says the type's own name.
 func TestTypeWordsSayEachEventType(t *testing.T) {
-	f := sim.MustForm("saw " + TypeWords)
+	f := formSaw
 	for _, typ := range []EventType{Added, Modified, Deleted} {
 		assert.Equal(t, "saw "+string(typ), sim.Say(f).With(typ.Choice()).String())
 	}

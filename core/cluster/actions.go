@@ -207,15 +207,28 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 // The sentences of what happens to a pod: a crash, an eviction, a readiness
 // flip.
 var (
-	formNothingGone    = sim.MustForm("nothing happens to pod/%s: the pod is gone")
-	formNothingHappens = sim.MustForm("nothing happens to pod/%s: %s")
-	formCrashedForGood = sim.MustForm("the container of pod/%s exited with an error (exit code 1); its restartPolicy is Never, so the pod has Failed")
-	formCrashed        = sim.MustForm("the container of pod/%s exited with an error (exit code 1): the kubelet restarts it (restart %d); the pod is not Ready until it is back at t=%T")
-	formEvicted        = sim.MustForm("evicted pod/%s because node %s is low on memory: the pod is Failed (reason Evicted) and stays in the API; its containers are stopped")
-	formAlreadyReady   = sim.MustForm("the readiness of pod/%s is already %[false|true]: nothing to report")
-	formProbePasses    = sim.MustForm("the readiness probe of pod/%s passes again: reporting the pod Ready")
-	formProbeFails     = sim.MustForm("the readiness probe of pod/%s fails: reporting the pod not Ready (its container keeps running)")
+	formNothingGone    = &sim.Form{Text: "nothing happens to pod/%s: the pod is gone"}
+	formNothingHappens = &sim.Form{Text: "nothing happens to pod/%s: %s"}
+	formCrashedForGood = &sim.Form{Text: "the container of pod/%s exited with an error (exit code 1); its restartPolicy is Never, so the pod has Failed"}
+	formCrashed        = &sim.Form{Text: "the container of pod/%s exited with an error (exit code 1): the kubelet restarts it (restart %d); the pod is not Ready until it is back at t=%T"}
+	formEvicted        = &sim.Form{Text: "evicted pod/%s because node %s is low on memory: the pod is Failed (reason Evicted) and stays in the API; its containers are stopped"}
+	formAlreadyReady   = &sim.Form{Text: "the readiness of pod/%s is already %[false|true]: nothing to report"}
+	formProbePasses    = &sim.Form{Text: "the readiness probe of pod/%s passes again: reporting the pod Ready"}
+	formProbeFails     = &sim.Form{Text: "the readiness probe of pod/%s fails: reporting the pod not Ready (its container keeps running)"}
 )
+
+func init() {
+	sim.Register(
+		formNothingGone,
+		formNothingHappens,
+		formCrashedForGood,
+		formCrashed,
+		formEvicted,
+		formAlreadyReady,
+		formProbePasses,
+		formProbeFails,
+	)
+}
 
 // namespaceOf returns the namespace part of a "namespace/name" key.
 func namespaceOf(key string) string {

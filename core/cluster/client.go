@@ -74,12 +74,22 @@ func (c *Client) Handle(_ *sim.Context, ev sim.Event) sim.Report {
 
 // The sentences of the answers a client (kubectl) reads.
 var (
-	formUnexpectedEvent = sim.MustForm("ignored unexpected event %q")
-	formCordoned        = sim.MustForm("node/%s is cordoned (spec.unschedulable=true, resourceVersion %u): the scheduler places no new pods there; pods already there stay")
-	formUncordoned      = sim.MustForm("node/%s is uncordoned (spec.unschedulable=false, resourceVersion %u): the scheduler may place pods there again")
-	formRefused         = sim.MustForm("the API server refused %s: %s")
-	formAccepted        = sim.MustForm("the API server accepted %s (resourceVersion %u)")
+	formUnexpectedEvent = &sim.Form{Text: "ignored unexpected event %q"}
+	formCordoned        = &sim.Form{Text: "node/%s is cordoned (spec.unschedulable=true, resourceVersion %u): the scheduler places no new pods there; pods already there stay"}
+	formUncordoned      = &sim.Form{Text: "node/%s is uncordoned (spec.unschedulable=false, resourceVersion %u): the scheduler may place pods there again"}
+	formRefused         = &sim.Form{Text: "the API server refused %s: %s"}
+	formAccepted        = &sim.Form{Text: "the API server accepted %s (resourceVersion %u)"}
 )
+
+func init() {
+	sim.Register(
+		formUnexpectedEvent,
+		formCordoned,
+		formUncordoned,
+		formRefused,
+		formAccepted,
+	)
+}
 
 // Describe says what a pending answer is, for the agenda view.
 func (c *Client) Describe(ev sim.Event) string {

@@ -320,58 +320,110 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 // containers, so the sentences of their pod steps are said, with the pod's
 // and node's names, its phase and the times as facts.
 var (
-	formTakesOverOne   = sim.MustForm("; it takes over pod/%s, bound here before the node existed")
-	formTakesOver      = sim.MustForm("; it takes over %d pods bound here before the node existed")
-	formRegistering    = sim.MustForm("the kubelet of node %s starts and registers its node with the API server (Ready)")
-	formRegisterAgain  = sim.MustForm("the kubelet of node %s tries again to register its node with the API server")
-	formStaleRegister  = sim.MustForm("ignored the answer to an earlier registration of node %s")
-	formRegistered     = sim.MustForm("node %s is registered (resourceVersion %u); the scheduler can place pods there once it hears of it")
-	formWasRegistered  = sim.MustForm("node %s was already registered; the kubelet goes on with it")
-	formRegisterLost   = sim.MustForm("registering node %s failed for good: %s")
-	formRegisterRetry  = sim.MustForm("registering node %s failed (%s); trying again in %D")
-	formKubeletListed  = sim.MustForm("listed %{pod|pods} at resourceVersion %u: %d on nodes with a kubelet")
-	formKubeletWaiting = sim.MustForm(", %d waiting for their node's kubelet; watching pods from there")
-	formWatchingPods   = sim.MustForm("; watching pods from there")
+	formTakesOverOne   = &sim.Form{Text: "; it takes over pod/%s, bound here before the node existed"}
+	formTakesOver      = &sim.Form{Text: "; it takes over %d pods bound here before the node existed"}
+	formRegistering    = &sim.Form{Text: "the kubelet of node %s starts and registers its node with the API server (Ready)"}
+	formRegisterAgain  = &sim.Form{Text: "the kubelet of node %s tries again to register its node with the API server"}
+	formStaleRegister  = &sim.Form{Text: "ignored the answer to an earlier registration of node %s"}
+	formRegistered     = &sim.Form{Text: "node %s is registered (resourceVersion %u); the scheduler can place pods there once it hears of it"}
+	formWasRegistered  = &sim.Form{Text: "node %s was already registered; the kubelet goes on with it"}
+	formRegisterLost   = &sim.Form{Text: "registering node %s failed for good: %s"}
+	formRegisterRetry  = &sim.Form{Text: "registering node %s failed (%s); trying again in %D"}
+	formKubeletListed  = &sim.Form{Text: "listed %{pod|pods} at resourceVersion %u: %d on nodes with a kubelet"}
+	formKubeletWaiting = &sim.Form{Text: ", %d waiting for their node's kubelet; watching pods from there"}
+	formWatchingPods   = &sim.Form{Text: "; watching pods from there"}
 
-	formUnknownGone = sim.MustForm("saw pod/%s deleted; no kubelet was running it")
-	formGone        = sim.MustForm("pod/%s is gone from the API server: %s")
+	formUnknownGone = &sim.Form{Text: "saw pod/%s deleted; no kubelet was running it"}
+	formGone        = &sim.Form{Text: "pod/%s is gone from the API server: %s"}
 
-	formUnbound         = sim.MustForm("saw pod/%s, which is not bound to a node yet: no kubelet runs it until the scheduler binds it")
-	formNoKubelet       = sim.MustForm("saw pod/%s bound to %s, which has no running kubelet: it stays Pending until a kubelet starts there")
-	formBeingRemoved    = sim.MustForm("saw pod/%s change while it is being removed: nothing to do")
-	formFinishedAsIs    = sim.MustForm("saw pod/%s as reported: %s; nothing runs any more")
-	formMarkedFinished  = sim.MustForm("saw pod/%s marked %s by another writer: its containers are stopped for good")
-	formWhileStopping   = sim.MustForm("saw pod/%s change while its containers stop: nothing more to do")
-	formAdmittedRunning = sim.MustForm("admitted pod/%s, which another writer already reports Running" + readyWords + ": it runs as reported")
-	formAdmitted        = sim.MustForm("admitted pod/%s: pulling the image and starting its containers; it will be Running and Ready in %s (t=%T)")
-	formOvertaken       = sim.MustForm("saw another writer report pod/%s Running" + readyWords + " before its containers started: it runs as reported")
-	formWhileStarting   = sim.MustForm("saw pod/%s change while its containers start (Running at t=%T): nothing to do yet")
-	formWhileRestarting = sim.MustForm("saw pod/%s change while its container restarts (back at t=%T): nothing to do yet")
-	formAsReported      = sim.MustForm("saw pod/%s as its kubelet reported it: %s; nothing to do")
-	formRunsAsBefore    = sim.MustForm("saw pod/%s change; it runs" + readyWords + " as before, nothing to do")
+	formUnbound         = &sim.Form{Text: "saw pod/%s, which is not bound to a node yet: no kubelet runs it until the scheduler binds it"}
+	formNoKubelet       = &sim.Form{Text: "saw pod/%s bound to %s, which has no running kubelet: it stays Pending until a kubelet starts there"}
+	formBeingRemoved    = &sim.Form{Text: "saw pod/%s change while it is being removed: nothing to do"}
+	formFinishedAsIs    = &sim.Form{Text: "saw pod/%s as reported: %s; nothing runs any more"}
+	formMarkedFinished  = &sim.Form{Text: "saw pod/%s marked %s by another writer: its containers are stopped for good"}
+	formWhileStopping   = &sim.Form{Text: "saw pod/%s change while its containers stop: nothing more to do"}
+	formAdmittedRunning = &sim.Form{Text: "admitted pod/%s, which another writer already reports Running" + readyWords + ": it runs as reported"}
+	formAdmitted        = &sim.Form{Text: "admitted pod/%s: pulling the image and starting its containers; it will be Running and Ready in %s (t=%T)"}
+	formOvertaken       = &sim.Form{Text: "saw another writer report pod/%s Running" + readyWords + " before its containers started: it runs as reported"}
+	formWhileStarting   = &sim.Form{Text: "saw pod/%s change while its containers start (Running at t=%T): nothing to do yet"}
+	formWhileRestarting = &sim.Form{Text: "saw pod/%s change while its container restarts (back at t=%T): nothing to do yet"}
+	formAsReported      = &sim.Form{Text: "saw pod/%s as its kubelet reported it: %s; nothing to do"}
+	formRunsAsBefore    = &sim.Form{Text: "saw pod/%s change; it runs" + readyWords + " as before, nothing to do"}
 
-	formKilledAtOnce  = sim.MustForm("saw pod/%s deleted with no grace period: the API server removes it at once and its containers are killed")
-	formKilledAtEnd   = sim.MustForm("saw pod/%s being deleted" + graceWords + ": the grace period ends before its containers would have stopped (kubelet-stop %D), so they are killed then, and the API server removes the pod")
-	formKilledInGrace = sim.MustForm("saw pod/%s being deleted" + graceWords + ": its containers are killed and the pod removed as the grace period ends")
-	formStopping      = sim.MustForm("saw pod/%s being deleted" + graceWords + ": stopping its containers; the pod will be removed at t=%T")
+	formKilledAtOnce  = &sim.Form{Text: "saw pod/%s deleted with no grace period: the API server removes it at once and its containers are killed"}
+	formKilledAtEnd   = &sim.Form{Text: "saw pod/%s being deleted" + graceWords + ": the grace period ends before its containers would have stopped (kubelet-stop %D), so they are killed then, and the API server removes the pod"}
+	formKilledInGrace = &sim.Form{Text: "saw pod/%s being deleted" + graceWords + ": its containers are killed and the pod removed as the grace period ends"}
+	formStopping      = &sim.Form{Text: "saw pod/%s being deleted" + graceWords + ": stopping its containers; the pod will be removed at t=%T"}
 
-	formTimerGone     = sim.MustForm("a timer of pod/%s fired, but the pod is gone")
-	formStarted       = sim.MustForm("started the containers of pod/%s: reporting it Running and Ready")
-	formRestarted     = sim.MustForm("restarted the container of pod/%s (restart %d): reporting it Running and Ready again")
-	formStopped       = sim.MustForm("stopped the containers of pod/%s: removing the pod from the API server (delete with grace period 0, uid precondition)")
-	formStatusAgain   = sim.MustForm("writing the status of pod/%s again (%s) after the last write failed")
-	formTimerMovedOn  = sim.MustForm("a timer of pod/%s fired, but the pod has moved on (%s): nothing to do")
-	formStatusStored  = sim.MustForm("the API server stored the status of pod/%s (%s, %[not Ready|Ready], resourceVersion %u)")
-	formStatusSame    = sim.MustForm("the API server stored the status of pod/%s (unchanged, resourceVersion %u)")
-	formStatusLetBe   = sim.MustForm("writing the status of pod/%s failed (%s); the pod is gone or was replaced, so the kubelet lets it be")
-	formStatusRetry   = sim.MustForm("writing the status of pod/%s failed (%s); the status manager tries again in %D")
-	formStatusEarlier = sim.MustForm("an earlier status write of pod/%s failed (%s); a later one is on its way")
-	formRemoved       = sim.MustForm("the API server removed pod/%s (resourceVersion %u)")
-	formAlreadyGone   = sim.MustForm("pod/%s was already gone when its kubelet removed it")
-	formNameTaken     = sim.MustForm("removing pod/%s failed: another pod has taken its name (%s)")
-	formRemoveRetry   = sim.MustForm("removing pod/%s failed (%s); trying again in %D")
-	formRemoveFailed  = sim.MustForm("removing pod/%s failed (%s)")
+	formTimerGone     = &sim.Form{Text: "a timer of pod/%s fired, but the pod is gone"}
+	formStarted       = &sim.Form{Text: "started the containers of pod/%s: reporting it Running and Ready"}
+	formRestarted     = &sim.Form{Text: "restarted the container of pod/%s (restart %d): reporting it Running and Ready again"}
+	formStopped       = &sim.Form{Text: "stopped the containers of pod/%s: removing the pod from the API server (delete with grace period 0, uid precondition)"}
+	formStatusAgain   = &sim.Form{Text: "writing the status of pod/%s again (%s) after the last write failed"}
+	formTimerMovedOn  = &sim.Form{Text: "a timer of pod/%s fired, but the pod has moved on (%s): nothing to do"}
+	formStatusStored  = &sim.Form{Text: "the API server stored the status of pod/%s (%s, %[not Ready|Ready], resourceVersion %u)"}
+	formStatusSame    = &sim.Form{Text: "the API server stored the status of pod/%s (unchanged, resourceVersion %u)"}
+	formStatusLetBe   = &sim.Form{Text: "writing the status of pod/%s failed (%s); the pod is gone or was replaced, so the kubelet lets it be"}
+	formStatusRetry   = &sim.Form{Text: "writing the status of pod/%s failed (%s); the status manager tries again in %D"}
+	formStatusEarlier = &sim.Form{Text: "an earlier status write of pod/%s failed (%s); a later one is on its way"}
+	formRemoved       = &sim.Form{Text: "the API server removed pod/%s (resourceVersion %u)"}
+	formAlreadyGone   = &sim.Form{Text: "pod/%s was already gone when its kubelet removed it"}
+	formNameTaken     = &sim.Form{Text: "removing pod/%s failed: another pod has taken its name (%s)"}
+	formRemoveRetry   = &sim.Form{Text: "removing pod/%s failed (%s); trying again in %D"}
+	formRemoveFailed  = &sim.Form{Text: "removing pod/%s failed (%s)"}
 )
+
+func init() {
+	sim.Register(
+		formTakesOverOne,
+		formTakesOver,
+		formRegistering,
+		formRegisterAgain,
+		formStaleRegister,
+		formRegistered,
+		formWasRegistered,
+		formRegisterLost,
+		formRegisterRetry,
+		formKubeletListed,
+		formKubeletWaiting,
+		formWatchingPods,
+		formUnknownGone,
+		formGone,
+		formUnbound,
+		formNoKubelet,
+		formBeingRemoved,
+		formFinishedAsIs,
+		formMarkedFinished,
+		formWhileStopping,
+		formAdmittedRunning,
+		formAdmitted,
+		formOvertaken,
+		formWhileStarting,
+		formWhileRestarting,
+		formAsReported,
+		formRunsAsBefore,
+		formKilledAtOnce,
+		formKilledAtEnd,
+		formKilledInGrace,
+		formStopping,
+		formTimerGone,
+		formStarted,
+		formRestarted,
+		formStopped,
+		formStatusAgain,
+		formTimerMovedOn,
+		formStatusStored,
+		formStatusSame,
+		formStatusLetBe,
+		formStatusRetry,
+		formStatusEarlier,
+		formRemoved,
+		formAlreadyGone,
+		formNameTaken,
+		formRemoveRetry,
+		formRemoveFailed,
+	)
+}
 
 const (
 	// readyWords says whether a Running pod is Ready, from a choice

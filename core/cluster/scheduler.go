@@ -199,55 +199,103 @@ func (s *Scheduler) report(models string, summary sim.Sentence, touched ...sim.R
 // its pod steps are said, with the pod's and node's names and the counts as
 // facts, never written when the step runs.
 var (
-	formRelisting    = sim.MustForm("listing %s again after a failed list or watch")
-	formDiscarded    = sim.MustForm("discarded %s %s/%s: it belongs to a watch that is closed")
-	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
-	formRelistIn     = sim.MustForm("%s failed (%s); listing %s again in %D")
-	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
-	formIgnoredReply = sim.MustForm("ignored the answer to %s")
-	formListedNodes  = sim.MustForm("listed %{node|nodes} at resourceVersion %u (%d schedulable); watching nodes from there")
-	formRequeued     = sim.MustForm("; %{pod|pods} that found no node go back to the scheduling queue")
-	formListedPods   = sim.MustForm("listed %{pod|pods} at resourceVersion %u: %d wait in the scheduling queue; watching pods from there")
+	formRelisting    = &sim.Form{Text: "listing %s again after a failed list or watch"}
+	formDiscarded    = &sim.Form{Text: "discarded %s %s/%s: it belongs to a watch that is closed"}
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formRelistIn     = &sim.Form{Text: "%s failed (%s); listing %s again in %D"}
+	formWatchOpen    = &sim.Form{Text: "watch of %s open from resourceVersion %u"}
+	formIgnoredReply = &sim.Form{Text: "ignored the answer to %s"}
+	formListedNodes  = &sim.Form{Text: "listed %{node|nodes} at resourceVersion %u (%d schedulable); watching nodes from there"}
+	formRequeued     = &sim.Form{Text: "; %{pod|pods} that found no node go back to the scheduling queue"}
+	formListedPods   = &sim.Form{Text: "listed %{pod|pods} at resourceVersion %u: %d wait in the scheduling queue; watching pods from there"}
 
-	formNodeDeleted    = sim.MustForm("node %s was deleted: no more pods will be placed there")
-	formNodeCordoned   = sim.MustForm("node %s was cordoned: no new pods will be placed there; the %{pod|pods} already there stay")
-	formNodeNewCordon  = sim.MustForm("learned of node %s, which is cordoned: no pods will be placed there")
-	formNodeSame       = sim.MustForm("node %s changed, but it stays schedulable: nothing to do")
-	formNodeUncordoned = sim.MustForm("node %s was uncordoned: it can take pods again")
-	formNodeNew        = sim.MustForm("learned of node %s: it can take pods")
+	formNodeDeleted    = &sim.Form{Text: "node %s was deleted: no more pods will be placed there"}
+	formNodeCordoned   = &sim.Form{Text: "node %s was cordoned: no new pods will be placed there; the %{pod|pods} already there stay"}
+	formNodeNewCordon  = &sim.Form{Text: "learned of node %s, which is cordoned: no pods will be placed there"}
+	formNodeSame       = &sim.Form{Text: "node %s changed, but it stays schedulable: nothing to do"}
+	formNodeUncordoned = &sim.Form{Text: "node %s was uncordoned: it can take pods again"}
+	formNodeNew        = &sim.Form{Text: "learned of node %s: it can take pods"}
 
-	formPodGoneUnknown   = sim.MustForm("saw pod/%s deleted; it was not waiting for a node and was not counted on one")
-	formPodGoneWaiting   = sim.MustForm("saw pod/%s deleted: it no longer waits for a node")
-	formPodGoneCounted   = sim.MustForm("saw pod/%s deleted: it no longer counts on %s (%{pod|pods} left there)")
-	formPodDying         = sim.MustForm("saw pod/%s, unbound and being deleted: it will not be scheduled")
-	formPodFinishedNew   = sim.MustForm("saw pod/%s, which has finished (%s): it takes no room on a node")
-	formPodFinished      = sim.MustForm("pod/%s on %s has finished (%s): it no longer counts there (%{pod|pods} left)")
-	formPodCounted       = sim.MustForm("saw pod/%s bound to %s: it counts there (%{pod|pods})")
-	formPodConfirmed     = sim.MustForm("saw the binding of pod/%s to %s stored: the assumed pod is confirmed")
-	formPodDeletingThere = sim.MustForm("saw pod/%s being deleted on %s: it counts there until it is gone")
-	formPodChangedThere  = sim.MustForm("saw pod/%s change on %s: nothing to schedule")
-	formPodBinding       = sim.MustForm("saw pod/%s change while its binding to %s is on its way: nothing to do")
-	formPodDyingUnplaced = sim.MustForm("saw pod/%s being deleted before it was scheduled: it leaves the scheduling queue")
-	formPodQueued        = sim.MustForm("saw pod/%s, not bound to a node: it joins the scheduling queue (%{pod|pods} waiting)")
-	formPodStillWaits    = sim.MustForm("saw pod/%s change; it still waits for a schedulable node")
-	formPodBackingOff    = sim.MustForm("saw pod/%s change; it waits out its back-off before the next try")
-	formPodInQueue       = sim.MustForm("saw pod/%s change; it is already in the scheduling queue")
+	formPodGoneUnknown   = &sim.Form{Text: "saw pod/%s deleted; it was not waiting for a node and was not counted on one"}
+	formPodGoneWaiting   = &sim.Form{Text: "saw pod/%s deleted: it no longer waits for a node"}
+	formPodGoneCounted   = &sim.Form{Text: "saw pod/%s deleted: it no longer counts on %s (%{pod|pods} left there)"}
+	formPodDying         = &sim.Form{Text: "saw pod/%s, unbound and being deleted: it will not be scheduled"}
+	formPodFinishedNew   = &sim.Form{Text: "saw pod/%s, which has finished (%s): it takes no room on a node"}
+	formPodFinished      = &sim.Form{Text: "pod/%s on %s has finished (%s): it no longer counts there (%{pod|pods} left)"}
+	formPodCounted       = &sim.Form{Text: "saw pod/%s bound to %s: it counts there (%{pod|pods})"}
+	formPodConfirmed     = &sim.Form{Text: "saw the binding of pod/%s to %s stored: the assumed pod is confirmed"}
+	formPodDeletingThere = &sim.Form{Text: "saw pod/%s being deleted on %s: it counts there until it is gone"}
+	formPodChangedThere  = &sim.Form{Text: "saw pod/%s change on %s: nothing to schedule"}
+	formPodBinding       = &sim.Form{Text: "saw pod/%s change while its binding to %s is on its way: nothing to do"}
+	formPodDyingUnplaced = &sim.Form{Text: "saw pod/%s being deleted before it was scheduled: it leaves the scheduling queue"}
+	formPodQueued        = &sim.Form{Text: "saw pod/%s, not bound to a node: it joins the scheduling queue (%{pod|pods} waiting)"}
+	formPodStillWaits    = &sim.Form{Text: "saw pod/%s change; it still waits for a schedulable node"}
+	formPodBackingOff    = &sim.Form{Text: "saw pod/%s change; it waits out its back-off before the next try"}
+	formPodInQueue       = &sim.Form{Text: "saw pod/%s change; it is already in the scheduling queue"}
 
-	formQueueEmpty = sim.MustForm("the scheduling queue is empty: the pods that were waiting were bound or deleted meanwhile")
+	formQueueEmpty = &sim.Form{Text: "the scheduling queue is empty: the pods that were waiting were bound or deleted meanwhile"}
 	// formNoNodes and formNoFit explain, as kube-scheduler's
 	// FailedScheduling event does, why no node fits.
-	formNoNodes        = sim.MustForm("pod/%s is unschedulable: no nodes available to schedule pods; it waits until a node is added or uncordoned")
-	formNoFit          = sim.MustForm("pod/%s is unschedulable: 0/%d nodes are available: %d node(s) were unschedulable; it waits until a node is added or uncordoned")
-	formAssignedTied   = sim.MustForm("assigned pod/%s to %s (%s has the fewest pods (%d) of the %d schedulable nodes, tied with %{other|others}; ties go to the first name); sending the binding")
-	formAssignedFewest = sim.MustForm("assigned pod/%s to %s (%s has the fewest pods (%d) of the %d schedulable nodes); sending the binding")
-	formAssignedOnly   = sim.MustForm("assigned pod/%s to %s (%s is the only schedulable node); sending the binding")
-	formBound          = sim.MustForm("bound pod/%s to %s (resourceVersion %u); its kubelet takes it from here")
-	formBindFailed     = sim.MustForm("binding pod/%s to %s failed (%s: %s)")
-	formMovedOn        = sim.MustForm("; the scheduler has already moved on from that pod")
-	formForgottenOn    = sim.MustForm("; the pod is forgotten on %s and tried again in %D")
-	formBackoffStale   = sim.MustForm("the back-off of a pod ended, but the pod no longer waits for it")
-	formBackoffOver    = sim.MustForm("the back-off of pod/%s is over: it goes back to the scheduling queue")
+	formNoNodes        = &sim.Form{Text: "pod/%s is unschedulable: no nodes available to schedule pods; it waits until a node is added or uncordoned"}
+	formNoFit          = &sim.Form{Text: "pod/%s is unschedulable: 0/%d nodes are available: %d node(s) were unschedulable; it waits until a node is added or uncordoned"}
+	formAssignedTied   = &sim.Form{Text: "assigned pod/%s to %s (%s has the fewest pods (%d) of the %d schedulable nodes, tied with %{other|others}; ties go to the first name); sending the binding"}
+	formAssignedFewest = &sim.Form{Text: "assigned pod/%s to %s (%s has the fewest pods (%d) of the %d schedulable nodes); sending the binding"}
+	formAssignedOnly   = &sim.Form{Text: "assigned pod/%s to %s (%s is the only schedulable node); sending the binding"}
+	formBound          = &sim.Form{Text: "bound pod/%s to %s (resourceVersion %u); its kubelet takes it from here"}
+	formBindFailed     = &sim.Form{Text: "binding pod/%s to %s failed (%s: %s)"}
+	formMovedOn        = &sim.Form{Text: "; the scheduler has already moved on from that pod"}
+	formForgottenOn    = &sim.Form{Text: "; the pod is forgotten on %s and tried again in %D"}
+	formBackoffStale   = &sim.Form{Text: "the back-off of a pod ended, but the pod no longer waits for it"}
+	formBackoffOver    = &sim.Form{Text: "the back-off of pod/%s is over: it goes back to the scheduling queue"}
 )
+
+func init() {
+	sim.Register(
+		formRelisting,
+		formDiscarded,
+		formIgnoredEvent,
+		formRelistIn,
+		formWatchOpen,
+		formIgnoredReply,
+		formListedNodes,
+		formRequeued,
+		formListedPods,
+		formNodeDeleted,
+		formNodeCordoned,
+		formNodeNewCordon,
+		formNodeSame,
+		formNodeUncordoned,
+		formNodeNew,
+		formPodGoneUnknown,
+		formPodGoneWaiting,
+		formPodGoneCounted,
+		formPodDying,
+		formPodFinishedNew,
+		formPodFinished,
+		formPodCounted,
+		formPodConfirmed,
+		formPodDeletingThere,
+		formPodChangedThere,
+		formPodBinding,
+		formPodDyingUnplaced,
+		formPodQueued,
+		formPodStillWaits,
+		formPodBackingOff,
+		formPodInQueue,
+		formQueueEmpty,
+		formNoNodes,
+		formNoFit,
+		formAssignedTied,
+		formAssignedFewest,
+		formAssignedOnly,
+		formBound,
+		formBindFailed,
+		formMovedOn,
+		formForgottenOn,
+		formBackoffStale,
+		formBackoffOver,
+	)
+}
 
 // mut returns the pod's entry ready to change, copied first if a snapshot
 // shares it; nil when the scheduler follows no such pod.

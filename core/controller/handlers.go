@@ -86,45 +86,84 @@ const (
 )
 
 var (
-	formOtherKind    = sim.MustForm("ignored an object of another kind")
-	formNotAPod      = sim.MustForm("ignored an object that is not a pod")
-	formUnreadable   = sim.MustForm("could not read the deleted object: ignored")
-	formOwnerAdded   = sim.MustForm("%s/%s added: " + enqueued)
-	formOwnerUpdated = sim.MustForm("%s/%s updated: " + enqueued)
-	formOwnerScaled  = sim.MustForm("%s/%s updated (spec.replicas %d → %d): " + enqueued)
-	formOwnerResync  = sim.MustForm("%s/%s updated (a resync: nothing changed, but every update is enqueued): " + enqueued)
-	formOwnerNewUID  = sim.MustForm("%s/%s was deleted and recreated (uid %s → %s): dropped the old expectations")
-	formThenEnqueued = sim.MustForm(": " + enqueued)
-	formOwnerDeleted = sim.MustForm("%s/%s deleted%[| (seen only as a tombstone after a relist)]: its expectations are dropped and " +
-		queuedKey + " is enqueued so its sync cleans up")
+	formOtherKind    = &sim.Form{Text: "ignored an object of another kind"}
+	formNotAPod      = &sim.Form{Text: "ignored an object that is not a pod"}
+	formUnreadable   = &sim.Form{Text: "could not read the deleted object: ignored"}
+	formOwnerAdded   = &sim.Form{Text: "%s/%s added: " + enqueued}
+	formOwnerUpdated = &sim.Form{Text: "%s/%s updated: " + enqueued}
+	formOwnerScaled  = &sim.Form{Text: "%s/%s updated (spec.replicas %d → %d): " + enqueued}
+	formOwnerResync  = &sim.Form{Text: "%s/%s updated (a resync: nothing changed, but every update is enqueued): " + enqueued}
+	formOwnerNewUID  = &sim.Form{Text: "%s/%s was deleted and recreated (uid %s → %s): dropped the old expectations"}
+	formThenEnqueued = &sim.Form{Text: ": " + enqueued}
+	formOwnerDeleted = &sim.Form{Text: "%s/%s deleted%[| (seen only as a tombstone after a relist)]: its expectations are dropped and " +
+		queuedKey + " is enqueued so its sync cleans up"}
 
-	formPodAppeared      = sim.MustForm("pod/%s appeared already being deleted, so it counts as a deletion: ")
-	formPodAddedNotOurs  = sim.MustForm("pod/%s added; its controller %s/%s is not one of ours: ignored")
-	formPodAddedOwned    = sim.MustForm("pod/%s added, owned by %s/%s: creation observed (" + expecting + "); " + enqueued)
-	formPodAddedOwnedNo  = sim.MustForm("pod/%s added, owned by %s/%s: creation observed (no expectations); " + enqueued)
-	formPodAddedUnowned  = sim.MustForm("orphan pod/%s added; no %s selects it: ignored")
-	formPodAddedOrphan   = sim.MustForm("orphan pod/%s added; enqueued every %s that selects it, one may adopt it:")
-	formEachOwner        = sim.MustForm(" " + queuedKey)
-	formOverlap          = sim.MustForm(" (more than one selects it: a user error, their selectors overlap)")
-	formPodResync        = sim.MustForm("pod/%s unchanged (same resourceVersion, a resync): ignored")
-	formPodDeleting      = sim.MustForm("pod/%s is being deleted (deletionTimestamp set): ")
-	formPodRelabelled    = sim.MustForm("; its labels changed as well, so its old owner is told too: ")
-	formPodUpdated       = sim.MustForm("pod/%s updated")
-	formPodRefChanged    = sim.MustForm("; its controller reference changed, so its old owner is enqueued: " + queuedKey)
-	formPodNotOurs       = sim.MustForm("; its controller %s/%s is not one of ours")
-	formPodOwned         = sim.MustForm("; owned by %s/%s: " + enqueued)
-	formPodBecameReady   = sim.MustForm("; it just became ready, so %s is also enqueued again in %D to count it available")
-	formPodOrphanNobody  = sim.MustForm("; an orphan no %s selects: nothing to do")
-	formPodOrphan        = sim.MustForm("; an orphan: enqueued every %s that selects it:")
-	formPodOrphanSame    = sim.MustForm("; an orphan whose labels did not change: nothing to do")
-	formTombstoneNotPod  = sim.MustForm("tombstone %s does not hold a pod: ignored")
-	formPodDeletedOrphan = sim.MustForm("pod/%s deleted" + tombstone + "; an orphan, nobody waits for it: ignored")
-	formPodDeletedNotOur = sim.MustForm("pod/%s deleted" + tombstone + "; its controller %s/%s is not one of ours: ignored")
-	formPodDeletedOwned  = sim.MustForm("pod/%s deleted" + tombstone + ", owned by %s/%s: %[not an expected deletion|deletion observed] (" +
-		expecting + "); " + enqueued)
-	formPodDeletedOwnedNo = sim.MustForm("pod/%s deleted" + tombstone + ", owned by %s/%s: %[not an expected deletion|deletion observed] " +
-		"(no expectations); " + enqueued)
+	formPodAppeared      = &sim.Form{Text: "pod/%s appeared already being deleted, so it counts as a deletion: "}
+	formPodAddedNotOurs  = &sim.Form{Text: "pod/%s added; its controller %s/%s is not one of ours: ignored"}
+	formPodAddedOwned    = &sim.Form{Text: "pod/%s added, owned by %s/%s: creation observed (" + expecting + "); " + enqueued}
+	formPodAddedOwnedNo  = &sim.Form{Text: "pod/%s added, owned by %s/%s: creation observed (no expectations); " + enqueued}
+	formPodAddedUnowned  = &sim.Form{Text: "orphan pod/%s added; no %s selects it: ignored"}
+	formPodAddedOrphan   = &sim.Form{Text: "orphan pod/%s added; enqueued every %s that selects it, one may adopt it:"}
+	formEachOwner        = &sim.Form{Text: " " + queuedKey}
+	formOverlap          = &sim.Form{Text: " (more than one selects it: a user error, their selectors overlap)"}
+	formPodResync        = &sim.Form{Text: "pod/%s unchanged (same resourceVersion, a resync): ignored"}
+	formPodDeleting      = &sim.Form{Text: "pod/%s is being deleted (deletionTimestamp set): "}
+	formPodRelabelled    = &sim.Form{Text: "; its labels changed as well, so its old owner is told too: "}
+	formPodUpdated       = &sim.Form{Text: "pod/%s updated"}
+	formPodRefChanged    = &sim.Form{Text: "; its controller reference changed, so its old owner is enqueued: " + queuedKey}
+	formPodNotOurs       = &sim.Form{Text: "; its controller %s/%s is not one of ours"}
+	formPodOwned         = &sim.Form{Text: "; owned by %s/%s: " + enqueued}
+	formPodBecameReady   = &sim.Form{Text: "; it just became ready, so %s is also enqueued again in %D to count it available"}
+	formPodOrphanNobody  = &sim.Form{Text: "; an orphan no %s selects: nothing to do"}
+	formPodOrphan        = &sim.Form{Text: "; an orphan: enqueued every %s that selects it:"}
+	formPodOrphanSame    = &sim.Form{Text: "; an orphan whose labels did not change: nothing to do"}
+	formTombstoneNotPod  = &sim.Form{Text: "tombstone %s does not hold a pod: ignored"}
+	formPodDeletedOrphan = &sim.Form{Text: "pod/%s deleted" + tombstone + "; an orphan, nobody waits for it: ignored"}
+	formPodDeletedNotOur = &sim.Form{Text: "pod/%s deleted" + tombstone + "; its controller %s/%s is not one of ours: ignored"}
+	formPodDeletedOwned  = &sim.Form{Text: "pod/%s deleted" + tombstone + ", owned by %s/%s: %[not an expected deletion|deletion observed] (" +
+		expecting + "); " + enqueued}
+	formPodDeletedOwnedNo = &sim.Form{Text: "pod/%s deleted" + tombstone + ", owned by %s/%s: %[not an expected deletion|deletion observed] " +
+		"(no expectations); " + enqueued}
 )
+
+func init() {
+	sim.Register(
+		formOtherKind,
+		formNotAPod,
+		formUnreadable,
+		formOwnerAdded,
+		formOwnerUpdated,
+		formOwnerScaled,
+		formOwnerResync,
+		formOwnerNewUID,
+		formThenEnqueued,
+		formOwnerDeleted,
+		formPodAppeared,
+		formPodAddedNotOurs,
+		formPodAddedOwned,
+		formPodAddedOwnedNo,
+		formPodAddedUnowned,
+		formPodAddedOrphan,
+		formEachOwner,
+		formOverlap,
+		formPodResync,
+		formPodDeleting,
+		formPodRelabelled,
+		formPodUpdated,
+		formPodRefChanged,
+		formPodNotOurs,
+		formPodOwned,
+		formPodBecameReady,
+		formPodOrphanNobody,
+		formPodOrphan,
+		formPodOrphanSame,
+		formTombstoneNotPod,
+		formPodDeletedOrphan,
+		formPodDeletedNotOur,
+		formPodDeletedOwned,
+		formPodDeletedOwnedNo,
+	)
+}
 
 // yes is a choice of a form's %[no|yes] words.
 func yes(b bool) int64 {

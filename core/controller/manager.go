@@ -287,9 +287,11 @@ func (m *Manager) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 }
 
 var (
-	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
-	formStarting     = sim.MustForm("pod and %s caches synced: starting %d workers")
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formStarting     = &sim.Form{Text: "pod and %s caches synced: starting %d workers"}
 )
+
+func init() { sim.Register(formIgnoredEvent, formStarting) }
 
 // Describe says what a pending manager event will do.
 func (m *Manager) Describe(ev sim.Event) string {

@@ -146,69 +146,119 @@ func (r *syncRun) finish(err error) {
 // one of its requests was. Step sentences that go on with another
 // sentence begin with "; ".
 var (
-	formTookBadKey      = sim.MustForm("took %s: %s")
-	formTookGone        = sim.MustForm("took %s: %s/%s is not in the cache (it was deleted), so its expectations are dropped")
-	formTookBadSelector = sim.MustForm("took %s: its selector is invalid (%s); nothing to do")
-	formTookSatisfied   = sim.MustForm("took %s: expectations satisfied; " + activePods)
-	formTookWaiting     = sim.MustForm("took %s: expectations not yet satisfied (" + expecting +
-		"), so it will not create or delete; " + activePods)
-	formTookWaitingNone = sim.MustForm("took %s: expectations not yet satisfied (no expectations), so it will not create or delete; " +
-		activePods)
+	formTookBadKey      = &sim.Form{Text: "took %s: %s"}
+	formTookGone        = &sim.Form{Text: "took %s: %s/%s is not in the cache (it was deleted), so its expectations are dropped"}
+	formTookBadSelector = &sim.Form{Text: "took %s: its selector is invalid (%s); nothing to do"}
+	formTookSatisfied   = &sim.Form{Text: "took %s: expectations satisfied; " + activePods}
+	formTookWaiting     = &sim.Form{Text: "took %s: expectations not yet satisfied (" + expecting +
+		"), so it will not create or delete; " + activePods}
+	formTookWaitingNone = &sim.Form{Text: "took %s: expectations not yet satisfied (no expectations), so it will not create or delete; " +
+		activePods}
 
-	formReleasing      = sim.MustForm("; pod/%s no longer matches %s: releasing it (patch removing our controller reference)")
-	formCheckingOwner  = sim.MustForm("; orphan pod/%s matches: before adopting, a fresh GET of %s/%s checks it is not being deleted")
-	formAdopting       = sim.MustForm("; adopting orphan pod/%s (patch adding our controller reference)")
-	formMayNotAdopt    = sim.MustForm("may not adopt: %s")
-	formOwnerNotDying  = sim.MustForm("fresh GET: %s/%s is not being deleted")
-	formAdopted        = sim.MustForm("adopted pod/%s")
-	formCouldNotAdopt  = sim.MustForm("could not adopt pod/%s: %s")
-	formClaimedGone    = sim.MustForm("pod/%s is gone: skipped")
-	formReleased       = sim.MustForm("released pod/%s")
-	formCouldNotFree   = sim.MustForm("could not release pod/%s: %s")
-	formClaimingFailed = sim.MustForm("; claiming failed, so nothing is created or deleted and no status is written")
+	formReleasing      = &sim.Form{Text: "; pod/%s no longer matches %s: releasing it (patch removing our controller reference)"}
+	formCheckingOwner  = &sim.Form{Text: "; orphan pod/%s matches: before adopting, a fresh GET of %s/%s checks it is not being deleted"}
+	formAdopting       = &sim.Form{Text: "; adopting orphan pod/%s (patch adding our controller reference)"}
+	formMayNotAdopt    = &sim.Form{Text: "may not adopt: %s"}
+	formOwnerNotDying  = &sim.Form{Text: "fresh GET: %s/%s is not being deleted"}
+	formAdopted        = &sim.Form{Text: "adopted pod/%s"}
+	formCouldNotAdopt  = &sim.Form{Text: "could not adopt pod/%s: %s"}
+	formClaimedGone    = &sim.Form{Text: "pod/%s is gone: skipped"}
+	formReleased       = &sim.Form{Text: "released pod/%s"}
+	formCouldNotFree   = &sim.Form{Text: "could not release pod/%s: %s"}
+	formClaimingFailed = &sim.Form{Text: "; claiming failed, so nothing is created or deleted and no status is written"}
 
-	formDecision         = sim.MustForm("; %s")
-	formDecisionSending  = sim.MustForm("; %s; sending a batch of %d creates")
-	formSending          = sim.MustForm("; sending a batch of %d creates")
-	formCannotBuild      = sim.MustForm("; cannot build the pod: %s")
-	formSlowStartStops   = sim.MustForm("; it failed, so slow start stops here")
-	formSkipped          = sim.MustForm("; %d creates skipped or failed: expectations lowered by as many")
-	formWritingStatus    = sim.MustForm("; writing status %s")
-	formDecisionWriting  = sim.MustForm("; %s; writing status %s")
-	formStatusSame       = sim.MustForm("; status unchanged, not written")
-	formDecisionSame     = sim.MustForm("; %s; status unchanged, not written")
-	formStatusWritten    = sim.MustForm("status written (resourceVersion %u)")
-	formStatusFailedLast = sim.MustForm("status write failed again: %s")
-	formStatusFailed     = sim.MustForm("status write failed (%s): fetching %s/%s fresh to retry once")
-	formFreshGetFailed   = sim.MustForm("fresh GET failed: %s")
-	formGotFresh         = sim.MustForm("got %s/%s fresh: writing the same status on it")
-	formUnexpectedAnswer = sim.MustForm("ignored an unexpected answer")
+	formDecision         = &sim.Form{Text: "; %s"}
+	formDecisionSending  = &sim.Form{Text: "; %s; sending a batch of %d creates"}
+	formSending          = &sim.Form{Text: "; sending a batch of %d creates"}
+	formCannotBuild      = &sim.Form{Text: "; cannot build the pod: %s"}
+	formSlowStartStops   = &sim.Form{Text: "; it failed, so slow start stops here"}
+	formSkipped          = &sim.Form{Text: "; %d creates skipped or failed: expectations lowered by as many"}
+	formWritingStatus    = &sim.Form{Text: "; writing status %s"}
+	formDecisionWriting  = &sim.Form{Text: "; %s; writing status %s"}
+	formStatusSame       = &sim.Form{Text: "; status unchanged, not written"}
+	formDecisionSame     = &sim.Form{Text: "; %s; status unchanged, not written"}
+	formStatusWritten    = &sim.Form{Text: "status written (resourceVersion %u)"}
+	formStatusFailedLast = &sim.Form{Text: "status write failed again: %s"}
+	formStatusFailed     = &sim.Form{Text: "status write failed (%s): fetching %s/%s fresh to retry once"}
+	formFreshGetFailed   = &sim.Form{Text: "fresh GET failed: %s"}
+	formGotFresh         = &sim.Form{Text: "got %s/%s fresh: writing the same status on it"}
+	formUnexpectedAnswer = &sim.Form{Text: "ignored an unexpected answer"}
 
 	created = answerForms{
-		waiting: sim.MustForm(createdPod + createsAwaited),
-		last:    sim.MustForm(createdPod + batchDone),
+		waiting: &sim.Form{Text: createdPod + createsAwaited},
+		last:    &sim.Form{Text: createdPod + batchDone},
 	}
 	refused = answerForms{
-		waiting: sim.MustForm(createRefused + createsAwaited),
-		last:    sim.MustForm(createRefused + batchDone),
+		waiting: &sim.Form{Text: createRefused + createsAwaited},
+		last:    &sim.Form{Text: createRefused + batchDone},
 	}
 	createFail = answerForms{
-		waiting: sim.MustForm("create failed: %s" + createsAwaited),
-		last:    sim.MustForm("create failed: %s" + batchDone),
+		waiting: &sim.Form{Text: "create failed: %s" + createsAwaited},
+		last:    &sim.Form{Text: "create failed: %s" + batchDone},
 	}
 	deleted = answerForms{
-		waiting: sim.MustForm("deleted pod/%s" + deletesAwaited),
-		last:    sim.MustForm("deleted pod/%s" + deletesDone),
+		waiting: &sim.Form{Text: "deleted pod/%s" + deletesAwaited},
+		last:    &sim.Form{Text: "deleted pod/%s" + deletesDone},
 	}
 	alreadyGone = answerForms{
-		waiting: sim.MustForm("pod/%s was already gone" + deletesAwaited),
-		last:    sim.MustForm("pod/%s was already gone" + deletesDone),
+		waiting: &sim.Form{Text: "pod/%s was already gone" + deletesAwaited},
+		last:    &sim.Form{Text: "pod/%s was already gone" + deletesDone},
 	}
 	deleteFail = answerForms{
-		waiting: sim.MustForm("delete of pod/%s failed: %s" + deletesAwaited),
-		last:    sim.MustForm("delete of pod/%s failed: %s" + deletesDone),
+		waiting: &sim.Form{Text: "delete of pod/%s failed: %s" + deletesAwaited},
+		last:    &sim.Form{Text: "delete of pod/%s failed: %s" + deletesDone},
 	}
 )
+
+func init() {
+	sim.Register(
+		formTookBadKey,
+		formTookGone,
+		formTookBadSelector,
+		formTookSatisfied,
+		formTookWaiting,
+		formTookWaitingNone,
+		formReleasing,
+		formCheckingOwner,
+		formAdopting,
+		formMayNotAdopt,
+		formOwnerNotDying,
+		formAdopted,
+		formCouldNotAdopt,
+		formClaimedGone,
+		formReleased,
+		formCouldNotFree,
+		formClaimingFailed,
+		formDecision,
+		formDecisionSending,
+		formSending,
+		formCannotBuild,
+		formSlowStartStops,
+		formSkipped,
+		formWritingStatus,
+		formDecisionWriting,
+		formStatusSame,
+		formDecisionSame,
+		formStatusWritten,
+		formStatusFailedLast,
+		formStatusFailed,
+		formFreshGetFailed,
+		formGotFresh,
+		formUnexpectedAnswer,
+		created.waiting,
+		created.last,
+		refused.waiting,
+		refused.last,
+		createFail.waiting,
+		createFail.last,
+		deleted.waiting,
+		deleted.last,
+		alreadyGone.waiting,
+		alreadyGone.last,
+		deleteFail.waiting,
+		deleteFail.last,
+	)
+}
 
 // The words of the answers to a batch: what the answer was, then how many
 // more are awaited or, for the last, how the batch ended.
@@ -226,7 +276,7 @@ const activePods = "%{active pod|active pods} to consider (its own and the names
 // answerForms are the sentences of the answer to one of a batch of
 // requests: while more answers are awaited, and for the last one, which
 // ends the batch.
-type answerForms struct{ waiting, last sim.Form }
+type answerForms struct{ waiting, last *sim.Form }
 
 // start runs steps 1 to 3 until the first API call, or to the end.
 func (r *syncRun) start(ctx *sim.Context) sim.Report {
@@ -552,7 +602,7 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedCreatePodReason, "Error creating: "+resp.Err.Error())
 		strs[0] = resp.Err.Error()
 	}
-	say := func(f sim.Form, nums ...int64) sim.Sentence {
+	say := func(f *sim.Form, nums ...int64) sim.Sentence {
 		if forms == refused {
 			return sim.Say(f).With(nums...)
 		}
@@ -619,7 +669,7 @@ func (r *syncRun) onDelete(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		m.recordEvent(ctx, r.orig, api.EventWarning, FailedDeletePodReason, "Error deleting: "+resp.Err.Error())
 		forms, failure = deleteFail, resp.Err.Error()
 	}
-	say := func(f sim.Form) sim.Sentence {
+	say := func(f *sim.Form) sim.Sentence {
 		if forms == deleteFail {
 			return sim.Say(f, name, failure)
 		}

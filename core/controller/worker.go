@@ -49,11 +49,20 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 
 // The sentences of a worker's own steps, and the ends of a sync's last.
 var (
-	formBusy       = sim.MustForm("woken while busy syncing %s: keeps working")
-	formSyncDone   = sim.MustForm("; sync of %s done")
-	formSyncFailed = sim.MustForm("; sync of %s failed (%s): retry in %D (requeue %d)")
-	formRequeued   = sim.MustForm("; requeued in %D to check availability after minReadySeconds")
+	formBusy       = &sim.Form{Text: "woken while busy syncing %s: keeps working"}
+	formSyncDone   = &sim.Form{Text: "; sync of %s done"}
+	formSyncFailed = &sim.Form{Text: "; sync of %s failed (%s): retry in %D (requeue %d)"}
+	formRequeued   = &sim.Form{Text: "; requeued in %D to check availability after minReadySeconds"}
 )
+
+func init() {
+	sim.Register(
+		formBusy,
+		formSyncDone,
+		formSyncFailed,
+		formRequeued,
+	)
+}
 
 // processNextWorkItem is upstream's worker loop body: Get a key and sync it.
 func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {

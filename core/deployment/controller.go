@@ -245,9 +245,11 @@ func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 }
 
 var (
-	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
-	formStarting     = sim.MustForm("deployment, replicaset and pod caches synced: starting %d workers")
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formStarting     = &sim.Form{Text: "deployment, replicaset and pod caches synced: starting %d workers"}
 )
+
+func init() { sim.Register(formIgnoredEvent, formStarting) }
 
 // Describe says what a pending controller event will do.
 func (c *Controller) Describe(sim.Event) string {

@@ -46,35 +46,68 @@ const (
 )
 
 var (
-	formNotADeployment  = sim.MustForm("ignored an object that is not a Deployment")
-	formNotAReplicaSet  = sim.MustForm("ignored an object that is not a ReplicaSet")
-	formUnreadable      = sim.MustForm("could not read the deleted object: ignored")
-	formDeployAdded     = sim.MustForm("deploy/%s added: " + enqueued)
-	formDeployUpdated   = sim.MustForm("deploy/%s updated: " + enqueued)
-	formDeployDeleted   = sim.MustForm("deploy/%s deleted: " + enqueued + " (its sync will find it gone)")
-	formRSAppeared      = sim.MustForm("rs/%s appeared already being deleted, so it counts as a deletion: ")
-	formRSAddedNotOurs  = sim.MustForm("rs/%s added; its controller %s/%s is not a Deployment we know: ignored")
-	formRSAddedOwned    = sim.MustForm("rs/%s added, owned by deploy/%s: " + enqueued)
-	formRSAddedUnowned  = sim.MustForm("orphan rs/%s added; no Deployment selects it: ignored")
-	formRSAddedOrphan   = sim.MustForm("orphan rs/%s added; enqueued every Deployment that selects it, one may adopt it:")
-	formEachDeployment  = sim.MustForm(" " + queuedKey)
-	formRSResync        = sim.MustForm("rs/%s unchanged (same resourceVersion, a resync): ignored")
-	formRSUpdated       = sim.MustForm("rs/%s updated")
-	formRSRefChanged    = sim.MustForm("; its controller reference changed, so its old owner is enqueued: " + queuedKey)
-	formRSNotOurs       = sim.MustForm("; its controller %s/%s is not a Deployment we know")
-	formRSOwned         = sim.MustForm(", owned by deploy/%s: " + enqueued)
-	formRSOrphanNobody  = sim.MustForm("; an orphan no Deployment selects: nothing to do")
-	formRSOrphan        = sim.MustForm("; an orphan: enqueued every Deployment that selects it:")
-	formRSOrphanSame    = sim.MustForm("; an orphan whose labels did not change: nothing to do")
-	formRSDeletedOrphan = sim.MustForm("rs/%s deleted; an orphan, nobody cares: ignored")
-	formRSDeletedNotOur = sim.MustForm("rs/%s deleted; its controller %s/%s is not a Deployment we know: ignored")
-	formRSDeletedOwned  = sim.MustForm("rs/%s deleted, owned by deploy/%s: " + enqueued)
-	formPodNoDeployment = sim.MustForm("pod/%s deleted; no Deployment controls its ReplicaSet: ignored")
-	formPodRolling      = sim.MustForm("pod/%s deleted; deploy/%s rolls with %s, which does not wait for pods to be gone: ignored")
-	formPodListFailed   = sim.MustForm("pod/%s deleted; %s")
-	formPodNotLast      = sim.MustForm("pod/%s deleted; Recreate deploy/%s still has %d pods: it waits for the last one")
-	formPodLast         = sim.MustForm("pod/%s deleted; it was the last pod of Recreate deploy/%s, which may now create its new ReplicaSet: " + enqueued)
+	formNotADeployment  = &sim.Form{Text: "ignored an object that is not a Deployment"}
+	formNotAReplicaSet  = &sim.Form{Text: "ignored an object that is not a ReplicaSet"}
+	formUnreadable      = &sim.Form{Text: "could not read the deleted object: ignored"}
+	formDeployAdded     = &sim.Form{Text: "deploy/%s added: " + enqueued}
+	formDeployUpdated   = &sim.Form{Text: "deploy/%s updated: " + enqueued}
+	formDeployDeleted   = &sim.Form{Text: "deploy/%s deleted: " + enqueued + " (its sync will find it gone)"}
+	formRSAppeared      = &sim.Form{Text: "rs/%s appeared already being deleted, so it counts as a deletion: "}
+	formRSAddedNotOurs  = &sim.Form{Text: "rs/%s added; its controller %s/%s is not a Deployment we know: ignored"}
+	formRSAddedOwned    = &sim.Form{Text: "rs/%s added, owned by deploy/%s: " + enqueued}
+	formRSAddedUnowned  = &sim.Form{Text: "orphan rs/%s added; no Deployment selects it: ignored"}
+	formRSAddedOrphan   = &sim.Form{Text: "orphan rs/%s added; enqueued every Deployment that selects it, one may adopt it:"}
+	formEachDeployment  = &sim.Form{Text: " " + queuedKey}
+	formRSResync        = &sim.Form{Text: "rs/%s unchanged (same resourceVersion, a resync): ignored"}
+	formRSUpdated       = &sim.Form{Text: "rs/%s updated"}
+	formRSRefChanged    = &sim.Form{Text: "; its controller reference changed, so its old owner is enqueued: " + queuedKey}
+	formRSNotOurs       = &sim.Form{Text: "; its controller %s/%s is not a Deployment we know"}
+	formRSOwned         = &sim.Form{Text: ", owned by deploy/%s: " + enqueued}
+	formRSOrphanNobody  = &sim.Form{Text: "; an orphan no Deployment selects: nothing to do"}
+	formRSOrphan        = &sim.Form{Text: "; an orphan: enqueued every Deployment that selects it:"}
+	formRSOrphanSame    = &sim.Form{Text: "; an orphan whose labels did not change: nothing to do"}
+	formRSDeletedOrphan = &sim.Form{Text: "rs/%s deleted; an orphan, nobody cares: ignored"}
+	formRSDeletedNotOur = &sim.Form{Text: "rs/%s deleted; its controller %s/%s is not a Deployment we know: ignored"}
+	formRSDeletedOwned  = &sim.Form{Text: "rs/%s deleted, owned by deploy/%s: " + enqueued}
+	formPodNoDeployment = &sim.Form{Text: "pod/%s deleted; no Deployment controls its ReplicaSet: ignored"}
+	formPodRolling      = &sim.Form{Text: "pod/%s deleted; deploy/%s rolls with %s, which does not wait for pods to be gone: ignored"}
+	formPodListFailed   = &sim.Form{Text: "pod/%s deleted; %s"}
+	formPodNotLast      = &sim.Form{Text: "pod/%s deleted; Recreate deploy/%s still has %d pods: it waits for the last one"}
+	formPodLast         = &sim.Form{Text: "pod/%s deleted; it was the last pod of Recreate deploy/%s, which may now create its new ReplicaSet: " + enqueued}
 )
+
+func init() {
+	sim.Register(
+		formNotADeployment,
+		formNotAReplicaSet,
+		formUnreadable,
+		formDeployAdded,
+		formDeployUpdated,
+		formDeployDeleted,
+		formRSAppeared,
+		formRSAddedNotOurs,
+		formRSAddedOwned,
+		formRSAddedUnowned,
+		formRSAddedOrphan,
+		formEachDeployment,
+		formRSResync,
+		formRSUpdated,
+		formRSRefChanged,
+		formRSNotOurs,
+		formRSOwned,
+		formRSOrphanNobody,
+		formRSOrphan,
+		formRSOrphanSame,
+		formRSDeletedOrphan,
+		formRSDeletedNotOur,
+		formRSDeletedOwned,
+		formPodNoDeployment,
+		formPodRolling,
+		formPodListFailed,
+		formPodNotLast,
+		formPodLast,
+	)
+}
 
 func (c *Controller) addDeployment(obj api.Object, _ bool) sim.Report {
 	d, ok := obj.(*api.Deployment)

@@ -116,7 +116,9 @@ func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	return rep
 }
 
-var formBusy = sim.MustForm("woken while busy syncing %s: keeps working")
+var formBusy = &sim.Form{Text: "woken while busy syncing %s: keeps working"}
+
+func init() { sim.Register(formBusy) }
 
 // execute runs the sync from the top with what it has seen so far, and, if
 // it ended, finishes it as upstream's processNextWorkItem and handleErr do.

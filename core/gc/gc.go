@@ -322,16 +322,30 @@ func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 
 // The sentences of the collector's own steps that are not about one object.
 var (
-	formListAgain    = sim.MustForm("back-off over: listing %s again")
-	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
-	formAbandoned    = sim.MustForm("ignored the answer to an abandoned %s request")
-	formUnexpected   = sim.MustForm("ignored an answer it did not expect: %s")
-	formBackOff      = sim.MustForm("%s; listing %s again after a back-off of %D")
-	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
-	formWatchRelist  = sim.MustForm("; closed it to list %s again, now that they are followed as %s")
-	formListed       = sim.MustForm("listed %d %s at resourceVersion %u%s; watching from there")
-	formNote         = sim.MustForm("; %s")
+	formListAgain    = &sim.Form{Text: "back-off over: listing %s again"}
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formAbandoned    = &sim.Form{Text: "ignored the answer to an abandoned %s request"}
+	formUnexpected   = &sim.Form{Text: "ignored an answer it did not expect: %s"}
+	formBackOff      = &sim.Form{Text: "%s; listing %s again after a back-off of %D"}
+	formWatchOpen    = &sim.Form{Text: "watch of %s open from resourceVersion %u"}
+	formWatchRelist  = &sim.Form{Text: "; closed it to list %s again, now that they are followed as %s"}
+	formListed       = &sim.Form{Text: "listed %d %s at resourceVersion %u%s; watching from there"}
+	formNote         = &sim.Form{Text: "; %s"}
 )
+
+func init() {
+	sim.Register(
+		formListAgain,
+		formIgnoredEvent,
+		formAbandoned,
+		formUnexpected,
+		formBackOff,
+		formWatchOpen,
+		formWatchRelist,
+		formListed,
+		formNote,
+	)
+}
 
 func (g *GarbageCollector) response(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	p, ok := g.requests[reply.ID]

@@ -292,21 +292,39 @@ func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEve
 // The sentences of a watch event the collector handled: what it saw, then
 // what came of it.
 var (
-	formSaw       = sim.MustForm("saw " + apistore.TypeWords + " %s/%s (resourceVersion %u): ")
-	formDiscarded = sim.MustForm("discarded " + apistore.TypeWords + " %s/%s (resourceVersion %u): it belongs to a watch that is closed")
+	formSaw       = &sim.Form{Text: "saw " + apistore.TypeWords + " %s/%s (resourceVersion %u): "}
+	formDiscarded = &sim.Form{Text: "discarded " + apistore.TypeWords + " %s/%s (resourceVersion %u): it belongs to a watch that is closed"}
 
-	formNotInGraph     = sim.MustForm("it was not in the graph")
-	formRemoved        = sim.MustForm("removed from the graph")
-	formAddedNoOwner   = sim.MustForm("added to the graph; it has no owner")
-	formAddedOwned     = sim.MustForm("added to the graph as a dependent of %s/%s")
-	formAddedOwnedMany = sim.MustForm("added to the graph as a dependent of %s")
-	formUnchanged      = sim.MustForm("its owners are unchanged; nothing to do")
-	formUnblocked      = sim.MustForm("its references no longer block their owners' deletion")
-	formMoved          = sim.MustForm("no longer a dependent of %s; now a dependent of %s")
-	formNoLonger       = sim.MustForm("no longer a dependent of %s")
-	formNowDependent   = sim.MustForm("now a dependent of %s")
-	formAndThen        = sim.MustForm("; %s")
+	formNotInGraph     = &sim.Form{Text: "it was not in the graph"}
+	formRemoved        = &sim.Form{Text: "removed from the graph"}
+	formAddedNoOwner   = &sim.Form{Text: "added to the graph; it has no owner"}
+	formAddedOwned     = &sim.Form{Text: "added to the graph as a dependent of %s/%s"}
+	formAddedOwnedMany = &sim.Form{Text: "added to the graph as a dependent of %s"}
+	formUnchanged      = &sim.Form{Text: "its owners are unchanged; nothing to do"}
+	formUnblocked      = &sim.Form{Text: "its references no longer block their owners' deletion"}
+	formMoved          = &sim.Form{Text: "no longer a dependent of %s; now a dependent of %s"}
+	formNoLonger       = &sim.Form{Text: "no longer a dependent of %s"}
+	formNowDependent   = &sim.Form{Text: "now a dependent of %s"}
+	formAndThen        = &sim.Form{Text: "; %s"}
 )
+
+func init() {
+	sim.Register(
+		formSaw,
+		formDiscarded,
+		formNotInGraph,
+		formRemoved,
+		formAddedNoOwner,
+		formAddedOwned,
+		formAddedOwnedMany,
+		formUnchanged,
+		formUnblocked,
+		formMoved,
+		formNoLonger,
+		formNowDependent,
+		formAndThen,
+	)
+}
 
 // sawEvent is the start of a step that handled a watch event: "saw
 // MODIFIED pod/web-a (resourceVersion 7): ".

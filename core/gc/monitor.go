@@ -258,9 +258,11 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 }
 
 var (
-	formAsDependent = sim.MustForm("; as a dependent, ")
-	formNothingToDo = sim.MustForm("nothing for the garbage collector to do")
+	formAsDependent = &sim.Form{Text: "; as a dependent, "}
+	formNothingToDo = &sim.Form{Text: "nothing for the garbage collector to do"}
 )
+
+func init() { sim.Register(formAsDependent, formNothingToDo) }
 
 // observe records an owner as it now is. If it is being deleted with the
 // orphan finalizer, its dependents must be orphaned: it starts that task and

@@ -155,9 +155,11 @@ func (l *listener) deliver(n notification) sim.Report {
 
 // The sentences of a notification no handler function takes.
 var (
-	formIgnoredNotification = sim.MustForm("ignored %s of %s")
-	formFilteredOut         = sim.MustForm("filtered out %s of %s")
+	formIgnoredNotification = &sim.Form{Text: "ignored %s of %s"}
+	formFilteredOut         = &sim.Form{Text: "filtered out %s of %s"}
 )
+
+func init() { sim.Register(formIgnoredNotification, formFilteredOut) }
 
 // FilteringHandler wraps h so that it only hears about objects filter
 // accepts, as client-go's FilteringResourceEventHandler does. An update whose

@@ -262,21 +262,40 @@ func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 
 // The sentences of the reflector: listing, watching, backing off.
 var (
-	formListStart    = sim.MustForm("start: listing %s")
-	formListAgain    = sim.MustForm("back-off over: listing %s again")
-	formListHealed   = sim.MustForm("watch healed after %d lost events: listing %s again so the cache is whole")
-	formIgnoredEvent = sim.MustForm("ignored unknown event %q")
-	formAbandoned    = sim.MustForm("ignored the answer to an abandoned %s request")
-	formListed       = sim.MustForm("listed %d %s at resourceVersion %u: replacing the cache (%d keys queued); watching from there")
-	formWatchOpen    = sim.MustForm("watch of %s open from resourceVersion %u")
-	formUnexpected   = sim.MustForm("ignored unexpected answer to %s")
-	formListFailed   = sim.MustForm("list failed: %s")
-	formWatchRefused = sim.MustForm("watch refused: %s")
-	formWatchFailed  = sim.MustForm("watch failed: %s")
-	formBackOff      = sim.MustForm("; listing again after a back-off of %D")
-	formRewatch      = sim.MustForm("watch of %s closed: watching again from resourceVersion %u, so nothing is missed")
-	formExpired      = sim.MustForm("watch of %s ended with 410 Expired: resourceVersion %u is too old to watch from")
+	formListStart    = &sim.Form{Text: "start: listing %s"}
+	formListAgain    = &sim.Form{Text: "back-off over: listing %s again"}
+	formListHealed   = &sim.Form{Text: "watch healed after %d lost events: listing %s again so the cache is whole"}
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	formAbandoned    = &sim.Form{Text: "ignored the answer to an abandoned %s request"}
+	formListed       = &sim.Form{Text: "listed %d %s at resourceVersion %u: replacing the cache (%d keys queued); watching from there"}
+	formWatchOpen    = &sim.Form{Text: "watch of %s open from resourceVersion %u"}
+	formUnexpected   = &sim.Form{Text: "ignored unexpected answer to %s"}
+	formListFailed   = &sim.Form{Text: "list failed: %s"}
+	formWatchRefused = &sim.Form{Text: "watch refused: %s"}
+	formWatchFailed  = &sim.Form{Text: "watch failed: %s"}
+	formBackOff      = &sim.Form{Text: "; listing again after a back-off of %D"}
+	formRewatch      = &sim.Form{Text: "watch of %s closed: watching again from resourceVersion %u, so nothing is missed"}
+	formExpired      = &sim.Form{Text: "watch of %s ended with 410 Expired: resourceVersion %u is too old to watch from"}
 )
+
+func init() {
+	sim.Register(
+		formListStart,
+		formListAgain,
+		formListHealed,
+		formIgnoredEvent,
+		formAbandoned,
+		formListed,
+		formWatchOpen,
+		formUnexpected,
+		formListFailed,
+		formWatchRefused,
+		formWatchFailed,
+		formBackOff,
+		formRewatch,
+		formExpired,
+	)
+}
 
 func (inf *Informer) actor() string { return inf.cfg.Name }
 
@@ -359,7 +378,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 	ev := d.Event
 	ref := refOf(ev.Object)
 	// say says a sentence of the event, whose first facts name it.
-	say := func(f sim.Form, nums ...int64) sim.Sentence {
+	say := func(f *sim.Form, nums ...int64) sim.Sentence {
 		var all [3]int64
 		all[0] = int64(ev.ResourceVersion)
 		return sim.Say(f, string(ev.Type), ref.Kind, ref.Name).With(all[:1+copy(all[1:], nums)]...)
@@ -406,11 +425,20 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 // The sentences of a watch event reaching the informer. Each names the
 // event first: "ADDED pod/web-x (resourceVersion 12)".
 var (
-	formReceived  = sim.MustForm("received %s %s/%s (resourceVersion %u); queued in the DeltaFIFO (%{key|keys} pending)")
-	formDiscarded = sim.MustForm("discarded %s %s/%s (resourceVersion %u): it belongs to a watch that is closed")
-	formLost      = sim.MustForm("lost %s %s/%s (resourceVersion %u) in transit; the informer never sees it (%d more to drop)")
-	formHeldBack  = sim.MustForm("held back %s %s/%s (resourceVersion %u) until t=%T")
+	formReceived  = &sim.Form{Text: "received %s %s/%s (resourceVersion %u); queued in the DeltaFIFO (%{key|keys} pending)"}
+	formDiscarded = &sim.Form{Text: "discarded %s %s/%s (resourceVersion %u): it belongs to a watch that is closed"}
+	formLost      = &sim.Form{Text: "lost %s %s/%s (resourceVersion %u) in transit; the informer never sees it (%d more to drop)"}
+	formHeldBack  = &sim.Form{Text: "held back %s %s/%s (resourceVersion %u) until t=%T"}
 )
+
+func init() {
+	sim.Register(
+		formReceived,
+		formDiscarded,
+		formLost,
+		formHeldBack,
+	)
+}
 
 func (inf *Informer) schedulePop(ctx *sim.Context) {
 	if !inf.popScheduled && inf.fifo.Len() > 0 {
@@ -458,14 +486,26 @@ const (
 )
 
 var (
-	formDeltaAdded     = sim.MustForm(deltaLead + "%s → cache added, " + notified)
-	formDeltaUpdated   = sim.MustForm(deltaLead + "%s → cache updated, " + notified)
-	formDeltaUnchanged = sim.MustForm(deltaLead + "%s → cache unchanged (resourceVersion %s), " + notified)
-	formDeltaRemoved   = sim.MustForm(deltaLead + "Deleted → cache removed, " + notified)
-	formDeltaTombstone = sim.MustForm(deltaLead + "Deleted (tombstone: the delete itself was never seen) → cache removed, " + notified)
-	formDeltaIgnored   = sim.MustForm(deltaLead + "%s ignored")
-	formMorePending    = sim.MustForm(" (%{more key|more keys} pending)")
+	formDeltaAdded     = &sim.Form{Text: deltaLead + "%s → cache added, " + notified}
+	formDeltaUpdated   = &sim.Form{Text: deltaLead + "%s → cache updated, " + notified}
+	formDeltaUnchanged = &sim.Form{Text: deltaLead + "%s → cache unchanged (resourceVersion %s), " + notified}
+	formDeltaRemoved   = &sim.Form{Text: deltaLead + "Deleted → cache removed, " + notified}
+	formDeltaTombstone = &sim.Form{Text: deltaLead + "Deleted (tombstone: the delete itself was never seen) → cache removed, " + notified}
+	formDeltaIgnored   = &sim.Form{Text: deltaLead + "%s ignored"}
+	formMorePending    = &sim.Form{Text: " (%{more key|more keys} pending)"}
 )
+
+func init() {
+	sim.Register(
+		formDeltaAdded,
+		formDeltaUpdated,
+		formDeltaUnchanged,
+		formDeltaRemoved,
+		formDeltaTombstone,
+		formDeltaIgnored,
+		formMorePending,
+	)
+}
 
 // applyDelta updates the cache for one delta of key and queues the handler
 // notifications, and says what it did; the first delta's sentence names the
@@ -585,7 +625,9 @@ func (inf *Informer) resync(ctx *sim.Context) sim.Report {
 		Summary: sim.Say(formResync).With(int64(due), int64(n))}
 }
 
-var formResync = sim.MustForm("resync: %d handlers due; %d cached objects queued again as Sync")
+var formResync = &sim.Form{Text: "resync: %d handlers due; %d cached objects queued again as Sync"}
+
+func init() { sim.Register(formResync) }
 
 // Describe says what a pending informer event will do, for the agenda view.
 func (inf *Informer) Describe(ev sim.Event) string {

@@ -246,7 +246,9 @@ func (r *Recorder) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	return sim.Report{Actor: r.cfg.Actor, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
 
-var formIgnoredEvent = sim.MustForm("ignored unknown event %q")
+var formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+
+func init() { sim.Register(formIgnoredEvent) }
 
 // process correlates the oldest waiting event and sends its write: one turn
 // of upstream's recordToSink.

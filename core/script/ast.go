@@ -33,6 +33,8 @@ func (p Pos) String() string {
 
 // Source is what every command knows of where it came from.
 type Source struct {
+	_ incomparable
+
 	// Pos is the position of the command's first word.
 	Pos Pos
 	// Text is the command as written, without its comment.
@@ -137,6 +139,8 @@ const (
 // --pick and --count. Parsing normalizes it: --pick alone picks one, --count
 // alone picks in oldest order, neither takes every match.
 type Pick struct {
+	_ incomparable
+
 	Order PickOrder
 	// Index is the creation-order index (from 0) of --pick=N.
 	Index int
@@ -268,6 +272,8 @@ func (m Match) String() string { return string(m.Op) + m.Value }
 
 // FieldCheck is one FIELD OP VALUE of expect: status.readyReplicas>=2.
 type FieldCheck struct {
+	_ incomparable
+
 	// Path is the field as written: status.readyReplicas, metadata.labels.app,
 	// phase.
 	Path string

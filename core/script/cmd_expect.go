@@ -60,6 +60,8 @@ type ExpectObject struct {
 
 // ExpectCondition is `expect condition KIND/NAME TYPE=STATUS [reason=R]`.
 type ExpectCondition struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	Type   string
@@ -71,6 +73,8 @@ type ExpectCondition struct {
 
 // ExpectQueue is `expect queue NAME len=N` or `… contains KEY`.
 type ExpectQueue struct {
+	_ incomparable
+
 	Source
 	// Queue is the queue's upstream name; Kind is what its manager syncs.
 	Queue string
@@ -82,6 +86,8 @@ type ExpectQueue struct {
 
 // ExpectExpectations is `expect expectations rs/NAME [add=N] [del=N] [satisfied=B]`.
 type ExpectExpectations struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	// At least one of these is set. Satisfied is normalized: satisfied!=true is
@@ -92,6 +98,8 @@ type ExpectExpectations struct {
 
 // ExpectSyncs is `expect syncs rs/NAME count=N`.
 type ExpectSyncs struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	Count  Compare
@@ -99,6 +107,8 @@ type ExpectSyncs struct {
 
 // ExpectEvents is `expect events [filters] count=N|total=N`.
 type ExpectEvents struct {
+	_ incomparable
+
 	Source
 	Namespace string
 	Reason    *Match
@@ -111,6 +121,8 @@ type ExpectEvents struct {
 
 // ExpectRequests is `expect requests [verb=V] [resource=R] count=N`.
 type ExpectRequests struct {
+	_ incomparable
+
 	Source
 	// Verb and Resource filter; "" means any. Resource is the API's name:
 	// pods, pods/binding, replicasets/status.

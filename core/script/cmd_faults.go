@@ -17,6 +17,8 @@ import (
 
 // Fail is `fail VERB RESOURCE …`: an API fault rule.
 type Fail struct {
+	_ incomparable
+
 	Source
 	Verb        apistore.Verb
 	Kind        api.Kind
@@ -49,6 +51,8 @@ const (
 
 // WatchFault is `drop|break|expire|delay watch KIND …`.
 type WatchFault struct {
+	_ incomparable
+
 	Source
 	Action WatchAction
 	Kind   api.Kind
@@ -59,6 +63,8 @@ type WatchFault struct {
 
 // SlowKubelet is `slow kubelet D`.
 type SlowKubelet struct {
+	_ incomparable
+
 	Source
 	Start time.Duration
 }
@@ -76,6 +82,8 @@ const (
 
 // Heal is `heal …`.
 type Heal struct {
+	_ incomparable
+
 	Source
 	Scope HealScope
 	// Verb, Kind, Subresource and Resource narrow HealRequests; Kind narrows

@@ -10,6 +10,8 @@ import (
 // (create rs), a first word shared by several (create, expect), or kinds,
 // fields, config or selectors.
 type Help struct {
+	_ incomparable
+
 	Source
 	Topic string
 }

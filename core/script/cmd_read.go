@@ -32,6 +32,8 @@ type Get struct {
 
 // Describe is `describe KIND/NAME`.
 type Describe struct {
+	_ incomparable
+
 	Source
 	Object Ref
 }
@@ -39,6 +41,8 @@ type Describe struct {
 // Show is one of the commands that show a part of the machinery: queue, cache,
 // expectations, agenda, requests, trace (What).
 type Show struct {
+	_ incomparable
+
 	Source
 	What string
 	// Queue narrows queue; Kind narrows cache; N narrows agenda, requests and

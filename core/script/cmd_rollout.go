@@ -32,12 +32,16 @@ type SetImage struct {
 
 // RolloutStatus is `rollout status deploy/NAME`.
 type RolloutStatus struct {
+	_ incomparable
+
 	Source
 	Object Ref
 }
 
 // RolloutHistory is `rollout history deploy/NAME [--revision=N]`.
 type RolloutHistory struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	// Revision is the revision whose template to print; 0 lists them all.
@@ -46,6 +50,8 @@ type RolloutHistory struct {
 
 // RolloutUndo is `rollout undo deploy/NAME [--to-revision=N]`.
 type RolloutUndo struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	// ToRevision is the revision to go back to; 0 is the one before the
@@ -56,6 +62,8 @@ type RolloutUndo struct {
 // RolloutPause is `rollout pause deploy/NAME` (Pause set) and `rollout
 // resume deploy/NAME`.
 type RolloutPause struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	Pause  bool
@@ -63,6 +71,8 @@ type RolloutPause struct {
 
 // RolloutRestart is `rollout restart deploy/NAME`.
 type RolloutRestart struct {
+	_ incomparable
+
 	Source
 	Object Ref
 }

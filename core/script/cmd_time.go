@@ -19,12 +19,16 @@ import (
 
 // Seed is `seed N`; it can only be a script's first command.
 type Seed struct {
+	_ incomparable
+
 	Source
 	Value uint64
 }
 
 // Setting is one KEY=VALUE of config.
 type Setting struct {
+	_ incomparable
+
 	// Key is one of the Config* constants.
 	Key string
 	// Int is the value of workers and burst-replicas, Duration that of the
@@ -43,18 +47,24 @@ type Config struct {
 
 // Step is `step [N]`.
 type Step struct {
+	_ incomparable
+
 	Source
 	N int
 }
 
 // Advance is `advance D`.
 type Advance struct {
+	_ incomparable
+
 	Source
 	D time.Duration
 }
 
 // UntilSync is `until sync rs/NAME`.
 type UntilSync struct {
+	_ incomparable
+
 	Source
 	Object Ref
 	Limits sim.Limits
@@ -62,6 +72,8 @@ type UntilSync struct {
 
 // Stabilize is `stabilize`; Limits holds the defaults when no flag is given.
 type Stabilize struct {
+	_ incomparable
+
 	Source
 	Limits sim.Limits
 }

@@ -95,6 +95,8 @@ type CreatePod struct {
 
 // Scale is `scale rs/NAME --replicas=N`, and rc/NAME and deploy/NAME.
 type Scale struct {
+	_ incomparable
+
 	Source
 	Object   Ref
 	Replicas int32
@@ -133,6 +135,8 @@ type Delete struct {
 
 // Cordon is `cordon node/NAME` (Unschedulable) and `uncordon node/NAME`.
 type Cordon struct {
+	_ incomparable
+
 	Source
 	Node          string
 	Unschedulable bool

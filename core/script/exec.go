@@ -121,6 +121,8 @@ func (s *Session) Start() error {
 //	web.txt:7:1: expect pods -l app=web count=3: found 2 (web-4vq9z Running Ready rs/web, web-kd2lm Running Ready rs/web)
 //	web.txt:3:1: create rs web: replicasets.apps "web" already exists
 type RuntimeError struct {
+	_ incomparable
+
 	// Pos is where the command was written; Text is the command as written.
 	Pos  Pos
 	Text string

@@ -1302,6 +1302,8 @@ type FieldDoc struct {
 
 // Value is a field's value as expect compares it.
 type Value struct {
+	_ incomparable
+
 	Type ValueType
 	// Int is set for TypeInt, Bool for TypeBool, Str for every other type.
 	Int  int64

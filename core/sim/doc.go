@@ -80,11 +80,11 @@
 // trace hash folds in the form and the facts, so it changes whenever a fact
 // does, as it did when it hashed the written words:
 //
-//	var formEnqueued = sim.MustForm("pod/%s added: enqueued %s (%{key|keys} waiting)")
+//	var formEnqueued = &sim.Form{Text: "pod/%s added: enqueued %s (%{key|keys} waiting)"}
 //
 //	return sim.Report{Summary: sim.Say(formEnqueued, pod.Name, key).With(int64(q.Len()))}
 //
-// A form is parsed once, when its package is initialised; a test (core's
+// A form is parsed once, the first time a sentence of it is said; a test (core's
 // TestEverySentenceGivesItsFormItsFacts) checks that every form of core/ is
 // given the facts it has holes for where it is said.
 //

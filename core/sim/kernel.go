@@ -187,7 +187,9 @@ func (k *Kernel) Describe(ev Event) string {
 	return ev.To + ": " + ev.Kind
 }
 
-var formDropped = MustForm("dropped %s for unknown component %q")
+var formDropped = &Form{Text: "dropped %s for unknown component %q"}
+
+func init() { Register(formDropped) }
 
 // Step runs the earliest pending event and reports what happened. It returns
 // false when the agenda is empty.

@@ -24,11 +24,20 @@ type echo struct {
 type echoState struct{ rounds, got int }
 
 var (
-	formPing    = MustForm("%s answers ping %s after %D")
-	formPong    = MustForm("%s got pong %s (%d so far)")
-	formIgnored = MustForm("ignored %s")
-	formTick    = MustForm("tick %d")
+	formPing    = &Form{Text: "%s answers ping %s after %D"}
+	formPong    = &Form{Text: "%s got pong %s (%d so far)"}
+	formIgnored = &Form{Text: "ignored %s"}
+	formTick    = &Form{Text: "tick %d"}
 )
+
+func init() {
+	Register(
+		formPing,
+		formPong,
+		formIgnored,
+		formTick,
+	)
+}
 
 func (e *echo) Handle(ctx *Context, ev Event) Report {
 	latency := time.Duration(1+ctx.Rand().IntN(9)) * time.Millisecond

@@ -30,9 +30,9 @@ const (
 )
 
 // Form is the wording of one kind of sentence, with holes where its facts
-// go. Forms are made once, as package variables, by MustForm:
+// go. Forms are package variables, written as data:
 //
-//	var formAdded = sim.MustForm("pod/%s added: enqueued %s (%{key|keys} waiting)")
+//	var formAdded = &sim.Form{Text: "pod/%s added: enqueued %s (%{key|keys} waiting)"}
 //
 // The holes are:
 //
@@ -49,13 +49,32 @@ const (
 // Strings fill the string holes in order, numbers the number and choice
 // holes in order.
 //
-// A Form is the form's number in the program's table of forms, which
-// MustForm fills while the program's packages are initialised and which is
-// only read once steps run: a sentence then holds its form in two bytes, and
-// making a form is one call, not a value of its own for each.
-type Form uint16
+// A sentence holds its form as a number, two bytes, in the program's table
+// of forms. A package gives its forms their numbers in an init function
+// (Register), which reads them into the table:
+//
+//	func init() { sim.Register(formAdded, formUpdated) }
+//
+// A form is data, and the one call lists every form of a file, because a
+// call to make each of the program's three hundred forms was 22 KB of
+// main.wasm's start-up code. The numbers follow the order packages are
+// initialised in, and nothing a learner sees, and nothing hashed, depends on
+// them: the trace hash folds in the form's text (form.digest). A form that
+// was never registered says so in its sentences ("%!(form ... is not
+// registered)"), and the test of core's sentences
+// (TestEverySentenceGivesItsFormItsFacts) finds any before a learner does.
+type Form struct {
+	// Text is the form as written.
+	Text string
 
-// form is what MustForm reads from a form's text, once.
+	// id is the form's number in the table, 0 until Register.
+	id formID
+}
+
+// formID is a form's number in the table of forms; 0 is no form.
+type formID uint16
+
+// form is what a Form's text is read into, once.
 type form struct {
 	// text is the form as written; digest is its hash, the form's part of
 	// the trace hash.
@@ -83,23 +102,30 @@ type formPart struct {
 	words string
 }
 
-// forms is the table of forms, by number; form 0 is no form. MustForm adds
-// to it while packages are initialised; nothing changes it afterwards, so
-// worlds stepped at once read it without a lock.
+// forms is the table of forms, by number; form 0 is no form. Register adds
+// to it while packages are initialised, on one goroutine, before any world
+// runs; nothing changes it afterwards, so worlds stepped at once read it
+// without a lock.
 var forms = []form{{}}
 
-// MustForm parses a form (see Form for its holes) and adds it to the table
-// of forms. It panics on a malformed form, as regexp.MustCompile does: forms
-// are constants written in code and made when their package is initialised,
-// so any test of that package finds a bad one. It is for package variables
-// only: the table must not change while steps run.
-func MustForm(text string) Form {
-	f, err := parseForm(text)
-	if err != nil {
-		panic("sim: " + err.Error())
+// Register parses forms (see Form for their holes) and gives each its
+// number in the table of forms. It panics on a malformed form, or on one
+// registered twice, as regexp.MustCompile does: forms are constants written
+// in code and registered when their package is initialised, so any test of
+// that package finds a bad one. It is for init functions only: the table
+// must not change while steps run.
+func Register(list ...*Form) {
+	for _, f := range list {
+		if f.id != 0 {
+			panic("sim: form " + quote(f.Text) + " is registered twice")
+		}
+		parsed, err := parseForm(f.Text)
+		if err != nil {
+			panic("sim: " + err.Error())
+		}
+		forms = append(forms, parsed)
+		f.id = formID(len(forms) - 1)
 	}
-	forms = append(forms, f)
-	return Form(len(forms) - 1)
 }
 
 // CheckForm says what is wrong with a form's text, if anything, without
@@ -169,10 +195,12 @@ func parseForm(text string) (form, error) {
 func formError(text, why string) error { return errors.New("form " + quote(text) + ": " + why) }
 
 // String returns the form as written.
-func (f Form) String() string { return forms[f].text }
+func (f *Form) String() string { return f.Text }
 
 // textForm is the form of a sentence written out already (Text).
-var textForm = MustForm("%s")
+var textForm = &Form{Text: "%s"}
+
+func init() { Register(textForm) }
 
 // Sentence is what a step says it did, for a learner: a Form and the facts
 // that fill its holes, held inline, optionally followed by a second form
@@ -190,7 +218,7 @@ type Sentence struct {
 
 	// form is the sentence's wording, 0 for the zero Sentence; tail, when
 	// not 0, continues it, with the facts after form's.
-	form, tail Form
+	form, tail formID
 	choices    [sentenceChoices]uint8
 	strs       [sentenceStrings]string
 	nums       [sentenceNumbers]int64
@@ -199,11 +227,15 @@ type Sentence struct {
 // Say makes a sentence of form f with its string facts, in the order of
 // f's string holes. Its number facts, if it has number holes, follow with
 // With.
-func Say(f Form, strs ...string) Sentence {
-	if len(strs) != int(forms[f].strs) {
-		return misused(f, "strings")
+func Say(f *Form, strs ...string) Sentence {
+	id := f.id
+	if id == 0 {
+		return Text("%!(form " + quote(f.Text) + " is not registered)")
 	}
-	s := Sentence{form: f}
+	if len(strs) != int(forms[id].strs) {
+		return misused(id, "strings")
+	}
+	s := Sentence{form: id}
 	copy(s.strs[:], strs)
 	return s
 }
@@ -238,14 +270,14 @@ func (s Sentence) With(nums ...int64) Sentence {
 // takes a string fact's room in the sentence; a form without holes takes
 // none.
 func Text(text string) Sentence {
-	s := Sentence{form: textForm}
+	s := Sentence{form: textForm.id}
 	s.strs[0] = text
 	return s
 }
 
 // misused is the sentence of a form given the wrong facts: a bug, which
 // shows in the trace rather than stopping the world.
-func misused(f Form, what string) Sentence {
+func misused(f formID, what string) Sentence {
 	return Text("%!(form " + quote(forms[f].text) + " got the wrong " + what + ")")
 }
 
@@ -291,7 +323,7 @@ func join(a, b Sentence) (Sentence, bool) {
 }
 
 // isText reports whether s is a Text and nothing more.
-func (s Sentence) isText() bool { return s.form == textForm && s.tail == 0 }
+func (s Sentence) isText() bool { return s.form == textForm.id && s.tail == 0 }
 
 // IsZero reports whether the sentence says nothing.
 func (s Sentence) IsZero() bool { return s.form == 0 }

@@ -18,17 +18,17 @@ func TestASentenceIsWrittenOutAsItsFormSays(t *testing.T) {
 	}{
 		{"zero", Sentence{}, ""},
 		{"text", Text("the queue is empty"), "the queue is empty"},
-		{"string", Say(MustForm("pod/%s added"), "web-1"), "pod/web-1 added"},
-		{"quoted", Say(MustForm("ignored unknown event %q"), "p\"ng"), `ignored unknown event "p\"ng"`},
-		{"numbers", Say(MustForm("%d and %u")).With(-3, -1), "-3 and 18446744073709551615"},
-		{"duration", Say(MustForm("retry in %D")).With(int64(90 * time.Second)), "retry in 1m30s"},
-		{"time", Say(MustForm("until t=%T")).With(int64(2004 * time.Millisecond)), "until t=2.004s"},
-		{"count of one", Say(MustForm("(%{key|keys} pending)")).With(1), "(1 key pending)"},
-		{"count of many", Say(MustForm("(%{key|keys} pending)")).With(0), "(0 keys pending)"},
-		{"choice", Say(MustForm("it is %[absent|waiting|processing]")).With(2), "it is processing"},
-		{"empty choice", Say(MustForm("enqueued%[| (again)]")).With(0), "enqueued"},
-		{"choice out of range", Say(MustForm("it is %[a|b]")).With(5), "it is %![5]"},
-		{"holes in any order", Say(MustForm("%s has %d of %s, %u left"), "rs/web", "pods").With(3, 7),
+		{"string", Say(registered("pod/%s added"), "web-1"), "pod/web-1 added"},
+		{"quoted", Say(registered("ignored unknown event %q"), "p\"ng"), `ignored unknown event "p\"ng"`},
+		{"numbers", Say(registered("%d and %u")).With(-3, -1), "-3 and 18446744073709551615"},
+		{"duration", Say(registered("retry in %D")).With(int64(90 * time.Second)), "retry in 1m30s"},
+		{"time", Say(registered("until t=%T")).With(int64(2004 * time.Millisecond)), "until t=2.004s"},
+		{"count of one", Say(registered("(%{key|keys} pending)")).With(1), "(1 key pending)"},
+		{"count of many", Say(registered("(%{key|keys} pending)")).With(0), "(0 keys pending)"},
+		{"choice", Say(registered("it is %[absent|waiting|processing]")).With(2), "it is processing"},
+		{"empty choice", Say(registered("enqueued%[| (again)]")).With(0), "enqueued"},
+		{"choice out of range", Say(registered("it is %[a|b]")).With(5), "it is %![5]"},
+		{"holes in any order", Say(registered("%s has %d of %s, %u left"), "rs/web", "pods").With(3, 7),
 			"rs/web has 3 of pods, 7 left"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -42,26 +42,26 @@ func TestASentenceIsWrittenOutAsItsFormSays(t *testing.T) {
 }
 
 func TestAPercentSignIsWrittenOnce(t *testing.T) {
-	assert.Equal(t, "25% of pods", Say(MustForm("%d%% of %s"), "pods").With(25).String())
-	assert.Equal(t, "100%", Say(MustForm("100%%")).String())
+	assert.Equal(t, "25% of pods", Say(registered("%d%% of %s"), "pods").With(25).String())
+	assert.Equal(t, "100%", Say(registered("100%%")).String())
 }
 
 // TestMisusedFormsShowInTheSentence: a sentence given the wrong facts for
 // its form is a bug; it shows in the trace, with the form, instead of
 // stopping the world or reading as a sentence that never was.
 func TestMisusedFormsShowInTheSentence(t *testing.T) {
-	f := MustForm("pod/%s on %s: %d")
+	f := registered("pod/%s on %s: %d")
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got the wrong strings)`, Say(f, "web").String())
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got the wrong numbers)`, Say(f, "web", "node-1").With(1, 2, 3).String())
 	assert.Equal(t, `%!(form "pod/%s on %s: %d" got the wrong numbers)`, Say(f, "web", "node-1").With().String())
 	assert.Equal(t, "pod/web on node-1: 4", Say(f, "web", "node-1").With(4).String())
-	choice := MustForm("it is %[a|b]")
+	choice := registered("it is %[a|b]")
 	assert.Equal(t, `%!(form "it is %[a|b]" got the wrong choice 256)`, Say(choice).With(256).String(), "a choice is a byte")
 	assert.Equal(t, `%!(form "it is %[a|b]" got the wrong choice -1)`, Say(choice).With(-1).String())
 	assert.Equal(t, "it is %![5]", Say(choice).With(5).String(), "a choice beyond the words shows")
 }
 
-// TestMalformedFormsAreRefused: MustForm panics on a malformed form, when
+// TestMalformedFormsAreRefused: Register panics on a malformed form, when
 // its package is initialised; CheckForm says what is wrong with one.
 func TestMalformedFormsAreRefused(t *testing.T) {
 	const full = "a sentence holds at most 4 strings, 3 numbers and 4 choices"
@@ -86,7 +86,7 @@ func TestMalformedFormsAreRefused(t *testing.T) {
 		}
 		if assert.Error(t, err, text) {
 			assert.Contains(t, err.Error(), why, text)
-			assert.PanicsWithValue(t, "sim: "+err.Error(), func() { MustForm(text) }, text)
+			assert.PanicsWithValue(t, "sim: "+err.Error(), func() { Register(&Form{Text: text}) }, text)
 		}
 	}
 	s, n, err := CheckForm("%s %q %d %u %{a|b} %[x|y] %%")
@@ -96,12 +96,22 @@ func TestMalformedFormsAreRefused(t *testing.T) {
 }
 
 var (
-	formTook     = MustForm("took %s: %d pods owned, want %d")
-	formSyncDone = MustForm("; sync of %s done")
-	formBig      = MustForm("%s %s %s %s %d %d %d")
-	formWide     = MustForm(" %s %s %s %d %d %d")
-	formChoosy   = MustForm(" %[a|b]%[a|b]%[a|b]")
+	formTook     = &Form{Text: "took %s: %d pods owned, want %d"}
+	formSyncDone = &Form{Text: "; sync of %s done"}
+	formBig      = &Form{Text: "%s %s %s %s %d %d %d"}
+	formWide     = &Form{Text: " %s %s %s %d %d %d"}
+	formChoosy   = &Form{Text: " %[a|b]%[a|b]%[a|b]"}
 )
+
+func init() {
+	Register(
+		formTook,
+		formSyncDone,
+		formBig,
+		formWide,
+		formChoosy,
+	)
+}
 
 // TestThenKeepsTwoFormsLazyAndWritesOutWhatDoesNotFit: a sentence followed
 // by another reads as the two one after the other, whether they fit in one
@@ -111,18 +121,18 @@ func TestThenKeepsTwoFormsLazyAndWritesOutWhatDoesNotFit(t *testing.T) {
 	done := Say(formSyncDone, "default/web")
 	joined := took.Then(done)
 	assert.Equal(t, "took default/web: 3 pods owned, want 5; sync of default/web done", joined.String())
-	assert.Equal(t, formSyncDone, joined.tail, "both fit: the second form is kept as a form")
+	assert.Equal(t, formSyncDone.id, joined.tail, "both fit: the second form is kept as a form")
 
 	wide := Say(formWide, "a", "b", "c").With(1, 2, 3)
 	choosy := Say(formChoosy).With(1, 1, 1)
 	assert.Equal(t, "took default/web: 3 pods owned, want 5 bbb", took.Then(choosy).String())
-	assert.Equal(t, formChoosy, took.Then(choosy).tail, "choices fit beside numbers")
+	assert.Equal(t, formChoosy.id, took.Then(choosy).tail, "choices fit beside numbers")
 	six := choosy.Then(choosy)
 	assert.Equal(t, " bbb bbb", six.String())
-	assert.Equal(t, formChoosy, six.tail, "six choices do not fit in four: the first part is written out")
+	assert.Equal(t, formChoosy.id, six.tail, "six choices do not fit in four: the first part is written out")
 	overflow := took.Then(wide)
 	assert.Equal(t, took.String()+wide.String(), overflow.String())
-	assert.Equal(t, formWide, overflow.tail, "the first part is written out, the second stays facts")
+	assert.Equal(t, formWide.id, overflow.tail, "the first part is written out, the second stays facts")
 
 	big := Say(formBig, "a", "b", "c", "d").With(1, 2, 3)
 	oneTooMany := Text("took it: ").Then(big)
@@ -175,8 +185,8 @@ func TestATextHashesAsItsWordsDid(t *testing.T) {
 // fact, where one string ends and the next begins, or either form, changes
 // it; the same facts always give the same hash.
 func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
-	first := MustForm("%s/%s took %s: %d pods%[| (again)]")
-	second := MustForm("; %s waits %D (%u)%[|, a worker holds it|, marked]")
+	first := registered("%s/%s took %s: %d pods%[| (again)]")
+	second := registered("; %s waits %D (%u)%[|, a worker holds it|, marked]")
 	build := func(strs [4]string, nums [5]int64) Sentence {
 		return Say(first, strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
 			Then(Say(second, strs[3]).With(nums[1], nums[2], nums[4]))
@@ -184,7 +194,7 @@ func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
 	strs := [4]string{"default", "web-7xk2p", "rs/web", "worker-1"}
 	nums := [5]int64{3, int64(20 * time.Millisecond), 42, 1, 2}
 	base := build(strs, nums)
-	require.Equal(t, second, base.tail, "the sentence under test keeps both forms")
+	require.Equal(t, second.id, base.tail, "the sentence under test keeps both forms")
 	want := hashSentence(hashSeed, &base)
 	again := build(strs, nums)
 	assert.Equal(t, want, hashSentence(hashSeed, &again), "the same facts, the same hash")
@@ -224,14 +234,14 @@ func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
 		}
 	}
 
-	otherFirst := Say(MustForm("%s/%s took %s: %d pods%[| (again)] "), strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
+	otherFirst := Say(registered("%s/%s took %s: %d pods%[| (again)] "), strs[0], strs[1], strs[2]).With(nums[0], nums[3]).
 		Then(Say(second, strs[3]).With(nums[1], nums[2], nums[4]))
 	check(otherFirst, "another first form")
 	noTail := Say(first, strs[0], strs[1], strs[2]).With(nums[0], nums[3])
 	check(noTail, "no second form")
 	check(Text(base.String()), "the same words, written out")
 
-	adjacent := MustForm("%s%s")
+	adjacent := registered("%s%s")
 	ab, a := Say(adjacent, "ab", "c"), Say(adjacent, "a", "bc")
 	require.Equal(t, ab.String(), a.String())
 	assert.NotEqual(t, hashSentence(hashSeed, &ab), hashSentence(hashSeed, &a), "where one string ends and the next begins counts")
@@ -240,7 +250,7 @@ func TestTheTraceHashFoldsInEveryFactOfASentence(t *testing.T) {
 // TestWriteSecondsAndNumbersAtTheirLimits: the holes write extreme values
 // as strconv and FormatSeconds do.
 func TestWriteSecondsAndNumbersAtTheirLimits(t *testing.T) {
-	f := MustForm("%d %u %T")
+	f := registered("%d %u %T")
 	assert.Equal(t, "-9223372036854775808 9223372036854775807 -0.001s",
 		Say(f).With(math.MinInt64, math.MaxInt64, -int64(time.Millisecond)).String())
 }
@@ -254,4 +264,21 @@ func TestASentenceIsWrittenOutInOneAllocation(t *testing.T) {
 	var out string
 	assert.Equal(t, 1.0, testing.AllocsPerRun(10, func() { out = s.String() }))
 	assert.Equal(t, "took "+long+": 1000000 pods owned, want 2000000; sync of "+long+" done", out)
+}
+
+// registered is a form made and registered for one test.
+func registered(text string) *Form {
+	f := &Form{Text: text}
+	Register(f)
+	return f
+}
+
+// TestAFormIsRegisteredOnce: a form not registered says so in its
+// sentences, and registering one twice is a bug that stops the program.
+func TestAFormIsRegisteredOnce(t *testing.T) {
+	f := &Form{Text: "pod/%s added"}
+	assert.Equal(t, `%!(form "pod/%s added" is not registered)`, Say(f, "web").String())
+	Register(f)
+	assert.Equal(t, "pod/web added", Say(f, "web").String())
+	assert.PanicsWithValue(t, `sim: form "pod/%s added" is registered twice`, func() { Register(f) })
 }

@@ -200,7 +200,9 @@ func (q *DelayingQueue) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	return rep
 }
 
-var formNotOurTimer = sim.MustForm("ignored a %s event that is not the queue's pending timer")
+var formNotOurTimer = &sim.Form{Text: "ignored a %s event that is not the queue's pending timer"}
+
+func init() { sim.Register(formNotOurTimer) }
 
 // Describe says what the queue's pending timer will do, for the agenda view.
 func (q *DelayingQueue) Describe(ev sim.Event) string {

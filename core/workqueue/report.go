@@ -37,14 +37,26 @@ func waitText(delay time.Duration, rateLimited bool) string {
 
 // The sentences of a delayed key falling due.
 var (
-	formDue             = sim.MustForm("%s is due after its %D %[delay|back-off]; ")
-	formDueQueued       = sim.MustForm("added to the queue (now %d waiting)")
-	formDueWaking       = sim.MustForm("added to the queue (now %d waiting), waking %s")
-	formDueWaiting      = sim.MustForm("it is already waiting in the queue and keeps its place (%d waiting)")
-	formDueHeld         = sim.MustForm("%s is still processing it, so it is marked dirty and goes back in the queue at Done")
-	formDueAlreadyDirty = sim.MustForm("%s is still processing it and it is already marked dirty; nothing changes")
-	formDueDropped      = sim.MustForm("the queue is shutting down, so it is dropped")
+	formDue             = &sim.Form{Text: "%s is due after its %D %[delay|back-off]; "}
+	formDueQueued       = &sim.Form{Text: "added to the queue (now %d waiting)"}
+	formDueWaking       = &sim.Form{Text: "added to the queue (now %d waiting), waking %s"}
+	formDueWaiting      = &sim.Form{Text: "it is already waiting in the queue and keeps its place (%d waiting)"}
+	formDueHeld         = &sim.Form{Text: "%s is still processing it, so it is marked dirty and goes back in the queue at Done"}
+	formDueAlreadyDirty = &sim.Form{Text: "%s is still processing it and it is already marked dirty; nothing changes"}
+	formDueDropped      = &sim.Form{Text: "the queue is shutting down, so it is dropped"}
 )
+
+func init() {
+	sim.Register(
+		formDue,
+		formDueQueued,
+		formDueWaking,
+		formDueWaiting,
+		formDueHeld,
+		formDueAlreadyDirty,
+		formDueDropped,
+	)
+}
 
 // dueSummary is the sentence for the step that moves a due key into the
 // queue: "default/web is due after its 20ms back-off; added to the queue (now

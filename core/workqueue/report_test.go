@@ -70,11 +70,15 @@ func TestDescribeSaysWhatTheTimerWillDo(t *testing.T) {
 	assert.Equal(t, "queue/test: poke", q.d.Describe(sim.Event{Kind: "poke"}))
 }
 
+var formEnqueued = &sim.Form{Text: "enqueued %s" + AddedWords}
+
+func init() { sim.Register(formEnqueued) }
+
 // TestAddedWordsSayWhatAddDid: a handler's sentence says after the key what
 // Add did with it, by the Outcome Add returned; the words are indexed by the
 // Outcome's value, so each outcome must find its own.
 func TestAddedWordsSayWhatAddDid(t *testing.T) {
-	enqueued := sim.MustForm("enqueued %s" + AddedWords)
+	enqueued := formEnqueued
 	say := func(out Outcome) string { return sim.Say(enqueued, "default/web").With(int64(out)).String() }
 	q := New(Config{})
 	assert.Equal(t, "enqueued default/web", say(q.Add("default/web")))

@@ -109,6 +109,8 @@ func (w *World) View(o ViewOptions) View {
 
 // Node is one node, by name.
 type Node struct {
+	_ incomparable
+
 	Name        string `json:"name"`
 	Registered  bool   `json:"registered"`
 	Ready       bool   `json:"ready"`
@@ -119,6 +121,8 @@ type Node struct {
 // Owner is a ReplicaSet (kind "rs") or ReplicationController ("rc"), by
 // kind, namespace and name.
 type Owner struct {
+	_ incomparable
+
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
@@ -222,6 +226,8 @@ type Informer struct {
 // ("" for none) and Diff: "" (equal), "stale", "not in the cache" or "gone
 // from the API".
 type CacheEntry struct {
+	_ incomparable
+
 	Key   string `json:"key"`
 	Cache string `json:"cache,omitempty"`
 	API   string `json:"api,omitempty"`
@@ -261,12 +267,16 @@ type Queue struct {
 
 // Held is a key a worker processes.
 type Held struct {
+	_ incomparable
+
 	Key    string `json:"key"`
 	Worker string `json:"worker,omitempty"`
 }
 
 // Delayed is a key waiting out a delay until ReadyAt.
 type Delayed struct {
+	_ incomparable
+
 	Key         string `json:"key"`
 	ReadyAt     string `json:"readyAt"`
 	Delay       string `json:"delay"`
@@ -275,6 +285,8 @@ type Delayed struct {
 
 // Requeue is a key's failure count.
 type Requeue struct {
+	_ incomparable
+
 	Key   string `json:"key"`
 	Count int    `json:"count"`
 }
@@ -282,6 +294,8 @@ type Requeue struct {
 // Worker is one worker: State "idle", "starting" or "syncing" (then Key,
 // Phase and how many API answers it waits for).
 type Worker struct {
+	_ incomparable
+
 	Name    string `json:"name"`
 	State   string `json:"state"`
 	Key     string `json:"key,omitempty"`
@@ -320,6 +334,8 @@ type GCOwner struct {
 
 // GCDependent is a dependent the collector considers deleting.
 type GCDependent struct {
+	_ incomparable
+
 	Object    string `json:"object"`
 	Namespace string `json:"namespace,omitempty"`
 	Owner     string `json:"owner"`
@@ -336,6 +352,8 @@ type Agenda struct {
 
 // AgendaEvent is one pending event, described in words.
 type AgendaEvent struct {
+	_ incomparable
+
 	At         string `json:"at"`
 	Seq        uint64 `json:"seq"`
 	To         string `json:"to"`
@@ -346,6 +364,8 @@ type AgendaEvent struct {
 // Flight is Count events on their way from From to To; Next is what the one
 // that arrives first carries, in a few words.
 type Flight struct {
+	_ incomparable
+
 	From  string `json:"from"`
 	To    string `json:"to"`
 	Count int    `json:"count"`
@@ -362,6 +382,8 @@ type Faults struct {
 // APIFault is one fault rule; Text describes it as the faults panel shows
 // it ("create pods: quota ×3 after 2 (fired 1)").
 type APIFault struct {
+	_ incomparable
+
 	ID       int    `json:"id"`
 	Text     string `json:"text"`
 	Verb     string `json:"verb,omitempty"`
@@ -373,6 +395,8 @@ type APIFault struct {
 // WatchFault is one informer's watch faults: the next DropNext events will
 // be lost, Lost were lost since the last list, events arrive Delay late.
 type WatchFault struct {
+	_ incomparable
+
 	Informer string `json:"informer"`
 	DropNext int    `json:"dropNext,omitempty"`
 	Lost     int    `json:"lost,omitempty"`

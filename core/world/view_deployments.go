@@ -81,6 +81,8 @@ type Budget struct {
 // ReplicaSet, that ReplicaSet's images, and its kubernetes.io/change-cause
 // annotation.
 type Revision struct {
+	_ incomparable
+
 	Revision    int64  `json:"revision"`
 	ReplicaSet  string `json:"replicaSet"`
 	Image       string `json:"image,omitempty"`
@@ -100,6 +102,8 @@ type DeploymentStatus struct {
 
 // Condition is one condition of a Deployment.
 type Condition struct {
+	_ incomparable
+
 	Type    string `json:"type"`
 	Status  string `json:"status"`
 	Reason  string `json:"reason,omitempty"`

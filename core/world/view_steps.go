@@ -45,6 +45,8 @@ type LoopMove struct {
 
 // Ref names an object: kind is the short name ("pod", "rs", "rc", "node").
 type Ref struct {
+	_ incomparable
+
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`
@@ -88,6 +90,8 @@ type Sync struct {
 // To, decided By the named upstream function, for the reason Why, in the
 // controller's own words and numbers (deployment.Scale).
 type Scale struct {
+	_ incomparable
+
 	ReplicaSet string `json:"replicaSet"`
 	From       int32  `json:"from"`
 	To         int32  `json:"to"`
