@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -56,6 +55,8 @@ type Real struct {
 	// executor started, at rest: the metrics are the process's, and a plane
 	// stopped before this one may have left its counts behind.
 	baseline map[string]plane.QueueActivity
+	// trails records the deletions the API server's watches show.
+	trails *realTrails
 }
 
 // NotComparable is a command that has no meaning on a real cluster: a
@@ -104,11 +105,17 @@ func NewReal(ctx context.Context, p *plane.Plane, seed uint64, scale float64, ru
 		return nil, err
 	}
 	r.baseline = base
+	if r.trails, err = watchTrails(ctx, p.Client); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
-// Close stops the executor's watch.
-func (r *Real) Close() { close(r.stop) }
+// Close stops the executor's watches.
+func (r *Real) Close() {
+	close(r.stop)
+	r.trails.close()
+}
 
 func (r *Real) scaled(d time.Duration) time.Duration { return time.Duration(float64(d) * r.scale) }
 
@@ -267,25 +274,17 @@ func (r *Real) config(c *script.Config) error {
 
 // --- Creating ----------------------------------------------------------------
 
-// The objects are built as core/script builds them (the same containers,
-// labels and defaults left to the API), in core/api's types, and sent
-// through their JSON.
-
-func scriptContainers() []api.Container { return []api.Container{{Name: "nginx", Image: "nginx"}} }
+// The objects are core/script's own (CreateRS.Object and the others: the
+// same containers, labels and defaults left to the API), in core/api's
+// types, sent through their JSON.
 
 func (r *Real) createRS(c *script.CreateRS) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	sel, err := script.LabelSelectorOf(c.SelectorText)
+	rs, err := c.Object()
 	if err != nil {
 		return err
-	}
-	replicas := c.Replicas
-	rs := &api.ReplicaSet{
-		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
-			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)}, Spec: api.PodSpec{Containers: scriptContainers()}}},
 	}
 	obj, err := fromAPI[appsv1.ReplicaSet](rs)
 	if err != nil {
@@ -299,13 +298,7 @@ func (r *Real) createRC(c *script.CreateRC) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	replicas := c.Replicas
-	tmpl := api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)}, Spec: api.PodSpec{Containers: scriptContainers()}}
-	rc := &api.ReplicationController{
-		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec:     api.ReplicationControllerSpec{Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector), Template: &tmpl},
-	}
-	obj, err := fromAPI[corev1.ReplicationController](rc)
+	obj, err := fromAPI[corev1.ReplicationController](c.Object())
 	if err != nil {
 		return err
 	}
@@ -317,33 +310,9 @@ func (r *Real) createDeploy(c *script.CreateDeploy) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	sel, err := script.LabelSelectorOf(c.SelectorText)
+	d, err := c.Object()
 	if err != nil {
 		return err
-	}
-	replicas := c.Replicas
-	d := &api.Deployment{
-		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.DeploymentSpec{
-			Replicas: &replicas, Selector: sel, MinReadySeconds: c.MinReadySeconds, Paused: c.Paused,
-			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: c.Image}}}},
-			Strategy:                api.DeploymentStrategy{Type: c.Strategy},
-			RevisionHistoryLimit:    c.RevisionHistoryLimit,
-			ProgressDeadlineSeconds: c.ProgressDeadlineSeconds,
-		},
-	}
-	if c.MaxSurge != "" || c.MaxUnavailable != "" {
-		ru := &api.RollingUpdateDeployment{}
-		if c.MaxSurge != "" {
-			v := api.ParseIntOrString(c.MaxSurge)
-			ru.MaxSurge = &v
-		}
-		if c.MaxUnavailable != "" {
-			v := api.ParseIntOrString(c.MaxUnavailable)
-			ru.MaxUnavailable = &v
-		}
-		d.Spec.Strategy.RollingUpdate = ru
 	}
 	obj, err := fromAPI[appsv1.Deployment](d)
 	if err != nil {
@@ -360,47 +329,18 @@ func (r *Real) createPod(c *script.CreatePod) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	phase := c.Phase
-	if c.Ready && phase == "" {
-		phase = api.PodRunning
+	pod, phase, err := c.Object()
+	if err != nil {
+		return err
 	}
-	if c.Ready && phase != api.PodRunning {
-		return errors.New("--ready needs --phase=Running: only a running pod can be Ready")
-	}
-	pod := &api.Pod{Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.Labels)},
-		Spec: api.PodSpec{Containers: scriptContainers(), NodeName: c.Node}}
 	obj, err := fromAPI[corev1.Pod](pod)
 	if err != nil {
 		return err
 	}
-	created, err := r.c.CoreV1().Pods(c.Namespace).Create(r.ctx, obj, metav1.CreateOptions{})
-	if err != nil || phase == "" {
+	if _, err := r.c.CoreV1().Pods(c.Namespace).Create(r.ctx, obj, metav1.CreateOptions{}); err != nil || phase == "" {
 		return err
 	}
-	now := metav1.Now()
-	st := corev1.PodStatus{Phase: corev1.PodPhase(phase)}
-	if phase == api.PodRunning {
-		ready := corev1.ConditionFalse
-		if c.Ready {
-			ready = corev1.ConditionTrue
-		}
-		started := true
-		st.StartTime = &now
-		st.Conditions = []corev1.PodCondition{
-			{Type: "PodReadyToStartContainers", Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodReady, Status: ready, LastTransitionTime: now},
-			{Type: corev1.ContainersReady, Status: ready, LastTransitionTime: now},
-		}
-		if c.Node != "" {
-			st.Conditions = append(st.Conditions, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now})
-		}
-		for _, ct := range created.Spec.Containers {
-			st.ContainerStatuses = append(st.ContainerStatuses, corev1.ContainerStatus{Name: ct.Name, Image: ct.Image, Ready: c.Ready, Started: &started,
-				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
-		}
-	}
-	patch, err := json.Marshal(map[string]any{"status": st})
+	patch, err := json.Marshal(map[string]any{"status": script.StartedPodStatus(phase, c.Ready, c.Node != "", time.Now())})
 	if err != nil {
 		return err
 	}
