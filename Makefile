@@ -97,9 +97,9 @@ test: lint typecheck jstest $(E2E_MODULES) ## lint, the page's JavaScript types 
 # takes on k8s.io/kubernetes; its first build takes minutes and a few GB of
 # build cache, later ones reuse the cache. Each script runs in a process of
 # its own, PARITY_JOBS at a time: a plane mostly waits on real time
-# (kubelet delays, grace periods, advance), so three overlap well on two
+# (kubelet delays, grace periods, advance), so four overlap well on two
 # cores. parity's own tests (the planted difference among them) run last.
-PARITY_JOBS ?= 3
+PARITY_JOBS ?= 4
 PARITY_SCRIPTS := $(wildcard lessons/*.txtar) $(filter-out core/script/testdata/errors.txt,$(wildcard core/script/testdata/*.txt))
 parity: ## every lesson and golden script on rlab and on a real control plane, compared; then parity's own tests
 	cd parity && $(GO) build -o ../tmp/parity/parity ./cmd/parity

@@ -57,6 +57,24 @@ type Real struct {
 	baseline map[string]plane.QueueActivity
 	// trails records the deletions the API server's watches show.
 	trails *realTrails
+	// moment is the time, to the second, of the script's current moment,
+	// "" until a command needs it (restartStamp) and again after each
+	// command that lets time pass.
+	moment string
+}
+
+// restartStamp is the time kubectl rollout restart writes, to the second.
+// On rlab's clock, the commands between two that let time pass (advance,
+// stabilize, step, until sync) happen at one moment, so a restart given
+// twice among them is refused there ("already been triggered within the
+// past second"); on the plane the wall clock can cross a second between
+// the two. So the runner keeps one moment until time is let pass, and takes
+// the wall clock's time for the next.
+func (r *Real) restartStamp() string {
+	if r.moment == "" {
+		r.moment = time.Now().UTC().Format(time.RFC3339)
+	}
+	return r.moment
 }
 
 // NotComparable is a command that has no meaning on a real cluster: a
@@ -136,6 +154,10 @@ func (r *Real) ensureNamespace(ns string) error {
 // Run carries out one command. It returns a *NotComparable for what has no
 // meaning on a cluster, and the API's error for a refused request.
 func (r *Real) Run(cmd script.Command) error {
+	switch cmd.(type) {
+	case *script.Advance, *script.Stabilize, *script.Step, *script.UntilSync:
+		r.moment = ""
+	}
 	switch c := cmd.(type) {
 	case *script.Seed:
 		r.rand = rand.New(rand.NewPCG(c.Value, c.Value))
@@ -207,7 +229,7 @@ func (r *Real) Run(cmd script.Command) error {
 			if d.Spec.Paused {
 				return fmt.Errorf("deployments.apps %q can't restart paused deployment (run rollout resume first)", d.Name)
 			}
-			now := time.Now().UTC().Format(time.RFC3339)
+			now := r.restartStamp()
 			if d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] == now {
 				return fmt.Errorf("failed to create patch for %s: if restart has already been triggered within the past second, please wait before attempting to trigger another", d.Name)
 			}

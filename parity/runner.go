@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -430,8 +431,9 @@ type past struct {
 	// simulated time pins down (after advance, step or until sync, before
 	// a stabilize). From then on the worlds reach their rest by different
 	// paths: how many pods each ReplicaSet made or deleted on the way, and
-	// so the Events and the writes (generations) that count them, depend
-	// on how far each world had got at that moment.
+	// so the Events and the writes (generations) that count them, and the
+	// Deployment's size each old ReplicaSet was last scaled at, depend on
+	// how far each world had got at that moment.
 	timed string
 }
 
@@ -446,16 +448,23 @@ func (p past) excuse(l Line) string {
 			", a moment only simulated time pins down"
 	case p.timed != "" && strings.HasPrefix(l.Key, "deletions: "):
 		return "deletions are history: how many objects of each owner were deleted on the way depends on the moment the script acted at " + p.timed
-	case p.timed != "" && generationsOnly(l):
-		return "generations count the writes on the way, which depend on the moment the script acted at " + p.timed
+	case p.timed != "" && pathOnly(l):
+		return "generations count the writes on the way, and a ReplicaSet's desired-replicas and max-replicas record the Deployment's size " +
+			"when the controller last scaled it (setReplicasAnnotations, pkg/controller/deployment/util/deployment_util.go); " +
+			"both depend on the moment the script acted at " + p.timed
 	}
 	return ""
 }
 
-// generationsOnly reports whether two lines of state differ only in their
-// generation counters.
-func generationsOnly(l Line) bool {
-	return l.Sim != "" && l.Real != "" && withoutGenerations(l.Sim) == withoutGenerations(l.Real)
+// pathCounters matches what a line of state says of the path to it: the
+// generation counters, and the size annotations the Deployment controller
+// writes on a ReplicaSet each time it scales it.
+var pathCounters = regexp.MustCompile(`(observedGeneration|generation|desired-replicas|max-replicas)=\d+`)
+
+// pathOnly reports whether two lines of state differ only in what they say
+// of the path to them.
+func pathOnly(l Line) bool {
+	return l.Sim != "" && l.Real != "" && pathCounters.ReplaceAllString(l.Sim, "$1=*") == pathCounters.ReplaceAllString(l.Real, "$1=*")
 }
 
 func checkpoint(ctx context.Context, real *Real, sess *script.Session, simTr *simTrails, src script.Source, taint, taintedBy string, inFlight bool,
