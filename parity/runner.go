@@ -354,7 +354,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 				// A fault ends when nothing of it is left in force (healed,
 				// or spent: a counted rule that has failed all it was to,
 				// events dropped and the informer listed again since).
-				if taint != "history" && FaultsInForce(sess.World()) == "" {
+				if FaultsInForce(sess.World()) == "" {
 					taint, taintedBy = "", ""
 				}
 			}
@@ -382,7 +382,7 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 	// by the runner, so that its end is compared at rest too. Not while a
 	// fault is in force: the simulator's world at rest then is not one a
 	// real cluster has.
-	if _, last := lastCommand(s).(*script.Stabilize); !last && cp.Comparable != AtRest && taint != "fault" && FaultsInForce(sess.World()) == "" {
+	if _, last := lastCommand(s).(*script.Stabilize); !last && cp.Comparable != AtRest && FaultsInForce(sess.World()) == "" {
 		settle := &script.Stabilize{}
 		simErr, realErr := sess.Run(settle), real.Run(settle)
 		if err := simTr.catchUp(sess.World()); err != nil {

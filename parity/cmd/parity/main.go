@@ -22,6 +22,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +35,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/parity"
 	"github.com/reconcilelab/rlab/parity/plane"
 )
@@ -211,7 +213,7 @@ func runChildren(paths []string, jobs int, passOn []string) runOutcome {
 		})
 	}
 	go func() {
-		for i := range paths {
+		for _, i := range longestFirst(paths) {
 			next <- i
 		}
 		close(next)
@@ -276,4 +278,27 @@ func maxRSS(ps *os.ProcessState) int64 {
 		return ru.Maxrss << 10 // kilobytes on Linux
 	}
 	return 0
+}
+
+// longestFirst orders the scripts to start, those that wait longest first
+// (by the time their advance commands wait), so that a long one does not
+// start last and keep the run going alone: deploy-commands.txt advances 90
+// seconds, lesson 12 60.
+func longestFirst(paths []string) []int {
+	waits := make([]time.Duration, len(paths))
+	order := make([]int, len(paths))
+	for i, path := range paths {
+		order[i] = i
+		s, err := parity.Load(path)
+		if err != nil {
+			continue // its child reports the error
+		}
+		for _, c := range s.Commands {
+			if a, ok := c.(*script.Advance); ok {
+				waits[i] += a.D
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(waits[b], waits[a]) })
+	return order
 }
