@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -296,17 +297,25 @@ func (r *Real) config(c *script.Config) error {
 
 // --- Creating ----------------------------------------------------------------
 
-// The objects are core/script's own (CreateRS.Object and the others: the
-// same containers, labels and defaults left to the API), in core/api's
-// types, sent through their JSON.
+// The objects are built as core/script builds them (the same containers,
+// labels and defaults left to the API), in core/api's types, and sent
+// through their JSON.
+
+func scriptContainers() []api.Container { return []api.Container{{Name: "nginx", Image: "nginx"}} }
 
 func (r *Real) createRS(c *script.CreateRS) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	rs, err := c.Object()
+	sel, err := script.LabelSelectorOf(c.SelectorText)
 	if err != nil {
 		return err
+	}
+	replicas := c.Replicas
+	rs := &api.ReplicaSet{
+		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
+		Spec: api.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
+			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)}, Spec: api.PodSpec{Containers: scriptContainers()}}},
 	}
 	obj, err := fromAPI[appsv1.ReplicaSet](rs)
 	if err != nil {
@@ -320,7 +329,13 @@ func (r *Real) createRC(c *script.CreateRC) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	obj, err := fromAPI[corev1.ReplicationController](c.Object())
+	replicas := c.Replicas
+	tmpl := api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)}, Spec: api.PodSpec{Containers: scriptContainers()}}
+	rc := &api.ReplicationController{
+		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
+		Spec:     api.ReplicationControllerSpec{Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector), Template: &tmpl},
+	}
+	obj, err := fromAPI[corev1.ReplicationController](rc)
 	if err != nil {
 		return err
 	}
@@ -332,9 +347,33 @@ func (r *Real) createDeploy(c *script.CreateDeploy) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	d, err := c.Object()
+	sel, err := script.LabelSelectorOf(c.SelectorText)
 	if err != nil {
 		return err
+	}
+	replicas := c.Replicas
+	d := &api.Deployment{
+		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
+		Spec: api.DeploymentSpec{
+			Replicas: &replicas, Selector: sel, MinReadySeconds: c.MinReadySeconds, Paused: c.Paused,
+			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: c.Image}}}},
+			Strategy:                api.DeploymentStrategy{Type: c.Strategy},
+			RevisionHistoryLimit:    c.RevisionHistoryLimit,
+			ProgressDeadlineSeconds: c.ProgressDeadlineSeconds,
+		},
+	}
+	if c.MaxSurge != "" || c.MaxUnavailable != "" {
+		ru := &api.RollingUpdateDeployment{}
+		if c.MaxSurge != "" {
+			v := api.ParseIntOrString(c.MaxSurge)
+			ru.MaxSurge = &v
+		}
+		if c.MaxUnavailable != "" {
+			v := api.ParseIntOrString(c.MaxUnavailable)
+			ru.MaxUnavailable = &v
+		}
+		d.Spec.Strategy.RollingUpdate = ru
 	}
 	obj, err := fromAPI[appsv1.Deployment](d)
 	if err != nil {
@@ -351,18 +390,47 @@ func (r *Real) createPod(c *script.CreatePod) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	pod, phase, err := c.Object()
-	if err != nil {
-		return err
+	phase := c.Phase
+	if c.Ready && phase == "" {
+		phase = api.PodRunning
 	}
+	if c.Ready && phase != api.PodRunning {
+		return errors.New("--ready needs --phase=Running: only a running pod can be Ready")
+	}
+	pod := &api.Pod{Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.Labels)},
+		Spec: api.PodSpec{Containers: scriptContainers(), NodeName: c.Node}}
 	obj, err := fromAPI[corev1.Pod](pod)
 	if err != nil {
 		return err
 	}
-	if _, err := r.c.CoreV1().Pods(c.Namespace).Create(r.ctx, obj, metav1.CreateOptions{}); err != nil || phase == "" {
+	created, err := r.c.CoreV1().Pods(c.Namespace).Create(r.ctx, obj, metav1.CreateOptions{})
+	if err != nil || phase == "" {
 		return err
 	}
-	patch, err := json.Marshal(map[string]any{"status": script.StartedPodStatus(phase, c.Ready, c.Node != "", time.Now())})
+	now := metav1.Now()
+	st := corev1.PodStatus{Phase: corev1.PodPhase(phase)}
+	if phase == api.PodRunning {
+		ready := corev1.ConditionFalse
+		if c.Ready {
+			ready = corev1.ConditionTrue
+		}
+		started := true
+		st.StartTime = &now
+		st.Conditions = []corev1.PodCondition{
+			{Type: "PodReadyToStartContainers", Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodReady, Status: ready, LastTransitionTime: now},
+			{Type: corev1.ContainersReady, Status: ready, LastTransitionTime: now},
+		}
+		if c.Node != "" {
+			st.Conditions = append(st.Conditions, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now})
+		}
+		for _, ct := range created.Spec.Containers {
+			st.ContainerStatuses = append(st.ContainerStatuses, corev1.ContainerStatus{Name: ct.Name, Image: ct.Image, Ready: c.Ready, Started: &started,
+				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
+		}
+	}
+	patch, err := json.Marshal(map[string]any{"status": st})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package script
 
 import (
-	"errors"
 	"maps"
 	"slices"
 	"strconv"
@@ -504,29 +503,19 @@ func podTemplate(labels map[string]string) api.PodTemplateSpec {
 	}
 }
 
-// Object builds the ReplicaSet the command creates, as it is sent: what
-// the API server defaults is left out. The parity runner sends the same
-// object to a real API server.
-func (c *CreateRS) Object() (*api.ReplicaSet, error) {
+func (c *CreateRS) run(s *Session) error {
+	what := "create rs " + c.Name
 	sel, err := LabelSelectorOf(c.SelectorText)
 	if err != nil {
-		return nil, err
+		return failure(c, what+": "+err.Error())
 	}
 	replicas := c.Replicas
-	return &api.ReplicaSet{
+	rs := &api.ReplicaSet{
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
 		Spec: api.ReplicaSetSpec{
 			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
 			Template: podTemplate(c.TemplateLabels),
 		},
-	}, nil
-}
-
-func (c *CreateRS) run(s *Session) error {
-	what := "create rs " + c.Name
-	rs, err := c.Object()
-	if err != nil {
-		return failure(c, what+": "+err.Error())
 	}
 	return s.create(c, what, rs)
 }
@@ -537,18 +526,9 @@ func (c *CreateRS) run(s *Session) error {
 // fills in the other bound.
 func (c *CreateDeploy) run(s *Session) error {
 	what := "create deploy " + c.Name
-	d, err := c.Object()
-	if err != nil {
-		return failure(c, what+": "+err.Error())
-	}
-	return s.create(c, what, d)
-}
-
-// Object builds the Deployment the command creates, as it is sent.
-func (c *CreateDeploy) Object() (*api.Deployment, error) {
 	sel, err := LabelSelectorOf(c.SelectorText)
 	if err != nil {
-		return nil, err
+		return failure(c, what+": "+err.Error())
 	}
 	replicas := c.Replicas
 	d := &api.Deployment{
@@ -576,7 +556,7 @@ func (c *CreateDeploy) Object() (*api.Deployment, error) {
 		}
 		d.Spec.Strategy.RollingUpdate = ru
 	}
-	return d, nil
+	return s.create(c, what, d)
 }
 
 func copyInt32(p *int32) *int32 {
@@ -587,48 +567,32 @@ func copyInt32(p *int32) *int32 {
 	return &v
 }
 
-// Object builds the ReplicationController the command creates, as it is
-// sent.
-func (c *CreateRC) Object() *api.ReplicationController {
+func (c *CreateRC) run(s *Session) error {
 	replicas, template := c.Replicas, podTemplate(c.TemplateLabels)
-	return &api.ReplicationController{
+	rc := &api.ReplicationController{
 		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
 		Spec: api.ReplicationControllerSpec{
 			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector),
 			Template: &template,
 		},
 	}
-}
-
-func (c *CreateRC) run(s *Session) error {
-	return s.create(c, "create rc "+c.Name, c.Object())
-}
-
-// Object builds the bare pod the command creates, as it is sent, and the
-// phase its status is to be written with next ("" for none: the kubelet
-// reports it). An API server ignores a status sent with a create, so a pod
-// created with --phase takes two requests.
-func (c *CreatePod) Object() (*api.Pod, string, error) {
-	phase := c.Phase
-	if c.Ready && phase == "" {
-		phase = api.PodRunning
-	}
-	if c.Ready && phase != api.PodRunning {
-		return nil, "", errors.New("--ready needs --phase=Running: only a running pod can be Ready")
-	}
-	return &api.Pod{
-		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.Labels)},
-		Spec:     api.PodSpec{Containers: podContainers(), NodeName: c.Node},
-	}, phase, nil
+	return s.create(c, "create rc "+c.Name, rc)
 }
 
 // run creates a bare pod. With --phase or --ready, a second request
 // writes the status it starts with, as a kubelet would have reported it.
 func (c *CreatePod) run(s *Session) error {
 	what := "create pod " + c.Name
-	pod, phase, err := c.Object()
-	if err != nil {
-		return failure(c, what+": "+err.Error())
+	phase := c.Phase
+	if c.Ready && phase == "" {
+		phase = api.PodRunning
+	}
+	if c.Ready && phase != api.PodRunning {
+		return failure(c, what+": --ready needs --phase=Running: only a running pod can be Ready")
+	}
+	pod := &api.Pod{
+		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.Labels)},
+		Spec:     api.PodSpec{Containers: podContainers(), NodeName: c.Node},
 	}
 	if phase == "" {
 		return s.create(c, what, pod)
@@ -650,7 +614,7 @@ func (c *CreatePod) run(s *Session) error {
 		}
 		upd := o.(*api.Pod).DeepCopy()
 		upd.Metadata.ResourceVersion = ""
-		upd.Status = StartedPodStatus(phase, ready, node != "", w.Kernel.Wall())
+		upd.Status = startedStatus(phase, ready, node != "", w.Kernel.Wall())
 		return []apistore.Request{{Verb: apistore.VerbUpdate, Kind: api.KindPod, Subresource: apistore.SubresourceStatus, Object: upd}}, nil
 	})
 	if err != nil {
@@ -663,10 +627,9 @@ func (c *CreatePod) run(s *Session) error {
 	return nil
 }
 
-// StartedPodStatus is the status of a bare pod created with --phase (and
-// --ready), as its kubelet would have reported it at now; bound says it
-// names its node.
-func StartedPodStatus(phase string, ready, bound bool, now time.Time) api.PodStatus {
+// startedStatus is the status of a bare pod created with --phase (and
+// --ready), as its kubelet would have reported it at now.
+func startedStatus(phase string, ready, bound bool, now time.Time) api.PodStatus {
 	st := api.PodStatus{Phase: phase}
 	if phase != api.PodRunning {
 		return st
