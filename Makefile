@@ -36,7 +36,7 @@ STATICCHECK := $(or $(shell command -v staticcheck 2>/dev/null),$(GOBIN_DIR)/sta
 # as oracles are //go:build !js: they run, and are linted, natively.
 JS_PACKAGES := ./wasm/... ./core/... ./lessons/...
 
-.PHONY: help wasm run lint test jstest typecheck bench fuzz clean
+.PHONY: help wasm run lint test parity jstest typecheck bench fuzz clean
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -86,6 +86,25 @@ test: lint typecheck jstest $(E2E_MODULES) ## lint, the page's JavaScript types 
 	$(GO) test -timeout 30m ./...
 	CGO_ENABLED=1 $(GO) test -race $$($(GO) list ./... | grep -Ev '/core(/|$$)|/e2e$$|/lessons$$')
 	PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(JS_PACKAGES)
+
+# make parity runs every lesson and every golden script on rlab and on a
+# real control plane (etcd, kube-apiserver and the real controllers of
+# Kubernetes v1.31.14, in one process: parity/README.md), and fails on a
+# difference the table of known divergences does not explain, or on a row
+# of that table that no script needs any more (-check-table). errors.txt is
+# the one golden script left out: it is a script of parse errors, with
+# nothing to run. parity/ is a module of its own, so the main module never
+# takes on k8s.io/kubernetes; its first build takes minutes and a few GB of
+# build cache, later ones reuse the cache. Each script runs in a process of
+# its own, PARITY_JOBS at a time: a plane mostly waits on real time
+# (kubelet delays, grace periods, advance), so four overlap well on two
+# cores. parity's own tests (the planted difference among them) run last.
+PARITY_JOBS ?= 4
+PARITY_SCRIPTS := $(wildcard lessons/*.txtar) $(filter-out core/script/testdata/errors.txt,$(wildcard core/script/testdata/*.txt))
+parity: ## every lesson and golden script on rlab and on a real control plane, compared; then parity's own tests
+	cd parity && $(GO) build -o ../tmp/parity/parity ./cmd/parity
+	cd parity && ../tmp/parity/parity -j $(PARITY_JOBS) -check-table $(addprefix ../,$(PARITY_SCRIPTS))
+	cd parity && $(GO) test -count=1 ./...
 
 # The page's pure JavaScript (share links, the timeline's list, Markdown,
 # offsets, progress files), under node's own test runner: jstest/*.test.mjs

@@ -40,7 +40,16 @@
 // Each line holds the fields a learner reads: spec.replicas, the status
 // counters, observedGeneration and generation, conditions (type, status,
 // reason), owner, the Deployment annotations, deletion and finalizers.
-// Expects are evaluated on both sides with the same parsed FieldChecks.
+// Expects are evaluated on both sides with core/script's own checks
+// (script.CheckObjects).
+//
+// A state says what is left, not how: so both sides' watch events are
+// recorded too (Trails), and each deletion's path, from its first event with
+// a deletionTimestamp to DELETED, is a line of state as well. A store that
+// sent only DELETED for a pod deleted with grace period 0, where a real API
+// server sends MODIFIED first, leaves the same state and a different path;
+// a test plants exactly that in rlab's side (plantedSimFault, set only by
+// tests) and sees the runner disagree.
 //
 // # Which differences count
 //
@@ -49,11 +58,20 @@
 // difference there disagrees unless the table of known divergences
 // (KnownDivergences, also in README.md) explains it. A checkpoint in flight
 // (after a change, before a stabilize) depends on timing, simulated on one
-// side, real on the other; one after a simulator-only fault or stepping,
-// until the next stabilize after a heal, has no real counterpart. A command
-// that changes the world after advance, step or until sync and before a
-// stabilize acts at a moment that only simulated time pins down: from then
-// on the two worlds may have different pasts, and no checkpoint counts.
-// These are shown, not counted; so are the Events a fault caused, after it
-// is healed. A command refused by one side only always counts.
+// side, real on the other; one after stepping or a watch delay, until the
+// next stabilize, or after a simulator-only fault, until a stabilize finds
+// nothing of it in force (FaultsInForce), has no real counterpart. These are
+// shown, not counted; so are the Events a fault caused, after it ended. A
+// command that changes the world after advance, step or until sync and
+// before a stabilize acts at a moment that only simulated time pins down:
+// the two worlds then reach their rest by different paths, so at rest their
+// Events, deletions, generation counters and a ReplicaSet's size
+// annotations are shown, not counted, and the rest of their states must
+// agree. A script that ends in flight is
+// stabilized by the runner on both sides and compared at rest once more. A
+// command refused by one side only always counts.
+//
+// The table of known divergences is guarded both ways: a difference no row
+// explains disagrees, and Result.KnownRowsUsed says which rows a run needed,
+// so that the command's -check-table fails on a row no script needs.
 package parity

@@ -1,7 +1,9 @@
 package parity
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -41,12 +43,52 @@ func withoutGenerations(s string) string { return generations.ReplaceAllString(s
 
 // KnownDivergence returns why a difference is known, or "".
 func KnownDivergence(l Line) string {
-	for _, k := range KnownDivergences {
-		if k.Match(l) {
-			return k.Why
-		}
+	if i := knownRow(l); i >= 0 {
+		return KnownDivergences[i].Why
 	}
 	return ""
+}
+
+// knownRow returns the index of the first row that explains a difference,
+// or -1.
+func knownRow(l Line) int {
+	for i, k := range KnownDivergences {
+		if k.Match(l) {
+			return i
+		}
+	}
+	return -1
+}
+
+// KnownRowsUsed lists the rows of the table (indexes into
+// KnownDivergences, sorted) that explained a difference in a checkpoint
+// that counts. A row that no script needs any more is one the table must
+// lose: the runner's -check-table fails on it.
+func (r *Result) KnownRowsUsed() []int {
+	used := map[int]bool{}
+	for _, c := range r.Checkpoints {
+		if !c.Counts() {
+			continue
+		}
+		for _, l := range c.Known {
+			if i := knownRow(l); i >= 0 {
+				used[i] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(used))
+}
+
+// UnusedKnownDivergences returns the rows of the table (indexes into
+// KnownDivergences) that are not in used.
+func UnusedKnownDivergences(used []int) []int {
+	var out []int
+	for i := range KnownDivergences {
+		if !slices.Contains(used, i) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // keyHas is a Match for the differences whose key holds all the words.

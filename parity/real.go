@@ -56,6 +56,26 @@ type Real struct {
 	// executor started, at rest: the metrics are the process's, and a plane
 	// stopped before this one may have left its counts behind.
 	baseline map[string]plane.QueueActivity
+	// trails records the deletions the API server's watches show.
+	trails *realTrails
+	// moment is the time, to the second, of the script's current moment,
+	// "" until a command needs it (restartStamp) and again after each
+	// command that lets time pass.
+	moment string
+}
+
+// restartStamp is the time kubectl rollout restart writes, to the second.
+// On rlab's clock, the commands between two that let time pass (advance,
+// stabilize, step, until sync) happen at one moment, so a restart given
+// twice among them is refused there ("already been triggered within the
+// past second"); on the plane the wall clock can cross a second between
+// the two. So the runner keeps one moment until time is let pass, and takes
+// the wall clock's time for the next.
+func (r *Real) restartStamp() string {
+	if r.moment == "" {
+		r.moment = time.Now().UTC().Format(time.RFC3339)
+	}
+	return r.moment
 }
 
 // NotComparable is a command that has no meaning on a real cluster: a
@@ -104,11 +124,17 @@ func NewReal(ctx context.Context, p *plane.Plane, seed uint64, scale float64, ru
 		return nil, err
 	}
 	r.baseline = base
+	if r.trails, err = watchTrails(ctx, p.Client); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
-// Close stops the executor's watch.
-func (r *Real) Close() { close(r.stop) }
+// Close stops the executor's watches.
+func (r *Real) Close() {
+	close(r.stop)
+	r.trails.close()
+}
 
 func (r *Real) scaled(d time.Duration) time.Duration { return time.Duration(float64(d) * r.scale) }
 
@@ -129,6 +155,10 @@ func (r *Real) ensureNamespace(ns string) error {
 // Run carries out one command. It returns a *NotComparable for what has no
 // meaning on a cluster, and the API's error for a refused request.
 func (r *Real) Run(cmd script.Command) error {
+	switch cmd.(type) {
+	case *script.Advance, *script.Stabilize, *script.Step, *script.UntilSync:
+		r.moment = ""
+	}
 	switch c := cmd.(type) {
 	case *script.Seed:
 		r.rand = rand.New(rand.NewPCG(c.Value, c.Value))
@@ -200,7 +230,7 @@ func (r *Real) Run(cmd script.Command) error {
 			if d.Spec.Paused {
 				return fmt.Errorf("deployments.apps %q can't restart paused deployment (run rollout resume first)", d.Name)
 			}
-			now := time.Now().UTC().Format(time.RFC3339)
+			now := r.restartStamp()
 			if d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] == now {
 				return fmt.Errorf("failed to create patch for %s: if restart has already been triggered within the past second, please wait before attempting to trigger another", d.Name)
 			}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -257,9 +259,9 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 	}
 	defer real.Close()
 	sess := script.NewSession(script.Options{SnapshotEvery: -1})
+	simTr := newSimTrails()
 
 	taint, taintedBy := "", ""
-	faulty := false
 	// timed is set by advance, step and until sync, and cleared by
 	// stabilize: the world is at a moment that simulated time pins down
 	// and real time does not. history is the first input given at such a
@@ -271,12 +273,9 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 	inFlight := false
 	for _, cmd := range s.Commands {
 		src := cmd.Src()
-		if history != "" && taint == "" {
-			taint, taintedBy = "history", history
-		}
 		if IsExpect(cmd) {
 			simErr := sess.Run(cmd)
-			cp, err := checkpoint(ctx, real, sess, src, taint, taintedBy, inFlight, faultHistory)
+			cp, err := checkpoint(ctx, real, sess, simTr, src, taint, taintedBy, inFlight, past{fault: faultHistory, timed: history})
 			if err != nil {
 				return nil, err
 			}
@@ -286,47 +285,76 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 				return nil, err
 			}
 			cp.RealErr = Expect(cmd, r, real.creationOrder)
-			if _, ok := cmd.(*script.ExpectEvents); ok && faultHistory != "" {
-				cp.ExpectExcuse = "it counts Events, and " + faultHistory + " made some that only the simulator has"
+			if _, ok := cmd.(*script.ExpectEvents); ok {
+				switch {
+				case faultHistory != "":
+					cp.ExpectExcuse = "it counts Events, and " + faultHistory + " made some that only the simulator has"
+				case history != "":
+					cp.ExpectExcuse = "it counts Events, and the script acted at " + history + ", a moment only simulated time pins down"
+				}
 			}
 			res.addCheckpoint(cp)
 			continue
 		}
+		atTimedMoment := ""
 		switch cmd.(type) {
 		case *script.Advance, *script.Step, *script.UntilSync:
 			timed = src.Pos.String() + " " + src.Text
 		case *script.Stabilize:
 		default:
 			if changesWorld(cmd) && timed != "" && history == "" {
-				history = src.Pos.String() + " " + src.Text + " (after " + timed + ")"
+				atTimedMoment = src.Pos.String() + " " + src.Text + " (after " + timed + ")"
 			}
 		}
 		simErr := sess.Run(cmd)
+		if err := simTr.catchUp(sess.World()); err != nil {
+			return nil, err
+		}
 		realErr := real.Run(cmd)
 		var nc *NotComparable
 		switch {
 		case errors.As(realErr, &nc):
 			res.addSkipped(Skipped{Pos: src.Pos, Text: src.Text, Reason: nc.Reason})
 			realErr = nil
-			switch cmd.(type) {
+			// A simulator-only command does nothing on the plane, so when
+			// it comes does not give the two worlds different pasts; what
+			// it does to the simulator's is the taint below.
+			atTimedMoment = ""
+			switch c := cmd.(type) {
 			case *script.Step, *script.UntilSync:
 				taint, taintedBy = "stepping", src.Pos.String()+" "+src.Text
-			case *script.Fail, *script.WatchFault:
+			case *script.WatchFault:
 				taint, taintedBy = "fault", src.Pos.String()+" "+src.Text
-				faulty = true
+				if c.Action == script.WatchDelay {
+					// A delay changes when the informer hears of a change,
+					// not what it hears: at rest everything delayed has
+					// arrived, so a stabilize ends this taint like
+					// stepping's, and its Events are the controllers' own.
+					taint = "delay"
+					break
+				}
 				if faultHistory == "" {
 					faultHistory = taintedBy
 				}
-			case *script.Heal:
-				faulty = false
+			case *script.Fail:
+				taint, taintedBy = "fault", src.Pos.String()+" "+src.Text
+				if faultHistory == "" {
+					faultHistory = taintedBy
+				}
 			}
 		case (simErr == nil) != (realErr == nil):
 			res.addRefusal(Refusal{Pos: src.Pos, Text: src.Text, SimErr: simErr, RealErr: realErr})
 		}
+		if atTimedMoment != "" {
+			history = atTimedMoment
+		}
 		if _, ok := cmd.(*script.Stabilize); ok {
 			if realErr == nil && simErr == nil {
 				inFlight, timed = false, ""
-				if !faulty && history == "" {
+				// A fault ends when nothing of it is left in force (healed,
+				// or spent: a counted rule that has failed all it was to,
+				// events dropped and the informer listed again since).
+				if FaultsInForce(sess.World()) == "" {
 					taint, taintedBy = "", ""
 				}
 			}
@@ -338,20 +366,39 @@ func Compare(name string, s *script.Script, opts Options) (*Result, error) {
 			res.SimStopped = simErr
 		}
 	}
-	if history != "" && taint == "" {
-		taint, taintedBy = "history", history
-	}
 	end := script.Source{Text: "(the end of the script)"}
 	if n := len(s.Commands); n > 0 {
 		end.Pos = s.Commands[n-1].Src().Pos
 		end.Pos.Line++
 		end.Pos.Col = 1
 	}
-	cp, err := checkpoint(ctx, real, sess, end, taint, taintedBy, inFlight, faultHistory)
+	cp, err := checkpoint(ctx, real, sess, simTr, end, taint, taintedBy, inFlight, past{fault: faultHistory, timed: history})
 	if err != nil {
 		return nil, err
 	}
 	res.addCheckpoint(cp)
+	// A script that ends in flight or after stepping (lesson 12 ends on
+	// advance 60s, the views script on step 10) is stabilized on both sides
+	// by the runner, so that its end is compared at rest too. Not while a
+	// fault is in force: the simulator's world at rest then is not one a
+	// real cluster has.
+	if _, last := lastCommand(s).(*script.Stabilize); !last && cp.Comparable != AtRest && FaultsInForce(sess.World()) == "" {
+		settle := &script.Stabilize{}
+		simErr, realErr := sess.Run(settle), real.Run(settle)
+		if err := simTr.catchUp(sess.World()); err != nil {
+			return nil, err
+		}
+		if simErr != nil || realErr != nil {
+			res.addRefusal(Refusal{Pos: end.Pos, Text: "stabilize (added by the runner at the end)", SimErr: simErr, RealErr: realErr})
+		} else {
+			end.Text = "(the end of the script, after a stabilize the runner adds)"
+			cp, err := checkpoint(ctx, real, sess, simTr, end, "", "", false, past{fault: faultHistory, timed: history})
+			if err != nil {
+				return nil, err
+			}
+			res.addCheckpoint(cp)
+		}
+	}
 	res.HeapAfter = plane.HeapInUse()
 	res.Elapsed = time.Since(began)
 	return res, nil
@@ -367,12 +414,65 @@ func changesWorld(cmd script.Command) bool {
 	return !IsExpect(cmd)
 }
 
-func checkpoint(ctx context.Context, real *Real, sess *script.Session, src script.Source, taint, taintedBy string, inFlight bool,
-	faultHistory string) (Checkpoint, error) {
+// lastCommand returns a script's last command, or nil.
+func lastCommand(s *script.Script) script.Command {
+	if len(s.Commands) == 0 {
+		return nil
+	}
+	return s.Commands[len(s.Commands)-1]
+}
+
+// past names what in a run's past makes some of its history differ between
+// the two worlds, though their states at rest agree.
+type past struct {
+	// fault is the first simulator-only fault: the Events it caused stay.
+	fault string
+	// timed is the first command that changed the world at a moment only
+	// simulated time pins down (after advance, step or until sync, before
+	// a stabilize). From then on the worlds reach their rest by different
+	// paths: how many pods each ReplicaSet made or deleted on the way, and
+	// so the Events and the writes (generations) that count them, and the
+	// Deployment's size each old ReplicaSet was last scaled at, depend on
+	// how far each world had got at that moment.
+	timed string
+}
+
+// excuse says why a difference of state at rest comes from the past, or "".
+func (p past) excuse(l Line) string {
+	events := strings.HasPrefix(l.Key, "events: ")
+	switch {
+	case p.fault != "" && events:
+		return "Events are history: these record " + p.fault + ", which only the simulator has"
+	case p.timed != "" && events:
+		return "Events are history: these count what happened after the script acted at " + p.timed +
+			", a moment only simulated time pins down"
+	case p.timed != "" && strings.HasPrefix(l.Key, "deletions: "):
+		return "deletions are history: how many objects of each owner were deleted on the way depends on the moment the script acted at " + p.timed
+	case p.timed != "" && pathOnly(l):
+		return "generations count the writes on the way, and a ReplicaSet's desired-replicas and max-replicas record the Deployment's size " +
+			"when the controller last scaled it (setReplicasAnnotations, pkg/controller/deployment/util/deployment_util.go); " +
+			"both depend on the moment the script acted at " + p.timed
+	}
+	return ""
+}
+
+// pathCounters matches what a line of state says of the path to it: the
+// generation counters, and the size annotations the Deployment controller
+// writes on a ReplicaSet each time it scales it.
+var pathCounters = regexp.MustCompile(`(observedGeneration|generation|desired-replicas|max-replicas)=\d+`)
+
+// pathOnly reports whether two lines of state differ only in what they say
+// of the path to them.
+func pathOnly(l Line) bool {
+	return l.Sim != "" && l.Real != "" && pathCounters.ReplaceAllString(l.Sim, "$1=*") == pathCounters.ReplaceAllString(l.Real, "$1=*")
+}
+
+func checkpoint(ctx context.Context, real *Real, sess *script.Session, simTr *simTrails, src script.Source, taint, taintedBy string, inFlight bool,
+	history past) (Checkpoint, error) {
 	cp := Checkpoint{Pos: src.Pos, Text: src.Text, Comparable: AtRest, Excuses: map[string]string{}}
 	switch {
-	case taint == "history":
-		cp.Comparable, cp.Because = Tainted, "the script acted at "+taintedBy+", a moment only simulated time pins down"
+	case taint == "delay":
+		cp.Comparable, cp.Because = Tainted, "after "+taintedBy+", until a stabilize has let everything delayed arrive"
 	case taint != "":
 		cp.Comparable, cp.Because = Tainted, "after "+taintedBy+", which only the simulator has"
 	case inFlight:
@@ -389,11 +489,18 @@ func checkpoint(ctx context.Context, real *Real, sess *script.Session, src scrip
 		}
 		w = sess.World()
 	}
-	cp.Diff = Diff(StateOf(ReadSim(w, real.namespaces)), StateOf(r))
+	if err := simTr.catchUp(w); err != nil {
+		return cp, err
+	}
+	real.trails.caughtUp(r)
+	simState, realState := StateOf(ReadSim(w, real.namespaces)), StateOf(r)
+	maps.Copy(simState, simTr.State())
+	maps.Copy(realState, real.trails.State())
+	cp.Diff = Diff(simState, realState)
 	for _, l := range cp.Diff {
 		why := KnownDivergence(l)
-		if why == "" && faultHistory != "" && strings.HasPrefix(l.Key, "events: ") {
-			why = "Events are history: these record " + faultHistory + ", which only the simulator has"
+		if why == "" {
+			why = history.excuse(l)
 		}
 		if why != "" {
 			cp.Known = append(cp.Known, l)

@@ -223,17 +223,8 @@ func i32(p *int32) string {
 	return strconv.Itoa(int(*p))
 }
 
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
-}
-
 func podLine(p *api.Pod) string {
-	s := "phase=" + p.Status.Phase + " ready=" + strconv.FormatBool(podReady(p))
+	s := "phase=" + p.Status.Phase + " ready=" + strconv.FormatBool(api.IsPodReady(p))
 	var images []string
 	var restarts int32
 	for _, c := range p.Spec.Containers {

@@ -728,6 +728,14 @@ func objectLines(objs []api.Object) string {
 	return listed(lines)
 }
 
+func (c *ExpectPods) query() countQuery {
+	return countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
+}
+
+func (c *ExpectOwners) query() countQuery {
+	return countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
+}
+
 // run counts the pods that match the selector and every filter.
 func (c *ExpectPods) run(s *Session) error {
 	w := s.w
@@ -738,8 +746,7 @@ func (c *ExpectPods) run(s *Session) error {
 	} else {
 		all = matching(w, Target{Kind: api.KindPod, Namespace: c.Namespace, Selector: c.Selector})
 	}
-	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
-	msg, ok := q.check(c.Text, api.KindPod, all)
+	msg, ok := c.query().check(c.Text, api.KindPod, all)
 	if ok {
 		return nil
 	}
@@ -753,8 +760,7 @@ func (c *ExpectPods) run(s *Session) error {
 // filter.
 func (c *ExpectOwners) run(s *Session) error {
 	all := matching(s.w, Target{Kind: c.Kind, Namespace: c.Namespace, Selector: c.Selector})
-	q := countQuery{namespace: c.Namespace, selector: c.Selector, selectorText: c.SelectorText, count: c.Count, filters: c.Filters}
-	if msg, ok := q.check(c.Text, c.Kind, all); !ok {
+	if msg, ok := c.query().check(c.Text, c.Kind, all); !ok {
 		return failure(c, msg)
 	}
 	return nil
@@ -828,6 +834,11 @@ func (c *ExpectObject) run(s *Session) error {
 			return failure(c, c.Text+": "+notFound(r.Kind, r.Name)+inNamespace(r.Namespace))
 		}
 	}
+	return c.checkFields(obj)
+}
+
+// checkFields checks the fields of the object the expect names.
+func (c *ExpectObject) checkFields(obj api.Object) error {
 	var wrong []string
 	for _, f := range c.Checks {
 		if actual := f.Actual(obj); !f.Holds(actual) {
@@ -880,6 +891,11 @@ func (c *ExpectCondition) run(s *Session) error {
 	if !ok {
 		return failure(c, c.Text+": "+notFound(r.Kind, r.Name)+inNamespace(r.Namespace))
 	}
+	return c.checkConditionOf(obj)
+}
+
+// checkConditionOf checks the condition of the object the expect names.
+func (c *ExpectCondition) checkConditionOf(obj api.Object) error {
 	found := condition{typ: c.Type, status: "absent"}
 	for _, cond := range conditionsOf(obj) {
 		if cond.typ == c.Type {
@@ -1019,9 +1035,15 @@ func eventLine(e *api.Event) string {
 
 // run counts Events, or sums their counts.
 func (c *ExpectEvents) run(s *Session) error {
+	return c.checkEvents(s.w.Store.Objects(api.KindEvent, c.Namespace))
+}
+
+// checkEvents counts the Events among events (those of the expect's
+// namespace) that the expect selects.
+func (c *ExpectEvents) checkEvents(events []api.Object) error {
 	var found []*api.Event
 	total := int64(0)
-	for _, o := range s.w.Store.Objects(api.KindEvent, c.Namespace) {
+	for _, o := range events {
 		e := o.(*api.Event)
 		if c.Reason != nil && !c.Reason.Holds(e.Reason) {
 			continue
