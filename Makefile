@@ -98,12 +98,15 @@ test: lint typecheck jstest $(E2E_MODULES) ## lint, the page's JavaScript types 
 # build cache, later ones reuse the cache. Each script runs in a process of
 # its own, PARITY_JOBS at a time: a plane mostly waits on real time
 # (kubelet delays, grace periods, advance), so four overlap well on two
-# cores. parity's own tests (the planted difference among them) run last.
+# cores. parity's own tests (the planted difference among them) run last,
+# after go vet of the module, which make lint leaves out so that make test
+# need not build k8s.io/kubernetes.
 PARITY_JOBS ?= 4
 PARITY_SCRIPTS := $(wildcard lessons/*.txtar) $(filter-out core/script/testdata/errors.txt,$(wildcard core/script/testdata/*.txt))
 parity: ## every lesson and golden script on rlab and on a real control plane, compared; then parity's own tests
 	cd parity && $(GO) build -o ../tmp/parity/parity ./cmd/parity
 	cd parity && ../tmp/parity/parity -j $(PARITY_JOBS) -check-table $(addprefix ../,$(PARITY_SCRIPTS))
+	cd parity && $(GO) vet ./...
 	cd parity && $(GO) test -count=1 ./...
 
 # The page's pure JavaScript (share links, the timeline's list, Markdown,
