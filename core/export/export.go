@@ -1,0 +1,541 @@
+package export
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/printers"
+	"github.com/reconcilelab/rlab/core/script"
+	"github.com/reconcilelab/rlab/core/world"
+)
+
+// Part says whose commands the exporter is given: the setup's, which build
+// the world a learner starts from, or the learner's.
+type Part int
+
+// The parts of a script, in the order they come.
+const (
+	PartSetup Part = iota
+	PartLearner
+)
+
+// Exporter turns commands into kubectl, one at a time, as a session runs
+// them. The caller runs each command in a script.Session and, when it ran
+// without error, hands it over with Add and the session's world after it;
+// Run does exactly that for a whole script.
+type Exporter struct {
+	part Part
+	// gathering is set while the setup's creates still go to the world's
+	// manifests: until the first setup command that changes the world in
+	// another way, after which order matters and creates are applied where
+	// they stand.
+	gathering bool
+
+	// world are the manifests of world.yaml, in the order created.
+	world [][]byte
+	// setup and learner are the replay's lines after the world is applied:
+	// the rest of the setup, and what the learner did.
+	setup, learner []string
+	// images are the container images the manifests and set image name,
+	// in the order first met.
+	images []string
+	// picks says the replay uses the pick function.
+	picks, waitsForPods bool
+
+	// watchFaulted is set while a watch fault the script injected is in
+	// force (fail rules are read from the world's store).
+	watchFaulted bool
+	// diverged is set once a command that has no kubectl (crash, evict,
+	// set ready, a node command) changed the simulated world: the pod
+	// counts a cluster reaches may differ from then on.
+	diverged bool
+	// atLastRest are the owners (rs/web, deploy/web, rc/db) that stood at
+	// the last stabilize, to wait for the deletion of those that went.
+	atLastRest []string
+}
+
+// New returns an exporter that expects the setup's commands first.
+func New() *Exporter { return &Exporter{gathering: true} }
+
+// Begin starts a part: every command added after it is the part's. The
+// learner's part ends the gathering of the world.
+func (x *Exporter) Begin(p Part) {
+	if p != x.part {
+		x.part = p
+		x.gathering = false
+	}
+}
+
+// Error is a command that cannot be exported, with why.
+type Error struct {
+	Pos  script.Pos
+	Text string
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Pos.String() + ": cannot export " + strconv.Quote(e.Text) + ": " + e.Msg }
+
+func refuse(cmd script.Command, msg string) *Error {
+	src := cmd.Src()
+	return &Error{Pos: src.Pos, Text: src.Text, Msg: msg}
+}
+
+// Add translates cmd, which the caller's session has just run without
+// error; w is the session's world after it.
+func (x *Exporter) Add(cmd script.Command, w *world.World) error {
+	if ns := namespaceOf(cmd); ns != "" && ns != "default" {
+		return refuse(cmd, "it uses namespace "+strconv.Quote(ns)+"; an export puts every object in one namespace, $NAMESPACE, which stands for the script's default")
+	}
+	src := cmd.Src()
+	var out []string
+	changesWorld := true
+	switch c := cmd.(type) {
+	case *script.CreateRS, *script.CreateRC, *script.CreateDeploy, *script.CreatePod:
+		doc, notes, err := x.manifest(cmd)
+		if err != nil {
+			return refuse(cmd, err.Error())
+		}
+		if x.gathering {
+			for _, n := range notes {
+				doc = append([]byte(n+"\n"), doc...)
+			}
+			x.world = append(x.world, doc)
+			return nil
+		}
+		out = append(notes, kubectl("apply", "-f", "-", "<<'EOF'"))
+		out = append(out, strings.Split(strings.TrimSuffix(string(doc), "\n"), "\n")...)
+		out = append(out, "EOF")
+		changesWorld = false
+	case *script.Scale:
+		out = []string{kubectl("scale", ref(c.Object), "--replicas="+itoa(int64(c.Replicas)))}
+	case *script.Label:
+		verb := "label"
+		if c.Annotate {
+			verb = "annotate"
+		}
+		args := []string{verb}
+		pre, target := x.target(c.Target)
+		args = append(args, target...)
+		for _, kv := range c.Set {
+			args = append(args, quote(kv.Key+"="+kv.Value))
+		}
+		for _, k := range c.Remove {
+			args = append(args, quote(k+"-"))
+		}
+		if c.Overwrite {
+			args = append(args, "--overwrite")
+		}
+		out = append(pre, kubectl(args...))
+	case *script.Delete:
+		if c.Target.Kind == api.KindNode || c.Target.Kind == api.KindEvent {
+			out = []string{comment(src.Text, "the simulator's "+c.Target.Kind.Resource()+"; on your cluster, delete your own with kubectl delete "+c.Target.Kind.Resource()+" NAME")}
+			x.diverged = true
+			break
+		}
+		pre, target := x.target(c.Target)
+		args := append([]string{"delete"}, target...)
+		if c.GracePeriod != nil {
+			args = append(args, "--grace-period="+itoa(*c.GracePeriod))
+		}
+		if c.Cascade != "" && c.Target.Kind != api.KindPod {
+			args = append(args, "--cascade="+string(c.Cascade))
+		}
+		// kubectl delete waits until the objects are gone; the simulator's
+		// delete does not, so the replay waits where the script stabilizes.
+		args = append(args, "--wait=false")
+		out = append(pre, kubectl(args...))
+	case *script.PodAction:
+		if c.Action != "kill" {
+			out = x.noKubectl(c)
+			break
+		}
+		// A chaos tool's kill: kubectl sends a grace period of 0 only with
+		// --force; without it, it turns 0 into 1.
+		pre, target := x.target(c.Target)
+		args := append([]string{"delete"}, target...)
+		out = append(pre, kubectl(append(args, "--grace-period=0", "--force", "--wait=false")...))
+	case *script.SetImage:
+		args := []string{"set", "image", ref(c.Object)}
+		for _, kv := range c.Images {
+			x.image(kv.Value)
+			args = append(args, quote(kv.Key+"="+kv.Value))
+		}
+		out = []string{kubectl(args...)}
+	case *script.RolloutPause:
+		verb := "resume"
+		if c.Pause {
+			verb = "pause"
+		}
+		out = []string{kubectl("rollout", verb, ref(c.Object))}
+	case *script.RolloutRestart:
+		out = []string{kubectl("rollout", "restart", ref(c.Object))}
+	case *script.RolloutUndo:
+		args := []string{"rollout", "undo", ref(c.Object)}
+		if c.ToRevision != 0 {
+			args = append(args, "--to-revision="+itoa(c.ToRevision))
+		}
+		out = []string{kubectl(args...)}
+	case *script.Advance:
+		// Simulated time passes on a cluster as real time.
+		out = []string{"sleep " + strconv.FormatFloat(c.D.Seconds(), 'f', -1, 64)}
+		changesWorld = false
+	case *script.Stabilize:
+		out = x.stabilized(src.Text, w)
+		changesWorld = false
+	case *script.Fail:
+		out = []string{comment(src.Text, "the simulator's API server refuses these requests; a cluster can be made to refuse pod creates by hand, with a ResourceQuota: kubectl create quota")}
+	case *script.WatchFault:
+		x.watchFaulted = true
+		out = []string{comment(src.Text, "a fault of the simulator's watches; a cluster's informers lose events only when the network or the API server fails")}
+	case *script.Heal:
+		if c.Scope == script.HealAll || c.Scope == script.HealWatch {
+			x.watchFaulted = false
+		}
+		out = []string{comment(src.Text, "ends the simulator's faults")}
+	case *script.SlowKubelet:
+		out = []string{comment(src.Text, "the simulator's kubelets start pods this slowly from now on; a cluster's take what they take")}
+	case *script.Cordon:
+		verb := "uncordon"
+		if c.Unschedulable {
+			verb = "cordon"
+		}
+		x.diverged = true
+		out = []string{comment(src.Text, "on your cluster, pick a node of your own (kubectl get nodes) and run: kubectl "+verb+" NODE")}
+	case *script.CreateNode:
+		x.diverged = true
+		out = []string{comment(src.Text, "a node of the simulator; a cluster gets more nodes from its maker: kind create cluster with more workers in its config, or minikube start --nodes=N")}
+	case *script.Seed:
+		out = []string{comment(src.Text, "seeds the simulator's random choices (pod names, --pick=random); a cluster makes its own")}
+		changesWorld = false
+	case *script.Config:
+		out = []string{comment(src.Text, "the simulator's settings; a cluster's controllers and kubelets have their own")}
+		changesWorld = false
+	case *script.Step, *script.UntilSync:
+		out = []string{comment(src.Text, "steps the simulator; a cluster does not stop between events, it goes on by itself")}
+		changesWorld = false
+	case *script.Help:
+		return nil
+	default:
+		// Reading and expecting change nothing: they become commented kubectl
+		// to look with.
+		out = []string{"# " + src.Text}
+		if look := lookWith(cmd); look != "" {
+			out = append(out, "#   "+look)
+		}
+		changesWorld = false
+	}
+	if changesWorld {
+		x.gathering = false
+	}
+	if x.part == PartSetup {
+		x.setup = append(x.setup, out...)
+	} else {
+		x.learner = append(x.learner, out...)
+	}
+	return nil
+}
+
+// noKubectl is a pod action with no kubectl: the simulator's kubelet does it.
+func (x *Exporter) noKubectl(c *script.PodAction) []string {
+	x.diverged = true
+	what := "the container exits and its kubelet restarts it: on a cluster, make it exit (kubectl exec POD -- kill 1)"
+	if c.Action == "evict" {
+		what = "the kubelet evicts the pod: on a cluster, a node under memory or disk pressure does; kubectl drain evicts through the API instead"
+	}
+	return []string{comment(c.Text, what)}
+}
+
+// manifest is the YAML of what a create command creates, for kubectl
+// apply, with comments for what a manifest cannot say.
+func (x *Exporter) manifest(cmd script.Command) ([]byte, []string, error) {
+	var obj api.Object
+	var notes []string
+	switch c := cmd.(type) {
+	case *script.CreateRS:
+		rs, err := c.Object()
+		if err != nil {
+			return nil, nil, err
+		}
+		obj = rs
+	case *script.CreateRC:
+		obj = c.Object()
+	case *script.CreateDeploy:
+		d, err := c.Object()
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, ct := range d.Spec.Template.Spec.Containers {
+			x.image(ct.Image)
+		}
+		obj = d
+	case *script.CreatePod:
+		pod := c.Object()
+		if pod.Spec.NodeName != "" || c.Phase != "" || c.Ready {
+			// The simulator's nodes are not the cluster's, and a status is
+			// the kubelet's to report: the scheduler and a real kubelet do it.
+			x.diverged = x.diverged || (c.Phase != "" && c.Phase != api.PodRunning)
+			notes = []string{comment(c.Text, "the simulator binds pod/"+c.Name+" to "+orNone(c.Node)+" and sets its status; on a cluster the scheduler picks the node and the kubelet reports the status")}
+			pod.Spec.NodeName = ""
+		}
+		obj = pod
+	}
+	doc, err := printers.ApplyYAML(obj)
+	return doc, notes, err
+}
+
+func orNone(node string) string {
+	if node == "" {
+		return "no node"
+	}
+	return node
+}
+
+func (x *Exporter) image(img string) {
+	if img != "" && !slices.Contains(x.images, img) {
+		x.images = append(x.images, img)
+	}
+}
+
+// target writes what a verb acts on: kind/name, pods -l SEL, or, for a
+// --pick, the names the pick function prints, chosen on the cluster by
+// creation time. It returns the lines that must come before the verb.
+func (x *Exporter) target(t script.Target) ([]string, []string) {
+	if t.ByName() {
+		return nil, []string{resource(t.Kind) + "/" + t.Name}
+	}
+	if t.Pick.Order == script.PickAll {
+		if t.SelectorText == "" {
+			return nil, []string{resource(t.Kind), "--all"}
+		}
+		return nil, []string{resource(t.Kind), "-l", quote(t.SelectorText)}
+	}
+	x.picks = true
+	how := string(t.Pick.Order)
+	if t.Pick.Order == script.PickIndex {
+		how = strconv.Itoa(t.Pick.Index)
+	}
+	// An empty selector (--all) selects every object of the kind.
+	line := "targets=$(pick " + resource(t.Kind) + " " + quote(t.SelectorText) + " " + how + " " + strconv.Itoa(t.Pick.Count) + ")"
+	var pre []string
+	if t.Pick.Order == script.PickRandom {
+		pre = append(pre, "# --pick=random: the simulator draws with its seed; here shuf draws, so the pod may differ.")
+	}
+	return append(pre, line), []string{"$targets"}
+}
+
+// stabilized writes what a stabilize means on a cluster: waits for the
+// state the simulated world rests in, where a cluster reaches it too.
+func (x *Exporter) stabilized(text string, w *world.World) []string {
+	out := []string{"# " + text + ": wait for the world to come to rest."}
+	faulted := x.watchFaulted || len(w.Store.Faults().Rules()) > 0
+	if faulted {
+		out[0] = "# " + text + ": with the simulator's faults in force, the simulated world rests where a cluster need not; nothing to wait for."
+	}
+	// The pods first: an owner's status may still hold the counts from
+	// before the command, until its controller has seen the change.
+	if !faulted && !x.diverged {
+		x.waitsForPods = true
+		out = append(out, "wait_pods "+strconv.Itoa(len(w.Store.Objects(api.KindPod, "default"))))
+	}
+	var owners []string
+	for _, kind := range []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment} {
+		for _, o := range w.Store.Objects(kind, "default") {
+			m := o.Meta()
+			if api.GetControllerOf(m) != nil {
+				continue // a Deployment's ReplicaSet: its rollout is waited for
+			}
+			r := resource(kind) + "/" + m.Name
+			owners = append(owners, r)
+			if faulted {
+				continue
+			}
+			if line := restWait(o, r); line != "" {
+				out = append(out, line)
+			}
+		}
+	}
+	for _, r := range x.atLastRest {
+		if !slices.Contains(owners, r) {
+			out = append(out, kubectl("wait", "--for=delete", r, "--timeout=5m"))
+		}
+	}
+	x.atLastRest = owners
+	return out
+}
+
+// restWait is the wait for one owner at rest, or "" when it rests short of
+// what it wants (a cluster would not stop there) or has no wait.
+func restWait(o api.Object, r string) string {
+	var want, ready int32
+	switch v := o.(type) {
+	case *api.ReplicaSet:
+		want, ready = deref(v.Spec.Replicas), v.Status.ReadyReplicas
+	case *api.ReplicationController:
+		want, ready = deref(v.Spec.Replicas), v.Status.ReadyReplicas
+	case *api.Deployment:
+		if _, done, err := printers.RolloutStatus(v); err != nil || !done || v.Spec.Paused {
+			return "# " + r + " is not rolled out at rest (paused, or past its deadline): kubectl rollout status would wait for ever."
+		}
+		return kubectl("rollout", "status", r, "--timeout=5m")
+	}
+	if ready != want {
+		return "# " + r + " rests with " + itoa(int64(ready)) + " of " + itoa(int64(want)) + " pods ready here; a cluster may get further."
+	}
+	if want == 0 {
+		return kubectl("wait", quote("--for=jsonpath={.status.replicas}=0"), r, "--timeout=5m")
+	}
+	return kubectl("wait", quote("--for=jsonpath={.status.readyReplicas}="+itoa(int64(want))), r, "--timeout=5m")
+}
+
+func deref(p *int32) int32 {
+	if p == nil {
+		return 1
+	}
+	return *p
+}
+
+// lookWith is the kubectl to look at what a reading command or an expect
+// reads, or "" for the simulator's insides.
+func lookWith(cmd script.Command) string {
+	switch c := cmd.(type) {
+	case *script.ExpectPods:
+		if c.Cache {
+			return ""
+		}
+		return kubectl(selected("get", "pods", c.SelectorText)...)
+	case *script.ExpectOwners:
+		return kubectl(selected("get", resource(c.Kind), c.SelectorText)...)
+	case *script.ExpectObject:
+		if c.Cache {
+			return ""
+		}
+		return kubectl("get", ref(c.Object), "-o", "yaml")
+	case *script.ExpectCondition:
+		return kubectl("describe", ref(c.Object))
+	case *script.ExpectEvents:
+		return kubectl("get", "events")
+	case *script.Get:
+		args := []string{"get", resource(c.Kind)}
+		if c.Name != "" {
+			args = []string{"get", resource(c.Kind) + "/" + c.Name}
+		} else if c.SelectorText != "" {
+			args = append(args, "-l", quote(c.SelectorText))
+		}
+		if c.Output != "" {
+			args = append(args, "-o", c.Output)
+		}
+		return kubectl(args...)
+	case *script.Describe:
+		return kubectl("describe", ref(c.Object))
+	case *script.RolloutStatus:
+		return kubectl("rollout", "status", ref(c.Object), "--watch=false")
+	case *script.RolloutHistory:
+		args := []string{"rollout", "history", ref(c.Object)}
+		if c.Revision != 0 {
+			args = append(args, "--revision="+itoa(c.Revision))
+		}
+		return kubectl(args...)
+	}
+	return ""
+}
+
+func selected(verb, res, sel string) []string {
+	if sel == "" {
+		return []string{verb, res}
+	}
+	return []string{verb, res, "-l", quote(sel)}
+}
+
+// namespaceOf is the namespace a command acts in, or "" when it names none.
+func namespaceOf(cmd script.Command) string {
+	switch c := cmd.(type) {
+	case *script.CreateRS:
+		return c.Namespace
+	case *script.CreateRC:
+		return c.Namespace
+	case *script.CreateDeploy:
+		return c.Namespace
+	case *script.CreatePod:
+		return c.Namespace
+	case *script.Scale:
+		return c.Object.Namespace
+	case *script.Label:
+		return c.Target.Namespace
+	case *script.Delete:
+		return c.Target.Namespace
+	case *script.PodAction:
+		return c.Target.Namespace
+	case *script.SetImage:
+		return c.Object.Namespace
+	case *script.RolloutPause:
+		return c.Object.Namespace
+	case *script.RolloutRestart:
+		return c.Object.Namespace
+	case *script.RolloutUndo:
+		return c.Object.Namespace
+	}
+	return ""
+}
+
+// kubectl writes one kubectl command in the replay's namespace.
+func kubectl(args ...string) string {
+	return "kubectl -n \"$NAMESPACE\" " + strings.Join(args, " ")
+}
+
+// ref is kind/name as kubectl takes it: rs/web, deploy/web.
+func ref(r script.Ref) string { return resource(r.Kind) + "/" + r.Name }
+
+// resource is kubectl's short name for a kind.
+func resource(k api.Kind) string {
+	switch k {
+	case api.KindReplicaSet:
+		return "rs"
+	case api.KindReplicationController:
+		return "rc"
+	case api.KindDeployment:
+		return "deploy"
+	case api.KindPod:
+		return "pods"
+	}
+	return k.Resource()
+}
+
+// comment writes a command the replay cannot carry out: the command as the
+// script wrote it, then why, or what to do by hand.
+func comment(text, why string) string { return "# " + text + ": " + why + "." }
+
+// quote writes a word for the shell: as it is when it holds nothing the
+// shell would read, else in single quotes.
+func quote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,-+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Run exports a script: setup (which may be empty) builds the world a
+// learner starts from, learner is what the learner did. It runs both in a
+// new session, as rlab run would, so that each stabilize waits for the
+// state the world rests in; a command that fails there fails the export,
+// as a script that does not run has no meaning to export.
+func Run(setup, learner []script.Command, source string) (*Result, error) {
+	s := script.NewSession(script.Options{SnapshotEvery: -1})
+	x := New()
+	for i, part := range [][]script.Command{setup, learner} {
+		x.Begin(Part(i))
+		for _, cmd := range part {
+			if err := s.Run(cmd); err != nil {
+				return nil, errors.New("the script fails before it can be exported: " + err.Error())
+			}
+			if err := x.Add(cmd, s.World()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return x.Result(source), nil
+}
