@@ -76,7 +76,9 @@ type Error struct {
 	Msg  string
 }
 
-func (e *Error) Error() string { return e.Pos.String() + ": cannot export " + strconv.Quote(e.Text) + ": " + e.Msg }
+func (e *Error) Error() string {
+	return e.Pos.String() + ": cannot export " + strconv.Quote(e.Text) + ": " + e.Msg
+}
 
 func refuse(cmd script.Command, msg string) *Error {
 	src := cmd.Src()
