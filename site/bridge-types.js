@@ -10,6 +10,7 @@
  * @typedef {{
  *   check: {args: CheckArgs, result: CheckResult},
  *   complete: {args: CompleteArgs, result: CompleteResult},
+ *   export: {args: undefined, result: ExportResult},
  *   functions: {args: StepsArgs, result: FunctionsResult},
  *   grade: {args: GradeArgs, result: GradeResult},
  *   help: {args: HelpArgs, result: HelpResult},
@@ -251,6 +252,13 @@
  * @property {string} age
  * @property {boolean} satisfied
  * @property {boolean} [expired]
+ */
+
+/**
+ * ExportResult is wasm.ExportResult.
+ * @typedef {Object} ExportResult
+ * @property {string} script
+ * @property {string} fileName
  */
 
 /**

@@ -240,6 +240,18 @@ func (x *Exporter) Add(cmd script.Command, w *world.World) error {
 	return nil
 }
 
+// Comment adds a comment line to the current part: what a caller that
+// drives its own session has to say that no command says (the page's
+// bridge notes an input it could not replay).
+func (x *Exporter) Comment(text string) {
+	line := "# " + text
+	if x.part == PartSetup {
+		x.setup = append(x.setup, line)
+	} else {
+		x.learner = append(x.learner, line)
+	}
+}
+
 // noKubectl is a pod action with no kubectl: the simulator's kubelet does it.
 func (x *Exporter) noKubectl(c *script.PodAction) []string {
 	x.diverged = true
