@@ -5,7 +5,7 @@
 // button puts the same link in a field and on the clipboard. The link's
 // format, and the replay that turns one back into a world, are engine.js's.
 
-import {els, engine, parts, showFailure, showNotice, state} from "./page.js";
+import {call, els, engine, parts, showFailure, showNotice, state} from "./page.js";
 import {RlabEngine} from "./engine.js";
 import {i18n, t} from "./i18n.js";
 
@@ -111,4 +111,29 @@ function share() {
 	}
 }
 
-export {clearHash, rememberStart, share, syncURL, writeURL};
+// exportWorld downloads what the learner did, from the lesson's setup or
+// the sandbox's start to the present, as the bridge's export op writes
+// it: a bash script of kubectl (core/export) to replay on a real cluster.
+async function exportWorld() {
+	if (!state.view) {
+		return;
+	}
+	/** @type {import("./bridge-types.js").ExportResult} */
+	let res;
+	try {
+		res = await call("export");
+	} catch {
+		return; // call has shown the failure
+	}
+	const blob = new Blob([res.script], {type: "text/x-shellscript"});
+	const a = document.createElement("a");
+	a.href = URL.createObjectURL(blob);
+	a.download = res.fileName;
+	document.body.appendChild(a);
+	a.click();
+	a.remove();
+	setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+	showNotice(t("export.downloaded", {file: res.fileName}));
+}
+
+export {clearHash, exportWorld, rememberStart, share, syncURL, writeURL};
