@@ -35,7 +35,7 @@ type Exporter struct {
 	gathering bool
 
 	// world are the manifests of world.yaml, in the order created.
-	world [][]byte
+	world []string
 	// setup and learner are the replay's lines after the world is applied:
 	// the rest of the setup, and what the learner did.
 	setup, learner []string
@@ -96,90 +96,78 @@ func (x *Exporter) Add(cmd script.Command, w *world.World) error {
 	changesWorld := true
 	switch c := cmd.(type) {
 	case *script.CreateRS, *script.CreateRC, *script.CreateDeploy, *script.CreatePod:
-		doc, notes, err := x.manifest(cmd)
+		doc, err := x.manifest(cmd)
 		if err != nil {
 			return refuse(cmd, err.Error())
 		}
 		if x.gathering {
-			for _, n := range notes {
-				doc = append([]byte(n+"\n"), doc...)
-			}
 			x.world = append(x.world, doc)
 			return nil
 		}
-		out = append(notes, kubectl("apply", "-f", "-", "<<'EOF'"))
-		out = append(out, strings.Split(strings.TrimSuffix(string(doc), "\n"), "\n")...)
-		out = append(out, "EOF")
+		out = []string{kubectl("apply -f - <<'EOF'\n" + string(doc) + "EOF")}
 		changesWorld = false
 	case *script.Scale:
-		out = []string{kubectl("scale", ref(c.Object), "--replicas="+itoa(int64(c.Replicas)))}
+		out = []string{kubectl("scale " + ref(c.Object) + " --replicas=" + itoa(int64(c.Replicas)))}
 	case *script.Label:
-		verb := "label"
+		verb := "label "
 		if c.Annotate {
-			verb = "annotate"
+			verb = "annotate "
 		}
-		args := []string{verb}
-		pre, target := x.target(c.Target)
-		args = append(args, target...)
+		edits := ""
 		for _, kv := range c.Set {
-			args = append(args, quote(kv.Key+"="+kv.Value))
+			edits += " " + quote(kv.Key+"="+kv.Value)
 		}
 		for _, k := range c.Remove {
-			args = append(args, quote(k+"-"))
+			edits += " " + quote(k+"-")
 		}
 		if c.Overwrite {
-			args = append(args, "--overwrite")
+			edits += " --overwrite"
 		}
-		out = append(pre, kubectl(args...))
+		out = x.verb(verb, c.Target, edits)
 	case *script.Delete:
 		if c.Target.Kind == api.KindNode || c.Target.Kind == api.KindEvent {
-			out = []string{comment(src.Text, "the simulator's "+c.Target.Kind.Resource()+"; on your cluster, delete your own with kubectl delete "+c.Target.Kind.Resource()+" NAME")}
 			x.diverged = true
+			out = []string{comment(src.Text, "the simulator's "+c.Target.Kind.Resource()+"; on your cluster, delete your own with kubectl delete "+c.Target.Kind.Resource()+" NAME")}
 			break
 		}
-		pre, target := x.target(c.Target)
-		args := append([]string{"delete"}, target...)
+		flags := ""
 		if c.GracePeriod != nil {
-			args = append(args, "--grace-period="+itoa(*c.GracePeriod))
+			flags = " --grace-period=" + itoa(*c.GracePeriod)
 		}
 		if c.Cascade != "" && c.Target.Kind != api.KindPod {
-			args = append(args, "--cascade="+string(c.Cascade))
+			flags += " --cascade=" + string(c.Cascade)
 		}
 		// kubectl delete waits until the objects are gone; the simulator's
 		// delete does not, so the replay waits where the script stabilizes.
-		args = append(args, "--wait=false")
-		out = append(pre, kubectl(args...))
+		out = x.verb("delete ", c.Target, flags+" --wait=false")
 	case *script.PodAction:
-		if c.Action != "kill" {
-			out = x.noKubectl(c)
-			break
+		if c.Action == "kill" {
+			// A chaos tool's kill: kubectl sends a grace period of 0 only
+			// with --force; without it, it turns 0 into 1. Crash and evict
+			// have no kubectl: simulatorOnlyWhy says what to do.
+			out = x.verb("delete ", c.Target, " --grace-period=0 --force --wait=false")
 		}
-		// A chaos tool's kill: kubectl sends a grace period of 0 only with
-		// --force; without it, it turns 0 into 1.
-		pre, target := x.target(c.Target)
-		args := append([]string{"delete"}, target...)
-		out = append(pre, kubectl(append(args, "--grace-period=0", "--force", "--wait=false")...))
 	case *script.SetImage:
-		args := []string{"set", "image", ref(c.Object)}
+		line := "set image " + ref(c.Object)
 		for _, kv := range c.Images {
 			x.image(kv.Value)
-			args = append(args, quote(kv.Key+"="+kv.Value))
+			line += " " + quote(kv.Key+"="+kv.Value)
 		}
-		out = []string{kubectl(args...)}
+		out = []string{kubectl(line)}
 	case *script.RolloutPause:
-		verb := "resume"
+		verb := "rollout resume "
 		if c.Pause {
-			verb = "pause"
+			verb = "rollout pause "
 		}
-		out = []string{kubectl("rollout", verb, ref(c.Object))}
+		out = []string{kubectl(verb + ref(c.Object))}
 	case *script.RolloutRestart:
-		out = []string{kubectl("rollout", "restart", ref(c.Object))}
+		out = []string{kubectl("rollout restart " + ref(c.Object))}
 	case *script.RolloutUndo:
-		args := []string{"rollout", "undo", ref(c.Object)}
+		line := "rollout undo " + ref(c.Object)
 		if c.ToRevision != 0 {
-			args = append(args, "--to-revision="+itoa(c.ToRevision))
+			line += " --to-revision=" + itoa(c.ToRevision)
 		}
-		out = []string{kubectl(args...)}
+		out = []string{kubectl(line)}
 	case *script.Advance:
 		// Simulated time passes on a cluster as real time.
 		out = []string{"sleep " + strconv.FormatFloat(c.D.Seconds(), 'f', -1, 64)}
@@ -187,91 +175,135 @@ func (x *Exporter) Add(cmd script.Command, w *world.World) error {
 	case *script.Stabilize:
 		out = x.stabilized(src.Text, w)
 		changesWorld = false
-	case *script.Fail:
-		out = []string{comment(src.Text, "the simulator's API server refuses these requests; a cluster can be made to refuse pod creates by hand, with a ResourceQuota: kubectl create quota")}
 	case *script.WatchFault:
 		x.watchFaulted = true
-		out = []string{comment(src.Text, "a fault of the simulator's watches; a cluster's informers lose events only when the network or the API server fails")}
 	case *script.Heal:
 		if c.Scope == script.HealAll || c.Scope == script.HealWatch {
 			x.watchFaulted = false
 		}
-		out = []string{comment(src.Text, "ends the simulator's faults")}
-	case *script.SlowKubelet:
-		out = []string{comment(src.Text, "the simulator's kubelets start pods this slowly from now on; a cluster's take what they take")}
-	case *script.Cordon:
-		verb := "uncordon"
-		if c.Unschedulable {
-			verb = "cordon"
+	case *script.Seed, *script.Config, *script.Step, *script.UntilSync, *script.Help:
+		changesWorld = false
+	}
+	if out == nil {
+		why, ok := simulatorOnly(src.Name)
+		if !ok {
+			// Reading and expecting change nothing: Run writes them with
+			// the kubectl to look with (Read); here they are the command.
+			why, changesWorld = "it only reads", false
 		}
-		x.diverged = true
-		out = []string{comment(src.Text, "on your cluster, pick a node of your own (kubectl get nodes) and run: kubectl "+verb+" NODE")}
-	case *script.CreateNode:
-		x.diverged = true
-		out = []string{comment(src.Text, "a node of the simulator; a cluster gets more nodes from its maker: kind create cluster with more workers in its config, or minikube start --nodes=N")}
-	case *script.Seed:
-		out = []string{comment(src.Text, "seeds the simulator's random choices (pod names, --pick=random); a cluster makes its own")}
-		changesWorld = false
-	case *script.Config:
-		out = []string{comment(src.Text, "the simulator's settings; a cluster's controllers and kubelets have their own")}
-		changesWorld = false
-	case *script.Step, *script.UntilSync:
-		out = []string{comment(src.Text, "steps the simulator; a cluster does not stop between events, it goes on by itself")}
-		changesWorld = false
-	case *script.Help:
-		return nil
-	default:
-		// Reading and expecting change nothing: they become commented kubectl
-		// to look with.
-		out = []string{"# " + src.Text}
-		if look := lookWith(cmd); look != "" {
-			out = append(out, "#   "+look)
+		if why != "" {
+			out = []string{comment(src.Text, why)}
 		}
-		changesWorld = false
+		switch src.Name {
+		case "crash", "evict", "set ready", "cordon", "uncordon", "create node":
+			x.diverged = true
+		}
 	}
 	if changesWorld {
 		x.gathering = false
 	}
-	if x.part == PartSetup {
-		x.setup = append(x.setup, out...)
-	} else {
-		x.learner = append(x.learner, out...)
-	}
+	x.add(out...)
 	return nil
+}
+
+// add appends lines to the current part.
+func (x *Exporter) add(lines ...string) {
+	if x.part == PartSetup {
+		x.setup = append(x.setup, lines...)
+	} else {
+		x.learner = append(x.learner, lines...)
+	}
 }
 
 // Comment adds a comment line to the current part: what a caller that
 // drives its own session has to say that no command says (the page's
 // bridge notes an input it could not replay).
-func (x *Exporter) Comment(text string) {
-	line := "# " + text
-	if x.part == PartSetup {
-		x.setup = append(x.setup, line)
-	} else {
-		x.learner = append(x.learner, line)
+func (x *Exporter) Comment(text string) { x.add("# " + text) }
+
+// simulatorOnlyWhy says, for each command that only the simulator can
+// carry out, what it did and what to do by hand on a cluster; "" leaves
+// nothing in the replay. It is a table, not code, to keep main.wasm small.
+var simulatorOnlyWhy = [...]struct{ name, why string }{
+	{"help", ""},
+	{"seed", "seeds the simulator's random choices (pod names, --pick=random); a cluster makes its own"},
+	{"config", "the simulator's settings; a cluster's controllers and kubelets have their own"},
+	{"step", "steps the simulator; a cluster does not stop between events, it goes on by itself"},
+	{"until sync", "steps the simulator; a cluster does not stop between events, it goes on by itself"},
+	{"fail", "the simulator's API server refuses these requests; a cluster can be made to refuse pod creates by hand, with a ResourceQuota: kubectl create quota"},
+	{"drop watch", watchFaultWhy},
+	{"break watch", watchFaultWhy},
+	{"expire watch", watchFaultWhy},
+	{"delay watch", watchFaultWhy},
+	{"heal", "ends the simulator's faults"},
+	{"slow kubelet", "the simulator's kubelets start pods this slowly from now on; a cluster's take what they take"},
+	{"crash", "the container exits and its kubelet restarts it: on a cluster, make it exit (kubectl exec POD -- kill 1)"},
+	{"evict", "the kubelet evicts the pod: on a cluster, a node under memory or disk pressure does; kubectl drain evicts through the API instead"},
+	{"set ready", "the simulator's kubelet reports the pods' readiness; on a cluster a readiness probe decides it"},
+	{"create node", "a node of the simulator; a cluster gets more nodes from its maker: kind create cluster with more workers in its config, or minikube start --nodes=N"},
+	{"cordon", "on your cluster, pick a node of your own (kubectl get nodes) and run: kubectl cordon NODE"},
+	{"uncordon", "on your cluster, pick a node of your own (kubectl get nodes) and run: kubectl uncordon NODE"},
+}
+
+const watchFaultWhy = "a fault of the simulator's watches; a cluster's informers lose events only when the network or the API server fails"
+
+func simulatorOnly(name string) (string, bool) {
+	for _, e := range simulatorOnlyWhy {
+		if e.name == name {
+			return e.why, true
+		}
+	}
+	return "", false
+}
+
+// Read adds a command that only reads (get, describe, rollout status and
+// history, an expect, a view of the simulator's insides) as a comment,
+// with the kubectl to look with where there is one. Run calls it; the
+// page's inputs are never reads, so main.wasm need not carry it.
+func (x *Exporter) Read(cmd script.Command) {
+	x.add("# " + cmd.Src().Text)
+	if look := lookWith(cmd); look != "" {
+		x.add("#   " + look)
 	}
 }
 
-// noKubectl is a pod action with no kubectl: the simulator's kubelet does it.
-func (x *Exporter) noKubectl(c *script.PodAction) []string {
-	x.diverged = true
-	what := "the container exits and its kubelet restarts it: on a cluster, make it exit (kubectl exec POD -- kill 1)"
-	if c.Action == "evict" {
-		what = "the kubelet evicts the pod: on a cluster, a node under memory or disk pressure does; kubectl drain evicts through the API instead"
+// verb writes a verb on a target: kind/name, pods -l SEL, or, for a
+// --pick, the names the pick function prints, chosen on the cluster by
+// creation time. flags follow the target.
+func (x *Exporter) verb(verb string, t script.Target, flags string) []string {
+	if t.ByName() {
+		return []string{kubectl(verb + resource(t.Kind) + "/" + t.Name + flags)}
 	}
-	return []string{comment(c.Text, what)}
+	if t.Pick.Order == script.PickAll {
+		sel := " --all"
+		if t.SelectorText != "" {
+			sel = " -l " + quote(t.SelectorText)
+		}
+		return []string{kubectl(verb + resource(t.Kind) + sel + flags)}
+	}
+	x.picks = true
+	how := string(t.Pick.Order)
+	if t.Pick.Order == script.PickIndex {
+		how = strconv.Itoa(t.Pick.Index)
+	}
+	// An empty selector (--all) selects every object of the kind.
+	out := []string{"targets=$(pick " + resource(t.Kind) + " " + quote(t.SelectorText) + " " + how + " " + strconv.Itoa(t.Pick.Count) + ")",
+		kubectl(verb + "$targets" + flags)}
+	if t.Pick.Order == script.PickRandom {
+		out = append([]string{"# --pick=random: the simulator draws with its seed; here shuf draws, so the pod may differ."}, out...)
+	}
+	return out
 }
 
 // manifest is the YAML of what a create command creates, for kubectl
-// apply, with comments for what a manifest cannot say.
-func (x *Exporter) manifest(cmd script.Command) ([]byte, []string, error) {
+// apply, after a comment for what a manifest cannot say.
+func (x *Exporter) manifest(cmd script.Command) (string, error) {
 	var obj api.Object
-	var notes []string
+	note := ""
 	switch c := cmd.(type) {
 	case *script.CreateRS:
 		rs, err := c.Object()
 		if err != nil {
-			return nil, nil, err
+			return "", err
 		}
 		obj = rs
 	case *script.CreateRC:
@@ -279,7 +311,7 @@ func (x *Exporter) manifest(cmd script.Command) ([]byte, []string, error) {
 	case *script.CreateDeploy:
 		d, err := c.Object()
 		if err != nil {
-			return nil, nil, err
+			return "", err
 		}
 		for _, ct := range d.Spec.Template.Spec.Containers {
 			x.image(ct.Image)
@@ -291,13 +323,13 @@ func (x *Exporter) manifest(cmd script.Command) ([]byte, []string, error) {
 			// The simulator's nodes are not the cluster's, and a status is
 			// the kubelet's to report: the scheduler and a real kubelet do it.
 			x.diverged = x.diverged || (c.Phase != "" && c.Phase != api.PodRunning)
-			notes = []string{comment(c.Text, "the simulator binds pod/"+c.Name+" to "+orNone(c.Node)+" and sets its status; on a cluster the scheduler picks the node and the kubelet reports the status")}
+			note = comment(c.Text, "the simulator binds pod/"+c.Name+" to "+orNone(c.Node)+" and sets its status; on a cluster the scheduler picks the node and the kubelet reports the status") + "\n"
 			pod.Spec.NodeName = ""
 		}
 		obj = pod
 	}
 	doc, err := printers.ApplyYAML(obj)
-	return doc, notes, err
+	return note + string(doc), err
 }
 
 func orNone(node string) string {
@@ -313,41 +345,15 @@ func (x *Exporter) image(img string) {
 	}
 }
 
-// target writes what a verb acts on: kind/name, pods -l SEL, or, for a
-// --pick, the names the pick function prints, chosen on the cluster by
-// creation time. It returns the lines that must come before the verb.
-func (x *Exporter) target(t script.Target) ([]string, []string) {
-	if t.ByName() {
-		return nil, []string{resource(t.Kind) + "/" + t.Name}
-	}
-	if t.Pick.Order == script.PickAll {
-		if t.SelectorText == "" {
-			return nil, []string{resource(t.Kind), "--all"}
-		}
-		return nil, []string{resource(t.Kind), "-l", quote(t.SelectorText)}
-	}
-	x.picks = true
-	how := string(t.Pick.Order)
-	if t.Pick.Order == script.PickIndex {
-		how = strconv.Itoa(t.Pick.Index)
-	}
-	// An empty selector (--all) selects every object of the kind.
-	line := "targets=$(pick " + resource(t.Kind) + " " + quote(t.SelectorText) + " " + how + " " + strconv.Itoa(t.Pick.Count) + ")"
-	var pre []string
-	if t.Pick.Order == script.PickRandom {
-		pre = append(pre, "# --pick=random: the simulator draws with its seed; here shuf draws, so the pod may differ.")
-	}
-	return append(pre, line), []string{"$targets"}
-}
-
 // stabilized writes what a stabilize means on a cluster: waits for the
 // state the simulated world rests in, where a cluster reaches it too.
 func (x *Exporter) stabilized(text string, w *world.World) []string {
 	out := []string{"# " + text + ": wait for the world to come to rest."}
+	// With a fault of the simulator's in force, the simulated world may
+	// rest with other pods than a cluster, which has no such fault: the
+	// owners' waits still hold where they rest whole, the count of pods
+	// not.
 	faulted := x.watchFaulted || len(w.Store.Faults().Rules()) > 0
-	if faulted {
-		out[0] = "# " + text + ": with the simulator's faults in force, the simulated world rests where a cluster need not; nothing to wait for."
-	}
 	// The pods first: an owner's status may still hold the counts from
 	// before the command, until its controller has seen the change.
 	if !faulted && !x.diverged {
@@ -363,17 +369,12 @@ func (x *Exporter) stabilized(text string, w *world.World) []string {
 			}
 			r := resource(kind) + "/" + m.Name
 			owners = append(owners, r)
-			if faulted {
-				continue
-			}
-			if line := restWait(o, r); line != "" {
-				out = append(out, line)
-			}
+			out = append(out, restWait(o, r))
 		}
 	}
 	for _, r := range x.atLastRest {
 		if !slices.Contains(owners, r) {
-			out = append(out, kubectl("wait", "--for=delete", r, "--timeout=5m"))
+			out = append(out, kubectl("wait --for=delete "+r+" --timeout=5m"))
 		}
 	}
 	x.atLastRest = owners
@@ -393,15 +394,15 @@ func restWait(o api.Object, r string) string {
 		if _, done, err := printers.RolloutStatus(v); err != nil || !done || v.Spec.Paused {
 			return "# " + r + " is not rolled out at rest (paused, or past its deadline): kubectl rollout status would wait for ever."
 		}
-		return kubectl("rollout", "status", r, "--timeout=5m")
+		return kubectl("rollout status " + r + " --timeout=5m")
 	}
 	if ready != want {
 		return "# " + r + " rests with " + itoa(int64(ready)) + " of " + itoa(int64(want)) + " pods ready here; a cluster may get further."
 	}
 	if want == 0 {
-		return kubectl("wait", quote("--for=jsonpath={.status.replicas}=0"), r, "--timeout=5m")
+		return kubectl("wait '--for=jsonpath={.status.replicas}=0' " + r + " --timeout=5m")
 	}
-	return kubectl("wait", quote("--for=jsonpath={.status.readyReplicas}="+itoa(int64(want))), r, "--timeout=5m")
+	return kubectl("wait '--for=jsonpath={.status.readyReplicas}=" + itoa(int64(want)) + "' " + r + " --timeout=5m")
 }
 
 func deref(p *int32) int32 {
@@ -416,51 +417,58 @@ func deref(p *int32) int32 {
 func lookWith(cmd script.Command) string {
 	switch c := cmd.(type) {
 	case *script.ExpectPods:
-		if c.Cache {
-			return ""
+		if !c.Cache {
+			return kubectl("get pods" + selected(c.SelectorText))
 		}
-		return kubectl(selected("get", "pods", c.SelectorText)...)
 	case *script.ExpectOwners:
-		return kubectl(selected("get", resource(c.Kind), c.SelectorText)...)
+		return kubectl("get " + resource(c.Kind) + selected(c.SelectorText))
 	case *script.ExpectObject:
-		if c.Cache {
-			return ""
+		if !c.Cache {
+			return kubectl("get " + ref(c.Object) + " -o yaml")
 		}
-		return kubectl("get", ref(c.Object), "-o", "yaml")
 	case *script.ExpectCondition:
-		return kubectl("describe", ref(c.Object))
+		return kubectl("describe " + ref(c.Object))
 	case *script.ExpectEvents:
-		return kubectl("get", "events")
+		return kubectl("get events")
 	case *script.Get:
-		args := []string{"get", resource(c.Kind)}
+		line := "get " + resource(c.Kind) + selected(c.SelectorText)
 		if c.Name != "" {
-			args = []string{"get", resource(c.Kind) + "/" + c.Name}
-		} else if c.SelectorText != "" {
-			args = append(args, "-l", quote(c.SelectorText))
+			line = "get " + resource(c.Kind) + "/" + c.Name
 		}
 		if c.Output != "" {
-			args = append(args, "-o", c.Output)
+			line += " -o " + c.Output
 		}
-		return kubectl(args...)
+		return kubectl(line)
 	case *script.Describe:
-		return kubectl("describe", ref(c.Object))
+		return kubectl("describe " + ref(c.Object))
 	case *script.RolloutStatus:
-		return kubectl("rollout", "status", ref(c.Object), "--watch=false")
+		return kubectl("rollout status " + ref(c.Object) + " --watch=false")
 	case *script.RolloutHistory:
-		args := []string{"rollout", "history", ref(c.Object)}
+		line := "rollout history " + ref(c.Object)
 		if c.Revision != 0 {
-			args = append(args, "--revision="+itoa(c.Revision))
+			line += " --revision=" + itoa(c.Revision)
 		}
-		return kubectl(args...)
+		return kubectl(line)
 	}
 	return ""
 }
 
-func selected(verb, res, sel string) []string {
+// selected is " -l SEL", or "" for every object.
+func selected(sel string) string {
 	if sel == "" {
-		return []string{verb, res}
+		return ""
 	}
-	return []string{verb, res, "-l", quote(sel)}
+	return " -l " + quote(sel)
+}
+
+// isRead reports whether cmd only reads: an expect, get, describe,
+// rollout status or history, or a view of the simulator's insides.
+func isRead(cmd script.Command) bool {
+	switch cmd.(type) {
+	case *script.Get, *script.Describe, *script.RolloutStatus, *script.RolloutHistory, *script.Show:
+		return true
+	}
+	return strings.HasPrefix(cmd.Src().Name, "expect")
 }
 
 // namespaceOf is the namespace a command acts in, or "" when it names none.
@@ -495,9 +503,7 @@ func namespaceOf(cmd script.Command) string {
 }
 
 // kubectl writes one kubectl command in the replay's namespace.
-func kubectl(args ...string) string {
-	return "kubectl -n \"$NAMESPACE\" " + strings.Join(args, " ")
-}
+func kubectl(args string) string { return `kubectl -n "$NAMESPACE" ` + args }
 
 // ref is kind/name as kubectl takes it: rs/web, deploy/web.
 func ref(r script.Ref) string { return resource(r.Kind) + "/" + r.Name }
@@ -545,6 +551,10 @@ func Run(setup, learner []script.Command, source string) (*Result, error) {
 		for _, cmd := range part {
 			if err := s.Run(cmd); err != nil {
 				return nil, errors.New("the script fails before it can be exported: " + err.Error())
+			}
+			if isRead(cmd) {
+				x.Read(cmd)
+				continue
 			}
 			if err := x.Add(cmd, s.World()); err != nil {
 				return nil, err

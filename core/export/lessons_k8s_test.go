@@ -35,18 +35,18 @@ func TestEveryLessonExportsToManifestsAKubernetesClientDecodes(t *testing.T) {
 			for _, doc := range res.World {
 				var into any
 				switch {
-				case strings.Contains(string(doc), "\nkind: ReplicaSet\n"):
+				case strings.Contains(doc, "\nkind: ReplicaSet\n"):
 					into = &appsv1.ReplicaSet{}
-				case strings.Contains(string(doc), "\nkind: Deployment\n"):
+				case strings.Contains(doc, "\nkind: Deployment\n"):
 					into = &appsv1.Deployment{}
-				case strings.Contains(string(doc), "\nkind: ReplicationController\n"):
+				case strings.Contains(doc, "\nkind: ReplicationController\n"):
 					into = &corev1.ReplicationController{}
-				case strings.Contains(string(doc), "\nkind: Pod\n"):
+				case strings.Contains(doc, "\nkind: Pod\n"):
 					into = &corev1.Pod{}
 				default:
 					t.Fatalf("a manifest of no kind the export writes:\n%s", doc)
 				}
-				require.NoError(t, sigsyaml.UnmarshalStrict(doc, into), "%s", doc)
+				require.NoError(t, sigsyaml.UnmarshalStrict([]byte(doc), into), "%s", doc)
 			}
 			if bashErr != nil {
 				return // bash is on every machine the project builds on; the manifests are checked anyway

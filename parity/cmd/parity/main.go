@@ -8,6 +8,13 @@
 // a scenario script (golden scripts too: their expected output is left
 // out). It exits 0 when every script agrees, 1 when one disagrees, and 2
 // on a usage error or a script that does not load (the others still run).
+//
+// With -export, each FILE is a lesson: rlab export of it (core/export) is
+// applied to a plane by parity's Applier, line by line as bash and kubectl
+// would, and the lesson's goal is evaluated there. It exits 0 when no
+// export fails a goal expect that has a meaning on a cluster, 1 otherwise
+// (a goal of only the simulator's insides, expect requests or syncs, has
+// nothing to check).
 package main
 
 import (
@@ -29,8 +36,9 @@ func main() {
 	scale := flag.Float64("scale", 1, "multiply the scripts' own times (advance, kubelet-start, kubelet-stop) on the real plane; the controllers' timers stay real")
 	logFile := flag.String("log", "", "write the plane's logs (API server, etcd, controllers) to this file")
 	quiet := flag.Duration("quiet", 0, "how long a real stabilize waits with nothing happening (default 300ms)")
+	exportMode := flag.Bool("export", false, "apply rlab export of each lesson to the plane, as bash and kubectl would, and check the lesson's goal there")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: parity [-v] [-scale=F] [-log=FILE] [-quiet=D] FILE...")
+		fmt.Fprintln(os.Stderr, "usage: parity [-v] [-scale=F] [-log=FILE] [-quiet=D] [-export] FILE...")
 		flag.PrintDefaults()
 	}
 	_ = flag.Parse(os.Args[1:])
@@ -52,6 +60,21 @@ func main() {
 	began := time.Now()
 	agreed := 0
 	for _, path := range flag.Args() {
+		if *exportMode {
+			res, err := parity.CheckExport(path, parity.Options{Scale: *scale, Log: log, Settle: parity.SettleRules{Quiet: *quiet}})
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "parity: %s: %v\n", path, err)
+				code = max(code, 1)
+				continue
+			}
+			res.Report(os.Stdout)
+			if res.Reached() {
+				agreed++
+			} else if res.Failed() {
+				code = max(code, 1)
+			}
+			continue
+		}
 		s, err := parity.Load(path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "parity:", err)
@@ -70,6 +93,10 @@ func main() {
 			code = 1
 		}
 	}
-	fmt.Printf("%d of %d scripts agree; %.1fs; resident memory %d MB\n", agreed, flag.NArg(), time.Since(began).Seconds(), plane.RSS()>>20)
+	what := "scripts agree"
+	if *exportMode {
+		what = "exports reach their lesson's goal"
+	}
+	fmt.Printf("%d of %d %s; %.1fs; resident memory %d MB\n", agreed, flag.NArg(), what, time.Since(began).Seconds(), plane.RSS()>>20)
 	os.Exit(code)
 }

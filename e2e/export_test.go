@@ -1,0 +1,65 @@
+//go:build !js
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/export"
+	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/lessons"
+)
+
+// TestExportButtonDownloadsTheLessonAsKubectl plays lesson 5 in the page,
+// with its do blocks, then presses Export from the keyboard and holds the
+// file the page downloads to what core/export (rlab export) writes for the
+// lesson's setup and solution: the same script, byte for byte. The page's
+// Blob is read as it is handed to URL.createObjectURL, since headless
+// Chromium saves downloads nowhere a test can wait for.
+func TestExportButtonDownloadsTheLessonAsKubectl(t *testing.T) {
+	p := openPage(t, "")
+	p.click("#lessons-button")
+	p.click(`#lessons-list li[data-lesson="05-orphans"] button`)
+	p.waitFor("lesson 5", runTimeout, `document.querySelector("#lesson-title")?.textContent.includes("Orphans") && document.body.dataset.state === "ready"`)
+	p.playLesson("05-orphans")
+	p.waitFor("the goal to be met", runTimeout, `document.getElementById("goal-result")?.textContent.includes("Goal met")`)
+
+	assert.Equal(t, "Export", p.text("#export"), "the button is labelled")
+	assert.Contains(t, eval[string](p, `document.getElementById("export").title`), "kind, minikube", "it says what it is for")
+	eval[any](p, `(() => {
+		window.__e2eExport = null;
+		const create = URL.createObjectURL;
+		URL.createObjectURL = (blob) => { blob.text().then((text) => { window.__e2eExport = {text, type: blob.type}; }); return create(blob); };
+		window.__e2eDownload = null;
+		document.addEventListener("click", (ev) => { if (ev.target instanceof HTMLAnchorElement && ev.target.download) { window.__e2eDownload = ev.target.download; } }, true);
+		return null;
+	})()`)
+	eval[any](p, `document.getElementById("export").focus(), null`)
+	p.press(kb.Enter)
+	p.waitFor("the export's download", 30*time.Second, `window.__e2eExport !== null`)
+	got := eval[map[string]string](p, `window.__e2eExport`)
+	assert.Equal(t, "rlab-export.sh", eval[string](p, `window.__e2eDownload`))
+	assert.Equal(t, "text/x-shellscript", got["type"])
+	assert.Contains(t, p.text("#notice-text"), "Downloaded rlab-export.sh: run it with bash against a cluster of your own")
+
+	all, err := lessons.All()
+	require.NoError(t, err)
+	var l *lesson.Lesson
+	for _, c := range all {
+		if c.ID == "05-orphans" {
+			l = c
+		}
+	}
+	require.NotNil(t, l)
+	want, err := export.Run(l.Setup.Script.Commands, l.Solution.Script.Commands, "lesson 05-orphans")
+	require.NoError(t, err)
+	assert.Equal(t, want.Script(), got["text"], "the page's export is rlab export of the lesson's setup and solution")
+	assert.True(t, strings.Contains(got["text"], "\ntargets=$(pick pods app=web oldest 1)\n"), "the pick is done on the cluster")
+	p.shot("exported")
+}
