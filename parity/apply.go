@@ -698,9 +698,9 @@ func (a *Applier) wait(ns string, pos []string, k kubectlArgs) error {
 		})
 	}
 	path, want, ok := strings.Cut(strings.TrimPrefix(cond, "jsonpath="), "}=")
-	field := map[string]string{"{.status.readyReplicas": "status.readyReplicas", "{.status.replicas": "status.replicas"}[path]
+	field := map[string]string{"{.status.availableReplicas": "status.availableReplicas", "{.status.replicas": "status.replicas"}[path]
 	if !ok || field == "" || !strings.HasPrefix(cond, "jsonpath=") {
-		return fmt.Errorf("the interpreter waits --for=delete or --for=jsonpath={.status.readyReplicas|replicas}=N, not %q", cond)
+		return fmt.Errorf("the interpreter waits --for=delete or --for=jsonpath={.status.availableReplicas|replicas}=N, not %q", cond)
 	}
 	check, err := script.ParseLine("expect " + pos[0] + " " + field + "=" + want)
 	if err != nil {

@@ -31,7 +31,7 @@
 //
 // stabilize runs the simulator until nothing is left to do; a cluster has no
 // such switch, so the export waits for what the simulated world rests in:
-// each ReplicaSet and ReplicationController to have its pods Ready (kubectl
+// each ReplicaSet and ReplicationController to have its pods available (kubectl
 // wait --for=jsonpath), each Deployment to be rolled out (kubectl rollout
 // status), each owner deleted since the last stabilize to be gone, and the
 // namespace to hold as many pods as the simulated world, none of them being

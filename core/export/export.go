@@ -387,9 +387,9 @@ func restWait(o api.Object, r string) string {
 	var want, ready int32
 	switch v := o.(type) {
 	case *api.ReplicaSet:
-		want, ready = deref(v.Spec.Replicas), v.Status.ReadyReplicas
+		want, ready = deref(v.Spec.Replicas), v.Status.AvailableReplicas
 	case *api.ReplicationController:
-		want, ready = deref(v.Spec.Replicas), v.Status.ReadyReplicas
+		want, ready = deref(v.Spec.Replicas), v.Status.AvailableReplicas
 	case *api.Deployment:
 		if _, done, err := printers.RolloutStatus(v); err != nil || !done || v.Spec.Paused {
 			return "# " + r + " is not rolled out at rest (paused, or past its deadline): kubectl rollout status would wait for ever."
@@ -397,12 +397,12 @@ func restWait(o api.Object, r string) string {
 		return kubectl("rollout status " + r + " --timeout=5m")
 	}
 	if ready != want {
-		return "# " + r + " rests with " + itoa(int64(ready)) + " of " + itoa(int64(want)) + " pods ready here; a cluster may get further."
+		return "# " + r + " rests with " + itoa(int64(ready)) + " of " + itoa(int64(want)) + " pods available here; a cluster may get further."
 	}
 	if want == 0 {
 		return kubectl("wait '--for=jsonpath={.status.replicas}=0' " + r + " --timeout=5m")
 	}
-	return kubectl("wait '--for=jsonpath={.status.readyReplicas}=" + itoa(int64(want)) + "' " + r + " --timeout=5m")
+	return kubectl("wait '--for=jsonpath={.status.availableReplicas}=" + itoa(int64(want)) + "' " + r + " --timeout=5m")
 }
 
 func deref(p *int32) int32 {

@@ -57,7 +57,7 @@ func TestLessonFiveExportsItsReplicaSetAndTheLearnersCommands(t *testing.T) {
 		`kubectl -n "$NAMESPACE" label $targets app=debug --overwrite`,
 		"# stabilize: wait for the world to come to rest.",
 		"wait_pods 4",
-		`kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.readyReplicas}=3' rs/web --timeout=5m`,
+		`kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.availableReplicas}=3' rs/web --timeout=5m`,
 		`kubectl -n "$NAMESPACE" delete rs/web --cascade=background --wait=false`,
 		"# stabilize: wait for the world to come to rest.",
 		"wait_pods 1",
@@ -163,7 +163,7 @@ func TestStabilizeUnderAFaultWaitsForTheOwnersOnly(t *testing.T) {
 	n := len(res.Learner)
 	assert.Equal(t, []string{
 		"# stabilize: wait for the world to come to rest.",
-		`kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.readyReplicas}=3' rs/web --timeout=5m`,
+		`kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.availableReplicas}=3' rs/web --timeout=5m`,
 	}, res.Learner[n-2:], "the ReplicaSet, whose cache lost the kill, rests whole; the simulated world holds 2 pods, a cluster 3")
 	assert.Contains(t, res.Learner, "wait_pods 3", "the first stabilize, before the fault, waits for the pods")
 }

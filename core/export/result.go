@@ -111,10 +111,6 @@ const imagesNote = `#
 # (minikube: minikube image load IMAGE after the same tag).
 `
 
-// scriptName is what the page calls the self-contained script it
-// downloads.
-const scriptName = "rlab-export.sh"
-
 // pickFunc is the shell function that picks pods on a cluster as --pick
 // picks them in the simulator: by creation order, which a cluster records
 // as creationTimestamp, to the second (pods created in the same second
