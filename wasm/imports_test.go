@@ -19,12 +19,13 @@ import (
 // shellMayImport are the packages under core/ that the bridge may import:
 // the world and its read model (world), the console's language (script),
 // the lessons (lesson), the kernel's steps and times (sim) and the API's
-// kinds (api), and minijson, the JSON codec the bridge speaks, which holds
-// no rule of the cluster. Everything else the page shows comes through the
+// kinds (api), minijson, the JSON codec the bridge speaks, and export,
+// which writes the console's language as kubectl (the Export button): the
+// last two hold no rule of the cluster. Everything else the page shows comes through the
 // world's read model, so that no shell re-derives a component's rule: a
 // component the bridge imported directly (the controller, the informers,
 // the work queue, the label selectors) is a rule it could copy.
-var shellMayImport = []string{"api", "lesson", "minijson", "script", "sim", "world"}
+var shellMayImport = []string{"api", "export", "lesson", "minijson", "script", "sim", "world"}
 
 // TestTheBridgeImportsOnlyTheReadModel holds the bridge's own files (not
 // its tests, which may use any package as an oracle), whatever their build
