@@ -56,4 +56,12 @@
 // on the two worlds may have different pasts, and no checkpoint counts.
 // These are shown, not counted; so are the Events a fault caused, after it
 // is healed. A command refused by one side only always counts.
+//
+// # Applying an export
+//
+// CheckExport takes rlab export of a lesson (core/export) and applies it to
+// a plane with an Applier, which reads the script as bash would and sends,
+// for each kubectl line, what kubectl sends; a line it was not taught is an
+// error. Then the lesson's goal is evaluated on the plane: the export of
+// lesson 5 must reach it.
 package parity

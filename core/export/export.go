@@ -55,6 +55,9 @@ type Exporter struct {
 	// atLastRest are the owners (rs/web, deploy/web, rc/db) that stood at
 	// the last stabilize, to wait for the deletion of those that went.
 	atLastRest []string
+	// created are the owners the script created, by the names it gave
+	// them: the only names a cluster shares.
+	created []string
 }
 
 // New returns an exporter that expects the setup's commands first.
@@ -97,6 +100,9 @@ func (x *Exporter) Add(cmd script.Command, w *world.World) error {
 	switch c := cmd.(type) {
 	case *script.CreateRS, *script.CreateRC, *script.CreateDeploy, *script.CreatePod:
 		doc, err := x.manifest(cmd)
+		if r := createdRef(cmd); r != "" {
+			x.created = append(x.created, r)
+		}
 		if err != nil {
 			return refuse(cmd, err.Error())
 		}
@@ -350,17 +356,20 @@ func (x *Exporter) image(img string) {
 func (x *Exporter) stabilized(text string, w *world.World) []string {
 	out := []string{"# " + text + ": wait for the world to come to rest."}
 	// With a fault of the simulator's in force, the simulated world may
-	// rest with other pods than a cluster, which has no such fault: the
-	// owners' waits still hold where they rest whole, the count of pods
-	// not.
+	// rest with other pods than a cluster, which has no such fault (a lost
+	// watch event leaves a killed pod unreplaced): the count of pods is
+	// waited for then only when it is whole, what the owners want and the
+	// bare pods. The owners' waits hold where they rest whole.
 	faulted := x.watchFaulted || len(w.Store.Faults().Rules()) > 0
-	// The pods first: an owner's status may still hold the counts from
-	// before the command, until its controller has seen the change.
-	if !faulted && !x.diverged {
-		x.waitsForPods = true
-		out = append(out, "wait_pods "+strconv.Itoa(len(w.Store.Objects(api.KindPod, "default"))))
+	pods := w.Store.Objects(api.KindPod, "default")
+	whole := 0
+	for _, p := range pods {
+		if api.GetControllerOf(p.Meta()) == nil {
+			whole++
+		}
 	}
 	var owners []string
+	var waits []string
 	for _, kind := range []api.Kind{api.KindReplicaSet, api.KindReplicationController, api.KindDeployment} {
 		for _, o := range w.Store.Objects(kind, "default") {
 			m := o.Meta()
@@ -368,10 +377,24 @@ func (x *Exporter) stabilized(text string, w *world.World) []string {
 				continue // a Deployment's ReplicaSet: its rollout is waited for
 			}
 			r := resource(kind) + "/" + m.Name
+			whole += int(wanted(o))
+			if !slices.Contains(x.created, r) {
+				// A name the controller made (an orphaned ReplicaSet of a
+				// Deployment, web-5c8dbf74b): a cluster's is another.
+				waits = append(waits, "# "+r+" is named by its controller; on a cluster it has a name of its own.")
+				continue
+			}
 			owners = append(owners, r)
-			out = append(out, restWait(o, r))
+			waits = append(waits, restWait(o, r))
 		}
 	}
+	// The pods first: an owner's status may still hold the counts from
+	// before the command, until its controller has seen the change.
+	if !x.diverged && (!faulted || whole == len(pods)) {
+		x.waitsForPods = true
+		out = append(out, "wait_pods "+strconv.Itoa(len(pods)))
+	}
+	out = append(out, waits...)
 	for _, r := range x.atLastRest {
 		if !slices.Contains(owners, r) {
 			out = append(out, kubectl("wait --for=delete "+r+" --timeout=5m"))
@@ -403,6 +426,33 @@ func restWait(o api.Object, r string) string {
 		return kubectl("wait '--for=jsonpath={.status.replicas}=0' " + r + " --timeout=5m")
 	}
 	return kubectl("wait '--for=jsonpath={.status.availableReplicas}=" + itoa(int64(want)) + "' " + r + " --timeout=5m")
+}
+
+// createdRef is rs/NAME, rc/NAME or deploy/NAME of a create command, ""
+// for a pod.
+func createdRef(cmd script.Command) string {
+	switch c := cmd.(type) {
+	case *script.CreateRS:
+		return "rs/" + c.Name
+	case *script.CreateRC:
+		return "rc/" + c.Name
+	case *script.CreateDeploy:
+		return "deploy/" + c.Name
+	}
+	return ""
+}
+
+// wanted is an owner's spec.replicas.
+func wanted(o api.Object) int32 {
+	switch v := o.(type) {
+	case *api.ReplicaSet:
+		return deref(v.Spec.Replicas)
+	case *api.ReplicationController:
+		return deref(v.Spec.Replicas)
+	case *api.Deployment:
+		return deref(v.Spec.Replicas)
+	}
+	return 0
 }
 
 func deref(p *int32) int32 {

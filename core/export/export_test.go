@@ -149,23 +149,26 @@ func TestSimulatorOnlyCommandsBecomeCommentsThatSayWhatToDo(t *testing.T) {
 }
 
 // Under a fault of the simulator's, the simulated world may rest with
-// other pods than a cluster, which has no such fault: a lost watch event
-// leaves a killed pod unreplaced until a relist. The owners' waits still
-// hold; the count of pods is not waited for.
+// other pods than a cluster, which has no such fault: lesson 11's two lost
+// watch events leave a killed pod unreplaced until a relist. The owners'
+// waits still hold; the count of pods is waited for only when it is whole.
 func TestStabilizeUnderAFaultWaitsForTheOwnersOnly(t *testing.T) {
 	res, err := Run(nil, parse(t,
 		"create rs web --replicas=3 --selector=app=web",
 		"stabilize",
-		"drop watch pods --count=1",
+		"drop watch pods --count=2",
 		"kill pods -l app=web --pick=oldest",
+		"stabilize",
+		"expire watch pods",
 		"stabilize"), "test.txt")
 	require.NoError(t, err)
-	n := len(res.Learner)
-	assert.Equal(t, []string{
-		"# stabilize: wait for the world to come to rest.",
-		`kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.availableReplicas}=3' rs/web --timeout=5m`,
-	}, res.Learner[n-2:], "the ReplicaSet, whose cache lost the kill, rests whole; the simulated world holds 2 pods, a cluster 3")
-	assert.Contains(t, res.Learner, "wait_pods 3", "the first stabilize, before the fault, waits for the pods")
+	stabilizes := strings.Split(strings.Join(res.Learner, "\n"), "# stabilize: wait for the world to come to rest.\n")
+	require.Len(t, stabilizes, 4)
+	assert.Equal(t, "wait_pods 3\n"+`kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.availableReplicas}=3' rs/web --timeout=5m`,
+		strings.TrimSpace(stabilizes[1][:strings.Index(stabilizes[1], "\n#")]), "before the fault, the pods are waited for")
+	assert.True(t, strings.HasPrefix(stabilizes[2], `kubectl -n "$NAMESPACE" wait '--for=jsonpath={.status.availableReplicas}=3' rs/web --timeout=5m`),
+		"the ReplicaSet, whose cache lost the kill, rests whole; the simulated world holds 2 pods where a cluster holds 3: no count")
+	assert.True(t, strings.HasPrefix(stabilizes[3], "wait_pods 3\n"), "after the relist the count is whole again, and waited for")
 }
 
 func TestExportIsDeterministic(t *testing.T) {
@@ -197,4 +200,15 @@ func TestTheSetupsLeadingCreatesAreTheWorld(t *testing.T) {
 	assert.Contains(t, setup, "apply -f - <<'EOF'\n", "a create after the delete is applied in its place")
 	assert.Contains(t, setup, "the scheduler picks the node", "a bound pod says why its node is gone")
 	assert.NotContains(t, setup, "nodeName")
+}
+
+// An owner whose name its controller made (a Deployment's ReplicaSet,
+// orphaned) has another name on a cluster: the export never waits for it
+// by name.
+func TestNamesAControllerMadeAreNeverWaitedFor(t *testing.T) {
+	res := exportLesson(t, lessonByID(t, "21"))
+	text := strings.Join(res.Learner, "\n")
+	assert.NotContains(t, text, "wait '--for=jsonpath={.status.availableReplicas}=3' rs/web-")
+	assert.Contains(t, text, "is named by its controller; on a cluster it has a name of its own.")
+	assert.Contains(t, text, `kubectl -n "$NAMESPACE" wait --for=delete deploy/web --timeout=5m`)
 }
