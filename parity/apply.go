@@ -127,14 +127,18 @@ func (a *Applier) run(line, stdin string) error {
 		time.Sleep(a.real.scaled(time.Duration(s * float64(time.Second))))
 		return nil
 	case "wait_pods":
-		if len(words) != 2 {
-			return errors.New("wait_pods takes one count")
+		if len(words) != 3 {
+			return errors.New("wait_pods takes the number of pods and of Ready ones")
 		}
 		want, err := strconv.Atoi(words[1])
 		if err != nil {
 			return err
 		}
-		return a.waitPods(want)
+		ready, err := strconv.Atoi(words[2])
+		if err != nil {
+			return err
+		}
+		return a.waitPods(want, ready)
 	case "kubectl":
 		return a.kubectl(words[1:], stdin)
 	}
@@ -720,20 +724,26 @@ func (a *Applier) wait(ns string, pos []string, k kubectlArgs) error {
 	})
 }
 
-// waitPods is the export's wait_pods: the namespace holds want pods, none
-// of them being deleted.
-func (a *Applier) waitPods(want int) error {
-	return a.poll("wait_pods "+strconv.Itoa(want), func() (bool, error) {
+// waitPods is the export's wait_pods: the namespace holds want pods,
+// ready of them Ready, none of them being deleted.
+func (a *Applier) waitPods(want, ready int) error {
+	return a.poll("wait_pods "+strconv.Itoa(want)+" "+strconv.Itoa(ready), func() (bool, error) {
 		pods, err := a.real.c.CoreV1().Pods(a.Namespace).List(a.ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, err
 		}
+		n := 0
 		for _, p := range pods.Items {
 			if p.DeletionTimestamp != nil {
 				return false, nil
 			}
+			for _, c := range p.Status.Conditions {
+				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+					n++
+				}
+			}
 		}
-		return len(pods.Items) == want, nil
+		return len(pods.Items) == want && n == ready, nil
 	})
 }
 

@@ -34,8 +34,8 @@
 // each ReplicaSet and ReplicationController to have its pods available (kubectl
 // wait --for=jsonpath), each Deployment to be rolled out (kubectl rollout
 // status), each owner deleted since the last stabilize to be gone, and the
-// namespace to hold as many pods as the simulated world, none of them being
-// deleted (the wait_pods function). That is why an export runs the script
+// namespace to hold as many pods as the simulated world, as many of them
+// Ready, none of them being deleted (the wait_pods function). That is why an export runs the script
 // (Run does, in a session of its own): the waits come from the world, not
 // from guesses. Where the simulated world rests short of what a cluster
 // would reach (a fault still in force, a paused rollout), the wait becomes a

@@ -392,7 +392,16 @@ func (x *Exporter) stabilized(text string, w *world.World) []string {
 	// before the command, until its controller has seen the change.
 	if !x.diverged && (!faulted || whole == len(pods)) {
 		x.waitsForPods = true
-		out = append(out, "wait_pods "+strconv.Itoa(len(pods)))
+		ready := 0
+		for _, p := range pods {
+			if c := api.PodReadyCondition(p.(*api.Pod)); c != nil && c.Status == api.ConditionTrue {
+				ready++
+			}
+		}
+		// A ReplicaSet's status may still count a pod just killed as
+		// available: the pods' own readiness is what says the replacement
+		// is up.
+		out = append(out, "wait_pods "+strconv.Itoa(len(pods))+" "+strconv.Itoa(ready))
 	}
 	out = append(out, waits...)
 	for _, r := range x.atLastRest {

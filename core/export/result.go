@@ -137,18 +137,20 @@ pick() {
 `
 
 // waitPodsFunc is the shell function that waits for the number of pods
-// the simulated world rests with, none of them being deleted.
-const waitPodsFunc = `# wait_pods N waits (up to 5 minutes) until the namespace holds N pods, none of them being deleted.
+// the simulated world rests with, and of Ready ones, none being deleted.
+const waitPodsFunc = `# wait_pods N R waits (up to 5 minutes) until the namespace holds N pods, R of them Ready, none of
+# them being deleted.
 wait_pods() {
 	local out
 	for _ in $(seq 150); do
-		out=$(kubectl -n "$NAMESPACE" get pods -o jsonpath='{range .items[*]}{.metadata.name} {.metadata.deletionTimestamp}{"\n"}{end}') || return 1
-		if [ "$(printf '%s\n' "$out" | grep -c .)" -eq "$1" ] && ! printf '%s\n' "$out" | grep -q ' .'; then
+		out=$(kubectl -n "$NAMESPACE" get pods -o jsonpath='{range .items[*]}{.metadata.name}|{.metadata.deletionTimestamp}|{range .status.conditions[?(@.type=="Ready")]}{.status}{end}{"\n"}{end}') || return 1
+		if [ "$(printf '%s\n' "$out" | grep -c .)" -eq "$1" ] && [ "$(printf '%s\n' "$out" | grep -c '|True$')" -eq "$2" ] &&
+			! printf '%s\n' "$out" | grep -q '^[^|]*|[^|]'; then
 			return 0
 		fi
 		sleep 2
 	done
-	echo "wait_pods: the namespace did not come to hold $1 pods" >&2
+	echo "wait_pods: the namespace did not come to hold $1 pods, $2 of them Ready" >&2
 	return 1
 }
 
