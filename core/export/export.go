@@ -72,20 +72,12 @@ func (x *Exporter) Begin(p Part) {
 	}
 }
 
-// Error is a command that cannot be exported, with why.
-type Error struct {
-	Pos  script.Pos
-	Text string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	return e.Pos.String() + ": cannot export " + strconv.Quote(e.Text) + ": " + e.Msg
-}
-
-func refuse(cmd script.Command, msg string) *Error {
+// refuse is the error of a command that cannot be exported, with why:
+// file:line:col: cannot export "TEXT": WHY. (A plain error, not a type of
+// its own, keeps main.wasm smaller.)
+func refuse(cmd script.Command, msg string) error {
 	src := cmd.Src()
-	return &Error{Pos: src.Pos, Text: src.Text, Msg: msg}
+	return errors.New(src.Pos.String() + ": cannot export " + strconv.Quote(src.Text) + ": " + msg)
 }
 
 // Add translates cmd, which the caller's session has just run without
