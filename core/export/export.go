@@ -380,8 +380,10 @@ func (x *Exporter) stabilized(text string, w *world.World) []string {
 			waits = append(waits, restWait(o, r))
 		}
 	}
-	// The pods first: an owner's status may still hold the counts from
-	// before the command, until its controller has seen the change.
+	out = append(out, waits...)
+	// The pods after the owners: an owner's status may still count a pod
+	// just killed or relabelled, so its wait can hold too soon, and a
+	// rollout's old pods are still going when rollout status is satisfied.
 	if !x.diverged && (!faulted || whole == len(pods)) {
 		x.waitsForPods = true
 		ready := 0
@@ -395,7 +397,6 @@ func (x *Exporter) stabilized(text string, w *world.World) []string {
 		// is up.
 		out = append(out, "wait_pods "+strconv.Itoa(len(pods))+" "+strconv.Itoa(ready))
 	}
-	out = append(out, waits...)
 	for _, r := range x.atLastRest {
 		if !slices.Contains(owners, r) {
 			out = append(out, kubectl("wait --for=delete "+r+" --timeout=5m"))
