@@ -10,7 +10,7 @@
  * @typedef {{
  *   check: {args: CheckArgs, result: CheckResult},
  *   complete: {args: CompleteArgs, result: CompleteResult},
- *   export: {args: undefined, result: ExportResult},
+ *   export: {args: undefined, result: ExportHistory},
  *   functions: {args: StepsArgs, result: FunctionsResult},
  *   grade: {args: GradeArgs, result: GradeResult},
  *   help: {args: HelpArgs, result: HelpResult},
@@ -255,10 +255,20 @@
  */
 
 /**
- * ExportResult is wasm.ExportResult.
- * @typedef {Object} ExportResult
- * @property {string} script
- * @property {string} fileName
+ * ExportHistory is wasm.ExportHistory.
+ * @typedef {Object} ExportHistory
+ * @property {string} source
+ * @property {number} seed
+ * @property {Array<string>} setup
+ * @property {Array<ExportInput>} inputs
+ * @property {number} present
+ */
+
+/**
+ * ExportInput is wasm.ExportInput.
+ * @typedef {Object} ExportInput
+ * @property {number} step
+ * @property {string} line
  */
 
 /**

@@ -60,7 +60,7 @@ import (
 //	functions   Functions(StepsArgs)        → FunctionsResult the functions some recorded steps modelled, in order
 //	complete    Complete(CompleteArgs)      → CompleteResult  tab completion, with the names of what exists
 //	help        Help(HelpArgs)              → HelpResult      help text, and the command table
-//	export      Export()                    → ExportResult    the history so far as kubectl, for a real cluster
+//	export      Export()                    → ExportHistory   the history so far as data, which export.wasm writes as kubectl for a real cluster
 //
 // JSON names are lowerCamelCase. Lists are omitted when empty (read an absent
 // list as []). Simulated times are strings in seconds with milliseconds,

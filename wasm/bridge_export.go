@@ -1,107 +1,56 @@
 package main
 
-import (
-	"strconv"
-
-	"github.com/reconcilelab/rlab/core/export"
-	"github.com/reconcilelab/rlab/core/script"
-)
-
 // This file is the export op: the page's Export button downloads what the
-// learner did, as a script of kubectl for a cluster of their own.
+// learner did, as a script of kubectl for a cluster of their own. Writing
+// that script is core/export's work, and core/export is not in main.wasm
+// (it would take the program over its size budget): this op hands the page
+// the world's history as data, and the page runs export.wasm (exportwasm/),
+// which replays it with core/export's FromHistory, only when the learner
+// asks for an export.
 
-// ExportResult is the self-contained script (core/export's Result.Script)
-// and the name to save it as.
-type ExportResult struct {
-	Script   string `json:"script"`
-	FileName string `json:"fileName"`
+// ExportHistory is core/export's History, field for field and with the same
+// JSON, so that main.wasm need not import core/export to write one. The
+// bridge's tests decode it into export.History, unknown fields refused, so
+// the two cannot drift apart unnoticed.
+type ExportHistory struct {
+	// Source names where the world came from: "lesson ID" or "the sandbox".
+	Source string `json:"source"`
+	// Seed is the world's seed.
+	Seed uint64 `json:"seed"`
+	// Setup are the lesson's setup commands as written; empty for the sandbox.
+	Setup []string `json:"setup"`
+	// Inputs are the learner's inputs after the setup, in order.
+	Inputs []ExportInput `json:"inputs"`
+	// Present is the step the learner is at.
+	Present uint64 `json:"present"`
 }
 
-// exportFileName is the name the page saves an export as.
-const exportFileName = "rlab-export.sh"
+// ExportInput is one of the learner's inputs and the step it was applied at.
+type ExportInput struct {
+	Step uint64 `json:"step"`
+	Line string `json:"line"`
+}
 
-// Export writes the loaded world's history up to the present as kubectl:
-// a lesson's setup builds the world, then the learner's inputs follow, each
-// at the step it was applied at. It replays them in a session of its own,
-// so the learner's world is not touched. Between two inputs the learner let
-// the world run (Stabilize, Step, Until sync): where the world was at rest
-// by the next input, that was a stabilize, and the export waits for that
-// rest; where it was not, the learner stepped, and the export says so in a
-// comment. What the learner only read (get, expect) changed nothing, is not
-// an input, and is not exported.
-func (b *Bridge) Export() (*ExportResult, error) {
+// Export returns the loaded world's history up to the present: the lesson's
+// setup, if any, the seed, and each input the learner applied with its step.
+// It reads the world and changes nothing. Inputs applied after the present
+// (the learner sought back before them) are left for export.FromHistory to
+// drop, which knows the present too.
+func (b *Bridge) Export() (*ExportHistory, error) {
 	e, w, err := b.loaded()
 	if err != nil {
 		return nil, err
 	}
-	s := script.NewSession(script.Options{Seed: w.Config().Seed, SnapshotEvery: -1})
-	x := export.New()
-	source := "the sandbox"
+	h := &ExportHistory{Source: "the sandbox", Seed: w.Config().Seed, Setup: []string{}, Inputs: []ExportInput{}, Present: w.Kernel.Steps()}
 	if e.lesson != nil {
-		source = "lesson " + e.lesson.ID
+		h.Source = "lesson " + e.lesson.ID
 		for _, cmd := range e.lesson.Setup.Script.Commands {
-			if err := s.Run(cmd); err != nil {
-				return nil, err
-			}
-			if err := x.Add(cmd, s.World()); err != nil {
-				return nil, err
-			}
+			h.Setup = append(h.Setup, cmd.Src().Text)
 		}
 	}
-	if err := s.Start(); err != nil {
-		return nil, err
-	}
-	x.Begin(export.PartLearner)
-	present := w.Kernel.Steps()
 	inputs := w.Inputs()
 	for _, in := range inputs[min(e.baseInputs, len(inputs)):] {
-		if in.Step > present {
-			break // sought back before it: not part of the present's history
-		}
-		if err := exportGap(s, x, in.Step); err != nil {
-			return nil, err
-		}
-		cmd, err := script.ParseLine(in.Name)
-		if err != nil || cmd == nil {
-			x.Comment(in.Name + ": not a command the export can read again")
-			continue
-		}
-		if err := s.Run(cmd); err != nil {
-			x.Comment(in.Name + ": refused in the simulator (" + err.Error() + "), so left out")
-			continue
-		}
-		if err := x.Add(cmd, s.World()); err != nil {
-			return nil, err
-		}
+		h.Inputs = append(h.Inputs, ExportInput{Step: in.Step, Line: in.Name})
 	}
-	if err := exportGap(s, x, present); err != nil {
-		return nil, err
-	}
-	return &ExportResult{Script: x.Result(source).Script(), FileName: exportFileName}, nil
-}
-
-// exportGap runs the export's session on to step, and says what the
-// learner did in between: a stabilize when the world was then at rest, a
-// step otherwise.
-func exportGap(s *script.Session, x *export.Exporter, step uint64) error {
-	now := s.World().Kernel.Steps()
-	if now >= step {
-		return nil
-	}
-	stepCmd, err := script.ParseLine("step " + strconv.FormatUint(step-now, 10))
-	if err != nil {
-		return err
-	}
-	if err := s.Run(stepCmd); err != nil {
-		return err
-	}
-	w := s.World()
-	if w.Kernel.Busy() {
-		return x.Add(stepCmd, w)
-	}
-	stabilize, err := script.ParseLine("stabilize")
-	if err != nil {
-		return err
-	}
-	return x.Add(stabilize, w)
+	return h, nil
 }

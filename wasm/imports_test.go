@@ -19,13 +19,12 @@ import (
 // shellMayImport are the packages under core/ that the bridge may import:
 // the world and its read model (world), the console's language (script),
 // the lessons (lesson), the kernel's steps and times (sim) and the API's
-// kinds (api), minijson, the JSON codec the bridge speaks, and export,
-// which writes the console's language as kubectl (the Export button): the
-// last two hold no rule of the cluster. Everything else the page shows comes through the
+// kinds (api), and minijson, the JSON codec the bridge speaks, which holds
+// no rule of the cluster. Everything else the page shows comes through the
 // world's read model, so that no shell re-derives a component's rule: a
 // component the bridge imported directly (the controller, the informers,
 // the work queue, the label selectors) is a rule it could copy.
-var shellMayImport = []string{"api", "export", "lesson", "minijson", "script", "sim", "world"}
+var shellMayImport = []string{"api", "lesson", "minijson", "script", "sim", "world"}
 
 // TestTheBridgeImportsOnlyTheReadModel holds the bridge's own files (not
 // its tests, which may use any package as an oracle), whatever their build
@@ -57,17 +56,34 @@ func TestTheBridgeImportsOnlyTheReadModel(t *testing.T) {
 	require.Greater(t, checked, 3, "no bridge source file was checked")
 }
 
+// mainWasmDeps lists every package main.wasm is built from.
+func mainWasmDeps(t *testing.T) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return strings.Fields(string(out))
+}
+
 // TestMainWasmCarriesNoLessons: the lessons package, with its embedded
 // bundle, is in no package main.wasm is built from. The page's worker
 // fetches lessons.json instead (SetLessons), so that writing a lesson, or
 // translating one, never grows the engine's download.
 func TestMainWasmCarriesNoLessons(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", ".")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	deps := strings.Fields(string(out))
+	deps := mainWasmDeps(t)
 	require.Contains(t, deps, "github.com/reconcilelab/rlab/core/lesson", "the bridge reads the bundle with core/lesson")
 	require.NotContains(t, deps, "github.com/reconcilelab/rlab/lessons",
 		"main.wasm would carry every lesson's text: take them from lessons.json through setLessons")
+}
+
+// TestMainWasmCarriesNoExporter: core/export, which writes a history as
+// kubectl, is in no package main.wasm is built from: it cost 26 KB of
+// brotli, over the budget. The export op returns the history as data and
+// the page runs export.wasm (exportwasm/) on it when the learner asks.
+func TestMainWasmCarriesNoExporter(t *testing.T) {
+	deps := mainWasmDeps(t)
+	require.Contains(t, deps, "github.com/reconcilelab/rlab/core/script", "the list is main.wasm's packages")
+	require.NotContains(t, deps, "github.com/reconcilelab/rlab/core/export",
+		"main.wasm would carry the exporter: return the history as data (ExportHistory) and let export.wasm write it")
 }
