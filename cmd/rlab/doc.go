@@ -12,7 +12,7 @@
 //	lessons    list the lessons, or prove that they work
 //	export     write a lesson's or a script's world and commands for a real cluster
 //	serve      serve the web page on this machine
-//	wasm       build the engine for the web page (main.wasm)
+//	wasm       build the engine for the web page (main.wasm, export.wasm)
 //	bundle     join the web page's scripts into rlab.js
 //	compress   precompress the web page for serving
 //
@@ -174,6 +174,10 @@
 // Inlining is off outside the Go runtime: on wasm it makes the file bigger
 // and the page no faster, since the browser inlines hot wasm code itself
 // (internal/wasmbuild's documentation has the figures).
+//
+// Beside --out it writes lessons.json, the lessons, and export.wasm, built
+// from package exportwasm with the same flags: the exporter, which the page
+// fetches on the first Export only, so that main.wasm does not carry it.
 //
 // # Bundle the page's scripts
 //
