@@ -19,7 +19,10 @@ import (
 // TestExportButtonDownloadsTheLessonAsKubectl plays lesson 5 in the page,
 // with its do blocks, then presses Export from the keyboard and holds the
 // file the page downloads to what core/export (rlab export) writes for the
-// lesson's setup and solution: the same script, byte for byte. The page's
+// lesson's setup and solution: the same script, byte for byte. The script
+// is written by export.wasm in a worker of its own, which the page fetches
+// on this first press and not before (main.wasm does not carry the
+// exporter), saying meanwhile that it prepares the export. The page's
 // Blob is read as it is handed to URL.createObjectURL, since headless
 // Chromium saves downloads nowhere a test can wait for.
 func TestExportButtonDownloadsTheLessonAsKubectl(t *testing.T) {
@@ -40,9 +43,17 @@ func TestExportButtonDownloadsTheLessonAsKubectl(t *testing.T) {
 		document.addEventListener("click", (ev) => { if (ev.target instanceof HTMLAnchorElement && ev.target.download) { window.__e2eDownload = ev.target.download; } }, true);
 		return null;
 	})()`)
+	assert.False(t, eval[bool](p, `performance.getEntriesByType("resource").some((e) => e.name.endsWith("/export.wasm"))`),
+		"export.wasm is not fetched before Export is pressed")
 	eval[any](p, `document.getElementById("export").focus(), null`)
+	pressed := time.Now()
 	p.press(kb.Enter)
-	p.waitFor("the export's download", 30*time.Second, `window.__e2eExport !== null`)
+	assert.Contains(t, p.text("#notice-text"), "Preparing export…", "the page says it is preparing the export while export.wasm loads")
+	p.waitFor("the export's download", 60*time.Second, `window.__e2eExport !== null`)
+	t.Logf("from the press of Export to the download: %v", time.Since(pressed).Round(time.Millisecond))
+	assert.True(t, eval[bool](p, `performance.getEntriesByType("resource").some((e) => e.name.endsWith("/export.wasm"))`),
+		"export.wasm is fetched on the first Export")
+	assert.Empty(t, eval[string](p, `document.getElementById("export").getAttribute("aria-busy") || ""`), "the button is not busy after")
 	got := eval[map[string]string](p, `window.__e2eExport`)
 	assert.Equal(t, "rlab-export.sh", eval[string](p, `window.__e2eDownload`))
 	assert.Equal(t, "text/x-shellscript", got["type"])

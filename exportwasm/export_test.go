@@ -18,36 +18,54 @@ import (
 
 	"github.com/reconcilelab/rlab/core/export"
 	"github.com/reconcilelab/rlab/core/lesson"
+	"github.com/reconcilelab/rlab/core/script"
 	"github.com/reconcilelab/rlab/internal/gotool"
 	"github.com/reconcilelab/rlab/internal/wasmbuild"
 	"github.com/reconcilelab/rlab/lessons"
 )
 
-// lessonFiveHistory is a History of lesson 5's setup and no learner input,
-// as JSON, with the script export.FromHistory writes for it.
+// lessonFiveHistory is lesson 5 played by its solution, as the page gives
+// it (the lesson's ID, no setup), as JSON, with the script rlab export
+// writes for the lesson's setup and solution.
 func lessonFiveHistory(t *testing.T) ([]byte, string) {
 	t.Helper()
 	all, err := lesson.ParseFS(lessons.FS())
 	require.NoError(t, err)
-	h := export.History{Source: "lesson 05-orphans", Seed: 1}
-	for _, l := range all {
-		if l.ID == "05-orphans" {
-			for _, cmd := range l.Setup.Script.Commands {
-				h.Setup = append(h.Setup, cmd.Src().Text)
-			}
+	var l *lesson.Lesson
+	for _, c := range all {
+		if c.ID == "05-orphans" {
+			l = c
 		}
 	}
-	require.NotEmpty(t, h.Setup, "lesson 5 has a setup")
-	h.Inputs = []export.Input{{Step: 1_000, Line: "delete rs web"}}
-	h.Present = 2_000
-	want, err := export.FromHistory(h)
+	require.NotNil(t, l)
+	want, err := export.Run(l.Setup.Script.Commands, l.Solution.Script.Commands, "lesson 05-orphans")
 	require.NoError(t, err)
+
+	// The steps the page records: the setup's session at rest, then each
+	// of the solution's inputs followed by a stabilize.
+	s := script.NewSession(script.Options{Seed: 1, SnapshotEvery: -1})
+	for _, cmd := range l.Setup.Script.Commands {
+		require.NoError(t, s.Run(cmd))
+	}
+	require.NoError(t, s.Start())
+	h := export.History{Lesson: l.ID, Seed: 1}
+	stabilize, err := script.ParseLine("stabilize")
+	require.NoError(t, err)
+	for _, cmd := range l.Solution.Script.Commands {
+		if _, isStabilize := cmd.(*script.Stabilize); isStabilize {
+			continue
+		}
+		h.Inputs = append(h.Inputs, export.Input{Step: s.World().Kernel.Steps(), Text: cmd.Src().Text})
+		require.NoError(t, s.Run(cmd))
+		require.NoError(t, s.Run(stabilize))
+	}
+	h.Present = s.World().Kernel.Steps()
 	data, err := json.Marshal(h)
 	require.NoError(t, err)
 	return data, want.Script()
 }
 
-func TestExportHistoryWritesWhatFromHistoryWrites(t *testing.T) {
+func TestExportHistoryWritesWhatRlabExportWrites(t *testing.T) {
 	data, want := lessonFiveHistory(t)
 	got, err := exportHistory(data)
 	require.NoError(t, err)
@@ -57,9 +75,10 @@ func TestExportHistoryWritesWhatFromHistoryWrites(t *testing.T) {
 
 func TestExportHistorySaysWhatWasWrong(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{`{"source":"the sandbox","seed":1,"setup":[],"inputs":[],"present":0,"lesson":"05"}`, "is not what this export.wasm reads"},
+		{`{"seed":1,"inputs":[],"present":0,"source":"the sandbox"}`, "is not what this export.wasm reads"},
 		{`[1,2]`, "is not what this export.wasm reads"},
-		{`{"source":"","seed":1}`, "the export could not be written: the history has no source"},
+		{`{"lesson":"99-nothing","seed":1}`, "no lesson 99-nothing in this export.wasm (is the page from another build?); its lessons are 01-"},
+		{`{"seed":1,"setup":["create rs web --replicas=1"]}`, "the export could not be written: the history has a setup but no lesson"},
 	} {
 		_, err := exportHistory([]byte(c.in))
 		require.Error(t, err, c.in)
@@ -95,7 +114,7 @@ func TestExportWasmUnderNode(t *testing.T) {
 	require.NoError(t, cmd.Run(), "node export.js failed\nstderr:\n%s", &stderr)
 	assert.Equal(t, want, stdout.String())
 
-	require.NoError(t, os.WriteFile(history, []byte(`{"source":"the sandbox","seed":1,"inputs":[{"step":9,"line":"stabilize"},{"step":2,"line":"stabilize"}]}`), 0o644))
+	require.NoError(t, os.WriteFile(history, []byte(`{"seed":1,"inputs":[{"step":9,"text":"stabilize"},{"step":2,"text":"stabilize"}]}`), 0o644))
 	stdout.Reset()
 	stderr.Reset()
 	cmd = exec.CommandContext(ctx, node, filepath.Join("testdata", "export.js"), wasmExec, out, history)

@@ -10,7 +10,6 @@
  * @typedef {{
  *   check: {args: CheckArgs, result: CheckResult},
  *   complete: {args: CompleteArgs, result: CompleteResult},
- *   export: {args: undefined, result: ExportHistory},
  *   functions: {args: StepsArgs, result: FunctionsResult},
  *   grade: {args: GradeArgs, result: GradeResult},
  *   help: {args: HelpArgs, result: HelpResult},
@@ -252,23 +251,6 @@
  * @property {string} age
  * @property {boolean} satisfied
  * @property {boolean} [expired]
- */
-
-/**
- * ExportHistory is wasm.ExportHistory.
- * @typedef {Object} ExportHistory
- * @property {string} source
- * @property {number} seed
- * @property {Array<string>} setup
- * @property {Array<ExportInput>} inputs
- * @property {number} present
- */
-
-/**
- * ExportInput is wasm.ExportInput.
- * @typedef {Object} ExportInput
- * @property {number} step
- * @property {string} line
  */
 
 /**

@@ -60,7 +60,6 @@ import (
 //	functions   Functions(StepsArgs)        → FunctionsResult the functions some recorded steps modelled, in order
 //	complete    Complete(CompleteArgs)      → CompleteResult  tab completion, with the names of what exists
 //	help        Help(HelpArgs)              → HelpResult      help text, and the command table
-//	export      Export()                    → ExportHistory   the history so far as data, which export.wasm writes as kubectl for a real cluster
 //
 // JSON names are lowerCamelCase. Lists are omitted when empty (read an absent
 // list as []). Simulated times are strings in seconds with milliseconds,
@@ -504,7 +503,6 @@ func newOpTable() map[string]op {
 		"functions":  withArgs((*Bridge).Functions),
 		"complete":   withArgs((*Bridge).Complete),
 		"help":       withArgs((*Bridge).Help),
-		"export":     func(b *Bridge, _ []byte) (any, error) { return b.Export() },
 	}
 	for name, f := range testOps {
 		table[name] = f

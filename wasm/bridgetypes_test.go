@@ -46,7 +46,6 @@ var bridgeOps = map[string]any{
 	"functions":  (*Bridge).Functions,
 	"complete":   (*Bridge).Complete,
 	"help":       (*Bridge).Help,
-	"export":     (*Bridge).Export,
 }
 
 // TestBridgeTypesAreCurrent keeps site/bridge-types.js, the JSDoc types of

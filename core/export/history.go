@@ -9,25 +9,28 @@ import (
 )
 
 // This file exports what a learner did in a world the page ran, rather than
-// a script: the page's engine hands over a History, plain data it can write
-// without carrying this package (main.wasm's size budget has no room for
-// it), and FromHistory, run in a program of its own (export.wasm) or in a
-// test, replays it in a fresh session and writes the kubectl.
+// a script. The page has all of it in the view main.wasm already gives it
+// (the lesson, the seed, the learner's inputs with their steps, the present
+// step), so it writes a History without main.wasm carrying this package,
+// for which its size budget has no room; FromHistory, run in a program of
+// its own (export.wasm) or in a test, replays it in a fresh session and
+// writes the kubectl.
 
 // History is what a learner did in one world, up to the present, as plain
-// data that crosses JSON unchanged.
+// data that crosses JSON unchanged. An input is as the page's view gives it.
 type History struct {
-	// Source names where the world came from in the script's header:
-	// "lesson 05-orphans" or "the sandbox".
-	Source string `json:"source"`
+	// Lesson is the lesson's ID, "05-orphans"; empty for the sandbox. It
+	// names the world in the script's header.
+	Lesson string `json:"lesson,omitempty"`
+	// Setup are the lesson's setup commands, each as written, in order.
+	// The page does not have them; export.wasm fills them in from the
+	// lessons it was built with.
+	Setup []string `json:"setup,omitempty"`
 	// Seed is the world's seed, which the replay's session starts with.
 	Seed uint64 `json:"seed"`
-	// Setup are the lesson's setup commands, each as written, in order;
-	// empty for the sandbox.
-	Setup []string `json:"setup"`
 	// Inputs are the learner's inputs after the setup, in the order they
 	// were applied, each with the step it was applied at.
-	Inputs []Input `json:"inputs"`
+	Inputs []Input `json:"inputs,omitempty"`
 	// Present is the step the learner is at: inputs applied after it (the
 	// learner sought back before them) are not part of the history.
 	Present uint64 `json:"present"`
@@ -37,8 +40,17 @@ type History struct {
 type Input struct {
 	// Step is the boundary the input was applied at: after this many steps.
 	Step uint64 `json:"step"`
-	// Line is the input as the learner typed it.
-	Line string `json:"line"`
+	// Text is the input as the learner typed it.
+	Text string `json:"text"`
+}
+
+// Source names where the history's world came from, as the script's
+// header says it: "lesson 05-orphans" or "the sandbox".
+func (h History) Source() string {
+	if h.Lesson == "" {
+		return "the sandbox"
+	}
+	return "lesson " + h.Lesson
 }
 
 // FromHistory writes h as kubectl. A lesson's setup builds the world, then
@@ -53,19 +65,22 @@ type Input struct {
 // no longer parses or that the simulator refuses becomes a comment, since
 // the learner saw it refused and the world did not change.
 func FromHistory(h History) (*Result, error) {
-	if h.Source == "" {
-		return nil, errors.New("the history has no source: give it as \"lesson ID\" or \"the sandbox\"")
+	if h.Lesson != "" && len(h.Setup) == 0 {
+		return nil, errors.New("the history of lesson " + h.Lesson + " has no setup: give the lesson's setup commands, or no lesson for the sandbox")
+	}
+	if h.Lesson == "" && len(h.Setup) > 0 {
+		return nil, errors.New("the history has a setup but no lesson: a setup is a lesson's; name the lesson, or give no setup for the sandbox")
 	}
 	for i := 1; i < len(h.Inputs); i++ {
 		if h.Inputs[i].Step < h.Inputs[i-1].Step {
-			return nil, errors.New("the history's inputs are out of order: input " + strconv.Itoa(i+1) + " (" + strconv.Quote(h.Inputs[i].Line) +
+			return nil, errors.New("the history's inputs are out of order: input " + strconv.Itoa(i+1) + " (" + strconv.Quote(h.Inputs[i].Text) +
 				") is at step " + strconv.FormatUint(h.Inputs[i].Step, 10) + ", before the one ahead of it; give them in the order they were applied")
 		}
 	}
 	s := script.NewSession(script.Options{Seed: h.Seed, SnapshotEvery: -1})
 	x := New()
 	if len(h.Setup) > 0 {
-		setup, err := script.Parse(strings.Join(h.Setup, "\n"), h.Source+" setup")
+		setup, err := script.Parse(strings.Join(h.Setup, "\n"), h.Source()+" setup")
 		if err != nil {
 			return nil, errors.New("the history's setup does not parse: " + err.Error())
 		}
@@ -89,13 +104,13 @@ func FromHistory(h History) (*Result, error) {
 		if err := x.runTo(s, in.Step); err != nil {
 			return nil, err
 		}
-		cmd, err := script.ParseLine(in.Line)
+		cmd, err := script.ParseLine(in.Text)
 		if err != nil || cmd == nil {
-			x.Comment(in.Line + ": not a command the export can read again")
+			x.Comment(in.Text + ": not a command the export can read again")
 			continue
 		}
 		if err := s.Run(cmd); err != nil {
-			x.Comment(in.Line + ": refused in the simulator (" + err.Error() + "), so left out")
+			x.Comment(in.Text + ": refused in the simulator (" + err.Error() + "), so left out")
 			continue
 		}
 		if err := x.Add(cmd, s.World()); err != nil {
@@ -105,7 +120,7 @@ func FromHistory(h History) (*Result, error) {
 	if err := x.runTo(s, h.Present); err != nil {
 		return nil, err
 	}
-	return x.Result(h.Source), nil
+	return x.Result(h.Source()), nil
 }
 
 // runTo runs the session on to step, and says what the learner did in

@@ -41,7 +41,7 @@ func TestEveryLessonsSetupCrossesAHistory(t *testing.T) {
 	for _, l := range all {
 		want, err := Run(l.Setup.Script.Commands, nil, "lesson "+l.ID)
 		require.NoError(t, err, l.ID)
-		got, err := FromHistory(History{Source: "lesson " + l.ID, Seed: 1, Setup: setupLines(l)})
+		got, err := FromHistory(History{Lesson: l.ID, Seed: 1, Setup: setupLines(l)})
 		require.NoError(t, err, l.ID)
 		assert.Equal(t, want.Script(), got.Script(), l.ID)
 	}
@@ -56,10 +56,10 @@ func TestAHistorysGapsAreStabilizesOrSteps(t *testing.T) {
 	s := script.NewSession(script.Options{Seed: 1, SnapshotEvery: -1})
 	require.NoError(t, s.Run(parse(t, "create rs web --replicas=2 --selector=app=web")[0]))
 	created := s.World().Kernel.Steps()
-	h := History{Source: "the sandbox", Seed: 1, Inputs: []Input{
-		{Step: base, Line: "create rs web --replicas=2 --selector=app=web"},
-		{Step: created + 2, Line: "scale rs/web --replicas=3"},
-		{Step: base + 500, Line: "scale rs/web --replicas=1"},
+	h := History{Seed: 1, Inputs: []Input{
+		{Step: base, Text: "create rs web --replicas=2 --selector=app=web"},
+		{Step: created + 2, Text: "scale rs/web --replicas=3"},
+		{Step: base + 500, Text: "scale rs/web --replicas=1"},
 	}, Present: base + 1000}
 	res, err := FromHistory(h)
 	require.NoError(t, err)
@@ -79,9 +79,9 @@ func TestAHistorysGapsAreStabilizesOrSteps(t *testing.T) {
 // seek back, and a present before any step leaves the world as it is.
 func TestAHistoryEndsAtItsPresent(t *testing.T) {
 	base := startStep(t)
-	h := History{Source: "the sandbox", Seed: 1, Inputs: []Input{
-		{Step: base, Line: "create rs web --replicas=2 --selector=app=web"},
-		{Step: base + 40, Line: "scale rs/web --replicas=5"},
+	h := History{Seed: 1, Inputs: []Input{
+		{Step: base, Text: "create rs web --replicas=2 --selector=app=web"},
+		{Step: base + 40, Text: "scale rs/web --replicas=5"},
 	}, Present: base}
 	res, err := FromHistory(h)
 	require.NoError(t, err)
@@ -94,9 +94,9 @@ func TestAHistoryEndsAtItsPresent(t *testing.T) {
 // TestInputsTheReplayCannotRunBecomeComments: the learner saw these
 // refused, and the world did not change, so the export says so and goes on.
 func TestInputsTheReplayCannotRunBecomeComments(t *testing.T) {
-	res, err := FromHistory(History{Source: "the sandbox", Seed: 1, Inputs: []Input{
-		{Step: 0, Line: "scael rs/web --replicas=3"},
-		{Step: 0, Line: "scale rs/web --replicas=3"},
+	res, err := FromHistory(History{Seed: 1, Inputs: []Input{
+		{Step: 0, Text: "scael rs/web --replicas=3"},
+		{Step: 0, Text: "scale rs/web --replicas=3"},
 	}})
 	require.NoError(t, err)
 	script := res.Script()
@@ -110,11 +110,12 @@ func TestAHistoryThatCannotBeExportedSaysWhy(t *testing.T) {
 		h    History
 		want string
 	}{
-		{"no source", History{}, `give it as "lesson ID" or "the sandbox"`},
-		{"inputs out of order", History{Source: "the sandbox", Inputs: []Input{{Step: 5, Line: "stabilize"}, {Step: 2, Line: "scale rs/web --replicas=3"}}},
+		{"a lesson without its setup", History{Lesson: "05-orphans"}, "the history of lesson 05-orphans has no setup"},
+		{"a setup without a lesson", History{Setup: []string{"create rs web --replicas=1"}}, "a setup is a lesson's"},
+		{"inputs out of order", History{Inputs: []Input{{Step: 5, Text: "stabilize"}, {Step: 2, Text: "scale rs/web --replicas=3"}}},
 			`input 2 ("scale rs/web --replicas=3") is at step 2, before the one ahead of it`},
-		{"a setup that does not parse", History{Source: "lesson x", Setup: []string{"create rs"}}, "the history's setup does not parse: lesson x setup:1:"},
-		{"a setup that fails", History{Source: "lesson x", Setup: []string{"scale rs/web --replicas=3"}}, "the history's setup fails before it can be exported: "},
+		{"a setup that does not parse", History{Lesson: "x", Setup: []string{"create rs"}}, "the history's setup does not parse: lesson x setup:1:"},
+		{"a setup that fails", History{Lesson: "x", Setup: []string{"scale rs/web --replicas=3"}}, "the history's setup fails before it can be exported: "},
 	} {
 		_, err := FromHistory(c.h)
 		require.Error(t, err, c.name)
