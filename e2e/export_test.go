@@ -43,16 +43,17 @@ func TestExportButtonDownloadsTheLessonAsKubectl(t *testing.T) {
 		document.addEventListener("click", (ev) => { if (ev.target instanceof HTMLAnchorElement && ev.target.download) { window.__e2eDownload = ev.target.download; } }, true);
 		return null;
 	})()`)
-	assert.False(t, eval[bool](p, `performance.getEntriesByType("resource").some((e) => e.name.endsWith("/export.wasm"))`),
-		"export.wasm is not fetched before Export is pressed")
+	// No other test presses Export, so export.wasm was never asked for.
+	assert.Zero(t, shared.requests("/export.wasm"), "export.wasm is not fetched before Export is pressed")
+	assert.Zero(t, shared.requests("/export-worker.js"), "nor is its worker")
 	eval[any](p, `document.getElementById("export").focus(), null`)
 	pressed := time.Now()
 	p.press(kb.Enter)
 	assert.Contains(t, p.text("#notice-text"), "Preparing export…", "the page says it is preparing the export while export.wasm loads")
 	p.waitFor("the export's download", 60*time.Second, `window.__e2eExport !== null`)
 	t.Logf("from the press of Export to the download: %v", time.Since(pressed).Round(time.Millisecond))
-	assert.True(t, eval[bool](p, `performance.getEntriesByType("resource").some((e) => e.name.endsWith("/export.wasm"))`),
-		"export.wasm is fetched on the first Export")
+	assert.Equal(t, 1, shared.requests("/export.wasm"), "export.wasm is fetched on the first Export")
+	assert.Equal(t, 1, shared.requests("/export-worker.js"))
 	assert.Empty(t, eval[string](p, `document.getElementById("export").getAttribute("aria-busy") || ""`), "the button is not busy after")
 	got := eval[map[string]string](p, `window.__e2eExport`)
 	assert.Equal(t, "rlab-export.sh", eval[string](p, `window.__e2eDownload`))

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -43,6 +44,18 @@ type suite struct {
 	server  *httptest.Server
 	browser context.Context // the browser's context; tabs are children of it
 	cancel  func()          // stops the browser and its allocator
+
+	// requested counts the server's requests by path, for the tests of
+	// what the page fetches when (export.wasm only on Export).
+	requestedMu sync.Mutex
+	requested   map[string]int
+}
+
+// requests returns how many times the server was asked for path.
+func (s *suite) requests(path string) int {
+	s.requestedMu.Lock()
+	defer s.requestedMu.Unlock()
+	return s.requested[path]
 }
 
 var (
@@ -112,7 +125,14 @@ func newSuite() (*suite, error) {
 		s.close()
 		return nil, err
 	}
-	s.server = httptest.NewServer(siteserver.Handler(os.DirFS(dir)))
+	site := siteserver.Handler(os.DirFS(dir))
+	s.requested = map[string]int{}
+	s.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requestedMu.Lock()
+		s.requested[r.URL.Path]++
+		s.requestedMu.Unlock()
+		site.ServeHTTP(w, r)
+	}))
 
 	profile, err := os.MkdirTemp("", "rlab-e2e-profile-")
 	if err != nil {

@@ -8,12 +8,14 @@
 // stabilize becomes, the script's shell functions) cost main.wasm about
 // 26 KB of brotli, which took it over its budget of 1,400,000 bytes
 // (DESIGN.md). Most learners never export, so they should not download the
-// exporter with the engine. main.wasm's export op therefore hands the page
-// only the world's history as data (its ExportHistory, the same JSON as
-// export.History), and this program, fetched on the first Export and cached
-// by the service worker after that, replays it with export.FromHistory. The
-// export is written once, in Go, by the same code rlab export runs; nothing
-// of it is ported to JavaScript.
+// exporter with the engine. The page already has a world's history in the
+// view main.wasm gives it (the lesson, the seed, the learner's inputs with
+// their steps, the present step), so it writes it as an export.History,
+// and this program, fetched on the first Export and cached by the service
+// worker after that, adds the lesson's setup from the lessons it carries
+// (the ones make wasm wrote into lessons.json) and replays it with
+// export.FromHistory. The export is written once, in Go, by the same code
+// rlab export runs; nothing of it is ported to JavaScript.
 //
 // # Its one function
 //
@@ -22,9 +24,9 @@
 //	globalThis.rlabExport(historyJSON) → the script's text, or an Error
 //
 // and parks, so that the function stays callable. The argument is the JSON
-// of an export.History; unknown fields are refused, so a page and an
-// export.wasm from different builds say so rather than export something
-// else. A Go function called from JavaScript cannot throw, so a failure is
+// of an export.History; unknown fields and unknown lessons are refused, so
+// a page and an export.wasm from different builds say so rather than
+// export something else. A Go function called from JavaScript cannot throw, so a failure is
 // returned as an Error object, with a message that says what was wrong;
 // the caller (site/export-worker.js) throws it. The program holds no state
 // between calls: each export replays its history in a fresh session.

@@ -58,14 +58,20 @@
 //	res, err := export.Run(setup.Commands, solution.Commands, "lessons/05-orphans.txtar")
 //	os.WriteFile("rlab-export.sh", []byte(res.Script()), 0o755)
 //
-// or, beside a session the caller runs itself (the page's bridge does, to
-// follow the learner's inputs):
+// or, for what a learner did in the page, from a History: the lesson and
+// its setup, the seed, each input with the step it was applied at, and the
+// present step. FromHistory replays it in a session of its own, and the
+// runs between two inputs become a stabilize where the world was at rest by
+// the next one and a step where it was not:
 //
-//	x := export.New()
-//	for _, cmd := range setup { session.Run(cmd); x.Add(cmd, session.World()) }
-//	x.Begin(export.PartLearner)
-//	…
-//	res := x.Result("the sandbox")
+//	res, err := export.FromHistory(export.History{Seed: 1, Present: 80,
+//		Inputs: []export.Input{{Step: 65, Text: "create rs web --replicas=2"}}})
+//
+// The page does this in export.wasm (exportwasm/), a program of its own,
+// since main.wasm has no room in its size budget for this package; the
+// page writes the History from its view. A caller that runs its own
+// session can also drive an Exporter itself: New, Add after each command,
+// Begin(PartLearner), Result.
 //
 // The output is a pure function of the commands: the same script exports to
 // the same bytes.
