@@ -75,3 +75,25 @@ func TestExportButtonDownloadsTheLessonAsKubectl(t *testing.T) {
 	assert.True(t, strings.Contains(got["text"], "\ntargets=$(pick pods app=web oldest 1)\n"), "the pick is done on the cluster")
 	p.shot("exported")
 }
+
+// TestAnExportThatCannotBeWrittenSaysWhy: when the export's worker cannot
+// start (here its script is missing), the page says so in its own words
+// with the reason, and the button is no longer busy.
+func TestAnExportThatCannotBeWrittenSaysWhy(t *testing.T) {
+	p := openPage(t, "")
+	eval[any](p, `(() => {
+		const Real = window.Worker;
+		window.Worker = class extends Real {
+			constructor(url, options) { super(url === "export-worker.js" ? "no-such-export-worker.js" : url, options); }
+		};
+		return null;
+	})()`)
+	eval[any](p, `document.getElementById("export").focus(), null`)
+	p.press(kb.Enter)
+	p.waitFor("the export's error", 30*time.Second, `!document.getElementById("error").hidden`)
+	assert.Contains(t, p.text("#error-text"), "The export could not be written: ")
+	assert.NotEmpty(t, eval[string](p, `document.querySelector("#error-text [lang=en]")?.textContent || ""`), "the reason is marked as the engine's English")
+	assert.Empty(t, eval[string](p, `document.getElementById("export").getAttribute("aria-busy") || ""`), "the button is not busy after")
+	assert.NotContains(t, p.text("#notice-text"), "Preparing export", "the busy notice is gone")
+	p.shot("export-failed")
+}
