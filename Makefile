@@ -29,19 +29,19 @@ GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO)
 STATICCHECK := $(or $(shell command -v staticcheck 2>/dev/null),$(GOBIN_DIR)/staticcheck)
 
 # JS_PACKAGES are the packages that run as WebAssembly: main.wasm's (wasm/,
-# core/, lessons/), whose tests make test also runs under node. The js/wasm
-# half of lint covers them; cmd/, e2e/ and internal/ never run there, and
+# core/, lessons/) and export.wasm's (exportwasm/), whose tests make test
+# also runs under node. The js/wasm half of lint covers them; cmd/, e2e/ and internal/ never run there, and
 # vetting them for js/wasm compiled net/http, chromedp and their kin for
 # nothing. For the same reason the test files that use the upstream modules
 # as oracles are //go:build !js: they run, and are linted, natively.
-JS_PACKAGES := ./wasm/... ./core/... ./lessons/...
+JS_PACKAGES := ./wasm/... ./exportwasm/... ./core/... ./lessons/...
 
 .PHONY: help wasm run lint test parity jstest typecheck bench fuzz clean
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z]+:.*## / { printf "  make %-6s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-wasm: ## build site/main.wasm, copy the matching wasm_exec.js beside it, precompress the page, and print main.wasm's sizes against its budget
+wasm: ## build site/main.wasm and site/export.wasm, copy the matching wasm_exec.js beside it, precompress the page, and print main.wasm's sizes against its budget
 	$(GO) run ./cmd/rlab wasm --go=$(GO) --out=site/main.wasm --version=$(VERSION)
 	install -m 0644 "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
 	$(GO) run ./cmd/rlab bundle --dir=site
@@ -152,4 +152,4 @@ fuzz: ## run every fuzz target for FUZZTIME (default 10s) each, then the 200-see
 	$(GO) test ./core/world -run 'TestChaos$$' -chaos.seeds=200 -count=1
 
 clean: ## remove build and test outputs
-	rm -rf site/main.wasm site/lessons.json site/wasm_exec.js site/rlab.js site/*.gz site/*.br bench.out tmp
+	rm -rf site/main.wasm site/export.wasm site/lessons.json site/wasm_exec.js site/rlab.js site/*.gz site/*.br bench.out tmp

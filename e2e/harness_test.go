@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -43,6 +44,18 @@ type suite struct {
 	server  *httptest.Server
 	browser context.Context // the browser's context; tabs are children of it
 	cancel  func()          // stops the browser and its allocator
+
+	// requested counts the server's requests by path, for the tests of
+	// what the page fetches when (export.wasm only on Export).
+	requestedMu sync.Mutex
+	requested   map[string]int
+}
+
+// requests returns how many times the server was asked for path.
+func (s *suite) requests(path string) int {
+	s.requestedMu.Lock()
+	defer s.requestedMu.Unlock()
+	return s.requested[path]
 }
 
 var (
@@ -112,7 +125,14 @@ func newSuite() (*suite, error) {
 		s.close()
 		return nil, err
 	}
-	s.server = httptest.NewServer(siteserver.Handler(os.DirFS(dir)))
+	site := siteserver.Handler(os.DirFS(dir))
+	s.requested = map[string]int{}
+	s.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requestedMu.Lock()
+		s.requested[r.URL.Path]++
+		s.requestedMu.Unlock()
+		site.ServeHTTP(w, r)
+	}))
 
 	profile, err := os.MkdirTemp("", "rlab-e2e-profile-")
 	if err != nil {
@@ -212,8 +232,8 @@ func moduleRoot() (string, error) {
 
 // buildSite makes dir hold the page as make wasm builds it, except that
 // main.wasm carries the rlabtest build tag (the ops that break the engine on
-// purpose) and the version "e2e": main.wasm, wasm_exec.js from the Go that
-// built it, the site's own files (HTML, JavaScript, CSS, data), and their
+// purpose) and the version "e2e": main.wasm, export.wasm (the Export
+// button's program), wasm_exec.js from the Go that built them, the site's own files (HTML, JavaScript, CSS, data), and their
 // precompressed siblings, brotli at quality. A file whose content is
 // unchanged is left alone, modification time included, so that its siblings
 // stay up to date and are not recompressed; a file no longer in the site is
@@ -236,13 +256,22 @@ func buildSite(root, dir string, quality int) error {
 	if files["main.wasm"], err = os.ReadFile(filepath.Join(tmp, "main.wasm")); err != nil {
 		return err
 	}
+	cmd = exec.Command("go", wasmbuild.ExportArgs(filepath.Join(tmp, wasmbuild.ExportFile))...)
+	cmd.Dir = root
+	cmd.Env = wasmbuild.Env(os.Environ())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s: %w\n%s", wasmbuild.ExportFile, err, out)
+	}
+	if files[wasmbuild.ExportFile], err = os.ReadFile(filepath.Join(tmp, wasmbuild.ExportFile)); err != nil {
+		return err
+	}
 	if files[wasmbuild.LessonsFile], err = wasmbuild.Lessons(); err != nil {
 		return err
 	}
 	buildTime := time.Since(start)
 
 	// The site's own files: every file in site/ but the outputs make wasm
-	// leaves there (main.wasm, wasm_exec.js and compressed copies), which
+	// leaves there (main.wasm, export.wasm, wasm_exec.js and compressed copies), which
 	// may be stale, and hidden files.
 	entries, err := os.ReadDir(filepath.Join(root, "site"))
 	if err != nil {
@@ -297,7 +326,7 @@ func buildSite(root, dir string, quality int) error {
 	if err := siteserver.Precompress(context.Background(), dir, quality, func(siteserver.Compressed) {}); err != nil {
 		return fmt.Errorf("precompressing the site: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "e2e: built main.wasm (rlabtest) in %v and precompressed the site (brotli quality %d) in %v, in %s\n",
+	fmt.Fprintf(os.Stderr, "e2e: built main.wasm (rlabtest) and export.wasm in %v and precompressed the site (brotli quality %d) in %v, in %s\n",
 		buildTime.Round(time.Millisecond), quality, time.Since(start).Round(time.Millisecond), dir)
 	return nil
 }
@@ -305,7 +334,7 @@ func buildSite(root, dir string, quality int) error {
 // buildOutput says whether a file in site/ is one make wasm writes rather
 // than part of the page's source.
 func buildOutput(name string) bool {
-	return name == "main.wasm" || name == wasmbuild.LessonsFile || name == "wasm_exec.js" || name == siteserver.BundleName ||
+	return name == "main.wasm" || name == wasmbuild.ExportFile || name == wasmbuild.LessonsFile || name == "wasm_exec.js" || name == siteserver.BundleName ||
 		strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz")
 }
 

@@ -74,4 +74,12 @@
 // The table of known divergences is guarded both ways: a difference no row
 // explains disagrees, and Result.KnownRowsUsed says which rows a run needed,
 // so that the command's -check-table fails on a row no script needs.
+//
+// # Applying an export
+//
+// CheckExport takes rlab export of a lesson (core/export) and applies it to
+// a plane with an Applier, which reads the script as bash would and sends,
+// for each kubectl line, what kubectl sends; a line it was not taught is an
+// error. Then the lesson's goal is evaluated on the plane: the export of
+// lesson 5 must reach it.
 package parity

@@ -20,7 +20,7 @@
 
 import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, reasonOf, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {addSteps, fillTimeline, restoreForks} from "./timeline.js";
-import {clearHash, rememberStart, share, syncURL, writeURL} from "./share.js";
+import {clearHash, exportWorld, rememberStart, share, syncURL, writeURL} from "./share.js";
 import {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
 import {act, seek, seekTo, showQueue, stabilize, stabilizeNow, stepBack, stepForward, stopPlay, togglePlay, untilSync} from "./playback.js";
 import {progress} from "./progress.js";
@@ -218,6 +218,7 @@ function wire() {
 	els.stabilize.addEventListener("click", stabilize);
 	els.cancel.addEventListener("click", () => state.engine && state.engine.cancel());
 	els.share.addEventListener("click", share);
+	els.exportButton.addEventListener("click", exportWorld);
 	els.languageSelect.addEventListener("change", () => switchLanguage(els.languageSelect.value));
 	els.errorDismiss.addEventListener("click", clearError);
 	els.noticeDismiss.addEventListener("click", clearNotice);

@@ -75,6 +75,8 @@ export const messages = {
 	"page.skip": "Skip to the controls",
 	"page.tagline": "Watch the Kubernetes ReplicaSet controller reconcile, one step at a time.",
 	"page.share": "Share",
+	"page.export": "Export",
+	"page.exportTitle": "Download what you did as a bash script of kubectl, to replay on a cluster of your own (kind, minikube…)",
 	"page.lessons": "Lessons",
 	"page.glossary": "Glossary",
 	"page.helpButton": "Help and keyboard shortcuts",
@@ -251,6 +253,9 @@ export const messages = {
 	// --- Share links -------------------------------------------------------------
 	"share.copied": "The share link is copied: whoever opens it gets this world, at this step.",
 	"share.notCopied": "The share link is in the field above: copy it from there.",
+	"export.preparing": "Preparing export…",
+	"export.failed": "The export could not be written: {reason}",
+	"export.downloaded": "Downloaded {file}: run it with bash against a cluster of your own (kind, minikube…). It builds this world with kubectl apply, then does what you did with kubectl; what only the simulator can do is left as comments that say what to do by hand.",
 
 	// --- Worlds and lessons loaded, links replayed, progress exported and imported ---
 	"lesson.loaded": "Loaded lesson {lesson}: its setup ran {steps}; your steps count from there.",

@@ -74,6 +74,7 @@ const viewArgs = {agenda: 8, steps: 1, pods: 1000, podsPerGroup: maxPodsPerOwner
  * @property {HTMLButtonElement} newSandbox
  * @property {HTMLButtonElement} share
  * @property {HTMLSelectElement} languageSelect
+ * @property {HTMLButtonElement} exportButton
  * @property {HTMLElement} shareRow
  * @property {HTMLInputElement} shareLink
  * @property {HTMLButtonElement} helpButton
@@ -142,7 +143,7 @@ function findElements() {
 		error: $("error"), errorText: $("error-text"), errorDismiss: $("error-dismiss"),
 		notice: $("notice"), noticeText: $("notice-text"), noticeDismiss: $("notice-dismiss"),
 		worldSelect: $("world-select"), sandboxForm: $("sandbox-form"), seedInput: $("seed-input"), newSandbox: $("new-sandbox"),
-		share: $("share"), shareRow: $("share-row"), shareLink: $("share-link"), languageSelect: $("language-select"),
+		share: $("share"), exportButton: $("export"), shareRow: $("share-row"), shareLink: $("share-link"), languageSelect: $("language-select"),
 		helpButton: $("help-button"), help: $("help"), helpClose: $("help-close"),
 		lessonsButton: $("lessons-button"), lessonsDialog: $("lessons"), lessonsList: $("lessons-list"),
 		lessonsClose: $("lessons-close"), lessonsExport: $("lessons-export"), lessonsImport: $("lessons-import"),

@@ -18,6 +18,10 @@ const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self
 
 // shell is cached when the worker installs, so that the first visit already
 // makes the next one work offline, even for files the page fetches later.
+// export.wasm and export-worker.js are not in it: the page fetches them
+// only when the learner first presses Export, and most never do, so the
+// install must not download them either; the fetch handler below caches
+// them then, like any file the page fetches, for the next export offline.
 const shell = [
 	// The page itself, as "./": the server redirects index.html there.
 	"./",

@@ -384,7 +384,7 @@ function nothingToRun(view) {
 function updateControls() {
 	const view = state.view;
 	const usable = state.ready && !state.busy && Boolean(view);
-	for (const el of [els.scrubber, els.share, els.worldSelect, els.seedInput, els.newSandbox, els.speed]) {
+	for (const el of [els.scrubber, els.share, els.exportButton, els.worldSelect, els.seedInput, els.newSandbox, els.speed]) {
 		settle(el, {disabled: !usable});
 	}
 	const idle = nothingToRun(view);

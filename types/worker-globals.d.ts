@@ -1,7 +1,8 @@
 // worker-globals.d.ts declares, for tsc (make typecheck), what the page's
-// worker (site/worker.js) finds in its global scope without declaring it:
-// the Go class that wasm_exec.js, copied from the Go toolchain by make wasm,
-// defines, and what main.wasm installs once Go runs (wasm/main_js.go). The
+// workers (site/worker.js, site/export-worker.js) find in their global scope
+// without declaring it: the Go class that wasm_exec.js, copied from the Go
+// toolchain by make wasm, defines, and what main.wasm and export.wasm
+// install once Go runs (wasm/main_js.go, exportwasm/main_js.go). The
 // service worker (site/sw.js) needs none of it.
 
 // Go runs a Go program compiled to WebAssembly (wasm_exec.js).
@@ -21,3 +22,7 @@ declare var rlab: {version: string; call(request: string): unknown};
 declare var onRlabReady: () => void;
 // __rlabReadyAt is when Go was up (performance.now()).
 declare var __rlabReadyAt: number;
+// rlabExport is the function export.wasm installs: the script's text for
+// the JSON text of an export.History, or an Error (returned, not thrown)
+// that says why there is none.
+declare var rlabExport: (history: string) => string | Error;

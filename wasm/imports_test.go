@@ -56,17 +56,35 @@ func TestTheBridgeImportsOnlyTheReadModel(t *testing.T) {
 	require.Greater(t, checked, 3, "no bridge source file was checked")
 }
 
+// mainWasmDeps lists every package main.wasm is built from.
+func mainWasmDeps(t *testing.T) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return strings.Fields(string(out))
+}
+
 // TestMainWasmCarriesNoLessons: the lessons package, with its embedded
 // bundle, is in no package main.wasm is built from. The page's worker
 // fetches lessons.json instead (SetLessons), so that writing a lesson, or
 // translating one, never grows the engine's download.
 func TestMainWasmCarriesNoLessons(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", ".")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	deps := strings.Fields(string(out))
+	deps := mainWasmDeps(t)
 	require.Contains(t, deps, "github.com/reconcilelab/rlab/core/lesson", "the bridge reads the bundle with core/lesson")
 	require.NotContains(t, deps, "github.com/reconcilelab/rlab/lessons",
 		"main.wasm would carry every lesson's text: take them from lessons.json through setLessons")
+}
+
+// TestMainWasmCarriesNoExporter: core/export, which writes a history as
+// kubectl, is in no package main.wasm is built from: with it main.wasm was
+// 1,419,921 bytes of brotli, over its budget. The page writes the history
+// from the view and runs export.wasm (exportwasm/) on it when the learner
+// asks.
+func TestMainWasmCarriesNoExporter(t *testing.T) {
+	deps := mainWasmDeps(t)
+	require.Contains(t, deps, "github.com/reconcilelab/rlab/core/script", "the list is main.wasm's packages")
+	require.NotContains(t, deps, "github.com/reconcilelab/rlab/core/export",
+		"main.wasm would carry the exporter: the page hands the view's history to export.wasm, which writes it")
 }

@@ -10,8 +10,9 @@
 //	run        run scenario scripts headless
 //	trace      print the event trace of scenario scripts
 //	lessons    list the lessons, or prove that they work
+//	export     write a lesson's or a script's world and commands for a real cluster
 //	serve      serve the web page on this machine
-//	wasm       build the engine for the web page (main.wasm)
+//	wasm       build the engine for the web page (main.wasm, export.wasm)
 //	bundle     join the web page's scripts into rlab.js
 //	compress   precompress the web page for serving
 //
@@ -71,6 +72,23 @@
 // the commands print: the view to read or diff when a scenario behaves
 // unexpectedly. A file that fails prints its trace up to the failure, then the
 // failure, with the exit statuses of run.
+//
+// # Export to a real cluster
+//
+//	rlab export [--out=DIR] FILE
+//
+// Export (package core/export) writes a lesson's world (the objects its
+// setup creates) as manifests for kubectl apply, and what its solution does
+// (all of a scenario script) as kubectl commands, with each --pick done on
+// the cluster by creation time and each stabilize a wait for the state the
+// simulated world rests in. What only the simulator can do becomes comments
+// that say what to do by hand. Without --out it prints one self-contained
+// bash script; with --out it writes DIR/world.yaml and an executable
+// DIR/replay.sh that applies it first. Both work in $NAMESPACE (default
+// rlab), which they create:
+//
+//	$ rlab export lessons/05-orphans.txtar > orphans.sh
+//	$ NAMESPACE=orphans bash orphans.sh     # against your kind or minikube cluster
 //
 // # Lessons
 //
@@ -156,6 +174,10 @@
 // Inlining is off outside the Go runtime: on wasm it makes the file bigger
 // and the page no faster, since the browser inlines hot wasm code itself
 // (internal/wasmbuild's documentation has the figures).
+//
+// Beside --out it writes lessons.json, the lessons, and export.wasm, built
+// from package exportwasm with the same flags: the exporter, which the page
+// fetches on the first Export only, so that main.wasm does not carry it.
 //
 // # Bundle the page's scripts
 //

@@ -38,6 +38,7 @@ var commands = []*command{
 	runCommand,
 	traceCommand,
 	lessonsCommand,
+	exportCommand,
 	serveCommand,
 	wasmCommand,
 	bundleCommand,

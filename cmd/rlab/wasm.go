@@ -16,13 +16,15 @@ import (
 var wasmCommand = &command{
 	name:     "wasm",
 	synopsis: "[--out=file] [--version=v] [--tags=t,…] [--go=path]",
-	summary:  "build the engine for the web page (main.wasm)",
+	summary:  "build the engine for the web page (main.wasm, export.wasm)",
 	details: "Wasm compiles the engine for js/wasm with the flags every build of the page\n" +
 		"uses: stripped, with trimmed paths, and with the compiler's inlining off outside the\n" +
 		"Go runtime, which makes the file an eighth smaller at no cost in speed (the browser\n" +
 		"inlines hot wasm code itself). It runs in the module's root and prints the go\n" +
 		"command it ran. Beside the program it writes lessons.json, the lessons, which the\n" +
-		"page fetches and main.wasm does not carry. make wasm runs it.",
+		"page fetches and main.wasm does not carry, and builds export.wasm with the same\n" +
+		"flags: the exporter, which the page fetches only when the learner first presses\n" +
+		"Export, so that main.wasm does not carry it either. make wasm runs it.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		out := fs.String("out", "site/main.wasm", "write the program to `file`")
 		version := fs.String("version", "", "report `v` as rlab.version on the page (default: the program's own, dev)")
@@ -40,7 +42,11 @@ var wasmCommand = &command{
 				tagList = strings.Split(*tags, ",")
 			}
 			if err := buildWasm(ctx, stdout, stderr, *goCmd, wasmbuild.Args(*out, *version, tagList...)); err != nil {
-				return err
+				return fmt.Errorf("building %s: %w", filepath.Base(*out), err)
+			}
+			exportOut := filepath.Join(filepath.Dir(*out), wasmbuild.ExportFile)
+			if err := buildWasm(ctx, stdout, stderr, *goCmd, wasmbuild.ExportArgs(exportOut)); err != nil {
+				return fmt.Errorf("building %s: %w", wasmbuild.ExportFile, err)
 			}
 			return writeLessons(stdout, filepath.Join(filepath.Dir(*out), wasmbuild.LessonsFile))
 		}
@@ -54,10 +60,7 @@ func buildWasm(ctx context.Context, stdout, stderr io.Writer, goCmd string, args
 	cmd := exec.CommandContext(ctx, goCmd, args...)
 	cmd.Env = wasmbuild.Env(os.Environ())
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building main.wasm: %w", err)
-	}
-	return nil
+	return cmd.Run()
 }
 
 // writeLessons writes the lessons the page fetches to path.

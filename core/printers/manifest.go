@@ -114,3 +114,29 @@ func indentJSON(v any) ([]byte, error) {
 	}
 	return append(b, '\n'), nil
 }
+
+// ApplyYAML prints obj as a manifest to hand to `kubectl apply -f`: what
+// YAML prints, less what a client does not send. The status is the
+// controllers' and the kubelet's to write, creationTimestamp (null in an
+// object not yet created, here and in a pod template) is the API server's,
+// and the namespace is left to `kubectl apply -n`, so that one manifest can
+// go to any namespace.
+func ApplyYAML(obj api.Object) ([]byte, error) {
+	m, err := manifest(obj)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "status")
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		delete(meta, "creationTimestamp")
+		delete(meta, "namespace")
+	}
+	if spec, ok := m["spec"].(map[string]any); ok {
+		if tmpl, ok := spec["template"].(map[string]any); ok {
+			if meta, ok := tmpl["metadata"].(map[string]any); ok {
+				delete(meta, "creationTimestamp")
+			}
+		}
+	}
+	return encodeYAML(m), nil
+}

@@ -508,59 +508,19 @@ func podTemplate(labels map[string]string) api.PodTemplateSpec {
 }
 
 func (c *CreateRS) run(s *Session) error {
-	what := "create rs " + c.Name
-	sel, err := LabelSelectorOf(c.SelectorText)
+	rs, err := c.Object()
 	if err != nil {
-		return failure(c, what+": "+err.Error())
+		return failure(c, "create rs "+c.Name+": "+err.Error())
 	}
-	replicas := c.Replicas
-	rs := &api.ReplicaSet{
-		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.ReplicaSetSpec{
-			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
-			Template: podTemplate(c.TemplateLabels),
-		},
-	}
-	return s.create(c, what, rs)
+	return s.create(c, "create rs "+c.Name, rs)
 }
 
-// run creates the Deployment with the fields the flags give. The strategy's
-// rollingUpdate is sent only when --max-surge or --max-unavailable is
-// given, so that a Recreate Deployment without them is valid and the API
-// fills in the other bound.
 func (c *CreateDeploy) run(s *Session) error {
-	what := "create deploy " + c.Name
-	sel, err := LabelSelectorOf(c.SelectorText)
+	d, err := c.Object()
 	if err != nil {
-		return failure(c, what+": "+err.Error())
+		return failure(c, "create deploy "+c.Name+": "+err.Error())
 	}
-	replicas := c.Replicas
-	d := &api.Deployment{
-		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.DeploymentSpec{
-			Replicas: &replicas, Selector: sel, MinReadySeconds: c.MinReadySeconds, Paused: c.Paused,
-			Template: api.PodTemplateSpec{
-				Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec:     api.PodSpec{Containers: []api.Container{{Name: deployContainer, Image: c.Image}}},
-			},
-			Strategy:                api.DeploymentStrategy{Type: c.Strategy},
-			RevisionHistoryLimit:    copyInt32(c.RevisionHistoryLimit),
-			ProgressDeadlineSeconds: copyInt32(c.ProgressDeadlineSeconds),
-		},
-	}
-	if c.MaxSurge != "" || c.MaxUnavailable != "" {
-		ru := &api.RollingUpdateDeployment{}
-		if c.MaxSurge != "" {
-			v := api.ParseIntOrString(c.MaxSurge)
-			ru.MaxSurge = &v
-		}
-		if c.MaxUnavailable != "" {
-			v := api.ParseIntOrString(c.MaxUnavailable)
-			ru.MaxUnavailable = &v
-		}
-		d.Spec.Strategy.RollingUpdate = ru
-	}
-	return s.create(c, what, d)
+	return s.create(c, "create deploy "+c.Name, d)
 }
 
 func copyInt32(p *int32) *int32 {
@@ -572,15 +532,7 @@ func copyInt32(p *int32) *int32 {
 }
 
 func (c *CreateRC) run(s *Session) error {
-	replicas, template := c.Replicas, podTemplate(c.TemplateLabels)
-	rc := &api.ReplicationController{
-		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.ReplicationControllerSpec{
-			Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector),
-			Template: &template,
-		},
-	}
-	return s.create(c, "create rc "+c.Name, rc)
+	return s.create(c, "create rc "+c.Name, c.Object())
 }
 
 // run creates a bare pod. With --phase or --ready, a second request
@@ -594,10 +546,7 @@ func (c *CreatePod) run(s *Session) error {
 	if c.Ready && phase != api.PodRunning {
 		return failure(c, what+": --ready needs --phase=Running: only a running pod can be Ready")
 	}
-	pod := &api.Pod{
-		Metadata: api.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: maps.Clone(c.Labels)},
-		Spec:     api.PodSpec{Containers: podContainers(), NodeName: c.Node},
-	}
+	pod := c.Object()
 	if phase == "" {
 		return s.create(c, what, pod)
 	}

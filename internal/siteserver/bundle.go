@@ -18,8 +18,8 @@ import (
 // which index.html loads: one request instead of one per module, which on a
 // cold load brings the page to interactive about 40 ms sooner, and no module
 // loader running in the page. JoinModules (modules.go) joins them; each
-// module keeps its own scope. worker.js and sw.js are not among them: they
-// run in workers of their own.
+// module keeps its own scope. worker.js, export-worker.js and sw.js are not
+// among them: they run in workers of their own.
 var PageEntries = []string{"early.js", "locale.js", "app.js", "offline.js"}
 
 // BundleName is the file Bundle writes and index.html loads.

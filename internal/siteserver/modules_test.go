@@ -101,7 +101,7 @@ func TestThePageJoinsAsTheOneScriptItLoads(t *testing.T) {
 		name := e.Name()
 		switch {
 		case !strings.HasSuffix(name, ".js"), name == siteserver.BundleName, name == "wasm_exec.js",
-			name == "worker.js", name == "sw.js", // built, or run in workers of their own
+			name == "worker.js", name == "export-worker.js", name == "sw.js", // built, or run in workers of their own
 			name == "bridge-types.js": // types only, which tsc reads and the page never runs
 			continue
 		}

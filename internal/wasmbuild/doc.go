@@ -59,6 +59,17 @@
 // which the worker fetches while main.wasm compiles (7,765,125 raw,
 // 1,382,092 brotli without them; lessons.json is 25,884 brotli on its own).
 //
+// The page's Export (core/export, which writes a learner's history as
+// kubectl) took main.wasm from 1,399,159 to 1,419,921 brotli when the
+// bridge called it, and still to 1,406,832 as a bridge op that only
+// returned the history as data (its types, their JSON and the op's code).
+// So main.wasm has no export op: the page writes the history from the view
+// it already has, and export.wasm (ExportFile, built from ExportPackage with
+// the same flags) writes the script, fetched only on the first Export
+// (November 2026: main.wasm 1,398,999 brotli; export.wasm 8,014,083 raw and
+// 1,416,457 brotli, nearly the whole engine, since an export replays the
+// history in a session, plus the lessons' setups, about 51 KB of it).
+//
 // Levers tried and left: a GOWASM=signext,satconv build (no smaller),
 // hand-written JSON methods per type instead of minijson's walker over the
 // tags (6 KB larger), and reading requests and lessons by hand instead of

@@ -11,6 +11,15 @@ import (
 // Package is the wasm program's import path, relative to the module root.
 const Package = "./wasm"
 
+// ExportPackage is export.wasm's import path, relative to the module root:
+// the page's second program, which writes an export (see exportwasm's
+// documentation), built with the same flags as main.wasm.
+const ExportPackage = "./exportwasm"
+
+// ExportFile is the name export.wasm is written under, beside main.wasm.
+// The page fetches it on the first Export, never at load.
+const ExportFile = "export.wasm"
+
 // Env returns environ with the target set to js/wasm. Later entries win in
 // os/exec, so a GOOS or GOARCH already in environ is overridden.
 func Env(environ []string) []string {
@@ -51,6 +60,14 @@ func Flags(version string, tags ...string) []string {
 func Args(out, version string, tags ...string) []string {
 	args := append([]string{"build"}, Flags(version, tags...)...)
 	return append(args, "-o", out, Package)
+}
+
+// ExportArgs returns the arguments of the go command, run in the module's
+// root, that build export.wasm into out with Flags. It has no version and
+// no test ops, so it takes no tags.
+func ExportArgs(out string) []string {
+	args := append([]string{"build"}, Flags("")...)
+	return append(args, "-o", out, ExportPackage)
 }
 
 // LessonsFile is the file beside main.wasm that holds the lessons: the page's

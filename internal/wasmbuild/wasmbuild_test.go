@@ -23,6 +23,14 @@ func TestArgsWithoutVersionKeepTheDefaultAndJoinTags(t *testing.T) {
 	assert.Equal(t, []string{"-o", "out.wasm", "./wasm"}, args[len(args)-3:])
 }
 
+func TestExportArgsBuildExportWasmWithMainWasmsFlags(t *testing.T) {
+	assert.Equal(t, []string{
+		"build", "-trimpath", "-ldflags=-s -w",
+		"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...=",
+		"-o", "site/export.wasm", "./exportwasm",
+	}, ExportArgs("site/"+ExportFile))
+}
+
 func TestRuntimeFlagsComeAfterAll(t *testing.T) {
 	// The go command applies the last matching -gcflags, so the runtime's
 	// exemptions must follow all=-l or they have no effect.

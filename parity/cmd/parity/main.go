@@ -17,6 +17,13 @@
 // process per script starts every plane from a process that has never run
 // another (the controllers' queue metrics, which stabilize reads, are the
 // process's). The reports are printed in the order the files were given.
+//
+// With -export, each FILE is a lesson: rlab export of it (core/export) is
+// applied to a plane by parity's Applier, line by line as bash and kubectl
+// would, and the lesson's goal is evaluated there, one lesson after
+// another in this process. It exits 0 when no export fails a goal expect
+// that has a meaning on a cluster, 1 otherwise (a goal of only the
+// simulator's insides, expect requests or syncs, has nothing to check).
 package main
 
 import (
@@ -56,8 +63,10 @@ func main() {
 	jobs := flag.Int("j", 1, "run this many scripts at once, each in a process of its own (1: one after another, in this process)")
 	checkTable := flag.Bool("check-table", false, "also fail when a row of the table of known divergences excused no difference at rest: give it every script")
 	child := flag.Bool("child", false, "(used by -j) run one script and print the table rows it used")
+	exportMode := flag.Bool("export", false, "apply rlab export of each lesson to the plane, as bash and kubectl would, and check the lesson's goal there")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: parity [-v] [-j=N] [-check-table] [-scale=F] [-log=FILE] [-quiet=D] FILE...")
+		fmt.Fprintln(os.Stderr, "       parity -export [-scale=F] [-log=FILE] [-quiet=D] LESSON...")
 		flag.PrintDefaults()
 	}
 	_ = flag.Parse(os.Args[1:])
@@ -72,6 +81,13 @@ func main() {
 	if *logFile != "" && *jobs > 1 {
 		fmt.Fprintln(os.Stderr, "parity: -log writes one process's logs: use it with -j=1")
 		os.Exit(2)
+	}
+	if *exportMode {
+		if *jobs > 1 || *checkTable {
+			fmt.Fprintln(os.Stderr, "parity: -export runs the lessons one after another, and has no table: it takes neither -j nor -check-table")
+			os.Exit(2)
+		}
+		os.Exit(checkExports(flag.Args(), *scale, *logFile, *quiet))
 	}
 	began := time.Now()
 	var outcome runOutcome
@@ -301,4 +317,38 @@ func longestFirst(paths []string) []int {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(waits[b], waits[a]) })
 	return order
+}
+
+// checkExports applies rlab export of each lesson to a plane of its own and
+// evaluates the lesson's goal there, and returns the exit code.
+func checkExports(paths []string, scale float64, logFile string, quiet time.Duration) int {
+	var log io.Writer
+	if logFile != "" {
+		f, err := os.Create(logFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "parity:", err)
+			return 2
+		}
+		defer f.Close()
+		log = f
+	}
+	began := time.Now()
+	code, reached := 0, 0
+	for _, path := range paths {
+		res, err := parity.CheckExport(path, parity.Options{Scale: scale, Log: log, Settle: parity.SettleRules{Quiet: quiet}})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "parity: %s: %v\n", path, err)
+			code = max(code, 1)
+			continue
+		}
+		res.Report(os.Stdout)
+		if res.Reached() {
+			reached++
+		} else if res.Failed() {
+			code = max(code, 1)
+		}
+	}
+	fmt.Printf("%d of %d exports reach their lesson's goal; %.1fs; resident memory %d MB\n", reached, len(paths),
+		time.Since(began).Seconds(), plane.RSS()>>20)
+	return code
 }
