@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -297,25 +296,16 @@ func (r *Real) config(c *script.Config) error {
 
 // --- Creating ----------------------------------------------------------------
 
-// The objects are built as core/script builds them (the same containers,
-// labels and defaults left to the API), in core/api's types, and sent
-// through their JSON.
-
-func scriptContainers() []api.Container { return []api.Container{{Name: "nginx", Image: "nginx"}} }
+// The objects are the ones core/script's create commands build (Object),
+// in core/api's types, sent through their JSON.
 
 func (r *Real) createRS(c *script.CreateRS) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	sel, err := script.LabelSelectorOf(c.SelectorText)
+	rs, err := c.Object()
 	if err != nil {
 		return err
-	}
-	replicas := c.Replicas
-	rs := &api.ReplicaSet{
-		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: sel,
-			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)}, Spec: api.PodSpec{Containers: scriptContainers()}}},
 	}
 	obj, err := fromAPI[appsv1.ReplicaSet](rs)
 	if err != nil {
@@ -329,13 +319,7 @@ func (r *Real) createRC(c *script.CreateRC) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	replicas := c.Replicas
-	tmpl := api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)}, Spec: api.PodSpec{Containers: scriptContainers()}}
-	rc := &api.ReplicationController{
-		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec:     api.ReplicationControllerSpec{Replicas: &replicas, MinReadySeconds: c.MinReadySeconds, Selector: maps.Clone(c.Selector), Template: &tmpl},
-	}
-	obj, err := fromAPI[corev1.ReplicationController](rc)
+	obj, err := fromAPI[corev1.ReplicationController](c.Object())
 	if err != nil {
 		return err
 	}
@@ -347,33 +331,9 @@ func (r *Real) createDeploy(c *script.CreateDeploy) error {
 	if err := r.ensureNamespace(c.Namespace); err != nil {
 		return err
 	}
-	sel, err := script.LabelSelectorOf(c.SelectorText)
+	d, err := c.Object()
 	if err != nil {
 		return err
-	}
-	replicas := c.Replicas
-	d := &api.Deployment{
-		Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.TemplateLabels)},
-		Spec: api.DeploymentSpec{
-			Replicas: &replicas, Selector: sel, MinReadySeconds: c.MinReadySeconds, Paused: c.Paused,
-			Template: api.PodTemplateSpec{Metadata: api.ObjectMeta{Labels: maps.Clone(c.TemplateLabels)},
-				Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: c.Image}}}},
-			Strategy:                api.DeploymentStrategy{Type: c.Strategy},
-			RevisionHistoryLimit:    c.RevisionHistoryLimit,
-			ProgressDeadlineSeconds: c.ProgressDeadlineSeconds,
-		},
-	}
-	if c.MaxSurge != "" || c.MaxUnavailable != "" {
-		ru := &api.RollingUpdateDeployment{}
-		if c.MaxSurge != "" {
-			v := api.ParseIntOrString(c.MaxSurge)
-			ru.MaxSurge = &v
-		}
-		if c.MaxUnavailable != "" {
-			v := api.ParseIntOrString(c.MaxUnavailable)
-			ru.MaxUnavailable = &v
-		}
-		d.Spec.Strategy.RollingUpdate = ru
 	}
 	obj, err := fromAPI[appsv1.Deployment](d)
 	if err != nil {
@@ -397,9 +357,7 @@ func (r *Real) createPod(c *script.CreatePod) error {
 	if c.Ready && phase != api.PodRunning {
 		return errors.New("--ready needs --phase=Running: only a running pod can be Ready")
 	}
-	pod := &api.Pod{Metadata: api.ObjectMeta{Name: c.Name, Labels: maps.Clone(c.Labels)},
-		Spec: api.PodSpec{Containers: scriptContainers(), NodeName: c.Node}}
-	obj, err := fromAPI[corev1.Pod](pod)
+	obj, err := fromAPI[corev1.Pod](c.Object())
 	if err != nil {
 		return err
 	}
