@@ -234,6 +234,12 @@ func TestLessonOneInChinese(t *testing.T) {
 	assert.False(t, eval[bool](p, `document.querySelector("#lesson .lesson-nav button:last-of-type").disabled`), "the first check held, so the next page opens")
 	p.shot("first-check")
 
+	// The address follows the learner a moment after they stop (share.js's
+	// urlDelay), so a reload sooner than that would start afresh; a
+	// learner's reload comes later than a test's.
+	step, _ := p.stepCount()
+	p.waitFor("the address to hold the lesson's present step", quick,
+		`location.hash.includes("w=`+id+`&") && location.hash.includes("at=`+fmt.Sprint(step)+`&")`)
 	p.reload2(chineseReady)
 	p.waitFor("the lesson again", runTimeout, `document.querySelector("#lesson .predict-block") !== null`)
 	assert.Equal(t, chinese, eval[string](p, `document.documentElement.lang`))
