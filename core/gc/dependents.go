@@ -312,7 +312,7 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 	if len(d.waiting) > 0 {
 		why = d.String() + " has no live owner"
 	}
-	switch deps := len(g.dependents[d.uid]); {
+	switch deps := g.dependents[d.uid].len(); {
 	case len(d.waiting) > 0 && deps > 0:
 		// An owner deletes its dependents in the foreground and this one has
 		// dependents of its own: they go first, and it waits for them as

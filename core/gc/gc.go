@@ -6,6 +6,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
+	"github.com/reconcilelab/rlab/core/cow"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/workqueue"
 )
@@ -144,16 +145,14 @@ type GarbageCollector struct {
 	nodes nodeSet
 	// dependents maps an owner's uid to the objects in nodes whose
 	// ownerReferences name it (their kind, namespace, name and uid, which
-	// never change), in that order. The
-	// owner need not be known: upstream keeps a virtual node for it. Only
-	// link and unlink change them (see mine).
-	dependents map[string][]depRef
-	// mine holds the owners whose slice in dependents was copied since the
-	// last snapshot or restore: those slices belong to this collector alone
-	// and change in place; the others may be shared with a snapshot and are
-	// copied before their first change. Copying a thousand dependents at
-	// every change instead made a 1,000-pod world allocate megabytes a step.
-	mine map[string]bool
+	// never change), in that order. The owner need not be known: upstream
+	// keeps a virtual node for it. Only link and unlink change them, in
+	// depEpoch: snapshots share the lists, which copy what they share
+	// before they change it (see depList).
+	dependents map[string]depList
+	// depEpoch is the epoch of the lists in dependents, begun anew by every
+	// snapshot and restore.
+	depEpoch cow.Epoch
 	// deletedOwners are the uids of owners seen deleted (or gone from a
 	// list), oldest first, at most AbsentOwnerCacheSize: a dependent naming
 	// one that shows up later is checked at once.
@@ -264,7 +263,7 @@ func New(cfg Config, sch sim.Scheduler) *GarbageCollector {
 		cfg:          cfg,
 		sch:          sch,
 		owners:       map[string]ownerRef{},
-		dependents:   map[string][]depRef{},
+		dependents:   map[string]depList{},
 		orphaned:     map[string][]string{},
 		tasks:        map[string]*ownerTask{},
 		deps:         map[string]*dependent{},

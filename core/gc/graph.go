@@ -47,59 +47,31 @@ func cmpDeps(a, b depRef) int {
 	return strings.Compare(a.uid, b.uid)
 }
 
-// search finds dep among an owner's dependents s, in cmpDeps order. The
-// list holds each dependent's kind, namespace, name and uid, so the search
-// compares in place: looking each one up in the graph's nodes, as it did
-// when the list held uids only, was ten lookups a new pod of a ReplicaSet of
-// a thousand.
-func search(s []depRef, dep depRef) (int, bool) {
-	return slices.BinarySearchFunc(s, dep, cmpDeps)
-}
-
 // link records that dep names owner.
 func (g *GarbageCollector) link(owner string, dep depRef) {
-	s := g.dependents[owner]
-	i, found := search(s, dep)
-	if found {
-		return
+	l := g.dependents[owner]
+	if l.add(g.depEpoch, dep) {
+		g.dependents[owner] = l
 	}
-	g.dependents[owner] = slices.Insert(g.own(owner, s), i, dep)
 }
 
 // unlink forgets that dep names owner. dep is the object as linked: its
 // kind, namespace and name never change, so its place is found as link
 // found it.
 func (g *GarbageCollector) unlink(owner string, dep depRef) {
-	s := g.dependents[owner]
-	i, found := search(s, dep)
+	l, ok := g.dependents[owner]
 	switch {
-	case !found:
-	case len(s) == 1:
+	case !ok || !l.remove(g.depEpoch, dep):
+	case l.len() == 0:
 		delete(g.dependents, owner)
-		delete(g.mine, owner)
 	default:
-		g.dependents[owner] = slices.Delete(g.own(owner, s), i, i+1)
+		g.dependents[owner] = l
 	}
-}
-
-// own returns owner's dependents as a slice this collector may change in
-// place: s itself if it was copied since the last snapshot, else a copy
-// (with room to grow), which it is from then on. Snapshots share the slices
-// in dependents, so one must never change a slice it did not copy.
-func (g *GarbageCollector) own(owner string, s []depRef) []depRef {
-	if g.mine[owner] {
-		return s
-	}
-	if g.mine == nil {
-		g.mine = make(map[string]bool)
-	}
-	g.mine[owner] = true
-	return append(make([]depRef, 0, len(s)+len(s)/4+1), s...)
 }
 
 // dependentsOf returns the graph's dependents of an owner, in order.
 func (g *GarbageCollector) dependentsOf(owner string) []node {
-	deps := g.dependents[owner]
+	deps := g.dependents[owner].all()
 	out := make([]node, len(deps))
 	for i, d := range deps {
 		out[i], _ = g.nodes.get(d.uid)

@@ -225,10 +225,7 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 	snap, err := r.k.Snapshot()
 	require.NoError(t, err)
 	nodes, deps, owners := r.gc.allNodes(), maps.Clone(r.gc.dependents), maps.Clone(r.gc.owners)
-	want := map[string][]depRef{}
-	for k, v := range deps {
-		want[k] = append([]depRef(nil), v...)
-	}
+	want := edges(deps)
 
 	// Change the graph every way: new pods, moved references, deletions.
 	r.createPod("web-d", controllerRef(web))
@@ -243,7 +240,7 @@ func TestSnapshotCoversTheGraph(t *testing.T) {
 		require.NoError(t, r.k.Restore(snap))
 		assert.Equal(t, nodes, r.gc.allNodes(), "round %d: the graph's nodes are back", round)
 		assert.Equal(t, owners, r.gc.owners, "round %d: the owners known alive are back", round)
-		assert.Equal(t, want, r.gc.dependents, "round %d: the graph's edges are back, unchanged by what followed", round)
+		assert.Equal(t, want, edges(r.gc.dependents), "round %d: the graph's edges are back, unchanged by what followed", round)
 		r.checkGraph()
 		r.createPod("web-d-"+string(rune('0'+round)), controllerRef(web))
 		r.settle()

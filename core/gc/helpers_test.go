@@ -136,11 +136,17 @@ func (r *rig) checkGraph() {
 			}
 			seen[ref.UID] = true
 			edges++
-			require.Contains(r.t, g.dependents[ref.UID], n.depRef, "%s is a dependent of %s", n, refString(ref))
+			require.Contains(r.t, g.dependents[ref.UID].all(), n.depRef, "%s is a dependent of %s", n, refString(ref))
 		}
 	}
 	n := 0
-	for owner, deps := range g.dependents {
+	for owner, list := range g.dependents {
+		deps := list.all()
+		require.Len(r.t, deps, list.len(), "the list of %s counts what it holds", owner)
+		for _, c := range list.chunks {
+			require.NotEmpty(r.t, c.refs, "no empty chunk is kept in the list of %s", owner)
+			require.LessOrEqual(r.t, len(c.refs), depChunkMax, "no chunk of the list of %s is over depChunkMax", owner)
+		}
 		require.NotEmpty(r.t, deps, "no empty dependents list is kept for %s", owner)
 		require.True(r.t, slices.IsSortedFunc(deps, cmpDeps), "the dependents of %s are in order", owner)
 		require.Len(r.t, slices.Compact(slices.Clone(deps)), len(deps), "no dependent twice")
@@ -305,10 +311,21 @@ func (g *GarbageCollector) allNodes() map[string]node {
 }
 
 // dependentUIDs returns the uids of an owner's dependents, in their order.
-func dependentUIDs(deps []depRef) []string {
+func dependentUIDs(list depList) []string {
+	deps := list.all()
 	uids := make([]string, len(deps))
 	for i, d := range deps {
 		uids[i] = d.uid
 	}
 	return uids
+}
+
+// edges copies the graph's dependents lists out as plain slices, to
+// compare what the lists hold rather than how they are chunked.
+func edges(dependents map[string]depList) map[string][]depRef {
+	out := make(map[string][]depRef, len(dependents))
+	for owner, list := range dependents {
+		out[owner] = list.all()
+	}
+	return out
 }

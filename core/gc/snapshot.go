@@ -20,7 +20,7 @@ type gcSnapshot struct {
 	owners        map[string]ownerRef
 	deleting      []string
 	nodes         [nodeParts]cow.Map[*node]
-	dependents    map[string][]depRef
+	dependents    map[string]depList
 	deletedOwners []string
 	orphaned      map[string][]string
 	tasks         map[string]ownerTask
@@ -58,10 +58,10 @@ func (g *GarbageCollector) Snapshot() any {
 		requests:      maps.Clone(g.requests),
 		stats:         g.stats,
 	}
-	// The snapshot shares the owners map and every dependents slice: none
+	// The snapshot shares the owners map and every dependents list: none
 	// is this collector's to change in place any more.
 	g.ownersShared = true
-	g.mine = nil
+	g.depEpoch.Next()
 	for _, uid := range g.taskOrder {
 		s.tasks[uid] = *g.tasks[uid]
 	}
@@ -79,7 +79,7 @@ func (g *GarbageCollector) Restore(v any) {
 	g.deleting = s.deleting
 	g.nodes.restore(s.nodes)
 	g.dependents = orEmpty(maps.Clone(s.dependents))
-	g.mine = nil
+	g.depEpoch.Next()
 	g.deletedOwners = s.deletedOwners
 	g.orphaned = orEmpty(maps.Clone(s.orphaned))
 	g.tasks = make(map[string]*ownerTask, len(s.tasks))
