@@ -316,16 +316,21 @@ func (m *Manager) asReplicaSet(obj api.Object) (*api.ReplicaSet, bool) {
 
 // ownerObject returns the owner object of the manager's kind with the given
 // ReplicaSet's status, ready to be written through the status subresource.
+// It is a shallow copy: its metadata and spec share orig's maps and
+// slices, which are a stored object's and never change, and the API server
+// copies what a status update keeps. A deep copy of the whole owner after
+// every sync that changed its status was a twentieth of the allocations of
+// 100 ReplicaSets of 10 pods converging.
 func (m *Manager) ownerObject(orig api.Object, status api.ReplicaSetStatus) api.Object {
 	switch o := orig.(type) {
 	case *api.ReplicaSet:
-		out := o.DeepCopy()
+		out := *o
 		out.Status = status
-		return out
+		return &out
 	case *api.ReplicationController:
-		out := o.DeepCopy()
+		out := *o
 		out.Status = rsStatusToRC(status)
-		return out
+		return &out
 	}
 	return nil
 }
