@@ -1,8 +1,6 @@
 package gc
 
 import (
-	"slices"
-
 	"github.com/reconcilelab/rlab/core/cow"
 )
 
@@ -47,26 +45,51 @@ func (l depList) all() []depRef {
 
 // find returns the chunk dep belongs in (the first whose last dependent is
 // not before it, or the last chunk), dep's place in it, and whether it is
-// there. An empty list answers chunk 0, place 0.
+// there. An empty list answers chunk 0, place 0. The searches are written
+// out rather than slices.BinarySearchFunc's, as are the moves in add and
+// remove rather than slices.Insert's and Delete's: each of those is
+// compiled anew for every element type, and for depRef and depChunk they
+// made main.wasm 15 KB larger.
 func (l depList) find(dep depRef) (chunk, at int, found bool) {
 	if len(l.chunks) == 0 {
 		return 0, 0, false
 	}
-	chunk, _ = slices.BinarySearchFunc(l.chunks, dep, func(c depChunk, d depRef) int {
-		return cmpDeps(c.refs[len(c.refs)-1], d)
-	})
-	chunk = min(chunk, len(l.chunks)-1)
-	at, found = slices.BinarySearchFunc(l.chunks[chunk].refs, dep, cmpDeps)
-	return chunk, at, found
+	lo, hi := 0, len(l.chunks)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if refs := l.chunks[mid].refs; cmpDeps(refs[len(refs)-1], dep) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	refs := l.chunks[lo].refs
+	i, j := 0, len(refs)
+	for i < j {
+		mid := int(uint(i+j) >> 1)
+		if cmpDeps(refs[mid], dep) < 0 {
+			i = mid + 1
+		} else {
+			j = mid
+		}
+	}
+	return lo, i, i < len(refs) && cmpDeps(refs[i], dep) == 0
+}
+
+// ownIndex makes the list's index of chunks this epoch's to change.
+func (l *depList) ownIndex(e cow.Epoch) {
+	if l.epoch != e {
+		l.chunks = append(make([]depChunk, 0, len(l.chunks)+1), l.chunks...)
+		l.epoch = e
+	}
 }
 
 // own makes the list's index, and chunk i of it, this epoch's to change in
-// place, copying whichever a snapshot may share.
+// place, copying whichever a snapshot may share. A chunk is copied with
+// room for one more than depChunkMax, so that it fills and splits without
+// growing again.
 func (l *depList) own(e cow.Epoch, i int) *depChunk {
-	if l.epoch != e {
-		l.chunks = slices.Clone(l.chunks)
-		l.epoch = e
-	}
+	l.ownIndex(e)
 	c := &l.chunks[i]
 	if c.epoch != e {
 		c.refs = append(make([]depRef, 0, depChunkMax+1), c.refs...)
@@ -81,21 +104,26 @@ func (l *depList) add(e cow.Epoch, dep depRef) bool {
 	if found {
 		return false
 	}
+	l.n++
 	if len(l.chunks) == 0 {
-		l.chunks, l.epoch = []depChunk{{refs: []depRef{dep}, epoch: e}}, e
-		l.n = 1
+		l.chunks, l.epoch = []depChunk{{refs: append(make([]depRef, 0, depChunkMax+1), dep), epoch: e}}, e
 		return true
 	}
 	c := l.own(e, i)
-	c.refs = slices.Insert(c.refs, at, dep)
-	l.n++
-	if len(c.refs) > depChunkMax {
-		half := len(c.refs) / 2
-		upper := depChunk{refs: append(make([]depRef, 0, depChunkMax+1), c.refs[half:]...), epoch: e}
-		clear(c.refs[half:])
-		c.refs = c.refs[:half]
-		l.chunks = slices.Insert(l.chunks, i+1, upper)
+	c.refs = append(c.refs, depRef{})
+	copy(c.refs[at+1:], c.refs[at:])
+	c.refs[at] = dep
+	if len(c.refs) <= depChunkMax {
+		return true
 	}
+	// Split: the upper half moves to a new chunk after this one.
+	half := len(c.refs) / 2
+	upper := depChunk{refs: append(make([]depRef, 0, depChunkMax+1), c.refs[half:]...), epoch: e}
+	clear(c.refs[half:])
+	c.refs = c.refs[:half]
+	l.chunks = append(l.chunks, depChunk{})
+	copy(l.chunks[i+2:], l.chunks[i+1:])
+	l.chunks[i+1] = upper
 	return true
 }
 
@@ -107,13 +135,15 @@ func (l *depList) remove(e cow.Epoch, dep depRef) bool {
 	}
 	l.n--
 	if len(l.chunks[i].refs) == 1 {
-		if l.epoch != e {
-			l.chunks, l.epoch = slices.Clone(l.chunks), e
-		}
-		l.chunks = slices.Delete(l.chunks, i, i+1)
+		l.ownIndex(e)
+		copy(l.chunks[i:], l.chunks[i+1:])
+		l.chunks[len(l.chunks)-1] = depChunk{}
+		l.chunks = l.chunks[:len(l.chunks)-1]
 		return true
 	}
 	c := l.own(e, i)
-	c.refs = slices.Delete(c.refs, at, at+1)
+	copy(c.refs[at:], c.refs[at+1:])
+	c.refs[len(c.refs)-1] = depRef{}
+	c.refs = c.refs[:len(c.refs)-1]
 	return true
 }
