@@ -288,7 +288,7 @@ func BenchmarkBrowserSeek(b *testing.B) {
 // "wasm-MiB" is the engine's wasm memory at the end, which the tab keeps (a
 // wasm memory never shrinks); it has no budget of its own (DESIGN.md's is
 // for 1,000 pods, which BenchmarkBrowserSeek measures). cmd/benchreport holds
-// click-ms to 100 ms and stabilize-s to 20 s.
+// click-ms to 100 ms and stabilize-s to DESIGN.md's 3 s.
 func BenchmarkBrowserResponsive(b *testing.B) {
 	const limit = 120 * time.Second
 	p := openPage(b, "")

@@ -309,7 +309,7 @@
 //     (the latest a click was handled, from the event's timestamp),
 //     click-median-ms, click-rtt-ms (the slowest press and release through
 //     CDP, which also counts the browser's wait for the page), and
-//     stabilize-s (its budget is 20 s) and wasm-MiB; a run not at rest
+//     stabilize-s (its budget is 3 s) and wasm-MiB; a run not at rest
 //     after two minutes is cancelled and reports steps-at-stop instead.
 //   - BenchmarkBrowserPlay: a world of 1,000 pods, built through the console
 //     and Stabilize with 300 of its pods then killed, played at #speed's

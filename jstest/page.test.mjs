@@ -137,3 +137,38 @@ test("cleanProgress keeps of a progress file only what the lesson player reads",
 	});
 	assert.equal(cleanProgress({page: 0}).page, 1, "a page before the first is the first");
 });
+
+test("a chunked run sizes each chunk to take about chunkMs of the worker's time", async () => {
+	// A fake worker that runs 100 steps a millisecond and comes to rest
+	// at step 120,000.
+	const eng = Object.create(RlabEngine.prototype);
+	eng.cancelled = false;
+	const asked = [];
+	let step = 0;
+	eng.call = async (op, args) => {
+		assert.equal(op, "stabilize");
+		asked.push(args.maxSteps);
+		step = Math.min(120_000, step + args.maxSteps);
+		eng.answerMs = args.maxSteps / 100;
+		return {step, atRest: step === 120_000, steps: []};
+	};
+	const res = await eng.stabilize({chunk: 1000, chunkMs: 100, steps: 30});
+	assert.equal(res.step, 120_000);
+	assert.equal(res.cancelled, false);
+	assert.deepEqual(asked.slice(0, 6), [1000, 2000, 4000, 8000, 10_000, 10_000], "it doubles towards 100 ms, then holds");
+
+	// Without chunkMs every chunk is chunk steps.
+	asked.length = 0;
+	step = 0;
+	await eng.stabilize({chunk: 5000});
+	assert.ok(asked.every((n) => n === 5000), String(asked));
+});
+
+test("a chunk at most doubles or halves, and stays within its bounds", () => {
+	assert.equal(RlabEngine.nextChunk(1000, 1, 100), 2000, "a fast chunk doubles, no more");
+	assert.equal(RlabEngine.nextChunk(1000, 1000, 100), 500, "a slow one halves, no less");
+	assert.equal(RlabEngine.nextChunk(1000, 125, 100), 800);
+	assert.equal(RlabEngine.nextChunk(150, 1000, 100), 100, "never below 100 steps");
+	assert.equal(RlabEngine.nextChunk(40_000, 1, 100), 50_000, "never above 50,000");
+	assert.equal(RlabEngine.nextChunk(1000, 0, 100), 2000, "an answer timed at 0 ms is not a division by zero");
+});

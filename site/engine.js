@@ -75,6 +75,13 @@ const early = new Map();
  * @typedef {{resolve: (result: unknown) => void, reject: (err: Error) => void, op: string, timer: ReturnType<typeof setTimeout>}} Pending
  */
 
+// Chunks of a run are never smaller than minChunk steps, nor larger than
+// maxChunk: below, round trips would be most of the run; above, one
+// chunk of a slow world could outlast chunkMs many times over before its
+// time was known.
+const minChunk = 100;
+const maxChunk = 50_000;
+
 class RlabEngine {
 	// options: workerURL and wasmURL (default worker.js and main.wasm);
 	// onStatus(kind, detail), kind being loading, starting, restarting,
@@ -127,6 +134,9 @@ class RlabEngine {
 		// memoryBytes is the size of the engine's wasm memory after the
 		// last answer: the most it has needed so far.
 		this.memoryBytes = 0;
+		// answerMs is how long the worker took to compute the last
+		// answer, in ms, without the time the request waited there.
+		this.answerMs = 0;
 	}
 
 	// start loads main.wasm in a new worker and resolves {version, readyAt}
@@ -280,6 +290,7 @@ class RlabEngine {
 					break;
 				case "answer":
 					this.memoryBytes = msg.memory;
+					this.answerMs = msg.ms;
 					this.answer(msg.id, msg.answer);
 					break;
 				case "dead":
@@ -411,20 +422,32 @@ class RlabEngine {
 	// that draws only those while the run goes on and fetches the rest
 	// at its end: the worker spends a fifth of a chunk's time listing
 	// 500 steps. It resolves the last answer with cancelled set.
+	//
+	// With chunkMs given, chunk is only the first chunk's size: each
+	// next one is sized to take about chunkMs, from how long the last
+	// took (see RlabEngine.nextChunk), so that a world whose steps are slow still
+	// answers Cancel soon, and one whose steps are fast does not spend
+	// its run on round trips.
 	/**
-	 * @param {{chunk?: number, steps?: number, onChunk?: (res: StepsResult) => void}} [options]
+	 * @param {{chunk?: number, chunkMs?: number, steps?: number, onChunk?: (res: StepsResult) => void}} [options]
 	 * @returns {Promise<StepsResult & {cancelled: boolean}>}
 	 */
-	async stabilize({chunk = 1000, steps, onChunk = () => {}} = {}) {
+	async stabilize({chunk = 1000, chunkMs, steps, onChunk = () => {}} = {}) {
 		this.cancelled = false;
-		const later = steps === undefined ? {maxSteps: chunk} : {maxSteps: chunk, steps};
 		/** @type {import("./bridge-types.js").StabilizeArgs} */
 		let args = {maxSteps: chunk};
 		/** @type {StepsResult | undefined} */
 		let res;
 		for (;;) {
 			res = await this.call("stabilize", args);
-			args = later;
+			if (chunkMs !== undefined) {
+				// The worker's own time for this answer (the answer
+				// resolves the call as it arrives, before any other):
+				// a picture of the world the page asked for meanwhile,
+				// which the chunk waited behind, is not counted.
+				chunk = RlabEngine.nextChunk(chunk, this.answerMs, chunkMs);
+			}
+			args = steps === undefined ? {maxSteps: chunk} : {maxSteps: chunk, steps};
 			onChunk(res);
 			if (res.atRest || res.idle || this.cancelled) {
 				break;
@@ -435,6 +458,22 @@ class RlabEngine {
 		const cancelled = this.cancelled && !last.atRest;
 		this.cancelled = false;
 		return Object.assign({}, last, {cancelled});
+	}
+
+	// nextChunk sizes the next chunk of a run from the last: chunk steps
+	// took took ms, and the next should take about target ms. It at most
+	// doubles or halves the size, so that one chunk slowed by something
+	// else (a collection, a machine busy with other work) does not swing
+	// the next, and keeps it within minChunk and maxChunk.
+	/**
+	 * @param {number} chunk
+	 * @param {number} took
+	 * @param {number} target
+	 * @returns {number}
+	 */
+	static nextChunk(chunk, took, target) {
+		const scaled = chunk * target / Math.max(took, 1);
+		return Math.round(Math.min(maxChunk, Math.max(minChunk, chunk / 2, Math.min(scaled, chunk * 2))));
 	}
 
 	// remember records the replay state of the world a view shows.

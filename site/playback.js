@@ -4,7 +4,7 @@
 // speed; and Stabilize's chunked run, with the pictures drawn between its
 // chunks at a pace its cost allows.
 
-import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeChunks, parts, showFailure, showIdle, showNotice, stabilizeChunk, state, stepName, timelineCap} from "./page.js";
+import {busyTimelineItems, call, chunkViewEvery, chunkViewPace, els, engine, maxStabilizeSteps, parts, showFailure, showIdle, showNotice, stabilizeChunk, stabilizeChunkMs, state, stepName, timelineCap} from "./page.js";
 import {addSteps, fillTimeline, restoreForks, scheduleTimeline} from "./timeline.js";
 import {afterNextFrame, fetchView, refresh, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls} from "./view.js";
 import {h, settle} from "./ui-util.js";
@@ -293,9 +293,11 @@ async function stabilizeNow() {
 	state.intro = false;
 	setBusy(true, "stabilizing…");
 	let chunks = 0;
+	const first = state.view ? state.view.step : 0;
 	try {
 		const res = await engine().stabilize({
 			chunk: stabilizeChunk,
+			chunkMs: stabilizeChunkMs,
 			steps: busyTimelineItems,
 			onChunk: (r) => {
 				chunks++;
@@ -306,7 +308,7 @@ async function stabilizeNow() {
 				// tells a screen reader how far the run got every few
 				// seconds, rather than at every chunk.
 				setCounter(r.step, Math.max(r.step, state.view ? state.view.recordedSteps : 0));
-				if (chunks >= maxStabilizeChunks && !r.atRest) {
+				if (r.step - first >= maxStabilizeSteps && !r.atRest) {
 					engine().cancel();
 					state.stabilizeLimited = true;
 				}
@@ -322,7 +324,7 @@ async function stabilizeNow() {
 		}
 		await refresh();
 		if (state.stabilizeLimited) {
-			setSyncNote(t("note.stabilizeLimited", {n: chunks * stabilizeChunk}));
+			setSyncNote(t("note.stabilizeLimited", {n: res.step - first}));
 		} else if (res.cancelled) {
 			setSyncNote(t("note.cancelledAt", {step: stepName(res.step)}));
 		} else {

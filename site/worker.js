@@ -97,6 +97,7 @@ function serve(event) {
 		return;
 	}
 	let answer;
+	const began = performance.now();
 	try {
 		answer = self.rlab.call(request);
 	} catch (err) {
@@ -112,7 +113,9 @@ function serve(event) {
 		const failed = /** @type {{error?: unknown} | null | undefined} */ (answer);
 		answer = JSON.stringify(failed && failed.error ? {error: String(failed.error)} : {error: "no answer"});
 	}
-	postMessage({type: "answer", id, answer, memory: memoryBytes()});
+	// ms is how long Go took to answer, without the time the request
+	// waited behind others here: what a chunked run sizes its chunks by.
+	postMessage({type: "answer", id, answer, memory: memoryBytes(), ms: performance.now() - began});
 }
 
 // start runs Go from module, or, without one, from main.wasm fetched and

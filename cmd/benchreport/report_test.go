@@ -49,7 +49,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3)
 not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `
 
@@ -136,7 +136,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3)
 not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `
 
@@ -200,7 +200,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 20)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3)
 not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `, stdout.String())
 }
