@@ -137,6 +137,11 @@ class RlabEngine {
 		// answerMs is how long the worker took to compute the last
 		// answer, in ms, without the time the request waited there.
 		this.answerMs = 0;
+		// chunks are the sizes, in steps, of the chunks the last chunked
+		// run (stabilize) asked for, in order: how far behind the run a
+		// picture of it may be.
+		/** @type {number[]} */
+		this.chunks = [];
 	}
 
 	// start loads main.wasm in a new worker and resolves {version, readyAt}
@@ -434,11 +439,13 @@ class RlabEngine {
 	 */
 	async stabilize({chunk = 1000, chunkMs, steps, onChunk = () => {}} = {}) {
 		this.cancelled = false;
+		this.chunks = [];
 		/** @type {import("./bridge-types.js").StabilizeArgs} */
 		let args = {maxSteps: chunk};
 		/** @type {StepsResult | undefined} */
 		let res;
 		for (;;) {
+			this.chunks.push(chunk);
 			res = await this.call("stabilize", args);
 			if (chunkMs !== undefined) {
 				// The worker's own time for this answer (the answer
