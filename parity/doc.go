@@ -26,7 +26,10 @@
 // simulator-only commands are reported as not comparable, with why: step,
 // until sync, fail, drop/break/expire/delay watch, heal, the config keys
 // of latencies, and the views and expects of the simulator's insides
-// (queue, cache, expectations, syncs, requests, agenda, trace).
+// (queue, cache, expectations, syncs, requests, agenda, trace). Until sync
+// still waits, on the plane, until the object's controller has observed
+// its latest spec (status.observedGeneration), so that what the script does
+// next comes after that sync there too, as it does in the simulator.
 //
 // # What is compared
 //

@@ -253,7 +253,10 @@ func (r *Real) Run(cmd script.Command) error {
 	case *script.Step:
 		return notComparable("step runs the simulator's kernel one event at a time; a real cluster does not stop between events")
 	case *script.UntilSync:
-		return notComparable("until sync stops the simulator after one sync; a real controller cannot be paused there")
+		if err := r.untilObserved(c.Object); err != nil {
+			return err
+		}
+		return notComparable("until sync stops the simulator after one sync; a real controller cannot be paused there, so the runner waits until it has observed the object's latest spec")
 	case *script.Fail:
 		return notComparable("fail injects API errors into the simulator's store")
 	case *script.WatchFault:
@@ -712,4 +715,43 @@ func (r *Real) undo(c *script.RolloutUndo) error {
 		}
 		return nil
 	})
+}
+
+// untilObserved is the nearest a real cluster comes to until sync: it waits
+// until the owner's controller has observed the owner's latest spec
+// (status.observedGeneration reaches metadata.generation), which the sync
+// that acts on a new spec writes at its end. Without it, a command the
+// script gives after until sync (lesson 18 pauses a Deployment right after
+// a new image) raced the controller on the real cluster: on a loaded machine
+// the pause came first and the new ReplicaSet was never made, where the
+// simulator, stopped after that sync, always had it.
+func (r *Real) untilObserved(ref script.Ref) error {
+	observed := func() (bool, error) {
+		switch ref.Kind {
+		case api.KindDeployment:
+			d, err := r.c.AppsV1().Deployments(ref.Namespace).Get(r.ctx, ref.Name, metav1.GetOptions{})
+			return err == nil && d.Status.ObservedGeneration >= d.Generation, err
+		case api.KindReplicaSet:
+			rs, err := r.c.AppsV1().ReplicaSets(ref.Namespace).Get(r.ctx, ref.Name, metav1.GetOptions{})
+			return err == nil && rs.Status.ObservedGeneration >= rs.Generation, err
+		case api.KindReplicationController:
+			rc, err := r.c.CoreV1().ReplicationControllers(ref.Namespace).Get(r.ctx, ref.Name, metav1.GetOptions{})
+			return err == nil && rc.Status.ObservedGeneration >= rc.Generation, err
+		}
+		return true, nil
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ok, err := observed()
+		if apierrors.IsNotFound(err) {
+			return nil // until sync of an object that is gone: nothing to wait for
+		}
+		if err != nil || ok {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("until sync %s: its controller had not observed its latest spec after a minute", ref)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
