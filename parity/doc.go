@@ -76,7 +76,9 @@
 //
 // The table of known divergences is guarded both ways: a difference no row
 // explains disagrees, and Result.KnownRowsUsed says which rows a run needed,
-// so that the command's -check-table fails on a row no script needs.
+// so that the command's -check-table fails on a row no script needs, unless
+// the row depends on the real run's timing (Known.Timing): such a row shows
+// in some runs and not in others, and one run without it proves nothing.
 //
 // # Applying an export
 //

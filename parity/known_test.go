@@ -20,6 +20,22 @@ func TestKnownRowsUsedCountsOnlyCheckpointsAtRest(t *testing.T) {
 	res.addCheckpoint(Checkpoint{Comparable: InFlight, Diff: []Line{generations}, Known: []Line{generations}})
 	res.addCheckpoint(Checkpoint{Comparable: AtRest, Diff: []Line{scaling}, Known: []Line{scaling}})
 	assert.Equal(t, []int{0}, res.KnownRowsUsed(), "the generations row excused a difference in flight only")
-	assert.Equal(t, []int{1}, UnusedKnownDivergences(res.KnownRowsUsed()))
+	assert.Empty(t, UnusedKnownDivergences(res.KnownRowsUsed()), "both rows depend on the real run's timing: a run without them says nothing against them")
 	assert.Empty(t, UnusedKnownDivergences([]int{0, 1}))
+}
+
+// A row that does not depend on timing must be needed in every full run:
+// -check-table fails on one that no script needed, and not on a timing
+// row that this run happened not to need.
+func TestCheckTableAsksOnlyRowsThatMustShow(t *testing.T) {
+	saved := KnownDivergences
+	t.Cleanup(func() { KnownDivergences = saved })
+	KnownDivergences = []Known{
+		{Match: keyHas("a"), Why: "a choice rlab made"},
+		{Match: keyHas("b"), Why: "timing", Timing: true},
+		{Match: keyHas("c"), Why: "another choice rlab made"},
+	}
+	assert.Equal(t, []int{0, 2}, UnusedKnownDivergences(nil))
+	assert.Equal(t, []int{2}, UnusedKnownDivergences([]int{0}))
+	assert.Empty(t, UnusedKnownDivergences([]int{0, 2}), "the timing row need not show")
 }
