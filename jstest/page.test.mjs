@@ -171,4 +171,5 @@ test("a chunk at most doubles or halves, and stays within its bounds", () => {
 	assert.equal(RlabEngine.nextChunk(150, 1000, 100), 100, "never below 100 steps");
 	assert.equal(RlabEngine.nextChunk(40_000, 1, 100), 50_000, "never above 50,000");
 	assert.equal(RlabEngine.nextChunk(1000, 0, 100), 2000, "an answer timed at 0 ms is not a division by zero");
+	assert.equal(RlabEngine.nextChunk(1000, undefined, 100), 1000, "an answer without its time leaves the size as it was");
 });

@@ -430,9 +430,9 @@ class RlabEngine {
 	//
 	// With chunkMs given, chunk is only the first chunk's size: each
 	// next one is sized to take about chunkMs, from how long the last
-	// took (see RlabEngine.nextChunk), so that a world whose steps are slow still
-	// answers Cancel soon, and one whose steps are fast does not spend
-	// its run on round trips.
+	// took (see RlabEngine.nextChunk), so that a world whose steps are
+	// slow still answers Cancel soon, and one whose steps are fast does
+	// not spend its run on round trips.
 	/**
 	 * @param {{chunk?: number, chunkMs?: number, steps?: number, onChunk?: (res: StepsResult) => void}} [options]
 	 * @returns {Promise<StepsResult & {cancelled: boolean}>}
@@ -471,7 +471,9 @@ class RlabEngine {
 	// took took ms, and the next should take about target ms. It at most
 	// doubles or halves the size, so that one chunk slowed by something
 	// else (a collection, a machine busy with other work) does not swing
-	// the next, and keeps it within minChunk and maxChunk.
+	// the next, and keeps it within minChunk and maxChunk. An answer that
+	// did not say how long it took (a worker.js older than this file, still
+	// in a cache) leaves the size as it was.
 	/**
 	 * @param {number} chunk
 	 * @param {number} took
@@ -479,6 +481,9 @@ class RlabEngine {
 	 * @returns {number}
 	 */
 	static nextChunk(chunk, took, target) {
+		if (!Number.isFinite(took)) {
+			return chunk;
+		}
 		const scaled = chunk * target / Math.max(took, 1);
 		return Math.round(Math.min(maxChunk, Math.max(minChunk, chunk / 2, Math.min(scaled, chunk * 2))));
 	}
