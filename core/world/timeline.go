@@ -231,6 +231,7 @@ func (w *World) Seek(n uint64) error {
 			return errors.New("seek: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
 		}
 		step := w.Kernel.Steps()
+		yieldNowAndThen(step)
 		if step <= uint64(t.hashes.len()) && t.hashes.at(int(step-1)) != w.Kernel.Hash() {
 			return errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
 		}

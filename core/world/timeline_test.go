@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/sim"
 )
 
 // TestHashLogKeepsEveryHashAcrossChunks pushes past several chunk
@@ -32,4 +34,28 @@ func TestHashLogKeepsEveryHashAcrossChunks(t *testing.T) {
 	assert.Equal(t, hashChunk+11, l.len())
 	l.truncate(l.len() + 5)
 	assert.Equal(t, hashChunk+11, l.len(), "truncating past the end changes nothing")
+}
+
+// TestLongRunsLetOtherGoroutinesRun proves that a world yields the thread
+// every yieldEvery steps, both running forward and replaying a seek: under
+// js/wasm the garbage collector's mark workers only run when it does (see
+// yieldNowAndThen).
+func TestLongRunsLetOtherGoroutinesRun(t *testing.T) {
+	yields := 0
+	defer func(f func()) { yield = f }(yield)
+	yield = func() { yields++ }
+
+	// Only the start is kept, so that a seek back replays the whole run.
+	w := newWorld(t, Config{SnapshotEvery: -1})
+	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
+	before, n := yields, w.Kernel.Steps()
+	_, err := w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	end := w.Kernel.Steps()
+	require.Greater(t, end-n, uint64(2*yieldEvery), "the run must be long enough to yield twice")
+	assert.Equal(t, int(end/yieldEvery-n/yieldEvery), yields-before, "once per yieldEvery steps run")
+
+	before = yields
+	require.NoError(t, w.Seek(end-1))
+	assert.Equal(t, int((end-1)/yieldEvery), yields-before, "a replay from the start yields as it goes")
 }
