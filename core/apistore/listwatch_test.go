@@ -19,7 +19,7 @@ func TestListWatchDeliveryThatOvertakesItsAnswerOpensTheWatch(t *testing.T) {
 	assert.True(t, opened)
 	assert.Equal(t, uint64(7), lw.WatchID())
 	assert.Zero(t, lw.Request(), "the answer still on its way is no longer awaited")
-	assert.False(t, lw.Owns(&Reply{ID: 7, Request: Request{Kind: api.KindPod}}))
+	assert.False(t, lw.Owns(&Reply{ID: 7, Request: &Request{Kind: api.KindPod}}))
 }
 
 func TestListWatchDeliveryOfAnotherWatchIsStale(t *testing.T) {
@@ -43,11 +43,11 @@ func TestListWatchDeliveryOfAnotherWatchIsStale(t *testing.T) {
 func TestListWatchOwnsOnlyTheAnswerToItsRequest(t *testing.T) {
 	lw := NewListWatch(api.KindNode, "")
 	lw.request = 3
-	assert.True(t, lw.Owns(&Reply{ID: 3, Request: Request{Kind: api.KindNode}}))
-	assert.False(t, lw.Owns(&Reply{ID: 4, Request: Request{Kind: api.KindNode}}))
-	assert.False(t, lw.Owns(&Reply{ID: 3, Request: Request{Kind: api.KindPod}}))
+	assert.True(t, lw.Owns(&Reply{ID: 3, Request: &Request{Kind: api.KindNode}}))
+	assert.False(t, lw.Owns(&Reply{ID: 4, Request: &Request{Kind: api.KindNode}}))
+	assert.False(t, lw.Owns(&Reply{ID: 3, Request: &Request{Kind: api.KindPod}}))
 	lw.Answered()
-	assert.False(t, lw.Owns(&Reply{ID: 0, Request: Request{Kind: api.KindNode}}), "nothing in flight owns nothing")
+	assert.False(t, lw.Owns(&Reply{ID: 0, Request: &Request{Kind: api.KindNode}}), "nothing in flight owns nothing")
 	lw.Observed(42)
 	assert.Equal(t, uint64(42), lw.RV())
 }

@@ -136,9 +136,14 @@ const (
 
 // Reply is what a client receives: the request it sent, under the ID Send
 // returned, and the server's response.
+//
+// Request points at the server's own record of the request in flight, which
+// is never written again once sent (see slab): a reply is made for every
+// request, and holding a copy of the request, 240 bytes, made a reply 352
+// bytes where it is now 120. Nobody may write through it.
 type Reply struct {
 	ID       uint64
-	Request  Request
+	Request  *Request
 	Response Response
 }
 
@@ -356,7 +361,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	}
 	// The response is scheduled before the watch events, so that with equal
 	// latencies the client hears its answer first.
-	ctx.After(s.cfg.Latency, in.from, EventResponse, &Reply{ID: in.id, Request: req, Response: resp})
+	ctx.After(s.cfg.Latency, in.from, EventResponse, &Reply{ID: in.id, Request: &in.req, Response: resp})
 	if resp.Err == nil {
 		s.fanOut(ctx, req.Kind)
 		s.trackGrace(ctx, req, resp)

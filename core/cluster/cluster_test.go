@@ -510,7 +510,7 @@ func TestKubeletDeleteCarriesGraceZeroAndTheUID(t *testing.T) {
 	var deletes []apistore.Request
 	for _, s := range h.steps {
 		if rep, ok := s.Event.Data.(*apistore.Reply); ok && s.Event.To == "kubelet" && rep.Request.Verb == apistore.VerbDelete {
-			deletes = append(deletes, rep.Request)
+			deletes = append(deletes, *rep.Request)
 		}
 	}
 	require.Len(t, deletes, 1)

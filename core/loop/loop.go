@@ -416,7 +416,7 @@ func arrive(step *sim.StepResult, a actor) (Move, bool) {
 			m.Fault = Delayed
 		}
 	case *apistore.Reply:
-		m.From, m.To, m.Token = APIServer, here, requestToken(d.Request)
+		m.From, m.To, m.Token = APIServer, here, requestToken(*d.Request)
 		if d.Response.Err != nil {
 			m.Fault = Failed
 			m.Token += ": " + d.Response.Outcome()
