@@ -51,6 +51,9 @@ type Server struct {
 	// handed to the agenda.
 	requests   slab[inFlight]
 	deliveries slab[WatchDelivery]
+
+	// refs holds the Touched lists of its reports (see sim.RefArena).
+	refs sim.RefArena
 }
 
 // slab hands out pointers to values written once and only read after: the
@@ -371,7 +374,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 		Actor:   s.name,
 		Models:  verbModel(req.Verb),
 		Summary: describe(req, resp, rec.Key, in.from),
-		Touched: touched(req, resp, rec.Key),
+		Touched: s.touched(req, rec.Key),
 	}
 }
 
@@ -455,11 +458,11 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 		// sync. Without the retry the pod stayed Terminating for ever.
 		g.retry = true
 		s.grace[g.uid] = ctx.After(GraceRetryPeriod, s.name, eventGraceEnd, g)
-		return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: s.refs.Of(ref),
 			Summary: lead.Then(sim.Say(formGraceFailed, err.Error()).With(int64(GraceRetryPeriod)))}
 	}
 	s.fanOut(ctx, api.KindPod)
-	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: []sim.Ref{ref},
+	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: s.refs.Of(ref),
 		Summary: lead.Then(sim.Say(formGraceRemoved).With(int64(resp.ResourceVersion)))}
 }
 
@@ -667,7 +670,7 @@ func describe(req Request, resp Response, key, from string) sim.Sentence {
 	return lead.Then(outcome)
 }
 
-func touched(req Request, resp Response, key string) []sim.Ref {
+func (s *Server) touched(req Request, key string) []sim.Ref {
 	if req.Verb == VerbList || req.Verb == VerbWatch || key == "" {
 		return nil
 	}
@@ -675,5 +678,5 @@ func touched(req Request, resp Response, key string) []sim.Ref {
 	if err != nil {
 		return nil
 	}
-	return []sim.Ref{{Kind: api.ShortName(req.Kind), Namespace: ns, Name: name}}
+	return s.refs.Of(sim.Ref{Kind: api.ShortName(req.Kind), Namespace: ns, Name: name})
 }

@@ -144,10 +144,10 @@ func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Repor
 	ref := sim.Ref{Kind: "pod", Namespace: namespaceOf(d.key), Name: keyName(d.key)}
 	p := k.pods.Read()[d.key]
 	if p == nil || p.uid != d.uid {
-		return sim.Report{Actor: k.name, Models: "syncPod", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: k.name, Models: "syncPod", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formNothingGone, ref.Name)}
 	}
-	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
+	rep := sim.Report{Actor: k.actor(p.node), Touched: k.refs.Of(ref)}
 	if msg := p.cannot(PodAction(kind)); msg != "" {
 		rep.Models = "syncPod"
 		rep.Summary = sim.Say(formNothingHappens, ref.Name, msg)

@@ -50,6 +50,9 @@ type Kubelets struct {
 	srv  *apistore.Server
 	sch  sim.Scheduler
 
+	// refs holds the Touched lists of its reports (see sim.RefArena).
+	refs sim.RefArena
+
 	// startDelay and stopDelay are the current kubelet-start and kubelet-stop.
 	// startText is startDelay in words, which every admission says: made
 	// when it is set (setStartDelay), not for every pod.
@@ -523,7 +526,7 @@ func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report 
 	ref := sim.Ref{Kind: "node", Name: name}
 	i, ok := k.nodeIndex[name]
 	if !ok || k.nodes[i].regID != rep.ID {
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formStaleRegister, name)}
 	}
 	n := &k.nodes[i]
@@ -531,17 +534,17 @@ func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report 
 	err := rep.Response.Err
 	switch {
 	case err == nil:
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formRegistered, name).With(int64(rep.Response.ResourceVersion))}
 	case apistore.IsAlreadyExists(err):
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formWasRegistered, name)}
 	case apistore.IsInvalid(err):
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formRegisterLost, name, err.Error())}
 	}
 	ctx.After(relistDelay, k.name, eventRegister, name)
-	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: []sim.Ref{ref},
+	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
 		Summary: sim.Say(formRegisterRetry, name, err.Error()).With(int64(relistDelay))}
 }
 
@@ -584,7 +587,7 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 	if ev.Type == apistore.Deleted {
 		p := k.pods.Read()[key]
 		if p == nil || p.uid != pod.Metadata.UID {
-			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
+			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: k.refs.Of(ref),
 				Summary: sim.Say(formUnknownGone, pod.Metadata.Name)}
 		}
 		node, state, at := p.node, p.state, p.at
@@ -610,11 +613,11 @@ func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report
 		default:
 			why = "its containers are killed at once and the kubelet forgets the pod"
 		}
-		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: []sim.Ref{ref},
+		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formGone, pod.Metadata.Name, why)}
 	}
 	models, summary := k.observe(ctx, key, pod)
-	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: []sim.Ref{ref}}
+	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: k.refs.Of(ref)}
 }
 
 // observe takes in the current state of a pod and acts on it.
@@ -808,7 +811,7 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 	}
 	p = cow.MutRead(&k.pods, k.epoch, d.key, p)
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
-	rep := sim.Report{Actor: k.actor(p.node), Touched: []sim.Ref{ref}}
+	rep := sim.Report{Actor: k.actor(p.node), Touched: k.refs.Of(ref)}
 	if kind != eventStatusRetry {
 		p.hasTimer = false
 	}
@@ -1009,7 +1012,7 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	if p != nil {
 		node = p.node
 	}
-	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
+	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: k.refs.Of(ref)}
 	err := rep.Response.Err
 	if err == nil {
 		rv := int64(rep.Response.ResourceVersion)
@@ -1043,7 +1046,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	if p != nil {
 		node = p.node
 	}
-	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: []sim.Ref{ref}}
+	out := sim.Report{Actor: k.actor(node), Models: "statusManager.syncPod", Touched: k.refs.Of(ref)}
 	switch err := rep.Response.Err; {
 	case err == nil:
 		out.Summary = sim.Say(formRemoved, req.Name).With(int64(rep.Response.ResourceVersion))

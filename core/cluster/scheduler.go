@@ -45,6 +45,9 @@ type Scheduler struct {
 	name string
 	srv  *apistore.Server
 
+	// refs holds the Touched lists of its reports (see sim.RefArena).
+	refs sim.RefArena
+
 	nodesR, podsR reflector
 
 	// nodes are the nodes the scheduler knows from its watch, sorted by name.
@@ -192,7 +195,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 }
 
 func (s *Scheduler) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: s.name, Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: s.name, Models: models, Summary: summary, Touched: s.refs.Of(touched...)}
 }
 
 // The scheduler's sentences. It sees every pod event, so the sentences of

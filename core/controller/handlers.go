@@ -24,7 +24,7 @@ var everything = labels.Everything()
 func (m *Manager) handlerActor() string { return m.owner.handlers }
 
 func (m *Manager) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: m.refs.Of(touched...)}
 }
 
 // handed moves the keys the handler gave the queue into its report.
@@ -346,8 +346,8 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 	oldRef, curRef := api.GetControllerOf(&old.Metadata), api.GetControllerOf(&cur.Metadata)
 	refChanged := !sameOwnerRef(oldRef, curRef)
 	summary := sim.Say(formPodUpdated, cur.Metadata.Name)
-	touched := make([]sim.Ref, 1, 2)
-	touched[0] = podRef(cur)
+	var room [2]sim.Ref // the report copies the list (m.report)
+	touched := append(room[:0], podRef(cur))
 	if refChanged && oldRef != nil {
 		// The controller reference changed: the old owner must be told, it
 		// may need a replacement.

@@ -121,6 +121,9 @@ type Manager struct {
 	sch   sim.Scheduler
 	name  string // component name of the manager itself
 
+	// refs holds the Touched lists of its reports (see sim.RefArena).
+	refs sim.RefArena
+
 	queue        *workqueue.RateLimitingQueue
 	expectations *ControllerExpectations
 	workers      []*worker

@@ -761,10 +761,12 @@ func (r *syncRun) end(ctx *sim.Context, summary sim.Sentence) sim.Report {
 }
 
 func (r *syncRun) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
-	if r.rs != nil {
-		touched = append(touched, r.m().ownerRef(r.rs))
+	m := r.m()
+	if r.rs == nil {
+		return sim.Report{Models: models, Summary: summary, Touched: m.refs.Of(touched...)}
 	}
-	return sim.Report{Models: models, Summary: summary, Touched: touched}
+	var room [4]sim.Ref
+	return sim.Report{Models: models, Summary: summary, Touched: m.refs.Of(append(append(room[:0], touched...), m.ownerRef(r.rs))...)}
 }
 
 // clone returns a copy that shares nothing mutable with r. Pods and owners

@@ -123,6 +123,9 @@ type GarbageCollector struct {
 	cfg Config
 	sch sim.Scheduler
 
+	// refs holds the Touched lists of its reports (see sim.RefArena).
+	refs sim.RefArena
+
 	// monitors follow the kinds, one each, in Config order.
 	monitors []monitor
 
@@ -390,7 +393,7 @@ func (g *GarbageCollector) send(ctx *sim.Context, req apistore.Request, p pendin
 // three objects and lists of them in each sentence, more facts than a
 // sentence holds, and writes its sentences as it always did (reportText).
 func (g *GarbageCollector) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: summary, Touched: touched}
+	return sim.Report{Actor: g.cfg.Actor, Models: models, Summary: summary, Touched: g.refs.Of(touched...)}
 }
 
 // reportText is report for a sentence written out already.

@@ -71,6 +71,9 @@ type Informer struct {
 	fifo *DeltaFIFO
 	ix   *Indexer
 
+	// refs holds the Touched lists of its reports (see sim.RefArena).
+	refs sim.RefArena
+
 	listeners []*listener
 
 	state WatchState
@@ -398,14 +401,14 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 		if inf.faults.drop > 0 {
 			inf.faults.drop--
 			inf.faults.lost++
-			return sim.Report{Actor: inf.actor(), Models: "fault: drop watch", Touched: []sim.Ref{ref},
+			return sim.Report{Actor: inf.actor(), Models: "fault: drop watch", Touched: inf.refs.Of(ref),
 				Summary: say(formLost, int64(inf.faults.drop))}
 		}
 		if inf.faults.delay > 0 || inf.faults.delayedUntil > ctx.Now() {
 			at := max(ctx.Now()+inf.faults.delay, inf.faults.delayedUntil)
 			inf.faults.delayedUntil = at
 			ctx.After(at-ctx.Now(), inf.cfg.Name, eventDelayedWatch, d)
-			return sim.Report{Actor: inf.actor(), Models: "fault: delay watch", Touched: []sim.Ref{ref},
+			return sim.Report{Actor: inf.actor(), Models: "fault: delay watch", Touched: inf.refs.Of(ref),
 				Summary: say(formHeldBack, int64(at))}
 		}
 	}
@@ -419,7 +422,7 @@ func (inf *Informer) watchEvent(ctx *sim.Context, d *apistore.WatchDelivery, del
 	}
 	inf.lw.Observed(ev.ResourceVersion)
 	inf.schedulePop(ctx)
-	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: []sim.Ref{ref}, Summary: say(formReceived, int64(inf.fifo.Len()))}
+	return sim.Report{Actor: inf.actor(), Models: "watchHandler", Touched: inf.refs.Of(ref), Summary: say(formReceived, int64(inf.fifo.Len()))}
 }
 
 // The sentences of a watch event reaching the informer. Each names the
@@ -465,7 +468,7 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	}
 	var touched []sim.Ref
 	if obj := objectOf(deltas.Newest().Object); obj != nil {
-		touched = append(touched, refOf(obj))
+		touched = inf.refs.Of(refOf(obj))
 	}
 	// The deltas are applied and the notifications hold their objects, not
 	// the array: it can take the next key's deltas.
