@@ -53,6 +53,10 @@ type Store struct {
 	rand   *rand.Rand
 	window int
 
+	// validLabels spares creates the validation of labels just validated
+	// (see labelsMemo); it is a cache, not state.
+	validLabels labelsMemo
+
 	// epoch is the copy-on-write generation (see package cow). Every map the
 	// store owns records the epoch it was made in; a map from an older epoch
 	// may be shared with a snapshot and is copied before its first write in
