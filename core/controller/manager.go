@@ -40,21 +40,21 @@ func orphanIndexValue(namespace string) string { return "orphan/" + namespace }
 var IndexPodByOwner informer.IndexFunc = indexPodByOwner
 
 // indexPodByOwner is the IndexFunc of PodOwnerIndex.
-func indexPodByOwner(obj api.Object) []string {
+func indexPodByOwner(obj api.Object, values []string) []string {
 	m := obj.Meta()
 	if ref := api.GetControllerOf(m); ref != nil {
-		return []string{ref.UID}
+		return append(values, ref.UID)
 	}
-	return []string{orphanIndexValue(m.Namespace)}
+	return append(values, orphanIndexValue(m.Namespace))
 }
 
 // indexOwnerByControllerUID is the controllerUID index for either owner kind:
 // the UID of the owner's own controller, such as its Deployment.
-func indexOwnerByControllerUID(obj api.Object) []string {
+func indexOwnerByControllerUID(obj api.Object, values []string) []string {
 	if ref := api.GetControllerOf(obj.Meta()); ref != nil {
-		return []string{ref.UID}
+		return append(values, ref.UID)
 	}
-	return nil
+	return values
 }
 
 // EventRecorder records Events about objects, asynchronously: the caller never

@@ -128,16 +128,16 @@ const controllerUIDIndex = "controllerUID"
 // indexByControllerUID is the index function of controllerUIDIndex (an
 // informer.IndexFunc). A ReplicaSet without a controller is not indexed. It
 // models the index function upstream's NewBaseController registers.
-func indexByControllerUID(obj api.Object) []string {
+func indexByControllerUID(obj api.Object, values []string) []string {
 	rs, ok := obj.(*api.ReplicaSet)
 	if !ok {
-		return nil
+		return values
 	}
 	ref := api.GetControllerOf(&rs.Metadata)
 	if ref == nil {
-		return nil
+		return values
 	}
-	return []string{ref.UID}
+	return append(values, ref.UID)
 }
 
 // getReplicaSetsWithSameController returns the ReplicaSets of rss whose

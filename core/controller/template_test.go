@@ -338,10 +338,10 @@ func TestActiveReplicaSetsFiltering(t *testing.T) {
 // another kind under nothing.
 func TestIndexByControllerUID(t *testing.T) {
 	rs := unitReplicaSet(1, map[string]string{"foo": "bar"})
-	assert.Equal(t, []string{"123"}, indexByControllerUID(rs))
+	assert.Equal(t, []string{"123"}, indexByControllerUID(rs, nil))
 
 	rs.Metadata.OwnerReferences = []api.OwnerReference{{UID: "owner", Kind: "Deployment"}}
-	assert.Nil(t, indexByControllerUID(rs), "an owner that is not the controller does not count")
-	assert.Nil(t, indexByControllerUID(&api.Pod{}))
+	assert.Nil(t, indexByControllerUID(rs, nil), "an owner that is not the controller does not count")
+	assert.Nil(t, indexByControllerUID(&api.Pod{}, nil))
 	assert.Equal(t, "controllerUID", controllerUIDIndex)
 }

@@ -9,17 +9,26 @@ import (
 	"github.com/reconcilelab/rlab/core/labels"
 )
 
-// IndexFunc computes the values an object is indexed under. It may return
-// several values, or none. It must be a function of the object alone.
-type IndexFunc func(obj api.Object) []string
+// IndexFunc computes the values an object is indexed under: it appends them
+// to values and returns the result, as strconv's Append functions do. It may
+// append several values, or none. It must be a function of the object alone,
+// and must not keep or return a slice of its own, which the next call's
+// appends would change.
+//
+// Upstream's IndexFunc returns a new slice. Appending lets the Indexer hand
+// in a buffer of its own when it only compares the values with those it
+// kept: an update that moves the object in no index (a status write, nearly
+// every update) then allocates nothing, where a new slice was made and
+// thrown away for every update of every object.
+type IndexFunc func(obj api.Object, values []string) []string
 
 // NamespaceIndex is the standard index: every namespaced object under its
 // namespace. Namespaced listers use it.
 const NamespaceIndex = "namespace"
 
 // IndexByNamespace is the IndexFunc of NamespaceIndex.
-func IndexByNamespace(obj api.Object) []string {
-	return []string{obj.Meta().Namespace}
+func IndexByNamespace(obj api.Object, values []string) []string {
+	return append(values, obj.Meta().Namespace)
 }
 
 // Indexer is an informer's cache: objects by key, plus named indices from a
@@ -52,6 +61,11 @@ type Indexer struct {
 	// indices are the named indices, sorted by name. A snapshot keeps its
 	// own copy of the slice, sharing each index's values.
 	indices []index
+
+	// scratch is the buffer an update computes an object's index values
+	// into, to compare them with those kept (see IndexFunc). It holds
+	// nothing between calls and is not state.
+	scratch []string
 }
 
 // index is one named index.
@@ -151,7 +165,7 @@ func (ix *Indexer) valuesFor(i int, obj api.Object) []string {
 	if ix.indices[i].byKey {
 		return nil
 	}
-	return ix.indices[i].fn(obj)
+	return ix.indices[i].fn(obj, nil)
 }
 
 // indexSlot adds seq, holding obj, to index i under vals, its kept values.
@@ -214,13 +228,15 @@ func (ix *Indexer) put(key string, obj api.Object) (old api.Object, existed bool
 		if ix.indices[i].byKey {
 			continue
 		}
-		vals := ix.indices[i].fn(obj)
+		vals := ix.indices[i].fn(obj, ix.scratch[:0])
+		ix.scratch = vals[:0]
 		if slices.Equal(vals, s.vals[i]) {
 			// Most updates (a status change) leave every index value alone;
 			// moving the key out of a large set and back would cost a copy
 			// of the set for nothing.
 			continue
 		}
+		vals = slices.Clone(vals) // the buffer is the next update's
 		ix.unindexSlot(i, seq, old, s.vals[i])
 		ix.indexSlot(i, seq, obj, vals)
 		// The values are shared with any snapshot of the slot's chunk.

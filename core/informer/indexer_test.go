@@ -14,11 +14,11 @@ import (
 
 // controllerUID indexes an object under the uid of its controller, like the
 // index the ReplicaSet controller adds to find ReplicaSets of one Deployment.
-func controllerUID(obj api.Object) []string {
+func controllerUID(obj api.Object, values []string) []string {
 	if ref := api.GetControllerOf(obj.Meta()); ref != nil {
-		return []string{ref.UID}
+		return append(values, ref.UID)
 	}
-	return nil
+	return values
 }
 
 func owned(name, ownerUID string) *api.Pod {
@@ -68,7 +68,7 @@ func checkIndexer(t *testing.T, ix *Indexer) {
 		want := map[string][]string{}
 		for _, k := range keys {
 			obj, _ := ix.GetByKey(k)
-			vals := x.fn(obj)
+			vals := x.fn(obj, nil)
 			kept := slotValues(ix.table.read(ix.seqs.Read()[k]), i)
 			if x.byKey {
 				require.Nil(t, kept, "index %s keeps no values: they are read from the object", x.name)
@@ -117,8 +117,7 @@ func TestIndexerCustomIndex(t *testing.T) {
 
 func TestIndexerMultiValueIndex(t *testing.T) {
 	ix := NewIndexer()
-	require.NoError(t, ix.AddIndexer("labels", func(obj api.Object) []string {
-		var out []string
+	require.NoError(t, ix.AddIndexer("labels", func(obj api.Object, out []string) []string {
 		for _, k := range []string{"app", "tier"} {
 			if v, ok := obj.Meta().Labels[k]; ok {
 				out = append(out, k+"="+v)
@@ -215,11 +214,11 @@ func TestFilteringHandler(t *testing.T) {
 
 func TestIndexerByIndexValuesMergesInCacheOrder(t *testing.T) {
 	ix := NewIndexer()
-	require.NoError(t, ix.AddIndexer("controllerUID", func(obj api.Object) []string {
+	require.NoError(t, ix.AddIndexer("controllerUID", func(obj api.Object, values []string) []string {
 		if ref := api.GetControllerOf(obj.Meta()); ref != nil {
-			return []string{ref.UID}
+			return append(values, ref.UID)
 		}
-		return []string{"orphan"}
+		return append(values, "orphan")
 	}))
 	ix.Add(owned("a", "u1"))
 	ix.Add(pod("o1", 1))
@@ -302,4 +301,23 @@ func TestIndexerRenumbersWhenKeysComeAndGo(t *testing.T) {
 		checkIndexer(t, ix)
 		assert.Equal(t, want[i], names(ix.List()), "snapshot %d", i)
 	}
+}
+
+// TestIndexerUpdateThatMovesNothingAllocatesNothing: an update that leaves
+// an object under the same index values (a status write) computes them into
+// the Indexer's own buffer, compares, and keeps nothing new (see IndexFunc).
+func TestIndexerUpdateThatMovesNothingAllocatesNothing(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("controllerUID", controllerUID))
+	p := owned("a", "u1")
+	ix.Add(p)
+	newer := *p
+	newer.Status.Phase = api.PodRunning
+	// put, as the informer calls it, with the key it has: Update would make
+	// the key anew.
+	allocs := testing.AllocsPerRun(100, func() { ix.put("default/a", &newer) })
+	assert.Zero(t, allocs)
+	got, err := ix.ByIndex("controllerUID", "u1")
+	require.NoError(t, err)
+	assert.Equal(t, []api.Object{&newer}, got)
 }
