@@ -22,24 +22,27 @@ var budgets = []budget{
 	{Name: "KernelStep", MaxNsPerOp: 50_000, MaxAllocs: anyAllocs},
 
 	// The convergence scenarios of BenchmarkConverge (core/world), judged by
-	// the figures they report rather than by ns/op. DESIGN.md asks for a 10×
-	// faster convergence than upstream for 1000×10 and 10×1000 and for a
-	// peak heap of at most 60 MiB with 10,000 pods; 100×10 is held to the
-	// same speed-up, so that the small case cannot fall behind unnoticed.
+	// the figures they report rather than by ns/op. DESIGN.md asks for a 5×
+	// faster convergence than upstream in all three scenarios (the goal
+	// beyond is 20×), for an average world step of at most 0.35 µs, and
+	// for a peak heap of at most 60 MiB with 10,000 pods.
 	//
 	// The upstream figures are the ReplicaSet controller of k8s.io/kubernetes
 	// v1.31.14 with its fake clientset, measured on this machine by
-	// shared/oracle's rsbench (/work/shared/oracle/RESULTS.md, section 3):
-	// the median and the fastest of 3 runs. They cannot be measured in the
-	// same go test run, because the oracle is a separate module that
-	// compiles a large part of Kubernetes; rerun rsbench and update them if
-	// the machine changes.
-	{Name: "Converge/100x10", MinSpeedup: 10, MaxAllocs: anyAllocs,
-		Upstream: &upstreamRun{PodsMs: 137, PodsMsMin: 109, RecoverMs: 72, PeakHeapMiB: 29.1}},
-	{Name: "Converge/1000x10", MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs,
-		Upstream: &upstreamRun{PodsMs: 6912, PodsMsMin: 5586, RecoverMs: 8999, PeakHeapMiB: 224}},
-	{Name: "Converge/10x1000", MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs,
-		Upstream: &upstreamRun{PodsMs: 2039, PodsMsMin: 1764, RecoverMs: 1128, PeakHeapMiB: 150.6}},
+	// shared/oracle's rsbench in the run of ../shared/oracle/compare-converge 5
+	// quoted in issue 18's closing note (27 November 2026): the median and
+	// the fastest of 5 runs. They cannot be measured in the same go test
+	// run, because the oracle is a separate module that compiles a large
+	// part of Kubernetes; rerun compare-converge and update them if the
+	// machine changes. Upstream's own runs spread widely (1000x10 took 2.8
+	// to 5.2 s in that one), so a speed-up near its limit is not a verdict
+	// to trust from a single run of ours either.
+	{Name: "Converge/100x10", MinSpeedup: 5, MaxUsPerStep: 0.35, MaxAllocs: anyAllocs,
+		Upstream: &upstreamRun{PodsMs: 96.2, PodsMsMin: 61.2, RecoverMs: 47.1, PeakHeapMiB: 31.5}},
+	{Name: "Converge/1000x10", MinSpeedup: 5, MaxUsPerStep: 0.35, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs,
+		Upstream: &upstreamRun{PodsMs: 3997.1, PodsMsMin: 2829.3, RecoverMs: 4632.9, PeakHeapMiB: 233.5}},
+	{Name: "Converge/10x1000", MinSpeedup: 5, MaxUsPerStep: 0.35, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs,
+		Upstream: &upstreamRun{PodsMs: 931.5, PodsMsMin: 661.8, RecoverMs: 547.3, PeakHeapMiB: 154.5}},
 
 	// The page's 10,000-pod world run natively, in the page's own
 	// configuration, snapshots for seeking included: its peak heap is held
@@ -65,14 +68,15 @@ var budgets = []budget{
 	{Name: "BrowserStep", MaxAllocs: anyAllocs, Limits: []limit{{"step-ms", 0.5}}},
 	{Name: "BrowserSeek", MaxAllocs: anyAllocs, Limits: []limit{{"seek-ms", 100}, {"wasm-MiB", 256}}},
 	// A 10,000-pod world stabilizing through the page's #stabilize: clicks
-	// handled within 100 ms meanwhile, and at rest within DESIGN.md's 3 s.
+	// handled within 100 ms meanwhile, at rest within DESIGN.md's 3 s, and
+	// at most DESIGN.md's 128 MiB of wasm memory left behind.
 	// It took 65 s when the page spent the run on pictures of the world,
 	// and 10 to 11 s once it did not: 3 s of that were the benchmark's
 	// own first click cancelling the run, and 3 s the round trips of
 	// 300 chunks of 1000 steps. With chunks sized to 100 ms of the
 	// worker's time it takes 3.6 to 4.7 s (November 2026), where one call
 	// that runs the world to rest takes 3.5 to 4.9 s of WebAssembly.
-	{Name: "BrowserResponsive", MaxAllocs: anyAllocs, Limits: []limit{{"click-ms", 100}, {"stabilize-s", 3}}},
+	{Name: "BrowserResponsive", MaxAllocs: anyAllocs, Limits: []limit{{"click-ms", 100}, {"stabilize-s", 3}, {"wasm-MiB", 128}}},
 	// A 1,000-pod world played at Play's fastest speed for 10 s, read from a
 	// Chromium trace (the issue "The loop, drawn"): the 95th percentile of
 	// the page's main-thread time per frame within 12 ms, which leaves the
@@ -131,6 +135,9 @@ type budget struct {
 	// MaxPeakHeapMiB bounds ours peak-heap-MiB.
 	MaxPeakHeapMiB float64
 
+	// MaxUsPerStep bounds ours us/step: the average world step.
+	MaxUsPerStep float64
+
 	// Upstream holds the reference figures MinSpeedup compares with.
 	Upstream *upstreamRun
 
@@ -158,7 +165,7 @@ type upstreamRun struct {
 // metricBased reports whether b judges reported figures, which puts its
 // benchmark in the convergence table instead of the ns/op one.
 func (b budget) metricBased() bool {
-	return b.MinSpeedup > 0 || b.MaxPeakHeapMiB > 0
+	return b.MinSpeedup > 0 || b.MaxPeakHeapMiB > 0 || b.MaxUsPerStep > 0
 }
 
 // figureBased reports whether b judges reported figures by plain limits.
@@ -189,6 +196,9 @@ func (b budget) String() string {
 	}
 	if b.MaxPeakHeapMiB > 0 {
 		limits = append(limits, "peak heap ≤ "+formatFloat(b.MaxPeakHeapMiB)+" MiB")
+	}
+	if b.MaxUsPerStep > 0 {
+		limits = append(limits, "step ≤ "+formatFloat(b.MaxUsPerStep)+" µs")
 	}
 	for _, l := range b.Limits {
 		limits = append(limits, l.Unit+" ≤ "+formatFloat(l.Max))
@@ -258,6 +268,13 @@ func (b budget) check(ours, upstream *samples) (verdict string, problems []strin
 			fail(false, "no %s metric", metricPeakHeapMiB)
 		} else if mib > b.MaxPeakHeapMiB {
 			fail(true, "peak heap %.1f MiB > %s MiB", mib, formatFloat(b.MaxPeakHeapMiB))
+		}
+	}
+	if b.MaxUsPerStep > 0 {
+		if us, ok := ours.metric(metricUsPerStep); !ok {
+			fail(false, "no %s metric", metricUsPerStep)
+		} else if us > b.MaxUsPerStep {
+			fail(true, "average step %.2f µs > %s µs", us, formatFloat(b.MaxUsPerStep))
 		}
 	}
 	for _, l := range b.Limits {

@@ -67,6 +67,10 @@ func TestBudgetCheckConvergence(t *testing.T) {
 	both := budget{Name: "Converge/1000x10", MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs, Upstream: up}
 	speedOnly := budget{Name: "Converge/100x10", MinSpeedup: 10, MaxAllocs: anyAllocs,
 		Upstream: &upstreamRun{PodsMs: 137, PodsMsMin: 109, RecoverMs: 72, PeakHeapMiB: 29.1}}
+	stepLimited := budget{Name: "Converge/10x1000", MaxUsPerStep: 0.35, MaxAllocs: anyAllocs}
+	stepped := func(us float64) *samples {
+		return &samples{ns: []float64{1e9}, metrics: map[string][]float64{metricUsPerStep: {us}}}
+	}
 
 	tests := []struct {
 		name         string
@@ -90,6 +94,9 @@ func TestBudgetCheckConvergence(t *testing.T) {
 			[]string{"speed-up 5.79× < 10× (1194 ms against upstream's 6912 ms)", "no peak-heap-MiB metric"}},
 		{"no upstream figures", budget{Name: "X", MinSpeedup: 10, MaxAllocs: anyAllocs}, converged(1, 1),
 			verdictIncomplete, []string{"no upstream figures to compare with"}},
+		{"steps within their limit", stepLimited, stepped(0.35), verdictOK, nil},
+		{"steps too slow", stepLimited, stepped(1.32), verdictOver, []string{"average step 1.32 µs > 0.35 µs"}},
+		{"step not reported", stepLimited, converged(600, 41.2), verdictIncomplete, []string{"no us/step metric"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,11 +123,14 @@ func TestBudgetString(t *testing.T) {
 	assert.Equal(t, "≤ 50000 ns/op", budget{MaxNsPerOp: 50_000, MaxAllocs: anyAllocs}.String())
 	assert.Equal(t, "speed-up ≥ 10×, peak heap ≤ 60 MiB",
 		budget{MinSpeedup: 10, MaxPeakHeapMiB: 60, MaxAllocs: anyAllocs}.String())
+	assert.Equal(t, "speed-up ≥ 5×, step ≤ 0.35 µs",
+		budget{MinSpeedup: 5, MaxUsPerStep: 0.35, MaxAllocs: anyAllocs}.String())
 }
 
 func TestBudgetMetricBased(t *testing.T) {
 	assert.True(t, budget{MinSpeedup: 10}.metricBased())
 	assert.True(t, budget{MaxPeakHeapMiB: 60}.metricBased())
+	assert.True(t, budget{MaxUsPerStep: 0.35}.metricBased())
 	assert.False(t, budget{MaxRatio: 0.5}.metricBased())
 	assert.False(t, budget{MaxNsPerOp: 50_000, MaxAllocs: 0}.metricBased())
 }

@@ -39,8 +39,8 @@
 //   - MaxNsPerOp: absolute ns/op, for one without (KernelStep has no upstream
 //     counterpart to race);
 //   - MaxAllocs: ours allocs/op, which needs -benchmem;
-//   - MinSpeedup and MaxPeakHeapMiB: figures a convergence scenario reports
-//     itself (see below).
+//   - MinSpeedup, MaxPeakHeapMiB and MaxUsPerStep: figures a convergence
+//     scenario reports itself (see below).
 //
 // A row's verdict is ok, OVER (a limit was broken) or INCOMPLETE (a limit
 // could not be checked: the upstream twin, allocs/op or a reported figure is
@@ -54,19 +54,20 @@
 // BenchmarkConverge (core/world) runs whole scenarios, R ReplicaSets of P
 // pods created at once in one namespace, and reports its own figures with
 // b.ReportMetric: converge-ms, recover-ms (after every 10th pod is killed),
-// steps and peak-heap-MiB. Its upstream twin, the real ReplicaSet controller
+// steps, us/step (the average step of those two phases) and peak-heap-MiB.
+// Its upstream twin, the real ReplicaSet controller
 // with the fake clientset, is a separate module that takes minutes to build,
 // so it cannot run alongside; its figures, measured on this machine, are
 // written into the scenario's budget instead (Upstream). Scenarios get a
 // second table:
 //
 //	World convergence (R ReplicaSets × P pods, one namespace)
-//	          ours                                       upstream                         speed-up
-//	scenario  converge ms  recover ms  steps   peak MiB  pods ms    recover ms  peak MiB  converge  recover  budget                              verdict
-//	1000x10   600          476         375807  41.2      5586–6912  8999        224       11.52×    18.91×   speed-up ≥ 10×, peak heap ≤ 60 MiB  ok
+//	          ours                                                upstream                             speed-up
+//	scenario  converge ms  recover ms  steps   µs/step  peak MiB  pods ms        recover ms  peak MiB  converge  recover  budget                                             verdict
+//	1000x10   600          476         375807  0.31     41.2      2829.3–3997.1  4632.9      233.5     6.66×     9.73×    speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs  ok
 //
 // Upstream pods ms is its fastest–median run; each speed-up is upstream's
-// median over ours, so 11.52× means ours converged 11.52 times as fast. Once
+// median over ours, so 6.66× means ours converged 6.66 times as fast. Once
 // any scenario has run, budgeted scenarios that did not are listed in this
 // table as not measured, with their upstream figures. A benchmark reporting
 // converge-ms without a budget is shown with verdict "-".

@@ -216,8 +216,8 @@ const worldNote = "note: ours also times a scheduler binding every pod, kubelets
 func (rep *report) writeWorld(w io.Writer) {
 	fmt.Fprintln(w, "World convergence (R ReplicaSets × P pods, one namespace)")
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tours\t\t\t\tupstream\t\t\tspeed-up")
-	fmt.Fprintln(tw, "scenario\tconverge ms\trecover ms\tsteps\tpeak MiB\tpods ms\trecover ms\tpeak MiB\tconverge\trecover\tbudget\tverdict")
+	fmt.Fprintln(tw, "\tours\t\t\t\t\tupstream\t\t\tspeed-up")
+	fmt.Fprintln(tw, "scenario\tconverge ms\trecover ms\tsteps\tµs/step\tpeak MiB\tpods ms\trecover ms\tpeak MiB\tconverge\trecover\tbudget\tverdict")
 	for _, r := range rep.world {
 		var up *upstreamRun
 		budget := "-"
@@ -231,9 +231,10 @@ func (rep *report) writeWorld(w io.Writer) {
 			upRecover, upHeap = formatFloat(up.RecoverMs), formatFloat(up.PeakHeapMiB)
 			upPodsMs, upRecoverMs = up.PodsMs, up.RecoverMs
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", scenario(r.name),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", scenario(r.name),
 			metricCell(r.ours, metricConvergeMs, "%.0f"), metricCell(r.ours, metricRecoverMs, "%.0f"),
-			metricCell(r.ours, metricSteps, "%.0f"), metricCell(r.ours, metricPeakHeapMiB, "%.1f"),
+			metricCell(r.ours, metricSteps, "%.0f"), metricCell(r.ours, metricUsPerStep, "%.2f"),
+			metricCell(r.ours, metricPeakHeapMiB, "%.1f"),
 			upPods, upRecover, upHeap,
 			speedupCell(upPodsMs, r.ours, metricConvergeMs), speedupCell(upRecoverMs, r.ours, metricRecoverMs),
 			budget, r.verdict)

@@ -40,16 +40,16 @@ AgendaPush       110         330             0.33   0               1           
 
 not measured: AddGetDoneSerial (ratio ≤ 0.5, allocs ≤ 1)
 not measured: Dedup10kKeys (ratio ≤ 0.5)
-not measured: Converge/100x10 (speed-up ≥ 10×)
-not measured: Converge/1000x10 (speed-up ≥ 10×, peak heap ≤ 60 MiB)
-not measured: Converge/10x1000 (speed-up ≥ 10×, peak heap ≤ 60 MiB)
+not measured: Converge/100x10 (speed-up ≥ 5×, step ≤ 0.35 µs)
+not measured: Converge/1000x10 (speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs)
+not measured: Converge/10x1000 (speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs)
 not measured: StabilizeAsThePage (peak-heap-MiB ≤ 60)
 not measured: WasmSize (brotli-bytes ≤ 1400000, raw-bytes ≤ 8500000)
 not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3, wasm-MiB ≤ 128)
 not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `
 
@@ -108,8 +108,8 @@ BenchmarkSelectorParse/upstream-2     	  299580	      4012 ns/op	    1544 B/op	 
 PASS
 ok  	github.com/reconcilelab/rlab/core/labels	3.120s
 pkg: github.com/reconcilelab/rlab/core/world
-BenchmarkConverge/100x10-2         	       5	  60185129 ns/op	        12.00 converge-ms	        13.05 peak-heap-MiB	         5.000 recover-ms	     40597 steps	41985172 B/op	  405143 allocs/op
-BenchmarkConverge/1000x10-2        	       1	1680958171 ns/op	      1194 converge-ms	        90.50 peak-heap-MiB	       476.0 recover-ms	    375807 steps	352254248 B/op	 3693174 allocs/op
+BenchmarkConverge/100x10-2         	       5	  60185129 ns/op	        12.00 converge-ms	        13.05 peak-heap-MiB	         5.000 recover-ms	     40597 steps	         0.3000 us/step	41985172 B/op	  405143 allocs/op
+BenchmarkConverge/1000x10-2        	       1	1680958171 ns/op	      1194 converge-ms	        90.50 peak-heap-MiB	       476.0 recover-ms	    375807 steps	         4.440 us/step	352254248 B/op	 3693174 allocs/op
 PASS
 ok  	github.com/reconcilelab/rlab/core/world	5.365s
 `
@@ -119,11 +119,11 @@ benchmark      ours ns/op  upstream ns/op  ratio  ours allocs/op  upstream alloc
 SelectorParse  812         4012            0.20   6               25                  ratio ≤ 0.25, allocs ≤ 10  ok
 
 World convergence (R ReplicaSets × P pods, one namespace)
-          ours                                       upstream                         speed-up
-scenario  converge ms  recover ms  steps   peak MiB  pods ms    recover ms  peak MiB  converge  recover  budget                              verdict
-100x10    12           5           40597   13.1      109–137    72          29.1      11.42×    14.40×   speed-up ≥ 10×                      ok
-1000x10   1194         476         375807  90.5      5586–6912  8999        224       5.79×     18.91×   speed-up ≥ 10×, peak heap ≤ 60 MiB  OVER
-10x1000   -            -           -       -         1764–2039  1128        150.6     -         -        speed-up ≥ 10×, peak heap ≤ 60 MiB  not measured
+          ours                                                upstream                             speed-up
+scenario  converge ms  recover ms  steps   µs/step  peak MiB  pods ms        recover ms  peak MiB  converge  recover  budget                                             verdict
+100x10    12           5           40597   0.30     13.1      61.2–96.2      47.1        31.5      8.02×     9.42×    speed-up ≥ 5×, step ≤ 0.35 µs                      ok
+1000x10   1194         476         375807  4.44     90.5      2829.3–3997.1  4632.9      233.5     3.35×     9.73×    speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs  OVER
+10x1000   -            -           -       -        -         661.8–931.5    547.3       154.5     -         -        speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs  not measured
 note: ours also times a scheduler binding every pod, kubelets making it Running and Ready, and Events written; upstream's harness does not.
 
 not measured: SelectorMatches (ratio ≤ 0.5, allocs ≤ 0)
@@ -136,7 +136,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3, wasm-MiB ≤ 128)
 not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `
 
@@ -148,14 +148,15 @@ func TestRunPrintsConvergenceTableAndFailsOverBudget(t *testing.T) {
 	assert.Equal(t, 1, status, "a broken convergence budget fails the run")
 	require.True(t, strings.HasPrefix(stdout.String(), convergeOutput), "the input is echoed first, unchanged")
 	assert.Equal(t, wantConvergeTables, strings.TrimPrefix(stdout.String(), convergeOutput))
-	assert.Equal(t, "benchreport: Converge/1000x10 OVER: speed-up 5.79× < 10× (1194 ms against upstream's 6912 ms); "+
-		"peak heap 90.5 MiB > 60 MiB\n"+
+	assert.Equal(t, "benchreport: Converge/1000x10 OVER: speed-up 3.35× < 5× (1194 ms against upstream's 3997.1 ms); "+
+		"peak heap 90.5 MiB > 60 MiB; average step 4.44 µs > 0.35 µs\n"+
 		"benchreport: FAIL: 1 of 3 measured budgets not met\n", stderr.String(),
 		"a scenario that did not run is not counted as measured")
 }
 
 func TestRunPassesWhenEveryConvergenceBudgetHolds(t *testing.T) {
-	in := strings.NewReplacer("1194 converge-ms", "600.0 converge-ms", "90.50 peak-heap-MiB", "41.20 peak-heap-MiB").
+	in := strings.NewReplacer("1194 converge-ms", "600.0 converge-ms", "90.50 peak-heap-MiB", "41.20 peak-heap-MiB",
+		"4.440 us/step", "0.3100 us/step").
 		Replace(convergeOutput)
 	var stdout, stderr bytes.Buffer
 
@@ -163,13 +164,13 @@ func TestRunPassesWhenEveryConvergenceBudgetHolds(t *testing.T) {
 
 	assert.Equal(t, 0, status, "stderr: %s", &stderr)
 	assert.Empty(t, stderr.String())
-	assert.Contains(t, stdout.String(), "1000x10   600          476         375807  41.2      5586–6912  8999        224       "+
-		"11.52×    18.91×   speed-up ≥ 10×, peak heap ≤ 60 MiB  ok\n")
+	assert.Contains(t, stdout.String(), "1000x10   600          476         375807  0.31     41.2      2829.3–3997.1  4632.9      233.5     "+
+		"6.66×     9.73×    speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs  ok\n")
 }
 
 func TestRunConvergenceAlone(t *testing.T) {
 	in := "BenchmarkConverge/10x1000  1  1521811899 ns/op  150.0 converge-ms  30.00 peak-heap-MiB" +
-		"  90.00 recover-ms  303566 steps\n" + // GOMAXPROCS=1: no -N suffix
+		"  90.00 recover-ms  303566 steps  0.2000 us/step\n" + // GOMAXPROCS=1: no -N suffix
 		"BenchmarkConverge/1000x10x3  1  1521811899 ns/op  1500 converge-ms  80.00 peak-heap-MiB\n" // no budget
 	var stdout, stderr bytes.Buffer
 
@@ -181,12 +182,12 @@ func TestRunConvergenceAlone(t *testing.T) {
 	assert.Equal(t, 0, status, "stderr: %s", &stderr)
 	assert.Equal(t, in+`
 World convergence (R ReplicaSets × P pods, one namespace)
-           ours                                       upstream                         speed-up
-scenario   converge ms  recover ms  steps   peak MiB  pods ms    recover ms  peak MiB  converge  recover  budget                              verdict
-10x1000    150          90          303566  30.0      1764–2039  1128        150.6     13.59×    12.53×   speed-up ≥ 10×, peak heap ≤ 60 MiB  ok
-1000x10x3  1500         ?           ?       80.0      -          -           -         -         -        -                                   -
-100x10     -            -           -       -         109–137    72          29.1      -         -        speed-up ≥ 10×                      not measured
-1000x10    -            -           -       -         5586–6912  8999        224       -         -        speed-up ≥ 10×, peak heap ≤ 60 MiB  not measured
+           ours                                                upstream                             speed-up
+scenario   converge ms  recover ms  steps   µs/step  peak MiB  pods ms        recover ms  peak MiB  converge  recover  budget                                             verdict
+10x1000    150          90          303566  0.20     30.0      661.8–931.5    547.3       154.5     6.21×     6.08×    speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs  ok
+1000x10x3  1500         ?           ?       ?        80.0      -              -           -         -         -        -                                                  -
+100x10     -            -           -       -        -         61.2–96.2      47.1        31.5      -         -        speed-up ≥ 5×, step ≤ 0.35 µs                      not measured
+1000x10    -            -           -       -        -         2829.3–3997.1  4632.9      233.5     -         -        speed-up ≥ 5×, peak heap ≤ 60 MiB, step ≤ 0.35 µs  not measured
 note: ours also times a scheduler binding every pod, kubelets making it Running and Ready, and Events written; upstream's harness does not.
 
 not measured: SelectorParse (ratio ≤ 0.25, allocs ≤ 10)
@@ -200,7 +201,7 @@ not measured: BrowserLoad (load-ms ≤ 200)
 not measured: BrowserLoadThrottled (load-ms ≤ 1000, engine-ms ≤ 3000, progress-ms ≤ 1000)
 not measured: BrowserStep (step-ms ≤ 0.5)
 not measured: BrowserSeek (seek-ms ≤ 100, wasm-MiB ≤ 256)
-not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3)
+not measured: BrowserResponsive (click-ms ≤ 100, stabilize-s ≤ 3, wasm-MiB ≤ 128)
 not measured: BrowserPlay (frame-p95-ms ≤ 12, late-frames-% ≤ 5)
 `, stdout.String())
 }
@@ -212,8 +213,8 @@ func TestRunFailsWhenAScenarioReportsNoFigures(t *testing.T) {
 	status := run(strings.NewReader(in), &stdout, &stderr)
 
 	assert.Equal(t, 1, status)
-	assert.Contains(t, stdout.String(), "\n100x10    ?            ?           ?      ?         109–137")
-	assert.Equal(t, "benchreport: Converge/100x10 INCOMPLETE: no converge-ms metric\n"+
+	assert.Contains(t, stdout.String(), "\n100x10    ?            ?           ?      ?        ?         61.2–96.2")
+	assert.Equal(t, "benchreport: Converge/100x10 INCOMPLETE: no converge-ms metric; no us/step metric\n"+
 		"benchreport: FAIL: 1 of 1 measured budgets not met\n", stderr.String())
 }
 

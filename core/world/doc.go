@@ -33,6 +33,12 @@
 // keeps a bounded number of evenly spread snapshots. Headless runs that never
 // seek can turn snapshots off (SnapshotEvery < 0).
 //
+// A running world yields the thread every few thousand steps, forward and in
+// a seek's replay (yieldNowAndThen): it has no goroutines of its own, but
+// under js/wasm the garbage collector's mark workers run only when the one
+// thread yields, and a long call that never did let the heap grow to twice
+// what the collector aims for.
+//
 // # The read model
 //
 // View is the world as a learner sees it at the present step, as one value
