@@ -352,10 +352,30 @@ func (p *page) click(sel string) {
 		`(() => { const e = document.querySelector(`+js(sel)+`); return e !== null && !e.disabled; })()`)
 	ctx, cancel := context.WithTimeout(p.ctx, quick)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-		p.shot("click-failed")
-		p.t.Fatalf("clicking %s: %v", sel, err)
+	for {
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		if err == nil {
+			return
+		}
+		// The page redraws a view by replacing its nodes (a lesson page
+		// as the engine checks it, say): a node found a moment ago may be
+		// gone before the mouse reaches it. A learner would click the new
+		// one; so does the test, until its time is up.
+		if !nodeWentAway(err) || ctx.Err() != nil {
+			p.shot("click-failed")
+			p.t.Fatalf("clicking %s: %v", sel, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// nodeWentAway reports whether err is the DevTools protocol saying that the
+// node an action resolved was removed from the document before it acted.
+func nodeWentAway(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Could not find node with given id") ||
+		strings.Contains(msg, "No node with given id") ||
+		strings.Contains(msg, "Node is detached from document")
 }
 
 // stepForward clicks #step-forward and waits for the next step to show.
