@@ -86,23 +86,27 @@
 // # Brotli at quality 11 does not follow the program's size
 //
 // Near the budget, brotli's figure moves by several kilobytes for changes
-// that shrink the program, so a change is judged by its raw and gzip
-// figures as well as by one brotli draw. Measured on main.wasm (November
-// 2026, Go 1.26; libbrotli and andybalholm/brotli agree to the byte):
+// that do not change the program at all. Built from one commit (0fb5f11)
+// with nothing but the version string (-X main.version) changed:
 //
-//	                                                   raw        gzip       brotli 11
-//	main at d5004f4                                    7,885,610  1,970,514  1,393,569
-//	the Deployment code's eight slices.SortFunc calls  7,862,423  1,965,627  1,400,273
-//	  made sorting.Func (pdqsortCmpFunc's copy gone)
+//	version          raw        gzip       brotli 11
+//	(no -X: "dev")   7,885,610  1,970,514  1,393,569
+//	-X dev           7,885,616  1,970,521  1,403,115
+//	0fb5f11          7,885,618  1,970,517  1,406,803
+//	d5004f4          7,885,618  1,970,517  1,406,061
+//	0fb5f11-dirty    7,885,625  1,970,503  1,398,043
 //
-// The program lost 23 KB and gzip 4.9 KB, and brotli grew 6.7 KB, at every
-// window from 18 to 24 bits alike (so not a matter of what falls inside the
-// window); quality 10 grew 25 KB, quality 9 and 5 shrank 3 KB. Making
-// eighteen struct types incomparable, so that they need no equality
-// functions, took 33 KB of code away and moved brotli by +2 KB on one
-// build and -2 KB on another; thirty more took 30 KB away and moved it by
-// +1.3 KB. A packed step log that added 22 KB drew anything from 1,400,978
-// to 1,410,128 over equivalent arrangements of the same code. The budget is on what a learner downloads, so a draw over
-// it is real bytes; but a change cannot be tuned to a draw, and a few
-// kilobytes of headroom are less than the figure's own swing.
+// A string set by the linker is laid out elsewhere than one in the
+// source, and a longer one moves every address after it, in the data and in
+// the code that refers to it (two versions of one length still draw 742
+// bytes apart). Brotli's quality 11 (and 10) compress the results by up to
+// 13 KB differently;
+// libbrotli and andybalholm/brotli agree to the byte, and every window from
+// 18 to 24 bits draws alike. gzip moves by bytes. So a change is judged by
+// its raw and gzip figures as well as by brotli's, which is one draw: making
+// the Deployment code's eight slices.SortFunc calls sorting.Func took 23 KB
+// of code and 4.9 KB of gzip away and drew 6.7 KB more brotli; making 48
+// struct types incomparable, which drops their equality functions (63 KB of
+// code), drew from -2 KB to +2 KB. BenchmarkWasmSize builds with no version
+// (the first row); make wasm, and so the page, with git describe's.
 package wasmbuild
