@@ -47,6 +47,18 @@ function die(reason) {
 
 const go = new Go();
 
+// GOMEMLIMIT is the heap the Go runtime's collector keeps the engine under,
+// as far as it can. DESIGN.md gives the page 128 MiB of wasm memory, and a
+// wasm memory never grows back smaller, so what counts is the most the heap
+// ever took. With only GOGC's default, the heap grows to twice what is live
+// before each collection: the 10,000-pod world, 65 MiB live at rest, left
+// 124-134 MiB of wasm memory; under this limit, 110-121 MiB (November 2026,
+// BenchmarkBrowserResponsive). It is a soft limit: a world whose live heap
+// nears it runs slower, the collector taking at most half the time, rather
+// than failing. It is set here, where the page starts the engine, rather
+// than in main.wasm, whose other users (the tests under node) need none.
+go.env = {GOMEMLIMIT: "120MiB"};
+
 // wasm_exec.js calls exit when the Go program ends: normally never (main
 // parks forever), so any exit is a death, typically a fatal error such as
 // running out of memory or a panic in a goroutine. Go has already written the

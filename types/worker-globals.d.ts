@@ -13,6 +13,9 @@ declare class Go {
 	run(instance: WebAssembly.Instance): Promise<void>;
 	// exit is called with the program's exit code.
 	exit: (code: number) => void;
+	// env is the program's environment, which its runtime reads as it
+	// starts (GOMEMLIMIT, GODEBUG).
+	env: Record<string, string>;
 }
 
 // rlab is the bridge main.wasm installs: its version, and call, which

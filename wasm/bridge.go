@@ -761,7 +761,7 @@ func (e *engine) world() *world.World {
 // to, both included, are, if it still keeps them (see script.Session.Steps:
 // the most recent ones, and after a seek back the ones after the present
 // too): log.At(i) to log.At(j-1).
-func (e *engine) logRange(from, to uint64) (log *script.StepLog, i, j int) {
+func (e *engine) logRange(from, to uint64) (log *sim.StepLog, i, j int) {
 	log = e.session.Steps()
 	i, j = log.Index(from), log.Index(to+1)
 	return log, i, max(i, j)
@@ -787,13 +787,13 @@ func (e *engine) progress(w0 *world.World, n0 uint64, list int) StepsResult {
 
 // stepsJSON converts the steps log.At(i) to log.At(j-1) for the page; this
 // is where their sentences are written out.
-func stepsJSON(log *script.StepLog, i, j int) []Step {
+func stepsJSON(log *sim.StepLog, i, j int) []Step {
 	if i >= j {
 		return nil
 	}
 	out := make([]Step, j-i)
 	for k := range out {
-		out[k] = world.StepOf(*log.At(i + k))
+		out[k] = world.StepOf(log.At(i + k))
 	}
 	return out
 }

@@ -182,18 +182,6 @@ type inFlight struct {
 	req  Request
 }
 
-// RequestOf returns the request an EventRequest event carries and the
-// component that sent it, for a reader of steps (the page's picture of the
-// loop draws the request travelling from its sender); ok is false for any
-// other event.
-func RequestOf(ev sim.Event) (from string, req Request, ok bool) {
-	f, ok := ev.Data.(*inFlight)
-	if ev.Kind != EventRequest || !ok {
-		return "", Request{}, false
-	}
-	return f.from, f.req, true
-}
-
 // writeHook is a function to run after a successful write of kind.
 type writeHook struct {
 	kind api.Kind

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/reconcilelab/rlab/core/api"
-	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -390,15 +389,15 @@ var ruleTable = [...]struct {
 // request: the API server handles a request, which travelled from its
 // sender.
 func request(step *sim.StepResult, _ actor) (Move, bool) {
-	from, req, ok := apistore.RequestOf(step.Event)
-	if !ok {
+	g := sim.GistOf(step.Event)
+	if g.Carried != sim.CarriedRequest {
 		return Move{Lit: []Place{APIServer}}, true
 	}
-	sender, ok := placeOf(from)
+	sender, ok := placeOf(g.From)
 	if !ok {
 		return Move{}, false
 	}
-	return Move{Lit: []Place{APIServer}, From: sender, To: APIServer, Token: requestToken(req)}, true
+	return Move{Lit: []Place{APIServer}, From: sender, To: APIServer, Token: requestToken(g)}, true
 }
 
 // arrive: a step at the actor's own place, with what arrived from the API
@@ -406,20 +405,20 @@ func request(step *sim.StepResult, _ actor) (Move, bool) {
 func arrive(step *sim.StepResult, a actor) (Move, bool) {
 	here := home(a)
 	m := Move{Lit: []Place{here}}
-	switch d := step.Event.Data.(type) {
-	case *apistore.WatchDelivery:
-		m.From, m.To, m.Token = APIServer, here, watchToken(d.Event)
+	switch g := sim.GistOf(step.Event); g.Carried {
+	case sim.CarriedWatch:
+		m.From, m.To, m.Token = APIServer, here, watchToken(g)
 		switch step.Models {
 		case "fault: drop watch":
 			m.Fault = Dropped
 		case "fault: delay watch":
 			m.Fault = Delayed
 		}
-	case *apistore.Reply:
-		m.From, m.To, m.Token = APIServer, here, requestToken(*d.Request)
-		if d.Response.Err != nil {
+	case sim.CarriedReply:
+		m.From, m.To, m.Token = APIServer, here, requestToken(g)
+		if g.Failed != "" {
 			m.Fault = Failed
-			m.Token += ": " + d.Response.Outcome()
+			m.Token += ": " + g.Failed
 		}
 	}
 	return m, true
@@ -476,7 +475,7 @@ func notify(step *sim.StepResult, a actor) (Move, bool) {
 // queue empty, or goes on with its sync when an answer arrives.
 func work(step *sim.StepResult, a actor) (Move, bool) {
 	workers, sync := ControllerPlace(a.of, Workers), ControllerPlace(a.of, SyncHandler)
-	if _, isReply := step.Event.Data.(*apistore.Reply); isReply {
+	if sim.GistOf(step.Event).Carried == sim.CarriedReply {
 		return arrive(step, a)
 	}
 	// A worker that finds its queue empty takes nothing: the replication
@@ -505,13 +504,12 @@ func record(step *sim.StepResult, _ actor) (Move, bool) {
 // an answer from the API server to its receiver. ok is false for an event
 // that travels no edge (a timer, a worker's next turn).
 func Waiting(ev sim.Event) (from, to Place, ok bool) {
-	switch ev.Data.(type) {
-	case *apistore.WatchDelivery, *apistore.Reply:
+	switch g := sim.GistOf(ev); g.Carried {
+	case sim.CarriedWatch, sim.CarriedReply:
 		to, ok = receiver(ev.To)
 		return APIServer, to, ok
-	}
-	if sender, _, isRequest := apistore.RequestOf(ev); isRequest {
-		from, ok = placeOf(sender)
+	case sim.CarriedRequest:
+		from, ok = placeOf(g.From)
 		return from, APIServer, ok
 	}
 	return "", "", false
@@ -533,18 +531,18 @@ func receiver(component string) (Place, bool) {
 
 // --- Tokens ---------------------------------------------------------------
 
-// requestToken names a request by its verb and resource: "create pods".
-func requestToken(r apistore.Request) string {
-	return string(r.Verb) + " " + r.Resource()
+// requestToken names a request, or the request an answer answers, by its
+// verb and resource: "create pods".
+func requestToken(g sim.Gist) string {
+	return g.Verb + " " + g.What
 }
 
 // watchToken names a watch event: "DELETED pod/web-x".
-func watchToken(ev apistore.WatchEvent) string {
-	t := string(ev.Type)
-	if ev.Object == nil {
-		return t
+func watchToken(g sim.Gist) string {
+	if g.What == "" {
+		return g.Verb
 	}
-	return t + " " + api.ShortName(ev.Object.Kind()) + "/" + ev.Object.Meta().Name
+	return g.Verb + " " + api.ShortName(api.Kind(g.What)) + "/" + g.Name
 }
 
 // handedToken names the keys handed to a queue: the key, or how many.

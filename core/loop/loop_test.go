@@ -241,3 +241,52 @@ func TestARolloutsScaleTravelsTheLoop(t *testing.T) {
 	}
 	assert.Positive(t, idle, "no Deployment worker found its queue empty")
 }
+
+// TestAPackedStepTravelsAsItRan packs the steps of a run that meets every
+// kind of event data (requests, answers that failed and that did not, watch
+// events dropped, delayed and delivered, a rollout) into a step log, which
+// packs them in chunks as a session's does, and checks that every packed
+// step read back is the step that ran but for its event's data, which is
+// the data's gist, and that the picture of the loop draws every step kept as
+// it drew the step that ran.
+func TestAPackedStepTravelsAsItRan(t *testing.T) {
+	steps := run(t, "seed 3\nfail create pods --count=1\n", "create rs web --replicas=3 --selector=app=web\nstabilize\n"+
+		"drop watch pods --count=1\ndelay watch pods 2s\nkill pods -l app=web --pick=oldest\nstabilize\n"+
+		"create deploy api --replicas=3 --selector=app=api\nstabilize\nset image deploy/api app=nginx:2.0\nstabilize\n")
+	log := sim.StepLog{Keep: 800} // chunks of 100
+	for _, p := range steps {
+		log.Push(p.step)
+	}
+	carried := map[sim.Carried]int{}
+	for i := range log.Len() {
+		got := log.At(i)
+		p := steps[int(got.N-steps[0].step.N)]
+		want := p.step
+		m, ok := loop.Of(got)
+		require.True(t, ok, "no place for %s", got.TraceLine())
+		require.Equal(t, p.move, m, "%s is drawn as it was", got.TraceLine())
+		if i >= log.Len()-log.Chunk() {
+			continue // perhaps not packed yet
+		}
+		gist := sim.GistOf(want.Event)
+		carried[gist.Carried]++
+		if gist.Carried == 0 {
+			assert.Nil(t, got.Event.Data, "%s: data with no gist is dropped", want.TraceLine())
+		} else {
+			assert.Equal(t, gist, got.Event.Data, "%s: the data's gist is kept", want.TraceLine())
+		}
+		got.Event.Data, want.Event.Data = nil, nil
+		require.Equal(t, want, got, "step %d reads back as it ran", want.N)
+		require.Equal(t, want.TraceLine(), got.TraceLine())
+	}
+	for _, c := range []sim.Carried{0, sim.CarriedRequest, sim.CarriedReply, sim.CarriedWatch} {
+		assert.Positive(t, carried[c], "the run has steps that carried %d", c)
+	}
+	moves := map[string]int{}
+	for _, p := range steps {
+		moves[p.move.Fault]++
+	}
+	for _, f := range []string{loop.Dropped, loop.Delayed, loop.Failed} {
+		assert.Positive(t, moves[f], "the run has a step whose way was %s", f)
+	}
+}

@@ -339,7 +339,7 @@ func TestSessionKeepsOnlyTheMostRecentSteps(t *testing.T) {
 	steps := ts.Steps()
 	require.Greater(t, now, uint64(2*keptSteps), "the run is longer than twice what is kept")
 	assert.GreaterOrEqual(t, steps.Len(), keptSteps)
-	assert.Less(t, steps.Len(), keptSteps+chunkSteps(), "at most a chunk more than what is kept")
+	assert.Less(t, steps.Len(), keptSteps+steps.Chunk(), "at most a chunk more than what is kept")
 	assert.Equal(t, now, steps.At(steps.Len()-1).N, "the newest step is kept")
 	for i := 1; i < steps.Len(); i++ {
 		assert.Equal(t, steps.At(i-1).N+1, steps.At(i).N, "the kept steps are consecutive")

@@ -73,6 +73,12 @@
 // seeds and inputs give equal hashes at every step; the first step whose hash
 // differs is the first step that behaved differently.
 //
+// A StepLog keeps the newest steps for a learner to read later, packing the
+// older ones into bytes. A packed step keeps its event's data only as a Gist
+// (what a request, an answer or a watch event was, in a few words; the data
+// types that travel say theirs as Gisters), because the data holds whole
+// objects in old versions that nothing else keeps alive.
+//
 // # Sentences
 //
 // A summary is a Sentence: a Form, the wording with holes, and the facts that
