@@ -29,7 +29,10 @@
 // (a watch delivery, an API response, a request reaching the API server), or,
 // for an event handler, the key it handed to a workqueue (sim.Handoff), for
 // the handoff is the step's whole effect. A step that only woke a component
-// (a timer, a start) lights its place and draws no edge.
+// (a timer, a start) lights its place and draws no edge. The rules read
+// what the event carried from its gist (sim.GistOf), never from the data
+// itself: a step the session has packed keeps only the gist, and is drawn
+// as it was when it ran.
 //
 // The package reads steps only; it never changes a world, and the same step
 // always gives the same Move.
