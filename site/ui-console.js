@@ -507,11 +507,18 @@ class Console {
 	 */
 	say(text, {keep = false} = {}) {
 		clearTimeout(this.statusTimer);
-		if (text.length) {
-			this.place();
+		if (!text.length) {
+			// Emptying an empty status line would still change the live
+			// region's nodes, and every blur of the field closes the
+			// list: leave it untouched, so a click elsewhere is silent.
+			if (this.status.childNodes.length) {
+				this.status.replaceChildren();
+			}
+			return;
 		}
+		this.place();
 		this.status.replaceChildren(...(typeof text === "string" ? [text] : text));
-		if (text.length && !keep) {
+		if (!keep) {
 			this.statusTimer = setTimeout(() => {
 				this.status.textContent = "";
 			}, statusMillis);
