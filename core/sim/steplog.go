@@ -35,10 +35,24 @@ type StepLog struct {
 	n int
 
 	// index finds a string in strs, the table of the pack being made, and
-	// buf holds its bytes; buf is used again for the next pack.
-	index map[string]int
-	buf   []byte
-	strs  []string
+	// buf holds its bytes; buf is used again for the next pack. recent
+	// remembers strings just packed, in front of index (see str).
+	index  map[string]int
+	buf    []byte
+	strs   []string
+	recent [recentStrings]packedString
+}
+
+// recentStrings is how many strings a StepLog remembers in front of its
+// index: a power of two, and enough that a chunk's actors, kinds, verbs
+// and the names of the objects in flight mostly stay.
+const recentStrings = 256
+
+// packedString is a string of the pack being made, with its place in the
+// pack's table.
+type packedString struct {
+	s string
+	i int
 }
 
 // stepPack is a chunk of packed steps.
@@ -152,14 +166,16 @@ func (l *StepLog) seal() {
 	// A new table for each pack: clearing a map would link the runtime's
 	// map clearing into main.wasm, for nothing measurable.
 	l.index = make(map[string]int, len(l.index))
-	l.strs, l.buf = []string{""}, l.buf[:0]
+	l.strs, l.recent = []string{""}, [recentStrings]packedString{}
 	p := &stepPack{first: l.open[0].N, at: l.open[0].At, offsets: make([]uint32, len(l.open))}
+	buf := l.buf[:0]
 	for i := range l.open {
-		p.offsets[i] = uint32(len(l.buf))
-		l.packStep(&l.open[i], p.at)
+		p.offsets[i] = uint32(len(buf))
+		buf = l.packStep(buf, &l.open[i], p.at)
 	}
 	// The pack keeps only the bytes it uses; the buffer is used again.
-	p.data, p.strs = append([]byte(nil), l.buf...), l.strs
+	l.buf = buf
+	p.data, p.strs = append([]byte(nil), buf...), l.strs
 	l.packs = append(l.packs, p)
 	clear(l.open)
 	l.open = l.open[:0]
@@ -169,13 +185,17 @@ func (l *StepLog) seal() {
 // varints of their places in the table, each in a fixed order; its Touched
 // and Handed lists follow, as many as its numbers say. A step's fields are
 // gathered into arrays and packed in one loop, rather than one call a
-// field, because every call is a hundred bytes of main.wasm.
+// field, because every call is a hundred bytes of main.wasm. The bytes go
+// to a buffer the caller holds, and back: appending to l.buf itself would
+// store the slice in the heap at every number, and while the collector
+// marks, each such store runs its write barrier (a sixth of packing's time
+// under js/wasm).
 const (
 	packedNumbers = 9 + sentenceNumbers
 	packedStrings = 9 + sentenceStrings
 )
 
-func (l *StepLog) packStep(s *StepResult, at time.Duration) {
+func (l *StepLog) packStep(buf []byte, s *StepResult, at time.Duration) []byte {
 	ev, sen := &s.Event, &s.Summary
 	g := GistOf(*ev)
 	var flags int64
@@ -195,22 +215,23 @@ func (l *StepLog) packStep(s *StepResult, at time.Duration) {
 	}
 	copy(nums[9:], sen.nums[:])
 	for _, v := range nums {
-		l.buf = appendUvarint(l.buf, uint64(v<<1)^uint64(v>>63))
+		buf = appendUvarint(buf, uint64(v<<1)^uint64(v>>63))
 	}
 	strs := [packedStrings]string{ev.To, ev.Kind, s.Actor, s.Models, g.From, g.Verb, g.What, g.Name, g.Failed}
 	copy(strs[9:], sen.strs[:])
 	for _, v := range strs {
-		l.str(v)
+		buf = appendUvarint(buf, l.str(v))
 	}
 	for _, r := range s.Touched {
-		l.str(r.Kind)
-		l.str(r.Namespace)
-		l.str(r.Name)
+		buf = appendUvarint(buf, l.str(r.Kind))
+		buf = appendUvarint(buf, l.str(r.Namespace))
+		buf = appendUvarint(buf, l.str(r.Name))
 	}
 	for _, h := range s.Handed {
-		l.str(h.To)
-		l.str(h.What)
+		buf = appendUvarint(buf, l.str(h.To))
+		buf = appendUvarint(buf, l.str(h.What))
 	}
+	return buf
 }
 
 // appendUvarint appends v as a varint: seven bits a byte, the low bits
@@ -224,16 +245,30 @@ func appendUvarint(b []byte, v uint64) []byte {
 	return append(b, byte(v))
 }
 
-// str packs a string as its index in the pack's table, adding it the first
-// time.
-func (l *StepLog) str(v string) {
+// str returns a string's index in the pack's table, adding it the first
+// time. A step names twenty strings or more, most of them named by the
+// steps just before (its actor, its kind, the pod in flight): a slot of
+// recent, chosen by the string's length and two of its bytes, answers most
+// of them with a comparison, where the map would hash every byte. Under
+// js/wasm, whose runtime hashes strings without the AES instructions, the
+// map's lookups were a third of packing's time.
+func (l *StepLog) str(v string) uint64 {
+	if v == "" {
+		return 0
+	}
+	n := len(v)
+	slot := &l.recent[(n*37+int(v[n-1])*7+int(v[n/2]))&(recentStrings-1)]
+	if slot.s == v {
+		return uint64(slot.i)
+	}
 	i, ok := l.index[v]
-	if !ok && v != "" {
+	if !ok {
 		i = len(l.strs)
 		l.strs = append(l.strs, v)
 		l.index[v] = i
 	}
-	l.buf = appendUvarint(l.buf, uint64(i))
+	*slot = packedString{v, i}
+	return uint64(i)
 }
 
 // step reads back the pack's i-th step, from 0, with its event's Data
