@@ -6,33 +6,86 @@ import (
 	"github.com/reconcilelab/rlab/core/sorting"
 )
 
-// agenda holds the pending events in a binary min-heap ordered by (At, Seq).
+// agenda holds the pending events, ordered by (At, Seq).
+//
+// Nearly every event is scheduled a fixed delay from now: a world of 10,000
+// pods schedules a third of its events with no delay (a handler's call, a
+// worker's next key) and three fifths a millisecond away (a request's or a
+// watch event's trip), while its agenda holds up to 17,000 events. Events
+// scheduled with one delay come due in the order they were scheduled, since
+// now only moves forward and Seq only grows; so each of a few lanes, a
+// first-in-first-out queue for one delay, is always in (At, Seq) order, and
+// its first event is its earliest. The other events, a few percent, wait in
+// a binary min-heap. The earliest event is the least of the heap's top and
+// the lanes' heads: pushing onto a lane costs an append, where sifting
+// through a heap of 17,000 cost fourteen comparisons and as many cache
+// misses, and the order events fire in is the same, since (At, Seq) orders
+// them all and no two share a Seq. A lane takes the delay of the first event
+// pushed onto it while it is empty.
 //
 // The events themselves live in a slab (events, with free slots in free); the
-// heap orders small slots that hold only the ordering key and the event's slab
-// index. Sifting then moves 24-byte values without pointers, which the garbage
-// collector needs no write barriers for, instead of whole events. The heap is
-// written out by hand rather than with container/heap, which would move slots
-// through interface values and allocate on every push.
+// heap and the lanes hold small slots that hold only the ordering key and the
+// event's slab index. Sifting then moves 24-byte values without pointers,
+// which the garbage collector needs no write barriers for, instead of whole
+// events. The heap is written out by hand rather than with container/heap,
+// which would move slots through interface values and allocate on every
+// push.
 //
-// Cancelled events stay in the heap, marked, and are skipped when they reach
-// the top (lazy deletion): removing from the middle of a heap needs a
-// position index that every snapshot would have to copy too. The mark is on
-// the event in the slab, which the top's check reads anyway, rather than in a
-// set of cancelled Seqs that every look at the top had to hash into.
+// Cancelled events stay where they are, marked, and are skipped when they
+// come to the front (lazy deletion): removing from the middle of a heap needs
+// a position index that every snapshot would have to copy too. The mark is
+// on the event in the slab, which the front's check reads anyway, rather than
+// in a set of cancelled Seqs that every look at the front had to hash into.
 type agenda struct {
-	// heap is the min-heap; heap[0] is the earliest event. check (in the
-	// tests) verifies the heap property after every operation.
+	// heap is the min-heap of the events no lane took; heap[0] is its
+	// earliest. check (in the tests) verifies the heap property and the
+	// lanes' order after every operation.
 	heap []slot
 
-	// events is the slab the heap points into; an index on free is unused
-	// and holds the zero Event, so it keeps nothing alive.
+	// lanes are the queues of events scheduled with one delay each.
+	lanes [laneCount]lane
+
+	// events is the slab the heap and the lanes point into; an index on
+	// free is unused and holds the zero Event, so it keeps nothing alive.
 	events []Event
 	free   []int32
 
-	// foreground counts the events in the heap that are neither Background
-	// nor cancelled: the work that keeps Stabilize running.
+	// foreground counts the pending events that are neither Background nor
+	// cancelled: the work that keeps Stabilize running.
 	foreground int
+}
+
+// laneCount is how many delays have a lane: enough for the delays a world
+// schedules nearly everything with (none, a request's trip, a kubelet's
+// timer) and one to spare.
+const laneCount = 4
+
+// lane is a first-in-first-out queue of the events scheduled with one
+// delay: slots[head:], earliest first. An empty lane takes the next delay
+// no other lane has.
+type lane struct {
+	delay time.Duration
+	slots []slot
+	head  int
+}
+
+// empty reports whether the lane holds no event.
+func (l *lane) empty() bool { return l.head == len(l.slots) }
+
+// drop removes the lane's first slot. Once the lane is empty its slice
+// starts again from the beginning; a lane that never empties is moved down
+// once its dropped slots are at least half of it, so it stays within twice
+// what it holds.
+func (l *lane) drop() {
+	l.slots[l.head] = slot{}
+	l.head++
+	switch {
+	case l.empty():
+		l.slots, l.head = l.slots[:0], 0
+	case l.head >= 1024 && 2*l.head >= len(l.slots):
+		n := copy(l.slots, l.slots[l.head:])
+		l.slots, l.head = l.slots[:n], 0
+	}
 }
 
 // slot is one heap entry: the ordering key of an event and where it lives.
@@ -56,7 +109,8 @@ func eventLess(a, b *Event) bool {
 	return a.Seq < b.Seq
 }
 
-func (a *agenda) push(ev Event) {
+// push adds an event scheduled delay from now.
+func (a *agenda) push(ev Event, delay time.Duration) {
 	var idx int32
 	if n := len(a.free); n > 0 {
 		idx = a.free[n-1]
@@ -66,45 +120,106 @@ func (a *agenda) push(ev Event) {
 		idx = int32(len(a.events))
 		a.events = append(a.events, ev)
 	}
-	a.heap = append(a.heap, slot{at: ev.At, seq: ev.Seq, idx: idx})
-	a.up(len(a.heap) - 1)
 	if !ev.Background {
 		a.foreground++
 	}
+	s := slot{at: ev.At, seq: ev.Seq, idx: idx}
+	if l := a.laneFor(delay); l != nil {
+		l.slots = append(l.slots, s)
+		return
+	}
+	a.heap = append(a.heap, s)
+	a.up(len(a.heap) - 1)
+}
+
+// laneFor returns the lane of events scheduled delay from now: the one with
+// that delay, or else an empty one, which takes it; nil when every lane
+// holds events of other delays.
+func (a *agenda) laneFor(delay time.Duration) *lane {
+	var spare *lane
+	for i := range a.lanes {
+		l := &a.lanes[i]
+		if l.empty() {
+			if spare == nil {
+				spare = l
+			}
+			continue
+		}
+		if l.delay == delay {
+			return l
+		}
+	}
+	if spare != nil {
+		spare.delay = delay
+	}
+	return spare
+}
+
+// front returns the earliest event's slot and where it is: a lane's index,
+// or -1 for the heap's top; nil when the agenda is empty. Cancelled events
+// count too (see peek).
+func (a *agenda) front() (*slot, int) {
+	var first *slot
+	from := -1
+	if len(a.heap) > 0 {
+		first = &a.heap[0]
+	}
+	for i := range a.lanes {
+		l := &a.lanes[i]
+		if l.empty() {
+			continue
+		}
+		if s := &l.slots[l.head]; first == nil || slotLess(s, first) {
+			first, from = s, i
+		}
+	}
+	return first, from
 }
 
 // peek returns the earliest event that has not been cancelled, discarding
 // cancelled ones on the way.
 func (a *agenda) peek() (Event, bool) {
-	for len(a.heap) > 0 {
-		ev := &a.events[a.heap[0].idx]
-		if !ev.cancelled {
+	for {
+		s, from := a.front()
+		if s == nil {
+			return Event{}, false
+		}
+		if ev := &a.events[s.idx]; !ev.cancelled {
 			return *ev, true
 		}
-		a.removeTop()
+		a.remove(s.idx, from)
 	}
-	return Event{}, false
 }
 
 // pop removes and returns the earliest event that has not been cancelled.
 func (a *agenda) pop() (Event, bool) {
-	ev, ok := a.peek()
-	if !ok {
-		return Event{}, false
+	for {
+		s, from := a.front()
+		if s == nil {
+			return Event{}, false
+		}
+		idx := s.idx
+		ev := a.events[idx]
+		a.remove(idx, from)
+		if ev.cancelled {
+			continue
+		}
+		if !ev.Background {
+			a.foreground--
+		}
+		return ev, true
 	}
-	a.removeTop()
-	if !ev.Background {
-		a.foreground--
-	}
-	return ev, true
 }
 
-// removeTop drops the heap's first slot and frees its event's place in the
-// slab.
-func (a *agenda) removeTop() {
-	idx := a.heap[0].idx
+// remove drops the earliest slot of the heap (from -1) or of lane from, and
+// frees its event's place in the slab.
+func (a *agenda) remove(idx int32, from int) {
 	a.events[idx] = Event{} // drop the reference to Data for the garbage collector
 	a.free = append(a.free, idx)
+	if from >= 0 {
+		a.lanes[from].drop()
+		return
+	}
 	n := len(a.heap) - 1
 	a.heap[0] = a.heap[n]
 	a.heap = a.heap[:n]
@@ -113,24 +228,39 @@ func (a *agenda) removeTop() {
 	}
 }
 
+// pending calls f with every slot that holds a pending event, cancelled or
+// not: the heap's in its order, then each lane's, earliest first.
+func (a *agenda) pending(f func(*slot)) {
+	for i := range a.heap {
+		f(&a.heap[i])
+	}
+	for i := range a.lanes {
+		l := &a.lanes[i]
+		for j := l.head; j < len(l.slots); j++ {
+			f(&l.slots[j])
+		}
+	}
+}
+
 // cancel marks the event with this Seq so it never fires. It reports whether
 // such an event was waiting.
 func (a *agenda) cancel(seq uint64) bool {
-	for _, s := range a.heap {
-		if s.seq != seq {
-			continue
+	found, was := false, false
+	a.pending(func(s *slot) {
+		if found || s.seq != seq {
+			return
 		}
+		found = true
 		ev := &a.events[s.idx]
 		if ev.cancelled {
-			return false
+			return
 		}
-		ev.cancelled = true
+		ev.cancelled, was = true, true
 		if !ev.Background {
 			a.foreground--
 		}
-		return true
-	}
-	return false
+	})
+	return was
 }
 
 func (a *agenda) up(i int) {
@@ -166,12 +296,12 @@ func (a *agenda) down(i int) {
 
 // sorted returns the pending events that will fire, earliest first.
 func (a *agenda) sorted() []Event {
-	out := make([]Event, 0, len(a.heap))
-	for _, s := range a.heap {
+	out := make([]Event, 0, len(a.events)-len(a.free))
+	a.pending(func(s *slot) {
 		if ev := a.events[s.idx]; !ev.cancelled {
 			out = append(out, ev)
 		}
-	}
+	})
 	sorting.Func(out, func(x, y Event) int {
 		if eventLess(&x, &y) {
 			return -1
@@ -192,6 +322,11 @@ func (a *agenda) sorted() []Event {
 func (a *agenda) restoreFrom(s *agenda) {
 	clear(a.events)
 	a.heap = append(a.heap[:0], s.heap...)
+	for i := range a.lanes {
+		l, from := &a.lanes[i], &s.lanes[i]
+		l.delay, l.head = from.delay, 0
+		l.slots = append(l.slots[:0], from.slots[from.head:]...)
+	}
 	a.events = append(a.events[:0], s.events...)
 	a.free = append(a.free[:0], s.free...)
 	a.foreground = s.foreground
@@ -203,18 +338,31 @@ func (a *agenda) restoreFrom(s *agenda) {
 // events, without the free slots a busy stretch left behind (a world of a
 // thousand pods often keeps more free slots than events), so the snapshot
 // and every restore of it copy no more than they need. Only the slab indices
-// in the heap change; the heap's shape and its keys, which alone decide the
-// order events fire in, are kept.
+// in the heap and the lanes change; the heap's shape, the lanes' delays and
+// every slot's keys, which alone decide the order events fire in, are kept.
 func (a *agenda) compacted() agenda {
 	c := agenda{
 		heap:       make([]slot, len(a.heap)),
-		events:     make([]Event, len(a.heap)),
+		events:     make([]Event, 0, len(a.events)-len(a.free)),
 		foreground: a.foreground,
 	}
+	move := func(s slot) slot {
+		c.events = append(c.events, a.events[s.idx])
+		s.idx = int32(len(c.events) - 1)
+		return s
+	}
 	for i, s := range a.heap {
-		c.events[i] = a.events[s.idx]
-		s.idx = int32(i)
-		c.heap[i] = s
+		c.heap[i] = move(s)
+	}
+	for i := range a.lanes {
+		l, to := &a.lanes[i], &c.lanes[i]
+		to.delay = l.delay
+		if !l.empty() {
+			to.slots = make([]slot, 0, len(l.slots)-l.head)
+			for _, s := range l.slots[l.head:] {
+				to.slots = append(to.slots, move(s))
+			}
+		}
 	}
 	return c
 }

@@ -154,7 +154,7 @@ func (k *Kernel) schedule(d time.Duration, to, kind string, data any, background
 	}
 	seq := k.seq
 	k.seq++
-	k.agenda.push(Event{At: k.now + d, Seq: seq, To: to, Kind: kind, Data: data, Background: background})
+	k.agenda.push(Event{At: k.now + d, Seq: seq, To: to, Kind: kind, Data: data, Background: background}, d)
 	return seq
 }
 

@@ -1,7 +1,11 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -348,8 +352,66 @@ func TestAgendaHeapUnderRandomLoad(t *testing.T) {
 	}
 }
 
+// TestLanesAndHeapFireAsOneHeapWould drives the agenda with delays as a
+// world's are, most of a few values and some of many, more distinct ones at
+// once than there are lanes, and with cancellations, snapshots and restores
+// among them. Every step must fire the event a plain sort by (At, Seq) of
+// the pending ones puts first, which is the order the agenda promises.
+func TestLanesAndHeapFireAsOneHeapWould(t *testing.T) {
+	k := New(3)
+	mustRegister(k, "r", &recorder{})
+	r := rand.New(rand.NewPCG(5, 8))
+	common := []time.Duration{0, 0, 0, time.Millisecond, time.Millisecond, time.Millisecond, 100 * time.Millisecond, 5 * time.Second}
+	delay := func() time.Duration {
+		if r.IntN(4) > 0 {
+			return common[r.IntN(len(common))]
+		}
+		return time.Duration(r.IntN(50)) * time.Millisecond
+	}
+	want := map[uint64]Event{} // the pending events, by Seq
+	var saved *Snapshot
+	var savedWant map[uint64]Event
+	var seqs []uint64
+	for i := range 20_000 {
+		switch op := r.IntN(100); {
+		case op < 45:
+			d := delay()
+			seq := k.After(d, "r", "x", nil)
+			want[seq] = Event{At: k.Now() + d, Seq: seq}
+			seqs = append(seqs, seq)
+		case op < 50 && len(seqs) > 0:
+			seq := seqs[r.IntN(len(seqs))]
+			_, pending := want[seq]
+			require.Equal(t, pending, k.Cancel(seq), "cancelling event %d at op %d", seq, i)
+			delete(want, seq)
+		case op < 51:
+			var err error
+			saved, err = k.Snapshot()
+			require.NoError(t, err)
+			savedWant = maps.Clone(want)
+		case op < 52 && saved != nil:
+			require.NoError(t, k.Restore(saved))
+			want = maps.Clone(savedWant)
+		default:
+			res, ok := k.Step()
+			require.Equal(t, len(want) > 0, ok, "a step at op %d", i)
+			if !ok {
+				continue
+			}
+			first := slices.MinFunc(slices.Collect(maps.Values(want)), func(x, y Event) int {
+				return cmp.Or(cmp.Compare(x.At, y.At), cmp.Compare(x.Seq, y.Seq))
+			})
+			require.Equal(t, first.Seq, res.Event.Seq, "op %d fired event %d at %v; the earliest pending is %d at %v", i, res.Event.Seq, res.Event.At, first.Seq, first.At)
+			delete(want, first.Seq)
+		}
+		require.NoError(t, k.agenda.check(), "after op %d", i)
+	}
+	assert.Len(t, k.Agenda(), len(want))
+}
+
 // check verifies the agenda's invariants, as container/heap's tests verify
-// theirs: the heap property, and that foreground counts the events that will
+// theirs: the heap property, each lane in (At, Seq) order, every slot
+// pointing at its own event, and foreground counting the events that will
 // run and keep the world busy.
 func (a *agenda) check() error {
 	for i := 1; i < len(a.heap); i++ {
@@ -357,20 +419,41 @@ func (a *agenda) check() error {
 			return fmt.Errorf("heap property broken at %d", i)
 		}
 	}
+	for i := range a.lanes {
+		l := &a.lanes[i]
+		if l.head > len(l.slots) {
+			return fmt.Errorf("lane %d begins at %d of %d slots", i, l.head, len(l.slots))
+		}
+		for j := l.head + 1; j < len(l.slots); j++ {
+			if !slotLess(&l.slots[j-1], &l.slots[j]) {
+				return fmt.Errorf("lane %d (delay %v) out of order at %d", i, l.delay, j)
+			}
+		}
+		for j := range a.lanes[:i] {
+			if !l.empty() && !a.lanes[j].empty() && a.lanes[j].delay == l.delay {
+				return fmt.Errorf("lanes %d and %d both hold delay %v", j, i, l.delay)
+			}
+		}
+	}
 	fg := 0
 	used := map[int32]bool{}
-	for _, s := range a.heap {
+	var err error
+	a.pending(func(s *slot) {
 		ev := a.events[s.idx]
-		if ev.Seq != s.seq || ev.At != s.at {
-			return fmt.Errorf("slot %d points at the wrong event", s.seq)
-		}
-		if used[s.idx] {
-			return fmt.Errorf("slab index %d used twice", s.idx)
+		switch {
+		case err != nil:
+		case ev.Seq != s.seq || ev.At != s.at:
+			err = fmt.Errorf("slot %d points at the wrong event", s.seq)
+		case used[s.idx]:
+			err = fmt.Errorf("slab index %d used twice", s.idx)
 		}
 		used[s.idx] = true
 		if !ev.cancelled && !ev.Background {
 			fg++
 		}
+	})
+	if err != nil {
+		return err
 	}
 	for _, idx := range a.free {
 		if used[idx] {
