@@ -341,27 +341,37 @@ func (a *agenda) restoreFrom(s *agenda) {
 // in the heap and the lanes change; the heap's shape, the lanes' delays and
 // every slot's keys, which alone decide the order events fire in, are kept.
 func (a *agenda) compacted() agenda {
+	n := len(a.heap)
+	for i := range a.lanes {
+		n += len(a.lanes[i].slots) - a.lanes[i].head
+	}
 	c := agenda{
 		heap:       make([]slot, len(a.heap)),
-		events:     make([]Event, 0, len(a.events)-len(a.free)),
+		events:     make([]Event, n),
 		foreground: a.foreground,
 	}
-	move := func(s slot) slot {
-		c.events = append(c.events, a.events[s.idx])
-		s.idx = int32(len(c.events) - 1)
-		return s
-	}
+	// One array holds the heap's slots and the lanes' after them, as
+	// events holds their events, so a snapshot allocates twice, however
+	// many lanes there are.
+	slots := make([]slot, n-len(a.heap))
+	at := 0
 	for i, s := range a.heap {
-		c.heap[i] = move(s)
+		c.events[at] = a.events[s.idx]
+		s.idx = int32(at)
+		c.heap[i] = s
+		at++
 	}
 	for i := range a.lanes {
 		l, to := &a.lanes[i], &c.lanes[i]
 		to.delay = l.delay
-		if !l.empty() {
-			to.slots = make([]slot, 0, len(l.slots)-l.head)
-			for _, s := range l.slots[l.head:] {
-				to.slots = append(to.slots, move(s))
-			}
+		held := l.slots[l.head:]
+		to.slots = slots[:len(held):len(held)]
+		slots = slots[len(held):]
+		for j, s := range held {
+			c.events[at] = a.events[s.idx]
+			s.idx = int32(at)
+			to.slots[j] = s
+			at++
 		}
 	}
 	return c
