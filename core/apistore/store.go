@@ -197,10 +197,18 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 		}
 	}
 	// Namespaces in order are not keys in order: "a-b/x" sorts before "a/y"
-	// because '-' < '/'. Sort by the key itself, as the API server lists.
-	sorting.Stable(out, func(a, b api.Object) int {
-		return compareKeys(a.Meta(), b.Meta())
-	})
+	// because '-' < '/'. Sort by the key itself, as the API server lists,
+	// when the namespaces' names make that a different order: a world
+	// with one namespace, or with none that is another's prefix, is
+	// already in it, and a view of 10,000 pods lists them all.
+	for i := 1; i < len(out); i++ {
+		if compareKeys(out[i-1].Meta(), out[i].Meta()) > 0 {
+			sorting.Stable(out, func(a, b api.Object) int {
+				return compareKeys(a.Meta(), b.Meta())
+			})
+			break
+		}
+	}
 	return out
 }
 

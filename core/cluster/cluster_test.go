@@ -247,6 +247,7 @@ func TestPodsOfANodeCreatedLaterStartWhenItsKubeletDoes(t *testing.T) {
 	nodes := h.c.Nodes()
 	require.Len(t, nodes, 4)
 	assert.Equal(t, NodeView{Name: "node-4", Pods: []KubeletPod{kp}}, nodes[3], "a node named by a pod but never created")
+	assertNodesWithoutPods(t, h.c)
 	assert.EqualError(t, h.c.Kubelets.Crash("default", "early"), "cannot crash pod/early: it is bound to node node-4, which has no running kubelet")
 
 	require.NoError(t, h.c.CreateNode("node-4", map[string]string{"disk": "ssd"}))
@@ -255,6 +256,7 @@ func TestPodsOfANodeCreatedLaterStartWhenItsKubeletDoes(t *testing.T) {
 	assert.Contains(t, start.Summary.String(), "it takes over pod/early, bound here before the node existed")
 	h.stabilize()
 
+	assertNodesWithoutPods(t, h.c)
 	node := h.node("node-4")
 	assert.Equal(t, "ssd", node.Metadata.Labels["disk"])
 	assert.Equal(t, "node-4", node.Metadata.Labels["kubernetes.io/hostname"])
@@ -683,4 +685,15 @@ func TestFailedRemovalLeavesASnapshotOfThePodAsItWas(t *testing.T) {
 	assert.Contains(t, failed.Summary.String(), "trying again in")
 	assert.Equal(t, PodStopping, h.c.Kubelets.pods.Read()["default/web"].state)
 	assert.Equal(t, PodRemoving, snap.pods.Read()["default/web"].state, "the snapshot's record is not the live one")
+}
+
+// assertNodesWithoutPods checks that NodesWithoutPods finds the nodes Nodes
+// finds, pods aside.
+func assertNodesWithoutPods(t *testing.T, c *Cluster) {
+	t.Helper()
+	want := c.Nodes()
+	for i := range want {
+		want[i].Pods = nil
+	}
+	assert.Equal(t, want, c.NodesWithoutPods())
 }

@@ -105,6 +105,44 @@ type NodeView struct {
 	Pods []KubeletPod
 }
 
+// NodesWithoutPods returns what Nodes does, but for the pods: every node a
+// kubelet runs on or a pod is bound to, by name, each with Pods nil. A pod's
+// node either has a kubelet or has none yet, and then the pod waits for it
+// (Kubelets.waiting), so the nodes are found without listing the pods,
+// which in a world of 10,000 took a third of the page's view.
+func (c *Cluster) NodesWithoutPods() []NodeView {
+	k := c.Kubelets
+	names := make([]string, 0, len(k.nodes)+len(k.waiting))
+	for _, n := range k.nodes {
+		names = append(names, n.name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(k.waiting)) {
+		if _, ok := k.nodeIndex[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	out := make([]NodeView, 0, len(names))
+	for _, name := range names {
+		v := NodeView{Name: name}
+		if i, ok := k.nodeIndex[name]; ok {
+			v.Kubelet, v.IP = k.nodes[i].started, k.nodes[i].ip
+		}
+		c.registration(&v)
+		out = append(out, v)
+	}
+	return out
+}
+
+// registration sets whether v's Node is stored, and whether it is
+// schedulable.
+func (c *Cluster) registration(v *NodeView) {
+	if obj, ok := c.srv.Store().Object(api.KindNode, "", v.Name); ok {
+		v.Registered = true
+		v.Schedulable = !obj.(*api.Node).Spec.Unschedulable
+	}
+}
+
 // Nodes returns every node a kubelet runs on or a pod is bound to, by name.
 func (c *Cluster) Nodes() []NodeView {
 	k := c.Kubelets
@@ -124,10 +162,7 @@ func (c *Cluster) Nodes() []NodeView {
 	out := make([]NodeView, 0, len(byName))
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		v := byName[name]
-		if obj, ok := c.srv.Store().Object(api.KindNode, "", name); ok {
-			v.Registered = true
-			v.Schedulable = !obj.(*api.Node).Spec.Unschedulable
-		}
+		c.registration(v)
 		out = append(out, *v)
 	}
 	return out

@@ -70,10 +70,13 @@ func (inf *Informer) View() View {
 		Lists: inf.lists, Watches: inf.watches,
 		Faults: FaultView{DropNext: inf.faults.drop, Lost: inf.faults.lost, Delay: inf.faults.delay},
 	}
-	for _, obj := range inf.ix.List() {
-		m := obj.Meta()
-		v.Cache = append(v.Cache, CachedObject{Key: KeyOf(obj), ResourceVersion: m.ResourceVersion})
-	}
+	// The table holds each object's key: reading it there rather than
+	// joining it again saves an allocation per cached object, and a view of
+	// a 10,000-pod world is drawn several times a second while it runs.
+	v.Cache = make([]CachedObject, 0, inf.ix.Len())
+	inf.ix.table.each(func(_ uint64, s *slot) {
+		v.Cache = append(v.Cache, CachedObject{Key: s.key, ResourceVersion: s.obj.Meta().ResourceVersion})
+	})
 	for key, deltas := range inf.fifo.Pending() {
 		p := PendingKey{Key: key}
 		for _, d := range deltas {

@@ -410,7 +410,7 @@ func shortKind(k api.Kind) string { return api.ShortName(k) }
 // Ready condition as the API holds it.
 func nodesView(w *World) []Node {
 	var out []Node
-	for _, n := range w.Cluster.Nodes() {
+	for _, n := range w.Cluster.NodesWithoutPods() {
 		node := Node{Name: n.Name, Registered: n.Registered, Schedulable: n.Schedulable, Kubelet: n.Kubelet}
 		if obj, ok := w.Store.Object(api.KindNode, "", n.Name); ok {
 			for _, c := range obj.(*api.Node).Status.Conditions {
@@ -619,34 +619,37 @@ func podsView(w *World, limit, perGroup int) ([]Pod, []PodGroup, int) {
 func informerOf(w *World, v informer.View, kind api.Kind, limit int) Informer {
 	out := Informer{Name: v.Name, Kind: v.Kind, State: string(v.State), LastSyncRV: v.LastSyncRV, Synced: v.HasSynced,
 		Lists: v.Lists, Watches: v.Watches}
-	cached := map[string]string{}
-	for _, c := range v.Cache {
-		cached[c.Key] = c.ResourceVersion
-	}
-	inAPI := map[string]string{}
-	for _, o := range w.Store.Objects(kind, "") {
-		inAPI[api.Key(o.Meta().Namespace, o.Meta().Name)] = o.Meta().ResourceVersion
+	// The cache and the store, each sorted by key, are merged in one pass:
+	// every key of either is an entry, in order. In a world of 10,000 pods
+	// two maps of them and three sorts took two fifths of a view.
+	byKey := func(a, b informer.CachedObject) int { return strings.Compare(a.Key, b.Key) }
+	cached := slices.SortedFunc(slices.Values(v.Cache), byKey)
+	// The store lists in the order of keys, as the API server does.
+	objects := w.Store.Objects(kind, "")
+	inAPI := make([]informer.CachedObject, len(objects))
+	for i, o := range objects {
+		m := o.Meta()
+		inAPI[i] = informer.CachedObject{Key: api.Key(m.Namespace, m.Name), ResourceVersion: m.ResourceVersion}
 	}
 	out.Cached, out.InAPI = len(cached), len(inAPI)
-	keys := slices.Sorted(maps.Keys(cached))
-	for _, k := range slices.Sorted(maps.Keys(inAPI)) {
-		if _, ok := cached[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
 	var same []CacheEntry
-	for _, k := range keys {
-		c, inCache := cached[k]
-		a, inStore := inAPI[k]
-		entry := CacheEntry{Key: k, Cache: c, API: a}
+	total := 0
+	for i, j := 0, 0; i < len(cached) || j < len(inAPI); total++ {
+		var entry CacheEntry
 		switch {
-		case !inStore:
-			entry.Diff = "gone from the API"
-		case !inCache:
-			entry.Diff = "not in the cache"
-		case c != a:
-			entry.Diff = "stale"
+		case j == len(inAPI) || i < len(cached) && cached[i].Key < inAPI[j].Key:
+			entry = CacheEntry{Key: cached[i].Key, Cache: cached[i].ResourceVersion, Diff: "gone from the API"}
+			i++
+		case i == len(cached) || inAPI[j].Key < cached[i].Key:
+			entry = CacheEntry{Key: inAPI[j].Key, API: inAPI[j].ResourceVersion, Diff: "not in the cache"}
+			j++
+		default:
+			entry = CacheEntry{Key: cached[i].Key, Cache: cached[i].ResourceVersion, API: inAPI[j].ResourceVersion}
+			if entry.Cache != entry.API {
+				entry.Diff = "stale"
+			}
+			i++
+			j++
 		}
 		if entry.Diff == "" {
 			if len(same) < limit {
@@ -660,7 +663,7 @@ func informerOf(w *World, v informer.View, kind api.Kind, limit int) Informer {
 		}
 	}
 	out.Entries = append(out.Entries, same[:min(len(same), limit-len(out.Entries))]...)
-	out.EntriesTotal = len(keys)
+	out.EntriesTotal = total
 	for _, p := range v.Pending {
 		out.Pending = append(out.Pending, PendingKey{Key: p.Key, Deltas: slices.Clone(p.Deltas)})
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/labels"
+	"github.com/reconcilelab/rlab/core/sim"
 )
 
 // TestClaimHintsFollowClaimObject covers the cases of spec §1.7 that the
@@ -73,4 +74,38 @@ func TestClaimHintsFollowClaimObject(t *testing.T) {
 			assert.Equal(t, c.adoptableBy, v.AdoptableBy, "AdoptableBy")
 		})
 	}
+}
+
+// TestAnInformersViewListsEveryKeyOnceInKeyOrder: the view of the pod
+// informer merges its cache with the API store, key by key: the keys that
+// differ first, then the others, each in the order of the keys, which is
+// not the store's order of namespaces ("a-b/p" sorts before "a/p", since
+// '-' comes before '/'). A pod the API server has stored but whose watch
+// event has not reached the informer is "not in the cache".
+func TestAnInformersViewListsEveryKeyOnceInKeyOrder(t *testing.T) {
+	w := fastWorld(t)
+	for _, ns := range []string{"default", "a", "a-b"} {
+		p := barePod("p", nil)
+		p.Metadata.Namespace = ns
+		createPod(t, w, p)
+	}
+	settle(t, w)
+	createPod(t, w, barePod("q", nil))
+	_, err := w.RunUntil("q stored", func(sim.StepResult) bool {
+		return len(w.Store.Objects(api.KindPod, "default")) == 2
+	}, sim.Limits{}, false)
+	require.NoError(t, err)
+
+	inf := w.View(ViewOptions{Entries: 10}).Informers[0]
+	require.Equal(t, "Pod", inf.Kind)
+	var keys, diffs []string
+	for _, e := range inf.Entries {
+		keys, diffs = append(keys, e.Key), append(diffs, e.Diff)
+	}
+	assert.Equal(t, []string{"default/q", "a-b/p", "a/p", "default/p"}, keys)
+	assert.Equal(t, []string{"not in the cache", "", "", ""}, diffs)
+	assert.Equal(t, 3, inf.Cached)
+	assert.Equal(t, 4, inf.InAPI)
+	assert.Equal(t, 4, inf.EntriesTotal)
+	assert.Equal(t, 1, inf.Differ)
 }
