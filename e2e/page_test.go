@@ -406,10 +406,13 @@ func (p *page) stabilize() {
 	p.waitSettled()
 }
 
-// typeLine types line into the element sel matches, as keystrokes.
+// typeLine types line into the element sel matches, as keystrokes. Each
+// key is a round trip to the page, so the time allowed grows with the line:
+// on a machine loaded far past CI's, fourteen keys once took more than
+// quick.
 func (p *page) typeLine(sel, line string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, quick)
+	ctx, cancel := context.WithTimeout(p.ctx, quick+time.Duration(len(line))*250*time.Millisecond)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), line)); err != nil {
 		p.t.Fatalf("typing %q into %s: %v", line, sel, err)
