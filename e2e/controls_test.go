@@ -156,12 +156,12 @@ func TestInterveningInThePastForks(t *testing.T) {
 // shows while Stabilize runs costs the run little. Between chunks of steps
 // the page fetches a view of the world and draws it, and in a large world a
 // picture costs more than a chunk of steps: the engine builds the view
-// (about 200 ms of WebAssembly at 10,000 pods) and the page draws a thousand
-// pods while the run waits. Paced by the clock alone, four a second, the
-// pictures took most of a 10,000-pod run, which then took five times the
-// engine's own time (BenchmarkBrowserResponsive). The page now waits four
-// times a picture's cost before the next, which holds them to a fifth of a
-// long run.
+// (about 40 ms of WebAssembly at 10,000 pods, 170 before the view merged
+// sorted lists) and the page draws a thousand pods while the run waits.
+// Paced by the clock alone, four a second, the pictures took most of a
+// 10,000-pod run, which then took five times the engine's own time
+// (BenchmarkBrowserResponsive). The page now waits nine times a picture's
+// cost before the next, which holds them to a tenth of a long run.
 //
 // Here a ReplicaSet of 3,000 pods comes to rest through #stabilize with the
 // page's main thread 4× slower (Emulation.setCPUThrottlingRate; the worker
@@ -169,8 +169,9 @@ func TestInterveningInThePastForks(t *testing.T) {
 // the old 250 ms between pictures on any machine. Each view fetched during
 // the run is timed from the engine client's request to the end of the frame
 // after its answer, and together they take at most two fifths of the run:
-// a fifth, and as much again for the last picture, whose wait the run's end
-// cuts short (with the old pacing they took 95%). The view the page fetches
+// a tenth, and the last picture, whose wait the run's end cuts short,
+// which in a run of a second or two can be as long as the others together
+// (with the old pacing they took 95%). The view the page fetches
 // once the run has come to rest, to show where it ended, is not one of
 // them: it is the end's, not the run's, and with chunks sized to the
 // worker's time a run is short enough for it to be a large part. There is

@@ -56,7 +56,7 @@ const maxStabilizeSteps = 1_000_000;
 // (the worker building the view, this thread drawing it) waits at
 // least chunkViewPace × c before the next: see chunkView.
 const chunkViewEvery = 250;
-const chunkViewPace = 4;
+const chunkViewPace = 9;
 // What each view asks for: the next agenda events, the last step (for the
 // sentence), and caps on pods (in all, and of each group the world
 // draws: it draws no more) and cache entries. The keys are in the
