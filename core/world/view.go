@@ -12,6 +12,7 @@ import (
 	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/loop"
 	"github.com/reconcilelab/rlab/core/sim"
+	"github.com/reconcilelab/rlab/core/sorting"
 	"github.com/reconcilelab/rlab/core/workqueue"
 )
 
@@ -622,8 +623,8 @@ func informerOf(w *World, v informer.View, kind api.Kind, limit int) Informer {
 	// The cache and the store, each sorted by key, are merged in one pass:
 	// every key of either is an entry, in order. In a world of 10,000 pods
 	// two maps of them and three sorts took two fifths of a view.
-	byKey := func(a, b informer.CachedObject) int { return strings.Compare(a.Key, b.Key) }
-	cached := slices.SortedFunc(slices.Values(v.Cache), byKey)
+	cached := slices.Clone(v.Cache)
+	sorting.Func(cached, func(a, b informer.CachedObject) int { return strings.Compare(a.Key, b.Key) })
 	// The store lists in the order of keys, as the API server does.
 	objects := w.Store.Objects(kind, "")
 	inAPI := make([]informer.CachedObject, len(objects))
