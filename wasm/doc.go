@@ -91,6 +91,27 @@
 // (encoding/json also took any capitalization), and nothing may follow the
 // request, where encoding/json's Decoder let a stray ] or } pass.
 //
+// # Profiling the engine as the page runs it
+//
+// WebAssembly has no pprof, but V8 samples it: a test binary built for
+// js/wasm keeps its functions' names, and node --cpu-prof writes a profile
+// that names them (github_com_reconcilelab_rlab_core_sim.__StepLog_.Push):
+//
+//	GOOS=js GOARCH=wasm go test -c -o /tmp/bridge.wasm ./wasm
+//	node --cpu-prof --cpu-prof-dir=/tmp/prof --stack-size=8192 \
+//		"$(go env GOROOT)/lib/wasm/wasm_exec_node.js" /tmp/bridge.wasm \
+//		-test.run '^$' -test.bench StabilizeThroughTheBridge -test.benchtime 1x
+//
+// The .cpuprofile is JSON (Chrome's DevTools open it). Two things make it
+// read differently from pprof. Under js/wasm some costs are far larger than
+// natively: hashing a string (no AES instructions), every allocation
+// (mallocgc was 15% of the page's run) and the collector, which shares the
+// one thread. And V8's attribution is only as good as the machine is
+// quiet: on a loaded machine the self time of a function called a few
+// hundred times in a run has moved between unrelated functions from one
+// run to the next. Confirm a finding with an interleaved benchmark, native
+// and under node, before believing it.
+//
 // FuzzBridge holds the bridge to the project's rule for bad input: a script
 // of requests, however malformed, gets a JSON answer for each and never an
 // internal error; a request that only reads, or that is refused, leaves the
