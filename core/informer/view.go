@@ -72,7 +72,7 @@ func (inf *Informer) View() View {
 	}
 	// The table holds each object's key: reading it there rather than
 	// joining it again saves an allocation per cached object, and a view of
-	// a 10,000-pod world is drawn several times a second while it runs.
+	// a 10,000-pod world is drawn twice a second while it runs.
 	v.Cache = make([]CachedObject, 0, inf.ix.Len())
 	inf.ix.table.each(func(_ uint64, s *slot) {
 		v.Cache = append(v.Cache, CachedObject{Key: s.key, ResourceVersion: s.obj.Meta().ResourceVersion})
