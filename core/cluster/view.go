@@ -143,28 +143,23 @@ func (c *Cluster) registration(v *NodeView) {
 	}
 }
 
-// Nodes returns every node a kubelet runs on or a pod is bound to, by name.
+// Nodes returns every node a kubelet runs on or a pod is bound to, by name,
+// each with the pods its kubelet holds: NodesWithoutPods, with the pods. A
+// pod on a node that NodesWithoutPods missed still gets its node here, so
+// that the two differ, and assertNodesWithoutPods (in the tests) says so.
 func (c *Cluster) Nodes() []NodeView {
-	k := c.Kubelets
-	byName := map[string]*NodeView{}
-	for _, n := range k.nodes {
-		v := &NodeView{Name: n.name, Kubelet: n.started, IP: n.ip}
-		byName[n.name] = v
-	}
-	for _, p := range k.Pods() {
-		v := byName[p.Node]
-		if v == nil {
-			v = &NodeView{Name: p.Node}
-			byName[p.Node] = v
+	out := c.NodesWithoutPods()
+	for _, p := range c.Kubelets.Pods() {
+		i := slices.IndexFunc(out, func(v NodeView) bool { return v.Name == p.Node })
+		if i < 0 {
+			v := NodeView{Name: p.Node}
+			c.registration(&v)
+			out = append(out, v)
+			i = len(out) - 1
 		}
-		v.Pods = append(v.Pods, p)
+		out[i].Pods = append(out[i].Pods, p)
 	}
-	out := make([]NodeView, 0, len(byName))
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		v := byName[name]
-		c.registration(v)
-		out = append(out, *v)
-	}
+	sorting.Stable(out, func(a, b NodeView) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
