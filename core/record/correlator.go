@@ -106,6 +106,9 @@ type Correlator struct {
 	logger *lru[*eventLog]
 	// spam maps a spam key (source, object) to its token bucket.
 	spam *lru[*spamRecord]
+
+	// keys are the last event's keys, kept to be used again.
+	keys lastKeys
 }
 
 // aggregateRecord is a group of similar events. localKeys (the messages) is
@@ -174,14 +177,25 @@ type Result struct {
 // Correlate runs one event through the aggregator, the logger and the spam
 // filter at now, the kernel time since sim.Epoch. names draws the names of
 // combined events. ev is not changed.
+//
+// The three parts run in upstream's order and change the caches as
+// upstream's do, but the Event to write is built only once the spam filter
+// has let it through: in a busy world most events are refused (a ReplicaSet
+// of 10,000 pods writes 25 of its 10,000 SuccessfulCreates), and building
+// each one's combined Event and its copy, only to throw them away, was most
+// of what the recorder allocated.
 func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) Result {
-	aggregated, key, combined, similar := c.aggregate(ev, now, names)
-	observed, previous := c.observe(aggregated, key)
-	res := Result{Event: observed, Update: observed.Count > 1, Previous: previous, Combined: combined, Similar: similar}
-	if ok, wait := c.filter(observed, now); !ok {
-		return Result{Skip: true, Wait: wait, Combined: combined, Similar: similar}
+	agg := c.aggregate(ev, now, names)
+	occ := c.observe(agg.key, agg.first(ev, now))
+	if ok, wait := c.filter(ev, now); !ok {
+		return Result{Skip: true, Wait: wait, Combined: agg.combined, Similar: agg.similar}
 	}
-	return res
+	out := agg.event(ev, now)
+	out.Metadata.Name = occ.name
+	out.Metadata.ResourceVersion = occ.resourceVersion
+	out.FirstTimestamp = occ.first
+	out.Count = occ.count
+	return Result{Event: out, Update: out.Count > 1, Previous: occ.previous, Combined: agg.combined, Similar: agg.similar}
 }
 
 // UpdateState records the Event the server returned, as upstream's
@@ -195,12 +209,58 @@ func (c *Correlator) UpdateState(stored *api.Event) {
 	})
 }
 
-// aggregate is EventAggregator.EventAggregate. It returns the event to count
-// (ev itself or a combined event), the key to count it under, whether it was
-// combined, and the size of ev's group.
-func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) (*api.Event, string, bool, int) {
-	key := eventKey(ev)
-	aggKey, localKey := aggregateKeys(ev)
+// aggregation is what the aggregator decided about one event: whether it is
+// replaced by a combined event, and the key the logger counts it under.
+type aggregation struct {
+	// key is the event's own key, or its group's when combined.
+	key string
+	// combined says the event is replaced by a combined one, whose name
+	// would be its object's name and nanos.
+	combined bool
+	nanos    int64
+	// similar is the size of the event's group, counting its own message.
+	similar int
+}
+
+// first returns how the event to write is written if the logger has not
+// seen its key: as itself, or as a combined event.
+func (a *aggregation) first(ev *api.Event, now time.Duration) firstOccurrence {
+	if !a.combined {
+		return firstOccurrence{occurrence: occurrence{
+			count: ev.Count, name: ev.Metadata.Name, resourceVersion: ev.Metadata.ResourceVersion, first: ev.FirstTimestamp,
+		}}
+	}
+	return firstOccurrence{
+		occurrence: occurrence{count: 1, first: api.NewTime(sim.Epoch.Add(now))},
+		combined:   true, object: ev.InvolvedObject.Name, nanos: a.nanos,
+	}
+}
+
+// event builds the event to write before the logger's count: a copy of ev,
+// or the combined event that replaces it (upstream's EventAggregate and
+// eventObserve's copy, in one).
+func (a *aggregation) event(ev *api.Event, now time.Duration) *api.Event {
+	if !a.combined {
+		return ev.DeepCopy()
+	}
+	wall := api.NewTime(sim.Epoch.Add(now))
+	return &api.Event{
+		Metadata:       api.ObjectMeta{Namespace: ev.Metadata.Namespace},
+		InvolvedObject: ev.InvolvedObject,
+		Reason:         ev.Reason,
+		Message:        CombinedPrefix + ev.Message,
+		Source:         ev.Source,
+		FirstTimestamp: wall,
+		LastTimestamp:  wall,
+		Count:          1,
+		Type:           ev.Type,
+	}
+}
+
+// aggregate is EventAggregator.EventAggregate, deciding but not building:
+// see aggregation.
+func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) aggregation {
+	aggKey, localKey := c.keys.aggregate(ev), ev.Message
 
 	rec, found := c.aggregator.Get(aggKey)
 	// A group whose last event is older than the interval starts again. (A
@@ -215,60 +275,72 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) (
 	}
 	if len(keys) < c.opts.MaxEvents {
 		c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys, last: now})
-		return ev, key, false, len(keys)
+		return aggregation{key: eventKey(ev), similar: len(keys)}
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
 	// model drops the one just added, so the group keeps the first messages
 	// it saw, and every new message keeps being combined.
 	c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now})
-
-	wall := api.NewTime(sim.Epoch.Add(now))
-	return &api.Event{
-		Metadata: api.ObjectMeta{
-			Name:      names.Next(ev.InvolvedObject.Name, now),
-			Namespace: ev.Metadata.Namespace,
-		},
-		InvolvedObject: ev.InvolvedObject,
-		Reason:         ev.Reason,
-		Message:        CombinedPrefix + ev.Message,
-		Source:         ev.Source,
-		FirstTimestamp: wall,
-		LastTimestamp:  wall,
-		Count:          1,
-		Type:           ev.Type,
-	}, aggKey, true, len(keys)
+	// Upstream names the combined event when it makes it, and the logger
+	// then replaces the name if it has seen the group. The name is drawn
+	// here, so that the names drawn after it are upstream's, but it is only
+	// written out if the logger keeps it.
+	return aggregation{key: aggKey, combined: true, nanos: names.draw(now), similar: len(keys)}
 }
 
-// observe is eventLogger.eventObserve: it turns ev into the next occurrence of
-// the Event remembered under key, if there is one, and remembers it. It
-// returns the event to write and the Event as last stored under key.
-func (c *Correlator) observe(ev *api.Event, key string) (*api.Event, *api.Event) {
-	out := ev.DeepCopy()
+// firstOccurrence is how an event the logger has not seen is written. A
+// combined event's name is written out only if it is used: it is named
+// after object and nanos.
+type firstOccurrence struct {
+	occurrence
+	combined bool
+	object   string
+	nanos    int64
+}
+
+// occurrence is what the logger says about one event: which occurrence of
+// its key it is, and the name, version and first timestamp it is written
+// under.
+type occurrence struct {
+	count           int32
+	name            string
+	resourceVersion string
+	first           api.Time
+	// previous is the Event as last stored under the key, if this is a
+	// later occurrence of it (see Result.Previous).
+	previous *api.Event
+}
+
+// observe is eventLogger.eventObserve: it counts an occurrence of the
+// event under key, and returns how it is to be written. fresh is how an
+// event the logger has not seen is written.
+func (c *Correlator) observe(key string, fresh firstOccurrence) occurrence {
 	last, found := c.logger.Get(key)
 	if !found {
 		last = &eventLog{}
 	}
-	if last.count > 0 {
-		out.Metadata.Name = last.name
-		out.Metadata.ResourceVersion = last.resourceVersion
-		out.FirstTimestamp = last.first
-		out.Count = last.count + 1
+	occ := fresh.occurrence
+	switch {
+	case last.count > 0:
+		occ = occurrence{count: last.count + 1, name: last.name, resourceVersion: last.resourceVersion, first: last.first}
+	case fresh.combined:
+		occ.name = eventName(fresh.object, fresh.nanos)
 	}
 	c.logger.Add(key, &eventLog{
-		count: out.Count, first: out.FirstTimestamp, name: out.Metadata.Name,
-		resourceVersion: out.Metadata.ResourceVersion, stored: last.stored,
+		count: occ.count, first: occ.first, name: occ.name,
+		resourceVersion: occ.resourceVersion, stored: last.stored,
 	})
-	if last.stored != nil && last.stored.Metadata.Name != out.Metadata.Name {
-		return out, nil
+	if last.stored != nil && last.stored.Metadata.Name == occ.name {
+		occ.previous = last.stored
 	}
-	return out, last.stored
+	return occ
 }
 
 // filter is EventSourceObjectSpamFilter.Filter: it takes a token from the
 // bucket of ev's source and object and reports whether there was one.
 func (c *Correlator) filter(ev *api.Event, now time.Duration) (bool, time.Duration) {
-	key := spamKey(ev)
+	key := c.keys.spam(ev)
 	rec, found := c.spam.Get(key)
 	if !found {
 		rec = &spamRecord{}
@@ -321,6 +393,51 @@ func spamKey(e *api.Event) string {
 	}, "")
 }
 
+// lastKeys remembers the aggregate and spam keys of the last event
+// correlated. A controller's events come in runs about one object (a
+// ReplicaSet's SuccessfulCreates), whose keys are the same string every
+// time; keeping the last ones saves joining ten fields twice per event. It
+// is a cache of a function of the event, so snapshots need not keep it.
+type lastKeys struct {
+	src                 api.EventSource
+	obj                 api.ObjectReference
+	typ, reason         string
+	spamKey, aggregated string
+}
+
+// sameObject reports whether ev is about the object, from the source, that
+// the remembered keys are for: the fields the spam key joins.
+func (k *lastKeys) sameObject(ev *api.Event) bool {
+	o, p := &k.obj, &ev.InvolvedObject
+	return k.spamKey != "" && k.src == ev.Source && o.Kind == p.Kind && o.Namespace == p.Namespace &&
+		o.Name == p.Name && o.UID == p.UID && o.APIVersion == p.APIVersion
+}
+
+// remember makes ev's object the one the keys are for, forgetting the keys.
+func (k *lastKeys) remember(ev *api.Event) {
+	*k = lastKeys{src: ev.Source, obj: ev.InvolvedObject, spamKey: spamKey(ev)}
+}
+
+// spam returns spamKey(ev).
+func (k *lastKeys) spam(ev *api.Event) string {
+	if !k.sameObject(ev) {
+		k.remember(ev)
+	}
+	return k.spamKey
+}
+
+// aggregate returns the first of aggregateKeys(ev).
+func (k *lastKeys) aggregate(ev *api.Event) string {
+	if !k.sameObject(ev) {
+		k.remember(ev)
+	}
+	if k.aggregated == "" || k.typ != ev.Type || k.reason != ev.Reason {
+		k.typ, k.reason = ev.Type, ev.Reason
+		k.aggregated, _ = aggregateKeys(ev)
+	}
+	return k.aggregated
+}
+
 // Namer draws Event names as upstream does, "<object name>.<unix nanoseconds
 // in hex>", from the kernel clock. Upstream relies on the wall clock never
 // showing the same nanosecond twice; the kernel clock often does (every event
@@ -334,11 +451,22 @@ type Namer struct {
 
 // Next returns a fresh name for an event about the object called object.
 func (n *Namer) Next(object string, now time.Duration) string {
+	return eventName(object, n.draw(now))
+}
+
+// draw takes the time of the next name, in unix nanoseconds, without
+// writing the name out.
+func (n *Namer) draw(now time.Duration) int64 {
 	nanos := sim.Epoch.Add(now).UnixNano()
 	if nanos <= n.last {
 		nanos = n.last + 1
 	}
 	n.last = nanos
+	return nanos
+}
+
+// eventName is the name of an event about object drawn at nanos.
+func eventName(object string, nanos int64) string {
 	return object + "." + strconv.FormatInt(nanos, 16)
 }
 
