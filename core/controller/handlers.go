@@ -29,7 +29,7 @@ func (m *Manager) report(models string, summary sim.Sentence, touched ...sim.Ref
 
 // handed moves the keys the handler gave the queue into its report.
 func (m *Manager) handed(rep sim.Report) sim.Report {
-	rep.Handed, m.handoffs = m.handoffs, nil
+	rep.Handed, m.handoffs = m.handoffLists.Of(m.handoffs...), m.handoffs[:0]
 	return rep
 }
 

@@ -135,6 +135,9 @@ type Manager struct {
 	// handoffs holds the keys the handler running now gave the queue,
 	// until its report takes them (handlers); it is empty between steps.
 	handoffs []sim.Handoff
+	// handoffLists hands out the reports' copies of handoffs (see sim.Arena):
+	// handoffs itself is kept, emptied, for the next handler.
+	handoffLists sim.HandoffArena
 
 	// lastKey is the owner key keyOf joined last.
 	lastKey ownerKey

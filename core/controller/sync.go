@@ -588,7 +588,7 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 		pod := resp.Object.(*api.Pod)
 		m.recordEvent(ctx, r.orig, api.EventNormal, SuccessfulCreatePodReason, "Created pod: "+pod.Metadata.Name)
 		forms, strs[0] = created, pod.Metadata.Name
-		touched = []sim.Ref{podRef(pod)}
+		touched = m.refs.Of(podRef(pod))
 	case apistore.HasStatusCause(resp.Err, "NamespaceTerminating"):
 		// A namespace being deleted refuses new pods; upstream counts that as
 		// success, so its expectation is never lowered (the ReplicaSet waits

@@ -79,6 +79,9 @@ type Controller struct {
 	// handoffs holds the keys the handler running now gave the queue, until
 	// its report takes them; it is empty between steps.
 	handoffs []sim.Handoff
+	// handoffLists hands out the reports' copies of handoffs (see sim.Arena):
+	// handoffs itself is kept, emptied, for the next handler.
+	handoffLists sim.HandoffArena
 
 	// last holds the last finished sync of each key; syncs counts them all.
 	last  map[string]SyncRecord

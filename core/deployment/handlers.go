@@ -20,7 +20,7 @@ func report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report 
 
 // handed moves the keys the handler gave the queue into its report.
 func (c *Controller) handed(rep sim.Report) sim.Report {
-	rep.Handed, c.handoffs = c.handoffs, nil
+	rep.Handed, c.handoffs = c.handoffLists.Of(c.handoffs...), c.handoffs[:0]
 	return rep
 }
 

@@ -1,10 +1,10 @@
 package sim
 
-// RefArena hands out the Touched lists of Reports, carved from shared
-// chunks. Almost every step touches one or two objects, and a list made for
-// each was the most frequent allocation of a run: a third of them in a world
-// of 10,000 pods. A component now pays for one chunk per refArenaChunk refs
-// instead.
+// Arena hands out the short lists of Reports (Touched, Handed), carved from
+// shared chunks. Almost every step touches one or two objects, and a list
+// made for each was the most frequent allocation of a run: a third of them
+// in a world of 10,000 pods. A component now pays for one chunk per
+// arenaChunk items instead.
 //
 // Each list is capped at its own length, so that appending to it copies
 // rather than writing into the next list. A chunk stays alive while any step
@@ -13,22 +13,29 @@ package sim
 // zero value is ready to use. Two holders of one arena would write into
 // each other's lists, so each component that reports keeps its own, and a
 // component holding one is never copied.
-type RefArena struct{ chunk []Ref }
+type Arena[T any] struct{ chunk []T }
 
-// refArenaChunk is how many refs one chunk holds (48 bytes each).
-const refArenaChunk = 128
+// RefArena hands out Touched lists; HandoffArena, Handed lists.
+type (
+	RefArena     = Arena[Ref]
+	HandoffArena = Arena[Handoff]
+)
 
-// Of returns refs as a list of the arena's, or nil for none. It keeps no
-// hold on refs itself, so a caller's variadic list stays on its stack.
-func (a *RefArena) Of(refs ...Ref) []Ref {
-	n := len(refs)
+// arenaChunk is how many items one chunk holds (a Ref is 48 bytes, a
+// Handoff 32).
+const arenaChunk = 128
+
+// Of returns items as a list of the arena's, or nil for none. It keeps no
+// hold on items itself, so a caller's variadic list stays on its stack.
+func (a *Arena[T]) Of(items ...T) []T {
+	n := len(items)
 	if n == 0 {
 		return nil
 	}
 	if cap(a.chunk)-len(a.chunk) < n {
-		a.chunk = make([]Ref, 0, max(refArenaChunk, n))
+		a.chunk = make([]T, 0, max(arenaChunk, n))
 	}
 	start := len(a.chunk)
-	a.chunk = append(a.chunk, refs...)
+	a.chunk = append(a.chunk, items...)
 	return a.chunk[start:len(a.chunk):len(a.chunk)]
 }

@@ -14,7 +14,7 @@ func TestRefArenaListsStayApart(t *testing.T) {
 	var a RefArena
 	assert.Nil(t, a.Of(), "no refs, no list")
 	var lists [][]Ref
-	for i := range refArenaChunk + 3 {
+	for i := range arenaChunk + 3 {
 		name := string(rune('a' + i%26))
 		lists = append(lists, a.Of(Ref{Kind: "pod", Name: name}, Ref{Kind: "rs", Name: name}))
 	}
@@ -25,8 +25,8 @@ func TestRefArenaListsStayApart(t *testing.T) {
 		require.Equal(t, []Ref{{Kind: "pod", Name: name}, {Kind: "rs", Name: name}}, l, "list %d", i)
 		assert.Equal(t, len(l), cap(l), "list %d is capped at its length", i)
 	}
-	big := make([]Ref, refArenaChunk+1)
-	assert.Len(t, a.Of(big...), refArenaChunk+1, "a list longer than a chunk gets a chunk of its own")
+	big := make([]Ref, arenaChunk+1)
+	assert.Len(t, a.Of(big...), arenaChunk+1, "a list longer than a chunk gets a chunk of its own")
 }
 
 // TestRefArenaAllocatesOncePerChunk proves the point of the arena: a
@@ -35,7 +35,7 @@ func TestRefArenaAllocatesOncePerChunk(t *testing.T) {
 	var a RefArena
 	ref := Ref{Kind: "pod", Namespace: "default", Name: "web"}
 	allocs := testing.AllocsPerRun(10, func() {
-		for range refArenaChunk {
+		for range arenaChunk {
 			_ = a.Of(ref)
 		}
 	})
