@@ -36,6 +36,34 @@ func TestCorrelatorKeysFollowUpstream(t *testing.T) {
 	assert.NotEqual(t, spamKey(a), spamKey(c))
 }
 
+// TestLastKeysAreTheKeysOfEachEvent runs events that change one key field
+// at a time through the correlator's remembered keys: each must get the keys
+// joined afresh, never the last object's.
+func TestLastKeysAreTheKeysOfEachEvent(t *testing.T) {
+	change := []func(e *api.Event){
+		func(e *api.Event) {},
+		func(e *api.Event) { e.Message = "other" },
+		func(e *api.Event) { e.Reason = "SuccessfulCreate" },
+		func(e *api.Event) { e.Type = api.EventNormal },
+		func(e *api.Event) { e.Source.Component = "other-controller" },
+		func(e *api.Event) { e.Source.Host = "node-1" },
+		func(e *api.Event) { e.InvolvedObject.Kind = "ReplicationController" },
+		func(e *api.Event) { e.InvolvedObject.Namespace = "prod" },
+		func(e *api.Event) { e.InvolvedObject.Name = "db" },
+		func(e *api.Event) { e.InvolvedObject.UID = "u2" },
+		func(e *api.Event) { e.InvolvedObject.APIVersion = "v1" },
+		func(e *api.Event) { e.InvolvedObject.ResourceVersion = "7" },
+	}
+	var k lastKeys
+	for _, i := range []int{0, 0, 1, 2, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 0, 9, 3, 9} {
+		ev := newEvent("FailedCreate", "m")
+		change[i](ev)
+		agg, _ := aggregateKeys(ev)
+		assert.Equal(t, agg, k.aggregate(ev), "aggregate key after change %d", i)
+		assert.Equal(t, spamKey(ev), k.spam(ev), "spam key after change %d", i)
+	}
+}
+
 func TestCorrelatorGroupKeepsItsFirstMessages(t *testing.T) {
 	c := NewCorrelator(CorrelatorOptions{})
 	var names Namer
