@@ -26,14 +26,20 @@ func Env(environ []string) []string {
 	return append(environ[:len(environ):len(environ)], "GOOS=js", "GOARCH=wasm")
 }
 
-// GCFlags turn the compiler's inlining off in every package but the runtime's
-// (see the package documentation for why). For each package the go command
-// uses the last -gcflags whose pattern matches it, so the runtime's empty
-// flags override all=-l.
+// GCFlags turn the compiler's inlining off in every package but the
+// runtime's and three small ones of the engine's, whose helpers the
+// controllers call for every pod they look at: core/labels (a selector's
+// match), core/api (a pod's controller reference and conditions) and core/sim
+// (see the package documentation for why, and what they cost and save). For
+// each package the go command uses the last -gcflags whose pattern matches
+// it, so the empty flags that follow all=-l override it.
 var GCFlags = []string{
 	"-gcflags=all=-l",
 	"-gcflags=runtime=",
 	"-gcflags=internal/runtime/...=",
+	"-gcflags=github.com/reconcilelab/rlab/core/labels=",
+	"-gcflags=github.com/reconcilelab/rlab/core/api=",
+	"-gcflags=github.com/reconcilelab/rlab/core/sim=",
 }
 
 // Flags returns the go build flags of the wasm program: stripped of its

@@ -1,7 +1,10 @@
 package wasmbuild
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +15,8 @@ func TestArgsBuildTheProgramWithTheSharedFlags(t *testing.T) {
 	assert.Equal(t, []string{
 		"build", "-trimpath", "-ldflags=-s -w -X main.version=v1.2.3",
 		"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...=",
+		"-gcflags=github.com/reconcilelab/rlab/core/labels=", "-gcflags=github.com/reconcilelab/rlab/core/api=",
+		"-gcflags=github.com/reconcilelab/rlab/core/sim=",
 		"-o", "site/main.wasm", "./wasm",
 	}, Args("site/main.wasm", "v1.2.3"))
 }
@@ -27,18 +32,41 @@ func TestExportArgsBuildExportWasmWithMainWasmsFlags(t *testing.T) {
 	assert.Equal(t, []string{
 		"build", "-trimpath", "-ldflags=-s -w",
 		"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...=",
+		"-gcflags=github.com/reconcilelab/rlab/core/labels=", "-gcflags=github.com/reconcilelab/rlab/core/api=",
+		"-gcflags=github.com/reconcilelab/rlab/core/sim=",
 		"-o", "site/export.wasm", "./exportwasm",
 	}, ExportArgs("site/"+ExportFile))
 }
 
-func TestRuntimeFlagsComeAfterAll(t *testing.T) {
-	// The go command applies the last matching -gcflags, so the runtime's
-	// exemptions must follow all=-l or they have no effect.
+func TestExemptionsComeAfterAll(t *testing.T) {
+	// The go command applies the last matching -gcflags, so the packages
+	// that keep their inlining must follow all=-l or they have no effect.
 	all := slices.Index(GCFlags, "-gcflags=all=-l")
 	require.GreaterOrEqual(t, all, 0)
-	for _, f := range []string{"-gcflags=runtime=", "-gcflags=internal/runtime/...="} {
-		assert.Greater(t, slices.Index(GCFlags, f), all, "%s must come after all=-l", f)
+	for i, f := range GCFlags {
+		if i != all {
+			assert.Greater(t, i, all, "%s must come after all=-l", f)
+		}
 	}
+}
+
+func TestExemptedEnginePackagesExist(t *testing.T) {
+	// A package renamed or moved would silently lose its inlining: its
+	// pattern would match nothing.
+	const module = "github.com/reconcilelab/rlab/"
+	found := 0
+	for _, f := range GCFlags {
+		pkg, ok := strings.CutPrefix(f, "-gcflags="+module)
+		if !ok {
+			continue
+		}
+		found++
+		dir := filepath.Join("..", "..", strings.TrimSuffix(pkg, "="))
+		info, err := os.Stat(dir)
+		require.NoError(t, err, "%s names no package of the module", f)
+		assert.True(t, info.IsDir(), dir)
+	}
+	assert.Equal(t, 3, found, "core/labels, core/api and core/sim keep their inlining")
 }
 
 func TestArgsAreFlagsAroundTheOutputAndPackage(t *testing.T) {
