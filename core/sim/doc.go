@@ -25,9 +25,10 @@
 // saying what it did in a learner's words. An API request, for instance, is two
 // events: the request reaching the API server, and the response reaching the
 // client a simulated latency later; every watch event the request causes is one
-// more event per watcher. The objects a Report names as Touched come from the
-// component's own RefArena, since nearly every step names one or two and a
-// list made for each was a run's most frequent allocation.
+// more event per watcher. The objects a Report names as Touched, and the keys
+// it hands on (Handed), come from the component's own arenas (RefArena,
+// HandoffArena), since nearly every step names one or two and a list made for
+// each was a run's most frequent allocation.
 //
 // # Driving a kernel
 //
