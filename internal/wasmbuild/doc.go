@@ -30,13 +30,13 @@
 // reference and its Ready condition, each a few lines long. Calls are what
 // WebAssembly pays most for, and V8 did not inline these. Timed in
 // Chromium, from the page's Stabilize to the answer that the 10,000-pod
-// world is at rest (24 runs each, in three rounds of interleaved runs,
-// November 2026), the median fell by 6, 9 and 14% against the build with
-// inlining off everywhere; core/labels alone gave most of it. main.wasm grew
-// by 6,638 bytes raw, 11,647 gzip and 2,599 brotli (a draw: see below).
-// Keeping core/controller's as well took the median 19% off in the one round
-// it ran (14% without it), for 35,944 more bytes raw and 21,518 more brotli,
-// and was left out: BrowserLoad is over its budget already.
+// world is at rest, in four rounds of 8 to 12 interleaved runs each
+// (November 2026), the median fell by 6, 9, 14 and 2% against the build
+// with inlining off everywhere; core/labels alone gave most of it. main.wasm
+// grew by 6,638 bytes raw, 11,647 gzip and 2,599 brotli (a draw: see below).
+// Keeping core/controller's as well gave nothing more over 12 runs (its
+// median was 5% slower, within the noise), for 35,944 more bytes raw and
+// 21,518 more brotli, and was left out.
 //
 // Native builds (rlab, the tests) keep Go's defaults; only the wasm program
 // is built this way.
