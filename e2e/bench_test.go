@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 )
 
 // The benchmarks of this file measure the page in a real Chromium: load to
 // interactive, a step and a seek in big worlds, how fast the page answers a
 // click while the engine works, and how smoothly it plays a big world. They
-// are figures, not ns/op: each runs its measurement once and reports it with
+// are figures, not ns/op: each runs its measurement once (BrowserResponsive
+// three times, and BrowserLoad loads the page ten times) and reports it with
 // b.ReportMetric; cmd/benchreport judges the figures against their budgets.
 // Times are taken inside the page (performance.now) or by the browser (a
 // trace), so they hold no CDP round trip.
@@ -281,7 +283,8 @@ func BenchmarkBrowserSeek(b *testing.B) {
 // "click-ms" is the latest, "click-median-ms" the median, and "click-rtt-ms"
 // the slowest press and release through CDP (which also counts the
 // browser's wait for the page to take the input); "stabilize-s" is the time
-// from the first click on #stabilize to rest, and "stabilize-presses" how
+// from the first click on #stabilize to the page drawing the world at rest,
+// timed in the page, and "stabilize-presses" how
 // many it took (the page stops one run at its own limit of steps, and the
 // benchmark presses again, as a learner would). A world not at rest after two
 // minutes is cancelled with #cancel and reports "steps-at-stop" instead.
@@ -289,7 +292,60 @@ func BenchmarkBrowserSeek(b *testing.B) {
 // wasm memory never shrinks). cmd/benchreport holds click-ms to 100 ms, and
 // stabilize-s and wasm-MiB to DESIGN.md's 3 s and 128 MiB for a 10,000-pod
 // world stabilizing in the page.
+//
+// It runs responsiveRuns times, each in a page of its own, and reports the
+// median stabilize-s and click-median-ms, and the worst of the others: on
+// this machine the time from Stabilize to rest moved by up to a sixth from
+// run to run (2.63 to 3.08 s in twelve runs of one build, November 2026),
+// so a single run decided the 3 s budget by lot, as one page load would
+// decide BrowserLoad's.
 func BenchmarkBrowserResponsive(b *testing.B) {
+	runs := make([]map[string]float64, responsiveRuns)
+	for i := range runs {
+		runs[i] = responsiveRun(b)
+	}
+	report(b, combineResponsiveRuns(runs))
+}
+
+// responsiveRuns is how many times BenchmarkBrowserResponsive stabilizes the
+// 10,000-pod world, each in a new page.
+const responsiveRuns = 3
+
+// combineResponsiveRuns reduces the figures of several runs to one set: the
+// median of stabilize-s (while every run came to rest; otherwise the least
+// steps-at-stop, and no stabilize-s) and of click-median-ms, and the
+// largest of every other figure.
+func combineResponsiveRuns(runs []map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	var stabilize, clickMedian []float64
+	for _, r := range runs {
+		for unit, v := range r {
+			switch unit {
+			case "stabilize-s":
+				stabilize = append(stabilize, v)
+			case "click-median-ms":
+				clickMedian = append(clickMedian, v)
+			case "steps-at-stop":
+				if old, ok := out[unit]; !ok || v < old {
+					out[unit] = v
+				}
+			default:
+				out[unit] = max(out[unit], v)
+			}
+		}
+	}
+	if len(clickMedian) > 0 {
+		out["click-median-ms"] = median(clickMedian)
+	}
+	if _, stopped := out["steps-at-stop"]; !stopped && len(stabilize) > 0 {
+		out["stabilize-s"] = median(stabilize)
+	}
+	return out
+}
+
+// responsiveRun is one run of BenchmarkBrowserResponsive, in a new page; it
+// returns the run's figures.
+func responsiveRun(b *testing.B) map[string]float64 {
 	const limit = 120 * time.Second
 	p := openPage(b, "")
 	p.waitEngine()
@@ -303,6 +359,21 @@ func BenchmarkBrowserResponsive(b *testing.B) {
 	eval[any](p, `(() => {
 		window.__clickDelays = [];
 		addEventListener("click", (e) => { window.__clickDelays.push(performance.now() - e.timeStamp); }, true);
+	})()`)
+	// stabilize-s is timed in the page, as this file's other figures are:
+	// from the first click on #stabilize (the time the browser took the
+	// input) to the frame after the page last stopped being busy, when it
+	// has drawn the world at rest. Timed here, with time.Now around the
+	// CDP calls that click and poll, it also counted their round trips,
+	// a tenth of a second and more that no learner waits for.
+	eval[any](p, `(() => {
+		const t = window.__stabilizeTimes = {start: 0, drawn: 0};
+		document.getElementById("stabilize").addEventListener("click", (e) => { t.start ||= e.timeStamp; }, true);
+		new MutationObserver(() => {
+			if (document.body.dataset.state !== "busy") {
+				requestAnimationFrame(() => requestAnimationFrame(() => { t.drawn = performance.now(); }));
+			}
+		}).observe(document.body, {attributes: true, attributeFilter: ["data-state"]});
 	})()`)
 
 	start := time.Now()
@@ -387,14 +458,23 @@ func BenchmarkBrowserResponsive(b *testing.B) {
 	// what a tab that ran 10,000 pods keeps.
 	figures["wasm-MiB"] = eval[float64](p, `window.__rlab.engine.memoryBytes`) / (1 << 20)
 	if got.AtRest {
-		b.Logf("at rest at step %d after %v and %d presses of Stabilize", got.Step, elapsed.Round(time.Millisecond), presses)
-		figures["stabilize-s"] = elapsed.Seconds()
+		type times struct {
+			Start float64 `json:"start"`
+			Drawn float64 `json:"drawn"`
+		}
+		t := eval[times](p, `window.__stabilizeTimes`)
+		if t.Start == 0 || t.Drawn <= t.Start {
+			b.Fatalf("the page timed no Stabilize from a click to a drawn world at rest: %+v", t)
+		}
+		b.Logf("at rest at step %d after %.3fs in the page (%v around CDP) and %d presses of Stabilize",
+			got.Step, (t.Drawn-t.Start)/1000, elapsed.Round(time.Millisecond), presses)
+		figures["stabilize-s"] = (t.Drawn - t.Start) / 1000
 	} else {
 		b.Logf("not at rest after %v and %d presses of Stabilize (cancelled: %v): at step %d with %d pods, %d of rs/huge's ready",
 			elapsed.Round(time.Millisecond), presses, cancelled, got.Step, got.Pods, got.Ready)
 		figures["steps-at-stop"] = float64(got.Step)
 	}
-	report(b, figures)
+	return figures
 }
 
 // BenchmarkBrowserPlay measures the page playing a world of 1,000 pods at
@@ -546,4 +626,28 @@ func mustJSON(v any) string {
 		panic(err) // only called with values that encode
 	}
 	return string(b)
+}
+
+// TestResponsiveRunsCombineIntoMediansAndWorsts checks how
+// BenchmarkBrowserResponsive reports several runs: the median of
+// stabilize-s and click-median-ms, the largest of the other figures, and no
+// stabilize-s once a run did not come to rest.
+func TestResponsiveRunsCombineIntoMediansAndWorsts(t *testing.T) {
+	atRest := []map[string]float64{
+		{"stabilize-s": 3.4, "click-median-ms": 0.5, "click-ms": 7, "click-rtt-ms": 30, "stabilize-presses": 1, "wasm-MiB": 116},
+		{"stabilize-s": 2.8, "click-median-ms": 0.3, "click-ms": 12, "click-rtt-ms": 20, "stabilize-presses": 1, "wasm-MiB": 119},
+		{"stabilize-s": 2.9, "click-median-ms": 0.4, "click-ms": 3, "click-rtt-ms": 60, "stabilize-presses": 2, "wasm-MiB": 112},
+	}
+	assert.Equal(t, map[string]float64{
+		"stabilize-s": 2.9, "click-median-ms": 0.4, "click-ms": 12, "click-rtt-ms": 60, "stabilize-presses": 2, "wasm-MiB": 119,
+	}, combineResponsiveRuns(atRest))
+
+	stopped := []map[string]float64{
+		{"stabilize-s": 2.8, "click-median-ms": 0.3, "click-ms": 3, "stabilize-presses": 1, "wasm-MiB": 100},
+		{"steps-at-stop": 250000, "click-median-ms": 0.6, "click-ms": 4, "stabilize-presses": 3, "wasm-MiB": 127},
+		{"steps-at-stop": 200000, "click-median-ms": 0.5, "click-ms": 5, "stabilize-presses": 3, "wasm-MiB": 126},
+	}
+	assert.Equal(t, map[string]float64{
+		"steps-at-stop": 200000, "click-median-ms": 0.5, "click-ms": 5, "stabilize-presses": 3, "wasm-MiB": 127,
+	}, combineResponsiveRuns(stopped), "a run that never came to rest is reported, not hidden by a median")
 }
