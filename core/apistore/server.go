@@ -36,7 +36,14 @@ type Server struct {
 	// snapshot shares them, the last as last[:n:n], and copies only the list
 	// of chunks. One flat slice shared as log[:n:n] instead made the first
 	// request after every restore copy the whole log, thousands of records.
-	log [][]RequestRecord
+	log [][]logEntry
+	// shapes is the table logEntry.shape indexes: every distinct sender,
+	// verb, resource, outcome and fault the log has seen, each once. It only
+	// grows, and an index once given names the same shape for ever, so it is
+	// not state: a snapshot's entries read the same through it after a
+	// restore, and a restore leaves it as it is.
+	shapes     []requestShape
+	shapeIndex map[requestShape]uint32
 
 	// hooks are the functions WhenWritten registered; code, not state.
 	hooks []writeHook
@@ -176,6 +183,47 @@ type RequestRecord struct {
 	Fault *FaultRule
 }
 
+// logEntry is one request as the log keeps it: what differs from request
+// to request, and the index in the server's table of shapes of what many
+// requests share. A RequestRecord is 104 bytes, and a 10,000-pod world
+// receives about 45,000 requests; an entry is 40 bytes, which keeps 2.9 MiB
+// less live in that world.
+type logEntry struct {
+	id    uint64
+	at    time.Duration
+	key   string
+	shape uint32
+}
+
+// requestShape is the part of a RequestRecord that repeats: who sent what
+// kind of request, and how it ended.
+type requestShape struct {
+	from     string
+	verb     Verb
+	resource string
+	outcome  string
+	fault    *FaultRule
+}
+
+// shapeOf returns the index of a shape in the table, adding it the first
+// time it is seen.
+func (s *Server) shapeOf(sh requestShape) uint32 {
+	if i, ok := s.shapeIndex[sh]; ok {
+		return i
+	}
+	i := uint32(len(s.shapes))
+	s.shapes = append(s.shapes, sh)
+	s.shapeIndex[sh] = i
+	return i
+}
+
+// record returns the RequestRecord an entry stands for.
+func (s *Server) record(e logEntry) RequestRecord {
+	sh := s.shapes[e.shape]
+	return RequestRecord{ID: e.id, At: e.at, From: sh.from, Verb: sh.verb, Resource: sh.resource,
+		Key: e.key, Outcome: sh.outcome, Fault: sh.fault}
+}
+
 type inFlight struct {
 	id   uint64
 	from string
@@ -233,7 +281,8 @@ type openWatch struct {
 // NewServer wraps store as the kernel component named name (conventionally
 // "apiserver").
 func NewServer(name string, store *Store, cfg ServerConfig) *Server {
-	return &Server{name: name, store: store, cfg: cfg.withDefaults(), nextID: 1, grace: map[string]uint64{}}
+	return &Server{name: name, store: store, cfg: cfg.withDefaults(), nextID: 1, grace: map[string]uint64{},
+		shapeIndex: map[requestShape]uint32{}}
 }
 
 // Name returns the component name the server is registered under.
@@ -291,7 +340,9 @@ func (s *Server) Requests() []RequestRecord {
 	}
 	out := make([]RequestRecord, 0, n)
 	for _, c := range s.log {
-		out = append(out, c...)
+		for _, e := range c {
+			out = append(out, s.record(e))
+		}
 	}
 	return out
 }
@@ -302,15 +353,15 @@ const logChunk = 64
 // appendLog adds a record to the log. A last chunk whose capacity ends at
 // its length is shared with a snapshot (a chunk of its own has room for
 // logChunk records), so it is copied before it grows.
-func (s *Server) appendLog(rec RequestRecord) {
+func (s *Server) appendLog(rec logEntry) {
 	n := len(s.log)
 	if n == 0 || len(s.log[n-1]) == logChunk {
-		s.log = append(s.log, make([]RequestRecord, 0, logChunk))
+		s.log = append(s.log, make([]logEntry, 0, logChunk))
 		n++
 	}
 	last := s.log[n-1]
 	if len(last) == cap(last) {
-		last = append(make([]RequestRecord, 0, logChunk), last...)
+		last = append(make([]logEntry, 0, logChunk), last...)
 	}
 	s.log[n-1] = append(last, rec)
 }
@@ -318,7 +369,7 @@ func (s *Server) appendLog(rec RequestRecord) {
 // snapshotLog returns the log's chunks for a snapshot to share: a new list,
 // with the last chunk's capacity ending at its length, so that neither the
 // list nor a chunk the snapshot sees is ever written again.
-func (s *Server) snapshotLog() [][]RequestRecord {
+func (s *Server) snapshotLog() [][]logEntry {
 	out := slices.Clone(s.log)
 	if n := len(out); n > 0 {
 		out[n-1] = slices.Clip(out[n-1])
@@ -340,11 +391,10 @@ func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	req := in.req
 	resp := s.store.Serve(req)
-	rec := RequestRecord{
-		ID: in.id, At: ctx.Now(), From: in.from, Verb: req.Verb, Resource: req.Resource(),
-		Key: requestKey(req, resp), Outcome: resp.Outcome(), Fault: resp.Fault,
-	}
-	s.appendLog(rec)
+	key := requestKey(req, resp)
+	s.appendLog(logEntry{id: in.id, at: ctx.Now(), key: key, shape: s.shapeOf(requestShape{
+		from: in.from, verb: req.Verb, resource: req.Resource(), outcome: resp.Outcome(), fault: resp.Fault,
+	})})
 
 	if req.Verb == VerbWatch && resp.Err == nil {
 		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.ListOptions.ResourceVersion}
@@ -361,8 +411,8 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	return sim.Report{
 		Actor:   s.name,
 		Models:  verbModel(req.Verb),
-		Summary: describe(req, resp, rec.Key, in.from),
-		Touched: s.touched(req, rec.Key),
+		Summary: describe(req, resp, key, in.from),
+		Touched: s.touched(req, key),
 	}
 }
 
@@ -492,7 +542,7 @@ type serverSnapshot struct {
 	cfg     ServerConfig
 	nextID  uint64
 	watches []openWatch
-	log     [][]RequestRecord
+	log     [][]logEntry
 	grace   map[string]uint64
 }
 
