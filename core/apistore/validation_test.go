@@ -1,6 +1,7 @@
 package apistore
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -415,4 +416,32 @@ func TestRememberedLabelsHideNoInvalidOnes(t *testing.T) {
 	h.create(newPod("default", "c", map[string]string{"app": "web", "tier": "front"}))
 	_, err = h.s.Create(newPod("default", "d", map[string]string{"app": "web", "tier": "front", "x": "-bad-"}))
 	assert.True(t, IsInvalid(err), "a superset of the remembered labels is checked")
+}
+
+// TestPodsWithEqualLabelsShareOneMap: a create whose labels equal the ones
+// the store last found valid is given the store's remembered map, so the
+// pods of one template share one map. A relabel of one of them must give it
+// a map of its own and leave the others' labels as they were.
+func TestPodsWithEqualLabelsShareOneMap(t *testing.T) {
+	h := newHarness(t)
+	a := h.create(newPod("default", "a", map[string]string{"app": "web"}))
+	b := h.create(newPod("default", "b", map[string]string{"app": "web"}))
+	same := func(x, y api.Object) bool {
+		return reflect.ValueOf(x.Meta().Labels).UnsafePointer() == reflect.ValueOf(y.Meta().Labels).UnsafePointer()
+	}
+	require.True(t, same(a, b), "equal labels are one map in the store")
+
+	relabelled := b.(*api.Pod).DeepCopy()
+	relabelled.Metadata.Labels["app"] = "db"
+	_, err := h.s.Update(relabelled)
+	require.NoError(t, err)
+	h.check()
+
+	got, err := h.s.Get(api.KindPod, "default", "a")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"app": "web"}, got.Meta().Labels, "a keeps its labels")
+	got, err = h.s.Get(api.KindPod, "default", "b")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"app": "db"}, got.Meta().Labels)
+	assert.False(t, same(got, a), "the relabelled pod has a map of its own")
 }
