@@ -56,6 +56,9 @@ type Store struct {
 	// validLabels spares creates the validation of labels just validated
 	// (see labelsMemo); it is a cache, not state.
 	validLabels labelsMemo
+	// statuses shares equal parts of pods' statuses between the versions
+	// it stores (see statusMemo); it is a cache, not state.
+	statuses statusMemo
 
 	// epoch is the copy-on-write generation (see package cow). Every map the
 	// store owns records the epoch it was made in; a map from an older epoch

@@ -105,6 +105,9 @@ func (s *Store) applyUpdate(info *kindInfo, old, obj api.Object, status bool) Re
 	if equalObjects(obj, old) {
 		return Response{Object: old, ResourceVersion: parseRV(om.ResourceVersion)}
 	}
+	if pod, ok := obj.(*api.Pod); ok && status {
+		s.statuses.share(&pod.Status)
+	}
 	rv, rvs := s.nextRV()
 	m.ResourceVersion = rvs
 	s.store(info, obj, Modified, rv)
@@ -159,6 +162,7 @@ func (s *Store) serveBind(info *kindInfo, req Request) Response {
 	setPodCondition(&pod.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue},
 		api.NewTime(s.now()))
 	truncateTimes(pod)
+	s.statuses.share(&pod.Status)
 	rv, rvs := s.nextRV()
 	pod.Metadata.ResourceVersion = rvs
 	s.store(info, pod, Modified, rv)

@@ -1,0 +1,76 @@
+package apistore
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+// TestEqualPodStatusesShareTheirParts: two pods given equal statuses share
+// one list of conditions, one of container statuses and one start time in
+// the store; a later write that changes one pod's conditions, or binds it,
+// gives it a list of its own and leaves the other's as it was. A status
+// whose conditions differ in a transition time alone shares nothing.
+func TestEqualPodStatusesShareTheirParts(t *testing.T) {
+	h := newHarness(t)
+	at := api.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	started := true
+	status := func(ready string, when api.Time) api.PodStatus {
+		start := when
+		return api.PodStatus{
+			Phase:     api.PodRunning,
+			StartTime: &start,
+			Conditions: []api.PodCondition{
+				{Type: api.PodReady, Status: ready, LastTransitionTime: when},
+				{Type: "Initialized", Status: api.ConditionTrue, LastTransitionTime: when},
+			},
+			ContainerStatuses: []api.ContainerStatus{{Name: "app", Image: "nginx", Ready: ready == api.ConditionTrue, Started: &started}},
+		}
+	}
+	write := func(name string, st api.PodStatus) *api.Pod {
+		t.Helper()
+		got, err := h.s.Get(api.KindPod, "default", name)
+		require.NoError(t, err)
+		p := got.(*api.Pod).DeepCopy()
+		p.Status = st
+		out, err := h.s.UpdateStatus(p)
+		require.NoError(t, err)
+		h.check()
+		return out.(*api.Pod)
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		h.create(newPod("default", name, map[string]string{"app": "web"}))
+	}
+
+	a := write("a", status(api.ConditionTrue, at))
+	b := write("b", status(api.ConditionTrue, at))
+	assert.Same(t, &a.Status.Conditions[0], &b.Status.Conditions[0], "equal conditions are one list")
+	assert.Same(t, &a.Status.ContainerStatuses[0], &b.Status.ContainerStatuses[0], "equal container statuses are one list")
+	assert.Same(t, a.Status.StartTime, b.Status.StartTime, "equal start times are one")
+
+	later := api.NewTime(at.Add(time.Second))
+	c := write("c", status(api.ConditionTrue, later))
+	assert.NotSame(t, &a.Status.Conditions[0], &c.Status.Conditions[0], "a later transition time is a list of its own")
+	assert.Equal(t, later, c.Status.Conditions[0].LastTransitionTime)
+
+	b = write("b", status(api.ConditionFalse, at))
+	assert.Equal(t, api.ConditionFalse, b.Status.Conditions[0].Status)
+	assert.False(t, b.Status.ContainerStatuses[0].Ready)
+	got, err := h.s.Get(api.KindPod, "default", "a")
+	require.NoError(t, err)
+	assert.Equal(t, status(api.ConditionTrue, at), got.(*api.Pod).Status, "a's status is as it was written")
+
+	d := write("d", status(api.ConditionTrue, at))
+	bound, err := h.s.Bind("default", "d", "node-1")
+	require.NoError(t, err)
+	h.check()
+	assert.Len(t, bound.Status.Conditions, 3, "the binding added PodScheduled")
+	got, err = h.s.Get(api.KindPod, "default", "a")
+	require.NoError(t, err)
+	assert.Len(t, got.(*api.Pod).Status.Conditions, 2, "a's list did not grow with d's binding")
+	assert.Len(t, d.Status.Conditions, 2)
+}
