@@ -85,17 +85,25 @@ func (l *depList) ownIndex(e cow.Epoch) {
 }
 
 // own makes the list's index, and chunk i of it, this epoch's to change in
-// place, copying whichever a snapshot may share. A chunk is copied with
-// room for one more than depChunkMax, so that it fills and splits without
-// growing again.
+// place, copying whichever a snapshot may share. The copy has room for one
+// more dependent, the one the caller is about to add.
 func (l *depList) own(e cow.Epoch, i int) *depChunk {
 	l.ownIndex(e)
 	c := &l.chunks[i]
 	if c.epoch != e {
-		c.refs = append(make([]depRef, 0, depChunkMax+1), c.refs...)
+		c.refs = append(make([]depRef, 0, chunkRoom(len(c.refs))), c.refs...)
 		c.epoch = e
 	}
 	return c
+}
+
+// chunkRoom is the capacity a chunk of n dependents grows to when it has
+// no room for one more: twice n, at least 4, and at most one more than
+// depChunkMax, where it splits. Most owners have a few dependents (a
+// thousand ReplicaSets of 10 replicas hold 10 each); a chunk made with room
+// for 33 from the start, 2 KiB, kept 1.3 MiB of empty room in that world.
+func chunkRoom(n int) int {
+	return min(max(2*n, 4), depChunkMax+1)
 }
 
 // add puts dep in its place; it reports false if dep was there already.
@@ -106,10 +114,13 @@ func (l *depList) add(e cow.Epoch, dep depRef) bool {
 	}
 	l.n++
 	if len(l.chunks) == 0 {
-		l.chunks, l.epoch = []depChunk{{refs: append(make([]depRef, 0, depChunkMax+1), dep), epoch: e}}, e
+		l.chunks, l.epoch = []depChunk{{refs: append(make([]depRef, 0, chunkRoom(1)), dep), epoch: e}}, e
 		return true
 	}
 	c := l.own(e, i)
+	if len(c.refs) == cap(c.refs) {
+		c.refs = append(make([]depRef, 0, chunkRoom(len(c.refs))), c.refs...)
+	}
 	c.refs = append(c.refs, depRef{})
 	copy(c.refs[at+1:], c.refs[at:])
 	c.refs[at] = dep
