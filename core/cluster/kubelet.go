@@ -152,7 +152,8 @@ type kpod struct {
 	running, ready  bool
 	restarts        int32
 	evicted         bool
-	startTime       time.Time
+	// startTime is when the kubelet admitted the pod; unset before.
+	startTime stamp
 	// conds holds the kubelet-owned conditions with the time each last
 	// changed, so lastTransitionTime only moves when the status changes.
 	conds [numConds]condState
@@ -169,9 +170,40 @@ func (p *kpod) Copy() *kpod {
 }
 
 type condState struct {
-	set    bool
 	status string
-	since  time.Time
+	// since is when status last changed; it is unset while the kubelet does
+	// not report the condition at all.
+	since stamp
+}
+
+// stamp is a time of the simulated clock kept in 16 bytes, where a
+// time.Time takes 24: the seconds since the Unix epoch, and the nanoseconds
+// within the second plus one, so that the zero stamp is no time at all and
+// every time.Time, the zero time included, has one of its own. A kubelet
+// keeps six times for each pod it runs; as stamps they make its row of a
+// pod 384 bytes where it was 480, and free about 1 MiB at 10,000 pods.
+//
+// A stamp keeps the instant, not the location: every time here is UTC
+// (the kernel's epoch, and the API's times, which the store keeps in UTC),
+// and time() answers in UTC, so a time goes in and comes out the same.
+type stamp struct {
+	sec  int64
+	nsec int32
+}
+
+// stampOf is the stamp of t.
+func stampOf(t time.Time) stamp { return stamp{sec: t.Unix(), nsec: int32(t.Nanosecond()) + 1} }
+
+// isSet reports whether the stamp holds a time.
+func (s stamp) isSet() bool { return s.nsec != 0 }
+
+// time returns the time the stamp holds, in UTC; the zero time if it holds
+// none.
+func (s stamp) time() time.Time {
+	if !s.isSet() {
+		return time.Time{}
+	}
+	return time.Unix(s.sec, int64(s.nsec-1)).UTC()
 }
 
 // The pod conditions the kubelet owns, in the order it writes them.
@@ -708,7 +740,7 @@ func (k *Kubelets) sync(ctx *sim.Context, p *kpod) (models string, summary sim.S
 			return "HandlePodAdditions", sim.Say(formAdmittedRunning, p.name).With(readyChoice(p.ready))
 		}
 		now := ctx.Wall()
-		p.startTime = now
+		p.startTime = stampOf(now)
 		p.phase = api.PodPending
 		p.setCond(condReadyToStart, api.ConditionTrue, now)
 		p.setCond(condInitialized, api.ConditionTrue, now)
@@ -743,7 +775,7 @@ func (k *Kubelets) adopt(p *kpod, now time.Time) {
 	for _, c := range st.Conditions {
 		for i, t := range condTypes {
 			if c.Type == t {
-				p.conds[i] = condState{set: true, status: c.Status, since: c.LastTransitionTime.Time}
+				p.conds[i] = condState{status: c.Status, since: stampOf(c.LastTransitionTime.Time)}
 			}
 		}
 		if c.Type == api.PodReady {
@@ -751,7 +783,11 @@ func (k *Kubelets) adopt(p *kpod, now time.Time) {
 		}
 	}
 	if st.StartTime != nil {
-		p.startTime = st.StartTime.Time
+		// A zero start time is none, as the kubelet reports it.
+		p.startTime = stamp{}
+		if !st.StartTime.IsZero() {
+			p.startTime = stampOf(st.StartTime.Time)
+		}
 	}
 	if len(st.ContainerStatuses) > 0 {
 		p.restarts = st.ContainerStatuses[0].RestartCount
@@ -764,7 +800,7 @@ func (k *Kubelets) adopt(p *kpod, now time.Time) {
 func (p *kpod) takeScheduled(now time.Time) {
 	for _, c := range p.pod.Status.Conditions {
 		if c.Type == api.PodScheduled {
-			p.conds[condScheduled] = condState{set: true, status: c.Status, since: c.LastTransitionTime.Time}
+			p.conds[condScheduled] = condState{status: c.Status, since: stampOf(c.LastTransitionTime.Time)}
 			return
 		}
 	}
@@ -878,8 +914,8 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 	if i, ok := k.nodeIndex[p.node]; ok {
 		st.HostIP = k.nodes[i].ip
 	}
-	if !p.startTime.IsZero() {
-		st.StartTime = api.NewTimePtr(p.startTime)
+	if p.startTime.isSet() {
+		st.StartTime = api.NewTimePtr(p.startTime.time())
 	}
 	// The conditions are counted first, so that each slice of the status is
 	// made once, at its size: every pod's status is written at least once.
@@ -888,7 +924,7 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 		n++
 	}
 	for i := range p.conds {
-		if p.conds[i].set {
+		if p.conds[i].since.isSet() {
 			n++
 		}
 	}
@@ -902,15 +938,15 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 	}
 	if p.evicted {
 		st.Conditions = append(st.Conditions, api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
-			Reason: "TerminationByKubelet", Message: p.message, LastTransitionTime: api.NewTime(p.conds[condReady].since)})
+			Reason: "TerminationByKubelet", Message: p.message, LastTransitionTime: api.NewTime(p.conds[condReady].since.time())})
 	}
 	unready := "" // the message of a condition the containers are not ready for, made once
 	for i, t := range condTypes {
 		c := p.conds[i]
-		if !c.set {
+		if !c.since.isSet() {
 			continue
 		}
-		pc := api.PodCondition{Type: t, Status: c.status, LastTransitionTime: api.NewTime(c.since)}
+		pc := api.PodCondition{Type: t, Status: c.status, LastTransitionTime: api.NewTime(c.since.time())}
 		if (i == condReady || i == condContainersReady) && c.status != api.ConditionTrue {
 			switch p.phase {
 			case api.PodFailed:
@@ -976,10 +1012,10 @@ func joinNames(names []string) string {
 // setCond sets one of the kubelet's conditions; its time moves only when its
 // status changes.
 func (p *kpod) setCond(i int, status string, now time.Time) {
-	if p.conds[i].set && p.conds[i].status == status {
+	if p.conds[i].since.isSet() && p.conds[i].status == status {
 		return
 	}
-	p.conds[i] = condState{set: true, status: status, since: now}
+	p.conds[i] = condState{status: status, since: stampOf(now)}
 }
 
 // reportedAs reports whether the pod as read is what the kubelet last
