@@ -20,17 +20,19 @@ func TestHashLogKeepsEveryHashAcrossChunks(t *testing.T) {
 	}
 	require.Equal(t, n, l.len())
 	for _, i := range []int{0, hashChunk - 1, hashChunk, 2*hashChunk + 3, n - 1} {
-		require.Equal(t, uint64(i)*7, l.at(i), "hash %d", i)
+		require.True(t, l.matches(i, uint64(i)*7), "hash %d", i)
+		require.False(t, l.matches(i, uint64(i)*7+1), "hash %d is told from another", i)
+		require.False(t, l.matches(i, uint64(i)*7^1<<40), "hash %d is told from one that differs in its upper half", i)
 	}
 	l.truncate(2 * hashChunk)
 	require.Equal(t, 2*hashChunk, l.len())
 	require.Len(t, l.chunks, 2, "a chunk no hash needs is dropped")
 	l.push(1)
-	assert.Equal(t, uint64(1), l.at(2*hashChunk))
+	assert.True(t, l.matches(2*hashChunk, 1))
 	l.truncate(hashChunk + 10)
 	l.push(2)
-	assert.Equal(t, uint64(2), l.at(hashChunk+10))
-	assert.Equal(t, uint64(hashChunk+9)*7, l.at(hashChunk+9), "what is kept stays")
+	assert.True(t, l.matches(hashChunk+10, 2))
+	assert.True(t, l.matches(hashChunk+9, uint64(hashChunk+9)*7), "what is kept stays")
 	assert.Equal(t, hashChunk+11, l.len())
 	l.truncate(l.len() + 5)
 	assert.Equal(t, hashChunk+11, l.len(), "truncating past the end changes nothing")
