@@ -57,6 +57,7 @@ func (s *Store) serveCreate(info *kindInfo, req Request) Response {
 		return resp
 	}
 
+	s.shareLabels(info, obj)
 	if errs := validateCreate(info, obj, &s.validLabels); len(errs) > 0 {
 		return Response{Err: newInvalidObject(info, m.Name, errs)}
 	}

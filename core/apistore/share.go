@@ -1,10 +1,62 @@
 package apistore
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/reconcilelab/rlab/core/api"
 )
+
+// shareLabels gives an object about to be created a labels map the store
+// already holds in place of its own copy, when one is equal: the last one
+// labelsMemo found valid, or else, for a pod, the pod template's of the
+// controller that owns it. It runs before validation, which then finds the
+// shared map valid or not as it would the copy. The pods of one ReplicaSet then
+// share one labels map, where each had its own: a map of two labels is 288
+// bytes, 2.8 MiB at 10,000 pods. The template's map is what shares when the
+// creates of many ReplicaSets interleave, as a thousand ReplicaSets' slow
+// starts do.
+//
+// That is safe for the reason shallowCopy is: nothing changes a stored
+// object, or any map it holds, once it is stored; every write stores a new
+// version, and a change of labels gives that version a new map.
+func (s *Store) shareLabels(info *kindInfo, obj api.Object) {
+	m := obj.Meta()
+	if len(m.Labels) == 0 {
+		return
+	}
+	if last := s.validLabels.last; maps.Equal(m.Labels, last) {
+		m.Labels = last
+		return
+	}
+	if tmpl := s.controllerTemplateLabels(info, m); tmpl != nil && maps.Equal(m.Labels, tmpl) {
+		m.Labels = tmpl
+	}
+}
+
+// controllerTemplateLabels returns the labels of the pod template of the
+// stored ReplicaSet or ReplicationController that is m's controller, or nil.
+func (s *Store) controllerTemplateLabels(info *kindInfo, m *api.ObjectMeta) map[string]string {
+	ref := api.GetControllerOf(m)
+	if info.kind != api.KindPod || ref == nil {
+		return nil
+	}
+	owner := infoFor(api.Kind(ref.Kind))
+	if owner == nil {
+		return nil
+	}
+	switch o := s.lookup(owner, m.Namespace, ref.Name).(type) {
+	case *api.ReplicaSet:
+		if o.Metadata.UID == ref.UID {
+			return o.Spec.Template.Metadata.Labels
+		}
+	case *api.ReplicationController:
+		if o.Metadata.UID == ref.UID && o.Spec.Template != nil {
+			return o.Spec.Template.Metadata.Labels
+		}
+	}
+	return nil
+}
 
 // statusMemo remembers the conditions, container statuses and start time of
 // the last pod status the store stored, and gives a pod status stored after

@@ -1,6 +1,7 @@
 package apistore
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -73,4 +74,42 @@ func TestEqualPodStatusesShareTheirParts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, got.(*api.Pod).Status.Conditions, 2, "a's list did not grow with d's binding")
 	assert.Len(t, d.Status.Conditions, 2)
+}
+
+// TestPodsShareTheirControllersTemplateLabels: when the creates of two
+// ReplicaSets' pods interleave, so that no create repeats the last one's
+// labels, each pod is still given its controller's template labels map. A
+// pod whose controller reference names an owner by a uid the store does not
+// hold, or whose labels differ from the template's, keeps its own map.
+func TestPodsShareTheirControllersTemplateLabels(t *testing.T) {
+	h := newHarness(t)
+	web := h.create(newRS("default", "web", 2, map[string]string{"app": "web"})).(*api.ReplicaSet)
+	db := h.create(newRS("default", "db", 2, map[string]string{"app": "db"})).(*api.ReplicaSet)
+	rc := h.create(newRC("default", "old", 1, map[string]string{"app": "old"})).(*api.ReplicationController)
+	owned := func(name string, owner *api.ObjectMeta, kind string, labels map[string]string) *api.Pod {
+		p := newPod("default", name, labels)
+		p.Metadata.OwnerReferences = []api.OwnerReference{api.NewControllerRef(owner, "apps/v1", kind)}
+		return h.create(p).(*api.Pod)
+	}
+	same := func(a, b map[string]string) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	for i, name := range []string{"web-1", "db-1", "web-2", "db-2"} {
+		rs := web
+		if i%2 == 1 {
+			rs = db
+		}
+		p := owned(name, &rs.Metadata, "ReplicaSet", map[string]string{"app": rs.Metadata.Name})
+		assert.True(t, same(p.Metadata.Labels, rs.Spec.Template.Metadata.Labels), "%s has its template's labels map", name)
+	}
+	p := owned("old-1", &rc.Metadata, "ReplicationController", map[string]string{"app": "old"})
+	assert.True(t, same(p.Metadata.Labels, rc.Spec.Template.Metadata.Labels), "a ReplicationController's template shares too")
+
+	stranger := web.Metadata
+	stranger.UID = "not-the-stored-one"
+	p = owned("web-3", &stranger, "ReplicaSet", map[string]string{"app": "web"})
+	assert.False(t, same(p.Metadata.Labels, web.Spec.Template.Metadata.Labels), "an owner of another uid is not the stored one")
+	p = owned("web-4", &web.Metadata, "ReplicaSet", map[string]string{"app": "web", "extra": "yes"})
+	assert.False(t, same(p.Metadata.Labels, web.Spec.Template.Metadata.Labels), "other labels keep a map of their own")
+	assert.Equal(t, map[string]string{"app": "web", "extra": "yes"}, p.Metadata.Labels)
 }

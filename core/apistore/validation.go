@@ -164,7 +164,7 @@ func validateObjectMeta(info *kindInfo, m *api.ObjectMeta, memo *labelsMemo) fie
 	if m.Generation < 0 {
 		errs = append(errs, invalid("metadata.generation", showInt(m.Generation), isNegativeErrorMsg))
 	}
-	errs = memo.validate(errs, &m.Labels, "metadata.labels")
+	errs = memo.validate(errs, m.Labels, "metadata.labels")
 	errs = validateAnnotations(errs, m.Annotations, "metadata.annotations")
 	errs = validateOwnerReferences(errs, m.OwnerReferences, "metadata.ownerReferences")
 	errs = validateFinalizers(errs, m.Finalizers, "metadata.finalizers")
@@ -254,31 +254,18 @@ func validateLabels(errs fieldErrors, m map[string]string, path string) fieldErr
 // every create repeats the last one's; sorting the keys to check them again
 // was a tenth of a run's allocations. Validity depends on the labels alone,
 // so the memo changes no answer, and it needs no place in snapshots.
-//
-// A create whose labels equal the remembered ones is also given the
-// remembered map itself, in place of its own copy: the pods of one
-// ReplicaSet then share one labels map in the store, where each had its own
-// (a map of two labels is 288 bytes; 2.8 MiB at 10,000 pods). That is safe
-// for the reason shallowCopy is: nothing changes a stored object, or any map
-// it holds, once it is stored; every write stores a new version, and a
-// change of labels gives that version a new map.
 type labelsMemo struct{ last map[string]string }
 
-// validate is validateLabels, skipped for the labels it last found valid,
-// which it then shares with *m.
-func (v *labelsMemo) validate(errs fieldErrors, m *map[string]string, path string) fieldErrors {
-	if len(*m) == 0 {
-		return errs
-	}
-	if maps.Equal(*m, v.last) {
-		*m = v.last
+// validate is validateLabels, skipped for the labels it last found valid.
+func (v *labelsMemo) validate(errs fieldErrors, m map[string]string, path string) fieldErrors {
+	if len(m) == 0 || maps.Equal(m, v.last) {
 		return errs
 	}
 	n := len(errs)
-	if errs = validateLabels(errs, *m, path); len(errs) == n {
-		// *m belongs to the store's own copy of the object, which nothing
+	if errs = validateLabels(errs, m, path); len(errs) == n {
+		// m belongs to the store's own copy of the object, which nothing
 		// changes once it is stored (and nothing uses if it is not).
-		v.last = *m
+		v.last = m
 	}
 	return errs
 }
