@@ -47,7 +47,7 @@ func (k *Kubelets) Crash(namespace, name string) error {
 	if err != nil {
 		return err
 	}
-	k.sch.After(0, k.name, eventCrash, actionData{key: api.Key(namespace, name), uid: p.uid})
+	k.sch.After(0, k.name, eventCrash, actionData{key: api.Key(namespace, name), uid: p.uid()})
 	return nil
 }
 
@@ -62,7 +62,7 @@ func (k *Kubelets) Evict(namespace, name string) error {
 	if err != nil {
 		return err
 	}
-	k.sch.After(0, k.name, eventEvict, actionData{key: api.Key(namespace, name), uid: p.uid})
+	k.sch.After(0, k.name, eventEvict, actionData{key: api.Key(namespace, name), uid: p.uid()})
 	return nil
 }
 
@@ -74,7 +74,7 @@ func (k *Kubelets) SetReady(namespace, name string, ready bool) error {
 	if err != nil {
 		return err
 	}
-	k.sch.After(0, k.name, eventSetReady, actionData{key: api.Key(namespace, name), uid: p.uid, ready: ready})
+	k.sch.After(0, k.name, eventSetReady, actionData{key: api.Key(namespace, name), uid: p.uid(), ready: ready})
 	return nil
 }
 
@@ -143,7 +143,7 @@ func (p *kpod) cannot(action PodAction) string {
 func (k *Kubelets) action(ctx *sim.Context, kind string, d actionData) sim.Report {
 	ref := sim.Ref{Kind: "pod", Namespace: namespaceOf(d.key), Name: keyName(d.key)}
 	p := k.pods.Read()[d.key]
-	if p == nil || p.uid != d.uid {
+	if p == nil || p.uid() != d.uid {
 		return sim.Report{Actor: k.name, Models: "syncPod", Touched: k.refs.Of(ref),
 			Summary: sim.Say(formNothingGone, ref.Name)}
 	}

@@ -55,7 +55,7 @@ func (p KubeletPod) String() string {
 }
 
 func (p *kpod) view() KubeletPod {
-	v := KubeletPod{Namespace: p.namespace, Name: p.name, Node: p.node, State: p.state,
+	v := KubeletPod{Namespace: p.namespace(), Name: p.name(), Node: p.node, State: p.state,
 		Phase: p.phase, Ready: p.running && p.ready, Restarts: p.restarts}
 	switch p.state {
 	case PodStarting, PodCrashed, PodStopping:
