@@ -312,12 +312,11 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 	// by another controller is skipped at once. The pod informer's owner
 	// index hands over exactly the pods that are not skipped, ours and the
 	// orphans, in the order a scan would meet them.
-	objs, _ := m.cfg.Pods.Indexer().ByIndexValues(PodOwnerIndex, rs.Metadata.UID, orphanIndexValue(ns))
-	for _, o := range objs {
+	_ = m.cfg.Pods.Indexer().EachByIndexValues(PodOwnerIndex, []string{rs.Metadata.UID, orphanIndexValue(ns)}, func(o api.Object) {
 		if pod := o.(*api.Pod); IsPodActive(pod) {
 			r.pods = append(r.pods, pod)
 		}
-	}
+	})
 	var intro sim.Sentence
 	switch add, del, ok := m.expectations.GetExpectations(r.key); {
 	case r.needsSync:

@@ -490,29 +490,41 @@ func removeSeq(seqs *[]uint64, seq uint64) {
 // ByIndexValues returns the objects indexed under any of values in the named
 // index, each once, in the order their keys entered the cache: what a scan
 // of the whole cache would find, in the order it would find them, without
-// the scan. The replication manager uses it to visit only the pods it could
-// own (its own and the orphans) instead of every pod of the namespace.
+// the scan. The Deployment controller uses it to visit only the pods its
+// ReplicaSets could own.
 func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, error) {
+	var out []api.Object
+	err := ix.EachByIndexValues(name, values, func(o api.Object) { out = append(out, o) })
+	if err == nil && out == nil {
+		out = []api.Object{}
+	}
+	return out, err
+}
+
+// EachByIndexValues calls fn with each object ByIndexValues would return, in
+// the same order, without building the list. The replication manager walks
+// its own pods and the orphans this way at every sync, and keeps only the
+// active ones: for a ReplicaSet of 10,000 pods the list was 160 KB, made
+// and dropped at each of its hundred syncs, a tenth of what the page's
+// 10,000-pod world allocated.
+func (ix *Indexer) EachByIndexValues(name string, values []string, fn func(api.Object)) error {
 	at, ok := ix.find(name)
 	if !ok {
-		return nil, errors.New("index with name " + name + " does not exist")
+		return errors.New("index with name " + name + " does not exist")
 	}
 	idx := ix.indices[at].values.Read()
 	var sets [][]uint64
-	total := 0
 	for _, v := range values {
 		if set := idx[v].Read(); len(set) > 0 {
 			sets = append(sets, set)
-			total += len(set)
 		}
 	}
-	switch len(sets) {
-	case 0:
-		return []api.Object{}, nil
-	case 1:
-		return ix.objects(sets[0]), nil
+	if len(sets) == 1 {
+		for _, seq := range sets[0] {
+			fn(ix.table.obj(seq))
+		}
+		return nil
 	}
-	out := make([]api.Object, 0, total)
 	// Merge the ordered seq lists; a key under two of the values appears
 	// once.
 	pos := make([]int, len(sets))
@@ -526,12 +538,12 @@ func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, e
 			}
 		}
 		if best < 0 {
-			return out, nil
+			return nil
 		}
 		seq := sets[best][pos[best]]
 		pos[best]++
 		if first || seq != last {
-			out = append(out, ix.table.obj(seq))
+			fn(ix.table.obj(seq))
 			last, first = seq, false
 		}
 	}

@@ -212,6 +212,9 @@ func TestFilteringHandler(t *testing.T) {
 	assert.Equal(t, "filtered out add of default/a", skipped.Summary.String())
 }
 
+// TestIndexerByIndexValuesMergesInCacheOrder: ByIndexValues and
+// EachByIndexValues visit the objects under any of the values, each once, in
+// the order a scan of the cache would.
 func TestIndexerByIndexValuesMergesInCacheOrder(t *testing.T) {
 	ix := NewIndexer()
 	require.NoError(t, ix.AddIndexer("controllerUID", func(obj api.Object, values []string) []string {
@@ -228,6 +231,11 @@ func TestIndexerByIndexValuesMergesInCacheOrder(t *testing.T) {
 	got, err := ix.ByIndexValues("controllerUID", "u1", "orphan")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "o1", "c", "o2"}, names(got), "as a scan of the cache would visit them")
+	got, _ = ix.ByIndexValues("controllerUID", "u1")
+	assert.Equal(t, []string{"a", "c"}, names(got), "one value's objects, in cache order")
+	var each []api.Object
+	require.NoError(t, ix.EachByIndexValues("controllerUID", []string{"u1", "orphan"}, func(o api.Object) { each = append(each, o) }))
+	assert.Equal(t, []string{"a", "o1", "c", "o2"}, names(each), "EachByIndexValues visits what ByIndexValues returns")
 	got, _ = ix.ByIndexValues("controllerUID", "u1", "u1")
 	assert.Equal(t, []string{"a", "c"}, names(got), "a key is returned once")
 	got, _ = ix.ByIndexValues("controllerUID", "nobody")
