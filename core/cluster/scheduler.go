@@ -122,12 +122,14 @@ type spod struct {
 	node string
 	// assumed: a binding to node is in flight (bindID).
 	assumed bool
-	bindID  uint64
 	// counted: the pod counts in bound[node].
 	counted bool
+	// queue is where the pod waits; the three small fields share a word,
+	// which makes the row 112 bytes where it was 128.
+	queue  queueState
+	bindID uint64
 
-	queue queueState
-	gen   uint64
+	gen uint64
 	// failures counts failed bindings, for the back-off; retrySeq is the retry
 	// timer while queue is qBackoff.
 	failures int
