@@ -11,11 +11,12 @@ import (
 // already holds in place of its own copy, when one is equal: the last one
 // labelsMemo found valid, or else, for a pod, the pod template's of the
 // controller that owns it. It runs before validation, which then finds the
-// shared map valid or not as it would the copy. The pods of one ReplicaSet then
-// share one labels map, where each had its own: a map of two labels is 288
-// bytes, 2.8 MiB at 10,000 pods. The template's map is what shares when the
-// creates of many ReplicaSets interleave, as a thousand ReplicaSets' slow
-// starts do.
+// shared map valid or not as it would the copy.
+//
+// The pods of one ReplicaSet then share one labels map, where each had its
+// own: a map of two labels is 288 bytes, 2.8 MiB at 10,000 pods. The
+// template's map is what they share when the creates of many ReplicaSets
+// interleave, as a thousand ReplicaSets' slow starts do.
 //
 // That is safe for the reason shallowCopy is: nothing changes a stored
 // object, or any map it holds, once it is stored; every write stores a new
