@@ -101,7 +101,7 @@ func (l *depList) own(e cow.Epoch, i int) *depChunk {
 // no room for one more: twice n, at least 4, and at most one more than
 // depChunkMax, where it splits. Most owners have a few dependents (a
 // thousand ReplicaSets of 10 replicas hold 10 each); a chunk made with room
-// for 33 from the start, 2 KiB, kept 1.3 MiB of empty room in that world.
+// for 33 from the start, 2 KiB, kept 1.1 MiB of empty room in that world.
 func chunkRoom(n int) int {
 	return min(max(2*n, 4), depChunkMax+1)
 }

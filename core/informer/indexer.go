@@ -493,12 +493,13 @@ func removeSeq(seqs *[]uint64, seq uint64) {
 // the scan. The Deployment controller uses it to visit only the pods its
 // ReplicaSets could own.
 func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, error) {
-	var out []api.Object
-	err := ix.EachByIndexValues(name, values, func(o api.Object) { out = append(out, o) })
-	if err == nil && out == nil {
-		out = []api.Object{}
+	sets, total, err := ix.seqSets(name, values)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	out := make([]api.Object, 0, total)
+	eachSeq(sets, func(seq uint64) { out = append(out, ix.table.obj(seq)) })
+	return out, nil
 }
 
 // EachByIndexValues calls fn with each object ByIndexValues would return, in
@@ -508,22 +509,39 @@ func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, e
 // and dropped at each of its hundred syncs, a tenth of what the page's
 // 10,000-pod world allocated.
 func (ix *Indexer) EachByIndexValues(name string, values []string, fn func(api.Object)) error {
+	sets, _, err := ix.seqSets(name, values)
+	if err != nil {
+		return err
+	}
+	eachSeq(sets, func(seq uint64) { fn(ix.table.obj(seq)) })
+	return nil
+}
+
+// seqSets returns the non-empty seq lists indexed under values in the named
+// index, and how many seqs they hold in all (a key under two values counts
+// twice: it is an upper bound).
+func (ix *Indexer) seqSets(name string, values []string) (sets [][]uint64, total int, err error) {
 	at, ok := ix.find(name)
 	if !ok {
-		return errors.New("index with name " + name + " does not exist")
+		return nil, 0, errors.New("index with name " + name + " does not exist")
 	}
 	idx := ix.indices[at].values.Read()
-	var sets [][]uint64
 	for _, v := range values {
 		if set := idx[v].Read(); len(set) > 0 {
 			sets = append(sets, set)
+			total += len(set)
 		}
 	}
+	return sets, total, nil
+}
+
+// eachSeq calls fn with every seq of the ordered lists, in order, each once.
+func eachSeq(sets [][]uint64, fn func(seq uint64)) {
 	if len(sets) == 1 {
 		for _, seq := range sets[0] {
-			fn(ix.table.obj(seq))
+			fn(seq)
 		}
-		return nil
+		return
 	}
 	// Merge the ordered seq lists; a key under two of the values appears
 	// once.
@@ -538,12 +556,12 @@ func (ix *Indexer) EachByIndexValues(name string, values []string, fn func(api.O
 			}
 		}
 		if best < 0 {
-			return nil
+			return
 		}
 		seq := sets[best][pos[best]]
 		pos[best]++
 		if first || seq != last {
-			fn(ix.table.obj(seq))
+			fn(seq)
 			last, first = seq, false
 		}
 	}
