@@ -11,8 +11,10 @@ import (
 
 // seekTargets are the steps BenchmarkSeek seeks to, in this order, in a run
 // of about 30,300 steps. They jump back and forth, so most seeks restore a
-// snapshot and replay up to 255 steps, and some of the replayed stretches
-// are the busiest of the run (pods created, scheduled and started at once).
+// snapshot and replay up to 2,047 steps (the world keeps fifteen snapshots,
+// 2,048 steps apart, within the default SnapshotBudget), and some of the
+// replayed stretches are the busiest of the run (pods created, scheduled and
+// started at once).
 var seekTargets = []uint64{
 	23413, 18759, 23871, 24242, 7129, 1253, 15213, 13675, 4041, 5591,
 	20143, 13535, 28636, 3695, 12061, 23845, 22240, 15477, 2228, 10052,

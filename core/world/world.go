@@ -55,19 +55,26 @@ type Config struct {
 	SnapshotEvery int
 
 	// SnapshotBudget bounds the memory the timeline's snapshots take, in
-	// objects snapshotted (default 50,000): a snapshot counts every object
+	// objects snapshotted (default 20,000): a snapshot counts every object
 	// in the API store at that step. When the snapshots outgrow it, every
 	// other one is dropped and the spacing doubles, so a long run of a
 	// large world keeps a bounded number of them. A negative value leaves
 	// them unbounded.
 	//
-	// The default trades seeks in large worlds for memory and speed. At
-	// 100,000, the page's 10,000-pod world peaked at 124 to 140 MiB of
-	// heap natively and took 5.7 to 5.9 s to stabilize as WebAssembly under
-	// node; at 50,000, 87 to 105 MiB and 5.1 to 5.3 s (the snapshots are
-	// most of what its collector marks). An average seek in BenchmarkSeek's
-	// 1,000-pod world went from 0.36 to 0.6 ms, the slowest staying at 6
-	// to 7 ms, far inside the page's 100 ms.
+	// The default trades seeks in large worlds for memory and speed, and
+	// the memory is what the speed comes from: the page caps the wasm heap
+	// (GOMEMLIMIT, to stay within the page's 128 MiB), so every MiB that
+	// snapshots keep live leaves the collector less room, and it runs more
+	// often. At 100,000, the page's 10,000-pod world peaked at 124 to 140
+	// MiB of heap natively and took 5.7 to 5.9 s to stabilize as
+	// WebAssembly under node. At 50,000 it peaked at 67 to 83 MiB and took
+	// a median of 3.40 s; at 20,000, 54 MiB and 3.12 s (six interleaved
+	// runs each), against 2.97 s with no snapshots at all. The price is paid
+	// in seeks of that world, which keeps two snapshots of its 10,000 pods
+	// instead of four: natively, eight seeks across its 300,000 steps took
+	// 94 ms on average where they took 40, and up to 208 ms where 81.
+	// BenchmarkSeek's 1,000-pod world, which keeps about fifteen, seeks in
+	// 1 ms on average, its slowest in 1.5 to 4 ms.
 	SnapshotBudget int
 }
 
@@ -75,7 +82,7 @@ type Config struct {
 const (
 	DefaultSeed           = 1
 	DefaultSnapshotEvery  = 256
-	DefaultSnapshotBudget = 50_000
+	DefaultSnapshotBudget = 20_000
 )
 
 func (c Config) withDefaults() Config {
