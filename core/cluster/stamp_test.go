@@ -3,9 +3,11 @@ package cluster
 import (
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -29,4 +31,25 @@ func TestStampsKeepTheirTimes(t *testing.T) {
 	}
 	assert.False(t, stamp{}.isSet(), "the zero stamp holds no time")
 	assert.True(t, stamp{}.time().IsZero(), "and reads as the zero time")
+}
+
+// TestConditionsKeepTheirStatusAndTime: a condition the kubelet keeps gives
+// back the status and the time it was given, for each of the three
+// statuses and for times a stamp must keep exactly; and the zero condition
+// reports nothing. The row that holds five of them stays within the size
+// class of 240 bytes the compact layout bought (a kubelet keeps one row per
+// pod it runs, and every snapshot's first change copies rows).
+func TestConditionsKeepTheirStatusAndTime(t *testing.T) {
+	for _, status := range []string{api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown} {
+		for _, tm := range []time.Time{{}, sim.Epoch.Add(1500*time.Millisecond + 7), time.Date(1969, time.December, 31, 23, 59, 59, 999_999_999, time.UTC)} {
+			c := condOf(status, tm)
+			assert.Equal(t, status, c.status.String())
+			assert.True(t, c.since().isSet(), "a condition given a time reports it, the zero time included")
+			assert.True(t, c.since().time() == tm, "%v came back as %v", tm, c.since().time())
+		}
+	}
+	assert.False(t, condState{}.since().isSet(), "the zero condition is not reported")
+	assert.Equal(t, api.ConditionUnknown, condStatusOf("Maybe").String(), "a status no writer in the model writes is kept as Unknown")
+	assert.Equal(t, uintptr(16), unsafe.Sizeof(condState{}))
+	assert.LessOrEqual(t, unsafe.Sizeof(kpod{}), uintptr(240))
 }
