@@ -226,8 +226,10 @@ func condStatusOf(status string) condStatus {
 	return condUnknown
 }
 
-// String returns the status as the API writes it.
-func (c condStatus) String() string {
+// text returns the status as the API writes it. (A function, not a
+// String method: a method would give the type a descriptor and a wrapper in
+// main.wasm for nothing that prints it.)
+func (c condStatus) text() string {
 	switch c {
 	case condTrue:
 		return api.ConditionTrue
@@ -1007,7 +1009,7 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 		if !c.since().isSet() {
 			continue
 		}
-		pc := api.PodCondition{Type: t, Status: c.status.String(), LastTransitionTime: api.NewTime(c.since().time())}
+		pc := api.PodCondition{Type: t, Status: c.status.text(), LastTransitionTime: api.NewTime(c.since().time())}
 		if (i == condReady || i == condContainersReady) && c.status != condTrue {
 			switch p.phase {
 			case api.PodFailed:

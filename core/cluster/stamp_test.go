@@ -43,13 +43,13 @@ func TestConditionsKeepTheirStatusAndTime(t *testing.T) {
 	for _, status := range []string{api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown} {
 		for _, tm := range []time.Time{{}, sim.Epoch.Add(1500*time.Millisecond + 7), time.Date(1969, time.December, 31, 23, 59, 59, 999_999_999, time.UTC)} {
 			c := condOf(status, tm)
-			assert.Equal(t, status, c.status.String())
+			assert.Equal(t, status, c.status.text())
 			assert.True(t, c.since().isSet(), "a condition given a time reports it, the zero time included")
 			assert.True(t, c.since().time() == tm, "%v came back as %v", tm, c.since().time())
 		}
 	}
 	assert.False(t, condState{}.since().isSet(), "the zero condition is not reported")
-	assert.Equal(t, api.ConditionUnknown, condStatusOf("Maybe").String(), "a status no writer in the model writes is kept as Unknown")
+	assert.Equal(t, api.ConditionUnknown, condStatusOf("Maybe").text(), "a status no writer in the model writes is kept as Unknown")
 	assert.Equal(t, uintptr(16), unsafe.Sizeof(condState{}))
 	assert.LessOrEqual(t, unsafe.Sizeof(kpod{}), uintptr(240))
 }
