@@ -19,8 +19,11 @@
 // recorded inputs and steps up to n, going back or forward alike (a jump
 // forward past a snapshot starts from it, rather than stepping through
 // everything in between); every replayed step must reproduce its recorded
-// hash, or the seek fails (ErrReplayDiverged). An input applied after
-// seeking back forks the timeline: the old future is dropped.
+// hash, or the seek fails (ErrReplayDiverged). A seek that replays a long
+// way keeps one more snapshot, a thousand steps before where it landed, so
+// that stepping back from there, or looking around, does not replay the
+// whole way again. An input applied after seeking back forks the timeline:
+// the old future is dropped.
 //
 // Snapshots stay small because objects are immutable once stored: every
 // component's snapshot shares the objects with the live state, and the API

@@ -34,6 +34,16 @@ type timeline struct {
 	// its step ran, before the inputs of that boundary.
 	snaps []timelineSnap
 
+	// landing is the snapshot the last long seek back took on its way,
+	// landingMargin steps before the step it landed on (see Seek), taken
+	// the same way as snaps; its snap is nil when there is none. It is not
+	// one of snaps: there is only ever one, which the next long seek
+	// replaces, so it counts against no budget.
+	landing timelineSnap
+	// landAt is the step at which the seek under way takes the landing
+	// snapshot, 0 when it takes none.
+	landAt uint64
+
 	// inputs are the recorded inputs, ascending by step (several may share a
 	// boundary, in the order they were applied); applied counts those applied
 	// to the current state.
@@ -107,13 +117,18 @@ func (t *timeline) thin() {
 	}
 }
 
-func (t *timeline) snapshot(w *World) {
+// mustSnapshot snapshots the world's kernel. Every component of a world
+// implements Snapshotter, so a failure is a wiring bug that tests catch.
+func mustSnapshot(w *World) *sim.Snapshot {
 	s, err := w.Kernel.Snapshot()
 	if err != nil {
-		// Every component of a world implements Snapshotter; a failure here is
-		// a wiring bug that tests catch.
 		panic(err)
 	}
+	return s
+}
+
+func (t *timeline) snapshot(w *World) {
+	s := mustSnapshot(w)
 	weight := snapWeight(w)
 	t.snaps = append(t.snaps, timelineSnap{step: w.Kernel.Steps(), snap: s, weight: weight})
 	t.weight += weight
@@ -141,6 +156,7 @@ func (t *timeline) stepped(w *World) {
 	if t.every > 0 && step%uint64(t.every) == 0 && t.lastSnapStep() < step {
 		t.snapshot(w)
 	}
+	t.land(w, step)
 	t.applyRecorded(w, step)
 }
 
@@ -167,6 +183,9 @@ func (t *timeline) truncateAfter(step uint64) {
 		t.weight -= t.snaps[len(t.snaps)-1].weight
 		t.snaps[len(t.snaps)-1] = timelineSnap{}
 		t.snaps = t.snaps[:len(t.snaps)-1]
+	}
+	if t.landing.step > step {
+		t.landing = timelineSnap{}
 	}
 	if uint64(t.hashes.len()) > step {
 		t.hashes.truncate(int(step))
@@ -202,18 +221,23 @@ var ErrReplayDiverged = errors.New("replay diverged from the recorded run")
 // first restores the nearest snapshot at or before n when there is one past
 // the current step, so that a long jump forward replays at most a snapshot
 // spacing of steps, as a jump back does, instead of every step in between.
+// A seek that steps a long way either way takes a landing snapshot shortly
+// before n (see landingMargin), so that the seeks around n that a learner
+// makes next start from there.
 func (w *World) Seek(n uint64) error {
 	t := &w.timeline
 	cur := w.Kernel.Steps()
+	defer func() { t.landAt = 0 }()
 	if n >= cur {
 		// A snapshot holds exactly the state that stepping from here would
 		// reach at its step (a run is deterministic, and every replay checks
 		// that against the recorded hashes), so restoring it only skips work.
-		if base := t.snaps[t.nearest(n)]; base.step > cur {
+		if base := t.base(n); base.step > cur {
 			if err := t.restore(w, base); err != nil {
 				return err
 			}
 		}
+		t.landBefore(w.Kernel.Steps(), n)
 		for w.Kernel.Steps() < n {
 			if _, ok := w.Step(); !ok {
 				return errors.New("seek: the world has nothing left to do after step " + strconv.FormatUint(w.Kernel.Steps(), 10))
@@ -224,9 +248,11 @@ func (w *World) Seek(n uint64) error {
 	}
 	t.replaying = true
 	defer func() { t.replaying = false }()
-	if err := t.restore(w, t.snaps[t.nearest(n)]); err != nil {
+	base := t.base(n)
+	if err := t.restore(w, base); err != nil {
 		return err
 	}
+	t.landBefore(base.step, n)
 	for w.Kernel.Steps() < n {
 		if _, ok := w.Kernel.Step(); !ok {
 			return errors.New("seek: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
@@ -236,9 +262,52 @@ func (w *World) Seek(n uint64) error {
 		if step <= uint64(t.hashes.len()) && !t.hashes.matches(int(step-1), w.Kernel.Hash()) {
 			return errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
 		}
+		t.land(w, step)
 		t.applyRecorded(w, step)
 	}
 	return nil
+}
+
+// landBefore arranges for a seek that goes from step from to step n to
+// take a landing snapshot on its way, if the way is long: a learner who
+// lands somewhere mostly looks around there next, a step or a few back,
+// and each of those seeks would otherwise replay the whole way again from
+// the same snapshot.
+func (t *timeline) landBefore(from, n uint64) {
+	if n-from > 2*landingMargin {
+		t.landAt = n - landingMargin
+	}
+}
+
+// land takes the landing snapshot if the seek under way arranged for one at
+// step, which has just run; like every snapshot, before the inputs of its
+// boundary.
+func (t *timeline) land(w *World, step uint64) {
+	if t.landAt != 0 && step == t.landAt {
+		t.landing = timelineSnap{step: step, snap: mustSnapshot(w)}
+		t.landAt = 0
+	}
+}
+
+// landingMargin is how many steps before its target a long seek takes its
+// landing snapshot; a seek that steps more than twice that takes one. Seeks
+// to the thousand steps before the target, and every seek past them, then
+// replay at most that far. In the page's 10,000-pod world, whose
+// snapshots end up 131,072 steps apart, stepping back from a seek to the
+// middle of its run took as long as the seek itself, a third to half a
+// second in Chromium, however many times the learner stepped; a world
+// whose snapshots are closer than twice the margin (the 1,000-pod world's
+// are 2,048 apart) never takes one.
+const landingMargin = 1024
+
+// base returns the snapshot a seek to step n starts from: the last taken at
+// or before n, the landing snapshot included.
+func (t *timeline) base(n uint64) timelineSnap {
+	b := t.snaps[t.nearest(n)]
+	if l := t.landing; l.snap != nil && l.step <= n && l.step > b.step {
+		return l
+	}
+	return b
 }
 
 // nearest returns the index of the last snapshot taken at or before step n

@@ -208,3 +208,80 @@ func TestInputAfterSeekForksTheTimeline(t *testing.T) {
 	require.Len(t, w.Inputs(), 1)
 	assert.True(t, strings.HasPrefix(w.Inputs()[0].Name, "create rs db"))
 }
+
+// TestALongSeekLandsBesideASnapshot: a seek that steps more than twice
+// landingMargin steps, back or forward, takes a snapshot landingMargin steps
+// before its target, on the recorded path and, like every snapshot, before
+// the inputs of its boundary; the seeks after it (a step back, a few
+// hundred back, forward again) start from there and replay exactly. A fork
+// before it drops it; a short seek takes none.
+func TestALongSeekLandsBesideASnapshot(t *testing.T) {
+	// Only the start's snapshot: every seek back replays from step 0. A pod
+	// is killed halfway through, so that an input has a boundary to land on.
+	w := newWorld(t, Config{Seed: 5, SnapshotEvery: -1})
+	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
+	steps := 0
+	_, err := w.RunUntil("the first 3000 steps", func(sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
+	require.NoError(t, err)
+	pods := owned(w, api.KindReplicaSet, "web")
+	require.NotEmpty(t, pods)
+	kill, zero := w.Kernel.Steps(), int64(0)
+	require.NoError(t, w.Do("kill pod/"+pods[0].Metadata.Name, func(w *World) error {
+		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: pods[0].Metadata.Name,
+			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		return nil
+	}))
+	_, err = w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	end, hash := w.Kernel.Steps(), w.Kernel.Hash()
+	require.Greater(t, end, kill+4*landingMargin, "the run is long enough for long seeks both ways")
+	tl := &w.timeline
+	require.True(t, tl.landing.snap == nil, "running forward takes no landing snapshot")
+
+	// Landing on the kill's boundary: a seek from there applies the kill
+	// once (twice would send a second delete, and the replay would diverge).
+	require.NoError(t, w.Seek(kill+landingMargin))
+	require.True(t, tl.landing.snap != nil)
+	require.Equal(t, kill, tl.landing.step)
+	for _, n := range []uint64{kill, kill + 1, kill + 700} {
+		assert.Equal(t, kill, tl.base(n).step)
+		require.NoError(t, w.Seek(n), "seek %d from the snapshot on the input's boundary", n)
+	}
+
+	// Forward a long way, to the end: a landing snapshot too.
+	require.NoError(t, w.Seek(end))
+	assert.Equal(t, hash, w.Kernel.Hash())
+	assert.Equal(t, end-landingMargin, tl.landing.step, "a long seek forward lands beside a snapshot")
+
+	// Back a long way, to before that one.
+	target := end - 1500
+	require.NoError(t, w.Seek(target))
+	assert.Equal(t, target-landingMargin, tl.landing.step)
+	landed := tl.landing
+	for _, n := range []uint64{target - 1, target - 500, landed.step, target + 5} {
+		assert.Equal(t, landed.step, tl.base(n).step, "a seek to %d starts from the landing snapshot", n)
+		require.NoError(t, w.Seek(n), "seek %d", n)
+		assert.Equal(t, n, w.Kernel.Steps())
+		assert.Same(t, landed.snap, tl.landing.snap, "a short seek leaves the landing snapshot as it was")
+	}
+	assert.Zero(t, tl.base(landed.step-1).step, "before it, seeks start from the start's snapshot again")
+	require.NoError(t, w.Seek(end))
+	assert.Equal(t, hash, w.Kernel.Hash(), "the run replays to the same end")
+	assert.Same(t, landed.snap, tl.landing.snap, "stepping 1,495 steps forward is not long")
+
+	// A seek back that replays 2*landingMargin steps is not long either.
+	early := uint64(2 * landingMargin)
+	require.NoError(t, w.Seek(early))
+	assert.Same(t, landed.snap, tl.landing.snap)
+
+	// A fork before the landing snapshot leaves it on a future that is gone:
+	// the seek to the fork is short (it replays from the start), so the
+	// landing snapshot is still the one after it until the input.
+	require.NoError(t, w.Seek(early))
+	require.Greater(t, tl.landing.step, early)
+	createRS(t, w, replicaSet("db", 1, map[string]string{"app": "db"}))
+	assert.True(t, tl.landing.snap == nil, "a fork before it drops it")
+	_, err = w.Stabilize(sim.Limits{})
+	require.NoError(t, err)
+	assert.Len(t, owned(w, api.KindReplicaSet, "db"), 1)
+}
