@@ -294,7 +294,7 @@ func (t *timeline) land(w *World, step uint64) {
 // to the thousand steps before the target, and every seek past them, then
 // replay at most that far. In the page's 10,000-pod world, whose
 // snapshots end up 131,072 steps apart, stepping back from a seek into its
-// run took as long as the seek itself, 0.3 to 0.7 s in Chromium, however
+// run replayed as far as the seek itself, up to 0.7 s in Chromium, however
 // many times the learner stepped, and now takes 6 to 11 ms. A world whose
 // snapshots are closer than twice the margin (the 1,000-pod world's are
 // 2,048 apart) never takes one.

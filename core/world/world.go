@@ -73,7 +73,7 @@ type Config struct {
 	// in seeks of that world, which keeps two snapshots of its 10,000 pods
 	// instead of four: natively, eight seeks across its 300,000 steps took
 	// 94 ms on average where they took 40, and up to 208 ms where 81; in
-	// Chromium, a jump across it takes up to 0.56 s where it took 0.26.
+	// Chromium, a jump into its run takes up to 0.56 s where it took 0.24.
 	// The seeks a learner makes next, around where a jump landed, start
 	// from the snapshot it left there (see World.Seek) and take 6 to 11 ms.
 	// BenchmarkSeek's 1,000-pod world, which keeps about fifteen, seeks in
