@@ -275,6 +275,64 @@ func BenchmarkBrowserSeek(b *testing.B) {
 	})
 }
 
+// BenchmarkBrowserSeekLarge measures time travel in the page's largest
+// world, where the timeline keeps only a few snapshots (core/world's
+// SnapshotBudget): a 10,000-pod ReplicaSet run to rest (about 300,000
+// steps), then the seeks a learner makes there, each timed in the page. It
+// steps back three times from the end, then, twice, jumps into the run and
+// steps back from where it landed. "first-step-back-ms" is the first step
+// back from the end, which replays from the last snapshot; "jump-ms" the
+// slowest jump; "step-back-ms" the slowest seek made after a jump or a step
+// back, which starts from the landing snapshot the seek before it left
+// (World.Seek); "wasm-MiB" the engine's wasm memory at the end. No budget
+// judges them: DESIGN.md's seek budget is BrowserSeek's 1,000-pod world.
+func BenchmarkBrowserSeekLarge(b *testing.B) {
+	p := openPage(b, "")
+	p.waitEngine()
+	recorded := evalLong[int](p, 5*time.Minute, `(async () => {
+		const e = window.__rlab.engine;
+		await e.call("run", {line: "create rs huge --replicas=10000 --selector=app=huge"});
+		await e.stabilize({chunk: 50000});
+		const v = await e.call("view", {agenda: -1, steps: -1, pods: -1, entries: -1});
+		return v.recordedSteps;
+	})()`)
+	type seek struct {
+		step int
+		jump bool // a jump into the run, rather than a look around where the last seek landed
+	}
+	seeks := []seek{{recorded - 1, true}, {recorded - 2, false}, {recorded - 3, false},
+		{recorded / 2, true}, {recorded/2 - 1, false}, {recorded/2 - 50, false},
+		{recorded * 4 / 5, true}, {recorded*4/5 - 1, false}, {recorded*4/5 - 2, false}}
+	steps := make([]int, len(seeks))
+	for i, s := range seeks {
+		steps[i] = s.step
+	}
+	ms := evalLong[[]float64](p, 5*time.Minute, fmt.Sprintf(`(async () => {
+		const ms = [];
+		for (const step of %s) {
+			const t0 = performance.now();
+			await window.__rlab.engine.call("seek", {step});
+			ms.push(performance.now() - t0);
+		}
+		return ms;
+	})()`, mustJSON(steps)))
+	var jumps, around []float64
+	for i, s := range seeks {
+		b.Logf("seek to %d of %d: %.1f ms", s.step, recorded, ms[i])
+		if s.jump {
+			jumps = append(jumps, ms[i])
+		} else {
+			around = append(around, ms[i])
+		}
+	}
+	report(b, map[string]float64{
+		"first-step-back-ms": ms[0],
+		"jump-ms":            slices.Max(jumps),
+		"step-back-ms":       slices.Max(around),
+		"wasm-MiB":           eval[float64](p, `window.__rlab.engine.memoryBytes`) / (1 << 20),
+	})
+}
+
 // BenchmarkBrowserResponsive measures whether the page stays responsive
 // while the engine works hard: with a 10,000-pod ReplicaSet stabilizing
 // through the page's #stabilize, it sends 20 real mouse clicks, 150 ms apart,
