@@ -255,15 +255,7 @@ func BenchmarkBrowserSeek(b *testing.B) {
 	for i := range targets {
 		targets[i] = rng.IntN(recorded + 1)
 	}
-	ms := evalLong[[]float64](p, 5*time.Minute, fmt.Sprintf(`(async () => {
-		const ms = [];
-		for (const step of %s) {
-			const t0 = performance.now();
-			await window.__rlab.engine.call("seek", {step});
-			ms.push(performance.now() - t0);
-		}
-		return ms;
-	})()`, mustJSON(targets)))
+	ms := timeSeeks(p, targets)
 	mem := eval[float64](p, `window.__rlab.engine.memoryBytes`)
 	for i, step := range targets {
 		b.Logf("seek to %d: %.1f ms", step, ms[i])
@@ -273,6 +265,20 @@ func BenchmarkBrowserSeek(b *testing.B) {
 		"seek-median-ms": median(ms),
 		"wasm-MiB":       mem / (1 << 20),
 	})
+}
+
+// timeSeeks seeks the page's engine to each of steps in turn, as the page
+// does, and returns how long each took, timed in the page.
+func timeSeeks(p *page, steps []int) []float64 {
+	return evalLong[[]float64](p, 5*time.Minute, fmt.Sprintf(`(async () => {
+		const ms = [];
+		for (const step of %s) {
+			const t0 = performance.now();
+			await window.__rlab.engine.call("seek", {step});
+			ms.push(performance.now() - t0);
+		}
+		return ms;
+	})()`, mustJSON(steps)))
 }
 
 // BenchmarkBrowserSeekLarge measures time travel in the page's largest
@@ -307,15 +313,7 @@ func BenchmarkBrowserSeekLarge(b *testing.B) {
 	for i, s := range seeks {
 		steps[i] = s.step
 	}
-	ms := evalLong[[]float64](p, 5*time.Minute, fmt.Sprintf(`(async () => {
-		const ms = [];
-		for (const step of %s) {
-			const t0 = performance.now();
-			await window.__rlab.engine.call("seek", {step});
-			ms.push(performance.now() - t0);
-		}
-		return ms;
-	})()`, mustJSON(steps)))
+	ms := timeSeeks(p, steps)
 	var jumps, around []float64
 	for i, s := range seeks {
 		b.Logf("seek to %d of %d: %.1f ms", s.step, recorded, ms[i])
