@@ -152,6 +152,55 @@ func TestInterveningInThePastForks(t *testing.T) {
 	assert.Equal(t, want.View, q.state().View, "the share link's view")
 }
 
+// TestTheTimelineSaysWhichStepsItNoLongerKeeps: a run longer than the
+// engine keeps (its newest 50,000 steps) can still be sought to its start,
+// and there the timeline says why it lists no step: it begins with a note
+// that the steps before the oldest kept ran but are no longer listed, shown
+// where the present would be, and offers no earlier steps. Sought to a step
+// the timeline lists, the note says the same without placing the learner
+// before it; at the end, the timeline is the run's newest steps again.
+func TestTheTimelineSaysWhichStepsItNoLongerKeeps(t *testing.T) {
+	p := openPage(t, "")
+	p.command("create rs big --replicas=2000 --selector=app=big")
+	p.stabilize()
+	_, end := p.stepCount()
+	require.Greater(t, end, 55_000, "the run is longer than the engine keeps")
+
+	eval[any](p, `document.getElementById("scrubber").focus(), null`)
+	p.press(kb.Home)
+	p.waitFor("the seek to step 0", runTimeout, stepIs(0))
+	p.press(kb.ArrowRight)
+	p.waitFor("the seek to step 1", runTimeout, stepIs(1))
+	p.waitSettled()
+	p.viewShot("before-the-kept-steps")
+	const gap = "#timeline li.gap:first-child"
+	require.True(t, p.exists(gap), "the timeline does not begin with the note")
+	note := p.text(gap)
+	assert.Contains(t, note, "You are at a step from before the ones listed here")
+	assert.Contains(t, note, "no longer listed")
+	kept := eval[int](p, `Number(document.querySelector("#timeline li[data-step]").dataset.step)`)
+	assert.Contains(t, note, fmt.Sprintf("the steps before step %d ran", kept-p.base()))
+	assert.GreaterOrEqual(t, end-kept+1, 50_000, "the engine keeps at least its newest 50,000 steps")
+	assert.False(t, p.exists("#timeline li.current"), "no listed step is the present")
+	assert.True(t, eval[bool](p, `document.getElementById("timeline-earlier").hidden`), "Show earlier steps is offered")
+	assert.Zero(t, eval[float64](p, `document.getElementById("timeline").scrollTop`), "the note is not scrolled into view")
+
+	// Sought among the kept steps, the note only says they are the oldest.
+	eval[any](p, fmt.Sprintf(`(() => { const s = document.getElementById("scrubber"); s.value = "%d"; s.dispatchEvent(new Event("change")); })()`, kept+3))
+	p.waitFor("the seek into the kept steps", runTimeout, stepIs(kept+3))
+	p.waitSettled()
+	note = p.text(gap)
+	assert.True(t, strings.HasPrefix(note, fmt.Sprintf("The steps before step %d ran but are no longer listed", kept-p.base())), note)
+	assert.Equal(t, kept+3, eval[int](p, `Number(document.querySelector("#timeline li.current").dataset.step)`))
+	assert.True(t, eval[bool](p, `document.getElementById("timeline-earlier").hidden`), "Show earlier steps is offered")
+
+	p.press(kb.End)
+	p.waitFor("the seek to the end", runTimeout, stepIs(end))
+	p.waitSettled()
+	assert.False(t, p.exists("#timeline li.gap"), "the note stays at the end of the run")
+	assert.False(t, eval[bool](p, `document.getElementById("timeline-earlier").hidden`), "Show earlier steps is not offered at the end")
+}
+
 // TestStabilizeSpendsLittleOfItsRunOnPictures proves that what the page
 // shows while Stabilize runs costs the run little. Between chunks of steps
 // the page fetches a view of the world and draws it, and in a large world a

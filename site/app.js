@@ -54,14 +54,16 @@ import {formatNumber, i18n, locales, rememberLocale, t, tParts, translateStatic}
  */
 const hooks = /** @type {typeof globalThis & TestHooks} */ (globalThis);
 
-// earlierSteps prepends up to 200 older steps to the timeline.
+// earlierSteps prepends up to 200 older steps to the timeline, as many of
+// them as the engine still keeps (state.keptFrom).
 function earlierSteps() {
 	return act(async () => {
 		const first = state.tl.find((e) => e.step);
-		if (!first || first.n <= 1) {
+		if (!first || first.n <= Math.max(1, state.keptFrom)) {
 			return;
 		}
 		const res = await call("steps", {from: Math.max(1, first.n - 200), to: first.n - 1});
+		state.keptFrom = res.keptFrom || 0;
 		state.tl.unshift(...(res.steps || []).map((s) => ({n: s.n, step: s})));
 		scheduleRender();
 	}, {control: els.timelineEarlier});

@@ -593,6 +593,7 @@
  * @property {boolean} [idle]
  * @property {string} [limit]
  * @property {Sync | null} [sync]
+ * @property {number} [keptFrom]
  */
 
 /**
@@ -686,6 +687,7 @@
  * @property {boolean} [idle]
  * @property {string} [limit]
  * @property {Sync | null} [sync]
+ * @property {number} [keptFrom]
  */
 
 /**

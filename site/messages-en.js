@@ -230,6 +230,8 @@ export const messages = {
 	"timeline.forkedDropped": "timeline forked at {step}: the {steps} after it were dropped",
 	"timeline.forkedReplaced": "timeline forked at {step}: your input replaced the {steps} after it",
 	"timeline.setupStep": "setup {n}",
+	"timeline.notKept": "The steps before {step} ran but are no longer listed: the page keeps only the newest steps of a long run. The timeline scrubber still goes back to them, and the world is drawn as it was there.",
+	"timeline.notKeptHere": "You are at a step from before the ones listed here: the steps before {step} ran but are no longer listed, as the page keeps only the newest steps of a long run. The world is drawn as it was at this step.",
 	"timeline.now": " ◀ now",
 
 	// --- Notes on what a run came to (#sync-note), the queue of actions ----------

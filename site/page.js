@@ -200,6 +200,8 @@ const parts = /** @type {Parts} */ (/** @type {unknown} */ ({console: null, less
  * @property {import("./bridge-types.js").Step} [step]
  * @property {number} [fork]
  * @property {number} [dropped]
+ * @property {number} [gap]
+ * @property {boolean} [here]
  * @property {TimelineItem | null} [li]
  * @property {number} [base]
  */
@@ -285,6 +287,14 @@ const state = {
 	// fork: N} for "timeline forked at step N", sorted by n.
 	/** @type {TimelineEntry[]} */
 	tl: [],
+	// keptFrom is the oldest step the engine still lists, once a long run
+	// made it drop the steps before it (StepsResult.keptFrom), else 0. The
+	// timeline then begins with a note that says so ({n: N - 0.5, gap: N},
+	// kept in gapEntry so that its item is drawn once), and offers no
+	// earlier steps.
+	keptFrom: 0,
+	/** @type {TimelineEntry | null} */
+	gapEntry: null,
 	// base is the step at which the learner took over the world on show:
 	// the steps up to it are the world's setup (nodes registering,
 	// informers listing, a lesson's setup script), its history rather

@@ -205,8 +205,11 @@ async function seekTo(n) {
 	await call("seek", {step: target});
 	await refresh();
 	setSyncNote("");
-	// Keep the timeline around the present when the learner jumps far.
-	if (target > 0 && !state.tl.some((e) => e.n === target)) {
+	// Keep the timeline around the present when the learner jumps far,
+	// unless the present is one of the steps no longer kept and the
+	// timeline already begins with the oldest kept step.
+	const before = target < state.keptFrom && state.tl.find((e) => e.step)?.n === state.keptFrom;
+	if (target > 0 && !before && !state.tl.some((e) => e.n === target)) {
 		const forks = state.tl.filter((e) => e.fork !== undefined);
 		await fillTimeline(target);
 		restoreForks(forks);

@@ -110,7 +110,13 @@ async function fillTimeline(around) {
 	}
 	const center = around === undefined ? rec : around;
 	const from = Math.max(1, Math.min(center - Math.floor(timelineCap / 2), rec - timelineCap + 1));
-	const res = await call("steps", {from, to: Math.min(rec, from + timelineCap - 1)});
+	let res = await call("steps", {from, to: Math.min(rec, from + timelineCap - 1)});
+	state.keptFrom = res.keptFrom || 0;
+	if (state.keptFrom > from) {
+		// The steps around a step the engine no longer keeps: its oldest
+		// kept steps, after the note that says why the rest are missing.
+		res = await call("steps", {from: state.keptFrom, to: Math.min(rec, state.keptFrom + timelineCap - 1)});
+	}
 	// Keep the items of steps the timeline already shows (no redraw),
 	// and replace the list in one go, so it is never seen empty.
 	const known = new Map(state.tl.filter((e) => e.step).map((e) => [e.n, e]));
@@ -125,6 +131,14 @@ async function fillTimeline(around) {
  * @returns {TimelineItem}
  */
 function timelineItem(entry) {
+	if (entry.gap !== undefined) {
+		/** @type {TimelineItem} */
+		const li = h("li", {class: "gap"}, entry.here
+			? t("timeline.notKeptHere", {step: stepName(entry.gap)})
+			: t("timeline.notKept", {step: stepName(entry.gap)}));
+		li._entry = entry;
+		return li;
+	}
 	if (entry.fork !== undefined) {
 		// A fork's entry always counts the steps it dropped (noteFork).
 		const dropped = /** @type {number} */ (entry.dropped);
@@ -179,7 +193,7 @@ function renderTimeline() {
 	// steps are drawn: a run replaces hundreds of steps a chunk, and
 	// drawing them all a few times a second made Stabilize three times
 	// slower. The whole timeline is drawn when the run ends.
-	const entries = state.busy || state.playing ? state.tl.slice(-busyTimelineItems) : state.tl;
+	const entries = state.busy || state.playing ? state.tl.slice(-busyTimelineItems) : withGap(state.tl);
 	const want = new Set(entries);
 	for (const li of /** @type {TimelineItem[]} */ ([...ol.children])) {
 		if (!li._entry || !want.has(li._entry)) {
@@ -228,11 +242,38 @@ function renderTimeline() {
 		}
 	}
 	const first = entries.find((e) => e.step);
-	els.timelineEarlier.hidden = !first || first.n <= 1;
-	if (current && (added || state.lastCurrent !== present)) {
-		scrollTimelineTo(current);
+	els.timelineEarlier.hidden = !first || first.n <= Math.max(1, state.keptFrom);
+	// A present from before the steps listed has no item: the note that
+	// says why stands for it.
+	const gap = entries[0]?.here ? entries[0].li : null;
+	const shown = current || gap;
+	if (shown && (added || state.lastCurrent !== present)) {
+		scrollTimelineTo(shown);
 	}
 	state.lastCurrent = present;
+}
+
+// withGap returns the entries to draw: tl, after the note that the steps
+// before it are no longer kept when tl begins with the oldest kept step.
+// The note is drawn anew when it names other steps: the present moved
+// to the other side of it, or a world loaded anew named its steps anew.
+/**
+ * @param {TimelineEntry[]} tl
+ * @returns {TimelineEntry[]}
+ */
+function withGap(tl) {
+	const first = tl.find((e) => e.step);
+	const kept = state.keptFrom;
+	if (kept <= 1 || !first || first.n !== kept) {
+		return tl;
+	}
+	const here = (state.view ? state.view.step : 0) < kept;
+	const g = state.gapEntry;
+	if (!g || g.gap !== kept || g.base !== state.base || g.here !== here) {
+		g?.li?.remove();
+		state.gapEntry = {n: kept - 0.5, gap: kept, base: state.base, here};
+	}
+	return [/** @type {TimelineEntry} */ (state.gapEntry), ...tl];
 }
 
 // scrollTimelineTo brings the present step into the timeline's view, in

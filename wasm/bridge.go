@@ -176,6 +176,12 @@ type StepsResult struct {
 	Limit string `json:"limit,omitempty"`
 	// Sync is the sync that ended, for untilSync.
 	Sync *Sync `json:"sync,omitempty"`
+	// KeptFrom is the oldest step the session still lists, once steps
+	// before it ran but are no longer kept (a long run keeps only its
+	// newest 50,000: see script.Session.Steps); 0 while every step from
+	// the first is kept. Steps before it are listed by no call, but the
+	// world can still be sought to them.
+	KeptFrom uint64 `json:"keptFrom,omitempty"`
 }
 
 // LoadArgs: a sandbox (Lesson empty), or a lesson by ID ("02-a-pod-dies").
@@ -767,6 +773,15 @@ func (e *engine) logRange(from, to uint64) (log *sim.StepLog, i, j int) {
 	return log, i, max(i, j)
 }
 
+// keptFrom is StepsResult.KeptFrom of log: the number of its oldest step
+// when the steps before it were dropped, or 0.
+func keptFrom(log *sim.StepLog) uint64 {
+	if log.Len() == 0 || log.N(0) <= 1 {
+		return 0
+	}
+	return log.N(0)
+}
+
 // progress describes what happened since the world w0 was at step n0: the
 // steps run since (all of the new world's, if the world was rebuilt), of
 // which it lists the newest list (at most maxReturnedSteps).
@@ -777,7 +792,7 @@ func (e *engine) progress(w0 *world.World, n0 uint64, list int) StepsResult {
 	}
 	now := w.Kernel.Steps()
 	log, i, j := e.logRange(n0+1, now)
-	res := StepsResult{Ran: j - i, Step: now, AtRest: !w.Kernel.Busy()}
+	res := StepsResult{Ran: j - i, Step: now, AtRest: !w.Kernel.Busy(), KeptFrom: keptFrom(log)}
 	if j-i > list {
 		i, res.Truncated = j-list, true
 	}
@@ -1106,7 +1121,7 @@ func (b *Bridge) Steps(a StepsArgs) (*StepsResult, error) {
 		to = rec
 	}
 	log, i, j := e.logRange(from, to)
-	res := &StepsResult{Ran: j - i, Step: w.Kernel.Steps(), AtRest: !w.Kernel.Busy()}
+	res := &StepsResult{Ran: j - i, Step: w.Kernel.Steps(), AtRest: !w.Kernel.Busy(), KeptFrom: keptFrom(log)}
 	if j-i > maxReturnedSteps {
 		j, res.Truncated = i+maxReturnedSteps, true
 	}

@@ -1044,3 +1044,36 @@ func TestBridgeFunctionsSaysWhatTheRealCodeDid(t *testing.T) {
 	}
 	assert.Equal(t, "handleWatch", res.Functions[2].Source.Func)
 }
+
+// TestBridgeSaysWhichStepsItNoLongerKeeps: a run longer than the session
+// keeps (50,000 steps) drops its oldest steps, and every stepping answer
+// says where the kept ones begin, so the page can say why the timeline
+// holds no steps before it; the world can still be sought there.
+func TestBridgeSaysWhichStepsItNoLongerKeeps(t *testing.T) {
+	b := newSandbox(t, 1)
+	short := callOp[StepsResult](t, b, "steps", nil)
+	assert.Zero(t, short.KeptFrom, "a short world keeps its first step")
+
+	run(t, b, "create rs big --replicas=2000 --selector=app=big")
+	var res StepsResult
+	for !res.AtRest {
+		res = callOp[StepsResult](t, b, "stabilize", StabilizeArgs{MaxSteps: 20_000, Steps: 1})
+	}
+	require.Greater(t, res.Step, uint64(55_000), "the run is longer than what is kept")
+	kept := res.KeptFrom
+	require.Greater(t, kept, uint64(1), "the run's answer says steps were dropped")
+	assert.GreaterOrEqual(t, res.Step-kept+1, uint64(50_000), "at least 50,000 steps are kept")
+
+	all := callOp[StepsResult](t, b, "steps", StepsArgs{From: 1, To: kept + 2})
+	assert.Equal(t, kept, all.KeptFrom)
+	require.Len(t, all.Steps, 3, "only the kept steps of the range are listed")
+	assert.Equal(t, kept, all.Steps[0].N)
+	before := callOp[StepsResult](t, b, "steps", StepsArgs{From: 1, To: kept - 1})
+	assert.Empty(t, before.Steps)
+	assert.Equal(t, kept, before.KeptFrom)
+
+	// The world still goes back to a step no longer listed.
+	at := callOp[SeekResult](t, b, "seek", SeekArgs{Step: 10})
+	assert.Equal(t, uint64(10), at.Step)
+	assert.Equal(t, kept, callOp[StepsResult](t, b, "steps", StepsArgs{From: 5, To: 15}).KeptFrom)
+}
