@@ -106,6 +106,7 @@ async function fillTimeline(around) {
 	const rec = state.view ? state.view.recordedSteps : 0;
 	if (!rec) {
 		state.tl = [];
+		state.keptFrom = 0;
 		return;
 	}
 	const center = around === undefined ? rec : around;

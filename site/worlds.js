@@ -28,7 +28,6 @@ async function loadSandbox(seed, start = "sandbox") {
 	state.view = null;
 	parts.news.forget();
 	state.tl = [];
-	state.keptFrom = 0;
 	setSyncNote("");
 	for (const line of sandboxStarts[start] || sandboxStarts.sandbox) {
 		await parts.console.exec(line);

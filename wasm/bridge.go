@@ -178,7 +178,7 @@ type StepsResult struct {
 	Sync *Sync `json:"sync,omitempty"`
 	// KeptFrom is the oldest step the session still lists, once steps
 	// before it ran but are no longer kept (a long run keeps only its
-	// newest 50,000: see script.Session.Steps); 0 while every step from
+	// newest 50,000 or a few more: see script.Session.Steps); 0 while every step from
 	// the first is kept. Steps before it are listed by no call, but the
 	// world can still be sought to them.
 	KeptFrom uint64 `json:"keptFrom,omitempty"`
