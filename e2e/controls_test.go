@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,7 +173,7 @@ func TestTheTimelineSaysWhichStepsItNoLongerKeeps(t *testing.T) {
 	p.press(kb.ArrowRight)
 	p.waitFor("the seek to step 1", runTimeout, stepIs(1))
 	p.waitSettled()
-	p.viewShot("before-the-kept-steps")
+	p.saveShot("before-the-kept-steps", chromedp.Screenshot("section.timeline-panel"))
 	const gap = "#timeline li.gap:first-child"
 	require.True(t, p.exists(gap), "the timeline does not begin with the note")
 	note := p.text(gap)
@@ -189,6 +190,7 @@ func TestTheTimelineSaysWhichStepsItNoLongerKeeps(t *testing.T) {
 	eval[any](p, fmt.Sprintf(`(() => { const s = document.getElementById("scrubber"); s.value = "%d"; s.dispatchEvent(new Event("change")); })()`, kept+3))
 	p.waitFor("the seek into the kept steps", runTimeout, stepIs(kept+3))
 	p.waitSettled()
+	p.saveShot("among-the-kept-steps", chromedp.Screenshot("section.timeline-panel"))
 	note = p.text(gap)
 	assert.True(t, strings.HasPrefix(note, fmt.Sprintf("The steps before step %d ran but are no longer listed", kept-p.base())), note)
 	assert.Equal(t, kept+3, eval[int](p, `Number(document.querySelector("#timeline li.current").dataset.step)`))
