@@ -53,6 +53,20 @@ type agenda struct {
 	// foreground counts the pending events that are neither Background nor
 	// cancelled: the work that keeps Stabilize running.
 	foreground int
+
+	// peeked is where the event the last peek returned is, while nothing
+	// has changed the agenda since (peekedOK): a run looks at the next
+	// event before it takes it, and pop then takes that one without
+	// looking for the earliest again.
+	peeked   peekedSlot
+	peekedOK bool
+}
+
+// peekedSlot is an event's place: its slab index and where its slot is (a
+// lane's index, or -1 for the heap's top).
+type peekedSlot struct {
+	idx  int32
+	from int
 }
 
 // laneCount is how many delays have a lane: enough for the delays a world
@@ -111,6 +125,7 @@ func eventLess(a, b *Event) bool {
 
 // push adds an event scheduled delay from now.
 func (a *agenda) push(ev Event, delay time.Duration) {
+	a.peekedOK = false
 	var idx int32
 	if n := len(a.free); n > 0 {
 		idx = a.free[n-1]
@@ -185,6 +200,7 @@ func (a *agenda) peek() (Event, bool) {
 			return Event{}, false
 		}
 		if ev := &a.events[s.idx]; !ev.cancelled {
+			a.peeked, a.peekedOK = peekedSlot{s.idx, from}, true
 			return *ev, true
 		}
 		a.remove(s.idx, from)
@@ -194,11 +210,17 @@ func (a *agenda) peek() (Event, bool) {
 // pop removes and returns the earliest event that has not been cancelled.
 func (a *agenda) pop() (Event, bool) {
 	for {
-		s, from := a.front()
-		if s == nil {
-			return Event{}, false
+		var idx int32
+		var from int
+		if a.peekedOK {
+			idx, from = a.peeked.idx, a.peeked.from
+		} else {
+			s, f := a.front()
+			if s == nil {
+				return Event{}, false
+			}
+			idx, from = s.idx, f
 		}
-		idx := s.idx
 		ev := a.events[idx]
 		a.remove(idx, from)
 		if ev.cancelled {
@@ -214,6 +236,7 @@ func (a *agenda) pop() (Event, bool) {
 // remove drops the earliest slot of the heap (from -1) or of lane from, and
 // frees its event's place in the slab.
 func (a *agenda) remove(idx int32, from int) {
+	a.peekedOK = false
 	a.events[idx] = Event{} // drop the reference to Data for the garbage collector
 	a.free = append(a.free, idx)
 	if from >= 0 {
@@ -320,6 +343,7 @@ func (a *agenda) sorted() []Event {
 // find room in a slab as large as the run ever needed. Slots past the end of
 // the slab are kept zero, so that they keep no Data alive.
 func (a *agenda) restoreFrom(s *agenda) {
+	a.peekedOK = false
 	clear(a.events)
 	a.heap = append(a.heap[:0], s.heap...)
 	for i := range a.lanes {

@@ -392,6 +392,18 @@ func TestLanesAndHeapFireAsOneHeapWould(t *testing.T) {
 		case op < 52 && saved != nil:
 			require.NoError(t, k.Restore(saved))
 			want = maps.Clone(savedWant)
+		case op < 62:
+			// A look at the next event, as a run takes before each step;
+			// the step, push, cancel or restore after it must not be
+			// misled by what it remembers.
+			next, ok := k.Next()
+			require.Equal(t, len(want) > 0, ok, "a peek at op %d", i)
+			if ok {
+				first := slices.MinFunc(slices.Collect(maps.Values(want)), func(x, y Event) int {
+					return cmp.Or(cmp.Compare(x.At, y.At), cmp.Compare(x.Seq, y.Seq))
+				})
+				require.Equal(t, first.Seq, next.Seq, "op %d peeked at event %d; the earliest pending is %d", i, next.Seq, first.Seq)
+			}
 		default:
 			res, ok := k.Step()
 			require.Equal(t, len(want) > 0, ok, "a step at op %d", i)
@@ -465,6 +477,14 @@ func (a *agenda) check() error {
 	}
 	if fg != a.foreground {
 		return fmt.Errorf("foreground = %d, want %d", a.foreground, fg)
+	}
+	if a.peekedOK {
+		// The remembered place must be the earliest event's, as front
+		// finds it now: pop takes it without looking again.
+		s, from := a.front()
+		if s == nil || s.idx != a.peeked.idx || from != a.peeked.from {
+			return fmt.Errorf("the peeked event (slab index %d, from %d) is no longer the earliest", a.peeked.idx, a.peeked.from)
+		}
 	}
 	return nil
 }
