@@ -8,6 +8,7 @@ import (
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/informer"
+	"github.com/reconcilelab/rlab/core/labels"
 	"github.com/reconcilelab/rlab/core/sim"
 	"github.com/reconcilelab/rlab/core/workqueue"
 )
@@ -146,6 +147,41 @@ type Manager struct {
 	// "until sync"; syncs counts every finished sync.
 	last  map[string]SyncRecord
 	syncs int
+
+	// selectors remembers, by owner key, the selector each owner's sync
+	// last parsed and what it was parsed from (see selectorOf).
+	selectors map[string]parsedSelector
+}
+
+// parsedSelector is an owner's spec.selector and the selector parsed from
+// it.
+type parsedSelector struct {
+	from *api.LabelSelector
+	sel  labels.Selector
+}
+
+// selectorOf returns the selector of ls, the spec.selector of the owner
+// under key, as labels.LabelSelectorAsSelector parses it. Every sync needs
+// it, and an owner's selector rarely changes: parsing it anew each time was
+// a fiftieth of 100 ReplicaSets of 10 pods converging. A stored object is
+// never changed, so a sync that reads the same spec.selector as the last
+// one (the same pointer) gets the same selector back; any other is parsed.
+// The memo is no state of the world: what it answers is what parsing would,
+// so snapshots neither keep nor restore it.
+func (m *Manager) selectorOf(key string, ls *api.LabelSelector) (labels.Selector, error) {
+	if p, ok := m.selectors[key]; ok && ls != nil && p.from == ls {
+		return p.sel, nil
+	}
+	sel, err := labels.LabelSelectorAsSelector(ls)
+	if err != nil || ls == nil {
+		delete(m.selectors, key)
+		return sel, err
+	}
+	if m.selectors == nil {
+		m.selectors = make(map[string]parsedSelector)
+	}
+	m.selectors[key] = parsedSelector{from: ls, sel: sel}
+	return sel, nil
 }
 
 // SyncRecord describes one finished sync.

@@ -290,6 +290,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 	obj, ok := m.ownerLister().Get(ns, name)
 	if !ok {
 		m.expectations.DeleteExpectations(r.key)
+		delete(m.selectors, r.key)
 		r.decision = "deleted: expectations dropped"
 		r.finish(nil)
 		return sim.Report{Models: "syncReplicaSet",
@@ -298,7 +299,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 	rs, _ := m.asReplicaSet(obj)
 	r.orig, r.rs = obj, rs
 	r.needsSync = m.expectations.SatisfiedExpectations(r.key)
-	sel, err := labels.LabelSelectorAsSelector(rs.Spec.Selector)
+	sel, err := m.selectorOf(r.key, rs.Spec.Selector)
 	if err != nil {
 		// Upstream only logs this: retrying cannot fix a bad selector.
 		r.decision = "invalid selector"
