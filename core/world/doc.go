@@ -25,6 +25,14 @@
 // whole way again. An input applied after seeking back forks the timeline:
 // the old future is dropped.
 //
+// The first step back after a long run would still replay from the last
+// snapshot, which in a large world is far behind. PrepareStepBack takes
+// that seek's landing snapshot ahead of time, in slices a caller runs while
+// the world is idle (the page's worker, while the learner reads the
+// result): it replays there, then comes back to the present by restoring a
+// snapshot of it, so the world is exactly as it was and a step back
+// replays a thousand steps at most. AbandonPreparation cuts one short.
+//
 // Snapshots stay small because objects are immutable once stored: every
 // component's snapshot shares the objects with the live state, and the API
 // store, the informers' caches and indexes, the garbage collector's graph,

@@ -56,6 +56,10 @@ type timeline struct {
 
 	// replaying is set while a seek replays, so that nothing is recorded.
 	replaying bool
+
+	// prep is the preparation for a step back under way (see
+	// PrepareStepBack).
+	prep preparation
 }
 
 type timelineSnap struct {
