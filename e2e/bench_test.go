@@ -287,11 +287,15 @@ func timeSeeks(p *page, steps []int) []float64 {
 // steps), then the seeks a learner makes there, each timed in the page. It
 // steps back three times from the end, then, twice, jumps into the run and
 // steps back from where it landed. "first-step-back-ms" is the first step
-// back from the end, which replays from the last snapshot; "jump-ms" the
-// slowest jump; "step-back-ms" the slowest seek made after a jump or a step
-// back, which starts from the landing snapshot the seek before it left
-// (World.Seek); "wasm-MiB" the engine's wasm memory at the end. No budget
-// judges them: DESIGN.md's seek budget is BrowserSeek's 1,000-pod world.
+// back from the end, taken once the worker has prepared it in idle time
+// (worker.js), as a learner who looks at the world at rest first meets it;
+// "prepare-ms" is how long after the world came to rest that preparation
+// was done, and "prepared-wasm-MiB" the engine's wasm memory then;
+// "jump-ms" the slowest jump; "step-back-ms" the slowest seek made after a
+// jump or a step back, which starts from the landing snapshot the seek
+// before it left (World.Seek); "wasm-MiB" the engine's wasm memory at the
+// end. No budget judges them: DESIGN.md's seek budget is BrowserSeek's
+// 1,000-pod world.
 func BenchmarkBrowserSeekLarge(b *testing.B) {
 	p := openPage(b, "")
 	p.waitEngine()
@@ -299,9 +303,13 @@ func BenchmarkBrowserSeekLarge(b *testing.B) {
 		const e = window.__rlab.engine;
 		await e.call("run", {line: "create rs huge --replicas=10000 --selector=app=huge"});
 		await e.stabilize({chunk: 50000});
+		window.__restAt = performance.now();
 		const v = await e.call("view", {agenda: -1, steps: -1, pods: -1, entries: -1});
 		return v.recordedSteps;
 	})()`)
+	p.waitFor("the worker to prepare the first step back", time.Minute, `window.__rlab.engine.preparedAt > 0`)
+	prepared := eval[float64](p, `window.__rlab.engine.preparedAt - window.__restAt`)
+	preparedMiB := eval[float64](p, `window.__rlab.engine.memoryBytes`) / (1 << 20)
 	type seek struct {
 		step int
 		jump bool // a jump into the run, rather than a look around where the last seek landed
@@ -325,6 +333,8 @@ func BenchmarkBrowserSeekLarge(b *testing.B) {
 	}
 	report(b, map[string]float64{
 		"first-step-back-ms": ms[0],
+		"prepare-ms":         prepared,
+		"prepared-wasm-MiB":  preparedMiB,
 		"jump-ms":            slices.Max(jumps),
 		"step-back-ms":       slices.Max(around),
 		"wasm-MiB":           eval[float64](p, `window.__rlab.engine.memoryBytes`) / (1 << 20),

@@ -352,3 +352,28 @@ func TestPlayLeavesOffScreenListsUntilSeen(t *testing.T) {
 	p.waitFor("the workers panel to show where Play stopped", quick,
 		`document.querySelector("#workers .sub-body").textContent.length > 0`)
 }
+
+// TestTheEngineUsesIdleTimeToPrepareAStepBack: after a long run, while the
+// page is quiet, the worker prepares the first step back (worker.js's idle
+// work, core/world's PrepareStepBack) and says so; the world it leaves is
+// the one it found, and the step back then goes where it should.
+func TestTheEngineUsesIdleTimeToPrepareAStepBack(t *testing.T) {
+	p := openPage(t, "")
+	p.command("create rs big --replicas=2000 --selector=app=big")
+	p.stabilize()
+	_, end := p.stepCount()
+	const view = `(async () => JSON.stringify(await window.__rlab.engine.call("view", {agenda: -1, steps: 20, pods: 100, entries: 100})))()`
+	before := evalLong[string](p, runTimeout, view)
+	p.waitFor("the worker to prepare a step back while the page is quiet", runTimeout, `window.__rlab.engine.preparedAt > 0`)
+	after := evalLong[string](p, runTimeout, view)
+	assert.Equal(t, before, after, "the prepared world is the one the page showed")
+
+	eval[any](p, `document.getElementById("scrubber").focus(), null`)
+	p.press(kb.ArrowLeft)
+	p.waitFor("the step back", runTimeout, stepIs(end-1))
+	p.waitSettled()
+	p.press(kb.ArrowRight)
+	p.waitFor("the step forward again", runTimeout, stepIs(end))
+	p.waitSettled()
+	assert.Equal(t, before, evalLong[string](p, runTimeout, view))
+}

@@ -15,6 +15,7 @@
  *   help: {args: HelpArgs, result: HelpResult},
  *   lessons: {args: undefined, result: LessonsResult},
  *   load: {args: LoadArgs, result: LoadResult},
+ *   prepare: {args: PrepareArgs, result: PrepareResult},
  *   run: {args: RunArgs, result: RunResult},
  *   seek: {args: SeekArgs, result: SeekResult},
  *   setLessons: {args: SetLessonsArgs, result: LessonsResult},
@@ -535,6 +536,18 @@
  * @property {Array<ChoiceInfo>} choices
  * @property {number} answer
  * @property {string} [explanation]
+ */
+
+/**
+ * PrepareArgs is wasm.PrepareArgs.
+ * @typedef {Object} PrepareArgs
+ * @property {number} [maxSteps]
+ */
+
+/**
+ * PrepareResult is wasm.PrepareResult.
+ * @typedef {Object} PrepareResult
+ * @property {boolean} done
  */
 
 /**

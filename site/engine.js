@@ -137,6 +137,9 @@ class RlabEngine {
 		// answerMs is how long the worker took to compute the last
 		// answer, in ms, without the time the request waited there.
 		this.answerMs = 0;
+		// preparedAt is when the worker last finished preparing a step
+		// back in idle time (performance.now()), 0 before it ever has.
+		this.preparedAt = 0;
 		// chunks are the sizes, in steps, of the chunks the last chunked
 		// run (stabilize) asked for, in order: how far behind the run a
 		// picture of it may be.
@@ -297,6 +300,13 @@ class RlabEngine {
 					this.memoryBytes = msg.memory;
 					this.answerMs = msg.ms;
 					this.answer(msg.id, msg.answer);
+					break;
+				case "prepared":
+					// The worker used an idle moment to make the next
+					// step back fast (see worker.js); its memory may
+					// have grown meanwhile.
+					this.memoryBytes = msg.memory;
+					this.preparedAt = performance.now();
 					break;
 				case "dead":
 					if (!started) {

@@ -52,6 +52,7 @@ import (
 //	untilSync   UntilSync(UntilSyncArgs)    → StepsResult     until the next sync of any owner, or of one
 //	stabilize   Stabilize(StabilizeArgs)    → StepsResult     one chunk of at most maxSteps; atRest says if done
 //	seek        Seek(SeekArgs)              → SeekResult      to any recorded step
+//	prepare     Prepare(PrepareArgs)        → PrepareResult   one slice of idle work that makes the next step back fast
 //	view        View(ViewArgs)              → View            the page's whole picture of the world
 //	steps       Steps(StepsArgs)            → StepsResult     recorded steps by number, for the timeline
 //	check       Check(CheckArgs)            → CheckResult     a lesson's goal, one page's checks, or one block's, line by line
@@ -71,14 +72,17 @@ import (
 // The engine is deterministic, and so is the bridge: the same requests, in
 // the same order, from a new Bridge, give the same answers byte for byte.
 // That is what lets the page rebuild a world from a share link, or from the
-// request log after its worker died, with no backend.
+// request log after its worker died, with no backend. prepare, which the
+// worker sends on its own while the page is quiet, changes no other
+// answer, so the page's log need not hold it.
 //
 // # Chunking
 //
 // Nothing here blocks or waits for JavaScript, but a long run would freeze the
 // page's worker: stabilize therefore runs at most maxSteps steps per call and
 // says whether the world is at rest, so the caller loops, yielding between
-// calls, and can stop. step and untilSync are bounded the same way.
+// calls, and can stop. step and untilSync are bounded the same way, and so
+// is prepare, the worker's idle work.
 
 // Limits of one call.
 const (
@@ -116,6 +120,10 @@ type Bridge struct {
 	// lessonsMissing says why there are none, when the worker could not
 	// fetch lessons.json: the sandbox works without them.
 	lessonsMissing string
+
+	// preparing is the world a prepare left in the past, nil when none is
+	// (see Prepare).
+	preparing *world.World
 }
 
 // engine is one loaded world and everything the bridge keeps about it.
@@ -336,6 +344,17 @@ type StabilizeArgs struct {
 	Steps    int `json:"steps,omitempty"`
 }
 
+// PrepareArgs: at most MaxSteps steps (at least one) of the preparation.
+type PrepareArgs struct {
+	MaxSteps int `json:"maxSteps,omitempty"`
+}
+
+// PrepareResult says whether the preparation for a step back is done, or
+// was not needed; until it is, the next prepare goes on with it.
+type PrepareResult struct {
+	Done bool `json:"done"`
+}
+
 // SeekArgs: the step to go to, from 0 to the recorded steps.
 type SeekArgs struct {
 	Step uint64 `json:"step"`
@@ -501,6 +520,7 @@ func newOpTable() map[string]op {
 		"untilSync":  withArgs((*Bridge).UntilSync),
 		"stabilize":  withArgs((*Bridge).Stabilize),
 		"seek":       withArgs((*Bridge).Seek),
+		"prepare":    withArgs((*Bridge).Prepare),
 		"view":       withArgs((*Bridge).View),
 		"steps":      withArgs((*Bridge).Steps),
 		"check":      withArgs((*Bridge).Check),
@@ -558,6 +578,9 @@ func (b *Bridge) Handle(requestJSON []byte) (answer []byte) {
 		return errorJSON(fmt.Errorf("bad request: %w", err))
 	}
 	name = req.Op
+	if req.Op != "prepare" {
+		b.abandonPreparation()
+	}
 	f, ok := opTable()[req.Op]
 	if !ok {
 		msg := "unknown op " + strconv.Quote(req.Op)
@@ -1107,6 +1130,38 @@ func (b *Bridge) Seek(a SeekArgs) (*SeekResult, error) {
 	}
 	e.world()
 	return &SeekResult{Step: w.Kernel.Steps(), RecordedSteps: w.RecordedSteps()}, nil
+}
+
+// Prepare runs one slice of the preparation for a step back from the
+// present (world.PrepareStepBack): the worker calls it while the page is
+// idle, so that the step back a learner most often takes after a long run
+// does not replay tens of thousands of steps. Until it says done the world
+// is in the past, so every other op abandons the preparation first
+// (Handle), which brings the world back to the present at once. It changes
+// no other op's answer: a world prepared, or cut short, is the world it
+// was. With nothing loaded there is nothing to prepare.
+func (b *Bridge) Prepare(a PrepareArgs) (*PrepareResult, error) {
+	_, w, err := b.loaded()
+	if err != nil {
+		return &PrepareResult{Done: true}, nil
+	}
+	done, err := w.PrepareStepBack(a.MaxSteps)
+	if err != nil {
+		return nil, err
+	}
+	if !done {
+		b.preparing = w
+	}
+	return &PrepareResult{Done: done}, nil
+}
+
+// abandonPreparation brings the world a preparation left in the past back
+// to the present.
+func (b *Bridge) abandonPreparation() {
+	if b.preparing != nil {
+		b.preparing.AbandonPreparation()
+		b.preparing = nil
+	}
 }
 
 // Steps lists recorded steps by number, for the page's timeline.

@@ -1077,3 +1077,38 @@ func TestBridgeSaysWhichStepsItNoLongerKeeps(t *testing.T) {
 	assert.Equal(t, uint64(10), at.Step)
 	assert.Equal(t, kept, callOp[StepsResult](t, b, "steps", StepsArgs{From: 5, To: 15}).KeptFrom)
 }
+
+// TestBridgePreparesAStepBackInSlices: in a world whose snapshots are far
+// behind the present (2,000 pods run to rest), prepare runs in slices until
+// it says done, and the world it leaves answers every op as before; any
+// other op cut short a preparation under way and answers as if none had
+// begun; the step back then lands where it would have.
+func TestBridgePreparesAStepBackInSlices(t *testing.T) {
+	b := newSandbox(t, 1)
+	assert.True(t, callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 100}).Done, "a short world needs no preparation")
+
+	run(t, b, "create rs big --replicas=2000 --selector=app=big")
+	stabilize(t, b, 20_000)
+	viewArgs := ViewArgs{Agenda: -1, Steps: 20, Pods: 100, Entries: 100}
+	before := b.Handle(encodeRequest(t, "view", viewArgs))
+	step := callOp[View](t, b, "view", viewArgs).Step
+
+	// Cut short: the view answered in the middle of a preparation is the
+	// present's.
+	require.False(t, callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 1000}).Done)
+	assert.Equal(t, string(before), string(b.Handle(encodeRequest(t, "view", viewArgs))))
+
+	slices := 0
+	for done := false; !done; slices++ {
+		done = callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 500}).Done
+		require.Less(t, slices, 1000)
+	}
+	assert.Greater(t, slices, 1, "it came in slices")
+	assert.Equal(t, string(before), string(b.Handle(encodeRequest(t, "view", viewArgs))), "prepared, the world is the one it was")
+	assert.True(t, callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 100}).Done, "and needs no more")
+
+	back := callOp[SeekResult](t, b, "seek", SeekArgs{Step: step - 1})
+	assert.Equal(t, step-1, back.Step)
+	callOp[SeekResult](t, b, "seek", SeekArgs{Step: step})
+	assert.Equal(t, string(before), string(b.Handle(encodeRequest(t, "view", viewArgs))))
+}

@@ -38,6 +38,7 @@ var bridgeOps = map[string]any{
 	"untilSync":  (*Bridge).UntilSync,
 	"stabilize":  (*Bridge).Stabilize,
 	"seek":       (*Bridge).Seek,
+	"prepare":    (*Bridge).Prepare,
 	"view":       (*Bridge).View,
 	"steps":      (*Bridge).Steps,
 	"check":      (*Bridge).Check,
