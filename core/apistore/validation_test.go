@@ -66,6 +66,15 @@ func TestCreateValidation(t *testing.T) {
 			causes:  []string{"metadata.labels", "metadata.labels"},
 		},
 		{
+			// Reported in key order, as upstream reports them.
+			name: "label keys in order",
+			obj: func() api.Object {
+				return newPod("default", "web", map[string]string{"z z": "1", "app": "web", "a a": "2"})
+			},
+			message: `Pod "web" is invalid: [metadata.labels: Invalid value: "a a": name part must consist of …`,
+			causes:  []string{"metadata.labels", "metadata.labels"},
+		},
+		{
 			name: "annotation keys",
 			obj: func() api.Object {
 				p := newPod("default", "web", nil)
