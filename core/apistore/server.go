@@ -53,10 +53,11 @@ type Server struct {
 	// pod goes earlier.
 	grace map[string]uint64
 
-	// requests and deliveries hold the payloads Send and fanOut put on the
-	// agenda (see slab). They are not state: they hold only what was already
-	// handed to the agenda.
+	// requests, replies and deliveries hold the payloads Send, serve and
+	// fanOut put on the agenda (see slab). They are not state: they hold
+	// only what was already handed to the agenda.
 	requests   slab[inFlight]
+	replies    slab[Reply]
 	deliveries slab[WatchDelivery]
 
 	// refs holds the Touched lists of its reports (see sim.RefArena).
@@ -64,11 +65,12 @@ type Server struct {
 }
 
 // slab hands out pointers to values written once and only read after: the
-// payloads the server puts on the agenda. Every request and every watch
-// delivery was an allocation of its own; a slab writes them into chunks,
-// one allocation for many. A slot is never written again once handed out,
-// so the agenda, its snapshots and the receiver share it read-only; a full
-// chunk is left to whoever still holds its slots, and a new one is begun.
+// payloads the server puts on the agenda. Every request, every reply and
+// every watch delivery was an allocation of its own; a slab writes them
+// into chunks, one allocation for many. A slot is never written again once
+// handed out, so the agenda, its snapshots and the receiver share it
+// read-only; a full chunk is left to whoever still holds its slots, and a
+// new one is begun.
 // After a restore, writing goes on after the last slot ever written, so no
 // payload an agenda (or a snapshot of one) holds is overwritten.
 //
@@ -402,7 +404,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	}
 	// The response is scheduled before the watch events, so that with equal
 	// latencies the client hears its answer first.
-	ctx.After(s.cfg.Latency, in.from, EventResponse, &Reply{ID: in.id, Request: &in.req, Response: resp})
+	ctx.After(s.cfg.Latency, in.from, EventResponse, s.replies.put(Reply{ID: in.id, Request: &in.req, Response: resp}))
 	if resp.Err == nil {
 		s.fanOut(ctx, req.Kind)
 		s.trackGrace(ctx, req, resp)
