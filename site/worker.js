@@ -154,8 +154,9 @@ function serve(event) {
 // a preparation under way. Preparing starts only after the page has been
 // quiet for prepareAfterMs: a chunked run or playback sends its next
 // request sooner, and work begun between two of them would only be
-// abandoned. A world that needs no preparation answers the first slice
-// with done, at once.
+// abandoned. A world that needs no preparation, or is still running (the
+// bridge prepares only a world at rest), answers the first slice with
+// done, at once.
 const prepareAfterMs = 250;
 const prepareSliceMs = 15;
 let prepareTimer = 0;

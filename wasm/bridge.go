@@ -1139,10 +1139,14 @@ func (b *Bridge) Seek(a SeekArgs) (*SeekResult, error) {
 // is in the past, so every other op abandons the preparation first
 // (Handle), which brings the world back to the present at once. It changes
 // no other op's answer: a world prepared, or cut short, is the world it
-// was. With nothing loaded there is nothing to prepare.
+// was. With nothing loaded there is nothing to prepare, and a world still
+// running is not prepared either: it is being stepped or played, slowly
+// enough for the worker to find the page quiet between two steps, and
+// every next step would abandon the preparation, after restoring the
+// present had made that step copy what it writes (see core/cow).
 func (b *Bridge) Prepare(a PrepareArgs) (*PrepareResult, error) {
 	_, w, err := b.loaded()
-	if err != nil {
+	if err != nil || (!w.Preparing() && w.Kernel.Busy()) {
 		return &PrepareResult{Done: true}, nil
 	}
 	done, err := w.PrepareStepBack(a.MaxSteps)

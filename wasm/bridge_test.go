@@ -1112,3 +1112,21 @@ func TestBridgePreparesAStepBackInSlices(t *testing.T) {
 	callOp[SeekResult](t, b, "seek", SeekArgs{Step: step})
 	assert.Equal(t, string(before), string(b.Handle(encodeRequest(t, "view", viewArgs))))
 }
+
+// TestBridgePreparesOnlyAWorldAtRest: a world still running (stepped or
+// played slowly) is not prepared, since its next step would abandon the
+// preparation.
+func TestBridgePreparesOnlyAWorldAtRest(t *testing.T) {
+	b := newSandbox(t, 1)
+	run(t, b, "create rs big --replicas=2000 --selector=app=big")
+	// 48,000 steps into the run, thousands of steps past its last
+	// snapshot, whatever their spacing has grown to by then.
+	for at := uint64(0); at < 48_000; {
+		at = callOp[StepsResult](t, b, "step", StepArgs{N: int(min(10_000, 48_000-at))}).Step
+	}
+	viewArgs := ViewArgs{Agenda: -1, Steps: 20, Pods: 100, Entries: 100}
+	before := b.Handle(encodeRequest(t, "view", viewArgs))
+	require.False(t, callOp[View](t, b, "view", viewArgs).AtRest)
+	assert.True(t, callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 100}).Done)
+	assert.Equal(t, string(before), string(b.Handle(encodeRequest(t, "view", viewArgs))))
+}
