@@ -1153,6 +1153,7 @@ func (b *Bridge) Prepare(a PrepareArgs) (*PrepareResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.preparing = nil
 	if !done {
 		b.preparing = w
 	}
