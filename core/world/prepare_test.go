@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/reconcilelab/rlab/core/api"
-	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/sim"
 )
 
@@ -28,25 +27,12 @@ func present(w *World) presentOf {
 		applied: w.timeline.applied}
 }
 
-// preparedWorld is a world of 300 pods at rest, with only the start's
-// snapshot and an input halfway through its run (a pod killed) and one at
-// its present (a second ReplicaSet created, not yet run): a step back from
+// preparedWorld is killHalfway's world run to rest, with an input at its
+// present (a second ReplicaSet created, not yet run): a step back from
 // there replays from step 0, far more than twice landingMargin.
 func preparedWorld(t *testing.T) *World {
-	w := newWorld(t, Config{Seed: 5, SnapshotEvery: -1})
-	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
-	steps := 0
-	_, err := w.RunUntil("the first 3000 steps", func(sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
-	require.NoError(t, err)
-	pods := owned(w, api.KindReplicaSet, "web")
-	require.NotEmpty(t, pods)
-	zero := int64(0)
-	require.NoError(t, w.Do("kill pod/"+pods[0].Metadata.Name, func(w *World) error {
-		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: pods[0].Metadata.Name,
-			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
-		return nil
-	}))
-	_, err = w.Stabilize(sim.Limits{})
+	w, _ := killHalfway(t)
+	_, err := w.Stabilize(sim.Limits{})
 	require.NoError(t, err)
 	createRS(t, w, replicaSet("db", 2, map[string]string{"app": "db"}))
 	return w
@@ -156,21 +142,9 @@ func TestAStepBackNearASnapshotNeedsNoPreparation(t *testing.T) {
 // seek from it applies the input once (twice would send a second delete,
 // and the replay would diverge).
 func TestAPreparationLandsBeforeTheInputsOfItsBoundary(t *testing.T) {
-	w := newWorld(t, Config{Seed: 5, SnapshotEvery: -1})
-	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
+	w, kill := killHalfway(t)
 	steps := 0
-	_, err := w.RunUntil("the first 3000 steps", func(sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
-	require.NoError(t, err)
-	pods := owned(w, api.KindReplicaSet, "web")
-	require.NotEmpty(t, pods)
-	kill, zero := w.Kernel.Steps(), int64(0)
-	require.NoError(t, w.Do("kill pod/"+pods[0].Metadata.Name, func(w *World) error {
-		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: pods[0].Metadata.Name,
-			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
-		return nil
-	}))
-	steps = 0
-	_, err = w.RunUntil("landingMargin steps", func(sim.StepResult) bool { steps++; return steps == landingMargin }, sim.Limits{}, false)
+	_, err := w.RunUntil("landingMargin steps", func(sim.StepResult) bool { steps++; return steps == landingMargin }, sim.Limits{}, false)
 	require.NoError(t, err)
 	before := present(w)
 

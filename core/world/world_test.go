@@ -58,6 +58,26 @@ func owned(w *World, kind api.Kind, name string) []*api.Pod {
 	return out
 }
 
+// killHalfway makes a world of 300 pods with only the start's snapshot,
+// runs its first 3,000 steps and kills a pod there, so that an input has a
+// boundary a seek can land on; it returns the world and that boundary.
+func killHalfway(t *testing.T) (*World, uint64) {
+	w := newWorld(t, Config{Seed: 5, SnapshotEvery: -1})
+	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
+	steps := 0
+	_, err := w.RunUntil("the first 3000 steps", func(sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
+	require.NoError(t, err)
+	pods := owned(w, api.KindReplicaSet, "web")
+	require.NotEmpty(t, pods)
+	kill, zero := w.Kernel.Steps(), int64(0)
+	require.NoError(t, w.Do("kill pod/"+pods[0].Metadata.Name, func(w *World) error {
+		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: pods[0].Metadata.Name,
+			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		return nil
+	}))
+	return w, kill
+}
+
 func ready(pods []*api.Pod) int {
 	n := 0
 	for _, p := range pods {
@@ -218,20 +238,8 @@ func TestInputAfterSeekForksTheTimeline(t *testing.T) {
 func TestALongSeekLandsBesideASnapshot(t *testing.T) {
 	// Only the start's snapshot: every seek back replays from step 0. A pod
 	// is killed halfway through, so that an input has a boundary to land on.
-	w := newWorld(t, Config{Seed: 5, SnapshotEvery: -1})
-	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
-	steps := 0
-	_, err := w.RunUntil("the first 3000 steps", func(sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
-	require.NoError(t, err)
-	pods := owned(w, api.KindReplicaSet, "web")
-	require.NotEmpty(t, pods)
-	kill, zero := w.Kernel.Steps(), int64(0)
-	require.NoError(t, w.Do("kill pod/"+pods[0].Metadata.Name, func(w *World) error {
-		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: pods[0].Metadata.Name,
-			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
-		return nil
-	}))
-	_, err = w.Stabilize(sim.Limits{})
+	w, kill := killHalfway(t)
+	_, err := w.Stabilize(sim.Limits{})
 	require.NoError(t, err)
 	end, hash := w.Kernel.Steps(), w.Kernel.Hash()
 	require.Greater(t, end, kill+4*landingMargin, "the run is long enough for long seeks both ways")
