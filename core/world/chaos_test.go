@@ -129,6 +129,50 @@ func TestChaosSeek(t *testing.T) {
 	assert.Equal(t, res.fingerprint, fingerprint(t, w))
 }
 
+// TestChaosPrepareStepBack: in a chaos run whose only snapshot is the
+// start's, a step back prepared in slices, some of them cut short, leaves
+// the world as it was, at the end and at points sought back to, and the
+// step back it prepared, and the return, replay exactly.
+func TestChaosPrepareStepBack(t *testing.T) {
+	seed := uint64(11)
+	if *chaosSeed != 0 {
+		seed = *chaosSeed
+	}
+	res := runChaos(t, seed, -1)
+	w := res.w
+	end := w.Kernel.Steps()
+	require.Greater(t, end, uint64(2*landingMargin+1), "the run is long enough to need preparing at its end")
+	for i, n := range []uint64{end, end / 2, 3 * end / 4} {
+		if n-1 <= 2*landingMargin {
+			continue // a step back from there replays from the start's snapshot, close enough
+		}
+		require.NoError(t, w.Seek(n), "seek to step %d of seed %d", n, seed)
+		w.timeline.landing = timelineSnap{} // as after a run, with no landing nearby
+		before := fingerprint(t, w)
+		// Cut short twice, after a few slices and after a few more; an
+		// abandoned preparation starts over, so the third runs to the end.
+		for attempt, cut := range []int{3 + i, 11, -1} {
+			slices := 0
+			for done := false; !done; slices++ {
+				if slices == cut {
+					w.AbandonPreparation()
+					require.Equal(t, before, fingerprint(t, w), "cut short at step %d (attempt %d)", n, attempt)
+					break
+				}
+				var err error
+				done, err = w.PrepareStepBack(97)
+				require.NoError(t, err, "preparing at step %d of seed %d", n, seed)
+				require.Less(t, slices, 10_000)
+			}
+		}
+		require.Equal(t, before, fingerprint(t, w), "prepared at step %d of seed %d", n, seed)
+		require.Equal(t, n-landingMargin, w.timeline.landing.step)
+		require.NoError(t, w.Seek(n-1))
+		require.NoError(t, w.Seek(n))
+		require.Equal(t, before, fingerprint(t, w))
+	}
+}
+
 // chaosOwner is one of the owners the chaos acts on.
 type chaosOwner struct {
 	kind     api.Kind
