@@ -548,6 +548,7 @@
  * PrepareResult is wasm.PrepareResult.
  * @typedef {Object} PrepareResult
  * @property {boolean} done
+ * @property {number} [replayed]
  */
 
 /**

@@ -162,7 +162,8 @@ const prepareSliceMs = 15;
 let prepareTimer = 0;
 // prepareSteps is the size of the next slice, in steps.
 let prepareSteps = 2000;
-// preparing is set once a slice has left work for the next one.
+// preparing is set once a slice has left work for the next one: the
+// page hears of a preparation that took slices, or replayed any step.
 let preparing = false;
 
 function prepareSlice() {
@@ -180,16 +181,18 @@ function prepareSlice() {
 	}
 	const ms = performance.now() - began;
 	let done = true;
+	let replayed = 0;
 	try {
 		// An error (a replay that diverged, which a seek would report
 		// too) ends the idle work as done does.
 		const parsed = JSON.parse(String(answer));
 		done = !parsed.result || parsed.result.done;
+		replayed = parsed.result?.replayed ?? 0;
 	} catch {
 		done = true;
 	}
 	if (done) {
-		if (preparing) {
+		if (preparing || replayed > 0) {
 			postMessage({type: "prepared", memory: memoryBytes()});
 		}
 		preparing = false;

@@ -350,9 +350,11 @@ type PrepareArgs struct {
 }
 
 // PrepareResult says whether the preparation for a step back is done, or
-// was not needed; until it is, the next prepare goes on with it.
+// was not needed; until it is, the next prepare goes on with it. Replayed
+// is how many steps this call replayed: none when there was nothing to do.
 type PrepareResult struct {
-	Done bool `json:"done"`
+	Done     bool `json:"done"`
+	Replayed int  `json:"replayed,omitempty"`
 }
 
 // SeekArgs: the step to go to, from 0 to the recorded steps.
@@ -1149,7 +1151,7 @@ func (b *Bridge) Prepare(a PrepareArgs) (*PrepareResult, error) {
 	if err != nil || (!w.Preparing() && w.Kernel.Busy()) {
 		return &PrepareResult{Done: true}, nil
 	}
-	done, err := w.PrepareStepBack(a.MaxSteps)
+	replayed, done, err := w.PrepareStepBack(a.MaxSteps)
 	if err != nil {
 		return nil, err
 	}
@@ -1157,7 +1159,7 @@ func (b *Bridge) Prepare(a PrepareArgs) (*PrepareResult, error) {
 	if !done {
 		b.preparing = w
 	}
-	return &PrepareResult{Done: done}, nil
+	return &PrepareResult{Done: done, Replayed: replayed}, nil
 }
 
 // abandonPreparation brings the world a preparation left in the past back

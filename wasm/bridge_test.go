@@ -1085,7 +1085,9 @@ func TestBridgeSaysWhichStepsItNoLongerKeeps(t *testing.T) {
 // begun; the step back then lands where it would have.
 func TestBridgePreparesAStepBackInSlices(t *testing.T) {
 	b := newSandbox(t, 1)
-	assert.True(t, callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 100}).Done, "a short world needs no preparation")
+	short := callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 100})
+	assert.True(t, short.Done, "a short world needs no preparation")
+	assert.Zero(t, short.Replayed)
 
 	run(t, b, "create rs big --replicas=2000 --selector=app=big")
 	stabilize(t, b, 20_000)
@@ -1100,7 +1102,10 @@ func TestBridgePreparesAStepBackInSlices(t *testing.T) {
 
 	slices := 0
 	for done := false; !done; slices++ {
-		done = callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 500}).Done
+		res := callOp[PrepareResult](t, b, "prepare", PrepareArgs{MaxSteps: 500})
+		done = res.Done
+		assert.Positive(t, res.Replayed)
+		assert.LessOrEqual(t, res.Replayed, 500)
 		require.Less(t, slices, 1000)
 	}
 	assert.Greater(t, slices, 1, "it came in slices")

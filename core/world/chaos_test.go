@@ -160,7 +160,7 @@ func TestChaosPrepareStepBack(t *testing.T) {
 					break
 				}
 				var err error
-				done, err = w.PrepareStepBack(97)
+				_, done, err = w.PrepareStepBack(97)
 				require.NoError(t, err, "preparing at step %d of seed %d", n, seed)
 				require.Less(t, slices, 10_000)
 			}

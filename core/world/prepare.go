@@ -43,49 +43,51 @@ type preparation struct {
 
 // PrepareStepBack runs at most maxSteps steps (at least one) of the
 // preparation for a step back from the present, starting one if none is
-// under way, and reports whether it is done: true when the landing snapshot
-// is taken and the world is back at the present, or when a step back needs
-// no preparation (its seek would replay at most twice landingMargin steps).
+// under way. It returns how many steps it replayed, and whether it is done:
+// true when the landing snapshot is taken and the world is back at the
+// present, or when a step back needs no preparation (its seek would replay
+// at most twice landingMargin steps), which replays nothing.
 // While it reports false the world is in the past: the caller must call it
 // again, or AbandonPreparation, before anything else reads or changes the
 // world. A replay that diverges from the recorded run comes back to the
 // present and fails with ErrReplayDiverged.
-func (w *World) PrepareStepBack(maxSteps int) (done bool, err error) {
+func (w *World) PrepareStepBack(maxSteps int) (replayed int, done bool, err error) {
 	t := &w.timeline
 	p := &t.prep
 	if p.present == nil {
 		n := w.Kernel.Steps()
 		if n == 0 || n-1-t.base(n-1).step <= 2*landingMargin {
-			return true, nil
+			return 0, true, nil
 		}
 		p.present, p.applied, p.target = mustSnapshot(w), t.applied, n-landingMargin
 		t.replaying = true
 		if err := t.restore(w, t.base(n-1)); err != nil {
 			w.AbandonPreparation()
-			return false, err
+			return 0, false, err
 		}
 	}
-	for range max(maxSteps, 1) {
+	for replayed < max(maxSteps, 1) {
 		if _, ok := w.Kernel.Step(); !ok {
 			w.AbandonPreparation()
-			return false, errors.New("prepare: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
+			return replayed, false, errors.New("prepare: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
 		}
+		replayed++
 		step := w.Kernel.Steps()
 		yieldNowAndThen(step)
 		if step <= uint64(t.hashes.len()) && !t.hashes.matches(int(step-1), w.Kernel.Hash()) {
 			w.AbandonPreparation()
-			return false, errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
+			return replayed, false, errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
 		}
 		if step == p.target {
 			// Like every snapshot, right after its step ran and before
 			// the inputs of its boundary.
 			t.landing = timelineSnap{step: step, snap: mustSnapshot(w)}
 			w.AbandonPreparation()
-			return true, nil
+			return replayed, true, nil
 		}
 		t.applyRecorded(w, step)
 	}
-	return false, nil
+	return replayed, false, nil
 }
 
 // AbandonPreparation brings a world whose preparation for a step back is

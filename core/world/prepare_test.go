@@ -48,13 +48,16 @@ func TestPreparingAStepBackComesBackToTheSamePresent(t *testing.T) {
 	before := present(w)
 	n := before.step
 	tl := &w.timeline
-	require.Greater(t, n-1-tl.base(n-1).step, uint64(2*landingMargin), "a step back would replay a long way")
+	from := tl.base(n - 1).step
+	require.Greater(t, n-1-from, uint64(2*landingMargin), "a step back would replay a long way")
 
-	slices := 0
+	slices, replayed := 0, 0
 	for {
-		done, err := w.PrepareStepBack(700)
+		ran, done, err := w.PrepareStepBack(700)
 		require.NoError(t, err)
+		assert.LessOrEqual(t, ran, 700)
 		slices++
+		replayed += ran
 		if done {
 			break
 		}
@@ -63,15 +66,17 @@ func TestPreparingAStepBackComesBackToTheSamePresent(t *testing.T) {
 		require.Less(t, slices, 100, "the preparation ends")
 	}
 	assert.Greater(t, slices, 2, "it came in slices")
+	assert.Equal(t, int(n-landingMargin-from), replayed, "it replayed from the snapshot to the landing's step")
 	assert.False(t, w.Preparing())
 	assert.Equal(t, before, present(w), "back at the same present")
 	require.NotNil(t, tl.landing.snap)
 	assert.Equal(t, n-landingMargin, tl.landing.step)
 	assert.Equal(t, tl.landing.step, tl.base(n-1).step, "a step back starts from the landing snapshot")
 
-	done, err := w.PrepareStepBack(700)
+	ran, done, err := w.PrepareStepBack(700)
 	require.NoError(t, err)
 	assert.True(t, done, "prepared already: nothing more to do")
+	assert.Zero(t, ran)
 	assert.False(t, w.Preparing())
 
 	require.NoError(t, w.Seek(n-1))
@@ -95,7 +100,7 @@ func TestPreparingAStepBackComesBackToTheSamePresent(t *testing.T) {
 func TestAnAbandonedPreparationLeavesNoTrace(t *testing.T) {
 	w := preparedWorld(t)
 	before := present(w)
-	done, err := w.PrepareStepBack(500)
+	_, done, err := w.PrepareStepBack(500)
 	require.NoError(t, err)
 	require.False(t, done)
 	require.True(t, w.Preparing())
@@ -107,7 +112,7 @@ func TestAnAbandonedPreparationLeavesNoTrace(t *testing.T) {
 	assert.Equal(t, before, present(w))
 
 	for done = false; !done; {
-		done, err = w.PrepareStepBack(100_000)
+		_, done, err = w.PrepareStepBack(100_000)
 		require.NoError(t, err)
 	}
 	assert.Equal(t, before, present(w))
@@ -123,15 +128,16 @@ func TestAStepBackNearASnapshotNeedsNoPreparation(t *testing.T) {
 	_, err := w.Stabilize(sim.Limits{})
 	require.NoError(t, err)
 	snaps := len(w.timeline.snaps)
-	done, err := w.PrepareStepBack(10)
+	ran, done, err := w.PrepareStepBack(10)
 	require.NoError(t, err)
 	assert.True(t, done)
+	assert.Zero(t, ran, "nothing replayed")
 	assert.False(t, w.Preparing())
 	assert.Nil(t, w.timeline.landing.snap)
 	assert.Len(t, w.timeline.snaps, snaps)
 
 	fresh := newWorld(t, Config{})
-	done, err = fresh.PrepareStepBack(10)
+	_, done, err = fresh.PrepareStepBack(10)
 	require.NoError(t, err)
 	assert.True(t, done, "a world at step 0 has nowhere to step back to")
 }
@@ -149,7 +155,7 @@ func TestAPreparationLandsBeforeTheInputsOfItsBoundary(t *testing.T) {
 	before := present(w)
 
 	for done := false; !done; {
-		done, err = w.PrepareStepBack(1000)
+		_, done, err = w.PrepareStepBack(1000)
 		require.NoError(t, err)
 	}
 	require.Equal(t, kill, w.timeline.landing.step, "the landing snapshot is on the input's boundary")
