@@ -1,11 +1,6 @@
 package world
 
-import (
-	"errors"
-	"strconv"
-
-	"github.com/reconcilelab/rlab/core/sim"
-)
+import "github.com/reconcilelab/rlab/core/sim"
 
 // Preparing a step back.
 //
@@ -67,16 +62,11 @@ func (w *World) PrepareStepBack(maxSteps int) (replayed int, done bool, err erro
 		}
 	}
 	for replayed < max(maxSteps, 1) {
-		if _, ok := w.Kernel.Step(); !ok {
-			w.AbandonPreparation()
-			return replayed, false, errors.New("prepare: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
-		}
+		step, err := t.replayStep(w, "prepare")
 		replayed++
-		step := w.Kernel.Steps()
-		yieldNowAndThen(step)
-		if step <= uint64(t.hashes.len()) && !t.hashes.matches(int(step-1), w.Kernel.Hash()) {
+		if err != nil {
 			w.AbandonPreparation()
-			return replayed, false, errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
+			return replayed, false, err
 		}
 		if step == p.target {
 			// Like every snapshot, right after its step ran and before

@@ -258,18 +258,29 @@ func (w *World) Seek(n uint64) error {
 	}
 	t.landBefore(base.step, n)
 	for w.Kernel.Steps() < n {
-		if _, ok := w.Kernel.Step(); !ok {
-			return errors.New("seek: replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
-		}
-		step := w.Kernel.Steps()
-		yieldNowAndThen(step)
-		if step <= uint64(t.hashes.len()) && !t.hashes.matches(int(step-1), w.Kernel.Hash()) {
-			return errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
+		step, err := t.replayStep(w, "seek")
+		if err != nil {
+			return err
 		}
 		t.land(w, step)
 		t.applyRecorded(w, step)
 	}
 	return nil
+}
+
+// replayStep runs the next step of a replay (what names it: "seek") and
+// returns its number. It fails when the agenda has run dry, or when the
+// step's trace hash is not the one recorded when it first ran.
+func (t *timeline) replayStep(w *World, what string) (uint64, error) {
+	if _, ok := w.Kernel.Step(); !ok {
+		return 0, errors.New(what + ": replay ran out of events at step " + strconv.FormatUint(w.Kernel.Steps(), 10))
+	}
+	step := w.Kernel.Steps()
+	yieldNowAndThen(step)
+	if step <= uint64(t.hashes.len()) && !t.hashes.matches(int(step-1), w.Kernel.Hash()) {
+		return 0, errors.Join(ErrReplayDiverged, errors.New("step "+strconv.FormatUint(step, 10)+" has another trace hash than when it first ran"))
+	}
+	return step, nil
 }
 
 // landBefore arranges for a seek that goes from step from to step n to
