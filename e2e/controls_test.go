@@ -372,6 +372,7 @@ func TestTheEngineUsesIdleTimeToPrepareAStepBack(t *testing.T) {
 	p.press(kb.ArrowLeft)
 	p.waitFor("the step back", runTimeout, stepIs(end-1))
 	p.waitSettled()
+	p.saveShot("stepped-back", chromedp.Screenshot("section.timeline-panel"))
 	p.press(kb.ArrowRight)
 	p.waitFor("the step forward again", runTimeout, stepIs(end))
 	p.waitSettled()
