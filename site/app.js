@@ -26,7 +26,7 @@ import {act, seek, seekTo, showQueue, stabilize, stabilizeNow, stepBack, stepFor
 import {progress} from "./progress.js";
 import {exportProgress, importProgress, loadLesson, loadLessonList, loadSandbox, openLessons, restoreLink} from "./worlds.js";
 import {keydown, openHelp} from "./keyboard.js";
-import {reducedMotion} from "./ui-util.js";
+import {focusIsNowhereOrIn, reducedMotion} from "./ui-util.js";
 import {buildGlossary, decorateStatic, useGlossaryLanguage} from "./ui-glossary.js";
 import {PodMenu, refKey, renderWorld, touchedSet} from "./ui-world.js";
 import {Loop} from "./ui-loop.js";
@@ -243,14 +243,25 @@ function wire() {
 	// goes on from a control rather than from the top of the page. (With
 	// nothing to go back to, the browser leaves the focus on the closed
 	// dialog's button, and drops it to the body at its next layout.)
+	//
+	// The close event runs a task after the dialog closed, and the browser
+	// runs input first: a click that came in between may already have put
+	// the focus on a control, or opened the help again. So the event moves
+	// the focus only while it is still nowhere or in the dialog, and leaves
+	// a help opened again, with the place its own opening remembered, alone.
 	els.help.addEventListener("close", () => {
+		if (els.help.open) {
+			return;
+		}
 		const back = state.helpReturn;
 		state.helpReturn = null;
+		if (!focusIsNowhereOrIn(els.help)) {
+			return;
+		}
 		if (back && back !== document.body && back.isConnected) {
 			/** @type {HTMLElement} */ (back).focus();
 		}
-		const now = document.activeElement;
-		if (now === null || now === document.body || els.help.contains(now)) {
+		if (focusIsNowhereOrIn(els.help)) {
 			els.helpButton.focus();
 		}
 	});

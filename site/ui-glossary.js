@@ -34,7 +34,7 @@
 // engine's English in the page's language. useGlossaryLanguage makes it
 // so, once the page's words are there and before anything is drawn.
 
-import {h, isTyping} from "./ui-util.js";
+import {focusIsNowhereOrIn, h, isTyping} from "./ui-util.js";
 import {glossary as glossaryData} from "./glossary.js";
 import {i18n} from "./i18n.js";
 
@@ -768,10 +768,20 @@ function openGlossary(id) {
  */
 function wireDialog(dialog, closeButton) {
 	closeButton.addEventListener("click", () => dialog.close());
+	// The close event runs a task after the dialog closed, after any
+	// input that came in between (see the help's in app.js): a focus a
+	// click has put on a control stays there, and a glossary opened again
+	// keeps the place its own opening remembered.
 	dialog.addEventListener("close", () => {
 		hide();
+		if (dialog.open) {
+			return;
+		}
 		const back = returnTo;
 		returnTo = null;
+		if (!focusIsNowhereOrIn(dialog)) {
+			return;
+		}
 		/** @type {HTMLElement | null} */
 		let el = back && back.el;
 		if (back && el && !el.isConnected && back.term) {

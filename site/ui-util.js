@@ -279,4 +279,16 @@ function settle(el, values) {
 	}
 }
 
-export {h, append, patch, settle, table, byteOffset, charOffset, isTyping, plural, reducedMotion};
+// focusIsNowhereOrIn says whether the focus is on no control (the body,
+// or nothing) or inside container: where a closed dialog's close event
+// may still move it, because no click or key has put it anywhere since.
+/**
+ * @param {HTMLElement} container
+ * @returns {boolean}
+ */
+function focusIsNowhereOrIn(container) {
+	const now = document.activeElement;
+	return now === null || now === document.body || container.contains(now);
+}
+
+export {h, append, patch, settle, table, byteOffset, charOffset, focusIsNowhereOrIn, isTyping, plural, reducedMotion};
