@@ -234,12 +234,20 @@ func (w *World) Config() Config { return w.cfg }
 // Step runs one event. Every step goes through here, so the timeline can
 // keep its snapshots.
 func (w *World) Step() (sim.StepResult, bool) {
-	res, ok := w.Kernel.Step()
+	var res sim.StepResult
+	ok := w.stepInto(&res)
+	return res, ok
+}
+
+// stepInto is Step writing into res, for a run's loop (see
+// sim.Kernel.StepInto).
+func (w *World) stepInto(res *sim.StepResult) bool {
+	ok := w.Kernel.StepInto(res)
 	if ok {
 		w.timeline.stepped(w)
 		yieldNowAndThen(res.N)
 	}
-	return res, ok
+	return ok
 }
 
 // yieldEvery is how many steps apart a running world lets the Go scheduler
@@ -287,6 +295,7 @@ func (w *World) RunUntil(what string, done func(sim.StepResult) bool, lim sim.Li
 	}
 	start := w.Kernel.Now()
 	n := 0
+	var res sim.StepResult
 	for {
 		if idleOK && !w.Kernel.Busy() {
 			return n, nil
@@ -306,7 +315,7 @@ func (w *World) RunUntil(what string, done func(sim.StepResult) bool, lim sim.Li
 			return n, &sim.LimitError{What: what, Steps: n, Elapsed: w.Kernel.Now() - start, Limit: limit,
 				Next: sim.FormatSeconds(next.At) + " " + w.Kernel.Describe(next)}
 		}
-		res, _ := w.Step()
+		w.stepInto(&res)
 		n++
 		if done(res) {
 			return n, nil
