@@ -371,9 +371,17 @@ func (r *Recorder) send(ctx *sim.Context) {
 		})
 		return
 	}
-	body := w.event.DeepCopy()
 	// upstream: "Making sure that ResourceVersion is empty on creation".
-	body.Metadata.ResourceVersion = ""
+	// The recorder never changes an Event it has made once it is being
+	// written, and the server copies what it creates, so an Event with no
+	// resourceVersion (every one created for the first time) is sent as
+	// it is; one being created again after its update found it gone gets
+	// a copy without it.
+	body := w.event
+	if body.Metadata.ResourceVersion != "" {
+		body = body.DeepCopy()
+		body.Metadata.ResourceVersion = ""
+	}
 	r.write.request = r.cfg.Server.Send(ctx, r.cfg.Name, apistore.Request{
 		Verb: apistore.VerbCreate, Kind: api.KindEvent, Namespace: ns, Object: body,
 	})
