@@ -96,9 +96,13 @@ func (c *lru[V]) evictOldest() {
 	}
 }
 
-// compact copies the live records, in order, into a fresh log.
+// compact copies the live records, in order, into a fresh log. The fresh
+// log has room for every use until the next compaction while the number of
+// entries stays the same (use compacts once the log is longer than twice
+// the live records and 16), so that a cache of steady size allocates one
+// log per compaction rather than also growing each one by doubling.
 func (c *lru[V]) compact() {
-	fresh := make([]lruUse, 0, 2*len(c.entries)+16)
+	fresh := make([]lruUse, 0, 2*len(c.entries)+17)
 	for _, u := range c.log[c.head:] {
 		if e, ok := c.entries[u.key]; ok && e.tick == u.tick {
 			fresh = append(fresh, u)
