@@ -240,7 +240,7 @@ func (k *Kernel) Step() (StepResult, bool) {
 // (with the zero StepResult when the agenda is empty). A run of many steps
 // reuses one StepResult this way: the report is 272 bytes, and returning it
 // by value through the kernel, the world and a run's loop copied it three
-// times a step, some 3% of a large world's run.
+// times a step, about 2% of a large world's run.
 func (k *Kernel) StepInto(res *StepResult) bool {
 	ev, ok := k.agenda.pop()
 	if !ok {
