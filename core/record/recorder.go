@@ -103,9 +103,12 @@ type Recorder struct {
 	// does.
 	write *write
 
-	// recent are the last events written, refused or given up on, oldest
-	// first; never more than recentLength.
-	recent []Outcome
+	// recent are the last events written, refused or given up on, never
+	// more than recentLength. Until it is full it is in order, oldest
+	// first; from then on it is a ring whose oldest is at recentNext, the
+	// place the next outcome takes (see remember and eachRecent).
+	recent     []Outcome
+	recentNext int
 
 	stats Stats
 }
@@ -522,17 +525,25 @@ func retryable(err error) bool {
 	return apistore.IsInternalError(err) || apistore.IsServiceUnavailable(err) || apistore.IsTimeout(err)
 }
 
-// remember adds an outcome to the recent list.
+// remember adds an outcome to the recent list. A full list takes it in
+// place of its oldest, in place (snapshots keep copies of their own): it
+// used to shift the other nineteen down, pointers and all, for every event
+// a busy controller recorded.
 func (r *Recorder) remember(ctx *sim.Context, o Outcome) {
 	o.At = ctx.Now()
 	if len(r.recent) < recentLength {
 		r.recent = append(r.recent, o)
 		return
 	}
-	// Full: shift in place, without allocating (snapshots keep copies of
-	// their own).
-	n := copy(r.recent, r.recent[len(r.recent)-recentLength+1:])
-	r.recent = append(r.recent[:n], o)
+	r.recent[r.recentNext] = o
+	r.recentNext = (r.recentNext + 1) % len(r.recent)
+}
+
+// eachRecent calls f with the recent outcomes, oldest first.
+func (r *Recorder) eachRecent(f func(Outcome)) {
+	for i := range r.recent {
+		f(r.recent[(r.recentNext+i)%len(r.recent)])
+	}
 }
 
 // Describe says what a pending recorder event will do, for the agenda view.

@@ -388,6 +388,41 @@ func TestSnapshotRestoreReplaysTheSameTrace(t *testing.T) {
 	}
 }
 
+// TestRecentListComesBackWithASnapshot proves that a snapshot taken once
+// the recent list has wrapped round gives back the list in its order, and
+// that outcomes remembered after it do not reach it.
+func TestRecentListComesBackWithASnapshot(t *testing.T) {
+	r := newRig(t, Config{})
+	rs := r.rs("web")
+	record := func(from, to int) {
+		for i := from; i < to; i++ {
+			r.rec.Eventf(r.k, rs, api.EventNormal, "Pulled", "image "+strconv.Itoa(i))
+		}
+		r.settle()
+	}
+	messages := func() []string {
+		var out []string
+		for _, e := range r.rec.View().Recent {
+			out = append(out, e.Message)
+		}
+		return out
+	}
+	record(0, recentLength+7)
+	snap, err := r.k.Snapshot()
+	require.NoError(t, err)
+	want := messages()
+	require.Len(t, want, recentLength)
+	assert.Equal(t, "image 7", want[0], "the oldest of the wrapped list comes first")
+
+	record(100, 103)
+	assert.True(t, strings.HasSuffix(messages()[recentLength-1], "image 102"), "the newest outcome comes last")
+	require.NoError(t, r.k.Restore(snap))
+	assert.Equal(t, want, messages(), "the restored list is the one snapshotted, in its order")
+	record(200, 201)
+	got := messages()
+	assert.Equal(t, append(want[1:], "image 200"), got, "after the restore, the next outcome replaces the oldest")
+}
+
 func TestDescribeAndViewDuringARetry(t *testing.T) {
 	r := newRig(t, Config{})
 	rs := r.rs("web")

@@ -11,13 +11,14 @@ import (
 // Events are immutable once made, so the queue and the recent list share
 // them with the live recorder.
 type recorderSnapshot struct {
-	corr      correlatorSnapshot
-	names     Namer
-	queue     []*api.Event
-	scheduled bool
-	write     *write
-	recent    []Outcome
-	stats     Stats
+	corr       correlatorSnapshot
+	names      Namer
+	queue      []*api.Event
+	scheduled  bool
+	write      *write
+	recent     []Outcome
+	recentNext int
+	stats      Stats
 }
 
 // Snapshot captures the recorder: its queue, the write under way, the
@@ -25,7 +26,7 @@ type recorderSnapshot struct {
 func (r *Recorder) Snapshot() any {
 	s := &recorderSnapshot{
 		corr: r.corr.snapshot(), names: r.names, queue: slices.Clone(r.queue),
-		scheduled: r.scheduled, recent: slices.Clone(r.recent), stats: r.stats,
+		scheduled: r.scheduled, recent: slices.Clone(r.recent), recentNext: r.recentNext, stats: r.stats,
 	}
 	if r.write != nil {
 		w := *r.write
@@ -46,7 +47,7 @@ func (r *Recorder) Restore(v any) {
 		w := *s.write
 		r.write = &w
 	}
-	r.recent = slices.Clone(s.recent)
+	r.recent, r.recentNext = slices.Clone(s.recent), s.recentNext
 	r.stats = s.stats
 }
 

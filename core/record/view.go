@@ -70,7 +70,7 @@ func (r *Recorder) View() View {
 			v.Writing += " (try " + itoa(w.failures+1) + " of " + itoa(r.cfg.MaxTries) + " after " + roundDuration(w.wait) + ")"
 		}
 	}
-	for _, o := range r.recent {
+	r.eachRecent(func(o Outcome) {
 		line := RecentEvent{
 			At: o.At, Object: involvedRef(o.Event).String(), Type: o.Event.Type, Reason: o.Event.Reason,
 			Message: o.Event.Message, Result: o.Result,
@@ -81,6 +81,6 @@ func (r *Recorder) View() View {
 			line.Message = o.Stored.Message
 		}
 		v.Recent = append(v.Recent, line)
-	}
+	})
 	return v
 }
