@@ -473,6 +473,24 @@ func (p *page) waitSettled() {
 	p.waitFor("the page to draw its latest view", runTimeout, settled)
 }
 
+// closeDialog closes the dialog with id by how (a key, a click) and waits
+// until the page has handled its close event. That event comes a task after
+// the dialog closed, and Chromium may run the test's next commands first: a
+// test that moved the focus straight after a close raced the page's own
+// handler, which moves the focus too (CI once saw the help's handler give
+// the ? button the focus after the test had taken it away). The listener
+// added here runs after the page's, which was added when the page started.
+func (p *page) closeDialog(id string, how func()) {
+	p.t.Helper()
+	eval[any](p, `(() => {
+		window.__e2eClosed = false;
+		document.getElementById(`+js(id)+`).addEventListener("close", () => { window.__e2eClosed = true; }, {once: true});
+		return null;
+	})()`)
+	how()
+	p.waitFor("#"+id+" to close and the page to handle it", quick, `window.__e2eClosed === true`)
+}
+
 // press sends keys (characters or kb constants) to whatever has the focus.
 func (p *page) press(keys string) {
 	p.t.Helper()
