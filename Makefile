@@ -121,7 +121,8 @@ jstest: ## the page's JavaScript unit tests, under node --test
 # a document, with a worker's (jsconfig.workers.json, and
 # types/worker-globals.d.ts for what wasm_exec.js and main.wasm give
 # worker.js). Only two generated files are left out: wasm_exec.js (the Go
-# toolchain's) and rlab.js (rlab bundle's, the modules joined).
+# toolchain's) and rlab-start.js and rlab.js (rlab bundle's, the modules
+# joined).
 # npm ci installs TypeScript when it is missing or older than the lock file.
 SITE_MODULES := node_modules/.package-lock.json
 $(SITE_MODULES): package.json package-lock.json
@@ -152,4 +153,4 @@ fuzz: ## run every fuzz target for FUZZTIME (default 10s) each, then the 200-see
 	$(GO) test ./core/world -run 'TestChaos$$' -chaos.seeds=200 -count=1
 
 clean: ## remove build and test outputs
-	rm -rf site/main.wasm site/export.wasm site/lessons.json site/wasm_exec.js site/rlab.js site/*.gz site/*.br bench.out tmp
+	rm -rf site/main.wasm site/export.wasm site/lessons.json site/wasm_exec.js site/rlab-start.js site/rlab.js site/*.gz site/*.br bench.out tmp

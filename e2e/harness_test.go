@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -287,11 +288,14 @@ func buildSite(root, dir string, quality int) error {
 		}
 	}
 
-	// index.html loads the page's scripts as one file, which make wasm
-	// writes; it is built here from the sources just read.
-	if files[siteserver.BundleName], err = siteserver.BundleScripts(os.DirFS(filepath.Join(root, "site"))); err != nil {
+	// index.html loads the page's scripts as two files joined from its
+	// modules, which make wasm writes; they are built here from the
+	// sources just read.
+	scripts, err := siteserver.BundleScripts(os.DirFS(filepath.Join(root, "site")))
+	if err != nil {
 		return err
 	}
+	maps.Copy(files, scripts)
 
 	// wasm_exec.js must come from the Go that built main.wasm.
 	out, err := exec.Command("go", "env", "GOROOT").Output()
@@ -334,7 +338,7 @@ func buildSite(root, dir string, quality int) error {
 // buildOutput says whether a file in site/ is one make wasm writes rather
 // than part of the page's source.
 func buildOutput(name string) bool {
-	return name == "main.wasm" || name == wasmbuild.ExportFile || name == wasmbuild.LessonsFile || name == "wasm_exec.js" || name == siteserver.BundleName ||
+	return name == "main.wasm" || name == wasmbuild.ExportFile || name == wasmbuild.LessonsFile || name == "wasm_exec.js" || name == siteserver.StartScript || name == siteserver.PageScript ||
 		strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz")
 }
 

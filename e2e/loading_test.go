@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/fetch"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -126,6 +127,67 @@ func TestReadyOnlyOnceTheEngineIs(t *testing.T) {
 	assert.Empty(t, eval[[]float64](p, `window.__e2eEarlyReady`), "#status said ready before the engine ran (ms after navigation)")
 	assert.True(t, eval[bool](p, `document.getElementById("engine-load").hidden`), "the progress is gone once the engine runs")
 	assert.Equal(t, "ready", eval[string](p, `document.body.dataset.state`))
+}
+
+// TestTheDownloadShowsBeforeThePageArrives: the page's first script
+// (rlab-start.js) starts main.wasm's download and draws its progress by
+// itself, so that on a slow network the learner sees it long before the
+// page's own script (rlab.js) has arrived. Here the browser holds rlab.js
+// back until the progress is on the screen, and only then lets it through;
+// the page then takes the download over, and the engine starts from it.
+func TestTheDownloadShowsBeforeThePageArrives(t *testing.T) {
+	p := newTab(t)
+	p.throttleNetwork(slow4G) // so that the download is still under way when it is read
+	held := make(chan fetch.RequestID, 4)
+	chromedp.Listen(p.ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			held <- e.RequestID
+		}
+	})
+	ctx, cancel := context.WithTimeout(p.ctx, quick)
+	defer cancel()
+	_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
+		{URLPattern: "*/" + siteserver.PageScript, RequestStage: fetch.RequestStageRequest},
+	}})
+	require.NoError(t, err, "holding back %s", siteserver.PageScript)
+	// Navigate without waiting for the load event, which waits for
+	// rlab.js.
+	nav, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: p.s.server.URL + "/"})
+	require.NoError(t, err)
+	require.Empty(t, nav.ErrorText, "navigating")
+	var id fetch.RequestID
+	select {
+	case id = <-held:
+	case <-time.After(loadTimeout):
+		t.Fatalf("the browser never asked for %s", siteserver.PageScript)
+	}
+
+	p.waitFor("the download's progress, drawn by the first script", slowLoadTimeout,
+		`/^\d+\.\d of \d+\.\d MB/.test(document.getElementById("engine-load-text").textContent)`)
+	p.shot("progress-before-the-page")
+	text := p.text("#engine-load-text")
+	assert.Regexp(t, progressRE, text, "the first script draws the download as bytes of main.wasm's size")
+	assert.Equal(t, text, eval[string](p, `document.getElementById("engine-progress").getAttribute("aria-valuetext")`),
+		"a screen reader hears the same progress")
+	assert.False(t, eval[bool](p, `window.__rlabReadyAt !== undefined`), "the page ran without its own script")
+	assert.True(t, eval[bool](p, `"__rlabProgressAt" in window`), "the first drawing is marked for the benchmarks")
+	// The bytes are counted as they arrive, not as the compiler (which
+	// waits for the page) reads them.
+	p.waitFor("the count to go on before the page runs", slowLoadTimeout,
+		`(() => { const m = /^(\d+\.\d) of/.exec(document.getElementById("engine-load-text").textContent); return m && Number(m[1]) > 0; })()`)
+	assert.False(t, eval[bool](p, `window.__rlabReadyAt !== undefined`), "the page ran without its own script")
+
+	_, err = chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+	require.NoError(t, err, "letting %s through", siteserver.PageScript)
+	p.waitFor("the page to be interactive", slowLoadTimeout, `window.__rlabReadyAt !== undefined`)
+	// The page draws the download on: #status says its quarters, which
+	// only the page writes.
+	p.waitFor("the page to say the download in #status", slowLoadTimeout,
+		`/simulator/.test(document.getElementById("status").textContent)`)
+	p.waitFor("the page to be ready", slowLoadTimeout, `document.getElementById("status").textContent === "ready"`)
+	assert.Equal(t, 1, eval[int](p, `performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/main.wasm")).length`),
+		"main.wasm is downloaded once: the page took the first script's download over")
+	assert.True(t, eval[bool](p, `document.getElementById("engine-load").hidden`), "the progress is gone once the engine runs")
 }
 
 // TestTheFirstFrameIsTheWorld: the first frame the learner sees holds the

@@ -21,7 +21,7 @@
 import {findElements, parts, call, engine, clearError, clearNotice, defaultCommand, els, english, fail, loadingStatus, reasonOf, sandboxStarts, setStatus, showError, showIdle, showNotice, state, stepName, stepNameStart, viewArgs} from "./page.js";
 import {addSteps, fillTimeline, restoreForks} from "./timeline.js";
 import {clearHash, exportWorld, rememberStart, share, syncURL, writeURL} from "./share.js";
-import {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
+import {afterNextFrame, fetchView, findPod, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen} from "./view.js";
 import {act, seek, seekTo, showQueue, stabilize, stabilizeNow, stepBack, stepForward, stopPlay, togglePlay, untilSync} from "./playback.js";
 import {progress} from "./progress.js";
 import {exportProgress, importProgress, loadLesson, loadLessonList, loadSandbox, openLessons, restoreLink} from "./worlds.js";
@@ -34,6 +34,7 @@ import {Lesson} from "./ui-lesson.js";
 import {Console} from "./ui-console.js";
 import {News} from "./ui-news.js";
 import {RlabEngine} from "./engine.js";
+import {drawDownload, megabytes, onceAFrame} from "./loading.js";
 import {formatNumber, i18n, locales, rememberLocale, t, tParts, translateStatic} from "./i18n.js";
 
 /** @typedef {import("./bridge-types.js").View} View */
@@ -474,43 +475,19 @@ function engineReady() {
 // engine reports every chunk of it.
 const showProgress = onceAFrame(() => drawProgress(engine().download));
 
-// drawProgress shows the download as bytes of main.wasm's size, both as
-// it is once decoded (what the engine counts), and the compressed size
-// that crosses the network when the server says it. #status gets the
-// quarters only, for it is read aloud.
-/** @param {import("./engine.js").Download} d */
+// drawProgress shows the download (loading.js, which early.js drew it with
+// until the page ran). #status gets the quarters only, for it is read
+// aloud.
+/** @param {import("./download.js").Download} d */
 function drawProgress(d) {
 	if (state.engineUp) {
 		return;
 	}
-	/** @param {number} n */
-	const mb = (n) => formatNumber(n / 1e6, {minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false});
-	const bar = els.engineProgress;
-	let text;
-	if (d.total > 0) {
-		bar.max = d.total;
-		bar.value = d.loaded;
-		text = t("load.ofTotal", {loaded: mb(d.loaded), total: mb(d.total)});
-	} else {
-		bar.removeAttribute("value"); // indeterminate
-		text = t("unit.megabytes", {n: mb(d.loaded)});
-	}
-	if (d.wire > 0) {
-		text = t("load.compressed", {progress: text, wire: mb(d.wire)});
-	}
-	if (d.done) {
-		text = t("load.starting", {progress: text});
-	}
-	els.engineLoadText.textContent = text;
-	bar.setAttribute("aria-valuetext", text);
-	if (hooks.__rlabProgressAt === undefined) {
-		performance.mark("rlab:progress");
-		hooks.__rlabProgressAt = performance.now();
-	}
+	drawDownload(d);
 	if (!d.done && d.total > 0) {
 		const quarters = Math.floor(4 * d.loaded / d.total);
 		const loadText = quarters === 0
-			? t("status.loadingSize", {size: t("unit.megabytes", {n: mb(d.total)})})
+			? t("status.loadingSize", {size: t("unit.megabytes", {n: megabytes(d.total)})})
 			: t("status.loadingDone", {percent: t("unit.percent", {n: formatNumber(25 * quarters)})});
 		if (loadText !== state.loadText) {
 			state.loadText = loadText;

@@ -14,6 +14,8 @@
 // before anything runs: a link is untrusted input, and its commands only ever
 // reach the console's parser, never JavaScript.
 
+import {WasmDownload, takeWasmDownload} from "./download.js";
+
 // Limits of a share link. They bound how long a replay may take and how
 // much a hostile link can make the page do.
 const maxLinkSteps = 1000000;
@@ -22,11 +24,6 @@ const maxInputLength = 500;
 const maxLinkPages = 100;
 // The most steps one step request may run (the bridge's maxStepN).
 const maxStepChunk = 10000;
-
-// early holds the requests RlabEngine.prefetch made, by URL, until an
-// engine takes them over.
-/** @type {Map<string, Promise<Response>>} */
-const early = new Map();
 
 /** @typedef {import("./bridge-types.js").BridgeOps} BridgeOps */
 /** @typedef {import("./bridge-types.js").View} View */
@@ -48,10 +45,7 @@ const early = new Map();
  * @property {string} [lang]
  */
 
-/**
- * Download is how far main.wasm's download has come (see the constructor).
- * @typedef {{loaded: number, total: number, wire: number, done: boolean}} Download
- */
+/** @typedef {import("./download.js").Download} Download */
 
 /**
  * Progress hears how far a restore got: a message of the page's
@@ -99,15 +93,12 @@ class RlabEngine {
 		// worker this engine starts.
 		/** @type {Promise<WebAssembly.Module | null> | null} */
 		this.module = null;
-		// response is main.wasm's response (a Promise) once prefetch
-		// has asked for it, until compile takes it.
-		/** @type {Promise<Response> | null} */
-		this.response = null;
-		// download is how far main.wasm's download has come: loaded and
-		// total are bytes of main.wasm itself, as it is once decoded
-		// (total 0 while it is not known), and wire the bytes its
-		// compressed copy takes on the network (0 when it is sent as
-		// it is, or not known); done once every byte is in.
+		// fetched is main.wasm's download once prefetch has asked for
+		// it, until compile takes its response.
+		/** @type {WasmDownload | null} */
+		this.fetched = null;
+		// download is how far main.wasm's download has come: the one
+		// under way, or the last.
 		/** @type {Download} */
 		this.download = {loaded: 0, total: 0, wire: 0, done: false};
 		this.onStatus = options.onStatus || (() => {});
@@ -175,13 +166,13 @@ class RlabEngine {
 		if (!this.module && typeof WebAssembly.compileStreaming !== "function") {
 			this.module = Promise.resolve(null);
 		} else if (!this.module) {
-			const response = this.response || fetch(this.wasmURL);
-			this.response = null; // a compile that failed fetches anew
-			this.module = WebAssembly.compileStreaming(response.then((r) => {
+			const fetched = this.takeDownload();
+			this.fetched = null; // a compile that failed fetches anew
+			this.module = WebAssembly.compileStreaming(fetched.response.then((r) => {
 				if (!r.ok) {
 					throw new Error(`${this.wasmURL}: ${r.status} ${r.statusText}; build it with make wasm`);
 				}
-				return this.counted(r);
+				return r;
 			}));
 		}
 		return this.module;
@@ -190,81 +181,29 @@ class RlabEngine {
 	// prefetch asks for main.wasm before start does, so that on a slow
 	// network the request's round trip, and the first bytes, overlap the
 	// page's first drawing, and the download's size is known (and
-	// shown) sooner. Nothing reads the body until start, so compiling
-	// main.wasm, which on a fast network would cost the first drawing
-	// most, still waits for it. A request RlabEngine.prefetch made
-	// earlier is taken over.
+	// shown) sooner. Only the download's count reads the body until
+	// start, so compiling main.wasm, which on a fast network would cost
+	// the first drawing most, still waits for it. A download early.js
+	// started (prefetchWasm) is taken over.
 	prefetch() {
-		if (!this.module && !this.response && typeof WebAssembly.compileStreaming === "function") {
-			this.response = early.get(this.wasmURL) || fetch(this.wasmURL);
-			early.delete(this.wasmURL);
-			this.response.then((r) => {
-				if (r.ok && !this.download.loaded) {
-					this.sizes(r);
-					this.onProgress(this.download);
-				}
-			}, () => {});
+		if (!this.module && !this.fetched && typeof WebAssembly.compileStreaming === "function") {
+			this.fetched = this.takeDownload();
 		}
 	}
 
-	// sizes reads main.wasm's sizes from response's headers into
-	// this.download (see counted).
-	/** @param {Response} response */
-	sizes(response) {
-		const d = this.download;
-		/** @param {string} name */
-		const length = (name) => {
-			const n = Number(response.headers.get(name));
-			return Number.isSafeInteger(n) && n > 0 ? n : 0;
-		};
-		const coding = (response.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-		if (coding === "identity") {
-			d.total = length("Content-Length");
-		} else {
-			d.total = length("X-Decoded-Length");
-			d.wire = length("Content-Length");
+	// takeDownload returns main.wasm's download for this engine: the one
+	// prefetch started, else early.js's, else a new one. From then on it
+	// reports to this engine's onProgress, at once if it has something to
+	// report already.
+	/** @returns {WasmDownload} */
+	takeDownload() {
+		const fetched = this.fetched || takeWasmDownload(this.wasmURL) || new WasmDownload(this.wasmURL);
+		this.download = fetched.progress;
+		fetched.onProgress = this.onProgress;
+		if (fetched.progress.total || fetched.progress.loaded) {
+			this.onProgress(fetched.progress);
 		}
-	}
-
-	// counted returns response with a body that counts main.wasm's bytes
-	// into this.download as the compiler reads them.
-	//
-	// A reader sees the body decoded, so the bytes counted are
-	// main.wasm's own, and they are counted against main.wasm's own
-	// size: Content-Length when the file comes as it is, and, when it
-	// comes compressed (Content-Length is then the compressed size),
-	// X-Decoded-Length, which rlab serve adds to a precompressed
-	// file's response. A server that sends neither leaves the total
-	// unknown, and the page shows the bytes alone.
-	/**
-	 * @param {Response} response
-	 * @returns {Response}
-	 */
-	counted(response) {
-		const d = this.download;
-		this.sizes(response);
-		this.onProgress(d);
-		if (!response.body || typeof TransformStream !== "function") {
-			return response;
-		}
-		const body = response.body.pipeThrough(new TransformStream(/** @type {Transformer<Uint8Array, Uint8Array>} */ ({
-			transform: (chunk, controller) => {
-				d.loaded += chunk.byteLength;
-				this.onProgress(d);
-				controller.enqueue(chunk);
-			},
-			flush: () => {
-				d.done = true;
-				if (d.total < d.loaded) {
-					d.total = d.loaded;
-				}
-				this.onProgress(d);
-			},
-		})));
-		// The compiler needs the type (application/wasm) from the
-		// original headers; the status and headers are otherwise
-		// the original's too.
-		return new Response(body, {status: response.status, statusText: response.statusText, headers: response.headers});
+		return fetched;
 	}
 
 	/** @returns {Promise<{version: string, readyAt: number}>} */
@@ -579,18 +518,6 @@ class RlabEngine {
 		return step;
 	}
 
-	// RlabEngine.prefetch(url) asks for a main.wasm before any engine
-	// exists; the first engine with that wasmURL takes the request
-	// over. The page's scripts call it first thing (early.js), because
-	// the rest of them take a while to run on a slow machine, and the
-	// download is the longest wait of a page load.
-	/** @param {string} url */
-	static prefetch(url) {
-		if (!early.has(url) && typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function") {
-			early.set(url, fetch(url));
-		}
-	}
-
 	// stateFromView is the replay state of the world view shows.
 	/**
 	 * @param {View} view
@@ -727,9 +654,8 @@ class RlabEngine {
 // messages: key names it in the page's catalogues (messages-en.js and its
 // translations) and params are its values, so that the page shows it in the
 // learner's language (page.js's reasonOf) while a test or the console reads
-// the English. engine.js imports nothing, so that main.wasm's download starts
-// before any other script runs (early.js); jstest/page.test.mjs holds each
-// English text here equal to the catalogue's.
+// the English. jstest/page.test.mjs holds each English text here equal to
+// the catalogue's.
 /**
  * @param {string} key
  * @param {Record<string, string | number>} params

@@ -26,6 +26,7 @@ const shell = [
 	// The page itself, as "./": the server redirects index.html there.
 	"./",
 	"style.css",
+	"rlab-start.js",
 	"rlab.js",
 	"worker.js",
 	"wasm_exec.js",

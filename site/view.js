@@ -8,6 +8,7 @@ import {counterText, els, engine, parts, setStatus, showFailure, showIdle, state
 import {noteFork, renderTimeline, trimTimeline} from "./timeline.js";
 import {syncURL} from "./share.js";
 import {h, patch, settle} from "./ui-util.js";
+import {onceAFrame} from "./loading.js";
 import {duration, i18n, t, tParts} from "./i18n.js";
 import {entryOfFunction, explain, roveTerms, term} from "./ui-glossary.js";
 import {renderWorld, touchedSet} from "./ui-world.js";
@@ -51,26 +52,6 @@ async function refresh(before = state.view) {
 function setView(view) {
 	state.view = view;
 	state.base = view.baseStep || 0;
-}
-
-// onceAFrame returns a function that runs draw in the next frame, once
-// however often it is called before then.
-/**
- * @param {() => void} draw
- * @returns {() => void}
- */
-function onceAFrame(draw) {
-	let queued = false;
-	return () => {
-		if (queued) {
-			return;
-		}
-		queued = true;
-		requestAnimationFrame(() => {
-			queued = false;
-			draw();
-		});
-	};
 }
 
 // scheduleRender draws the present view in the next frame; while Play
@@ -529,4 +510,4 @@ function stepInterval() {
 	return state.playing ? 1000 / Math.min(Number(els.speed.value) || 1, 10) : 400;
 }
 
-export {afterNextFrame, fetchView, findPod, onceAFrame, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen};
+export {afterNextFrame, fetchView, findPod, refresh, render, scheduleRender, setBusy, setCounter, setSyncNote, setView, updateControls, watchOffScreen};

@@ -13,11 +13,13 @@ import (
 var bundleCommand = &command{
 	name:     "bundle",
 	synopsis: "[--dir=path]",
-	summary:  "join the web page's scripts into rlab.js",
-	details: "Bundle writes rlab.js in --dir: the page's ES modules (early.js, locale.js,\n" +
-		"app.js and offline.js, and every module they import) joined into the one script\n" +
-		"index.html loads, each module in its own scope, after the modules it imports. It\n" +
-		"is skipped when rlab.js is newer than every module. make wasm runs it.",
+	summary:  "join the web page's scripts into rlab-start.js and rlab.js",
+	details: "Bundle writes rlab-start.js and rlab.js in --dir: the page's ES modules joined into\n" +
+		"the two scripts index.html loads, each module in its own scope, after the modules it\n" +
+		"imports. rlab-start.js holds early.js and locale.js, which start main.wasm's download,\n" +
+		"draw its progress and choose the page's language, and what they import; rlab.js holds\n" +
+		"app.js and offline.js and the rest. A script newer than every module it holds is\n" +
+		"skipped. make wasm runs it.",
 	flags: func(fs *flag.FlagSet) runFunc {
 		dir := fs.String("dir", "site", "bundle the page in `path`")
 		return func(_ context.Context, stdout, _ io.Writer, args []string) error {
@@ -31,9 +33,8 @@ var bundleCommand = &command{
 			if err != nil {
 				return fmt.Errorf("cannot bundle the page: %w", err)
 			}
-			if wrote {
-				fmt.Fprintf(stdout, "%s: the page's modules in one file\n",
-					filepath.ToSlash(filepath.Join(*dir, siteserver.BundleName)))
+			for _, name := range wrote {
+				fmt.Fprintf(stdout, "%s: the page's modules joined\n", filepath.ToSlash(filepath.Join(*dir, name)))
 			}
 			return nil
 		}

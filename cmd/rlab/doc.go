@@ -13,7 +13,7 @@
 //	export     write a lesson's or a script's world and commands for a real cluster
 //	serve      serve the web page on this machine
 //	wasm       build the engine for the web page (main.wasm, export.wasm)
-//	bundle     join the web page's scripts into rlab.js
+//	bundle     join the web page's scripts into rlab-start.js and rlab.js
 //	compress   precompress the web page for serving
 //
 // Use "rlab help <command>" for a command's flags, and "rlab help scenario
@@ -183,13 +183,16 @@
 //
 //	rlab bundle [--dir=path]
 //
-// Bundle writes rlab.js in the page's directory: the page's ES modules
-// (siteserver.PageEntries: early.js, locale.js, app.js and offline.js, and
-// every module they import), joined into one script, each module in its own scope after
-// the modules it imports (siteserver.JoinModules). index.html loads that one
-// file, which brings a cold page to interactive sooner than a request per
-// module does. It does nothing when rlab.js is newer than every module, and
-// make wasm runs it, so after editing a module run make wasm (make run does).
+// Bundle writes rlab-start.js and rlab.js in the page's directory: the
+// page's ES modules joined into the two scripts index.html loads
+// (siteserver.PageScripts), each module in its own scope after the modules it
+// imports (siteserver.JoinScripts). rlab-start.js is early.js and locale.js
+// and what they import: small, so that main.wasm's download starts, and its
+// progress shows, before the rest of the page has arrived. rlab.js is app.js
+// and offline.js and every other module. Two files bring a cold page to
+// interactive sooner than a request per module does. A script newer than
+// every module it holds is left alone, and make wasm runs it, so after
+// editing a module run make wasm (make run does).
 //
 // # Precompress the page
 //

@@ -25,7 +25,7 @@ func TestRunExitStatusAndOutput(t *testing.T) {
 			name:       "help lists the commands on stdout",
 			args:       []string{"help"},
 			wantStatus: 0,
-			wantStdout: "\trun        run scenario scripts headless\n\ttrace      print the event trace of scenario scripts\n\tlessons    list the lessons, or prove that they work\n\texport     write a lesson's or a script's world as manifests, and what was done in it as kubectl\n\tserve      serve the web page on this machine\n\twasm       build the engine for the web page (main.wasm, export.wasm)\n\tbundle     join the web page's scripts into rlab.js\n\tcompress   precompress the web page for serving\n",
+			wantStdout: "\trun        run scenario scripts headless\n\ttrace      print the event trace of scenario scripts\n\tlessons    list the lessons, or prove that they work\n\texport     write a lesson's or a script's world as manifests, and what was done in it as kubectl\n\tserve      serve the web page on this machine\n\twasm       build the engine for the web page (main.wasm, export.wasm)\n\tbundle     join the web page's scripts into rlab-start.js and rlab.js\n\tcompress   precompress the web page for serving\n",
 		},
 		{
 			name:       "-h is help",

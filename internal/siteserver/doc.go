@@ -38,16 +38,20 @@
 // ignored, so a rebuilt main.wasm is never shadowed by an old main.wasm.br.
 // A request for FILE.br itself gets that file as it is.
 //
-// # One script
+// # Two scripts
 //
 // The page's scripts are written as ES modules, one concern each, and
-// served as one classic script: Bundle joins PageEntries and the modules
-// they import into rlab.js, which index.html loads (rlab bundle runs it in
-// make wasm). JoinModules, in modules.go, is the joiner: it orders the
-// modules by their imports, gives each a scope of its own, and turns their
-// import and export statements into plain JavaScript, so the page needs no
-// module loader, no eval and no second request. One request instead of one
-// per module brings a cold page to interactive about 40 ms sooner.
+// served as two classic scripts: Bundle joins PageScripts' entries and the
+// modules they import into rlab-start.js and rlab.js, which index.html loads
+// (rlab bundle runs it in make wasm). JoinScripts, in modules.go, is the
+// joiner: it orders the modules by their imports, gives each a scope of its
+// own, and turns their import and export statements into plain JavaScript,
+// so the page needs no module loader and no eval; a module the first script
+// ran, the second takes from the registry the first left. Two requests
+// instead of one per module bring a cold page to interactive about 40 ms
+// sooner. Why two and not one: the first is small, and on a slow network it
+// arrives long before the page, so main.wasm's download starts, and its
+// progress shows, half a second sooner (see PageScripts).
 //
 // # Caching
 //

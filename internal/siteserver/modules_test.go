@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,9 +14,9 @@ import (
 	"github.com/reconcilelab/rlab/internal/siteserver"
 )
 
-// runJoined joins the modules in files from entries and runs the result
-// under node, returning what it printed.
-func runJoined(t *testing.T, files map[string]string, entries ...string) string {
+// nodeOrSkip returns node's path, or skips the test where there is none,
+// except in CI, which must run it.
+func nodeOrSkip(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -24,6 +25,14 @@ func runJoined(t *testing.T, files map[string]string, entries ...string) string 
 		}
 		t.Skipf("node not found (%v); install Node.js to run the joined modules", err)
 	}
+	return node
+}
+
+// runJoined joins the modules in files from entries and runs the result
+// under node, returning what it printed.
+func runJoined(t *testing.T, files map[string]string, entries ...string) string {
+	t.Helper()
+	node := nodeOrSkip(t)
 	dir := writeModules(t, files)
 	js, _, err := siteserver.JoinModules(os.DirFS(dir), entries)
 	require.NoError(t, err)
@@ -88,29 +97,37 @@ func TestTheJoinerRefusesWhatItCannotJoin(t *testing.T) {
 	}
 }
 
-func TestThePageJoinsAsTheOneScriptItLoads(t *testing.T) {
-	// Every module of the page is reached from the entries, and the joined
-	// script holds no import or export statement (a line of it that began
-	// with either would be a syntax error in a classic script).
-	js, names, err := siteserver.JoinModules(os.DirFS(repoSite), siteserver.PageEntries)
+func TestThePageJoinsAsTheScriptsItLoads(t *testing.T) {
+	// Every module of the page is reached from the scripts' entries, each
+	// in one script only, and the joined scripts hold no import or export
+	// statement (a line of them that began with either would be a syntax
+	// error in a classic script).
+	texts, perScript, err := siteserver.JoinScripts(os.DirFS(repoSite), siteserver.PageScripts)
 	require.NoError(t, err)
+	require.Len(t, perScript, 2)
+	names := append(slices.Clone(perScript[0]), perScript[1]...)
 	entries, err := os.ReadDir(repoSite)
 	require.NoError(t, err)
 	var modules []string
 	for _, e := range entries {
 		name := e.Name()
 		switch {
-		case !strings.HasSuffix(name, ".js"), name == siteserver.BundleName, name == "wasm_exec.js",
+		case !strings.HasSuffix(name, ".js"), name == siteserver.StartScript, name == siteserver.PageScript, name == "wasm_exec.js",
 			name == "worker.js", name == "export-worker.js", name == "sw.js", // built, or run in workers of their own
 			name == "bridge-types.js": // types only, which tsc reads and the page never runs
 			continue
 		}
 		modules = append(modules, name)
 	}
-	assert.ElementsMatch(t, modules, names, "the bundle holds every module of site/, each once")
-	assert.Equal(t, []string{"engine.js", "early.js"}, names[:2], "main.wasm's download starts before the rest of the page runs")
+	assert.ElementsMatch(t, modules, names, "the scripts hold every module of site/, each once")
+	// The first script must stay small, for it is what arrives before
+	// main.wasm's download can start: only what starting the download,
+	// drawing its progress and choosing the language need.
+	assert.Equal(t, []string{"download.js", "messages-en.js", "i18n.js", "loading.js", "early.js", "locale.js"}, perScript[0])
 	assert.Equal(t, "offline.js", names[len(names)-1])
-	for i, line := range strings.Split(string(js), "\n") {
-		assert.False(t, strings.HasPrefix(line, "import ") || strings.HasPrefix(line, "export "), "rlab.js:%d: %s", i+1, line)
+	for i, js := range texts {
+		for n, line := range strings.Split(string(js), "\n") {
+			assert.False(t, strings.HasPrefix(line, "import ") || strings.HasPrefix(line, "export "), "%s:%d: %s", siteserver.PageScripts[i].Name, n+1, line)
+		}
 	}
 }

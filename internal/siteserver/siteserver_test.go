@@ -177,7 +177,7 @@ func TestHandlerServesRealPage(t *testing.T) {
 	for _, e := range sources {
 		name := e.Name()
 		switch {
-		case !e.Type().IsRegular(), name == "main.wasm", name == "wasm_exec.js", name == siteserver.BundleName,
+		case !e.Type().IsRegular(), name == "main.wasm", name == "wasm_exec.js", name == siteserver.StartScript, name == siteserver.PageScript,
 			strings.HasSuffix(name, ".gz"), strings.HasSuffix(name, ".br"):
 			continue // make wasm's outputs, built below as it builds them
 		case strings.HasSuffix(name, ".js"):
