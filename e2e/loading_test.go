@@ -137,33 +137,9 @@ func TestReadyOnlyOnceTheEngineIs(t *testing.T) {
 // the page then takes the download over, and the engine starts from it.
 func TestTheDownloadShowsBeforeThePageArrives(t *testing.T) {
 	p := newTab(t)
-	p.throttleNetwork(slow4G) // so that the download is still under way when it is read
-	held := make(chan fetch.RequestID, 4)
-	chromedp.Listen(p.ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			held <- e.RequestID
-		}
-	})
-	ctx, cancel := context.WithTimeout(p.ctx, quick)
-	defer cancel()
-	_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
-		{URLPattern: "*/" + siteserver.PageScript, RequestStage: fetch.RequestStageRequest},
-	}})
-	require.NoError(t, err, "holding back %s", siteserver.PageScript)
-	// Navigate without waiting for the load event, which waits for
-	// rlab.js.
-	nav, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: p.s.server.URL + "/"})
-	require.NoError(t, err)
-	require.Empty(t, nav.ErrorText, "navigating")
-	var id fetch.RequestID
-	select {
-	case id = <-held:
-	case <-time.After(loadTimeout):
-		t.Fatalf("the browser never asked for %s", siteserver.PageScript)
-	}
-
+	release := p.holdThePageScript()
 	p.waitFor("the download's progress, drawn by the first script", slowLoadTimeout,
-		`/^\d+\.\d of \d+\.\d MB/.test(document.getElementById("engine-load-text").textContent)`)
+		`/^\d+\.\d of \d+\.\d MB/.test(document.getElementById("engine-load-text")?.textContent ?? "")`)
 	p.shot("progress-before-the-page")
 	text := p.text("#engine-load-text")
 	assert.Regexp(t, progressRE, text, "the first script draws the download as bytes of main.wasm's size")
@@ -177,8 +153,7 @@ func TestTheDownloadShowsBeforeThePageArrives(t *testing.T) {
 		`(() => { const m = /^(\d+\.\d) of/.exec(document.getElementById("engine-load-text").textContent); return m && Number(m[1]) > 0; })()`)
 	assert.False(t, eval[bool](p, `window.__rlabReadyAt !== undefined`), "the page ran without its own script")
 
-	_, err = chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
-	require.NoError(t, err, "letting %s through", siteserver.PageScript)
+	release()
 	p.waitFor("the page to be interactive", slowLoadTimeout, `window.__rlabReadyAt !== undefined`)
 	// The page draws the download on: #status says its quarters, which
 	// only the page writes.
@@ -188,6 +163,66 @@ func TestTheDownloadShowsBeforeThePageArrives(t *testing.T) {
 	assert.Equal(t, 1, eval[int](p, `performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/main.wasm")).length`),
 		"main.wasm is downloaded once: the page took the first script's download over")
 	assert.True(t, eval[bool](p, `document.getElementById("engine-load").hidden`), "the progress is gone once the engine runs")
+}
+
+// TestTheChinesePageShowsBeforeThePageArrives: a page in another language
+// stays hidden until its words are there, so that no English flashes; the
+// first script has the words, and translates index.html's text itself, so
+// that the learner sees the page, in Chinese, with the download's progress,
+// long before the page's own script (held back here) has arrived.
+func TestTheChinesePageShowsBeforeThePageArrives(t *testing.T) {
+	p := newTab(t)
+	p.keepChinese()
+	release := p.holdThePageScript()
+	p.waitFor("the page to show itself, with the download's progress", slowLoadTimeout,
+		`!document.documentElement.classList.contains("i18n-loading") &&
+		/^\d+\.\d \/ \d+\.\d MB/.test(document.getElementById("engine-load-text")?.textContent ?? "")`)
+	p.shot("chinese-before-the-page")
+	assert.False(t, eval[bool](p, `window.__rlabReadyAt !== undefined`), "the page ran without its own script")
+	assert.Equal(t, "单步 ▶", p.text("#step-forward"), "index.html's text is in the page's language when it shows")
+	assert.Equal(t, "加载中…", p.text("#status"))
+	assert.Equal(t, "zh-CN", p.value("#language-select"), "the select says the language shown")
+	assert.Regexp(t, `^\d+\.\d / \d+\.\d MB（压缩后 \d+\.\d MB）$`, p.text("#engine-load-text"), "the progress is in the page's language")
+
+	release()
+	p.waitFor("the page to be ready in Chinese", slowLoadTimeout, chineseReady)
+	assert.True(t, eval[bool](p, `document.getElementById("engine-load").hidden`), "the progress is gone once the engine runs")
+}
+
+// holdThePageScript throttles the tab to slow4G, so that main.wasm's
+// download is still under way when the test reads it, and starts loading
+// the page with its second script (rlab.js) held back by the browser, until
+// release lets it through. It does not wait for the load event, which waits
+// for that script.
+func (p *page) holdThePageScript() (release func()) {
+	p.t.Helper()
+	p.throttleNetwork(slow4G)
+	held := make(chan fetch.RequestID, 4)
+	chromedp.Listen(p.ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			held <- e.RequestID
+		}
+	})
+	ctx, cancel := context.WithTimeout(p.ctx, quick)
+	defer cancel()
+	_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
+		{URLPattern: "*/" + siteserver.PageScript, RequestStage: fetch.RequestStageRequest},
+	}})
+	require.NoError(p.t, err, "holding back %s", siteserver.PageScript)
+	nav, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: p.s.server.URL + "/"})
+	require.NoError(p.t, err)
+	require.Empty(p.t, nav.ErrorText, "navigating")
+	var id fetch.RequestID
+	select {
+	case id = <-held:
+	case <-time.After(loadTimeout):
+		p.t.Fatalf("the browser never asked for %s", siteserver.PageScript)
+	}
+	return func() {
+		p.t.Helper()
+		_, err := chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		require.NoError(p.t, err, "letting %s through", siteserver.PageScript)
+	}
 }
 
 // TestTheFirstFrameIsTheWorld: the first frame the learner sees holds the

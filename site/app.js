@@ -498,9 +498,10 @@ function drawProgress(d) {
 	}
 }
 
-// showLanguage puts the page's language into index.html's text, once its
-// words are there, and says so when the language chosen could not be
-// loaded. The English page has its words in index.html already.
+// showLanguage puts the page's language into what the page draws, once its
+// words are there (startLocale has put it into index.html's own text), and
+// says so when the language chosen could not be loaded. The English page
+// has its words in index.html already.
 function showLanguage() {
 	useGlossaryLanguage();
 	els.languageSelect.value = i18n.locale;
@@ -508,7 +509,8 @@ function showLanguage() {
 	// the page's words.
 	els.timeline.style.setProperty("--now-mark", JSON.stringify(t("timeline.now")));
 	if (i18n.locale !== "en") {
-		translateStatic(document);
+		// index.html's own text is in the page's language already
+		// (startLocale).
 		setStatus(loadingStatus());
 	}
 	if (i18n.failure) {

@@ -138,9 +138,12 @@ function rememberLocale(locale) {
 // startLocale chooses the page's locale and, for one other than English,
 // fetches its catalogue and glossary. Until they are there the page's text
 // is hidden (the class i18n-loading on <html>, style.css), so that no
-// English flashes before the translation; after loadTimeoutMs without a
-// catalogue the page shows itself in English. i18n.ready settles when the
-// words are there.
+// English flashes before the translation; once they are, index.html's own
+// text is translated (translateStatic) and only then shown, for the page's
+// own script may still be on its way (it is the second of the page's two,
+// and on a slow network arrives half a second after the catalogue). After
+// loadTimeoutMs without a catalogue the page shows itself in English.
+// i18n.ready settles when the words are there.
 function startLocale() {
 	const languages = typeof navigator === "object" ? (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]) : [];
 	const locale = chooseLocale({stored: storedLocale(), link: linkLocale(location.hash), languages});
@@ -150,7 +153,16 @@ function startLocale() {
 	}
 	const root = document.documentElement;
 	root.classList.add("i18n-loading");
-	i18n.ready = loadLocale(locale).finally(() => root.classList.remove("i18n-loading"));
+	i18n.ready = loadLocale(locale).then(() => {
+		if (i18n.locale !== "en") {
+			translateStatic(document);
+			// The language select says the language shown.
+			const select = document.getElementById("language-select");
+			if (select instanceof HTMLSelectElement) {
+				select.value = i18n.locale;
+			}
+		}
+	}).finally(() => root.classList.remove("i18n-loading"));
 }
 
 // loadLocale fetches locale's catalogue and glossary and makes them the

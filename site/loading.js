@@ -50,6 +50,9 @@ function drawDownload(d) {
 		text = t("load.starting", {progress: text});
 	}
 	words.textContent = text;
+	// The words are the drawing's from now on: translating index.html's
+	// text (translateStatic) must not put its "loading…" back.
+	delete words.dataset.i18n;
 	bar.setAttribute("aria-valuetext", text);
 	if (hooks.__rlabProgressAt === undefined) {
 		performance.mark("rlab:progress");

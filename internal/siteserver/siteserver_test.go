@@ -279,8 +279,8 @@ func TestPageStatusIsAccessible(t *testing.T) {
 
 	assert.Contains(t, html, `<html lang="en">`)
 	assert.Contains(t, html, "<title>Reconcile Lab</title>")
-	assert.Contains(t, html, `<p id="status" role="status" aria-live="polite">loading…</p>`,
-		"the page says it is loading before any script runs, and screen readers hear the change")
+	assert.Contains(t, html, `<p id="status" role="status" aria-live="polite" data-i18n="controls.simulatorLoading">loading…</p>`,
+		"the page says it is loading before any script runs, in its language once the first script has its words, and screen readers hear the change")
 }
 
 // repoSite is the page's source directory, relative to this package.
