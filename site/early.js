@@ -5,15 +5,15 @@
 // download, draw it and choose the language), which is small (17 KB
 // compressed) so that it arrives long before the rest of the page (rlab.js,
 // 106 KB). The page (app.js) takes the download and its drawing over when it
-// runs (RlabEngine.prefetch).
+// runs (RlabEngine's prefetch).
 //
-// On a slow network (1.6 Mbit/s, 150 ms of round trip, a 4× slower CPU;
-// BenchmarkBrowserLoadThrottled) the download's size shows at 0.86 s, where
-// it showed at 1.36 s when main.wasm was asked for once the whole page had
-// arrived. The price is bandwidth: main.wasm's first bytes share the network
-// with rlab.js, and the page is interactive at 1.40 s rather than 1.22 s.
-// The engine, which is what a learner waits for, is ready at 9.28 s rather
-// than 9.53 s (three loads each, medians).
+// On a slow network (1.6 Mbit/s, 150 ms of round trip, a 4× slower CPU, as
+// BenchmarkBrowserLoadThrottled has it) the download's size shows at 0.88 s,
+// where it showed at 1.38 s when main.wasm was asked for once the whole page
+// had arrived. The price is bandwidth: main.wasm's first bytes share the
+// network with rlab.js, and the page is interactive at 1.44 s rather than
+// 1.23 s. The engine, which is what a learner waits for, is ready at 9.37 s
+// rather than 9.55 s (five loads each, medians, November 2026).
 import {prefetchWasm} from "./download.js";
 import {drawDownload, onceAFrame} from "./loading.js";
 

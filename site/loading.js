@@ -26,11 +26,8 @@ function megabytes(n) {
 // drawDownload shows the download in #engine-progress and its words in
 // #engine-load-text, as bytes of main.wasm's size, both as it is once
 // decoded (what the download counts) and the compressed size that crosses
-// the network when the server says it. It returns the words.
-/**
- * @param {Download} d
- * @returns {string}
- */
+// the network when the server says it.
+/** @param {Download} d */
 function drawDownload(d) {
 	const bar = /** @type {HTMLProgressElement} */ (document.getElementById("engine-progress"));
 	const words = /** @type {HTMLElement} */ (document.getElementById("engine-load-text"));
@@ -58,7 +55,6 @@ function drawDownload(d) {
 		performance.mark("rlab:progress");
 		hooks.__rlabProgressAt = performance.now();
 	}
-	return text;
 }
 
 // onceAFrame returns a function that runs draw in the next frame, once
