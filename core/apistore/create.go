@@ -15,7 +15,7 @@ func (s *Store) serveCreate(info *kindInfo, req Request) Response {
 	if req.Object.Kind() != info.kind {
 		return Response{Err: newBadRequest("the object is a " + string(req.Object.Kind()) + ", not a " + string(info.kind))}
 	}
-	obj := req.Object.DeepCopyObject()
+	obj := copyForCreate(req.Object)
 	m := obj.Meta()
 	if err := reconcileNamespace(info, m, req.Namespace); err != nil {
 		return Response{Err: err}
@@ -78,4 +78,28 @@ func (s *Store) serveCreate(info *kindInfo, req Request) Response {
 	m.ResourceVersion = rvs
 	s.store(info, obj, Added, rv)
 	return Response{Object: obj, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
+}
+
+// copyForCreate copies the object a client sent to create, as the store's
+// own. Pods and Events, which worlds create by the thousand, are copied
+// shallowly: the copy shares the sent object's labels, annotations, owner
+// references, finalizers and containers. That is safe because the create
+// path above only sets the copy's own fields (metadata's values, the spec's
+// defaults, a fresh status) or points them elsewhere (labels shared with a
+// stored template's), and never writes into what it shares; and because a
+// client never changes an object it has sent (see Request.Object), which a
+// request in flight, held by the agenda and its snapshots, could not allow
+// anyway. A deep copy of every new pod was a tenth of the bytes a world of
+// 10 ReplicaSets of 1,000 pods allocated. Other kinds are copied whole: a
+// ReplicationController's template is a pointer its defaults write through.
+func copyForCreate(obj api.Object) api.Object {
+	switch o := obj.(type) {
+	case *api.Pod:
+		c := *o
+		return &c
+	case *api.Event:
+		c := *o
+		return &c
+	}
+	return obj.DeepCopyObject()
 }

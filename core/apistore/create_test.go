@@ -41,17 +41,39 @@ func TestCreateStampsSystemFields(t *testing.T) {
 	assert.Equal(t, "3", rc.Metadata.ResourceVersion)
 }
 
-func TestCreateTakesACopy(t *testing.T) {
+func TestCreateLeavesTheSentObjectAlone(t *testing.T) {
+	// A sent object is the sender's no more, and the store may keep parts of
+	// it in what it stores (copyForCreate), but the store never writes into
+	// it: every field the create path sets (name, uid, resourceVersion,
+	// times, defaults, status) is the stored object's own. Each object here
+	// gives the create path something to set, the ReplicationController
+	// defaults behind its template's pointer too.
 	h := newHarness(t)
-	in := newPod("default", "web", map[string]string{"app": "web"})
-	out := h.create(in)
-	require.NotSame(t, in, out)
-
-	in.Metadata.Labels["app"] = "changed"
-	in.Spec.Containers[0].Image = "changed"
-	assert.Equal(t, "web", out.Meta().Labels["app"], "changing what was passed in does not change what was stored")
-	assert.Equal(t, "nginx", out.(*api.Pod).Spec.Containers[0].Image)
-	assert.Empty(t, in.Metadata.UID, "the caller's object is left as it was")
+	h.clock.Advance(1700 * time.Millisecond)
+	pod := newGeneratedPod("default", "web-", map[string]string{"app": "web"})
+	pod.Metadata.UID = "chosen-by-client"
+	pod.Metadata.CreationTimestamp = api.NewTime(time.Unix(1, 500))
+	pod.Metadata.DeletionTimestamp = api.NewTimePtr(time.Unix(2, 500))
+	pod.Status = api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: "True"}}}
+	event := newEvent("default", "web.1")
+	event.FirstTimestamp = api.NewTime(time.Unix(3, 500))
+	for _, in := range []api.Object{
+		pod,
+		event,
+		newRS("default", "web", 2, map[string]string{"app": "web"}),
+		newRC("default", "web", 2, map[string]string{"app": "web"}),
+	} {
+		before := in.DeepCopyObject()
+		out := h.create(in)
+		require.NotSame(t, in, out)
+		assert.Equal(t, before, in, "the store wrote into the %s it was sent", in.Kind())
+		assert.NotEqual(t, in.Meta().UID, out.Meta().UID)
+	}
+	stored := h.s.Objects(api.KindPod, "default")
+	require.Len(t, stored, 1)
+	assert.NotEmpty(t, stored[0].Meta().Name, "the stored pod has the name drawn for it")
+	assert.Equal(t, api.PodPending, stored[0].(*api.Pod).Status.Phase)
+	assert.Equal(t, api.RestartAlways, stored[0].(*api.Pod).Spec.RestartPolicy)
 	h.check()
 }
 

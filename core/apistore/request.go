@@ -54,8 +54,10 @@ type Request struct {
 	// empty for update (the object names itself).
 	Name string
 
-	// Object is the object to create or update. The store copies it; the caller
-	// keeps ownership of what it passed.
+	// Object is the object to create or update. It is the sender's no more
+	// once sent: the sender must not change it, for the store may keep parts
+	// of it in what it stores (see copyForCreate), and a request in flight is
+	// shared with the agenda's snapshots. The store never changes it either.
 	Object api.Object
 	// Patch is the metadata patch of a patch request.
 	Patch *MetaPatch
@@ -285,7 +287,8 @@ func reconcileNamespace(info *kindInfo, m *api.ObjectMeta, requested string) *St
 
 // Create stores a new object and returns it as stored: with its name (drawn from
 // generateName if needed), uid, resourceVersion, creationTimestamp, defaults and
-// reset status. obj is copied, not kept.
+// reset status. obj is the store's once passed (see Request.Object): the
+// caller must not change it afterwards, and the store does not change it.
 func (s *Store) Create(obj api.Object) (api.Object, error) {
 	if obj == nil {
 		return nil, newBadRequest("the request has no object")

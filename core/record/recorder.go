@@ -376,10 +376,10 @@ func (r *Recorder) send(ctx *sim.Context) {
 	}
 	// upstream: "Making sure that ResourceVersion is empty on creation".
 	// The recorder never changes an Event it has made once it is being
-	// written, and the server copies what it creates, so an Event with no
-	// resourceVersion (every one created for the first time) is sent as
-	// it is; one being created again after its update found it gone gets
-	// a copy without it.
+	// written (a sent object is the server's, apistore.Request.Object), so
+	// an Event with no resourceVersion (every one created for the first
+	// time) is sent as it is; one being created again after its update
+	// found it gone gets a copy without it.
 	body := w.event
 	if body.Metadata.ResourceVersion != "" {
 		body = body.DeepCopy()

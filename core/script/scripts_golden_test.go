@@ -3,6 +3,7 @@ package script
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/apistore"
 	"github.com/reconcilelab/rlab/core/loop"
 	"github.com/reconcilelab/rlab/core/sim"
 )
@@ -173,16 +176,20 @@ func TestGoldenScripts(t *testing.T) {
 			// the loop (core/loop): the golden scripts are the widest
 			// run of steps there is.
 			var unplaced []string
-			s := NewSession(Options{Out: &out, SnapshotEvery: -1, OnStep: func(step sim.StepResult) {
+			var s *Session
+			stored := &storedObjects{seen: map[api.Object]bool{}}
+			s = NewSession(Options{Out: &out, SnapshotEvery: -1, OnStep: func(step sim.StepResult) {
 				if _, ok := loop.Of(step); !ok {
 					unplaced = append(unplaced, step.TraceLine())
 				}
+				stored.see(s.World().Server.Store())
 			}})
 			outputs := make([]string, len(blocks))
 			for i, b := range blocks {
 				outputs[i] = runGoldenBlock(s, &out, name, b)
 			}
 			assert.Empty(t, unplaced, "%s: steps with no place on the loop: give their actor and function a rule in core/loop's rules", name)
+			stored.verify(t, name)
 			if *update {
 				require.NoError(t, os.WriteFile(path, []byte(formatGolden(blocks, outputs, tail)), 0o644))
 				return
@@ -194,6 +201,49 @@ func TestGoldenScripts(t *testing.T) {
 			assert.Equal(t, string(raw), formatGolden(blocks, outputs, tail), "%s is not in canonical form", name)
 		})
 	}
+}
+
+// storedObjects remembers a deep copy of every object it has seen stored,
+// by pointer: the golden scripts, the widest run of steps there is, check
+// with it that no stored object ever changes. The store shares what it
+// stores with what it was sent (a pod's labels, spec and owner references,
+// apistore's copyForCreate), with the objects it stored before (a status
+// update's shallow copy) and with every reader, so a component that changed
+// what it sent, or what it read, would change the store's history under it.
+type storedObjects struct {
+	seen   map[api.Object]bool
+	copies []storedCopy
+}
+
+// storedCopy is a stored object and a deep copy of it as it was stored.
+type storedCopy struct{ obj, was api.Object }
+
+// see remembers the objects stored now that it has not seen yet.
+func (g *storedObjects) see(st *apistore.Store) {
+	for _, k := range api.Kinds {
+		for _, obj := range st.Objects(k, "") {
+			if !g.seen[obj] {
+				g.seen[obj] = true
+				g.copies = append(g.copies, storedCopy{obj, obj.DeepCopyObject()})
+			}
+		}
+	}
+}
+
+// verify fails for every object seen that is no longer as it was stored.
+func (g *storedObjects) verify(t *testing.T, script string) {
+	t.Helper()
+	changed := 0
+	for _, c := range g.copies {
+		if !reflect.DeepEqual(c.was, c.obj) {
+			changed++
+			if changed <= 3 {
+				m := c.obj.Meta()
+				t.Errorf("%s: the stored %s %s/%s changed after it was stored:\nwas %#v\nnow %#v", script, c.obj.Kind(), m.Namespace, m.Name, c.was, c.obj)
+			}
+		}
+	}
+	assert.Zero(t, changed, "%s: stored objects that changed after they were stored", script)
 }
 
 func TestGoldenFormatRoundTrips(t *testing.T) {
