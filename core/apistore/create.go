@@ -93,13 +93,9 @@ func (s *Store) serveCreate(info *kindInfo, req Request) Response {
 // 10 ReplicaSets of 1,000 pods allocated. Other kinds are copied whole: a
 // ReplicationController's template is a pointer its defaults write through.
 func copyForCreate(obj api.Object) api.Object {
-	switch o := obj.(type) {
-	case *api.Pod:
-		c := *o
-		return &c
-	case *api.Event:
-		c := *o
-		return &c
+	switch obj.(type) {
+	case *api.Pod, *api.Event:
+		return shallowCopy(obj)
 	}
 	return obj.DeepCopyObject()
 }
