@@ -379,6 +379,10 @@ func (s *Server) snapshotLog() [][]logEntry {
 	return out
 }
 
+// StartStep reuses the server's arena: the lists of its last step are dead
+// (sim.Arena).
+func (s *Server) StartStep() { s.refs.Reuse() }
+
 // Handle serves a request or ends a grace period.
 func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {

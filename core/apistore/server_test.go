@@ -83,7 +83,7 @@ func (w *testWorld) stabilize(t *testing.T) []sim.StepResult {
 	for w.k.Busy() {
 		res, ok := w.k.Step()
 		require.True(t, ok)
-		out = append(out, res)
+		out = append(out, res.Kept())
 		require.NoError(t, w.srv.Store().CheckInvariants())
 	}
 	return out

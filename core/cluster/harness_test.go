@@ -59,7 +59,7 @@ func (h *harness) step() sim.StepResult {
 	h.t.Helper()
 	res, ok := h.k.Step()
 	require.True(h.t, ok, "the agenda is empty")
-	h.steps = append(h.steps, res)
+	h.steps = append(h.steps, res.Kept())
 	return res
 }
 

@@ -384,6 +384,10 @@ func (k *Kubelets) podAt(namespace, name string) *kpod {
 // shares it; nil when the kubelets hold no such pod.
 func (k *Kubelets) mut(key string) *kpod { return cow.Mut(&k.pods, k.epoch, key) }
 
+// StartStep reuses the kubelets' arena: the lists of their last step are
+// dead (sim.Arena).
+func (k *Kubelets) StartStep() { k.refs.Reuse() }
+
 // Handle runs one of the kubelets' steps.
 func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {

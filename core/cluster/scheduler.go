@@ -161,6 +161,10 @@ func (s *Scheduler) Name() string { return s.name }
 
 func (s *Scheduler) start(sch sim.Scheduler) { sch.After(0, s.name, eventStart, nil) }
 
+// StartStep reuses the scheduler's arena: the lists of its last step are
+// dead (sim.Arena).
+func (s *Scheduler) StartStep() { s.refs.Reuse() }
+
 // Handle runs one of the scheduler's steps.
 func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {

@@ -310,6 +310,14 @@ const (
 	eventWorkerRun = "run"
 )
 
+// StartStep reuses the manager's arenas, which its workers and event
+// handlers report with too: the lists of the last step are dead
+// (sim.Arena).
+func (m *Manager) StartStep() {
+	m.refs.Reuse()
+	m.handoffLists.Reuse()
+}
+
 // Handle is the manager's own step: waiting for the caches to sync, then
 // starting the workers.
 func (m *Manager) Handle(ctx *sim.Context, ev sim.Event) sim.Report {

@@ -30,6 +30,9 @@ type worker struct {
 	spare *syncRun
 }
 
+// StartStep reuses its manager's arenas (Manager.StartStep).
+func (w *worker) StartStep() { w.m.StartStep() }
+
 // Handle runs one step of the worker: asking the queue for a key, or
 // continuing its sync with an API response.
 func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {

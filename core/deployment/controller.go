@@ -229,6 +229,11 @@ const (
 	eventWorkerRun = "run"
 )
 
+// StartStep reuses the controller's arena, which its workers and event
+// handlers report with too: the lists of the last step are dead
+// (sim.Arena).
+func (c *Controller) StartStep() { c.handoffLists.Reuse() }
+
 // Handle is the controller's own step: waiting for the caches to sync, then
 // starting the workers.
 func (c *Controller) Handle(ctx *sim.Context, ev sim.Event) sim.Report {

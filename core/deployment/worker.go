@@ -67,6 +67,9 @@ func (r *syncRun) clone() *syncRun {
 	return &c
 }
 
+// StartStep reuses its controller's arena (Controller.StartStep).
+func (w *worker) StartStep() { w.c.StartStep() }
+
 // Handle runs one step of the worker: asking the queue for a key, or going
 // on with its sync once an answer arrived.
 func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {

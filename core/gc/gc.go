@@ -291,6 +291,10 @@ func (g *GarbageCollector) Start() {
 	g.sch.After(0, g.cfg.Name, eventStart, nil)
 }
 
+// StartStep reuses the collector's arena: the lists of its last step are
+// dead (sim.Arena).
+func (g *GarbageCollector) StartStep() { g.refs.Reuse() }
+
 // Handle runs one of the collector's steps.
 func (g *GarbageCollector) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {

@@ -233,6 +233,10 @@ func (inf *Informer) cancelRelist(sch sim.Scheduler) {
 
 func (inf *Informer) closeWatch() { inf.lw.CloseWatch(inf.cfg.Server) }
 
+// StartStep reuses the informer's arena: the lists of its last step are
+// dead (sim.Arena).
+func (inf *Informer) StartStep() { inf.refs.Reuse() }
+
 // Handle runs one of the informer's steps.
 func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {

@@ -24,7 +24,7 @@ func run(t *testing.T, setup, src string) []placed {
 		}
 		m, ok := loop.Of(step)
 		require.True(t, ok, "no place for %s", step.TraceLine())
-		got = append(got, placed{step, m})
+		got = append(got, placed{step.Kept(), m})
 	}})
 	parsed, err := script.Parse(setup, "setup")
 	require.NoError(t, err)

@@ -4,15 +4,20 @@ package sim
 // shared chunks. Almost every step touches one or two objects, and a list
 // made for each was the most frequent allocation of a run: a third of them
 // in a world of 10,000 pods. A component now pays for one chunk per
-// arenaChunk items instead.
+// arenaChunk items instead, and not even that once its arenas are reused.
+//
+// A list is the step's: it is good until the next step starts, and whoever
+// keeps a step longer keeps a copy of its lists (StepLog.Push does, and
+// Kernel.Advance). So a component may Reuse its arenas when a step it
+// handles starts (StepStarter), and write the new step's lists over the old
+// ones: a world that keeps no steps, as BenchmarkConverge's, then makes no
+// lists at all. An arena is not state: a snapshot neither copies nor
+// restores it, and the zero value is ready to use.
 //
 // Each list is capped at its own length, so that appending to it copies
-// rather than writing into the next list. A chunk stays alive while any step
-// still holds a list from it, which costs no more than the lists did, packed.
-// An arena is not state: a snapshot neither copies nor restores it, and the
-// zero value is ready to use. Two holders of one arena would write into
-// each other's lists, so each component that reports keeps its own, and a
-// component holding one is never copied.
+// rather than writing into the next list. Two holders of one arena would
+// write into each other's lists, so each component that reports keeps its
+// own, and a component holding one is never copied.
 type Arena[T any] struct{ chunk []T }
 
 // RefArena hands out Touched lists; HandoffArena, Handed lists.
@@ -38,4 +43,15 @@ func (a *Arena[T]) Of(items ...T) []T {
 	start := len(a.chunk)
 	a.chunk = append(a.chunk, items...)
 	return a.chunk[start:len(a.chunk):len(a.chunk)]
+}
+
+// Reuse hands the arena's chunk out again from its start: the lists it has
+// handed out so far must be dead, which they are once the step that
+// reported them is over (see Arena).
+func (a *Arena[T]) Reuse() { a.chunk = a.chunk[:0] }
+
+// StepStarter is a component that has something to do when a step it
+// handles starts, before its Handle: Reuse its arenas.
+type StepStarter interface {
+	StartStep()
 }

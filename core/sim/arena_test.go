@@ -41,3 +41,46 @@ func TestRefArenaAllocatesOncePerChunk(t *testing.T) {
 	})
 	assert.LessOrEqual(t, allocs, 1.0)
 }
+
+// TestRefArenaReusedAllocatesNothing: an arena reused at every step, as a
+// component reuses its own when a step it handles starts, hands out the
+// step's lists from the chunk it already has.
+func TestRefArenaReusedAllocatesNothing(t *testing.T) {
+	var a RefArena
+	ref := Ref{Kind: "pod", Namespace: "default", Name: "web-1"}
+	a.Of(ref, ref) // the first chunk
+	allocs := testing.AllocsPerRun(1000, func() {
+		a.Reuse()
+		_ = a.Of(ref)
+		_ = a.Of(ref, ref)
+	})
+	assert.Zero(t, allocs)
+}
+
+// TestKeptStepsOutliveTheArena: once the arena that made a step's lists is
+// reused, the step as the log keeps it, and as Kept keeps it, still has
+// its own lists, while the step as it ran reads the new ones.
+func TestKeptStepsOutliveTheArena(t *testing.T) {
+	var refs RefArena
+	var hands HandoffArena
+	log := StepLog{Keep: 100}
+	step := func(n uint64, name string) StepResult {
+		refs.Reuse()
+		hands.Reuse()
+		return StepResult{N: n, Summary: Text("step"),
+			Touched: refs.Of(Ref{Kind: "pod", Namespace: "default", Name: name}),
+			Handed:  hands.Of(Handoff{To: "queue", What: "default/" + name})}
+	}
+	first := step(1, "a")
+	log.Push(first)
+	kept := first.Kept()
+	second := step(2, "b")
+	log.Push(second)
+
+	assert.Equal(t, "b", first.Touched[0].Name, "the step as it ran shares the arena's chunk, now the next step's")
+	assert.Equal(t, "a", kept.Touched[0].Name)
+	assert.Equal(t, "default/a", kept.Handed[0].What)
+	assert.Equal(t, "a", log.At(0).Touched[0].Name, "the log keeps lists of its own")
+	assert.Equal(t, "default/a", log.At(0).Handed[0].What)
+	assert.Equal(t, "b", log.At(1).Touched[0].Name)
+}

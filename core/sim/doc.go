@@ -28,7 +28,10 @@
 // more event per watcher. The objects a Report names as Touched, and the keys
 // it hands on (Handed), come from the component's own arenas (RefArena,
 // HandoffArena), since nearly every step names one or two and a list made for
-// each was a run's most frequent allocation.
+// each was a run's most frequent allocation. The lists are the step's: a
+// component that is a StepStarter reuses its arenas when a step it handles
+// starts, so whoever keeps a step past the next one keeps it as
+// StepResult.Kept gives it (the StepLog copies the lists itself).
 //
 // # Driving a kernel
 //

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,7 +106,9 @@ type StepResult struct {
 	Event Event
 
 	// Actor, Models, Summary, Touched and Handed come from the component's
-	// Report.
+	// Report. Touched and Handed are the step's: good until the next step
+	// starts, when the component may write the next step's lists over them
+	// (Arena). Kept gives a step that is good for longer.
 	Actor   string
 	Models  string
 	Summary Sentence
@@ -117,6 +120,14 @@ type StepResult struct {
 	// every step; a replay that differs is caught at the first step that
 	// differs.
 	Hash uint64
+}
+
+// Kept returns the step with Touched and Handed lists of its own, which stay
+// as they are after the next step has started: what to keep of a step that
+// is kept (StepLog.Push copies them into lists of its own instead).
+func (r StepResult) Kept() StepResult {
+	r.Touched, r.Handed = slices.Clone(r.Touched), slices.Clone(r.Handed)
+	return r
 }
 
 // Trace column widths; see the legend in doc.go.

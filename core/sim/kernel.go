@@ -253,6 +253,9 @@ func (k *Kernel) StepInto(res *StepResult) bool {
 	k.steps++
 	var rep Report
 	if c := k.handler(ev.To); c != nil {
+		if s, ok := c.(StepStarter); ok {
+			s.StartStep()
+		}
 		rep = c.Handle(&k.ctx, ev)
 	} else {
 		// An event for nobody is a wiring bug; it still counts as a step so the
@@ -395,7 +398,7 @@ func (k *Kernel) Advance(d time.Duration) []StepResult {
 			break
 		}
 		res, _ := k.Step()
-		out = append(out, res)
+		out = append(out, res.Kept())
 	}
 	if until > k.now {
 		k.now = until

@@ -31,6 +31,13 @@ type StepLog struct {
 	// for a chunk. The steps of each are numbered one after the other.
 	packs []*stepPack
 	open  []StepResult
+	// refs and hands hold the open steps' Touched and Handed lists: a
+	// step's own are good only until the next step starts (see Arena).
+	// They are used again once their chunk is packed; a step read back
+	// from the open chunk (At) comes with lists of its own, so nothing
+	// outside the log holds them.
+	refs  []Ref
+	hands []Handoff
 	// n counts the steps kept.
 	n int
 
@@ -94,8 +101,9 @@ func (l *StepLog) N(i int) uint64 {
 	return l.open[i].N
 }
 
-// At returns the i-th step kept, from 0, oldest first. A packed step's
-// event carries its data's gist (GistOf) in place of the data.
+// At returns the i-th step kept, from 0, oldest first, with lists of its
+// own. A packed step's event carries its data's gist (GistOf) in place of
+// the data.
 func (l *StepLog) At(i int) StepResult {
 	for _, p := range l.packs {
 		if i < len(p.offsets) {
@@ -103,7 +111,7 @@ func (l *StepLog) At(i int) StepResult {
 		}
 		i -= len(p.offsets)
 	}
-	return l.open[i]
+	return l.open[i].Kept()
 }
 
 // Index returns the index of the first step kept numbered n or more, or
@@ -122,6 +130,8 @@ func (l *StepLog) Push(res StepResult) {
 	if l.open == nil {
 		l.open = make([]StepResult, 0, l.Chunk())
 	}
+	res.Touched, l.refs = keepList(res.Touched, l.refs)
+	res.Handed, l.hands = keepList(res.Handed, l.hands)
 	l.open = append(l.open, res)
 	l.n++
 	for len(l.packs) > 0 && l.n-len(l.packs[0].offsets) >= l.Keep {
@@ -179,6 +189,18 @@ func (l *StepLog) seal() {
 	l.packs = append(l.packs, p)
 	clear(l.open)
 	l.open = l.open[:0]
+	l.refs, l.hands = l.refs[:0], l.hands[:0]
+}
+
+// keepList copies list to the end of buf and returns the copy, capped at
+// its length so that appending to it copies, and buf.
+func keepList[T any](list, buf []T) ([]T, []T) {
+	if len(list) == 0 {
+		return nil, buf
+	}
+	start := len(buf)
+	buf = append(buf, list...)
+	return buf[start:len(buf):len(buf)], buf
 }
 
 // A packed step is its numbers, as zigzag varints, then its strings, as

@@ -370,7 +370,7 @@ func (c *checked) advance(d time.Duration) []sim.StepResult {
 			break
 		}
 		res, _ := c.step()
-		out = append(out, res)
+		out = append(out, res.Kept())
 	}
 	c.k.Advance(until - c.k.Now())
 	return out

@@ -39,7 +39,7 @@ func runRecording(t testing.TB, w *World, lim sim.Limits) []sim.StepResult {
 	t.Helper()
 	var steps []sim.StepResult
 	_, err := w.RunUntil("record", func(res sim.StepResult) bool {
-		steps = append(steps, res)
+		steps = append(steps, res.Kept())
 		return false
 	}, lim, true)
 	require.NoError(t, err, "the world must come to rest")
