@@ -10,9 +10,11 @@ package sim
 // keeps a step longer keeps a copy of its lists (StepLog.Push does, and
 // Kernel.Advance). So a component may Reuse its arenas when a step it
 // handles starts (StepStarter), and write the new step's lists over the old
-// ones: a world that keeps no steps, as BenchmarkConverge's, then makes no
-// lists at all. An arena is not state: a snapshot neither copies nor
-// restores it, and the zero value is ready to use.
+// ones: a world that keeps no steps, as BenchmarkConverge's, then makes its
+// lists in the chunks it has, but for the lists a component makes in
+// another's steps (a controller's event handlers, in its informer's), which
+// wait for its own next step. An arena is not state: a snapshot neither
+// copies nor restores it, and the zero value is ready to use.
 //
 // Each list is capped at its own length, so that appending to it copies
 // rather than writing into the next list. Two holders of one arena would
