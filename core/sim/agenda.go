@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/reconcilelab/rlab/core/sorting"
@@ -23,8 +25,13 @@ import (
 // them all and no two share a Seq. A lane takes the delay of the first event
 // pushed onto it while it is empty.
 //
-// The events themselves live in a slab (events, with free slots in free); the
-// heap and the lanes hold small slots that hold only the ordering key and the
+// A lane holds its events themselves, one after the other: the next one to
+// fire is beside the last one fired, so taking the earliest reads memory in
+// order, which the processor fetches ahead of the reads. (When the lanes held
+// only indices into one slab of events, freed places were reused last freed
+// first, so consecutive events lay anywhere in the slab, and reading each one
+// waited for memory.) The heap's events live in a slab (events, with free
+// slots in free), and the heap holds small slots of the ordering key and the
 // event's slab index. Sifting then moves 24-byte values without pointers,
 // which the garbage collector needs no write barriers for, instead of whole
 // events. The heap is written out by hand rather than with container/heap,
@@ -34,8 +41,8 @@ import (
 // Cancelled events stay where they are, marked, and are skipped when they
 // come to the front (lazy deletion): removing from the middle of a heap needs
 // a position index that every snapshot would have to copy too. The mark is
-// on the event in the slab, which the front's check reads anyway, rather than
-// in a set of cancelled Seqs that every look at the front had to hash into.
+// on the event, which the front's check reads anyway, rather than in a set of
+// cancelled Seqs that every look at the front had to hash into.
 type agenda struct {
 	// heap is the min-heap of the events no lane took; heap[0] is its
 	// earliest. check (in the tests) verifies the heap property and the
@@ -45,8 +52,8 @@ type agenda struct {
 	// lanes are the queues of events scheduled with one delay each.
 	lanes [laneCount]lane
 
-	// events is the slab the heap and the lanes point into; an index on
-	// free is unused and holds the zero Event, so it keeps nothing alive.
+	// events is the slab the heap points into; an index on free is unused
+	// and holds the zero Event, so it keeps nothing alive.
 	events []Event
 	free   []int32
 
@@ -54,20 +61,20 @@ type agenda struct {
 	// cancelled: the work that keeps Stabilize running.
 	foreground int
 
-	// peeked is where the event the last peek returned is, while nothing
-	// has changed the agenda since (peekedOK): a run looks at the next
-	// event before it takes it, and pop then takes that one without
-	// looking for the earliest again.
-	peeked   peekedSlot
+	// peeked is where the event the last peek returned is (a lane's index,
+	// or fromHeap), while nothing has changed the agenda since (peekedOK): a
+	// run looks at the next event before it takes it, and pop then takes
+	// that one without looking for the earliest again.
+	peeked   int
 	peekedOK bool
 }
 
-// peekedSlot is an event's place: its slab index and where its slot is (a
-// lane's index, or -1 for the heap's top).
-type peekedSlot struct {
-	idx  int32
-	from int
-}
+// fromHeap is the place of the heap's top among the agenda's fronts; a lane's
+// is its index, and noEvent says the agenda is empty.
+const (
+	fromHeap = -1
+	noEvent  = -2
+)
 
 // laneCount is how many delays have a lane: enough for the delays a world
 // schedules nearly everything with (none, a request's trip, a kubelet's
@@ -75,31 +82,44 @@ type peekedSlot struct {
 const laneCount = 4
 
 // lane is a first-in-first-out queue of the events scheduled with one
-// delay: slots[head:], earliest first. An empty lane takes the next delay
+// delay: events[head:], earliest first. An empty lane takes the next delay
 // no other lane has.
 type lane struct {
-	delay time.Duration
-	slots []slot
-	head  int
+	delay  time.Duration
+	events []Event
+	head   int
 }
 
 // empty reports whether the lane holds no event.
-func (l *lane) empty() bool { return l.head == len(l.slots) }
+func (l *lane) empty() bool { return l.head == len(l.events) }
 
-// drop removes the lane's first slot. Once the lane is empty its slice
-// starts again from the beginning; a lane that never empties is moved down
-// once its dropped slots are at least half of it, so it stays within twice
-// what it holds.
+// drop removes the lane's first event, leaving the zero Event in its place
+// so that it keeps no Data alive. Once the lane is empty its slice starts
+// again from the beginning; a lane that never empties is moved down once
+// its dropped events are at least half of it, so it stays within twice what
+// it holds.
 func (l *lane) drop() {
-	l.slots[l.head] = slot{}
+	l.events[l.head] = Event{}
 	l.head++
 	switch {
 	case l.empty():
-		l.slots, l.head = l.slots[:0], 0
-	case l.head >= 1024 && 2*l.head >= len(l.slots):
-		n := copy(l.slots, l.slots[l.head:])
-		l.slots, l.head = l.slots[:n], 0
+		l.events, l.head = l.events[:0], 0
+	case l.head >= 1024 && 2*l.head >= len(l.events):
+		n := copy(l.events, l.events[l.head:])
+		clear(l.events[n:])
+		l.events, l.head = l.events[:n], 0
 	}
+}
+
+// find returns the lane's pending event with this Seq, or nil. A lane's
+// events are in Seq order too (see agenda), so it searches by halves.
+func (l *lane) find(seq uint64) *Event {
+	held := l.events[l.head:]
+	i, ok := slices.BinarySearchFunc(held, seq, func(ev Event, seq uint64) int { return cmp.Compare(ev.Seq, seq) })
+	if !ok {
+		return nil
+	}
+	return &held[i]
 }
 
 // slot is one heap entry: the ordering key of an event and where it lives.
@@ -126,6 +146,13 @@ func eventLess(a, b *Event) bool {
 // push adds an event scheduled delay from now.
 func (a *agenda) push(ev Event, delay time.Duration) {
 	a.peekedOK = false
+	if !ev.Background {
+		a.foreground++
+	}
+	if l := a.laneFor(delay); l != nil {
+		l.events = append(l.events, ev)
+		return
+	}
 	var idx int32
 	if n := len(a.free); n > 0 {
 		idx = a.free[n-1]
@@ -135,15 +162,7 @@ func (a *agenda) push(ev Event, delay time.Duration) {
 		idx = int32(len(a.events))
 		a.events = append(a.events, ev)
 	}
-	if !ev.Background {
-		a.foreground++
-	}
-	s := slot{at: ev.At, seq: ev.Seq, idx: idx}
-	if l := a.laneFor(delay); l != nil {
-		l.slots = append(l.slots, s)
-		return
-	}
-	a.heap = append(a.heap, s)
+	a.heap = append(a.heap, slot{at: ev.At, seq: ev.Seq, idx: idx})
 	a.up(len(a.heap) - 1)
 }
 
@@ -170,59 +189,65 @@ func (a *agenda) laneFor(delay time.Duration) *lane {
 	return spare
 }
 
-// front returns the earliest event's slot and where it is: a lane's index,
-// or -1 for the heap's top; nil when the agenda is empty. Cancelled events
-// count too (see peek).
-func (a *agenda) front() (*slot, int) {
-	var first *slot
-	from := -1
+// front returns where the earliest event is: a lane's index, fromHeap, or
+// noEvent when the agenda is empty. Cancelled events count too (see peek).
+// It compares the heap's top by its slot, so that it reads no event but the
+// lanes' first ones.
+func (a *agenda) front() int {
+	from := noEvent
+	var at time.Duration
+	var seq uint64
 	if len(a.heap) > 0 {
-		first = &a.heap[0]
+		from, at, seq = fromHeap, a.heap[0].at, a.heap[0].seq
 	}
 	for i := range a.lanes {
 		l := &a.lanes[i]
 		if l.empty() {
 			continue
 		}
-		if s := &l.slots[l.head]; first == nil || slotLess(s, first) {
-			first, from = s, i
+		if ev := &l.events[l.head]; from == noEvent || ev.At < at || ev.At == at && ev.Seq < seq {
+			from, at, seq = i, ev.At, ev.Seq
 		}
 	}
-	return first, from
+	return from
+}
+
+// at returns the first event of the place front returned.
+func (a *agenda) at(from int) *Event {
+	if from == fromHeap {
+		return &a.events[a.heap[0].idx]
+	}
+	l := &a.lanes[from]
+	return &l.events[l.head]
 }
 
 // peek returns the earliest event that has not been cancelled, discarding
 // cancelled ones on the way.
 func (a *agenda) peek() (Event, bool) {
 	for {
-		s, from := a.front()
-		if s == nil {
+		from := a.front()
+		if from == noEvent {
 			return Event{}, false
 		}
-		if ev := &a.events[s.idx]; !ev.cancelled {
-			a.peeked, a.peekedOK = peekedSlot{s.idx, from}, true
+		if ev := a.at(from); !ev.cancelled {
+			a.peeked, a.peekedOK = from, true
 			return *ev, true
 		}
-		a.remove(s.idx, from)
+		a.remove(from)
 	}
 }
 
 // pop removes and returns the earliest event that has not been cancelled.
 func (a *agenda) pop() (Event, bool) {
 	for {
-		var idx int32
-		var from int
-		if a.peekedOK {
-			idx, from = a.peeked.idx, a.peeked.from
-		} else {
-			s, f := a.front()
-			if s == nil {
+		from := a.peeked
+		if !a.peekedOK {
+			if from = a.front(); from == noEvent {
 				return Event{}, false
 			}
-			idx, from = s.idx, f
 		}
-		ev := a.events[idx]
-		a.remove(idx, from)
+		ev := *a.at(from)
+		a.remove(from)
 		if ev.cancelled {
 			continue
 		}
@@ -233,16 +258,17 @@ func (a *agenda) pop() (Event, bool) {
 	}
 }
 
-// remove drops the earliest slot of the heap (from -1) or of lane from, and
-// frees its event's place in the slab.
-func (a *agenda) remove(idx int32, from int) {
+// remove drops the first event of the heap (fromHeap) or of lane from, and
+// frees its place.
+func (a *agenda) remove(from int) {
 	a.peekedOK = false
-	a.events[idx] = Event{} // drop the reference to Data for the garbage collector
-	a.free = append(a.free, idx)
 	if from >= 0 {
 		a.lanes[from].drop()
 		return
 	}
+	idx := a.heap[0].idx
+	a.events[idx] = Event{} // drop the reference to Data for the garbage collector
+	a.free = append(a.free, idx)
 	n := len(a.heap) - 1
 	a.heap[0] = a.heap[n]
 	a.heap = a.heap[:n]
@@ -251,16 +277,16 @@ func (a *agenda) remove(idx int32, from int) {
 	}
 }
 
-// pending calls f with every slot that holds a pending event, cancelled or
-// not: the heap's in its order, then each lane's, earliest first.
-func (a *agenda) pending(f func(*slot)) {
-	for i := range a.heap {
-		f(&a.heap[i])
+// pending calls f with every pending event, cancelled or not: the heap's in
+// its order, then each lane's, earliest first.
+func (a *agenda) pending(f func(*Event)) {
+	for _, s := range a.heap {
+		f(&a.events[s.idx])
 	}
 	for i := range a.lanes {
 		l := &a.lanes[i]
-		for j := l.head; j < len(l.slots); j++ {
-			f(&l.slots[j])
+		for j := l.head; j < len(l.events); j++ {
+			f(&l.events[j])
 		}
 	}
 }
@@ -268,22 +294,30 @@ func (a *agenda) pending(f func(*slot)) {
 // cancel marks the event with this Seq so it never fires. It reports whether
 // such an event was waiting.
 func (a *agenda) cancel(seq uint64) bool {
-	found, was := false, false
-	a.pending(func(s *slot) {
-		if found || s.seq != seq {
-			return
+	ev := a.lookup(seq)
+	if ev == nil || ev.cancelled {
+		return false
+	}
+	ev.cancelled = true
+	if !ev.Background {
+		a.foreground--
+	}
+	return true
+}
+
+// lookup returns the pending event with this Seq, cancelled or not, or nil.
+func (a *agenda) lookup(seq uint64) *Event {
+	for _, s := range a.heap {
+		if s.seq == seq {
+			return &a.events[s.idx]
 		}
-		found = true
-		ev := &a.events[s.idx]
-		if ev.cancelled {
-			return
+	}
+	for i := range a.lanes {
+		if ev := a.lanes[i].find(seq); ev != nil {
+			return ev
 		}
-		ev.cancelled, was = true, true
-		if !ev.Background {
-			a.foreground--
-		}
-	})
-	return was
+	}
+	return nil
 }
 
 func (a *agenda) up(i int) {
@@ -319,10 +353,10 @@ func (a *agenda) down(i int) {
 
 // sorted returns the pending events that will fire, earliest first.
 func (a *agenda) sorted() []Event {
-	out := make([]Event, 0, len(a.events)-len(a.free))
-	a.pending(func(s *slot) {
-		if ev := a.events[s.idx]; !ev.cancelled {
-			out = append(out, ev)
+	var out []Event
+	a.pending(func(ev *Event) {
+		if !ev.cancelled {
+			out = append(out, *ev)
 		}
 	})
 	sorting.Func(out, func(x, y Event) int {
@@ -340,16 +374,17 @@ func (a *agenda) sorted() []Event {
 // restoreFrom sets a to a copy of s, an agenda a snapshot holds, reusing a's own
 // slices, which nothing else holds (snapshots take copies, see compacted):
 // a restore then allocates nothing for the agenda, and the pushes after it
-// find room in a slab as large as the run ever needed. Slots past the end of
-// the slab are kept zero, so that they keep no Data alive.
+// find room as large as the run ever needed. Places past the end of the slab
+// and of each lane are kept zero, so that they keep no Data alive.
 func (a *agenda) restoreFrom(s *agenda) {
 	a.peekedOK = false
 	clear(a.events)
 	a.heap = append(a.heap[:0], s.heap...)
 	for i := range a.lanes {
 		l, from := &a.lanes[i], &s.lanes[i]
+		clear(l.events[l.head:])
 		l.delay, l.head = from.delay, 0
-		l.slots = append(l.slots[:0], from.slots[from.head:]...)
+		l.events = append(l.events[:0], from.events[from.head:]...)
 	}
 	a.events = append(a.events[:0], s.events...)
 	a.free = append(a.free[:0], s.free...)
@@ -358,45 +393,37 @@ func (a *agenda) restoreFrom(s *agenda) {
 
 // compacted returns a copy of a for a snapshot, one that shares nothing
 // mutable with a (Data payloads are shared, which is safe because they are
-// never changed after scheduling). The copy's slab holds only the pending
-// events, without the free slots a busy stretch left behind (a world of a
-// thousand pods often keeps more free slots than events), so the snapshot
-// and every restore of it copy no more than they need. Only the slab indices
-// in the heap and the lanes change; the heap's shape, the lanes' delays and
-// every slot's keys, which alone decide the order events fire in, are kept.
+// never changed after scheduling). The copy holds only the pending events,
+// without the free places a busy stretch left behind in the slab (a world of
+// a thousand pods often keeps more free places than events) or the dropped
+// ones at the start of a lane, so the snapshot and every restore of it copy
+// no more than they need. Only the slab indices in the heap change; the
+// heap's shape, the lanes' delays and every event, whose keys alone decide
+// the order events fire in, are kept.
 func (a *agenda) compacted() agenda {
-	n := len(a.heap)
+	held := len(a.heap)
 	for i := range a.lanes {
-		n += len(a.lanes[i].slots) - a.lanes[i].head
+		held += len(a.lanes[i].events) - a.lanes[i].head
 	}
 	c := agenda{
 		heap:       make([]slot, len(a.heap)),
-		events:     make([]Event, n),
+		events:     make([]Event, len(a.heap)),
 		foreground: a.foreground,
 	}
-	// One array holds the heap's slots and the lanes' after them, as
-	// events holds their events, so a snapshot allocates twice, however
-	// many lanes there are.
-	slots := make([]slot, n-len(a.heap))
-	at := 0
 	for i, s := range a.heap {
-		c.events[at] = a.events[s.idx]
-		s.idx = int32(at)
+		c.events[i] = a.events[s.idx]
+		s.idx = int32(i)
 		c.heap[i] = s
-		at++
 	}
+	// One array holds every lane's events, so a snapshot allocates three
+	// times, however many lanes there are.
+	events := make([]Event, held-len(a.heap))
 	for i := range a.lanes {
 		l, to := &a.lanes[i], &c.lanes[i]
 		to.delay = l.delay
-		held := l.slots[l.head:]
-		to.slots = slots[:len(held):len(held)]
-		slots = slots[len(held):]
-		for j, s := range held {
-			c.events[at] = a.events[s.idx]
-			s.idx = int32(at)
-			to.slots[j] = s
-			at++
-		}
+		n := copy(events, l.events[l.head:])
+		to.events = events[:n:n]
+		events = events[n:]
 	}
 	return c
 }

@@ -421,8 +421,33 @@ func TestLanesAndHeapFireAsOneHeapWould(t *testing.T) {
 	assert.Len(t, k.Agenda(), len(want))
 }
 
+// TestALaneThatNeverEmptiesIsMovedDown keeps one lane busy for good: two
+// events pushed for every one fired, so it never empties and never starts
+// again from the beginning. It must move its events down once the fired ones
+// are half of it, leaving nothing behind that would keep a Data alive, and
+// still fire in order.
+func TestALaneThatNeverEmptiesIsMovedDown(t *testing.T) {
+	k := New(1)
+	mustRegister(k, "r", &recorder{})
+	var last Event
+	for i := range 3000 {
+		k.After(time.Millisecond, "r", "x", i)
+		k.After(time.Millisecond, "r", "x", i)
+		res, ok := k.Step()
+		require.True(t, ok)
+		require.False(t, eventLess(&res.Event, &last), "events must come out in (At, Seq) order")
+		last = res.Event
+		require.NoError(t, k.agenda.check(), "after round %d", i)
+	}
+	l := k.agenda.lanes[0]
+	require.Equal(t, time.Millisecond, l.delay)
+	held := len(l.events) - l.head
+	assert.Equal(t, 3000, held, "one event left pending for each round")
+	assert.LessOrEqual(t, len(l.events), 2*held, "the fired events were moved out of the way")
+}
+
 // check verifies the agenda's invariants, as container/heap's tests verify
-// theirs: the heap property, each lane in (At, Seq) order, every slot
+// theirs: the heap property, each lane in (At, Seq) order, every heap slot
 // pointing at its own event, and foreground counting the events that will
 // run and keep the world busy.
 func (a *agenda) check() error {
@@ -433,12 +458,17 @@ func (a *agenda) check() error {
 	}
 	for i := range a.lanes {
 		l := &a.lanes[i]
-		if l.head > len(l.slots) {
-			return fmt.Errorf("lane %d begins at %d of %d slots", i, l.head, len(l.slots))
+		if l.head > len(l.events) {
+			return fmt.Errorf("lane %d begins at %d of %d events", i, l.head, len(l.events))
 		}
-		for j := l.head + 1; j < len(l.slots); j++ {
-			if !slotLess(&l.slots[j-1], &l.slots[j]) {
+		for j := l.head + 1; j < len(l.events); j++ {
+			if !eventLess(&l.events[j-1], &l.events[j]) {
 				return fmt.Errorf("lane %d (delay %v) out of order at %d", i, l.delay, j)
+			}
+		}
+		for j, ev := range l.events[:cap(l.events)] {
+			if (j < l.head || j >= len(l.events)) && ev != (Event{}) {
+				return fmt.Errorf("lane %d keeps event %d at %d, outside what it holds", i, ev.Seq, j)
 			}
 		}
 		for j := range a.lanes[:i] {
@@ -447,43 +477,42 @@ func (a *agenda) check() error {
 			}
 		}
 	}
-	fg := 0
 	used := map[int32]bool{}
-	var err error
-	a.pending(func(s *slot) {
+	for _, s := range a.heap {
 		ev := a.events[s.idx]
 		switch {
-		case err != nil:
 		case ev.Seq != s.seq || ev.At != s.at:
-			err = fmt.Errorf("slot %d points at the wrong event", s.seq)
+			return fmt.Errorf("slot %d points at the wrong event", s.seq)
 		case used[s.idx]:
-			err = fmt.Errorf("slab index %d used twice", s.idx)
+			return fmt.Errorf("slab index %d used twice", s.idx)
 		}
 		used[s.idx] = true
-		if !ev.cancelled && !ev.Background {
-			fg++
-		}
-	})
-	if err != nil {
-		return err
 	}
 	for _, idx := range a.free {
 		if used[idx] {
 			return fmt.Errorf("slab index %d both free and used", idx)
 		}
+		if a.events[idx] != (Event{}) {
+			return fmt.Errorf("free slab index %d keeps event %d", idx, a.events[idx].Seq)
+		}
 	}
 	if len(used)+len(a.free) != len(a.events) {
 		return fmt.Errorf("slab has %d events, %d used and %d free", len(a.events), len(used), len(a.free))
 	}
+	fg := 0
+	a.pending(func(ev *Event) {
+		if !ev.cancelled && !ev.Background {
+			fg++
+		}
+	})
 	if fg != a.foreground {
 		return fmt.Errorf("foreground = %d, want %d", a.foreground, fg)
 	}
 	if a.peekedOK {
 		// The remembered place must be the earliest event's, as front
 		// finds it now: pop takes it without looking again.
-		s, from := a.front()
-		if s == nil || s.idx != a.peeked.idx || from != a.peeked.from {
-			return fmt.Errorf("the peeked event (slab index %d, from %d) is no longer the earliest", a.peeked.idx, a.peeked.from)
+		if from := a.front(); from != a.peeked {
+			return fmt.Errorf("the peeked event (from %d) is no longer the earliest (from %d)", a.peeked, from)
 		}
 	}
 	return nil
