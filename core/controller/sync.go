@@ -377,7 +377,13 @@ func (r *syncRun) adopt(ctx *sim.Context, intro sim.Sentence) sim.Report {
 
 // onReply continues the sync with the answer to one of its requests.
 func (r *syncRun) onReply(ctx *sim.Context, reply *apistore.Reply) sim.Report {
-	r.waiting = slices.DeleteFunc(r.waiting, func(id uint64) bool { return id == reply.ID })
+	// Replies mostly come in the order their requests went, so the search
+	// stops at the first ID: a burst of 500 creates answered one by one
+	// costs a short move each, where filtering the whole list for every
+	// reply cost a hundredth of a large world's instructions.
+	if i := slices.Index(r.waiting, reply.ID); i >= 0 {
+		r.waiting = slices.Delete(r.waiting, i, i+1)
+	}
 	resp := reply.Response
 	m := r.m()
 	switch r.phase {
