@@ -224,14 +224,23 @@ func (a *agenda) at(from int) *Event {
 // peek returns the earliest event that has not been cancelled, discarding
 // cancelled ones on the way.
 func (a *agenda) peek() (Event, bool) {
+	if ev := a.first(); ev != nil {
+		return *ev, true
+	}
+	return Event{}, false
+}
+
+// first is peek without the copy: the earliest event that has not been
+// cancelled, or nil. The pointer is good until the agenda next changes.
+func (a *agenda) first() *Event {
 	for {
 		from := a.front()
 		if from == noEvent {
-			return Event{}, false
+			return nil
 		}
 		if ev := a.at(from); !ev.cancelled {
 			a.peeked, a.peekedOK = from, true
-			return *ev, true
+			return ev
 		}
 		a.remove(from)
 	}

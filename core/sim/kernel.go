@@ -115,29 +115,37 @@ const recentComponents = 64
 type namedComponent struct {
 	name string
 	c    Component
+	// starter is c as a StepStarter, or nil. Asserting it once, when c is
+	// remembered, spares every step the runtime's assertion from one
+	// interface to another.
+	starter StepStarter
 }
 
-// handler returns the component registered under name, or nil. Every step
-// looks one up, and most of them the same few dozen: a slot chosen by the
-// name's length and two of its bytes answers with a comparison, where the
-// map would hash the whole name. Under js/wasm, whose runtime hashes
-// strings without the AES instructions, that hashing was a hundredth of
-// the page's 10,000-pod run (0.15 µs a step under node). Components are
-// never unregistered, so a remembered one stays right.
-func (k *Kernel) handler(name string) Component {
+// handler returns the component registered under name, or nil, and it as a
+// StepStarter, or nil. Every step looks one up, and most of them the same
+// few dozen: a slot chosen by the name's length and two of its bytes
+// answers with a comparison, where the map would hash the whole name.
+// Under js/wasm, whose runtime hashes strings without the AES instructions,
+// that hashing was a hundredth of the page's 10,000-pod run (0.15 µs a step
+// under node). Components are never unregistered, so a remembered one stays
+// right.
+func (k *Kernel) handler(name string) (Component, StepStarter) {
 	n := len(name)
 	if n == 0 {
-		return k.components[name]
+		c := k.components[name]
+		starter, _ := c.(StepStarter)
+		return c, starter
 	}
 	slot := &k.recent[(n*37+int(name[n-1])*7+int(name[n/2]))&(recentComponents-1)]
 	if slot.c != nil && slot.name == name {
-		return slot.c
+		return slot.c, slot.starter
 	}
 	c := k.components[name]
+	starter, _ := c.(StepStarter)
 	if c != nil {
-		*slot = namedComponent{name, c}
+		*slot = namedComponent{name, c, starter}
 	}
-	return c
+	return c, starter
 }
 
 // Now returns the simulated time since Epoch.
@@ -212,6 +220,15 @@ func (k *Kernel) Busy() bool { return k.agenda.foreground > 0 }
 // Next returns the event that Step would run, without running it.
 func (k *Kernel) Next() (Event, bool) { return k.agenda.peek() }
 
+// NextAt returns when the event that Step would run falls due: Next without
+// the copy of the event, for a run that looks at the clock before each step.
+func (k *Kernel) NextAt() (time.Duration, bool) {
+	if ev := k.agenda.first(); ev != nil {
+		return ev.At, true
+	}
+	return 0, false
+}
+
 // Agenda returns the pending events, earliest first.
 func (k *Kernel) Agenda() []Event { return k.agenda.sorted() }
 
@@ -252,9 +269,9 @@ func (k *Kernel) StepInto(res *StepResult) bool {
 	}
 	k.steps++
 	var rep Report
-	if c := k.handler(ev.To); c != nil {
-		if s, ok := c.(StepStarter); ok {
-			s.StartStep()
+	if c, starter := k.handler(ev.To); c != nil {
+		if starter != nil {
+			starter.StartStep()
 		}
 		rep = c.Handle(&k.ctx, ev)
 	} else {
@@ -265,16 +282,11 @@ func (k *Kernel) StepInto(res *StepResult) bool {
 	if rep.Actor == "" {
 		rep.Actor = ev.To
 	}
-	*res = StepResult{
-		N:       k.steps,
-		At:      k.now,
-		Event:   ev,
-		Actor:   rep.Actor,
-		Models:  rep.Models,
-		Summary: rep.Summary,
-		Touched: rep.Touched,
-		Handed:  rep.Handed,
-	}
+	// Field by field, every field: a composite literal would be built on
+	// the stack and then copied over res whole.
+	res.N, res.At, res.Event = k.steps, k.now, ev
+	res.Actor, res.Models, res.Summary = rep.Actor, rep.Models, rep.Summary
+	res.Touched, res.Handed = rep.Touched, rep.Handed
 	k.hash = hashStep(k.hash, res)
 	res.Hash = k.hash
 	return true
@@ -333,9 +345,10 @@ func (e *LimitError) Error() string {
 var ErrIdle = errors.New("nothing left on the agenda")
 
 // RunUntil steps until done returns true for a step's result, and returns that
-// result. It fails with ErrIdle when nothing is left to run, and with a
+// result. done is handed the result in place, as StepInto wrote it, so it
+// must not keep it: the next step overwrites it (Kept makes a copy to keep). It fails with ErrIdle when nothing is left to run, and with a
 // *LimitError when the limits are reached first.
-func (k *Kernel) RunUntil(what string, done func(StepResult) bool, lim Limits) (StepResult, error) {
+func (k *Kernel) RunUntil(what string, done func(*StepResult) bool, lim Limits) (StepResult, error) {
 	lim = lim.withDefaults()
 	start := k.now
 	var res StepResult
@@ -348,7 +361,7 @@ func (k *Kernel) RunUntil(what string, done func(StepResult) bool, lim Limits) (
 			return StepResult{}, err
 		}
 		k.StepInto(&res)
-		if done(res) {
+		if done(&res) {
 			return res, nil
 		}
 	}

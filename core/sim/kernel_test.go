@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -205,12 +206,12 @@ func TestStabilizeLimits(t *testing.T) {
 
 func TestRunUntil(t *testing.T) {
 	k := newWorld(1, 10)
-	res, err := k.RunUntil("until pong", func(r StepResult) bool { return strings.Contains(r.Summary.String(), "got pong 3") }, Limits{})
+	res, err := k.RunUntil("until pong", func(r *StepResult) bool { return strings.Contains(r.Summary.String(), "got pong 3") }, Limits{})
 	require.NoError(t, err)
 	assert.Contains(t, res.Summary.String(), "got pong 3")
 
 	k = New(1)
-	_, err = k.RunUntil("until never", func(StepResult) bool { return false }, Limits{})
+	_, err = k.RunUntil("until never", func(*StepResult) bool { return false }, Limits{})
 	assert.ErrorIs(t, err, ErrIdle)
 }
 
@@ -527,6 +528,67 @@ func BenchmarkKernelStep(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k.Step()
+	}
+}
+
+// TestStepIntoWritesEveryField is a tripwire: StepInto overwrites a reused
+// StepResult field by field, so a field added to StepResult keeps the last
+// step's value unless StepInto learns to write it too. Add it there, then
+// here.
+func TestStepIntoWritesEveryField(t *testing.T) {
+	var written []string
+	for f := range reflect.TypeFor[StepResult]().Fields() {
+		written = append(written, f.Name)
+	}
+	assert.Equal(t, []string{"N", "At", "Event", "Actor", "Models", "Summary", "Touched", "Handed", "Hash"}, written)
+
+	// And a result written over one that held another step's says what a
+	// fresh one does.
+	a, b := newWorld(7, 3), newWorld(7, 3)
+	var reused StepResult
+	for b.Busy() {
+		fresh, ok := b.Step()
+		require.True(t, ok)
+		require.True(t, a.StepInto(&reused))
+		require.Equal(t, fresh.Kept(), reused.Kept())
+	}
+	assert.Greater(t, b.Steps(), uint64(6))
+	assert.False(t, a.Busy())
+}
+
+// hashStringBytewise is hashString as first written, a byte at a time: the
+// definition hashString's word loads must keep, since traces, share links
+// and golden files hold its values.
+func hashStringBytewise(h uint64, s string) uint64 {
+	for len(s) >= 8 {
+		var w uint64
+		for i := range 8 {
+			w |= uint64(s[i]) << (8 * i)
+		}
+		h = hashUint(h, w)
+		s = s[8:]
+	}
+	var tail uint64
+	for i := 0; i < len(s); i++ {
+		tail |= uint64(s[i]) << (8 * i)
+	}
+	return hashUint(h, tail^uint64(len(s))<<56)
+}
+
+// TestHashStringReadsWordsAsBytes holds hashString to its byte-by-byte
+// definition for every length up to five words, each tail length after
+// each number of whole words, with bytes that differ from one place to the
+// next so that a byte read twice, missed or misplaced shows.
+func TestHashStringReadsWordsAsBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 41 {
+		for range 20 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.IntN(256))
+			}
+			require.Equal(t, hashStringBytewise(hashSeed, string(b)), hashString(hashSeed, string(b)), "%d bytes: %x", n, b)
+		}
 	}
 }
 
