@@ -236,7 +236,12 @@ func Say(f *Form, strs ...string) Sentence {
 		return misused(id, "strings")
 	}
 	s := Sentence{form: id}
-	copy(s.strs[:], strs)
+	// A loop, not copy: s is on the stack, and stores into it need no write
+	// barrier, where copy goes through the runtime's typedslicecopy, which
+	// checks for one (a percent of a run's instructions, in every Say).
+	for i, v := range strs {
+		s.strs[i] = v
+	}
 	return s
 }
 
@@ -315,7 +320,9 @@ func join(a, b Sentence) (Sentence, bool) {
 	if fa.strs+fb.strs > sentenceStrings || fa.nums+fb.nums > sentenceNumbers || fa.choices+fb.choices > sentenceChoices {
 		return a, false
 	}
-	copy(a.strs[fa.strs:], b.strs[:fb.strs])
+	for i, v := range b.strs[:fb.strs] {
+		a.strs[int(fa.strs)+i] = v // a loop, not copy, as in Say
+	}
 	copy(a.nums[fa.nums:], b.nums[:fb.nums])
 	copy(a.choices[fa.choices:], b.choices[:fb.choices])
 	a.tail = b.form
