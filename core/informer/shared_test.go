@@ -35,7 +35,7 @@ func TestNoHandlerChangesASharedObject(t *testing.T) {
 	seen := map[api.Object]api.Object{}
 	kinds := []api.Kind{api.KindPod, api.KindReplicaSet, api.KindDeployment, api.KindReplicationController}
 	steps := 0
-	check := func(*sim.StepResult) bool {
+	check := func(sim.StepResult) bool {
 		steps++
 		for _, kind := range kinds {
 			for _, obj := range w.Informer(kind).Indexer().List() {

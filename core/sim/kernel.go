@@ -282,11 +282,16 @@ func (k *Kernel) StepInto(res *StepResult) bool {
 	if rep.Actor == "" {
 		rep.Actor = ev.To
 	}
-	// Field by field, every field: a composite literal would be built on
-	// the stack and then copied over res whole.
-	res.N, res.At, res.Event = k.steps, k.now, ev
-	res.Actor, res.Models, res.Summary = rep.Actor, rep.Models, rep.Summary
-	res.Touched, res.Handed = rep.Touched, rep.Handed
+	*res = StepResult{
+		N:       k.steps,
+		At:      k.now,
+		Event:   ev,
+		Actor:   rep.Actor,
+		Models:  rep.Models,
+		Summary: rep.Summary,
+		Touched: rep.Touched,
+		Handed:  rep.Handed,
+	}
 	k.hash = hashStep(k.hash, res)
 	res.Hash = k.hash
 	return true
@@ -345,10 +350,9 @@ func (e *LimitError) Error() string {
 var ErrIdle = errors.New("nothing left on the agenda")
 
 // RunUntil steps until done returns true for a step's result, and returns that
-// result. done is handed the result in place, as StepInto wrote it, so it
-// must not keep it: the next step overwrites it (Kept makes a copy to keep). It fails with ErrIdle when nothing is left to run, and with a
+// result. It fails with ErrIdle when nothing is left to run, and with a
 // *LimitError when the limits are reached first.
-func (k *Kernel) RunUntil(what string, done func(*StepResult) bool, lim Limits) (StepResult, error) {
+func (k *Kernel) RunUntil(what string, done func(StepResult) bool, lim Limits) (StepResult, error) {
 	lim = lim.withDefaults()
 	start := k.now
 	var res StepResult
@@ -361,7 +365,7 @@ func (k *Kernel) RunUntil(what string, done func(*StepResult) bool, lim Limits) 
 			return StepResult{}, err
 		}
 		k.StepInto(&res)
-		if done(&res) {
+		if done(res) {
 			return res, nil
 		}
 	}

@@ -33,7 +33,7 @@ func (p *peakHeap) sample() {
 
 func stabilizeSampling(tb testing.TB, w *World, p *peakHeap) {
 	n := 0
-	_, err := w.RunUntil("stabilize", func(*sim.StepResult) bool {
+	_, err := w.RunUntil("stabilize", func(sim.StepResult) bool {
 		if n++; n%5000 == 0 && p != nil {
 			p.sample()
 		}

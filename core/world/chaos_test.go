@@ -341,7 +341,7 @@ func runChaos(t *testing.T, seed uint64, snapshotEvery int) chaosResult {
 	// trackControllers) may need the resync.
 	c.checkOwners(true)
 	deadline := w.Kernel.Now() + controller.ExpectationsTimeout + chaosResync + time.Second
-	m, err := w.RunUntil("expectations expire", func(r *sim.StepResult) bool {
+	m, err := w.RunUntil("expectations expire", func(r sim.StepResult) bool {
 		c.observe(r)
 		return w.Kernel.Now() >= deadline
 	}, chaosLimits, false)
@@ -359,7 +359,7 @@ func runChaos(t *testing.T, seed uint64, snapshotEvery int) chaosResult {
 
 // settle runs until only background work (resync timers) is left.
 func (c *chaosRun) settle(what string) int {
-	n, err := c.w.RunUntil("stabilize", func(r *sim.StepResult) bool {
+	n, err := c.w.RunUntil("stabilize", func(r sim.StepResult) bool {
 		c.observe(r)
 		return false
 	}, chaosLimits, true)
@@ -379,13 +379,12 @@ func (c *chaosRun) steps(n int) {
 		if !ok {
 			return
 		}
-		c.observe(&r)
+		c.observe(r)
 	}
 }
 
 // observe counts what a step shows, for the run's summary.
-func (c *chaosRun) observe(res *sim.StepResult) {
-	r := *res
+func (c *chaosRun) observe(r sim.StepResult) {
 	if *chaosTrace {
 		fmt.Println(r.TraceLine())
 	}

@@ -224,7 +224,7 @@ func TestE2ECrashedContainerIsRestartedNotReplaced(t *testing.T) {
 	input(t, w, "crash pod/"+victim, func(w *World) error { return w.Cluster.Kubelets.Crash("default", victim) })
 	// Right after the crash is reported, the pod is not Ready and the
 	// ReplicaSet says so.
-	_, err := w.RunUntil("crash reported", func(*sim.StepResult) bool {
+	_, err := w.RunUntil("crash reported", func(sim.StepResult) bool {
 		p := pod(w, victim)
 		return !isReady(p) && rsStatus(t, w, "web").ReadyReplicas == 2
 	}, sim.Limits{}, false)
@@ -247,7 +247,7 @@ func TestE2EGracefulDeleteReplacedAtOnce(t *testing.T) {
 	victim := owned(w, api.KindReplicaSet, "web")[0].Metadata.Name
 	deletePod(t, w, victim, nil)
 	start := w.Kernel.Now()
-	_, err := w.RunUntil("replacement created", func(*sim.StepResult) bool {
+	_, err := w.RunUntil("replacement created", func(sim.StepResult) bool {
 		return len(owned(w, api.KindReplicaSet, "web")) == 3 && !slices.Contains(names(owned(w, api.KindReplicaSet, "web")), victim)
 	}, sim.Limits{}, false)
 	require.NoError(t, err)
@@ -379,7 +379,7 @@ func TestE2ECreateQuotaSlowStartAndHeal(t *testing.T) {
 
 	// The Events are written by the recorder after the sync: one per
 	// refused create, each naming its pod, so none merge.
-	_, err = w.RunUntil("FailedCreate events", func(*sim.StepResult) bool {
+	_, err = w.RunUntil("FailedCreate events", func(sim.StepResult) bool {
 		return len(events(w, "replicaset-controller", controller.FailedCreatePodReason)) >= 5
 	}, sim.Limits{}, false)
 	require.NoError(t, err)
@@ -397,7 +397,7 @@ func TestE2ECreateQuotaSlowStartAndHeal(t *testing.T) {
 	last, prev := cur.Seq, w.RS.Queue().NumRequeues(key)
 	require.Positive(t, prev)
 	failed := 0
-	_, err = w.RunUntil("failing syncs", func(*sim.StepResult) bool {
+	_, err = w.RunUntil("failing syncs", func(sim.StepResult) bool {
 		r, _ := w.RS.LastSync(key)
 		if r.Seq == last {
 			return false
@@ -452,7 +452,7 @@ func TestE2ECreateFailureBackoffDoubles(t *testing.T) {
 	if r, ok := w.RS.LastSync(key); ok {
 		last = r.Seq
 	}
-	_, err := w.RunUntil("failing syncs", func(*sim.StepResult) bool {
+	_, err := w.RunUntil("failing syncs", func(sim.StepResult) bool {
 		r, _ := w.RS.LastSync(key)
 		if r.Seq == last {
 			return false

@@ -38,7 +38,7 @@ func settle(t testing.TB, w *World) {
 func runRecording(t testing.TB, w *World, lim sim.Limits) []sim.StepResult {
 	t.Helper()
 	var steps []sim.StepResult
-	_, err := w.RunUntil("record", func(res *sim.StepResult) bool {
+	_, err := w.RunUntil("record", func(res sim.StepResult) bool {
 		steps = append(steps, res.Kept())
 		return false
 	}, lim, true)

@@ -150,7 +150,7 @@ func TestAStepBackNearASnapshotNeedsNoPreparation(t *testing.T) {
 func TestAPreparationLandsBeforeTheInputsOfItsBoundary(t *testing.T) {
 	w, kill := killHalfway(t)
 	steps := 0
-	_, err := w.RunUntil("landingMargin steps", func(*sim.StepResult) bool { steps++; return steps == landingMargin }, sim.Limits{}, false)
+	_, err := w.RunUntil("landingMargin steps", func(sim.StepResult) bool { steps++; return steps == landingMargin }, sim.Limits{}, false)
 	require.NoError(t, err)
 	before := present(w)
 

@@ -91,7 +91,7 @@ func TestAnInformersViewListsEveryKeyOnceInKeyOrder(t *testing.T) {
 	}
 	settle(t, w)
 	createPod(t, w, barePod("q", nil))
-	_, err := w.RunUntil("q stored", func(*sim.StepResult) bool {
+	_, err := w.RunUntil("q stored", func(sim.StepResult) bool {
 		return len(w.Store.Objects(api.KindPod, "default")) == 2
 	}, sim.Limits{}, false)
 	require.NoError(t, err)

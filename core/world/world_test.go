@@ -65,7 +65,7 @@ func killHalfway(t *testing.T) (*World, uint64) {
 	w := newWorld(t, Config{Seed: 5, SnapshotEvery: -1})
 	createRS(t, w, replicaSet("web", 300, map[string]string{"app": "web"}))
 	steps := 0
-	_, err := w.RunUntil("the first 3000 steps", func(*sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
+	_, err := w.RunUntil("the first 3000 steps", func(sim.StepResult) bool { steps++; return steps == 3000 }, sim.Limits{}, false)
 	require.NoError(t, err)
 	pods := owned(w, api.KindReplicaSet, "web")
 	require.NotEmpty(t, pods)
