@@ -285,6 +285,7 @@ func (m *Manager) handlers(add func(api.Object, bool) sim.Report, update func(ol
 		OnUpdate:     func(old, cur api.Object) sim.Report { return m.handed(update(old, cur)) },
 		OnDelete:     func(obj any) sim.Report { return m.handed(del(obj)) },
 		ResyncPeriod: m.cfg.ResyncPeriod,
+		StartStep:    m.StartStep,
 	}
 }
 

@@ -143,7 +143,7 @@ func New(cfg Config, sch sim.Scheduler) *Controller {
 		c.workers = append(c.workers, &worker{c: c, name: "deploy-worker-" + strconv.Itoa(i)})
 	}
 	h := func(add func(api.Object, bool) sim.Report, update func(old, cur api.Object) sim.Report, del func(any) sim.Report) informer.Handler {
-		out := informer.Handler{Name: handlerActor, ResyncPeriod: cfg.ResyncPeriod}
+		out := informer.Handler{Name: handlerActor, ResyncPeriod: cfg.ResyncPeriod, StartStep: c.StartStep}
 		if add != nil {
 			out.OnAdd = func(obj api.Object, initial bool) sim.Report { return c.handed(add(obj, initial)) }
 		}

@@ -42,6 +42,16 @@ type Handler struct {
 	// update with an unchanged resourceVersion, this often. 0 means never; a
 	// period below one second is raised to one second, as upstream does.
 	ResyncPeriod time.Duration
+
+	// StartStep, when set, is called when a step of the informer's starts,
+	// before the step runs: the hook of sim.StepStarter for a handler, whose
+	// calls run in the informer's steps rather than in its own component's.
+	// A handler that reports lists from a sim.Arena reuses the arena there.
+	// Its own component's steps come seldom while an informer delivers a
+	// burst of changes (a controller's workers wait for the burst to end),
+	// and without the hook the handler's lists took fresh chunks all along:
+	// 6% of the bytes a world of 10 ReplicaSets of 1,000 pods allocated.
+	StartStep func()
 }
 
 // MinimumResyncPeriod is the shortest resync period a handler can have.

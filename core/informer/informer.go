@@ -233,9 +233,17 @@ func (inf *Informer) cancelRelist(sch sim.Scheduler) {
 
 func (inf *Informer) closeWatch() { inf.lw.CloseWatch(inf.cfg.Server) }
 
-// StartStep reuses the informer's arena: the lists of its last step are
-// dead (sim.Arena).
-func (inf *Informer) StartStep() { inf.refs.Reuse() }
+// StartStep reuses the informer's arena, and lets each handler with a
+// StartStep of its own reuse its: the lists of the last step are dead
+// (sim.Arena).
+func (inf *Informer) StartStep() {
+	inf.refs.Reuse()
+	for _, l := range inf.listeners {
+		if l.handler.StartStep != nil {
+			l.handler.StartStep()
+		}
+	}
+}
 
 // Handle runs one of the informer's steps.
 func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {

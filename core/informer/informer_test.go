@@ -220,6 +220,42 @@ func TestInformerStoreIsUpdatedBeforeHandlers(t *testing.T) {
 	assert.Equal(t, []bool{true}, sawInCache)
 }
 
+// TestHandlersStartTheInformersSteps: a handler's StartStep runs when each
+// of the informer's steps starts, before any of the step's handler calls,
+// and in no other component's steps, so a handler's arena is reused exactly
+// when the lists it reported can no longer be read.
+func TestHandlersStartTheInformersSteps(t *testing.T) {
+	r := newRig(t)
+	var log []string
+	r.inf.AddEventHandler(Handler{Name: "arena",
+		StartStep: func() { log = append(log, "start") },
+		OnAdd: func(obj api.Object, _ bool) sim.Report {
+			log = append(log, "add "+obj.Meta().Name)
+			return sim.Report{}
+		},
+	})
+	r.inf.Start()
+	r.create("a")
+	r.create("b")
+	informerSteps := 0
+	for r.k.Busy() {
+		before := len(log)
+		res, ok := r.k.Step()
+		require.True(t, ok)
+		if res.Event.To != "informer/pods" {
+			assert.Len(t, log, before, "step %d (%s) is not the informer's", res.N, res.Event.To)
+			continue
+		}
+		informerSteps++
+		require.Greater(t, len(log), before, "step %d", res.N)
+		assert.Equal(t, "start", log[before], "step %d starts the handler first", res.N)
+		assert.NotContains(t, log[before+1:], "start", "step %d starts it once", res.N)
+	}
+	assert.Greater(t, informerSteps, 4)
+	assert.Contains(t, log, "add a")
+	assert.Contains(t, log, "add b")
+}
+
 func TestInformerLateHandlerGetsInitialAdds(t *testing.T) {
 	r := newRig(t)
 	r.inf.Start()
