@@ -162,9 +162,15 @@ type Reply struct {
 // WatchDelivery is one watch event reaching the watcher that opened WatchID.
 // The server hands it out by pointer, shared with the agenda and its
 // snapshots: nobody writes to it after it is scheduled.
+//
+// Event points into the store's history of the kind, which every watcher
+// of the kind is delivered from: one change reaches each of them through
+// the same WatchEvent, never written again (the history is only appended
+// to, see Store), where each delivery held a copy of it before, 64 bytes
+// for every watcher of every change.
 type WatchDelivery struct {
 	WatchID uint64
-	Event   WatchEvent
+	Event   *WatchEvent
 }
 
 // RequestRecord is one line of the requests view.
@@ -442,7 +448,8 @@ func (s *Server) fanOut(ctx *sim.Context, kind api.Kind) {
 			// watch with 410 Gone.
 			continue
 		}
-		for _, e := range events {
+		for i := range events {
+			e := &events[i]
 			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, s.deliveries.put(WatchDelivery{WatchID: w.id, Event: e}))
 			w.cursor = e.ResourceVersion
 		}

@@ -409,7 +409,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
 				Summary: sim.Say(formDiscarded, string(d.Event.Type), refOf(d.Event.Object).Kind, refOf(d.Event.Object).Name)}
 		}
-		return k.podEvent(ctx, d.Event)
+		return k.podEvent(ctx, *d.Event)
 	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
 		return k.timer(ctx, ev.Kind, ev.Data.(timerData))
 	case eventCrash, eventEvict, eventSetReady:

@@ -186,9 +186,9 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		d := *ev.Data.(*apistore.WatchDelivery)
 		switch {
 		case s.nodesR.accept(d):
-			return s.nodeEvent(ctx, d.Event)
+			return s.nodeEvent(ctx, *d.Event)
 		case s.podsR.accept(d):
-			return s.podEvent(ctx, d.Event)
+			return s.podEvent(ctx, *d.Event)
 		}
 		ref := refOf(d.Event.Object)
 		return s.report("Reflector.watch", sim.Say(formDiscarded, string(d.Event.Type), ref.Kind, ref.Name))

@@ -202,7 +202,7 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 			break
 		}
 	}
-	ev := d.Event
+	ev := *d.Event
 	obj := ev.Object
 	if i < 0 {
 		return g.report("Reflector.watch", sim.Say(formDiscarded, api.ShortName(obj.Kind()), obj.Meta().Name).
