@@ -120,6 +120,22 @@ func truncateTimes(obj api.Object) {
 	}
 }
 
+// podStatusTruncated reports whether every time of a pod's status that
+// truncateTimes truncates is whole seconds already (or unset), so that
+// truncating the status would write nothing. The two must name the same
+// fields.
+func podStatusTruncated(st *api.PodStatus) bool {
+	if st.StartTime != nil && truncTime(*st.StartTime) != *st.StartTime {
+		return false
+	}
+	for i := range st.Conditions {
+		if t := &st.Conditions[i].LastTransitionTime; truncTime(*t) != *t {
+			return false
+		}
+	}
+	return true
+}
+
 func truncateTemplateTimes(t *api.PodTemplateSpec) {
 	truncIn(&t.Metadata.CreationTimestamp)
 	if p := truncTimePtr(t.Metadata.DeletionTimestamp); p != t.Metadata.DeletionTimestamp {

@@ -364,3 +364,45 @@ func TestBindLeavesThePodItReplacesUnchanged(t *testing.T) {
 	assert.Equal(t, api.ConditionFalse, before.(*api.Pod).Status.Conditions[0].Status)
 	assert.Empty(t, before.(*api.Pod).Spec.NodeName)
 }
+
+// TestPodStatusUpdateLeavesTheSentObjectAlone: a pod's status update is
+// stored with its times truncated to the second, and the store never writes
+// into the pod it was sent, whether it copies the status (a time to
+// truncate) or shares it (every time whole seconds already, as a kubelet
+// sends them).
+func TestPodStatusUpdateLeavesTheSentObjectAlone(t *testing.T) {
+	h := newHarness(t)
+	stored := h.create(newPod("default", "web", map[string]string{"app": "web"})).(*api.Pod)
+	for _, tc := range []struct {
+		name   string
+		offset time.Duration
+		shared bool
+	}{
+		{"whole seconds", 0, true},
+		{"a fraction of a second", 250 * time.Millisecond, false},
+	} {
+		at := time.Unix(1_700_000_000, 0).UTC()
+		sent := &api.Pod{
+			Metadata: api.ObjectMeta{Namespace: "default", Name: "web", UID: stored.Metadata.UID},
+			Status: api.PodStatus{
+				Phase:     api.PodRunning,
+				StartTime: api.NewTimePtr(at.Add(tc.offset)),
+				Conditions: []api.PodCondition{
+					{Type: api.PodReady, Status: "True", LastTransitionTime: api.NewTime(at.Add(2*time.Second + tc.offset))},
+				},
+			},
+		}
+		before := sent.DeepCopy()
+		resp := h.s.Serve(Request{Verb: VerbUpdate, Kind: api.KindPod, Subresource: SubresourceStatus, Object: sent})
+		require.NoError(t, resp.Err, tc.name)
+		h.check()
+		assert.Equal(t, before, sent, "%s: the store wrote into the pod it was sent", tc.name)
+
+		got := resp.Object.(*api.Pod)
+		assert.Equal(t, at, got.Status.StartTime.Time, tc.name)
+		assert.Equal(t, at.Add(2*time.Second), got.Status.Conditions[0].LastTransitionTime.Time, tc.name)
+		assert.Equal(t, tc.shared, &got.Status.Conditions[0] == &sent.Status.Conditions[0],
+			"%s: the stored status shares the sent one's conditions only when nothing is left to truncate", tc.name)
+		assert.Equal(t, map[string]string{"app": "web"}, got.Metadata.Labels, "%s: the labels are the stored pod's", tc.name)
+	}
+}

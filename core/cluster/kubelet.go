@@ -257,6 +257,16 @@ type stamp struct {
 // stampOf is the stamp of t.
 func stampOf(t time.Time) stamp { return stamp{sec: t.Unix(), nsec: int32(t.Nanosecond()) + 1} }
 
+// wire returns the stamp's time as the kubelet's status carries it, whole
+// seconds (RFC 3339, the precision the API server stores), in UTC; the zero
+// time if it holds none. The stamp itself keeps the instant.
+func (s stamp) wire() time.Time {
+	if !s.isSet() {
+		return time.Time{}
+	}
+	return time.Unix(s.sec, 0).UTC()
+}
+
 // isSet reports whether the stamp holds a time.
 func (s stamp) isSet() bool { return s.nsec != 0 }
 
@@ -982,7 +992,7 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 		st.HostIP = k.nodes[i].ip
 	}
 	if p.startTime.isSet() {
-		st.StartTime = api.NewTimePtr(p.startTime.time())
+		st.StartTime = api.NewTimePtr(p.startTime.wire())
 	}
 	// The conditions are counted first, so that each slice of the status is
 	// made once, at its size: every pod's status is written at least once.
@@ -1005,7 +1015,7 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 	}
 	if p.evicted {
 		st.Conditions = append(st.Conditions, api.PodCondition{Type: conditionDisruptionTarget, Status: api.ConditionTrue,
-			Reason: "TerminationByKubelet", Message: p.message, LastTransitionTime: api.NewTime(p.conds[condReady].since().time())})
+			Reason: "TerminationByKubelet", Message: p.message, LastTransitionTime: api.NewTime(p.conds[condReady].since().wire())})
 	}
 	unready := "" // the message of a condition the containers are not ready for, made once
 	for i, t := range condTypes {
@@ -1013,7 +1023,7 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 		if !c.since().isSet() {
 			continue
 		}
-		pc := api.PodCondition{Type: t, Status: c.status.text(), LastTransitionTime: api.NewTime(c.since().time())}
+		pc := api.PodCondition{Type: t, Status: c.status.text(), LastTransitionTime: api.NewTime(c.since().wire())}
 		if (i == condReady || i == condContainersReady) && c.status != condTrue {
 			switch p.phase {
 			case api.PodFailed:

@@ -33,6 +33,23 @@ func TestStampsKeepTheirTimes(t *testing.T) {
 	assert.True(t, stamp{}.time().IsZero(), "and reads as the zero time")
 }
 
+// TestStampsGoOnTheWireInWholeSeconds: the times a kubelet's status
+// carries are its stamps truncated to the second, equal by == to what the
+// API server would store, so that the server finds nothing to truncate and
+// keeps the status it was sent (apistore's copyForStatusUpdate).
+func TestStampsGoOnTheWireInWholeSeconds(t *testing.T) {
+	for _, tm := range []time.Time{
+		sim.Epoch,
+		sim.Epoch.Add(1500*time.Millisecond + 7),
+		time.Date(1969, time.December, 31, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(9999, time.December, 31, 23, 59, 59, 5, time.UTC),
+	} {
+		want := tm.UTC().Truncate(time.Second)
+		assert.True(t, stampOf(tm).wire() == want, "%v went on the wire as %v, not %v", tm, stampOf(tm).wire(), want)
+	}
+	assert.True(t, stamp{}.wire().IsZero(), "the zero stamp carries the zero time")
+}
+
 // TestConditionsKeepTheirStatusAndTime: a condition the kubelet keeps gives
 // back the status and the time it was given, for each of the three
 // statuses and for times a stamp must keep exactly; and the zero condition
