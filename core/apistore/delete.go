@@ -52,9 +52,9 @@ type Preconditions struct {
 }
 
 // GracePeriod returns DeleteOptions with the grace period set, for the common
-// case of `delete --grace-period=N`.
-func GracePeriod(seconds int64) DeleteOptions {
-	return DeleteOptions{GracePeriodSeconds: &seconds}
+// case of `delete --grace-period=N`, ready for Request.DeleteOptions.
+func GracePeriod(seconds int64) *DeleteOptions {
+	return &DeleteOptions{GracePeriodSeconds: &seconds}
 }
 
 // serveDelete deletes an object, following the API server's delete path
@@ -80,7 +80,7 @@ func GracePeriod(seconds int64) DeleteOptions {
 // controllers count the first as the pod's deletion. Kinds without graceful
 // deletion are removed in one step (DELETED only).
 func (s *Store) serveDelete(info *kindInfo, req Request) Response {
-	opts := req.DeleteOptions
+	opts := req.Delete()
 	if resp, failed := s.fire(info, req, req.Name, req.Name); failed {
 		return resp
 	}

@@ -18,7 +18,7 @@ func scheduledPod(ns, name string) *api.Pod {
 	return p
 }
 
-func deletePod(h *harness, name string, opts DeleteOptions) Response {
+func deletePod(h *harness, name string, opts *DeleteOptions) Response {
 	h.t.Helper()
 	resp := h.s.Serve(Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name, DeleteOptions: opts})
 	h.check()
@@ -30,7 +30,7 @@ func TestGracefulPodDeletion(t *testing.T) {
 	h.create(scheduledPod("default", "web-x"))
 	h.clock.Advance(10 * time.Second) // epoch + 10.5s
 
-	resp := deletePod(h, "web-x", DeleteOptions{})
+	resp := deletePod(h, "web-x", nil)
 	require.NoError(t, resp.Err)
 	assert.False(t, resp.Deleted, "a running pod is only marked")
 	m := resp.Object.Meta()
@@ -51,7 +51,7 @@ func TestGracefulPodDeletion(t *testing.T) {
 
 	// Deleting again without a shorter grace period changes nothing.
 	rv := h.s.ResourceVersion()
-	again := deletePod(h, "web-x", DeleteOptions{})
+	again := deletePod(h, "web-x", nil)
 	require.NoError(t, again.Err)
 	assert.Same(t, stored, again.Object, "deleting a pod being deleted returns it")
 	assert.Equal(t, rv, h.s.ResourceVersion())
@@ -60,7 +60,7 @@ func TestGracefulPodDeletion(t *testing.T) {
 	assert.Equal(t, rv, h.s.ResourceVersion(), "a longer grace period does not extend the deadline")
 
 	// The kubelet has stopped the containers: delete with grace 0 removes it.
-	final := deletePod(h, "web-x", DeleteOptions{GracePeriodSeconds: ptr(int64(0)), Preconditions: Preconditions{UID: m.UID}})
+	final := deletePod(h, "web-x", &DeleteOptions{GracePeriodSeconds: ptr(int64(0)), Preconditions: Preconditions{UID: m.UID}})
 	require.NoError(t, final.Err)
 	assert.True(t, final.Deleted)
 	_, ok = h.s.Object(api.KindPod, "default", "web-x")
@@ -108,12 +108,12 @@ func TestPodsWithNothingToStopAreRemovedAtOnce(t *testing.T) {
 	tests := []struct {
 		name string
 		pod  func() *api.Pod
-		opts DeleteOptions
+		opts *DeleteOptions
 	}{
-		{"unscheduled", func() *api.Pod { return newPod("default", "web-x", nil) }, DeleteOptions{}},
+		{"unscheduled", func() *api.Pod { return newPod("default", "web-x", nil) }, nil},
 		{"grace 0", func() *api.Pod { return scheduledPod("default", "web-x") }, GracePeriod(0)},
-		{"succeeded", func() *api.Pod { return scheduledPod("default", "web-x") }, DeleteOptions{}},
-		{"failed", func() *api.Pod { return scheduledPod("default", "web-x") }, DeleteOptions{}},
+		{"succeeded", func() *api.Pod { return scheduledPod("default", "web-x") }, nil},
+		{"failed", func() *api.Pod { return scheduledPod("default", "web-x") }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,21 +158,21 @@ func TestDeletePreconditions(t *testing.T) {
 	pod := h.create(newPod("default", "web-x", nil))
 	rs := h.create(newRS("default", "web", 1, map[string]string{"app": "web"}))
 
-	resp := deletePod(h, "web-x", DeleteOptions{Preconditions: Preconditions{UID: "other"}})
+	resp := deletePod(h, "web-x", &DeleteOptions{Preconditions: Preconditions{UID: "other"}})
 	assert.True(t, IsConflict(resp.Err))
 	assert.Equal(t, `Operation cannot be fulfilled on Pod "web-x": the UID in the precondition (other) does not match `+
 		`the UID in record (`+pod.Meta().UID+`). The object might have been deleted and then recreated`, resp.Err.Error())
 
-	_, err := h.s.Delete(api.KindReplicaSet, "default", "web", DeleteOptions{Preconditions: Preconditions{ResourceVersion: "1"}})
+	_, err := h.s.Delete(api.KindReplicaSet, "default", "web", &DeleteOptions{Preconditions: Preconditions{ResourceVersion: "1"}})
 	assert.Equal(t, `Operation cannot be fulfilled on ReplicaSet.apps "web": the ResourceVersion in the precondition (1) `+
 		`does not match the ResourceVersion in record (2). The object might have been modified`, statusErr(t, err).Message)
 
-	_, err = h.s.Delete(api.KindReplicaSet, "default", "web", DeleteOptions{
+	_, err = h.s.Delete(api.KindReplicaSet, "default", "web", &DeleteOptions{
 		Preconditions: Preconditions{UID: rs.Meta().UID, ResourceVersion: "2"}})
 	require.NoError(t, err)
 	h.check()
 
-	_, err = h.s.Delete(api.KindReplicaSet, "default", "web", DeleteOptions{})
+	_, err = h.s.Delete(api.KindReplicaSet, "default", "web", nil)
 	assert.Equal(t, `replicasets.apps "web" not found`, statusErr(t, err).Message)
 }
 
@@ -182,7 +182,7 @@ func TestOrphanPropagationHoldsTheOwner(t *testing.T) {
 	h.clock.Advance(2 * time.Second)
 
 	resp := h.s.Serve(Request{Verb: VerbDelete, Kind: api.KindReplicaSet, Namespace: "default", Name: "web",
-		DeleteOptions: DeleteOptions{PropagationPolicy: DeletePropagationOrphan}})
+		DeleteOptions: &DeleteOptions{PropagationPolicy: DeletePropagationOrphan}})
 	require.NoError(t, resp.Err)
 	h.check()
 	assert.False(t, resp.Deleted)
@@ -196,7 +196,7 @@ func TestOrphanPropagationHoldsTheOwner(t *testing.T) {
 
 	// Deleting it again changes nothing.
 	rv := h.s.ResourceVersion()
-	_, err := h.s.Delete(api.KindReplicaSet, "default", "web", DeleteOptions{})
+	_, err := h.s.Delete(api.KindReplicaSet, "default", "web", nil)
 	require.NoError(t, err)
 	assert.Equal(t, rv, h.s.ResourceVersion())
 	h.check()
@@ -218,7 +218,7 @@ func TestOrphanPropagationHoldsTheOwner(t *testing.T) {
 func TestForegroundPropagation(t *testing.T) {
 	h := newHarness(t)
 	h.create(newRS("default", "web", 1, map[string]string{"app": "web"}))
-	out, err := h.s.Delete(api.KindReplicaSet, "default", "web", DeleteOptions{PropagationPolicy: DeletePropagationForeground})
+	out, err := h.s.Delete(api.KindReplicaSet, "default", "web", &DeleteOptions{PropagationPolicy: DeletePropagationForeground})
 	require.NoError(t, err)
 	assert.Equal(t, []string{FinalizerDeleteDependents}, out.Meta().Finalizers)
 	h.check()
@@ -237,13 +237,13 @@ func TestReplicationControllersOrphanByDefault(t *testing.T) {
 	h.create(newRC("default", "web", 1, map[string]string{"app": "web"}))
 	h.create(newRC("default", "api", 1, map[string]string{"app": "api"}))
 
-	out, err := h.s.Delete(api.KindReplicationController, "default", "web", DeleteOptions{})
+	out, err := h.s.Delete(api.KindReplicationController, "default", "web", nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{FinalizerOrphanDependents}, out.Meta().Finalizers,
 		"core/v1 keeps its old default: dependents are orphaned")
 
 	resp := h.s.Serve(Request{Verb: VerbDelete, Kind: api.KindReplicationController, Namespace: "default", Name: "api",
-		DeleteOptions: DeleteOptions{PropagationPolicy: DeletePropagationBackground}})
+		DeleteOptions: &DeleteOptions{PropagationPolicy: DeletePropagationBackground}})
 	require.NoError(t, resp.Err)
 	assert.True(t, resp.Deleted, "Background, kubectl's default, removes it at once")
 	h.check()
@@ -255,7 +255,7 @@ func TestPodFinalizersHoldARemovedPod(t *testing.T) {
 	pod.Metadata.Finalizers = []string{"example.com/hold"}
 	h.create(pod)
 
-	resp := deletePod(h, "web-x", DeleteOptions{})
+	resp := deletePod(h, "web-x", nil)
 	require.NoError(t, resp.Err)
 	require.False(t, resp.Deleted)
 
@@ -291,7 +291,7 @@ func TestPodFinalizersHoldARemovedPod(t *testing.T) {
 func TestDeleteRejectsUnknownPropagationPolicy(t *testing.T) {
 	h := newHarness(t)
 	h.create(newPod("default", "web", nil))
-	resp := deletePod(h, "web", DeleteOptions{PropagationPolicy: "Sideways"})
+	resp := deletePod(h, "web", &DeleteOptions{PropagationPolicy: "Sideways"})
 	assert.True(t, IsInvalid(resp.Err))
 	assert.Equal(t, `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": `+
 		`supported values: "Foreground", "Background", "Orphan"`, resp.Err.Error())
@@ -302,7 +302,7 @@ func TestDeleteNodesAndEvents(t *testing.T) {
 	h := newHarness(t)
 	h.create(newNode("node-1"))
 	h.create(newEvent("default", "e1"))
-	_, err := h.s.Delete(api.KindNode, "", "node-1", DeleteOptions{})
+	_, err := h.s.Delete(api.KindNode, "", "node-1", nil)
 	require.NoError(t, err)
 	_, err = h.s.Delete(api.KindEvent, "default", "e1", GracePeriod(30))
 	require.NoError(t, err)

@@ -34,7 +34,7 @@ func fixedRun(t *testing.T, seed uint64) []string {
 	}
 	pods := s.Objects(api.KindPod, "default")
 	note(s.Bind("default", pods[0].Meta().Name, "node-1"))
-	note(s.Delete(api.KindPod, "default", pods[1].Meta().Name, DeleteOptions{}))
+	note(s.Delete(api.KindPod, "default", pods[1].Meta().Name, nil))
 	note(s.Patch(api.KindPod, "default", pods[2].Meta().Name, MetaPatch{RemoveOwnerReferences: []string{rs.Meta().UID}}))
 	require.NoError(t, s.CheckInvariants())
 	return out

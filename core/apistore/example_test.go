@@ -47,7 +47,7 @@ func Example() {
 	if _, err := store.Bind("default", first.Metadata.Name, "node-1"); err != nil {
 		fmt.Println(err)
 	}
-	marked, _ := store.Delete(api.KindPod, "default", first.Metadata.Name, apistore.DeleteOptions{})
+	marked, _ := store.Delete(api.KindPod, "default", first.Metadata.Name, nil)
 	fmt.Println("deletionTimestamp:", marked.Meta().DeletionTimestamp.UTC().Format("15:04:05"))
 
 	// The watch tells the informer everything after its list.

@@ -235,7 +235,7 @@ func (s *Store) faultError(rule FaultRule, info *kindInfo, req Request, name, sh
 	case FaultNotFound:
 		return newNotFound(info, name)
 	case FaultExpired:
-		return newExpired(req.ListOptions.ResourceVersion, s.rv)
+		return newExpired(req.List().ResourceVersion, s.rv)
 	}
 	msg := rule.Message
 	if msg == "" {

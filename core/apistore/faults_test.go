@@ -168,7 +168,7 @@ func TestFaultErrorKinds(t *testing.T) {
 		{
 			kind: FaultExpired,
 			req: func(h *harness) Request {
-				return Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 1}}
+				return Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: &ListOptions{ResourceVersion: 1}}
 			},
 			check:   IsExpired,
 			message: "too old resource version: 1 (2)",
@@ -245,7 +245,7 @@ func TestFaultRulesAreChecked(t *testing.T) {
 func TestFaultsBeforeAnythingElse(t *testing.T) {
 	h := newHarness(t)
 	addFault(t, h.s, FaultRule{Verb: VerbDelete, Resource: "pods", Count: 1, Error: FaultServer})
-	_, err := h.s.Delete(api.KindPod, "default", "ghost", DeleteOptions{})
+	_, err := h.s.Delete(api.KindPod, "default", "ghost", nil)
 	assert.True(t, IsInternalError(err), "the fault fires before the store looks for the object")
 
 	addFault(t, h.s, FaultRule{Verb: VerbCreate, Resource: "pods", Count: 1, Error: FaultQuota})

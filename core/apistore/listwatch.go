@@ -63,7 +63,7 @@ func (lw *ListWatch) List(sch sim.Scheduler, srv *Server, from string) {
 // the request in flight.
 func (lw *ListWatch) Watch(sch sim.Scheduler, srv *Server, from string) {
 	lw.request = srv.Send(sch, from, Request{Verb: VerbWatch, Kind: lw.kind, Namespace: lw.namespace,
-		ListOptions: ListOptions{ResourceVersion: lw.rv}})
+		ListOptions: &ListOptions{ResourceVersion: lw.rv}})
 }
 
 // CloseWatch closes the open watch, if any: its deliveries still in flight

@@ -165,7 +165,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 			_, err = s.Patch(api.KindPod, pod.Meta().Namespace, pod.Meta().Name, p)
 		case n < 14:
 			pod := pick(api.KindPod)
-			var opts DeleteOptions
+			var opts *DeleteOptions
 			if r.IntN(2) == 0 {
 				opts = GracePeriod(int64(r.IntN(40)) - 5)
 			}
@@ -176,7 +176,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 			policies := []PropagationPolicy{"", DeletePropagationOrphan, DeletePropagationBackground, DeletePropagationForeground}
 			policy := policies[r.IntN(4)]
 			op = "delete rs " + rs.Meta().Name + " " + string(policy)
-			_, err = s.Delete(api.KindReplicaSet, rs.Meta().Namespace, rs.Meta().Name, DeleteOptions{PropagationPolicy: policy})
+			_, err = s.Delete(api.KindReplicaSet, rs.Meta().Namespace, rs.Meta().Name, &DeleteOptions{PropagationPolicy: policy})
 		case n < 16:
 			rs := pick(api.KindReplicaSet)
 			op = "remove finalizers of rs " + rs.Meta().Name
@@ -185,7 +185,7 @@ func runRandom(t *testing.T, seed uint64, steps int) {
 		case n < 17:
 			node := pick(api.KindNode)
 			op = "delete node " + node.Meta().Name
-			_, err = s.Delete(api.KindNode, "", node.Meta().Name, DeleteOptions{})
+			_, err = s.Delete(api.KindNode, "", node.Meta().Name, nil)
 		case n < 18:
 			op = "advance the clock"
 			h.clock.Advance(time.Duration(r.IntN(5000)) * time.Millisecond)

@@ -50,7 +50,7 @@ func TestServeEveryVerb(t *testing.T) {
 			},
 		},
 		{
-			req:      Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 0}},
+			req:      Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: &ListOptions{ResourceVersion: 0}},
 			resource: "pods",
 			check: func(t *testing.T, resp Response) {
 				assert.Equal(t, []string{"ADDED web-x"}, eventTypes(resp.Events))
@@ -149,7 +149,7 @@ func TestRequestStrings(t *testing.T) {
 		{Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: "default", Name: "web-7xk2p"}, "pods", "delete pods default/web-7xk2p"},
 		{Request{Verb: VerbList, Kind: api.KindReplicaSet}, "replicasets", "list replicasets (all namespaces)"},
 		{Request{Verb: VerbList, Kind: api.KindReplicaSet, Namespace: "a"}, "replicasets", "list replicasets -n a"},
-		{Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 7}}, "pods", "watch pods (all namespaces) from 7"},
+		{Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: &ListOptions{ResourceVersion: 7}}, "pods", "watch pods (all namespaces) from 7"},
 		{Request{Verb: VerbUpdate, Kind: api.KindReplicationController, Subresource: SubresourceStatus, Namespace: "default", Name: "web"},
 			"replicationcontrollers/status", "update replicationcontrollers/status default/web"},
 		{Request{Verb: VerbCreate, Kind: api.KindPod, Subresource: SubresourceBinding, Namespace: "default", Name: "web-x"},

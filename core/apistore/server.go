@@ -409,7 +409,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	})})
 
 	if req.Verb == VerbWatch && resp.Err == nil {
-		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.ListOptions.ResourceVersion}
+		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.List().ResourceVersion}
 		s.watches = append(s.watches, w)
 	}
 	// The response is scheduled before the watch events, so that with equal
@@ -490,7 +490,7 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 	delete(s.grace, g.uid)
 	zero := int64(0)
 	req := Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: g.namespace, Name: g.name,
-		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero, Preconditions: Preconditions{UID: g.uid}}}
+		DeleteOptions: &DeleteOptions{GracePeriodSeconds: &zero, Preconditions: Preconditions{UID: g.uid}}}
 	resp := s.store.Serve(req)
 	ref := sim.Ref{Kind: "pod", Namespace: g.namespace, Name: g.name}
 	lead := sim.Say(formGraceEnded, g.name)
@@ -706,7 +706,7 @@ func describe(req Request, resp Response, key, from string) sim.Sentence {
 	case req.Verb == VerbList:
 		outcome = sim.Say(formRequestListed).With(int64(len(resp.Items)), int64(resp.ResourceVersion))
 	case req.Verb == VerbWatch:
-		outcome = sim.Say(formRequestWatching).With(int64(req.ListOptions.ResourceVersion), int64(len(resp.Events)))
+		outcome = sim.Say(formRequestWatching).With(int64(req.List().ResourceVersion), int64(len(resp.Events)))
 	case req.Verb == VerbGet:
 		outcome = sim.Say(formRequestRead)
 	case req.Verb == VerbDelete && resp.Deleted:

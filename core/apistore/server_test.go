@@ -141,7 +141,7 @@ func TestServerWatchDeliversBacklogThenLiveEventsInOrder(t *testing.T) {
 		Patch: &MetaPatch{SetLabels: map[string]string{"tier": "front"}}})
 	zero := int64(0)
 	w.send(Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name,
-		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero}})
+		DeleteOptions: &DeleteOptions{GracePeriodSeconds: &zero}})
 	w.stabilize(t)
 	// A delete with grace 0 first marks the pod (deletionTimestamp set) and then
 	// removes it, as upstream's registry does: two events.
@@ -186,7 +186,7 @@ func TestServerWatchFromExpiredVersionFails(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		srv.Send(k, "client", Request{Verb: VerbCreate, Kind: api.KindPod, Object: bareRSPod("web-")})
 	}
-	srv.Send(k, "watcher", Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 1}})
+	srv.Send(k, "watcher", Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: &ListOptions{ResourceVersion: 1}})
 	_, err := k.Stabilize(sim.Limits{})
 	require.NoError(t, err)
 	require.Len(t, wt.opened, 1)
@@ -259,7 +259,7 @@ func TestServerCancelsGraceEndWhenPodGoesEarlier(t *testing.T) {
 	w.k.Advance(10 * time.Millisecond)
 	zero := int64(0)
 	w.send(Request{Verb: VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name,
-		DeleteOptions: DeleteOptions{GracePeriodSeconds: &zero}})
+		DeleteOptions: &DeleteOptions{GracePeriodSeconds: &zero}})
 	steps := w.stabilize(t)
 	for _, s := range steps {
 		assert.NotContains(t, s.Summary.String(), "grace period", "the grace-end event was cancelled")
@@ -447,7 +447,7 @@ func TestSlabNeverRewritesASlotItHandedOut(t *testing.T) {
 func TestARequestStepSaysWhatHappenedWithoutWritingIt(t *testing.T) {
 	create := Request{Verb: VerbCreate, Kind: api.KindPod, Namespace: "default"}
 	list := Request{Verb: VerbList, Kind: api.KindPod}
-	watch := Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: ListOptions{ResourceVersion: 7}}
+	watch := Request{Verb: VerbWatch, Kind: api.KindPod, ListOptions: &ListOptions{ResourceVersion: 7}}
 	status := Request{Verb: VerbUpdate, Kind: api.KindReplicaSet, Subresource: SubresourceStatus}
 	del := Request{Verb: VerbDelete, Kind: api.KindPod}
 	conflict := newConflict("", "pods", "web-1", "the object has been modified")

@@ -45,12 +45,12 @@ func churn(t *testing.T, h *harness, tag string, n int) {
 		_, err := h.s.Patch(api.KindPod, "default", pod.Meta().Name, MetaPatch{SetLabels: map[string]string{"i": name}})
 		require.NoError(t, err)
 		if i%2 == 0 {
-			_, err = h.s.Delete(api.KindPod, "default", pod.Meta().Name, DeleteOptions{})
+			_, err = h.s.Delete(api.KindPod, "default", pod.Meta().Name, nil)
 			require.NoError(t, err)
 		}
 		h.create(newNode(name))
 		if i%3 == 0 {
-			_, err = h.s.Delete(api.KindNode, "", name, DeleteOptions{})
+			_, err = h.s.Delete(api.KindNode, "", name, nil)
 			require.NoError(t, err)
 		}
 		h.check()
@@ -75,7 +75,7 @@ func TestSnapshotRestoreReturnsToTheSameState(t *testing.T) {
 	h.check()
 
 	churn(t, h, "after", 25)
-	_, err = h.s.Delete(api.KindReplicaSet, "default", "web", DeleteOptions{})
+	_, err = h.s.Delete(api.KindReplicaSet, "default", "web", nil)
 	require.NoError(t, err)
 	h.s.Faults().HealAll()
 	require.NotEqual(t, want.rv, h.s.ResourceVersion())

@@ -336,7 +336,7 @@ func TestBindAssignsANode(t *testing.T) {
 	held := newPod("default", "held", nil)
 	held.Metadata.Finalizers = []string{"example.com/hold"}
 	h.create(held)
-	_, err = h.s.Delete(api.KindPod, "default", "held", DeleteOptions{})
+	_, err = h.s.Delete(api.KindPod, "default", "held", nil)
 	require.NoError(t, err)
 	_, err = h.s.Bind("default", "held", "node-1")
 	assert.Equal(t, `Operation cannot be fulfilled on pods/binding "held": pod held is being deleted, cannot be assigned to a host`,

@@ -76,7 +76,7 @@ func (e WatchEvent) ObjectKey() string {
 // not offer it.)
 func (s *Store) Watch(kind api.Kind, namespace string, fromRV uint64) ([]WatchEvent, error) {
 	resp := s.Serve(Request{Verb: VerbWatch, Kind: kind, Namespace: namespace,
-		ListOptions: ListOptions{ResourceVersion: fromRV}})
+		ListOptions: &ListOptions{ResourceVersion: fromRV}})
 	return resp.Events, resp.Err
 }
 

@@ -20,8 +20,8 @@ func TestWatchDeliversEveryChangeInOrder(t *testing.T) {
 	_, err := h.s.Patch(api.KindPod, "default", "a", MetaPatch{ // 4
 		SetLabels: map[string]string{"x": "y"}})
 	require.NoError(t, err)
-	h.create(newPod("other", "c", web))                               // 5
-	_, err = h.s.Delete(api.KindPod, "default", "a", DeleteOptions{}) // 6 MODIFIED, 7 DELETED (unscheduled)
+	h.create(newPod("other", "c", web))                   // 5
+	_, err = h.s.Delete(api.KindPod, "default", "a", nil) // 6 MODIFIED, 7 DELETED (unscheduled)
 	require.NoError(t, err)
 	bIn := b.DeepCopy()
 	bIn.Status.Phase = api.PodRunning

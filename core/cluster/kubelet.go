@@ -617,7 +617,7 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 		}
 		if req.Verb == apistore.VerbWatch {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
-				Summary: sim.Say(formWatchOpen, "pods").With(int64(req.ListOptions.ResourceVersion))}
+				Summary: sim.Say(formWatchOpen, "pods").With(int64(req.List().ResourceVersion))}
 		}
 		return k.listed(ctx, items, rep.Response.ResourceVersion)
 	case req.Kind == api.KindNode && req.Verb == apistore.VerbCreate:
@@ -948,7 +948,7 @@ func (k *Kubelets) timer(ctx *sim.Context, kind string, d timerData) sim.Report 
 		p.state = PodRemoving
 		zero := int64(0)
 		k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: p.namespace(), Name: p.name(),
-			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: apistore.Preconditions{UID: p.uid()}}})
+			DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: apistore.Preconditions{UID: p.uid()}}})
 		rep.Models = "killPod"
 		rep.Summary = sim.Say(formStopped, p.name())
 	case kind == eventStatusRetry && (p.state == PodRunning || p.state == PodCrashed || p.state == PodFinished):
@@ -1172,7 +1172,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 		// containers it has stopped (its syncBatch runs every 10s); without
 		// the retry, a removal that failed after the grace period's end left
 		// the pod Terminating for ever.
-		if p != nil && p.state == PodRemoving && p.uid() == req.DeleteOptions.Preconditions.UID {
+		if p != nil && p.state == PodRemoving && p.uid() == req.Delete().Preconditions.UID {
 			// A snapshot may share the row read: it is copied first.
 			p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 			p.state = PodStopping

@@ -318,7 +318,7 @@ func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 			return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), "nodes").With(int64(relistDelay)))
 		}
 		if rep.Request.Verb == apistore.VerbWatch {
-			return s.report("Reflector.watch", sim.Say(formWatchOpen, "nodes").With(int64(rep.Request.ListOptions.ResourceVersion)))
+			return s.report("Reflector.watch", sim.Say(formWatchOpen, "nodes").With(int64(rep.Request.List().ResourceVersion)))
 		}
 		return s.listedNodes(ctx, items, rep.Response.ResourceVersion)
 	case s.podsR.owns(rep):
@@ -327,7 +327,7 @@ func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 			return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), "pods").With(int64(relistDelay)))
 		}
 		if rep.Request.Verb == apistore.VerbWatch {
-			return s.report("Reflector.watch", sim.Say(formWatchOpen, "pods").With(int64(rep.Request.ListOptions.ResourceVersion)))
+			return s.report("Reflector.watch", sim.Say(formWatchOpen, "pods").With(int64(rep.Request.List().ResourceVersion)))
 		}
 		return s.listedPods(ctx, items, rep.Response.ResourceVersion)
 	case rep.Request.Subresource == apistore.SubresourceBinding:

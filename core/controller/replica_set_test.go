@@ -740,7 +740,7 @@ func TestDoNotAdoptOrCreateIfBeingDeleted(t *testing.T) {
 		rs := newRS("foobar", 2, fooBar)
 		rs.Metadata.Finalizers = []string{"example.com/hold"} // keeps it while it is being deleted
 		r.storeRS(rs)
-		_, err := r.srv.Store().Delete(api.KindReplicaSet, "default", "foobar", apistore.DeleteOptions{})
+		_, err := r.srv.Store().Delete(api.KindReplicaSet, "default", "foobar", nil)
 		require.NoError(t, err)
 		r.storePod(newPod("pod1", fooBar), api.PodRunning)
 	})
@@ -765,7 +765,7 @@ func TestDoNotAdoptOrCreateIfBeingDeletedRace(t *testing.T) {
 		r.storePod(newPod("pod1", fooBar), api.PodRunning)
 	})
 	// Straight into the store: no watcher hears of it before the sync.
-	_, err := r.srv.Store().Delete(api.KindReplicaSet, "default", "foobar", apistore.DeleteOptions{})
+	_, err := r.srv.Store().Delete(api.KindReplicaSet, "default", "foobar", nil)
 	require.NoError(t, err)
 	cached, ok := r.rss.Lister().Get("default", "foobar")
 	require.True(t, ok)

@@ -325,7 +325,7 @@ func (g *GarbageCollector) decide(ctx *sim.Context, d *dependent, lead string) s
 		policy = apistore.DeletePropagationForeground
 	}
 	g.send(ctx, apistore.Request{Verb: apistore.VerbDelete, Kind: d.kind, Namespace: d.namespace, Name: d.name,
-		DeleteOptions: apistore.DeleteOptions{PropagationPolicy: policy, Preconditions: apistore.Preconditions{UID: d.uid}}},
+		DeleteOptions: &apistore.DeleteOptions{PropagationPolicy: policy, Preconditions: apistore.Preconditions{UID: d.uid}}},
 		pending{purpose: deleteDependent, uid: d.uid})
 	return g.reportText("attemptToDeleteItem", lead+"; "+why+": deleting it (DELETE, propagationPolicy "+
 		string(policy)+", uid precondition)", touched...)

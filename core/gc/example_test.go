@@ -38,7 +38,7 @@ func Example() {
 	// kubectl delete rs/web (--cascade=background). The example registers no
 	// kubectl, so the kernel reports the answer as dropped.
 	srv.Send(k, "nobody", apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindReplicaSet,
-		Namespace: "default", Name: "web", DeleteOptions: apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationBackground}})
+		Namespace: "default", Name: "web", DeleteOptions: &apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationBackground}})
 	for k.Busy() {
 		res, _ := k.Step()
 		if res.Actor == "gc" {

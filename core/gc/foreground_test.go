@@ -22,7 +22,7 @@ func (r *rig) kubeletRemoves(name string) {
 	r.t.Helper()
 	zero := int64(0)
 	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name,
-		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 	r.settleBefore(r.k.Now() + time.Second)
 	require.False(r.t, r.exists(api.KindPod, name), "%s was removed", name)
 }
@@ -329,7 +329,7 @@ func TestOwnerDeletedInTheForegroundBeforeTheCollectorStarts(t *testing.T) {
 	r := newRig(t)
 	web := r.rs("web")
 	r.pod("web-a", "", controllerRef(web))
-	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationForeground})
+	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", &apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationForeground})
 	require.NoError(t, err)
 	r.gc.Start()
 	r.settle()

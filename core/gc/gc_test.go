@@ -264,7 +264,7 @@ func TestOwnerBeingOrphanedBeforeTheCollectorStarts(t *testing.T) {
 	r := newRig(t)
 	web := r.rs("web")
 	r.pod("web-a", "", controllerRef(web))
-	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationOrphan})
+	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", &apistore.DeleteOptions{PropagationPolicy: apistore.DeletePropagationOrphan})
 	require.NoError(t, err)
 	require.True(t, r.exists(api.KindReplicaSet, "web"))
 
@@ -298,7 +298,7 @@ func TestFailedPodListIsRetriedAndTheGraphCatchesUp(t *testing.T) {
 	assert.Zero(t, r.gc.View().KnownDependents, "the graph has no pods yet")
 
 	// The owner goes while the graph knows none of its dependents.
-	_, err = r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{})
+	_, err = r.store.Delete(api.KindReplicaSet, "default", "web", nil)
 	require.NoError(t, err)
 	r.settle()
 
@@ -402,7 +402,7 @@ func TestOwnerDeletedWhileNotWatchingIsFoundByTheRelist(t *testing.T) {
 		r.step()
 	}
 	assert.Equal(t, "backing off", r.gc.View().Monitors[0].State)
-	_, err = r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{})
+	_, err = r.store.Delete(api.KindReplicaSet, "default", "web", nil)
 	require.NoError(t, err)
 	r.settle()
 
@@ -423,7 +423,7 @@ func TestRetriedDependentThatIsGoneIsForgotten(t *testing.T) {
 		r.step()
 	}
 	zero := int64(0)
-	_, err = r.store.Delete(api.KindPod, "default", "web-a", apistore.DeleteOptions{GracePeriodSeconds: &zero})
+	_, err = r.store.Delete(api.KindPod, "default", "web-a", &apistore.DeleteOptions{GracePeriodSeconds: &zero})
 	require.NoError(t, err)
 	r.settle()
 	assert.GreaterOrEqual(t, r.stepOf("pod/web-a is gone already; nothing to do"), 0)
@@ -486,7 +486,7 @@ func TestDependentAlreadyBeingDeletedIsLeftAlone(t *testing.T) {
 	r := newRig(t)
 	web := r.rs("web")
 	r.pod("web-a", "node-1", controllerRef(web))
-	_, err := r.store.Delete(api.KindPod, "default", "web-a", apistore.DeleteOptions{})
+	_, err := r.store.Delete(api.KindPod, "default", "web-a", nil)
 	require.NoError(t, err)
 	r.start()
 	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)

@@ -41,7 +41,7 @@ func TestGraphIsBuiltFromTheListAndFollowsWatchEvents(t *testing.T) {
 	r.createPod("web-c", controllerRef(web))
 	zero := int64(0)
 	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: "web-a",
-		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 	r.settle()
 	assert.GreaterOrEqual(t, r.stepOf("saw ADDED pod/web-c"), 0)
 	assert.GreaterOrEqual(t, r.stepOf("added to the graph as a dependent of rs/web"), 0)
@@ -112,7 +112,7 @@ func TestPodNamingAnOwnerNeverSeenIsChecked(t *testing.T) {
 	web := r.rs("web")
 	r.pod("web-a", "", controllerRef(web))
 	// The owner goes before the collector starts: it never sees it.
-	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", apistore.DeleteOptions{})
+	_, err := r.store.Delete(api.KindReplicaSet, "default", "web", nil)
 	require.NoError(t, err)
 	r.start()
 
@@ -138,7 +138,7 @@ func TestPodWatchFailureRelistsAndTheGraphCatchesUp(t *testing.T) {
 	// pod is created for it.
 	zero := int64(0)
 	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: "bare",
-		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 	r.delete(api.KindReplicaSet, "web", apistore.DeletePropagationBackground)
 	r.createPod("web-late", controllerRef(web))
 	r.settle()

@@ -178,7 +178,7 @@ func (r *rig) send(req apistore.Request) { r.srv.Send(r.k, "kubectl", req) }
 
 func (r *rig) delete(kind api.Kind, name string, policy apistore.PropagationPolicy) {
 	r.send(apistore.Request{Verb: apistore.VerbDelete, Kind: kind, Namespace: "default", Name: name,
-		DeleteOptions: apistore.DeleteOptions{PropagationPolicy: policy}})
+		DeleteOptions: &apistore.DeleteOptions{PropagationPolicy: policy}})
 }
 
 func (r *rig) rs(name string) *api.ReplicaSet {

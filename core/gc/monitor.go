@@ -177,7 +177,7 @@ func (g *GarbageCollector) watchOpened(ctx *sim.Context, i int, reply *apistore.
 	}
 	m.state = monitorWatching
 	m.lw.Opened(reply.ID)
-	opened := sim.Say(formWatchOpen, m.kind.Resource()).With(int64(reply.Request.ListOptions.ResourceVersion))
+	opened := sim.Say(formWatchOpen, m.kind.Resource()).With(int64(reply.Request.List().ResourceVersion))
 	if m.relist {
 		m.relist = false
 		m.lw.CloseWatch(g.cfg.Server)

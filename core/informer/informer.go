@@ -362,7 +362,7 @@ func (inf *Informer) response(ctx *sim.Context, r *apistore.Reply) sim.Report {
 		inf.state = Watching
 		inf.lw.Opened(r.ID)
 		return sim.Report{Actor: inf.actor(), Models: "Reflector.watch",
-			Summary: sim.Say(formWatchOpen, inf.resource()).With(int64(r.Request.ListOptions.ResourceVersion))}
+			Summary: sim.Say(formWatchOpen, inf.resource()).With(int64(r.Request.List().ResourceVersion))}
 	}
 	return sim.Report{Actor: inf.actor(), Summary: sim.Say(formUnexpected, r.Request.String())}
 }

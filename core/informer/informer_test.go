@@ -112,7 +112,7 @@ func (r *rig) relabel(name, value string) {
 func (r *rig) delete(name string) {
 	zero := int64(0)
 	r.do(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name,
-		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+		DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 }
 
 func (r *rig) cached() []string {

@@ -94,7 +94,7 @@ func TestNoHandlerChangesASharedObject(t *testing.T) {
 	run("delete two pods", func(w *world.World) {
 		for _, p := range w.Store.Objects(api.KindPod, "default")[:2] {
 			w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default",
-				Name: p.Meta().Name, DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+				Name: p.Meta().Name, DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 		}
 	})
 	run("scale to 3", edit(func(d *api.Deployment) { n := int32(3); d.Spec.Replicas = &n }))

@@ -276,7 +276,7 @@ func TestUpdateOfDeletedEventCreatesIt(t *testing.T) {
 	r.rec.Eventf(r.k, rs, api.EventWarning, "FailedCreate", "same")
 	r.settle()
 	ev := r.events()[0]
-	_, err := r.srv.Store().Delete(api.KindEvent, "default", ev.Metadata.Name, apistore.DeleteOptions{})
+	_, err := r.srv.Store().Delete(api.KindEvent, "default", ev.Metadata.Name, nil)
 	require.NoError(t, err)
 
 	r.rec.Eventf(r.k, rs, api.EventWarning, "FailedCreate", "same")

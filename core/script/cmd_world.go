@@ -774,7 +774,7 @@ func (c *Delete) run(s *Session) error {
 		reqs := make([]apistore.Request, len(objs))
 		for i, o := range objs {
 			reqs[i] = apistore.Request{Verb: apistore.VerbDelete, Kind: t.Kind, Namespace: o.Meta().Namespace, Name: o.Meta().Name,
-				DeleteOptions: opts}
+				DeleteOptions: &opts}
 		}
 		return reqs, nil
 	})

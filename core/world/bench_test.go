@@ -89,7 +89,7 @@ func (s convergeScenario) each(tb testing.TB, heap *peakHeap, keep func(*World))
 		zero := int64(0)
 		for i := 0; i < len(pods); i += 10 {
 			w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default",
-				Name: pods[i].Meta().Name, DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+				Name: pods[i].Meta().Name, DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 		}
 		return nil
 	}))

@@ -510,7 +510,7 @@ func (c *chaosRun) act() {
 			zero := int64(0)
 			c.do("kill pod/"+p, func(w *World) error {
 				w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: p,
-					DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+					DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 				return nil
 			})
 		}
@@ -519,7 +519,7 @@ func (c *chaosRun) act() {
 			grace := int64(rng.IntN(4))
 			c.do("delete pod/"+p+" --grace-period="+strconv.FormatInt(grace, 10), func(w *World) error {
 				w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: p,
-					DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &grace}})
+					DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &grace}})
 				return nil
 			})
 		}
@@ -584,7 +584,7 @@ func (c *chaosRun) act() {
 		policy := pick(rng, []apistore.PropagationPolicy{apistore.DeletePropagationBackground, apistore.DeletePropagationOrphan})
 		c.do("delete "+api.ShortName(o.kind)+"/"+o.name+" --cascade="+string(policy), func(w *World) error {
 			w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: o.kind, Namespace: "default", Name: o.name,
-				DeleteOptions: apistore.DeleteOptions{PropagationPolicy: policy}})
+				DeleteOptions: &apistore.DeleteOptions{PropagationPolicy: policy}})
 			return nil
 		})
 	}

@@ -132,7 +132,7 @@ func (e *notFound) Error() string { return api.ShortName(e.kind) + "/" + e.name 
 func deletePod(t testing.TB, w *World, name string, grace *int64) {
 	t.Helper()
 	send(t, w, "delete pod/"+name, apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: name,
-		DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: grace}})
+		DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: grace}})
 }
 
 // killPod is `kill pods`: a delete with grace period 0.
@@ -152,7 +152,7 @@ func patchPod(t testing.TB, w *World, name string, patch apistore.MetaPatch) {
 func deleteOwner(t testing.TB, w *World, kind api.Kind, name string, policy apistore.PropagationPolicy) {
 	t.Helper()
 	send(t, w, "delete "+api.ShortName(kind)+"/"+name+" --cascade="+string(policy), apistore.Request{Verb: apistore.VerbDelete, Kind: kind,
-		Namespace: "default", Name: name, DeleteOptions: apistore.DeleteOptions{PropagationPolicy: policy}})
+		Namespace: "default", Name: name, DeleteOptions: &apistore.DeleteOptions{PropagationPolicy: policy}})
 }
 
 // pod returns a pod from the API store, nil if there is none.

@@ -72,7 +72,7 @@ func killHalfway(t *testing.T) (*World, uint64) {
 	kill, zero := w.Kernel.Steps(), int64(0)
 	require.NoError(t, w.Do("kill pod/"+pods[0].Metadata.Name, func(w *World) error {
 		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: pods[0].Metadata.Name,
-			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+			DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 		return nil
 	}))
 	return w, kill
@@ -126,7 +126,7 @@ func TestKilledPodIsReplaced(t *testing.T) {
 	zero := int64(0)
 	require.NoError(t, w.Do("kill pod/"+victim, func(w *World) error {
 		w.Send(apistore.Request{Verb: apistore.VerbDelete, Kind: api.KindPod, Namespace: "default", Name: victim,
-			DeleteOptions: apistore.DeleteOptions{GracePeriodSeconds: &zero}})
+			DeleteOptions: &apistore.DeleteOptions{GracePeriodSeconds: &zero}})
 		return nil
 	}))
 	_, err = w.Stabilize(sim.Limits{})
