@@ -146,6 +146,13 @@
 // Event is stored as a shallow copy of the object sent (copyForCreate), with
 // only the fields the create sets of its own; the pods of one slow-start
 // batch, which the controller sends as one object, share their template's
-// copy. The golden scripts' test (core/script) holds every stored object, in
+// copy. A pod's status update whose times are whole seconds already, as a
+// kubelet sends them, is stored with the status it was sent
+// (copyForStatusUpdate), since truncating its times would write nothing.
+// The golden scripts' test (core/script) holds every stored object, in
 // every script, to what it was when stored.
+//
+// The history of changes is shared in the same way: the watch events are
+// only ever appended to a kind's history, so every watcher of the kind is
+// delivered the same entry of it (WatchDelivery.Event), not a copy each.
 package apistore
