@@ -371,7 +371,8 @@ func (s *Store) Patch(kind api.Kind, namespace, name string, patch MetaPatch) (a
 }
 
 // Delete deletes an object, or starts its graceful deletion, and returns it (see
-// Response.Object). Use Serve to learn whether it was removed at once.
+// Response.Object). nil opts are the zero options. Use Serve to learn
+// whether it was removed at once.
 func (s *Store) Delete(kind api.Kind, namespace, name string, opts *DeleteOptions) (api.Object, error) {
 	resp := s.Serve(Request{Verb: VerbDelete, Kind: kind, Namespace: namespace, Name: name, DeleteOptions: opts})
 	return resp.Object, resp.Err

@@ -35,9 +35,9 @@ import (
 // with free slots in free), and the heap holds small slots of the ordering
 // key and the event's slab index. Sifting then moves 24-byte values without
 // pointers, which the garbage collector needs no write barriers for,
-// instead of whole events. The heap is written out by hand rather than with container/heap,
-// which would move slots through interface values and allocate on every
-// push.
+// instead of whole events. The heap is written out by hand rather than with
+// container/heap, which would move slots through interface values and
+// allocate on every push.
 //
 // Cancelled events stay where they are, marked, and are skipped when they
 // come to the front (lazy deletion): removing from the middle of a heap needs
