@@ -106,7 +106,7 @@ func (s *Store) eventsSince(info *kindInfo, namespace string, from uint64) ([]Wa
 		return nil, newExpired(from, ks.compacted)
 	}
 	log := ks.log[ks.first:]
-	i := sort.Search(len(log), func(i int) bool { return log[i].ResourceVersion > from })
+	i := firstAfter(log, from)
 	events := log[i:len(log):len(log)]
 	if namespace == "" || !info.namespaced {
 		return events, nil
@@ -118,6 +118,23 @@ func (s *Store) eventsSince(info *kindInfo, namespace string, from uint64) ([]Wa
 		}
 	}
 	return out, nil
+}
+
+// firstAfter returns the index of the first event in log newer than from.
+// A watcher asks after every write of its kind, so its cursor is nearly
+// always one write behind the log's end: the answer is found by looking back
+// from the end, a step or two, where a binary search over the whole window
+// took ten (about 1% of a run's instructions, over four watchers of pods).
+// Further back it searches by halves.
+func firstAfter(log []WatchEvent, from uint64) int {
+	i := len(log)
+	for back := 0; back < 4 && i > 0; back++ {
+		if log[i-1].ResourceVersion <= from {
+			return i
+		}
+		i--
+	}
+	return sort.Search(i, func(j int) bool { return log[j].ResourceVersion > from })
 }
 
 // WatchWindowStart returns the resourceVersion a watch of the kind must start
