@@ -39,6 +39,15 @@ import (
 // container/heap, which would move slots through interface values and
 // allocate on every push.
 //
+// A lane keeps its events in chunks of laneChunk, and the agenda keeps the
+// chunks its lanes emptied for the next lane that needs one. In a burst of
+// creates a world of 10,000 pods holds 15,000 events in one lane; one slice
+// grown by doubling allocated twice that, and again in the next burst, since
+// an emptied lane may next take another delay: a seventh of all the bytes a
+// 10x1000 run allocated. Chunks are allocated once, for the most events the
+// lanes ever held together, and nothing is copied when a lane grows. A lane
+// of fewer events than a chunk, as nearly every lane is, runs as one slice.
+//
 // Cancelled events stay where they are, marked, and are skipped when they
 // come to the front (lazy deletion): removing from the middle of a heap needs
 // a position index that every snapshot would have to copy too. The mark is
@@ -57,6 +66,10 @@ type agenda struct {
 	// and holds the zero Event, so it keeps nothing alive.
 	events []Event
 	free   []int32
+
+	// spare holds the chunks the lanes emptied, each of length 0 and
+	// capacity laneChunk or more, all zero. Snapshots do not share them.
+	spare [][]Event
 
 	// foreground counts the pending events that are neither Background nor
 	// cancelled: the work that keeps Stabilize running.
@@ -83,44 +96,149 @@ const (
 const laneCount = 4
 
 // lane is a first-in-first-out queue of the events scheduled with one
-// delay: events[head:], earliest first. An empty lane takes the next delay
-// no other lane has.
+// delay, earliest first: events[head:], then the chunks in more, in order.
+// events is the lane's first chunk and more its later ones, each holding
+// laneChunk events but the last, which takes the pushes; a lane of fewer
+// events (nearly always) is events alone, and runs as one slice would. An
+// empty lane keeps its first chunk, emptied, for its next events, so that a
+// lane of a few events (every small world's) allocates nothing once it has
+// grown. An empty lane takes the next delay no other lane has.
 type lane struct {
 	delay  time.Duration
 	events []Event
 	head   int
+	more   [][]Event
 }
 
-// empty reports whether the lane holds no event.
+// laneChunk is how many events a chunk of a lane holds: 256 events of 72
+// bytes are 18,432 bytes, one of the allocator's size classes, so a chunk
+// wastes nothing. A lane's first chunk starts small and grows to it.
+const laneChunk = 256
+
+// empty reports whether the lane holds no event. When the first chunk has
+// fired, the next one takes its place (see nextChunk), so the lane is empty
+// when its first chunk is.
 func (l *lane) empty() bool { return l.head == len(l.events) }
 
-// drop removes the lane's first event, leaving the zero Event in its place
-// so that it keeps no Data alive. Once the lane is empty its slice starts
-// again from the beginning; a lane that never empties is moved down once
-// its dropped events are at least half of it, so it stays within twice what
-// it holds.
-func (l *lane) drop() {
+// pushLane appends ev to the lane.
+func (a *agenda) pushLane(l *lane, ev Event) {
+	if len(l.more) == 0 && len(l.events) < laneChunk {
+		l.events = append(l.events, ev)
+		return
+	}
+	n := len(l.more)
+	if n == 0 || len(l.more[n-1]) >= laneChunk {
+		l.more = append(l.more, a.chunk())
+		n++
+	}
+	l.more[n-1] = append(l.more[n-1], ev)
+}
+
+// chunk returns an empty chunk of laneChunk events: a spare one if there is
+// one, else a new one.
+func (a *agenda) chunk() []Event {
+	if n := len(a.spare); n > 0 {
+		c := a.spare[n-1]
+		a.spare[n-1] = nil
+		a.spare = a.spare[:n-1]
+		return c
+	}
+	return make([]Event, 0, laneChunk)
+}
+
+// dropLane removes the lane's first event, leaving the zero Event in its
+// place so that it keeps no Data alive.
+func (a *agenda) dropLane(l *lane) {
 	l.events[l.head] = Event{}
 	l.head++
-	switch {
-	case l.empty():
-		l.events, l.head = l.events[:0], 0
-	case l.head >= 1024 && 2*l.head >= len(l.events):
-		n := copy(l.events, l.events[l.head:])
-		clear(l.events[n:])
-		l.events, l.head = l.events[:n], 0
+	if l.head == len(l.events) {
+		a.nextChunk(l)
+	}
+}
+
+// nextChunk starts the lane again from the beginning of its first chunk,
+// which has fired: the lane's next chunk takes its place, and it goes to
+// spare; if there is no next chunk, the lane is empty and keeps it.
+func (a *agenda) nextChunk(l *lane) {
+	l.head = 0
+	if len(l.more) == 0 {
+		l.events = l.events[:0]
+		return
+	}
+	a.spare = append(a.spare, l.events[:0])
+	l.events = l.more[0]
+	n := copy(l.more, l.more[1:])
+	l.more[n] = nil
+	l.more = l.more[:n]
+}
+
+// emptyLane removes every event from the lane, keeping its first chunk,
+// zeroed, and giving the others to spare.
+func (a *agenda) emptyLane(l *lane) {
+	clear(l.events)
+	l.events, l.head = l.events[:0], 0
+	for i, c := range l.more {
+		clear(c)
+		a.spare = append(a.spare, c[:0])
+		l.more[i] = nil
+	}
+	l.more = l.more[:0]
+}
+
+// appendLane appends the events evs to the lane, a chunk's worth at a time.
+func (a *agenda) appendLane(l *lane, evs []Event) {
+	if len(l.more) == 0 {
+		k := min(max(laneChunk-len(l.events), 0), len(evs))
+		l.events = append(l.events, evs[:k]...)
+		evs = evs[k:]
+	}
+	for len(evs) > 0 {
+		n := len(l.more)
+		if n == 0 || len(l.more[n-1]) >= laneChunk {
+			l.more = append(l.more, a.chunk())
+			n++
+		}
+		k := min(laneChunk-len(l.more[n-1]), len(evs))
+		l.more[n-1] = append(l.more[n-1], evs[:k]...)
+		evs = evs[k:]
+	}
+}
+
+// held returns the number of events in the lane.
+func (l *lane) held() int {
+	n := len(l.events) - l.head
+	for _, c := range l.more {
+		n += len(c)
+	}
+	return n
+}
+
+// chunks calls f with each chunk's events that the lane holds, earliest
+// first.
+func (l *lane) chunks(f func([]Event)) {
+	f(l.events[l.head:])
+	for _, c := range l.more {
+		f(c)
 	}
 }
 
 // find returns the lane's pending event with this Seq, or nil. A lane's
-// events are in Seq order too (see agenda), so it searches by halves.
+// events are in Seq order too (see agenda), so it searches by halves: the
+// chunk whose last event is the first at or after seq, then in it.
 func (l *lane) find(seq uint64) *Event {
 	held := l.events[l.head:]
-	i, ok := slices.BinarySearchFunc(held, seq, func(ev Event, seq uint64) int { return cmp.Compare(ev.Seq, seq) })
+	if n := len(held); n > 0 && held[n-1].Seq < seq {
+		i, _ := slices.BinarySearchFunc(l.more, seq, func(c []Event, seq uint64) int { return cmp.Compare(c[len(c)-1].Seq, seq) })
+		if i == len(l.more) {
+			return nil
+		}
+		held = l.more[i]
+	}
+	j, ok := slices.BinarySearchFunc(held, seq, func(ev Event, seq uint64) int { return cmp.Compare(ev.Seq, seq) })
 	if !ok {
 		return nil
 	}
-	return &held[i]
+	return &held[j]
 }
 
 // slot is one heap entry: the ordering key of an event and where it lives.
@@ -151,7 +269,11 @@ func (a *agenda) push(ev Event, delay time.Duration) {
 		a.foreground++
 	}
 	if l := a.laneFor(delay); l != nil {
-		l.events = append(l.events, ev)
+		if len(l.more) == 0 && len(l.events) < laneChunk {
+			l.events = append(l.events, ev) // the common case, inline
+		} else {
+			a.pushLane(l, ev)
+		}
 		return
 	}
 	var idx int32
@@ -273,7 +395,7 @@ func (a *agenda) pop() (Event, bool) {
 func (a *agenda) remove(from int) {
 	a.peekedOK = false
 	if from >= 0 {
-		a.lanes[from].drop()
+		a.dropLane(&a.lanes[from])
 		return
 	}
 	idx := a.heap[0].idx
@@ -294,10 +416,11 @@ func (a *agenda) pending(f func(*Event)) {
 		f(&a.events[s.idx])
 	}
 	for i := range a.lanes {
-		l := &a.lanes[i]
-		for j := l.head; j < len(l.events); j++ {
-			f(&l.events[j])
-		}
+		a.lanes[i].chunks(func(evs []Event) {
+			for j := range evs {
+				f(&evs[j])
+			}
+		})
 	}
 }
 
@@ -392,9 +515,9 @@ func (a *agenda) restoreFrom(s *agenda) {
 	a.heap = append(a.heap[:0], s.heap...)
 	for i := range a.lanes {
 		l, from := &a.lanes[i], &s.lanes[i]
-		clear(l.events[l.head:])
-		l.delay, l.head = from.delay, 0
-		l.events = append(l.events[:0], from.events[from.head:]...)
+		a.emptyLane(l)
+		l.delay = from.delay
+		from.chunks(func(evs []Event) { a.appendLane(l, evs) })
 	}
 	a.events = append(a.events[:0], s.events...)
 	a.free = append(a.free[:0], s.free...)
@@ -413,7 +536,7 @@ func (a *agenda) restoreFrom(s *agenda) {
 func (a *agenda) compacted() agenda {
 	held := len(a.heap)
 	for i := range a.lanes {
-		held += len(a.lanes[i].events) - a.lanes[i].head
+		held += a.lanes[i].held()
 	}
 	c := agenda{
 		heap:       make([]slot, len(a.heap)),
@@ -426,12 +549,16 @@ func (a *agenda) compacted() agenda {
 		c.heap[i] = s
 	}
 	// One array holds every lane's events, so a snapshot allocates three
-	// times, however many lanes there are.
+	// times, however many lanes there are. A snapshot's lane is one chunk,
+	// as long as the lane is: a snapshot is never pushed onto, only
+	// restored from, and restoreFrom copies its events into the live lanes'
+	// chunks.
 	events := make([]Event, held-len(a.heap))
 	for i := range a.lanes {
 		l, to := &a.lanes[i], &c.lanes[i]
 		to.delay = l.delay
-		n := copy(events, l.events[l.head:])
+		n := 0
+		l.chunks(func(evs []Event) { n += copy(events[n:], evs) })
 		to.events = events[:n:n]
 		events = events[n:]
 	}

@@ -421,12 +421,12 @@ func TestLanesAndHeapFireAsOneHeapWould(t *testing.T) {
 	assert.Len(t, k.Agenda(), len(want))
 }
 
-// TestALaneThatNeverEmptiesIsMovedDown keeps one lane busy for good: two
-// events pushed for every one fired, so it never empties and never starts
-// again from the beginning. It must move its events down once the fired ones
-// are half of it, leaving nothing behind that would keep a Data alive, and
-// still fire in order.
-func TestALaneThatNeverEmptiesIsMovedDown(t *testing.T) {
+// TestALaneThatNeverEmptiesReusesItsChunks keeps one lane busy for good: two
+// events pushed for every one fired, so it never empties. It must hold no
+// more chunks than its events need, with one to spare, leaving nothing
+// behind that would keep a Data alive, and reuse the chunks it emptied
+// rather than allocate new ones; and still fire in order.
+func TestALaneThatNeverEmptiesReusesItsChunks(t *testing.T) {
 	k := New(1)
 	mustRegister(k, "r", &recorder{})
 	var last Event
@@ -439,11 +439,63 @@ func TestALaneThatNeverEmptiesIsMovedDown(t *testing.T) {
 		last = res.Event
 		require.NoError(t, k.agenda.check(), "after round %d", i)
 	}
-	l := k.agenda.lanes[0]
+	l := &k.agenda.lanes[0]
 	require.Equal(t, time.Millisecond, l.delay)
-	held := len(l.events) - l.head
-	assert.Equal(t, 3000, held, "one event left pending for each round")
-	assert.LessOrEqual(t, len(l.events), 2*held, "the fired events were moved out of the way")
+	assert.Equal(t, 3000, l.held(), "one event left pending for each round")
+	assert.LessOrEqual(t, 1+len(l.more), 3000/laneChunk+2, "the chunks of the fired events were let go")
+
+	// A lane that fires as many events as it takes reuses its chunks.
+	a := &k.agenda
+	seq := uint64(1 << 40)
+	allocs := testing.AllocsPerRun(10, func() {
+		for range 2 * laneChunk {
+			seq++
+			a.push(Event{At: time.Hour, Seq: seq}, time.Millisecond)
+			if _, ok := a.pop(); !ok {
+				panic("the agenda ran dry")
+			}
+		}
+	})
+	assert.Zero(t, allocs, "a lane in a steady state takes its chunks from the spare ones")
+	require.NoError(t, a.check())
+}
+
+// TestASnapshotsLanesAreItsOwn takes a snapshot of lanes that span several
+// chunks, some of their events cancelled, runs on, and restores it twice:
+// each restore must give back the events pending at the snapshot, in order,
+// whatever ran in between.
+func TestASnapshotsLanesAreItsOwn(t *testing.T) {
+	k := New(1)
+	mustRegister(k, "r", &recorder{})
+	var seqs []uint64
+	for i := range 3 * laneChunk {
+		seqs = append(seqs, k.After(time.Millisecond, "r", "x", i), k.After(time.Second, "r", "x", i))
+	}
+	for range laneChunk / 2 {
+		_, ok := k.Step()
+		require.True(t, ok)
+	}
+	// Cancelling finds an event in any chunk of its lane, and only once.
+	for _, i := range []int{laneChunk + 1, 2*laneChunk - 1, 2 * laneChunk, 5*laneChunk + 3, len(seqs) - 1} {
+		require.True(t, k.Cancel(seqs[i]), "cancel event %d", i)
+		require.False(t, k.Cancel(seqs[i]), "cancel event %d again", i)
+	}
+	require.False(t, k.Cancel(seqs[0]), "the first event has fired")
+	require.False(t, k.Cancel(seqs[len(seqs)-1]+1), "no such event")
+	want := k.Agenda()
+	require.Len(t, want, len(seqs)-laneChunk/2-5)
+	sn, err := k.Snapshot()
+	require.NoError(t, err)
+	for round := range 2 {
+		for i := range 2 * laneChunk {
+			k.After(time.Millisecond, "r", "x", i)
+			_, ok := k.Step()
+			require.True(t, ok)
+		}
+		require.NoError(t, k.Restore(sn))
+		require.NoError(t, k.agenda.check(), "after restore %d", round)
+		require.Equal(t, want, k.Agenda(), "the pending events after restore %d", round)
+	}
 }
 
 // check verifies the agenda's invariants, as container/heap's tests verify
@@ -458,22 +510,22 @@ func (a *agenda) check() error {
 	}
 	for i := range a.lanes {
 		l := &a.lanes[i]
-		if l.head > len(l.events) {
-			return fmt.Errorf("lane %d begins at %d of %d events", i, l.head, len(l.events))
-		}
-		for j := l.head + 1; j < len(l.events); j++ {
-			if !eventLess(&l.events[j-1], &l.events[j]) {
-				return fmt.Errorf("lane %d (delay %v) out of order at %d", i, l.delay, j)
-			}
-		}
-		for j, ev := range l.events[:cap(l.events)] {
-			if (j < l.head || j >= len(l.events)) && ev != (Event{}) {
-				return fmt.Errorf("lane %d keeps event %d at %d, outside what it holds", i, ev.Seq, j)
-			}
+		if err := l.check(); err != nil {
+			return fmt.Errorf("lane %d (delay %v): %w", i, l.delay, err)
 		}
 		for j := range a.lanes[:i] {
 			if !l.empty() && !a.lanes[j].empty() && a.lanes[j].delay == l.delay {
 				return fmt.Errorf("lanes %d and %d both hold delay %v", j, i, l.delay)
+			}
+		}
+	}
+	for i, c := range a.spare {
+		if len(c) != 0 || cap(c) < laneChunk {
+			return fmt.Errorf("spare chunk %d has length %d and capacity %d", i, len(c), cap(c))
+		}
+		for _, ev := range c[:cap(c)] {
+			if ev != (Event{}) {
+				return fmt.Errorf("spare chunk %d keeps event %d", i, ev.Seq)
 			}
 		}
 	}
@@ -597,4 +649,42 @@ func TestTraceHashTellsApartWhatATraceLineTellsApart(t *testing.T) {
 			require.NotEqual(t, want, hashString(hashSeed, string(b)), "byte %d, bit %d", i, bit)
 		}
 	}
+}
+
+// check verifies a live lane's invariants: its events in (At, Seq) order
+// across its chunks, every chunk but the last full, no empty chunk after the
+// first, and nothing kept outside the events it holds.
+func (l *lane) check() error {
+	if l.head > len(l.events) {
+		return fmt.Errorf("begins at %d of %d events", l.head, len(l.events))
+	}
+	if l.empty() && len(l.more) > 0 {
+		return fmt.Errorf("its first chunk has fired, and %d more wait behind it", len(l.more))
+	}
+	chunks := append([][]Event{l.events}, l.more...)
+	var prev *Event
+	for i, c := range chunks {
+		from := 0
+		if i == 0 {
+			from = l.head
+		}
+		if i < len(chunks)-1 && len(c) != laneChunk {
+			return fmt.Errorf("chunk %d of %d holds %d events, not %d", i, len(chunks), len(c), laneChunk)
+		}
+		if i > 0 && cap(c) < laneChunk {
+			return fmt.Errorf("chunk %d has room for %d events, fewer than %d", i, cap(c), laneChunk)
+		}
+		for j := from; j < len(c); j++ {
+			if prev != nil && !eventLess(prev, &c[j]) {
+				return fmt.Errorf("out of order at chunk %d, %d", i, j)
+			}
+			prev = &c[j]
+		}
+		for j, ev := range c[:cap(c)] {
+			if (j < from || j >= len(c)) && ev != (Event{}) {
+				return fmt.Errorf("chunk %d keeps event %d at %d, outside what it holds", i, ev.Seq, j)
+			}
+		}
+	}
+	return nil
 }
