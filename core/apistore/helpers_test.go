@@ -93,7 +93,7 @@ func (g immutabilityGuard) verify(t *testing.T, s *Store) {
 		}
 		info := infoFor(k)
 		ks := &s.kinds[info.index]
-		for _, ev := range ks.log[ks.first:] {
+		for _, ev := range ks.hist.all() {
 			see(ev.Object)
 		}
 	}

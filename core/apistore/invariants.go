@@ -53,7 +53,7 @@ func (s *Store) CheckInvariants() error {
 		name := info.resource
 
 		// The log.
-		log := ks.log[ks.first:]
+		log := ks.hist.all()
 		if len(log) > s.window {
 			fail(name + ": the log holds " + strconv.Itoa(len(log)) + " events, more than the window of " + strconv.Itoa(s.window))
 		}

@@ -54,8 +54,8 @@ func TestCheckInvariantsCatchesCorruption(t *testing.T) {
 		}, "shares uid"},
 		{"a log out of order", func(h *harness) {
 			ks := pods(h)
-			log := ks.log[ks.first:]
-			log[0], log[1] = log[1], log[0]
+			a, b := ks.hist.at(0), ks.hist.at(1)
+			*a, *b = *b, *a
 		}, "not after"},
 		{"a resourceVersion from the future", func(h *harness) {
 			h.s.rv = 2

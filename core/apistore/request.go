@@ -279,12 +279,8 @@ func (s *Store) fire(info *kindInfo, req Request, name, shownName string) (Respo
 // lastEvents returns the n most recent watch events of the kind, as a shared,
 // capped slice: the events a write just caused.
 func (s *Store) lastEvents(info *kindInfo, n int) []WatchEvent {
-	ks := &s.kinds[info.index]
-	log := ks.log[ks.first:]
-	if n > len(log) {
-		n = len(log)
-	}
-	return log[len(log)-n : len(log) : len(log)]
+	h := &s.kinds[info.index].hist
+	return h.slice(max(h.len()-n, 0))
 }
 
 // reconcileNamespace settles the namespace of an object sent for create or

@@ -11,9 +11,10 @@ package apistore
 //     cow): taking a snapshot starts a new epoch, and the first write to a map
 //     from an older epoch copies that one map (only the namespace written to,
 //     not the others).
-//   - The watch logs are only ever appended to; the snapshot keeps each as
-//     log[first:n:n], whose capacity ends at its length, so a later append by
-//     the store can never write into the part the snapshot sees.
+//   - The watch histories are only ever appended to; the snapshot keeps
+//     each with its last chunk capped at its length, so a later append by
+//     the store can never write into the part the snapshot sees (see
+//     history).
 //
 // The random source is not part of it: the store does not own it (see
 // Options.Rand).
@@ -31,8 +32,7 @@ func (s *Store) Snapshot() *Snapshot {
 	sn := &Snapshot{rv: s.rv, faults: s.faults.clone()}
 	for i := range s.kinds {
 		ks := s.kinds[i]
-		ks.log = ks.log[ks.first:len(ks.log):len(ks.log)]
-		ks.first = 0
+		ks.hist = ks.hist.shared()
 		sn.kinds[i] = ks
 	}
 	// Everything the store holds is now shared with the snapshot.
@@ -45,6 +45,12 @@ func (s *Store) Snapshot() *Snapshot {
 func (s *Store) Restore(sn *Snapshot) {
 	s.rv = sn.rv
 	s.kinds = sn.kinds
+	for i := range s.kinds {
+		// The store appends to its history: it takes a list of chunks of
+		// its own, and its last chunk capped, so that it never writes into
+		// what the snapshot holds.
+		s.kinds[i].hist = s.kinds[i].hist.shared()
+	}
 	s.faults = sn.faults.clone()
 	// The maps now held are the snapshot's: a new epoch makes the next write to
 	// each copy it, leaving the snapshot as it was.

@@ -78,7 +78,8 @@ type Store struct {
 }
 
 // kindState is everything the store holds for one kind. Snapshots copy it by
-// value: the maps are shared copy-on-write and the log is shared by slicing.
+// value: the maps are shared copy-on-write and the history's chunks are
+// shared as they are (see history).
 type kindState struct {
 	// spaces maps a namespace ("" for cluster-scoped kinds) to the objects in
 	// it, by name. Only namespaces with at least one object have an entry, so
@@ -89,12 +90,10 @@ type kindState struct {
 	// count is the number of stored objects of this kind, over all namespaces.
 	count int
 
-	// log[first:] is the watch history: the most recent events of this kind, at
-	// most Store.window of them, in resourceVersion order. Entries before first
-	// have been forgotten and are only kept until the slice is compacted. The log
-	// is only ever appended to, so a snapshot can share it as log[first:n:n].
-	log   []WatchEvent
-	first int
+	// hist is the watch history: the most recent events of this kind, at
+	// most Store.window of them, in resourceVersion order. It is only ever
+	// appended to, so a snapshot shares it (see history).
+	hist history
 
 	// compacted is the resourceVersion of the newest event forgotten from the
 	// log, 0 while nothing has been forgotten. A watch must start at or after it.
@@ -275,19 +274,8 @@ func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
 // events beyond the window.
 func (s *Store) record(info *kindInfo, ev WatchEvent) {
 	ks := &s.kinds[info.index]
-	ks.log = append(ks.log, ev)
-	for len(ks.log)-ks.first > s.window {
-		ks.compacted = ks.log[ks.first].ResourceVersion
-		// The forgotten entry stays in the array untouched: a snapshot may still
-		// see it, and the log is never written below its length.
-		ks.first++
-	}
-	// Once the forgotten prefix is as long as the window, move the remembered
-	// events to a fresh array, so memory stays within twice the window.
-	if ks.first > 0 && ks.first >= s.window {
-		fresh := make([]WatchEvent, len(ks.log)-ks.first, 2*s.window)
-		copy(fresh, ks.log[ks.first:])
-		ks.log = fresh
-		ks.first = 0
+	ks.hist.add(ev)
+	for ks.hist.len() > s.window {
+		ks.compacted = ks.hist.forget().ResourceVersion
 	}
 }

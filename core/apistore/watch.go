@@ -1,10 +1,6 @@
 package apistore
 
-import (
-	"sort"
-
-	"github.com/reconcilelab/rlab/core/api"
-)
+import "github.com/reconcilelab/rlab/core/api"
 
 // EventType is the type of a watch event, spelled as on the wire.
 type EventType string
@@ -82,8 +78,9 @@ func (s *Store) Watch(kind api.Kind, namespace string, fromRV uint64) ([]WatchEv
 
 // EventsSince is Watch without the request: no faults, nothing recorded. It is
 // how a watch's deliverer (the kernel adapter) pulls what happened after its
-// cursor, cheaply, after each write: a binary search in the kind's log, and
-// for all namespaces no copying at all. The returned slice is shared and
+// cursor, cheaply, after each write: a look back from the end of the kind's
+// history (history.since), and for all namespaces no copying at all
+// unless the events span two of its chunks. The returned slice is shared and
 // read-only (appending to it reallocates).
 //
 // Errors: Expired when fromRV is older than the remembered window (the watcher
@@ -105,9 +102,7 @@ func (s *Store) eventsSince(info *kindInfo, namespace string, from uint64) ([]Wa
 	if from < ks.compacted {
 		return nil, newExpired(from, ks.compacted)
 	}
-	log := ks.log[ks.first:]
-	i := firstAfter(log, from)
-	events := log[i:len(log):len(log)]
+	events := ks.hist.since(from)
 	if namespace == "" || !info.namespaced {
 		return events, nil
 	}
@@ -118,23 +113,6 @@ func (s *Store) eventsSince(info *kindInfo, namespace string, from uint64) ([]Wa
 		}
 	}
 	return out, nil
-}
-
-// firstAfter returns the index of the first event in log newer than from.
-// A watcher asks after every write of its kind, so its cursor is nearly
-// always one write behind the log's end: the answer is found by looking back
-// from the end, a step or two, where a binary search over the whole window
-// took ten (about 1% of a run's instructions, over four watchers of pods).
-// Further back it searches by halves.
-func firstAfter(log []WatchEvent, from uint64) int {
-	i := len(log)
-	for back := 0; back < 4 && i > 0; back++ {
-		if log[i-1].ResourceVersion <= from {
-			return i
-		}
-		i--
-	}
-	return sort.Search(i, func(j int) bool { return log[j].ResourceVersion > from })
 }
 
 // WatchWindowStart returns the resourceVersion a watch of the kind must start

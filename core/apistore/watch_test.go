@@ -1,7 +1,6 @@
 package apistore
 
 import (
-	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -195,21 +194,4 @@ func TestTypeWordsSayEachEventType(t *testing.T) {
 		assert.Equal(t, "saw "+string(typ), sim.Say(f).With(typ.Choice()).String())
 	}
 	assert.Equal(t, "saw %![255]", sim.Say(f).With(EventType("BOOKMARK").Choice()).String(), "a type it does not know shows")
-}
-
-// TestFirstAfterFindsTheFirstNewerEvent holds the look back from the log's
-// end to the definition, a search by halves, for every cursor from before the
-// log to past its end, over logs of every length up to 12 whose versions
-// have gaps (other kinds' writes take versions too).
-func TestFirstAfterFindsTheFirstNewerEvent(t *testing.T) {
-	for n := 0; n <= 12; n++ {
-		log := make([]WatchEvent, n)
-		for i := range log {
-			log[i].ResourceVersion = uint64(10 + 3*i)
-		}
-		for from := uint64(0); from <= uint64(10+3*n+2); from++ {
-			want := sort.Search(n, func(i int) bool { return log[i].ResourceVersion > from })
-			require.Equal(t, want, firstAfter(log, from), "log of %d, from %d", n, from)
-		}
-	}
 }
