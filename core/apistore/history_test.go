@@ -1,6 +1,7 @@
 package apistore
 
 import (
+	"slices"
 	"sort"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestHistoryIsASlidingWindow(t *testing.T) {
 			if step%37 != 0 && step < 5*historyChunk {
 				continue
 			}
-			require.Equal(t, model, h.all(), "window %d, step %d", window, step)
+			require.Equal(t, model, h.slice(0), "window %d, step %d", window, step)
 			for i := range model {
 				require.Equal(t, model[i], *h.at(i))
 			}
@@ -62,22 +63,22 @@ func TestHistorySharedWithASnapshotStaysAsItWas(t *testing.T) {
 		h.add(WatchEvent{ResourceVersion: uint64(i + 1)})
 	}
 	sn := h.shared()
-	want := sn.all()
+	want := slices.Clone(sn.slice(0))
 	for i := range historyChunk {
 		h.add(WatchEvent{ResourceVersion: uint64(historyChunk + 11 + i)})
 	}
-	require.Equal(t, want, sn.all(), "the store appended past the snapshot's end")
+	require.Equal(t, want, sn.slice(0), "the store appended past the snapshot's end")
 	later := h.shared()
-	wantLater := later.all()
+	wantLater := slices.Clone(later.slice(0))
 	for round := range 2 {
 		restored := sn.shared()
 		for i := range 3 {
 			restored.add(WatchEvent{ResourceVersion: uint64(10_000 + round*10 + i)})
 		}
-		require.Equal(t, want, sn.all(), "a restored store appended, round %d", round)
-		require.Equal(t, wantLater, later.all(), "a store restored from an earlier snapshot wrote into a later one's events, round %d", round)
-		require.Equal(t, wantLater, h.all(), "a store restored from a snapshot wrote into the first store's events, round %d", round)
-		require.Len(t, restored.all(), len(want)+3)
+		require.Equal(t, want, sn.slice(0), "a restored store appended, round %d", round)
+		require.Equal(t, wantLater, later.slice(0), "a store restored from an earlier snapshot wrote into a later one's events, round %d", round)
+		require.Equal(t, wantLater, h.slice(0), "a store restored from a snapshot wrote into the first store's events, round %d", round)
+		require.Len(t, restored.slice(0), len(want)+3)
 	}
 	require.Equal(t, 2*historyChunk+10, h.len())
 }

@@ -53,7 +53,7 @@ func (s *Store) CheckInvariants() error {
 		name := info.resource
 
 		// The log.
-		log := ks.hist.all()
+		log := ks.hist.slice(0)
 		if len(log) > s.window {
 			fail(name + ": the log holds " + strconv.Itoa(len(log)) + " events, more than the window of " + strconv.Itoa(s.window))
 		}

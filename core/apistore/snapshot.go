@@ -29,12 +29,8 @@ func (sn *Snapshot) ResourceVersion() uint64 { return sn.rv }
 
 // Snapshot captures the store's state.
 func (s *Store) Snapshot() *Snapshot {
-	sn := &Snapshot{rv: s.rv, faults: s.faults.clone()}
-	for i := range s.kinds {
-		ks := s.kinds[i]
-		ks.hist = ks.hist.shared()
-		sn.kinds[i] = ks
-	}
+	sn := &Snapshot{rv: s.rv, kinds: s.kinds, faults: s.faults.clone()}
+	shareHistories(&sn.kinds)
 	// Everything the store holds is now shared with the snapshot.
 	s.epoch.Next()
 	return sn
@@ -45,14 +41,21 @@ func (s *Store) Snapshot() *Snapshot {
 func (s *Store) Restore(sn *Snapshot) {
 	s.rv = sn.rv
 	s.kinds = sn.kinds
-	for i := range s.kinds {
-		// The store appends to its history: it takes a list of chunks of
-		// its own, and its last chunk capped, so that it never writes into
-		// what the snapshot holds.
-		s.kinds[i].hist = s.kinds[i].hist.shared()
-	}
+	// The store appends to its histories: it takes lists of chunks of its
+	// own, with their last chunks capped, so that it never writes into what
+	// the snapshot holds.
+	shareHistories(&s.kinds)
 	s.faults = sn.faults.clone()
 	// The maps now held are the snapshot's: a new epoch makes the next write to
 	// each copy it, leaving the snapshot as it was.
 	s.epoch.Next()
+}
+
+// shareHistories gives each kind's history in kinds the list of chunks of
+// its own that a snapshot, or a store restored from one, holds (see
+// history.shared).
+func shareHistories(kinds *[numKinds]kindState) {
+	for i := range kinds {
+		kinds[i].hist = kinds[i].hist.shared()
+	}
 }

@@ -203,7 +203,7 @@ func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) R
 // Event that is the key of its combined message, which no event will ask for
 // again; the combined occurrences keep being counted under the aggregate key.
 func (c *Correlator) UpdateState(stored *api.Event) {
-	c.logger.Add(c.keys.event(stored), &eventLog{
+	c.logger.Add(eventKey(stored), &eventLog{
 		count: stored.Count, first: stored.FirstTimestamp, name: stored.Metadata.Name,
 		resourceVersion: stored.Metadata.ResourceVersion, stored: stored,
 	})
@@ -275,7 +275,7 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) a
 	}
 	if len(keys) < c.opts.MaxEvents {
 		c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys, last: now})
-		return aggregation{key: c.keys.event(ev), similar: len(keys)}
+		return aggregation{key: eventKey(ev), similar: len(keys)}
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
@@ -393,24 +393,16 @@ func spamKey(e *api.Event) string {
 	}, "")
 }
 
-// lastKeys remembers the aggregate, spam and event keys of the last event
+// lastKeys remembers the aggregate and spam keys of the last event
 // correlated. A controller's events come in runs about one object (a
-// ReplicaSet's SuccessfulCreates), whose aggregate and spam keys are the
-// same string every time; keeping the last ones saves joining ten fields
-// twice per event. The event key, which holds the message too, is asked for
-// twice about one event: when it is correlated, and when the server returns
-// it as stored (UpdateState). It is a cache of a function of the event, so
-// snapshots need not keep it.
+// ReplicaSet's SuccessfulCreates), whose keys are the same string every
+// time; keeping the last ones saves joining ten fields twice per event. It
+// is a cache of a function of the event, so snapshots need not keep it.
 type lastKeys struct {
 	src                 api.EventSource
 	obj                 api.ObjectReference
 	typ, reason         string
 	spamKey, aggregated string
-
-	// eventKey is the event key of an event about obj from src with
-	// eventType, eventReason and eventMessage; "" when none is kept.
-	eventKey                             string
-	eventType, eventReason, eventMessage string
 }
 
 // sameObject reports whether ev is about the object, from the source, that
@@ -444,18 +436,6 @@ func (k *lastKeys) aggregate(ev *api.Event) string {
 		k.aggregated, _ = aggregateKeys(ev)
 	}
 	return k.aggregated
-}
-
-// event returns eventKey(ev).
-func (k *lastKeys) event(ev *api.Event) string {
-	if !k.sameObject(ev) {
-		k.remember(ev)
-	}
-	if k.eventKey == "" || k.eventType != ev.Type || k.eventReason != ev.Reason || k.eventMessage != ev.Message {
-		k.eventKey = eventKey(ev)
-		k.eventType, k.eventReason, k.eventMessage = ev.Type, ev.Reason, ev.Message
-	}
-	return k.eventKey
 }
 
 // Namer draws Event names as upstream does, "<object name>.<unix nanoseconds

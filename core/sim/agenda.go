@@ -120,18 +120,29 @@ const laneChunk = 256
 // when its first chunk is.
 func (l *lane) empty() bool { return l.head == len(l.events) }
 
-// pushLane appends ev to the lane.
+// pushLane appends ev to the lane: to its first chunk while that has room
+// and no other chunk follows it (nearly always), else to its last chunk.
 func (a *agenda) pushLane(l *lane, ev Event) {
 	if len(l.more) == 0 && len(l.events) < laneChunk {
 		l.events = append(l.events, ev)
 		return
 	}
+	a.pushMore(l, ev)
+}
+
+// pushMore appends ev to the last of the lane's later chunks, starting a
+// new one when it is full. A chunk has room for laneChunk events, so the
+// event is written in place.
+func (a *agenda) pushMore(l *lane, ev Event) {
 	n := len(l.more)
 	if n == 0 || len(l.more[n-1]) >= laneChunk {
 		l.more = append(l.more, a.chunk())
 		n++
 	}
-	l.more[n-1] = append(l.more[n-1], ev)
+	c := l.more[n-1]
+	c = c[:len(c)+1]
+	c[len(c)-1] = ev
+	l.more[n-1] = c
 }
 
 // chunk returns an empty chunk of laneChunk events: a spare one if there is
@@ -183,25 +194,6 @@ func (a *agenda) emptyLane(l *lane) {
 		l.more[i] = nil
 	}
 	l.more = l.more[:0]
-}
-
-// appendLane appends the events evs to the lane, a chunk's worth at a time.
-func (a *agenda) appendLane(l *lane, evs []Event) {
-	if len(l.more) == 0 {
-		k := min(max(laneChunk-len(l.events), 0), len(evs))
-		l.events = append(l.events, evs[:k]...)
-		evs = evs[k:]
-	}
-	for len(evs) > 0 {
-		n := len(l.more)
-		if n == 0 || len(l.more[n-1]) >= laneChunk {
-			l.more = append(l.more, a.chunk())
-			n++
-		}
-		k := min(laneChunk-len(l.more[n-1]), len(evs))
-		l.more[n-1] = append(l.more[n-1], evs[:k]...)
-		evs = evs[k:]
-	}
 }
 
 // held returns the number of events in the lane.
@@ -269,10 +261,12 @@ func (a *agenda) push(ev Event, delay time.Duration) {
 		a.foreground++
 	}
 	if l := a.laneFor(delay); l != nil {
+		// pushLane, written out: the compiler does not inline it, and this
+		// is every step's push.
 		if len(l.more) == 0 && len(l.events) < laneChunk {
-			l.events = append(l.events, ev) // the common case, inline
+			l.events = append(l.events, ev)
 		} else {
-			a.pushLane(l, ev)
+			a.pushMore(l, ev)
 		}
 		return
 	}
@@ -517,7 +511,11 @@ func (a *agenda) restoreFrom(s *agenda) {
 		l, from := &a.lanes[i], &s.lanes[i]
 		a.emptyLane(l)
 		l.delay = from.delay
-		from.chunks(func(evs []Event) { a.appendLane(l, evs) })
+		from.chunks(func(evs []Event) {
+			for i := range evs {
+				a.pushLane(l, evs[i])
+			}
+		})
 	}
 	a.events = append(a.events[:0], s.events...)
 	a.free = append(a.free[:0], s.free...)
