@@ -153,9 +153,9 @@ func (c *Correlator) Options() CorrelatorOptions { return c.opts }
 
 // Result is what the correlator decided about one event.
 type Result struct {
-	// Event is the event to write: the one given, a combined one, or either
-	// turned into the next occurrence of an Event already written. Nil when
-	// Skip.
+	// Event is the event to write: the one given (the same pointer, not a
+	// copy), a combined one, or either turned into the next occurrence of an
+	// Event already written. Nil when Skip. It is read-only.
 	Event *api.Event
 	// Update says the Event exists already (its count is above one): the
 	// recorder updates it rather than creating it.
@@ -178,6 +178,11 @@ type Result struct {
 // filter at now, the kernel time since sim.Epoch. names draws the names of
 // combined events. ev is not changed.
 //
+// The Event to write is ev itself when it is the first occurrence of its
+// key, as nearly every event is (each SuccessfulCreate names its own pod):
+// the result is as read-only as ev, so it needs no copy of its own. A later
+// occurrence, or a combined event, is a new Event.
+//
 // The three parts run in upstream's order and change the caches as
 // upstream's do, but the Event to write is built only once the spam filter
 // has let it through: in a busy world most events are refused (a ReplicaSet
@@ -190,11 +195,15 @@ func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) R
 	if ok, wait := c.filter(ev, now); !ok {
 		return Result{Skip: true, Wait: wait, Combined: agg.combined, Similar: agg.similar}
 	}
-	out := agg.event(ev, now)
-	out.Metadata.Name = occ.name
-	out.Metadata.ResourceVersion = occ.resourceVersion
-	out.FirstTimestamp = occ.first
-	out.Count = occ.count
+	out := ev
+	if agg.combined || occ.name != ev.Metadata.Name || occ.resourceVersion != ev.Metadata.ResourceVersion ||
+		!occ.first.Equal(ev.FirstTimestamp.Time) || occ.count != ev.Count {
+		out = agg.event(ev, now)
+		out.Metadata.Name = occ.name
+		out.Metadata.ResourceVersion = occ.resourceVersion
+		out.FirstTimestamp = occ.first
+		out.Count = occ.count
+	}
 	return Result{Event: out, Update: out.Count > 1, Previous: occ.previous, Combined: agg.combined, Similar: agg.similar}
 }
 
@@ -262,7 +271,7 @@ func (a *aggregation) event(ev *api.Event, now time.Duration) *api.Event {
 func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) aggregation {
 	aggKey, localKey := c.keys.aggregate(ev), ev.Message
 
-	rec, found := c.aggregator.Get(aggKey)
+	rec, found := c.aggregator.Peek(aggKey)
 	// A group whose last event is older than the interval starts again. (A
 	// group not found has last 0, far enough in the past in upstream's
 	// wall-clock terms; here the clock starts at 0, so found is checked too.)
@@ -316,7 +325,7 @@ type occurrence struct {
 // event under key, and returns how it is to be written. fresh is how an
 // event the logger has not seen is written.
 func (c *Correlator) observe(key string, fresh firstOccurrence) occurrence {
-	last, found := c.logger.Get(key)
+	last, found := c.logger.Peek(key)
 	if !found {
 		last = &eventLog{}
 	}
@@ -341,7 +350,7 @@ func (c *Correlator) observe(key string, fresh firstOccurrence) occurrence {
 // bucket of ev's source and object and reports whether there was one.
 func (c *Correlator) filter(ev *api.Event, now time.Duration) (bool, time.Duration) {
 	key := c.keys.spam(ev)
-	rec, found := c.spam.Get(key)
+	rec, found := c.spam.Peek(key)
 	if !found {
 		rec = &spamRecord{}
 	}

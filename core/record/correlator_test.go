@@ -129,3 +129,33 @@ func TestOrdinal(t *testing.T) {
 		assert.Equal(t, want, ordinal(n))
 	}
 }
+
+// TestCorrelateWritesAFirstOccurrenceAsItIs checks that the first occurrence
+// of an event is written as the event itself, with no copy, and that a later
+// occurrence and a combined event are new Events: the event given is never
+// changed.
+func TestCorrelateWritesAFirstOccurrenceAsItIs(t *testing.T) {
+	c := NewCorrelator(CorrelatorOptions{})
+	var names Namer
+	first := newEvent("FailedCreate", "m1")
+	was := *first
+	res := c.Correlate(first, time.Second, &names)
+	require.Same(t, first, res.Event, "a first occurrence is written as it is")
+	assert.False(t, res.Update)
+
+	again := newEvent("FailedCreate", "m1")
+	again.Metadata.Name = "web.2"
+	res = c.Correlate(again, 2*time.Second, &names)
+	require.NotSame(t, again, res.Event, "a later occurrence is a new Event")
+	assert.Equal(t, int32(2), res.Event.Count)
+	assert.Equal(t, "web.1", res.Event.Metadata.Name, "named after the first occurrence")
+	assert.Equal(t, int32(1), again.Count, "the event given is left as it was")
+	assert.Equal(t, "web.2", again.Metadata.Name)
+	assert.Equal(t, was, *first, "the first event is left as it was")
+
+	for i := 2; i <= DefaultMaxEvents; i++ {
+		res = c.Correlate(newEvent("FailedCreate", "m"+strconv.Itoa(i)), time.Duration(2+i)*time.Second, &names)
+	}
+	require.True(t, res.Combined)
+	assert.Equal(t, CombinedPrefix+"m10", res.Event.Message, "a combined event is a new Event")
+}

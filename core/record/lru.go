@@ -5,7 +5,7 @@ import "maps"
 // lru is a bounded cache that forgets its least recently used entry when a new
 // one would overflow it: the github.com/golang/groupcache/lru cache that each
 // of upstream's three correlator caches is (4096 entries each). Get and Add
-// both count as a use, as upstream's do.
+// both count as a use, as upstream's do; Peek does not.
 //
 // Upstream's cache is a doubly linked list of entries. A list of pointers
 // would have to be copied node by node for every snapshot, so this one keeps
@@ -63,6 +63,16 @@ func (c *lru[V]) Get(key string) (V, bool) {
 	}
 	c.use(key, e.value)
 	return e.value, true
+}
+
+// Peek returns the value under key without marking it as used. The
+// correlator peeks and then always Adds under the same key, which marks it
+// as just used: marking the look too would only append a log record that the
+// Add makes stale at once, three for every event correlated. The order of
+// uses, and so what is forgotten, is upstream's Get then Add.
+func (c *lru[V]) Peek(key string) (V, bool) {
+	e, ok := c.entries[key]
+	return e.value, ok
 }
 
 // Add stores value under key, marks it as just used, and forgets the least
