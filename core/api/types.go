@@ -97,6 +97,17 @@ type ContainerStatus struct {
 	Started      *bool  `json:"started,omitempty"`
 }
 
+// SameContainerStatus reports whether two container statuses are equal
+// field for field, Started by the value it points at: what a reader of
+// either can tell apart.
+func SameContainerStatus(a, b ContainerStatus) bool {
+	if (a.Started == nil) != (b.Started == nil) || (a.Started != nil && *a.Started != *b.Started) {
+		return false
+	}
+	a.Started, b.Started = nil, nil
+	return a == b
+}
+
 // PodTemplateSpec is the pod a workload controller stamps out.
 type PodTemplateSpec struct {
 	Metadata ObjectMeta `json:"metadata"`

@@ -94,7 +94,7 @@ func (v *statusMemo) share(st *api.PodStatus) {
 		st.Conditions = v.conditions
 	}
 	if len(st.ContainerStatuses) > 0 {
-		if !slices.EqualFunc(st.ContainerStatuses, v.containers, sameContainerStatus) {
+		if !slices.EqualFunc(st.ContainerStatuses, v.containers, api.SameContainerStatus) {
 			v.containers = slices.Clip(st.ContainerStatuses)
 		}
 		st.ContainerStatuses = v.containers
@@ -105,14 +105,4 @@ func (v *statusMemo) share(st *api.PodStatus) {
 		}
 		st.StartTime = v.startTime
 	}
-}
-
-// sameContainerStatus reports whether two container statuses are equal
-// field for field, Started by the value it points at.
-func sameContainerStatus(a, b api.ContainerStatus) bool {
-	if (a.Started == nil) != (b.Started == nil) || (a.Started != nil && *a.Started != *b.Started) {
-		return false
-	}
-	a.Started, b.Started = nil, nil
-	return a == b
 }
