@@ -87,22 +87,31 @@ type statusMemo struct {
 // those it does not have yet. st belongs to a pod the store is about to
 // store, a version of its own that nothing else holds yet.
 func (v *statusMemo) share(st *api.PodStatus) {
+	// A kubelet sends the parts of the last status it sent wherever they
+	// are equal (cluster's sentParts), so the parts are often the very
+	// ones remembered, and need no comparing.
 	if len(st.Conditions) > 0 {
-		if !slices.Equal(st.Conditions, v.conditions) {
+		if !sameList(st.Conditions, v.conditions) && !slices.Equal(st.Conditions, v.conditions) {
 			v.conditions = slices.Clip(st.Conditions)
 		}
 		st.Conditions = v.conditions
 	}
 	if len(st.ContainerStatuses) > 0 {
-		if !slices.EqualFunc(st.ContainerStatuses, v.containers, api.SameContainerStatus) {
+		if !sameList(st.ContainerStatuses, v.containers) && !slices.EqualFunc(st.ContainerStatuses, v.containers, api.SameContainerStatus) {
 			v.containers = slices.Clip(st.ContainerStatuses)
 		}
 		st.ContainerStatuses = v.containers
 	}
 	if st.StartTime != nil {
-		if v.startTime == nil || *st.StartTime != *v.startTime {
+		if st.StartTime != v.startTime && (v.startTime == nil || *st.StartTime != *v.startTime) {
 			v.startTime = st.StartTime
 		}
 		st.StartTime = v.startTime
 	}
+}
+
+// sameList reports whether a and b are the same list: the same length in
+// the same array.
+func sameList[E any](a, b []E) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
