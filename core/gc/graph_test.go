@@ -1,7 +1,9 @@
 package gc
 
 import (
+	"fmt"
 	"maps"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -304,4 +306,22 @@ func TestOrphanedDependentTheGraphShowsStaleIsReadLiveAndKept(t *testing.T) {
 	assert.Empty(t, r.get(api.KindPod, "db-a").Meta().OwnerReferences, "orphaned, and kept")
 	assert.GreaterOrEqual(t, r.stepOf("read pod/db-a: it has no owner any more; nothing to do"), 0)
 	assert.Zero(t, r.requests(apistore.VerbDelete, "pods"))
+}
+
+// TestPartsSpreadTheServersUIDs draws uids as the API server does (random
+// version 4 UUIDs, written in hex) and checks that the last eight bytes that
+// partOf hashes spread them over the parts as evenly as chance would: with
+// 100 uids a part on average, none has fewer than 50 or more than 150 (five
+// standard deviations).
+func TestPartsSpreadTheServersUIDs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	var counts [nodeParts]int
+	for range 100 * nodeParts {
+		hi, lo := r.Uint64(), r.Uint64()
+		uid := fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0x0fff, lo>>48&0x3fff|0x8000, lo&0xffffffffffff)
+		counts[partOf(uid)]++
+	}
+	for part, n := range counts {
+		require.True(t, n >= 50 && n <= 150, "part %d holds %d uids", part, n)
+	}
 }
