@@ -235,11 +235,28 @@ func Say(f *Form, strs ...string) Sentence {
 	if len(strs) != int(forms[id].strs) {
 		return misused(id, "strings")
 	}
+	// The sentence is written where the caller takes it, one composite
+	// literal for each number of strings. Built in a variable and returned,
+	// it was copied out in 16-byte moves that had to wait for the 8-byte
+	// stores that had just filled it: Say was 2.3% of a 100x10 profile, and
+	// Say and Then together take 13% less time this way in a benchmark of
+	// the two. (copy would be worse: it goes through the runtime's
+	// typedslicecopy, which checks for a write barrier.)
+	switch len(strs) {
+	case 0:
+		return Sentence{form: id}
+	case 1:
+		return Sentence{form: id, strs: [sentenceStrings]string{strs[0]}}
+	case 2:
+		return Sentence{form: id, strs: [sentenceStrings]string{strs[0], strs[1]}}
+	case 3:
+		return Sentence{form: id, strs: [sentenceStrings]string{strs[0], strs[1], strs[2]}}
+	case 4:
+		return Sentence{form: id, strs: [sentenceStrings]string{strs[0], strs[1], strs[2], strs[3]}}
+	}
+	// More strings than the cases above, should sentenceStrings grow.
 	s := Sentence{form: id}
-	// A loop, not copy: s is on the stack, and stores into it need no write
-	// barrier, where copy goes through the runtime's typedslicecopy, which
-	// checks for one (with join's, below, 0.7% of a run's instructions).
-	//lint:ignore S1001 the loop is the point: see above.
+	//lint:ignore S1001 a loop, not copy: see above.
 	for i, v := range strs {
 		s.strs[i] = v
 	}
