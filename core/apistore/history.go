@@ -15,10 +15,11 @@ import "sort"
 // allocated once and never copied; a forgotten chunk is let go whole.
 //
 // Snapshots share the chunks. The history is only ever appended to, and a
-// snapshot's copy (shared) has its list of chunks and its last chunk capped at
-// their lengths: the store goes on appending past the ends the snapshot sees,
-// and a store restored from the snapshot, holding the capped ones, appends
-// into fresh arrays rather than into the ones the snapshot shares. An event
+// snapshot's copy (shared) has a list of chunks of its own, its last chunk
+// capped at its length: the store goes on appending past the end the
+// snapshot sees, and a store restored from the snapshot, taking a copy
+// likewise, appends into a fresh array rather than into the one the snapshot
+// shares. An event
 // once added is never written again, so a pointer to it stays good (see
 // WatchDelivery).
 type history struct {

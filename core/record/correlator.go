@@ -197,7 +197,7 @@ func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) R
 	}
 	out := ev
 	if agg.combined || occ.name != ev.Metadata.Name || occ.resourceVersion != ev.Metadata.ResourceVersion ||
-		!occ.first.Equal(ev.FirstTimestamp.Time) || occ.count != ev.Count {
+		occ.first != ev.FirstTimestamp || occ.count != ev.Count {
 		out = agg.event(ev, now)
 		out.Metadata.Name = occ.name
 		out.Metadata.ResourceVersion = occ.resourceVersion
