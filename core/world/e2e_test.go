@@ -710,3 +710,38 @@ func TestE2ESeekBackAndForthReplaysExactly(t *testing.T) {
 	assert.Equal(t, points[len(points)-1].fp, fingerprint(t, w))
 	assert.Len(t, w.Inputs(), 11, "every input is recorded once")
 }
+
+// TestSeekThroughABurstReplaysExactly seeks back and forth through a burst
+// large enough to spread the agenda's busiest lane and the pods' watch
+// history over several chunks each (a ReplicaSet of 600 replicas creates
+// up to 512 pods at once, and every pod is written several times), with
+// timeline snapshots taken and restored in the middle of the burst. Every
+// visited step must show the very world that was there the first time.
+func TestSeekThroughABurstReplaysExactly(t *testing.T) {
+	w := newWorld(t, Config{Seed: 5, SnapshotEvery: 500})
+	createRS(t, w, replicaSet("big", 600, web))
+	var steps []uint64
+	fps := map[uint64]string{}
+	for n := 0; ; n++ {
+		_, ok := w.Step()
+		if !ok || !w.Kernel.Busy() {
+			break
+		}
+		if n%1777 == 0 {
+			steps = append(steps, w.Kernel.Steps())
+			fps[w.Kernel.Steps()] = fingerprint(t, w)
+		}
+	}
+	require.Len(t, owned(w, api.KindReplicaSet, "big"), 600)
+	require.Greater(t, len(steps), 8, "the burst is long enough to seek through")
+	end := w.Kernel.Steps()
+	endFP := fingerprint(t, w)
+	order := []int{len(steps) - 1, 0, len(steps) / 2, 1, len(steps) - 2, len(steps) / 2, 2}
+	for _, i := range order {
+		n := steps[i]
+		require.NoError(t, w.Seek(n), "seek to step %d", n)
+		require.Equal(t, fps[n], fingerprint(t, w), "the world at step %d is the one first seen there", n)
+	}
+	require.NoError(t, w.Seek(end))
+	assert.Equal(t, endFP, fingerprint(t, w), "the end, reached again by replay")
+}
