@@ -10,8 +10,10 @@ import (
 // shareLabels gives an object about to be created a labels map the store
 // already holds in place of its own copy, when one is equal: the last one
 // labelsMemo found valid, or else, for a pod, the pod template's of the
-// controller that owns it. It runs before validation, which then finds the
-// shared map valid or not as it would the copy.
+// controller that owns it. It runs before validation. Both maps are known
+// valid (a template's labels were validated by the same rules when its
+// owner was stored), so it vouches for them to the memo, which then skips
+// them, and remembers the template's as the last valid set.
 //
 // The pods of one ReplicaSet then share one labels map, where each had its
 // own: a map of two labels is 288 bytes, 2.8 MiB at 10,000 pods. The
@@ -28,10 +30,12 @@ func (s *Store) shareLabels(info *kindInfo, obj api.Object) {
 	}
 	if last := s.validLabels.last; maps.Equal(m.Labels, last) {
 		m.Labels = last
+		s.validLabels.vouch(m)
 		return
 	}
 	if tmpl := s.controllerTemplateLabels(info, m); tmpl != nil && maps.Equal(m.Labels, tmpl) {
 		m.Labels = tmpl
+		s.validLabels.vouch(m)
 	}
 }
 

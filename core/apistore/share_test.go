@@ -113,3 +113,36 @@ func TestPodsShareTheirControllersTemplateLabels(t *testing.T) {
 	assert.False(t, same(p.Metadata.Labels, web.Spec.Template.Metadata.Labels), "other labels keep a map of their own")
 	assert.Equal(t, map[string]string{"app": "web", "extra": "yes"}, p.Metadata.Labels)
 }
+
+// TestVouchedLabelsExcuseOnlyTheirOwnCreate: labels shareLabels replaced with
+// a map known valid (the last valid set, or the owner's template labels) are
+// not validated again, but that excuse belongs to the one create it was
+// made for. A create that fails for another reason reports that reason
+// alone, and the creates after it must still have their own labels checked,
+// whoever owns them.
+func TestVouchedLabelsExcuseOnlyTheirOwnCreate(t *testing.T) {
+	h := newHarness(t)
+	web := h.create(newRS("default", "web", 2, map[string]string{"app": "web"})).(*api.ReplicaSet)
+	owned := func(name string, labels map[string]string) *api.Pod {
+		p := newPod("default", name, labels)
+		p.Metadata.OwnerReferences = []api.OwnerReference{api.NewControllerRef(&web.Metadata, "apps/v1", "ReplicaSet")}
+		return p
+	}
+	h.create(newPod("default", "other", map[string]string{"tier": "front"}))
+	h.create(owned("web-1", map[string]string{"app": "web"}))
+
+	// A bad name fails the create whose template labels are vouched for.
+	_, err := h.s.Create(owned("Not_A_Name", map[string]string{"app": "web"}))
+	se := statusErr(t, err)
+	require.Len(t, se.Details.Causes, 1)
+	assert.Equal(t, "metadata.name", se.Details.Causes[0].Field)
+	_, err = h.s.Create(owned("web-2", map[string]string{"app": "-bad-"}))
+	se = statusErr(t, err)
+	require.Len(t, se.Details.Causes, 1)
+	assert.Equal(t, "metadata.labels", se.Details.Causes[0].Field)
+
+	_, err = h.s.Create(newPod("default", "web-3", map[string]string{"app": "web", "x": "-bad-"}))
+	assert.True(t, IsInvalid(err), "a superset of the vouched labels is checked")
+	h.create(owned("web-4", map[string]string{"app": "web"}))
+	h.check()
+}

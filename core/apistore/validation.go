@@ -164,7 +164,7 @@ func validateObjectMeta(info *kindInfo, m *api.ObjectMeta, memo *labelsMemo) fie
 	if m.Generation < 0 {
 		errs = append(errs, invalid("metadata.generation", showInt(m.Generation), isNegativeErrorMsg))
 	}
-	errs = memo.validate(errs, m.Labels, "metadata.labels")
+	errs = memo.validate(errs, m, "metadata.labels")
 	errs = validateAnnotations(errs, m.Annotations, "metadata.annotations")
 	errs = validateOwnerReferences(errs, m.OwnerReferences, "metadata.ownerReferences")
 	errs = validateFinalizers(errs, m.Finalizers, "metadata.finalizers")
@@ -254,10 +254,30 @@ func validateLabels(errs fieldErrors, m map[string]string, path string) fieldErr
 // every create repeats the last one's; sorting the keys to check them again
 // was a tenth of a run's allocations. Validity depends on the labels alone,
 // so the memo changes no answer, and it needs no place in snapshots.
-type labelsMemo struct{ last map[string]string }
+type labelsMemo struct {
+	last map[string]string
+	// vouched is the metadata of the object being created whose labels
+	// shareLabels has just replaced with a map known valid: the memo's own,
+	// or a stored pod template's, which was validated by the same rules when
+	// its owner was stored. Its labels need no second look. (The pointer is
+	// the store's own copy of the object, made for this create.)
+	vouched *api.ObjectMeta
+}
 
-// validate is validateLabels, skipped for the labels it last found valid.
-func (v *labelsMemo) validate(errs fieldErrors, m map[string]string, path string) fieldErrors {
+// vouch records that meta's labels are now a map known valid.
+func (v *labelsMemo) vouch(meta *api.ObjectMeta) {
+	v.vouched = meta
+	v.last = meta.Labels
+}
+
+// validate is validateLabels on meta's labels, skipped for the labels it
+// last found valid and for labels shareLabels vouched for.
+func (v *labelsMemo) validate(errs fieldErrors, meta *api.ObjectMeta, path string) fieldErrors {
+	m := meta.Labels
+	if meta == v.vouched {
+		v.vouched = nil
+		return errs
+	}
 	if len(m) == 0 || maps.Equal(m, v.last) {
 		return errs
 	}
