@@ -271,3 +271,40 @@ func TestCreateNamespaceFromRequest(t *testing.T) {
 	assert.True(t, IsBadRequest(resp.Err), "the object must be of the request's kind")
 	h.check()
 }
+
+// uidByteByByte is the definition newUID must agree with: the two words
+// drawn, most significant byte first, with the version and variant bits
+// set, written two hex digits a byte with a dash before bytes 4, 6, 8 and
+// 10.
+func uidByteByByte(r *rand.Rand) string {
+	var b [16]byte
+	hi, lo := r.Uint64(), r.Uint64()
+	for i := range 8 {
+		b[i] = byte(hi >> (56 - 8*i))
+		b[8+i] = byte(lo >> (56 - 8*i))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var out strings.Builder
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out.WriteByte('-')
+		}
+		out.WriteByte("0123456789abcdef"[c>>4])
+		out.WriteByte("0123456789abcdef"[c&0xf])
+	}
+	return out.String()
+}
+
+// TestUIDsAreTheDrawnBitsInOrder holds newUID, which writes each word's
+// digits straight to their places, to the byte-by-byte definition, and to
+// the form of a version 4 UUID, over enough draws to set every digit to
+// every value.
+func TestUIDsAreTheDrawnBitsInOrder(t *testing.T) {
+	got, want := rand.New(rand.NewPCG(7, 11)), rand.New(rand.NewPCG(7, 11))
+	for range 2000 {
+		uid := newUID(got)
+		require.Equal(t, uidByteByByte(want), uid)
+		require.Regexp(t, uuidV4, uid)
+	}
+}
