@@ -132,6 +132,16 @@ func Key(namespace, name string) string {
 	return namespace + "/" + name
 }
 
+// AppendKey appends Key(namespace, name) to dst. A map indexed with
+// string(AppendKey(buf[:0], ns, name)) is looked up without making the key:
+// the compiler reads the bytes in place.
+func AppendKey(dst []byte, namespace, name string) []byte {
+	if namespace != "" {
+		dst = append(append(dst, namespace...), '/')
+	}
+	return append(dst, name...)
+}
+
 // SplitKey undoes Key. It accepts "name" and "namespace/name"; anything with more
 // slashes, or an empty part where one is required, is an error, as upstream's
 // SplitMetaNamespaceKey reports.

@@ -456,7 +456,7 @@ func (k *Kubelets) served(node string) bool {
 // for the lookup (indexing a map with string(bytes) makes no string): the
 // answer to every status write looks its pod up.
 func (k *Kubelets) podAt(namespace, name string) *kpod {
-	k.keyBuf = appendKey(k.keyBuf[:0], namespace, name)
+	k.keyBuf = api.AppendKey(k.keyBuf[:0], namespace, name)
 	return k.pods.Read()[string(k.keyBuf)]
 }
 

@@ -26,14 +26,6 @@ func refOf(obj api.Object) sim.Ref {
 	return sim.Ref{Kind: api.ShortName(obj.Kind()), Namespace: m.Namespace, Name: m.Name}
 }
 
-// appendKey appends api.Key(namespace, name) to dst.
-func appendKey(dst []byte, namespace, name string) []byte {
-	if namespace != "" {
-		dst = append(append(dst, namespace...), '/')
-	}
-	return append(dst, name...)
-}
-
 // keyName returns the name part of a "namespace/name" key.
 func keyName(key string) string {
 	if i := strings.LastIndexByte(key, '/'); i >= 0 {

@@ -45,12 +45,13 @@ func (m *Manager) toQueue(key string) sim.Handoff {
 	return sim.Handoff{To: m.queue.ComponentName(), What: key}
 }
 
-// keyOf returns the queue key of an owner, "namespace/name". Pod events come
-// in runs for one owner (its sync creates a batch of pods, a kubelet starts
-// them), so the manager remembers the last key it joined and hands out the
-// same string while the owner is the same: a pod handler would otherwise
-// make that string anew for every pod event. The memo is a function of its
-// own inputs only, so it needs no place in snapshots.
+// keyOf returns the queue key of an owner, "namespace/name", for the owner's
+// own events and for an orphan's candidate owners. (A pod's events take
+// their owner's key from the cache with the owner, resolveControllerRef.)
+// The manager remembers the last key it joined and hands out the same
+// string while the owner is the same, as it is through a run of one owner's
+// status writes. The memo is a function of its own inputs only, so it needs
+// no place in snapshots.
 func (m *Manager) keyOf(meta *api.ObjectMeta) string {
 	last := &m.lastKey
 	if meta.Name != last.name || meta.Namespace != last.namespace {
@@ -229,20 +230,22 @@ func (m *Manager) deleteRS(obj any) sim.Report {
 }
 
 // resolveControllerRef returns the owner a controller reference names, if it
-// is of our kind, in our cache, and the same object (same UID).
-func (m *Manager) resolveControllerRef(namespace string, ref *api.OwnerReference) *api.ReplicaSet {
+// is of our kind, in our cache, and the same object (same UID), with its key
+// as the cache holds it: the key the handler enqueues, found rather than
+// joined again for every pod event.
+func (m *Manager) resolveControllerRef(namespace string, ref *api.OwnerReference) (*api.ReplicaSet, string) {
 	if ref == nil || ref.Kind != string(m.owner.kind) {
-		return nil
+		return nil, ""
 	}
-	obj, ok := m.ownerLister().Get(namespace, ref.Name)
+	obj, key, ok := m.ownerLister().GetKeyed(namespace, ref.Name)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	rs, ok := m.asReplicaSet(obj)
 	if !ok || rs.Metadata.UID != ref.UID {
-		return nil
+		return nil, ""
 	}
-	return rs
+	return rs, key
 }
 
 // podOwners returns the owners in the pod's namespace whose selectors match
@@ -287,11 +290,10 @@ func (m *Manager) addPod(obj api.Object, _ bool) sim.Report {
 	}
 	name := pod.Metadata.Name
 	if ref := api.GetControllerOf(&pod.Metadata); ref != nil {
-		rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
+		rs, key := m.resolveControllerRef(pod.Metadata.Namespace, ref)
 		if rs == nil {
 			return m.report("addPod", sim.Say(formPodAddedNotOurs, name, ref.Kind, ref.Name), podRef(pod))
 		}
-		key := m.keyOf(&rs.Metadata)
 		m.expectations.CreationObserved(key)
 		var summary sim.Sentence
 		if add, del, ok := m.expectations.GetExpectations(key); ok {
@@ -351,18 +353,16 @@ func (m *Manager) updatePod(oldObj, curObj api.Object) sim.Report {
 	if refChanged && oldRef != nil {
 		// The controller reference changed: the old owner must be told, it
 		// may need a replacement.
-		if prev := m.resolveControllerRef(old.Metadata.Namespace, oldRef); prev != nil {
-			key := m.keyOf(&prev.Metadata)
+		if prev, key := m.resolveControllerRef(old.Metadata.Namespace, oldRef); prev != nil {
 			summary = summary.Then(sim.Say(formPodRefChanged, key).With(m.enqueue(key)))
 			touched = append(touched, m.ownerRef(prev))
 		}
 	}
 	if curRef != nil {
-		rs := m.resolveControllerRef(cur.Metadata.Namespace, curRef)
+		rs, key := m.resolveControllerRef(cur.Metadata.Namespace, curRef)
 		if rs == nil {
 			return m.report("updatePod", summary.Then(sim.Say(formPodNotOurs, curRef.Kind, curRef.Name)), touched...)
 		}
-		key := m.keyOf(&rs.Metadata)
 		summary = summary.Then(sim.Say(formPodOwned, m.owner.short, rs.Metadata.Name, key).With(m.enqueue(key)))
 		touched = append(touched, m.ownerRef(rs))
 		if !IsPodReady(old) && IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
@@ -412,11 +412,10 @@ func (m *Manager) deletePod(obj any) sim.Report {
 	if ref == nil {
 		return m.report("deletePod", sim.Say(formPodDeletedOrphan, name).With(yes(tomb)), podRef(pod))
 	}
-	rs := m.resolveControllerRef(pod.Metadata.Namespace, ref)
+	rs, key := m.resolveControllerRef(pod.Metadata.Namespace, ref)
 	if rs == nil {
 		return m.report("deletePod", sim.Say(formPodDeletedNotOur, name, ref.Kind, ref.Name).With(yes(tomb)), podRef(pod))
 	}
-	key := m.keyOf(&rs.Metadata)
 	observed := yes(m.expectations.DeletionObserved(key, PodKey(pod)))
 	var summary sim.Sentence
 	if add, del, ok := m.expectations.GetExpectations(key); ok {

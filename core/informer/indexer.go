@@ -66,6 +66,9 @@ type Indexer struct {
 	// into, to compare them with those kept (see IndexFunc). It holds
 	// nothing between calls and is not state.
 	scratch []string
+	// keyBuf is where GetNamed joins a key to look it up; like scratch, it
+	// holds nothing between calls.
+	keyBuf []byte
 }
 
 // index is one named index.
@@ -323,6 +326,20 @@ func (ix *Indexer) GetByKey(key string) (api.Object, bool) {
 		return nil, false
 	}
 	return ix.table.obj(seq), true
+}
+
+// GetNamed returns the cached object of a namespace and name, and its key
+// as the cache holds it. The key is joined in a buffer for the lookup, not
+// made anew: the replication manager looks up a pod's owner, and enqueues
+// the owner's key, on every pod event.
+func (ix *Indexer) GetNamed(namespace, name string) (obj api.Object, key string, ok bool) {
+	ix.keyBuf = api.AppendKey(ix.keyBuf[:0], namespace, name)
+	seq, ok := ix.seqs.Read()[string(ix.keyBuf)]
+	if !ok {
+		return nil, "", false
+	}
+	s := ix.table.read(seq)
+	return s.obj, s.key, true
 }
 
 // Get returns the cached object with obj's key.

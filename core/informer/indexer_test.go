@@ -329,3 +329,33 @@ func TestIndexerUpdateThatMovesNothingAllocatesNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []api.Object{&newer}, got)
 }
+
+// TestGetNamedFindsTheCachesOwnKey: GetNamed looks an object up by
+// namespace and name as GetByKey does by the joined key, for namespaced and
+// cluster-scoped objects, and returns the key the cache holds rather than a
+// new one; the lookup makes nothing, since the pod handlers of both
+// replication managers make it for every pod event.
+func TestGetNamedFindsTheCachesOwnKey(t *testing.T) {
+	ix := NewIndexer()
+	ix.Add(pod("web-1", 1))
+	ix.Add(&api.Node{Metadata: api.ObjectMeta{Name: "node-1", ResourceVersion: "2"}})
+
+	obj, key, ok := ix.GetNamed("default", "web-1")
+	require.True(t, ok)
+	assert.Equal(t, "default/web-1", key)
+	want, _ := ix.GetByKey("default/web-1")
+	assert.Same(t, want, obj)
+
+	obj, key, ok = ix.GetNamed("", "node-1")
+	require.True(t, ok)
+	assert.Equal(t, "node-1", key)
+	assert.Equal(t, "node-1", obj.Meta().Name)
+
+	for _, missing := range [][2]string{{"default", "web-2"}, {"other", "web-1"}, {"", "web-1"}, {"default", ""}} {
+		obj, key, ok := ix.GetNamed(missing[0], missing[1])
+		assert.False(t, ok, "%v", missing)
+		assert.Nil(t, obj)
+		assert.Empty(t, key)
+	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _, _ = ix.GetNamed("default", "web-1") }))
+}

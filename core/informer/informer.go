@@ -686,7 +686,15 @@ func (l Lister) List(namespace string, sel labels.Selector) []api.Object {
 
 // Get returns the cached object namespace/name.
 func (l Lister) Get(namespace, name string) (api.Object, bool) {
-	return l.ix.GetByKey(api.Key(namespace, name))
+	obj, _, ok := l.ix.GetNamed(namespace, name)
+	return obj, ok
+}
+
+// GetKeyed returns the cached object with this namespace and name, and its
+// key ("namespace/name") as the cache holds it, which a handler enqueues
+// without joining it again.
+func (l Lister) GetKeyed(namespace, name string) (obj api.Object, key string, ok bool) {
+	return l.ix.GetNamed(namespace, name)
 }
 
 // Namespace narrows the lister to one namespace, as a generated lister's
@@ -708,7 +716,8 @@ func (l NamespaceLister) List(sel labels.Selector) []api.Object {
 
 // Get returns the cached object of the namespace with this name.
 func (l NamespaceLister) Get(name string) (api.Object, bool) {
-	return l.ix.GetByKey(api.Key(l.namespace, name))
+	obj, _, ok := l.ix.GetNamed(l.namespace, name)
+	return obj, ok
 }
 
 var (
