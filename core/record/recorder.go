@@ -249,9 +249,16 @@ func (r *Recorder) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	return sim.Report{Actor: r.cfg.Actor, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
 
-var formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+var (
+	formIgnoredEvent = &sim.Form{Text: "ignored unknown event %q"}
+	// formWritten is the step that hears an Event was written, the one
+	// step of every event written; formMoreWaiting follows it while events
+	// wait behind it (Recorder.waiting).
+	formWritten     = &sim.Form{Text: "Event %s/%s %[created|updated] (%s %s, count %d)"}
+	formMoreWaiting = &sim.Form{Text: "; %d more waiting"}
+)
 
-func init() { sim.Register(formIgnoredEvent) }
+func init() { sim.Register(formIgnoredEvent, formWritten, formMoreWaiting) }
 
 // process correlates the oldest waiting event and sends its write: one turn
 // of upstream's recordToSink.
@@ -419,7 +426,6 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 	}
 	w.request = 0
 	ev := w.event
-	name := ev.Metadata.Namespace + "/" + ev.Metadata.Name
 	touched := []sim.Ref{involvedRef(ev), eventRef(ev)}
 	err := reply.Response.Err
 
@@ -428,18 +434,23 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 		if stored != nil {
 			r.corr.UpdateState(stored)
 		}
-		verb := "created"
+		verb, updated := "created", int64(0)
 		if w.update {
-			verb = "updated"
+			verb, updated = "updated", 1
 			r.stats.Updated++
 		} else {
 			r.stats.Created++
 		}
 		r.remember(ctx, Outcome{Event: ev, Stored: stored, Result: verb})
 		r.finish(ctx)
-		return sim.Report{Actor: r.cfg.Actor, Models: "recordEvent", Touched: touched,
-			Summary: sim.Text("Event " + name + " " + verb + " (" + ev.Type + " " + ev.Reason + ", count " + itoa32(ev.Count) + ")" + r.nextPhrase())}
+		// Said, not written: every Event written is one of these steps.
+		summary := sim.Say(formWritten, ev.Metadata.Namespace, ev.Metadata.Name, ev.Type, ev.Reason).With(updated, int64(ev.Count))
+		if n := len(r.queue); n > 0 {
+			summary = summary.Then(sim.Say(formMoreWaiting).With(int64(n)))
+		}
+		return sim.Report{Actor: r.cfg.Actor, Models: "recordEvent", Touched: touched, Summary: summary}
 	}
+	name := ev.Metadata.Namespace + "/" + ev.Metadata.Name
 
 	if w.update && apistore.IsNotFound(err) {
 		// The Event is gone (deleted, or never written): create it, count and

@@ -178,19 +178,23 @@ func BenchmarkStabilizeAsThePage(b *testing.B) {
 
 // TestPeakHeapSamplesHeapAlloc: the benchmarks' heap sample reads, through
 // runtime/metrics, the figure runtime.ReadMemStats gives as HeapAlloc, which
-// is what the budgets and upstream's harness are stated in.
+// is what the budgets and upstream's harness are stated in. The two reads
+// cannot be made at one instant (other tests allocate meanwhile, and the
+// sweeper frees), so they are held to each other within a factor of two,
+// with 4 MiB kept live: a wrong metric name reads nothing, and a figure
+// such as the total allocated or the heap's address space would stray far.
 func TestPeakHeapSamplesHeapAlloc(t *testing.T) {
 	keep := make([][]byte, 0, 64)
-	for i := range 64 {
-		keep = append(keep, make([]byte, 64<<10+i))
+	for range 64 {
+		keep = append(keep, make([]byte, 64<<10))
 	}
 	var p peakHeap
+	p.sample()
+	require.Equal(t, metrics.KindUint64, p.samples[0].Value.Kind(), "%s is a metric of this Go", heapObjectsMetric)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	p.sample()
-	// Nothing allocates between the two reads but what the test itself
-	// might, so they agree to within a few kilobytes.
-	assert.InDelta(t, float64(ms.HeapAlloc), float64(p.peak), 64<<10)
-	assert.Greater(t, p.peak, uint64(len(keep))*64<<10)
+	assert.GreaterOrEqual(t, p.peak, uint64(64*64<<10))
+	assert.Less(t, p.peak, 2*ms.HeapAlloc)
+	assert.Less(t, ms.HeapAlloc, 2*p.peak)
 	runtime.KeepAlive(keep)
 }
