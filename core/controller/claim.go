@@ -2,6 +2,7 @@ package controller
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
@@ -88,11 +89,17 @@ func DecideClaim(pod *api.Pod, controller *api.ObjectMeta, selector labels.Selec
 // (upstream's ReplicaSetControllerRefManager.ClaimReplicaSets runs the same
 // ClaimObject).
 func DecideClaimObject(obj *api.ObjectMeta, controller *api.ObjectMeta, selector labels.Selector) (ClaimDecision, string) {
+	return decideClaim(obj, controller, selector.Matches)
+}
+
+// decideClaim is the rule of DecideClaimObject, asking matches whether the
+// controller's selector matches a label set; it asks at most once.
+func decideClaim(obj *api.ObjectMeta, controller *api.ObjectMeta, matches func(labels.Set) bool) (ClaimDecision, string) {
 	if ref := api.GetControllerOf(obj); ref != nil {
 		if ref.UID != controller.UID {
 			return ClaimIgnore, "its controller is another object; an object has one controller, and it is not us"
 		}
-		if selector.Matches(obj.Labels) {
+		if matches(obj.Labels) {
 			return ClaimClaimed, "we are its controller and its labels match our selector"
 		}
 		if controller.DeletionTimestamp != nil {
@@ -103,7 +110,7 @@ func DecideClaimObject(obj *api.ObjectMeta, controller *api.ObjectMeta, selector
 	if controller.DeletionTimestamp != nil {
 		return ClaimIgnore, "it is an orphan, but we are being deleted and adopt nothing"
 	}
-	if !selector.Matches(obj.Labels) {
+	if !matches(obj.Labels) {
 		return ClaimIgnore, "it is an orphan whose labels do not match our selector"
 	}
 	if obj.DeletionTimestamp != nil {
@@ -313,4 +320,35 @@ func ReleaseResult(err error) error { return releaseResult(err) }
 // GET of the controller (fresh, or getErr) allows adopting.
 func RecheckDeletionTimestamp(kind string, original, fresh *api.ObjectMeta, getErr error) error {
 	return recheckDeletionTimestamp(kind, original, fresh, getErr)
+}
+
+// selectorMemo answers a selector's Matches for the label sets of cached
+// objects, remembering its answer for the last map it was asked about. The
+// pods of one ReplicaSet share one labels map (the API server gives each the
+// map of its template; see apistore's shareLabels), so a claim loop over a
+// thousand of them matches the selector once rather than a thousand times:
+// the matching was 6% of the instructions of a world of ten ReplicaSets of a
+// thousand pods.
+//
+// It is sound only for maps nothing changes, which the cache's objects'
+// maps are: every write of an object stores a new version, with a new map
+// for changed labels. It holds the last map itself, so that the map's
+// memory cannot be given to another map while it is remembered.
+type selectorMemo struct {
+	selector labels.Selector
+	last     labels.Set
+	matched  bool
+}
+
+// Matches is selector.Matches(set).
+func (m *selectorMemo) Matches(set labels.Set) bool {
+	if set == nil || !sameMap(set, m.last) {
+		m.last, m.matched = set, m.selector.Matches(set)
+	}
+	return m.matched
+}
+
+// sameMap reports whether a and b are one map (not merely equal ones).
+func sameMap(a, b labels.Set) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

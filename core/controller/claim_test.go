@@ -565,3 +565,34 @@ func TestDecideClaimObjectIsTheRuleForAnyKind(t *testing.T) {
 	assert.True(t, *p.SetOwnerReferences[0].BlockOwnerDeletion)
 	assert.Equal(t, apistore.MetaPatch{UID: "rs-2", RemoveOwnerReferences: []string{"d-1"}}, ReleasePatch("rs-2", "d-1"))
 }
+
+// TestSelectorMemoAnswersAsTheSelector: over a run of label sets as a claim
+// loop meets them (shared maps, equal maps that are not one, other labels,
+// no labels), the memo answers what the selector answers.
+func TestSelectorMemoAnswersAsTheSelector(t *testing.T) {
+	sel, err := labels.Parse("app=web,tier!=db")
+	require.NoError(t, err)
+	web, alsoWeb := labels.Set{"app": "web"}, labels.Set{"app": "web"}
+	db, other := labels.Set{"app": "web", "tier": "db"}, labels.Set{"app": "api"}
+	memo := selectorMemo{selector: sel}
+	for i, set := range []labels.Set{web, web, alsoWeb, db, db, web, nil, nil, other, web, {}, alsoWeb} {
+		assert.Equal(t, sel.Matches(set), memo.Matches(set), "set %d: %v", i, set)
+	}
+}
+
+// TestSelectorMemoRemembersTheMapItWasAskedAbout: asked again about the
+// same map, the memo answers from memory, without matching; that is why it
+// is used only over the cache's objects, whose maps nothing changes. A map
+// changed in place in between, as no cached object's is, shows it: the
+// memo keeps its first answer.
+func TestSelectorMemoRemembersTheMapItWasAskedAbout(t *testing.T) {
+	sel, err := labels.Parse("app=web")
+	require.NoError(t, err)
+	set := labels.Set{"app": "web"}
+	memo := selectorMemo{selector: sel}
+	require.True(t, memo.Matches(set))
+	set["app"] = "db"
+	assert.True(t, memo.Matches(set), "the same map is answered from memory")
+	assert.False(t, memo.Matches(labels.Set{"app": "db"}), "another map is matched")
+	assert.False(t, memo.Matches(set), "the first map, asked about again after another, is matched afresh")
+}

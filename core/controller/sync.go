@@ -47,6 +47,8 @@ type syncRun struct {
 	// needsSync is the expectations check of step 2.
 	needsSync bool
 	selector  labels.Selector
+	// match is the selector's memo for the claim loop (selectorMemo).
+	match selectorMemo
 
 	// pods are the active pods the claim loop walks, next the index of the
 	// next one to decide; claimed are those the owner owns after claiming.
@@ -308,6 +310,7 @@ func (r *syncRun) start(ctx *sim.Context) sim.Report {
 			Summary: sim.Say(formTookBadSelector, r.key, err.Error())}
 	}
 	r.selector = sel
+	r.match = selectorMemo{selector: sel}
 
 	// Upstream lists every pod of the namespace and claims them; a pod owned
 	// by another controller is skipped at once. The pod informer's owner
@@ -336,7 +339,7 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	m := r.m()
 	for r.next < len(r.pods) {
 		pod := r.pods[r.next]
-		decision, _ := DecideClaim(pod, &r.rs.Metadata, r.selector)
+		decision, _ := decideClaim(&pod.Metadata, &r.rs.Metadata, r.match.Matches)
 		switch decision {
 		case ClaimClaimed:
 			r.claimed = append(r.claimed, pod)
