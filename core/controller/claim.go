@@ -2,7 +2,7 @@ package controller
 
 import (
 	"errors"
-	"reflect"
+	"unsafe"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
@@ -348,7 +348,11 @@ func (m *selectorMemo) Matches(set labels.Set) bool {
 	return m.matched
 }
 
-// sameMap reports whether a and b are one map (not merely equal ones).
+// sameMap reports whether a and b are one map (not merely equal ones). A
+// map value is one pointer, to the runtime's map, so it compares those
+// words: what reflect.Value.UnsafePointer reads for a map, without the
+// call, which cost as much as the memo saved on a hit.
+// TestSameMapIsReflectsIdentity holds the two to each other.
 func sameMap(a, b labels.Set) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }
