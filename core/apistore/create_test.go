@@ -308,3 +308,41 @@ func TestUIDsAreTheDrawnBitsInOrder(t *testing.T) {
 		require.Regexp(t, uuidV4, uid)
 	}
 }
+
+// TestTruncTimeIsUTCTruncatedToTheSecond holds truncTime, which leaves a time
+// of whole seconds as it is but for its zone, to its definition, read in UTC
+// and truncated to the second, for times with and without fractions, in
+// other zones, before 1970 and before 1885 (where a time's seconds are kept
+// differently), with a monotonic clock reading, and zero.
+func TestTruncTimeIsUTCTruncatedToTheSecond(t *testing.T) {
+	east := time.FixedZone("east", 5*3600+1800)
+	times := []time.Time{
+		{},
+		time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC),
+		time.Date(2024, 3, 1, 12, 0, 0, 1, time.UTC),
+		time.Date(2024, 3, 1, 12, 0, 59, 999_999_999, east),
+		time.Date(2024, 3, 1, 12, 0, 0, 0, east),
+		time.Date(1969, 12, 31, 23, 59, 59, 500_000_000, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(1800, 1, 1, 0, 0, 0, 0, east),
+		time.Date(1800, 1, 1, 0, 0, 0, 250, time.UTC),
+		time.Now(),
+		wholeSecondNow(),
+	}
+	require.Contains(t, times[len(times)-1].String(), "m=", "the last time keeps a monotonic reading")
+	for i, tm := range times {
+		want := api.Time{}
+		if !tm.IsZero() {
+			want = api.Time{Time: tm.UTC().Truncate(time.Second)}
+		}
+		got := truncTime(api.Time{Time: tm})
+		assert.True(t, want == got, "time %d (%v): got %#v, want %#v", i, tm, got.Time, want.Time)
+	}
+}
+
+// wholeSecondNow is now, moved back to the start of its second by Add, which
+// keeps the monotonic clock reading (Truncate would drop it).
+func wholeSecondNow() time.Time {
+	now := time.Now()
+	return now.Add(-time.Duration(now.Nanosecond()))
+}

@@ -44,12 +44,20 @@ func withResourceVersion(obj api.Object, rv string) api.Object {
 }
 
 // truncTime drops sub-second precision, as the API's wire format does, and
-// reads the time in UTC, as a decoded timestamp would be.
+// reads the time in UTC, as a decoded timestamp would be. A time of whole
+// seconds, as nearly every time a store is sent is, is only read in UTC
+// (which also drops a monotonic clock reading, as Truncate does): Truncate
+// divides the time by the second, and the store truncates every time of
+// every object it writes, two to six per pod status.
 func truncTime(t api.Time) api.Time {
 	if t.IsZero() {
 		return api.Time{}
 	}
-	return api.Time{Time: t.UTC().Truncate(1e9)}
+	u := t.UTC()
+	if u.Nanosecond() != 0 {
+		u = u.Truncate(1e9)
+	}
+	return api.Time{Time: u}
 }
 
 // truncTimePtr returns p itself when its time is already truncated, as every
