@@ -209,9 +209,15 @@ func eqEventBody(a, b *api.Event) bool {
 // equal in every field, metadata included. TypeMeta is ignored: the store does
 // not keep it meaningful.
 func equalObjects(a, b api.Object) bool {
-	if !eqMeta(a.Meta(), b.Meta()) {
-		return false
-	}
+	// The kind's own fields first: nearly every update changes them (a
+	// status), and comparing the metadata first, labels and owner
+	// references in full, was most of what telling two pods apart cost.
+	return equalBodies(a, b) && eqMeta(a.Meta(), b.Meta())
+}
+
+// equalBodies compares everything but the metadata of two objects of the
+// same kind.
+func equalBodies(a, b api.Object) bool {
 	switch x := a.(type) {
 	case *api.Pod:
 		y, ok := b.(*api.Pod)
