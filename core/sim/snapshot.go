@@ -127,31 +127,35 @@ func hashUint(h, v uint64) uint64 {
 // byte-by-byte definition it must agree with.
 func hashString(h uint64, s string) uint64 {
 	n := len(s)
-	whole := s
-	for len(s) >= 8 {
-		h = hashUint(h, load64(s))
-		s = s[8:]
+	// The words are read at i, not by slicing s forward: a slice taken at
+	// the string's end must not point past it, and guarding that cost
+	// every word four more instructions.
+	i := 0
+	for ; i <= n-8; i += 8 {
+		h = hashUint(h, load64At(s, i))
 	}
+	// r is 0 to 7; the shifts are masked to say so, which spares the
+	// compiler's checks for shifts of 64 bits or more.
 	var tail uint64
-	switch r := len(s); {
+	switch r := n - i; {
 	case r == 0:
 	case n >= 8:
-		tail = load64(whole[n-8:]) >> (8 * (8 - r))
+		tail = load64At(s, n-8) >> (8 * (8 - r) & 63)
 	case r >= 4:
-		tail = uint64(load32(s)) | uint64(load32(s[r-4:]))<<(8*(r-4))
+		tail = uint64(load32(s)) | uint64(load32(s[r-4:]))<<(8*(r-4)&63)
 	default:
-		tail = uint64(s[0]) | uint64(s[r/2])<<(8*(r/2)) | uint64(s[r-1])<<(8*(r-1))
+		tail = uint64(s[0]) | uint64(s[r/2])<<(8*(r/2)&63) | uint64(s[r-1])<<(8*(r-1)&63)
 	}
 	// The tail's length goes in with it: "a" and "a\x00" must differ.
-	return hashUint(h, tail^uint64(len(s))<<56)
+	return hashUint(h, tail^uint64(n-i)<<56)
 }
 
-// load64 reads the first eight bytes of s as a little-endian word. The
+// load64At reads the eight bytes of s at i as a little-endian word. The
 // compiler makes the eight loads one.
-func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+func load64At(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // load32 reads the first four bytes of s as a little-endian word.
