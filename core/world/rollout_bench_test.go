@@ -1,7 +1,6 @@
 package world
 
 import (
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -70,7 +69,7 @@ func BenchmarkRollout(b *testing.B) {
 	for _, s := range []rolloutScenario{{10, 100}} {
 		b.Run(s.name(), func(b *testing.B) {
 			for range b.N {
-				runtime.GC()
+				freshHeap()
 				heap := &peakHeap{}
 				took, steps := s.run(b, heap)
 				heap.sample()
