@@ -107,8 +107,8 @@ type Correlator struct {
 	// spam maps a spam key (source, object) to its token bucket.
 	spam *lru[*spamRecord]
 
-	// keys are the last event's keys, kept to be used again.
-	keys lastKeys
+	// keys are the keys of the objects lately seen, kept to be used again.
+	keys eventKeys
 }
 
 // aggregateRecord is a group of similar events. localKeys (the messages) is
@@ -212,7 +212,7 @@ func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) R
 // Event that is the key of its combined message, which no event will ask for
 // again; the combined occurrences keep being counted under the aggregate key.
 func (c *Correlator) UpdateState(stored *api.Event) {
-	c.logger.Add(eventKey(stored), &eventLog{
+	c.logger.Add(c.keys.event(stored), &eventLog{
 		count: stored.Count, first: stored.FirstTimestamp, name: stored.Metadata.Name,
 		resourceVersion: stored.Metadata.ResourceVersion, stored: stored,
 	})
@@ -284,7 +284,7 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) a
 	}
 	if len(keys) < c.opts.MaxEvents {
 		c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys, last: now})
-		return aggregation{key: eventKey(ev), similar: len(keys)}
+		return aggregation{key: c.keys.event(ev), similar: len(keys)}
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
@@ -371,7 +371,9 @@ func (c *Correlator) CacheSizes() (aggregator, logger, spam int) {
 // component and host, which the keys hold already.
 
 // eventKey identifies an event exactly: source, object, type, reason and
-// message (upstream's getEventKey).
+// message (upstream's getEventKey). The correlator takes it from eventKeys,
+// which joins its fields before the message once per object; this is the
+// definition eventKeys is tested against.
 func eventKey(e *api.Event) string {
 	o := &e.InvolvedObject
 	return strings.Join([]string{
@@ -402,50 +404,74 @@ func spamKey(e *api.Event) string {
 	}, "")
 }
 
-// lastKeys remembers the aggregate and spam keys of the last event
-// correlated. A controller's events come in runs about one object (a
-// ReplicaSet's SuccessfulCreates), whose keys are the same string every
-// time; keeping the last ones saves joining ten fields twice per event. It
-// is a cache of a function of the event, so snapshots need not keep it.
-type lastKeys struct {
-	src                 api.EventSource
-	obj                 api.ObjectReference
-	typ, reason         string
-	spamKey, aggregated string
+// eventKeys remembers, for each object events were lately correlated about,
+// the keys its events are counted under, so that they are joined once per
+// object rather than for every event. A controller's events interleave
+// between its objects (a hundred ReplicaSets creating their pods at once),
+// so one remembered object would not do; joining the spam key, the
+// aggregate key and twice the event key for every event was a twentieth of
+// the bytes a world of a hundred ReplicaSets of ten pods allocated. It is a
+// cache of a function of each event, checked against the event's fields on
+// every use, so snapshots need not keep it. It is emptied when it holds
+// eventKeysMax objects, so that objects long gone do not pile up.
+type eventKeys struct {
+	byUID map[string]*objectKeys
 }
 
-// sameObject reports whether ev is about the object, from the source, that
-// the remembered keys are for: the fields the spam key joins.
-func (k *lastKeys) sameObject(ev *api.Event) bool {
-	o, p := &k.obj, &ev.InvolvedObject
-	return k.spamKey != "" && k.src == ev.Source && o.Kind == p.Kind && o.Namespace == p.Namespace &&
-		o.Name == p.Name && o.UID == p.UID && o.APIVersion == p.APIVersion
+// eventKeysMax is how many objects eventKeys remembers before it starts
+// again: more than a world's ReplicaSets, at a few hundred bytes each.
+const eventKeysMax = 2048
+
+// objectKeys are the keys of one object's events from one source.
+type objectKeys struct {
+	src     api.EventSource
+	obj     api.ObjectReference
+	spamKey string
+	// typ and reason are those of the last event the two keys below are
+	// for. prefix is the event key before its message: source, object,
+	// type and reason. The aggregate key is prefix followed by the
+	// source's component and host (reportingController and
+	// reportingInstance).
+	typ, reason        string
+	prefix, aggregated string
 }
 
-// remember makes ev's object the one the keys are for, forgetting the keys.
-func (k *lastKeys) remember(ev *api.Event) {
-	*k = lastKeys{src: ev.Source, obj: ev.InvolvedObject, spamKey: spamKey(ev)}
+// of returns the keys of ev's object, joining its spam key if they are not
+// remembered.
+func (c *eventKeys) of(ev *api.Event) *objectKeys {
+	k := c.byUID[ev.InvolvedObject.UID]
+	if k != nil && k.src == ev.Source && k.obj.Kind == ev.InvolvedObject.Kind && k.obj.Namespace == ev.InvolvedObject.Namespace &&
+		k.obj.Name == ev.InvolvedObject.Name && k.obj.UID == ev.InvolvedObject.UID && k.obj.APIVersion == ev.InvolvedObject.APIVersion {
+		return k
+	}
+	if c.byUID == nil || len(c.byUID) >= eventKeysMax {
+		c.byUID = make(map[string]*objectKeys)
+	}
+	k = &objectKeys{src: ev.Source, obj: ev.InvolvedObject, spamKey: spamKey(ev)}
+	c.byUID[ev.InvolvedObject.UID] = k
+	return k
+}
+
+// reasoned returns the keys of ev's object with prefix and aggregated those
+// of ev's type and reason.
+func (c *eventKeys) reasoned(ev *api.Event) *objectKeys {
+	k := c.of(ev)
+	if k.prefix == "" || k.typ != ev.Type || k.reason != ev.Reason {
+		k.typ, k.reason = ev.Type, ev.Reason
+		k.aggregated, _ = aggregateKeys(ev)
+		k.prefix = k.aggregated[:len(k.aggregated)-len(ev.Source.Component)-len(ev.Source.Host)]
+	}
+	return k
 }
 
 // spam returns spamKey(ev).
-func (k *lastKeys) spam(ev *api.Event) string {
-	if !k.sameObject(ev) {
-		k.remember(ev)
-	}
-	return k.spamKey
-}
+func (c *eventKeys) spam(ev *api.Event) string { return c.of(ev).spamKey }
 
 // aggregate returns the first of aggregateKeys(ev).
-func (k *lastKeys) aggregate(ev *api.Event) string {
-	if !k.sameObject(ev) {
-		k.remember(ev)
-	}
-	if k.aggregated == "" || k.typ != ev.Type || k.reason != ev.Reason {
-		k.typ, k.reason = ev.Type, ev.Reason
-		k.aggregated, _ = aggregateKeys(ev)
-	}
-	return k.aggregated
-}
+func (c *eventKeys) aggregate(ev *api.Event) string { return c.reasoned(ev).aggregated }
+
+// event returns eventKey(ev): the remembered prefix and the message.
+func (c *eventKeys) event(ev *api.Event) string { return c.reasoned(ev).prefix + ev.Message }
 
 // Namer draws Event names as upstream does, "<object name>.<unix nanoseconds
 // in hex>", from the kernel clock. Upstream relies on the wall clock never

@@ -36,10 +36,11 @@ func TestCorrelatorKeysFollowUpstream(t *testing.T) {
 	assert.NotEqual(t, spamKey(a), spamKey(c))
 }
 
-// TestLastKeysAreTheKeysOfEachEvent runs events that change one key field
-// at a time through the correlator's remembered keys: each must get the keys
-// joined afresh, never the last object's.
-func TestLastKeysAreTheKeysOfEachEvent(t *testing.T) {
+// TestRememberedKeysAreTheKeysOfEachEvent runs events that change one key
+// field at a time through the correlator's remembered keys: each must get
+// its own keys, never another object's, whether they were joined afresh or
+// remembered.
+func TestRememberedKeysAreTheKeysOfEachEvent(t *testing.T) {
 	change := []func(e *api.Event){
 		func(e *api.Event) {},
 		func(e *api.Event) { e.Message = "other" },
@@ -54,13 +55,35 @@ func TestLastKeysAreTheKeysOfEachEvent(t *testing.T) {
 		func(e *api.Event) { e.InvolvedObject.APIVersion = "v1" },
 		func(e *api.Event) { e.InvolvedObject.ResourceVersion = "7" },
 	}
-	var k lastKeys
-	for _, i := range []int{0, 0, 1, 2, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 0, 9, 3, 9} {
+	var k eventKeys
+	for _, i := range []int{0, 0, 1, 2, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 0, 9, 3, 9, 1, 2, 0} {
 		ev := newEvent("FailedCreate", "m")
 		change[i](ev)
 		agg, _ := aggregateKeys(ev)
+		assert.Equal(t, eventKey(ev), k.event(ev), "event key after change %d", i)
 		assert.Equal(t, agg, k.aggregate(ev), "aggregate key after change %d", i)
 		assert.Equal(t, spamKey(ev), k.spam(ev), "spam key after change %d", i)
+		assert.Equal(t, eventKey(ev), k.event(ev), "event key again after change %d", i)
+	}
+}
+
+// TestRememberedKeysOfInterleavedObjects: events about many objects, in
+// turn, as a hundred ReplicaSets' creates come, each get their own object's
+// keys, and the cache starts again once it holds eventKeysMax objects.
+func TestRememberedKeysOfInterleavedObjects(t *testing.T) {
+	var k eventKeys
+	objects := eventKeysMax + 10
+	for round := range 3 {
+		for i := range objects {
+			ev := newEvent("SuccessfulCreate", "Created pod: web-"+strconv.Itoa(i)+"-"+strconv.Itoa(round))
+			ev.InvolvedObject.Name = "web-" + strconv.Itoa(i)
+			ev.InvolvedObject.UID = "uid-" + strconv.Itoa(i)
+			agg, _ := aggregateKeys(ev)
+			require.Equal(t, spamKey(ev), k.spam(ev), "object %d, round %d", i, round)
+			require.Equal(t, agg, k.aggregate(ev), "object %d, round %d", i, round)
+			require.Equal(t, eventKey(ev), k.event(ev), "object %d, round %d", i, round)
+		}
+		assert.LessOrEqual(t, len(k.byUID), eventKeysMax)
 	}
 }
 
