@@ -584,8 +584,25 @@ func writeEvent(b *strings.Builder, ev *api.Event, involved sim.Ref) {
 	b.WriteByte('/')
 	b.WriteString(involved.Name)
 	b.WriteString(": ")
-	var quoted [128]byte
-	b.Write(strconv.AppendQuote(quoted[:0], ev.Message))
+	writeQuoted(b, ev.Message)
+}
+
+// writeQuoted writes s quoted as strconv.Quote quotes it. A message of
+// printable ASCII without a quote or a backslash, as nearly every event's
+// is ("Created pod: web-7xk2p"), quotes as itself between quotes; only
+// another is read rune by rune by strconv, which was a fifth of what
+// correlating an event cost.
+func writeQuoted(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			var quoted [128]byte
+			b.Write(strconv.AppendQuote(quoted[:0], s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 func involvedRef(ev *api.Event) sim.Ref {

@@ -463,3 +463,24 @@ func TestRecentListIsBounded(t *testing.T) {
 		"the view shows the message as written: from the 10th different message on, combined")
 	assert.Equal(t, r.rec.Config().Component, v.Component)
 }
+
+// TestWriteQuotedQuotesAsStrconv holds writeQuoted, which writes a message
+// of plain printable ASCII between quotes without looking further, to
+// strconv.Quote: for such messages, and for every character that makes
+// strconv escape (quotes, backslashes, control characters, DEL, and runes
+// beyond ASCII, printable or not, valid or not).
+func TestWriteQuotedQuotesAsStrconv(t *testing.T) {
+	messages := []string{
+		"", "Created pod: web-7xk2p", " ~!#$%&'()*+,-./0123456789:;<=>?@AZ[]^_`az{|}",
+		`say "hi"`, `back\slash`, "tab\there", "new\nline", "bell\a", "del\x7f", "nul\x00",
+		"café", "日本", "\u00a0non-breaking", "\u200bzero-width", "bad\xffutf8",
+	}
+	for c := 0; c < 256; c++ {
+		messages = append(messages, "x"+string(rune(c))+"y", "x"+string([]byte{byte(c)})+"y")
+	}
+	for _, m := range messages {
+		var b strings.Builder
+		writeQuoted(&b, m)
+		assert.Equal(t, strconv.Quote(m), b.String(), "%q", m)
+	}
+}
