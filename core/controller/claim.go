@@ -2,7 +2,6 @@ package controller
 
 import (
 	"errors"
-	"unsafe"
 
 	"github.com/reconcilelab/rlab/core/api"
 	"github.com/reconcilelab/rlab/core/apistore"
@@ -342,17 +341,8 @@ type selectorMemo struct {
 
 // Matches is selector.Matches(set).
 func (m *selectorMemo) Matches(set labels.Set) bool {
-	if set == nil || !sameMap(set, m.last) {
+	if set == nil || !labels.SameSet(set, m.last) {
 		m.last, m.matched = set, m.selector.Matches(set)
 	}
 	return m.matched
-}
-
-// sameMap reports whether a and b are one map (not merely equal ones). A
-// map value is one pointer, to the runtime's map, so it compares those
-// words: what reflect.Value.UnsafePointer reads for a map, without the
-// call, which cost as much as the memo saved on a hit.
-// TestSameMapIsReflectsIdentity holds the two to each other.
-func sameMap(a, b labels.Set) bool {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -596,21 +595,4 @@ func TestSelectorMemoRemembersTheMapItWasAskedAbout(t *testing.T) {
 	assert.True(t, memo.Matches(set), "the same map is answered from memory")
 	assert.False(t, memo.Matches(labels.Set{"app": "db"}), "another map is matched")
 	assert.False(t, memo.Matches(set), "the first map, asked about again after another, is matched afresh")
-}
-
-// TestSameMapIsReflectsIdentity: sameMap reads a map's identity as reflect
-// does (Value.UnsafePointer), for one map, equal maps, empty and nil ones.
-func TestSameMapIsReflectsIdentity(t *testing.T) {
-	a, b := labels.Set{"app": "web"}, labels.Set{"app": "web"}
-	var none labels.Set
-	sets := []labels.Set{a, a, b, {}, {}, none, nil}
-	for i, x := range sets {
-		for j, y := range sets {
-			want := reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
-			assert.Equal(t, want, sameMap(x, y), "sets %d and %d", i, j)
-		}
-	}
-	assert.True(t, sameMap(a, a))
-	assert.False(t, sameMap(a, b))
-	assert.True(t, sameMap(nil, none))
 }
