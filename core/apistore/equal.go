@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/reconcilelab/rlab/core/api"
+	"github.com/reconcilelab/rlab/core/labels"
 )
 
 // The functions in this file compare objects the way upstream's
@@ -14,8 +15,12 @@ import (
 // metadata.generation. They are written out by hand, not with reflect, because
 // they run on every update.
 
-// eqStringMap uses maps.Equal, whose answer does not depend on iteration order.
-func eqStringMap(a, b map[string]string) bool { return maps.Equal(a, b) }
+// eqStringMap uses maps.Equal, whose answer does not depend on iteration
+// order, for two maps that are not one. A new version shares its maps with
+// the one it replaces unless they changed (a status write or a bind keeps
+// the stored labels and annotations), so most comparisons are of a map with
+// itself, which reading key by key only confirmed.
+func eqStringMap(a, b map[string]string) bool { return labels.SameSet(a, b) || maps.Equal(a, b) }
 
 func eqStrings(a, b []string) bool {
 	if len(a) != len(b) {
@@ -67,6 +72,9 @@ func eqOwnerRef(a, b api.OwnerReference) bool {
 func eqOwnerRefs(a, b []api.OwnerReference) bool {
 	if len(a) != len(b) {
 		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true // one list, as a version shares it with the one before
 	}
 	for i := range a {
 		if !eqOwnerRef(a[i], b[i]) {
@@ -209,9 +217,10 @@ func eqEventBody(a, b *api.Event) bool {
 // equal in every field, metadata included. TypeMeta is ignored: the store does
 // not keep it meaningful.
 func equalObjects(a, b api.Object) bool {
-	// The kind's own fields first: nearly every update changes them (a
-	// status), and comparing the metadata first, labels and owner
-	// references in full, was most of what telling two pods apart cost.
+	// The kind's own fields first, status before spec: nearly every update
+	// is a status write, and comparing the metadata first, labels and owner
+	// references in full, then a ReplicaSet's whole pod template, was most
+	// of what telling two versions apart cost.
 	return equalBodies(a, b) && eqMeta(a.Meta(), b.Meta())
 }
 
@@ -221,22 +230,22 @@ func equalBodies(a, b api.Object) bool {
 	switch x := a.(type) {
 	case *api.Pod:
 		y, ok := b.(*api.Pod)
-		return ok && eqPodSpec(&x.Spec, &y.Spec) && eqPodStatus(&x.Status, &y.Status)
+		return ok && eqPodStatus(&x.Status, &y.Status) && eqPodSpec(&x.Spec, &y.Spec)
 	case *api.ReplicaSet:
 		y, ok := b.(*api.ReplicaSet)
-		return ok && eqRSSpec(&x.Spec, &y.Spec) && eqRSStatus(&x.Status, &y.Status)
+		return ok && eqRSStatus(&x.Status, &y.Status) && eqRSSpec(&x.Spec, &y.Spec)
 	case *api.ReplicationController:
 		y, ok := b.(*api.ReplicationController)
-		return ok && eqRCSpec(&x.Spec, &y.Spec) && eqRSStatus((*api.ReplicaSetStatus)(&x.Status), (*api.ReplicaSetStatus)(&y.Status))
+		return ok && eqRSStatus((*api.ReplicaSetStatus)(&x.Status), (*api.ReplicaSetStatus)(&y.Status)) && eqRCSpec(&x.Spec, &y.Spec)
 	case *api.Node:
 		y, ok := b.(*api.Node)
-		return ok && x.Spec == y.Spec && eqNodeStatus(&x.Status, &y.Status)
+		return ok && eqNodeStatus(&x.Status, &y.Status) && x.Spec == y.Spec
 	case *api.Event:
 		y, ok := b.(*api.Event)
 		return ok && eqEventBody(x, y)
 	case *api.Deployment:
 		y, ok := b.(*api.Deployment)
-		return ok && eqDeploymentSpec(&x.Spec, &y.Spec) && eqDeploymentStatus(&x.Status, &y.Status)
+		return ok && eqDeploymentStatus(&x.Status, &y.Status) && eqDeploymentSpec(&x.Spec, &y.Spec)
 	}
 	return false
 }
