@@ -95,13 +95,13 @@ func (v *statusMemo) share(st *api.PodStatus) {
 	// are equal (cluster's sentParts), so the parts are often the very
 	// ones remembered, and need no comparing.
 	if len(st.Conditions) > 0 {
-		if !sameList(st.Conditions, v.conditions) && !slices.Equal(st.Conditions, v.conditions) {
+		if !api.SameList(st.Conditions, v.conditions) && !slices.Equal(st.Conditions, v.conditions) {
 			v.conditions = slices.Clip(st.Conditions)
 		}
 		st.Conditions = v.conditions
 	}
 	if len(st.ContainerStatuses) > 0 {
-		if !sameList(st.ContainerStatuses, v.containers) && !slices.EqualFunc(st.ContainerStatuses, v.containers, api.SameContainerStatus) {
+		if !api.SameList(st.ContainerStatuses, v.containers) && !slices.EqualFunc(st.ContainerStatuses, v.containers, api.SameContainerStatus) {
 			v.containers = slices.Clip(st.ContainerStatuses)
 		}
 		st.ContainerStatuses = v.containers
@@ -112,10 +112,4 @@ func (v *statusMemo) share(st *api.PodStatus) {
 		}
 		st.StartTime = v.startTime
 	}
-}
-
-// sameList reports whether a and b are the same list: the same length in
-// the same array.
-func sameList[E any](a, b []E) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }

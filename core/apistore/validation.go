@@ -278,7 +278,7 @@ func (v *labelsMemo) validate(errs fieldErrors, meta *api.ObjectMeta, path strin
 		v.vouched = nil
 		return errs
 	}
-	if len(m) == 0 || maps.Equal(m, v.last) {
+	if len(m) == 0 || labels.SameSet(m, v.last) || maps.Equal(m, v.last) {
 		return errs
 	}
 	n := len(errs)

@@ -170,10 +170,14 @@ func (g *GarbageCollector) remove(uid string) (node, bool) {
 // sameNode reports whether a and b hold the same values: the same object,
 // owner references, deletion state and finalizers, nil slices apart from
 // empty ones.
+//
+// A pod's versions share their owner references and finalizers with the
+// one before unless those changed, so nearly every comparison is of a list
+// with itself, taken as equal without reading it.
 func sameNode(a, b node) bool {
 	return a.depRef == b.depRef && a.beingDeleted == b.beingDeleted &&
-		(a.owners == nil) == (b.owners == nil) && slices.EqualFunc(a.owners, b.owners, sameRef) &&
-		(a.finalizers == nil) == (b.finalizers == nil) && slices.Equal(a.finalizers, b.finalizers)
+		(a.owners == nil) == (b.owners == nil) && (api.SameList(a.owners, b.owners) || slices.EqualFunc(a.owners, b.owners, sameRef)) &&
+		(a.finalizers == nil) == (b.finalizers == nil) && (api.SameList(a.finalizers, b.finalizers) || slices.Equal(a.finalizers, b.finalizers))
 }
 
 // sameRef reports whether two owner references hold the same values,
