@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -585,9 +586,19 @@ func BenchmarkKernelStep(b *testing.B) {
 // TestStepIntoOverwritesAReusedResult: a result written over one that held
 // another step's says what a fresh one does, as a run that reuses one
 // StepResult for every step relies on.
+//
+// StepInto writes the result field by field, so the result starts with a
+// stale value in every field: a field added to StepResult and not written
+// keeps it, and the first step shows the difference. The check that every
+// field starts stale makes whoever adds a field give it one here.
 func TestStepIntoOverwritesAReusedResult(t *testing.T) {
 	a, b := newWorld(7, 3), newWorld(7, 3)
-	var reused StepResult
+	reused := StepResult{N: 99, At: 99, Event: Event{At: 99, To: "stale", Kind: "stale"}, Actor: "stale", Models: "stale",
+		Summary: Text("stale"), Touched: []Ref{{Name: "stale"}}, Handed: []Handoff{{To: "stale"}}, Hash: 99}
+	fields := reflect.ValueOf(reused)
+	for i := range fields.NumField() {
+		require.False(t, fields.Field(i).IsZero(), "StepResult.%s starts stale", fields.Type().Field(i).Name)
+	}
 	for b.Busy() {
 		fresh, ok := b.Step()
 		require.True(t, ok)
