@@ -365,22 +365,33 @@ func (a *agenda) first() *Event {
 
 // pop removes and returns the earliest event that has not been cancelled.
 func (a *agenda) pop() (Event, bool) {
+	var ev Event
+	ok := a.popInto(&ev)
+	return ev, ok
+}
+
+// popInto is pop writing the event into dst, which it leaves alone when the
+// agenda is empty: the kernel's step takes it straight into its result,
+// where a returned event was copied out and then in again.
+func (a *agenda) popInto(dst *Event) bool {
 	for {
 		from := a.peeked
 		if !a.peekedOK {
 			if from = a.front(); from == noEvent {
-				return Event{}, false
+				return false
 			}
 		}
-		ev := *a.at(from)
-		a.remove(from)
+		ev := a.at(from)
 		if ev.cancelled {
+			a.remove(from)
 			continue
 		}
-		if !ev.Background {
+		*dst = *ev
+		a.remove(from)
+		if !dst.Background {
 			a.foreground--
 		}
-		return ev, true
+		return true
 	}
 }
 
