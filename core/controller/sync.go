@@ -88,6 +88,9 @@ type syncRun struct {
 	finished     bool
 	err          error
 	requeueAfter time.Duration
+	// saidDone says the sync's last sentence already ends with its
+	// success ("; sync of web done"), which the worker otherwise adds.
+	saidDone bool
 
 	// decision is the sync's decision in words, for the page.
 	decision string
@@ -169,16 +172,22 @@ var (
 	formCouldNotFree   = &sim.Form{Text: "could not release pod/%s: %s"}
 	formClaimingFailed = &sim.Form{Text: "; claiming failed, so nothing is created or deleted and no status is written"}
 
-	formDecision         = &sim.Form{Text: "; %s"}
-	formDecisionSending  = &sim.Form{Text: "; %s; sending a batch of %d creates"}
-	formSending          = &sim.Form{Text: "; sending a batch of %d creates"}
-	formCannotBuild      = &sim.Form{Text: "; cannot build the pod: %s"}
-	formSlowStartStops   = &sim.Form{Text: "; it failed, so slow start stops here"}
-	formSkipped          = &sim.Form{Text: "; %d creates skipped or failed: expectations lowered by as many"}
-	formWritingStatus    = &sim.Form{Text: "; writing status %s"}
-	formDecisionWriting  = &sim.Form{Text: "; %s; writing status %s"}
-	formStatusSame       = &sim.Form{Text: "; status unchanged, not written"}
-	formDecisionSame     = &sim.Form{Text: "; %s; status unchanged, not written"}
+	formDecision        = &sim.Form{Text: "; %s"}
+	formDecisionSending = &sim.Form{Text: "; %s; sending a batch of %d creates"}
+	formSending         = &sim.Form{Text: "; sending a batch of %d creates"}
+	formCannotBuild     = &sim.Form{Text: "; cannot build the pod: %s"}
+	formSlowStartStops  = &sim.Form{Text: "; it failed, so slow start stops here"}
+	formSkipped         = &sim.Form{Text: "; %d creates skipped or failed: expectations lowered by as many"}
+	formWritingStatus   = &sim.Form{Text: "; writing status %s"}
+	formDecisionWriting = &sim.Form{Text: "; %s; writing status %s"}
+	formStatusSame      = &sim.Form{Text: "; status unchanged, not written"}
+	formDecisionSame    = &sim.Form{Text: "; %s; status unchanged, not written"}
+	// A sync that ends there without an error says its end in the same
+	// form, which the worker then does not add (syncRun.saidDone): after
+	// the intro, a third form no longer fits one sentence, and the
+	// sentence was written out on every such sync.
+	formStatusSameDone   = &sim.Form{Text: "; status unchanged, not written" + syncDone}
+	formDecisionSameDone = &sim.Form{Text: "; %s; status unchanged, not written" + syncDone}
 	formStatusWritten    = &sim.Form{Text: "status written (resourceVersion %u)"}
 	formStatusFailedLast = &sim.Form{Text: "status write failed again: %s"}
 	formStatusFailed     = &sim.Form{Text: "status write failed (%s): fetching %s/%s fresh to retry once"}
@@ -241,6 +250,8 @@ func init() {
 		formDecisionWriting,
 		formStatusSame,
 		formDecisionSame,
+		formStatusSameDone,
+		formDecisionSameDone,
 		formStatusWritten,
 		formStatusFailedLast,
 		formStatusFailed,
@@ -702,6 +713,13 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 	// kept is the one tested, see claimLoop).
 	r.newStatus = calculateClaimedStatus(r.rs, r.claimed, r.selector, r.manageErr, ctx.Wall())
 	if !statusNeedsUpdate(r.rs, r.newStatus) {
+		if r.manageErr == nil {
+			r.saidDone = true
+			if decision != "" {
+				return r.end(ctx, intro.Then(sim.Say(formDecisionSameDone, decision, r.key)))
+			}
+			return r.end(ctx, intro.Then(sim.Say(formStatusSameDone, r.key)))
+		}
 		if decision != "" {
 			return r.end(ctx, intro.Then(sim.Say(formDecisionSame, decision)))
 		}

@@ -50,10 +50,13 @@ func (w *worker) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	return sim.Report{Actor: w.name, Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 }
 
+// syncDone is how a sync's last sentence ends when the sync succeeded.
+const syncDone = "; sync of %s done"
+
 // The sentences of a worker's own steps, and the ends of a sync's last.
 var (
 	formBusy       = &sim.Form{Text: "woken while busy syncing %s: keeps working"}
-	formSyncDone   = &sim.Form{Text: "; sync of %s done"}
+	formSyncDone   = &sim.Form{Text: syncDone}
 	formSyncFailed = &sim.Form{Text: "; sync of %s failed (%s): retry in %D (requeue %d)"}
 	formRequeued   = &sim.Form{Text: "; requeued in %D to check availability after minReadySeconds"}
 )
@@ -99,7 +102,9 @@ func (w *worker) afterStep(ctx *sim.Context, rep sim.Report) sim.Report {
 	key := r.key
 	if r.err == nil {
 		w.m.queue.Forget(key)
-		rep.Summary = rep.Summary.Then(sim.Say(formSyncDone, key))
+		if !r.saidDone {
+			rep.Summary = rep.Summary.Then(sim.Say(formSyncDone, key))
+		}
 	} else {
 		wait, _ := w.m.queue.AddRateLimited(key)
 		rep.Handed = append(rep.Handed, w.m.toQueue(key))
