@@ -155,13 +155,26 @@ func calculateClaimedStatus(rs *api.ReplicaSet, filteredPods []*api.Pod, selecte
 		templateLabels = labels.SelectorFromSet(template)
 	}
 	var fullyLabeled, ready, available int32
+	// Pods that report the same conditions at the same times share one list
+	// of them (the API server keeps one where a status repeats the last),
+	// so the answer for the last list is kept for the next pod: the pods of
+	// a ReplicaSet started together are found ready and available once,
+	// not one by one.
+	var conds []api.PodCondition
+	var isReady, isAvailable bool
 	for _, pod := range filteredPods {
 		if allFullyLabeled || templateLabels.Matches(pod.Metadata.Labels) {
 			fullyLabeled++
 		}
-		if c := api.PodReadyCondition(pod); c != nil && c.Status == api.ConditionTrue {
+		if !api.SameList(pod.Status.Conditions, conds) {
+			conds, isReady, isAvailable = pod.Status.Conditions, false, false
+			if c := api.PodReadyCondition(pod); c != nil && c.Status == api.ConditionTrue {
+				isReady, isAvailable = true, availableCondition(c, rs.Spec.MinReadySeconds, now)
+			}
+		}
+		if isReady {
 			ready++
-			if availableCondition(c, rs.Spec.MinReadySeconds, now) {
+			if isAvailable {
 				available++
 			}
 		}

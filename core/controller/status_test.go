@@ -436,3 +436,33 @@ func TestCalculateClaimedStatusAgreesWithCalculateStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestCalculateClaimedStatusOfPodsSharingConditions: pods whose conditions
+// are one list, as the API server stores the statuses of pods that report
+// the same conditions, are counted as calculateStatus counts them one by
+// one, in runs and interleaved with pods of other lists: ready and
+// available, ready but not yet available (minReadySeconds), not ready, and
+// without conditions.
+func TestCalculateClaimedStatusOfPodsSharingConditions(t *testing.T) {
+	web := map[string]string{"foo": "bar"}
+	lists := [][]api.PodCondition{
+		unitStatusPod(web, true, unitNow.Add(-time.Hour)).Status.Conditions,
+		unitStatusPod(web, true, unitNow.Add(-2*time.Second)).Status.Conditions,
+		unitStatusPod(web, false, unitNow.Add(-time.Hour)).Status.Conditions,
+		nil,
+	}
+	var pods []*api.Pod
+	for _, i := range []int{0, 0, 0, 1, 1, 0, 2, 2, 3, 3, 0, 1, 2, 0} {
+		p := unitStatusPod(web, false, unitNow)
+		p.Status.Conditions = lists[i]
+		pods = append(pods, p)
+	}
+	rs := unitReplicaSet(int32(len(pods)), web)
+	rs.Spec.MinReadySeconds = 10
+	selector, err := labels.LabelSelectorAsSelector(rs.Spec.Selector)
+	require.NoError(t, err)
+	got := calculateClaimedStatus(rs, pods, selector, nil, unitNow)
+	assert.Equal(t, calculateStatus(rs, pods, nil, unitNow), got)
+	assert.Equal(t, int32(9), got.ReadyReplicas)
+	assert.Equal(t, int32(6), got.AvailableReplicas)
+}
