@@ -67,6 +67,10 @@ type EventRecorder interface {
 // Config describes one replication manager. Zero values mean the documented
 // defaults.
 type Config struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// Kind is api.KindReplicaSet (the default) or
 	// api.KindReplicationController: the same code serves both, as upstream's
 	// does since v1.8.
@@ -98,6 +102,10 @@ type Config struct {
 // ReplicationController flavour of the manager: names, and the conversion of
 // the owner object to the ReplicaSet the shared code works on.
 type ownerKind struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	kind       api.Kind
 	apiVersion string
 	short      string // "rs", "rc": used in component names
@@ -186,6 +194,10 @@ func (m *Manager) selectorOf(key string, ls *api.LabelSelector) (labels.Selector
 
 // SyncRecord describes one finished sync.
 type SyncRecord struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key    string
 	Worker string
 	// Start and End are the simulated times the worker took the key and

@@ -40,6 +40,10 @@ type EventRecorder interface {
 
 // Config describes the controller. Zero values mean the documented defaults.
 type Config struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// Workers is the number of logical workers (default 5).
 	Workers int
 	// Server is the API server the controller writes to.
@@ -94,6 +98,10 @@ type Controller struct {
 
 // SyncRecord describes one finished sync.
 type SyncRecord struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key string
 	// UID is the uid of the Deployment the sync found under Key, "" when
 	// it found none: a Deployment deleted and made again under its name is
@@ -121,6 +129,10 @@ type SyncRecord struct {
 // controller's own account of its decision, so that no reader has to work
 // the rule out again.
 type Scale struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	ReplicaSet string
 	From, To   int32
 	By, Why    string

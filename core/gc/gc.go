@@ -91,6 +91,10 @@ var DeploymentKinds = []Followed{
 
 // Config describes the collector. Zero values mean the documented defaults.
 type Config struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// Name is the kernel component name (default "garbage-collector").
 	Name string
 	// Actor is the trace's actor column (default "gc").
@@ -228,6 +232,10 @@ func (o ownerRef) String() string { return o.ref().String() }
 
 // pending is what a request in flight is for.
 type pending struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	purpose purpose
 	// monitor is the monitor index, for a monitor's list and watch.
 	monitor int
