@@ -83,6 +83,10 @@ type Details struct {
 
 // Cause is one problem behind a failure.
 type Cause struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Type    CauseType
 	Message string
 	// Field is the path of the offending field, such as "metadata.name" or

@@ -67,6 +67,10 @@ const (
 
 // notification is one handler call waiting in a listener's buffer.
 type notification struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	kind    notificationKind
 	old     api.Object
 	obj     any // api.Object, or a tombstone for a delete
