@@ -237,7 +237,7 @@ func (m *Manager) resolveControllerRef(namespace string, ref *api.OwnerReference
 	if ref == nil || ref.Kind != string(m.owner.kind) {
 		return nil, ""
 	}
-	obj, key, ok := m.ownerLister().GetKeyed(namespace, ref.Name)
+	obj, key, ok := m.cfg.Owners.Indexer().GetNamed(namespace, ref.Name)
 	if !ok {
 		return nil, ""
 	}

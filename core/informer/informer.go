@@ -694,13 +694,6 @@ func (l Lister) Get(namespace, name string) (api.Object, bool) {
 	return obj, ok
 }
 
-// GetKeyed returns the cached object with this namespace and name, and its
-// key ("namespace/name") as the cache holds it, which a handler enqueues
-// without joining it again.
-func (l Lister) GetKeyed(namespace, name string) (obj api.Object, key string, ok bool) {
-	return l.ix.GetNamed(namespace, name)
-}
-
 // Namespace narrows the lister to one namespace, as a generated lister's
 // Pods(ns) does: lister.Namespace("default").List(sel).
 func (l Lister) Namespace(namespace string) NamespaceLister {

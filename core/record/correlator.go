@@ -448,8 +448,7 @@ type objectKeys struct {
 // remembered.
 func (c *eventKeys) of(ev *api.Event) *objectKeys {
 	k := c.byUID[ev.InvolvedObject.UID]
-	if k != nil && k.src == ev.Source && k.obj.Kind == ev.InvolvedObject.Kind && k.obj.Namespace == ev.InvolvedObject.Namespace &&
-		k.obj.Name == ev.InvolvedObject.Name && k.obj.UID == ev.InvolvedObject.UID && k.obj.APIVersion == ev.InvolvedObject.APIVersion {
+	if k != nil && k.isFor(ev) {
 		return k
 	}
 	if c.byUID == nil || len(c.byUID) >= eventKeysMax {
@@ -458,6 +457,14 @@ func (c *eventKeys) of(ev *api.Event) *objectKeys {
 	k = &objectKeys{src: ev.Source, obj: ev.InvolvedObject, spamKey: spamKey(ev)}
 	c.byUID[ev.InvolvedObject.UID] = k
 	return k
+}
+
+// isFor reports whether the keys are those of ev's object and source: the
+// fields the spam key joins (an object's resourceVersion is not one).
+func (k *objectKeys) isFor(ev *api.Event) bool {
+	o := ev.InvolvedObject
+	o.ResourceVersion = k.obj.ResourceVersion
+	return k.src == ev.Source && k.obj == o
 }
 
 // reasoned returns the keys of ev's object with prefix and aggregated those

@@ -363,16 +363,10 @@ func (a *agenda) first() *Event {
 	}
 }
 
-// pop removes and returns the earliest event that has not been cancelled.
-func (a *agenda) pop() (Event, bool) {
-	var ev Event
-	ok := a.popInto(&ev)
-	return ev, ok
-}
-
-// popInto is pop writing the event into dst, which it leaves alone when the
-// agenda is empty: the kernel's step takes it straight into its result,
-// where a returned event was copied out and then in again.
+// popInto removes the earliest event that has not been cancelled and
+// writes it into dst, which it leaves alone when the agenda is empty. The
+// kernel's step takes the event straight into its result this way, where
+// an event returned by value was copied out and then in again.
 func (a *agenda) popInto(dst *Event) bool {
 	for {
 		from := a.peeked
