@@ -58,7 +58,7 @@ func (s *Store) serveCreate(info *kindInfo, req Request) Response {
 	}
 
 	s.shareLabels(info, obj)
-	if errs := validateCreate(info, obj, &s.validLabels); len(errs) > 0 {
+	if errs := validateCreate(info, obj, &s.validLabels, &s.validNames); len(errs) > 0 {
 		return Response{Err: newInvalidObject(info, m.Name, errs)}
 	}
 	if s.lookup(info, m.Namespace, m.Name) != nil {

@@ -470,7 +470,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 		Actor:   s.name,
 		Models:  verbModel(req.Verb),
 		Summary: describe(req, resp, key, in.from),
-		Touched: s.touched(req, key),
+		Touched: s.touched(req, resp, key),
 	}
 }
 
@@ -773,13 +773,22 @@ func describe(req Request, resp Response, key, from string) sim.Sentence {
 	return lead.Then(outcome)
 }
 
-func (s *Server) touched(req Request, key string) []sim.Ref {
+// touched names the object a request addressed, whose key is key
+// (requestKey). The object answered, if any, is that object, and names
+// it without cutting its key apart again.
+func (s *Server) touched(req Request, resp Response, key string) []sim.Ref {
 	if req.Verb == VerbList || req.Verb == VerbWatch || key == "" {
 		return nil
 	}
-	ns, name, err := api.SplitKey(key)
-	if err != nil {
-		return nil
+	var ns, name string
+	if resp.Object != nil {
+		m := resp.Object.Meta()
+		ns, name = m.Namespace, m.Name
+	} else {
+		var err error
+		if ns, name, err = api.SplitKey(key); err != nil {
+			return nil
+		}
 	}
 	return s.refs.Of(sim.Ref{Kind: api.ShortName(req.Kind), Namespace: ns, Name: name})
 }

@@ -146,3 +146,49 @@ func TestVouchedLabelsExcuseOnlyTheirOwnCreate(t *testing.T) {
 	h.create(owned("web-4", map[string]string{"app": "web"}))
 	h.check()
 }
+
+// TestNamesMemoExcusesOnlyNamesFoundValid: a create whose generateName or
+// namespace the last create of its kind had is not checked again, but only
+// a valid one is remembered, and each kind remembers its own generateName:
+// Events may be named what pods may not.
+func TestNamesMemoExcusesOnlyNamesFoundValid(t *testing.T) {
+	h := newHarness(t)
+	generated := func(ns, prefix string) *api.Pod {
+		p := newPod(ns, "", map[string]string{"app": "web"})
+		p.Metadata.GenerateName = prefix
+		return p
+	}
+	// invalidField is the first field a failed create names (a bad
+	// generateName makes a bad name too, which is the second).
+	invalidField := func(err error) string {
+		t.Helper()
+		se := statusErr(t, err)
+		require.NotEmpty(t, se.Details.Causes)
+		return se.Details.Causes[0].Field
+	}
+	h.create(generated("default", "web-"))
+	h.create(generated("default", "web-"))
+
+	// An invalid generateName is reported every time it comes.
+	for range 2 {
+		_, err := h.s.Create(generated("default", "Web_"))
+		assert.Equal(t, "metadata.generateName", invalidField(err))
+	}
+	h.create(generated("default", "web-"))
+
+	// An Event may be named with an underscore; the pods' memo is not the
+	// Events', so a pod still may not.
+	ev := newEvent("default", "")
+	ev.Metadata.GenerateName = "Web_"
+	h.create(ev)
+	_, err := h.s.Create(generated("default", "Web_"))
+	assert.Equal(t, "metadata.generateName", invalidField(err))
+
+	// The namespace is remembered only once found valid.
+	for range 2 {
+		_, err = h.s.Create(generated("Not_A_Namespace", "web-"))
+		assert.Equal(t, "metadata.namespace", invalidField(err))
+	}
+	h.create(generated("default", "web-"))
+	h.check()
+}

@@ -56,6 +56,9 @@ type Store struct {
 	// validLabels spares creates the validation of labels just validated
 	// (see labelsMemo); it is a cache, not state.
 	validLabels labelsMemo
+	// validNames spares creates the validation of a generateName and a
+	// namespace just validated (see namesMemo); it is a cache, not state.
+	validNames namesMemo
 	// statuses shares equal parts of pods' statuses between the versions
 	// it stores (see statusMemo); it is a cache, not state.
 	statuses statusMemo

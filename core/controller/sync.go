@@ -468,10 +468,11 @@ func (r *syncRun) afterClaim(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	if r.needsSync && r.rs.Metadata.DeletionTimestamp == nil {
 		return r.manageReplicas(ctx, intro)
 	}
+	var b [decisionRoom]byte
 	if r.rs.Metadata.DeletionTimestamp != nil {
-		r.decision = countOf(len(r.claimed), "pod") + " owned; being deleted, so it creates and deletes nothing"
+		r.decision = string(append(appendCount(b[:0], len(r.claimed), "pod"), " owned; being deleted, so it creates and deletes nothing"...))
 	} else {
-		r.decision = countOf(len(r.claimed), "pod") + " owned; waiting for earlier creates or deletes to be observed"
+		r.decision = string(append(appendCount(b[:0], len(r.claimed), "pod"), " owned; waiting for earlier creates or deletes to be observed"...))
 	}
 	return r.updateStatus(ctx, intro, "")
 }
@@ -481,24 +482,29 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro sim.Sentence) sim.Repor
 	m := r.m()
 	want := int(specReplicas(r.rs))
 	diff := len(r.claimed) - want
-	owned := countOf(len(r.claimed), "pod") + " owned, want " + strconv.Itoa(want)
+	// The decision is joined in one buffer: every sync makes one, and
+	// joining its words with + made a string of each part on the way.
+	var b [decisionRoom]byte
+	owned := strconv.AppendInt(append(appendCount(b[:0], len(r.claimed), "pod"), " owned, want "...), int64(want), 10)
 	switch {
 	case diff < 0:
 		n := min(-diff, m.cfg.BurstReplicas)
 		m.expectations.ExpectCreations(r.key, n)
 		r.slow = newSlowStart(n, SlowStartInitialBatchSize)
 		batches := slowStartBatches(n, SlowStartInitialBatchSize)
-		r.decision = owned + ": creating " + strconv.Itoa(n) + " (" + describeBatches(batches) + ")"
+		d := strconv.AppendInt(append(owned, ": creating "...), int64(n), 10)
+		d = append(appendBatches(append(d, " ("...), batches), ')')
 		if n < -diff {
-			r.decision += "; at most " + strconv.Itoa(m.cfg.BurstReplicas) + " per sync (burstReplicas)"
+			d = append(strconv.AppendInt(append(d, "; at most "...), int64(m.cfg.BurstReplicas), 10), " per sync (burstReplicas)"...)
 		}
+		r.decision = string(d)
 		return r.sendCreateBatch(ctx, intro, r.decision)
 	case diff > 0:
 		n := min(diff, m.cfg.BurstReplicas)
 		toDelete := getPodsToDelete(r.claimed, r.relatedPods(), n, ctx.Wall(), m.gates)
 		keys := getPodKeys(toDelete)
 		m.expectations.ExpectDeletions(r.key, keys)
-		r.decision = owned + ": deleting " + strconv.Itoa(n) + ", all at once: " + strings.Join(podNames(toDelete), ", ")
+		r.decision = string(owned) + ": deleting " + strconv.Itoa(n) + ", all at once: " + strings.Join(podNames(toDelete), ", ")
 		r.phase = phaseDelete
 		touched := []sim.Ref{m.ownerRef(r.rs)}
 		for _, pod := range toDelete {
@@ -508,27 +514,40 @@ func (r *syncRun) manageReplicas(ctx *sim.Context, intro sim.Sentence) sim.Repor
 		r.deleted = 0
 		return sim.Report{Models: "manageReplicas", Summary: intro.Then(sim.Say(formDecision, r.decision)), Touched: touched}
 	}
-	r.decision = owned + ": nothing to create or delete"
+	r.decision = string(append(owned, ": nothing to create or delete"...))
 	return r.updateStatus(ctx, intro, r.decision)
 }
 
-// countOf writes a count with its noun, singular or plural: "1 pod", "3 pods".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// decisionRoom is the room a sync's decision is joined in: enough for the
+// usual one, "10 pods owned, want 10: creating 9 (slow-start batches of 1,
+// 2, 4, 2)", without growing.
+const decisionRoom = 96
+
+// appendCount appends a count with its noun, singular or plural: "1 pod",
+// "3 pods".
+func appendCount(b []byte, n int, noun string) []byte {
+	b = append(strconv.AppendInt(b, int64(n), 10), ' ')
+	b = append(b, noun...)
+	if n != 1 {
+		b = append(b, 's')
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return b
 }
 
-func describeBatches(batches []int) string {
+// appendBatches appends the slow-start batches a sync's creates go in: "one
+// batch of 3", "slow-start batches of 1, 2, 4".
+func appendBatches(b []byte, batches []int) []byte {
 	if len(batches) == 1 {
-		return "one batch of " + strconv.Itoa(batches[0])
+		return strconv.AppendInt(append(b, "one batch of "...), int64(batches[0]), 10)
 	}
-	parts := make([]string, len(batches))
-	for i, b := range batches {
-		parts[i] = strconv.Itoa(b)
+	b = append(b, "slow-start batches of "...)
+	for i, n := range batches {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return "slow-start batches of " + strings.Join(parts, ", ")
+	return b
 }
 
 func podNames(pods []*api.Pod) []string {
@@ -729,20 +748,26 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(r.orig, r.newStatus)})
-	writing := sim.Say(formWritingStatus, statusWords(r.newStatus))
+	words := statusWords(r.newStatus)
+	writing := sim.Say(formWritingStatus, words)
 	if decision != "" {
-		writing = sim.Say(formDecisionWriting, decision, statusWords(r.newStatus))
+		writing = sim.Say(formDecisionWriting, decision, words)
 	}
 	return sim.Report{Models: "updateReplicaSetStatus", Touched: []sim.Ref{m.ownerRef(r.rs)}, Summary: intro.Then(writing)}
 }
 
+// statusWords is a status as the sentence of its write says it:
+// "replicas=3 ready=2 available=2", and its ReplicaFailure condition if it
+// has one. It is joined in one buffer, as the decision is.
 func statusWords(s api.ReplicaSetStatus) string {
-	out := "replicas=" + strconv.Itoa(int(s.Replicas)) + " ready=" + strconv.Itoa(int(s.ReadyReplicas)) +
-		" available=" + strconv.Itoa(int(s.AvailableReplicas))
+	var buf [decisionRoom]byte
+	b := strconv.AppendInt(append(buf[:0], "replicas="...), int64(s.Replicas), 10)
+	b = strconv.AppendInt(append(b, " ready="...), int64(s.ReadyReplicas), 10)
+	b = strconv.AppendInt(append(b, " available="...), int64(s.AvailableReplicas), 10)
 	if c := GetCondition(s, api.ReplicaFailure); c != nil {
-		out += " ReplicaFailure=" + c.Status + " (" + c.Reason + ")"
+		b = append(append(append(append(append(b, " ReplicaFailure="...), c.Status...), " ("...), c.Reason...), ')')
 	}
-	return out
+	return string(b)
 }
 
 func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Report {

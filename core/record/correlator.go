@@ -515,9 +515,16 @@ func (n *Namer) draw(now time.Duration) int64 {
 	return nanos
 }
 
-// eventName is the name of an event about object drawn at nanos.
+// eventName is the name of an event about object drawn at nanos. It is
+// written in one buffer: formatting the time apart and joining it made two
+// strings for every event.
 func eventName(object string, nanos int64) string {
-	return object + "." + strconv.FormatInt(nanos, 16)
+	var buf [64]byte
+	b := buf[:0]
+	if len(object)+1+16 > len(buf) {
+		b = make([]byte, 0, len(object)+1+16)
+	}
+	return string(strconv.AppendInt(append(append(b, object...), '.'), nanos, 16))
 }
 
 type correlatorSnapshot struct {

@@ -1,7 +1,9 @@
 package record
 
 import (
+	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,4 +183,16 @@ func TestCorrelateWritesAFirstOccurrenceAsItIs(t *testing.T) {
 	}
 	require.True(t, res.Combined)
 	assert.Equal(t, CombinedPrefix+"m10", res.Event.Message, "a combined event is a new Event")
+}
+
+// TestEventNameIsObjectDotHexTime: an Event's name is its object's name, a
+// dot and the time in hex, as upstream's makeEvent names it, whether the
+// object's name fits the buffer it is written in or not.
+func TestEventNameIsObjectDotHexTime(t *testing.T) {
+	long := strings.Repeat("web-", 20)
+	for _, object := range []string{"", "web", "web-7xk2p", long} {
+		for _, nanos := range []int64{0, 1, 0x18a7b2c3d4e5f607, math.MaxInt64} {
+			assert.Equal(t, object+"."+strconv.FormatInt(nanos, 16), eventName(object, nanos))
+		}
+	}
 }

@@ -115,6 +115,9 @@ type Recorder struct {
 	recentNext int
 
 	stats Stats
+
+	// refs holds the Touched lists of its steps (see sim.RefArena).
+	refs sim.RefArena
 }
 
 // write is the event being written and how far its tries have got.
@@ -240,6 +243,10 @@ func (r *Recorder) schedule(sch sim.Scheduler) {
 	sch.After(0, r.cfg.Name, eventProcess, nil)
 }
 
+// StartStep reuses the lists of the recorder's last step, which is over
+// (sim.StepStarter).
+func (r *Recorder) StartStep() { r.refs.Reuse() }
+
 // Handle runs one of the recorder's steps.
 func (r *Recorder) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	switch ev.Kind {
@@ -289,8 +296,6 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 	var b strings.Builder
 	b.Grow(len(ev.Type) + len(ev.Reason) + len(involved.Kind) + len(involved.Name) + len(ev.Message) + sentenceRoom(res))
 	writeEvent(&b, ev, involved)
-	touched := make([]sim.Ref, 1, 2)
-	touched[0] = involved
 	if res.Combined {
 		r.stats.Combined++
 	}
@@ -312,13 +317,13 @@ func (r *Recorder) process(ctx *sim.Context) sim.Report {
 		sim.WriteUint(&b, uint64(r.corr.opts.Burst))
 		b.WriteString(" events; the next token comes in ")
 		b.WriteString(roundDuration(res.Wait))
-		return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: sim.Text(b.String()), Touched: touched}
+		return sim.Report{Actor: r.cfg.Actor, Models: "EventCorrelate", Summary: sim.Text(b.String()), Touched: r.refs.Of(involved)}
 	}
 
 	out := res.Event
 	r.write = &write{event: out, previous: res.Previous, update: res.Update, combined: res.Combined}
 	r.send(ctx)
-	touched = append(touched, eventRef(out))
+	touched := r.refs.Of(involved, eventRef(out))
 
 	switch {
 	case res.Combined && res.Update:
@@ -430,7 +435,7 @@ func (r *Recorder) response(ctx *sim.Context, reply *apistore.Reply) sim.Report 
 	}
 	w.request = 0
 	ev := w.event
-	touched := []sim.Ref{involvedRef(ev), eventRef(ev)}
+	touched := r.refs.Of(involvedRef(ev), eventRef(ev))
 	err := reply.Response.Err
 
 	if err == nil {

@@ -1,0 +1,26 @@
+package controller
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/reconcilelab/rlab/core/api"
+)
+
+// TestDecisionWords pins the words a sync's decision and its status write
+// are joined from, which are written into a buffer rather than joined with
+// +: counts with their nouns, the slow-start batches, and a status with and
+// without its ReplicaFailure condition.
+func TestDecisionWords(t *testing.T) {
+	for n, want := range map[int]string{0: "0 pods", 1: "1 pod", 2: "2 pods", 1000: "1000 pods"} {
+		assert.Equal(t, want, string(appendCount(nil, n, "pod")))
+	}
+	assert.Equal(t, "x: one batch of 3", string(appendBatches([]byte("x: "), []int{3})))
+	assert.Equal(t, "slow-start batches of 1, 2, 4, 3", string(appendBatches(nil, []int{1, 2, 4, 3})))
+
+	status := api.ReplicaSetStatus{Replicas: 3, ReadyReplicas: 2, AvailableReplicas: 1}
+	assert.Equal(t, "replicas=3 ready=2 available=1", statusWords(status))
+	status.Conditions = []api.ReplicaSetCondition{{Type: api.ReplicaFailure, Status: "True", Reason: "FailedCreate"}}
+	assert.Equal(t, "replicas=3 ready=2 available=1 ReplicaFailure=True (FailedCreate)", statusWords(status))
+}
