@@ -292,10 +292,22 @@ func (m *Manager) Name() string { return m.name }
 func (m *Manager) handlers(add func(api.Object, bool) sim.Report, update func(old, cur api.Object) sim.Report,
 	del func(any) sim.Report) informer.Handler {
 	return informer.Handler{
-		Name:         m.handlerActor(),
-		OnAdd:        func(obj api.Object, initial bool) sim.Report { return m.handed(add(obj, initial)) },
-		OnUpdate:     func(old, cur api.Object) sim.Report { return m.handed(update(old, cur)) },
-		OnDelete:     func(obj any) sim.Report { return m.handed(del(obj)) },
+		Name: m.handlerActor(),
+		OnAdd: func(obj api.Object, initial bool) sim.Report {
+			rep := add(obj, initial)
+			m.hand(&rep)
+			return rep
+		},
+		OnUpdate: func(old, cur api.Object) sim.Report {
+			rep := update(old, cur)
+			m.hand(&rep)
+			return rep
+		},
+		OnDelete: func(obj any) sim.Report {
+			rep := del(obj)
+			m.hand(&rep)
+			return rep
+		},
 		ResyncPeriod: m.cfg.ResyncPeriod,
 		StartStep:    m.StartStep,
 	}
