@@ -470,23 +470,28 @@ func hashSentence(h uint64, s *Sentence) uint64 {
 		return hashString(h, s.strs[0])
 	}
 	f := &forms[s.form]
-	h = f.hash(h, s.strs[:], s.nums[:], s.choices[:])
+	h = f.hash(h, s, 0, 0, 0)
 	if s.tail != 0 {
-		h = forms[s.tail].hash(h, s.strs[f.strs:], s.nums[f.nums:], s.choices[f.choices:])
+		h = forms[s.tail].hash(h, s, int(f.strs), int(f.nums), int(f.choices))
 	}
 	return h
 }
 
-func (f *form) hash(h uint64, strs []string, nums []int64, choices []uint8) uint64 {
+// hash folds in the form's digest and its facts, which start in s at the
+// given places: 0 for the sentence's form, just after its own for the
+// form Then joined to it. It indexes the sentence's arrays rather than
+// slicing them: three slices made for every form hashed were a tenth of
+// the hashing (every step hashes a sentence).
+func (f *form) hash(h uint64, s *Sentence, str, num, choice int) uint64 {
 	h = hashUint(h, f.digest)
-	for _, s := range strs[:f.strs] {
-		h = hashString(h, s)
+	for i := str; i < str+int(f.strs); i++ {
+		h = hashString(h, s.strs[i])
 	}
-	for _, n := range nums[:f.nums] {
-		h = hashUint(h, uint64(n))
+	for i := num; i < num+int(f.nums); i++ {
+		h = hashUint(h, uint64(s.nums[i]))
 	}
-	for _, c := range choices[:f.choices] {
-		h = hashUint(h, uint64(c))
+	for i := choice; i < choice+int(f.choices); i++ {
+		h = hashUint(h, uint64(s.choices[i]))
 	}
 	return h
 }
