@@ -43,7 +43,13 @@ func (a *Arena[T]) Of(items ...T) []T {
 		a.chunk = make([]T, 0, max(arenaChunk, n))
 	}
 	start := len(a.chunk)
-	a.chunk = append(a.chunk, items...)
+	// The items are appended one by one: a list is one or two items, and
+	// appending them as a slice copied them through the runtime's
+	// typedslicecopy, whose call and bulk barrier cost more than the
+	// items' own stores.
+	for i := range items {
+		a.chunk = append(a.chunk, items[i])
+	}
 	return a.chunk[start:len(a.chunk):len(a.chunk)]
 }
 
