@@ -279,13 +279,17 @@ func yieldNowAndThen(step uint64) {
 var yield = runtime.Gosched
 
 // Stabilize runs until only background work remains, or a limit is hit.
+// It asks no question after each step (RunUntil with a nil done): its
+// question, whether foreground work remains, is the one RunUntil asks
+// before each step anyway.
 func (w *World) Stabilize(lim sim.Limits) (int, error) {
-	return w.RunUntil("stabilize", func(sim.StepResult) bool { return !w.Kernel.Busy() }, lim, true)
+	return w.RunUntil("stabilize", nil, lim, true)
 }
 
 // RunUntil steps until done holds after a step (or, with idleOK, until no
 // foreground work remains, which then counts as done). It fails with a
-// *sim.LimitError when a limit is reached first.
+// *sim.LimitError when a limit is reached first. A nil done never holds:
+// the run ends when the world is idle (idleOK) or at a limit.
 //
 // done takes the result by value, 272 bytes a step, although a pointer to
 // the one result the loop reuses would spare the copy (about 1% of a large
@@ -329,7 +333,7 @@ func (w *World) RunUntil(what string, done func(sim.StepResult) bool, lim sim.Li
 		}
 		w.stepInto(&res)
 		n++
-		if done(res) {
+		if done != nil && done(res) {
 			return n, nil
 		}
 	}
