@@ -255,7 +255,7 @@ func TestAPackedStepTravelsAsItRan(t *testing.T) {
 		"create deploy api --replicas=3 --selector=app=api\nstabilize\nset image deploy/api app=nginx:2.0\nstabilize\n")
 	log := sim.StepLog{Keep: 800} // chunks of 100
 	for _, p := range steps {
-		log.Push(p.step)
+		log.Push(&p.step)
 	}
 	carried := map[sim.Carried]int{}
 	for i := range log.Len() {

@@ -72,10 +72,10 @@ func TestKeptStepsOutliveTheArena(t *testing.T) {
 			Handed:  hands.Of(Handoff{To: "queue", What: "default/" + name})}
 	}
 	first := step(1, "a")
-	log.Push(first)
+	log.Push(&first)
 	kept := first.Kept()
 	second := step(2, "b")
-	log.Push(second)
+	log.Push(&second)
 
 	assert.Equal(t, "b", first.Touched[0].Name, "the step as it ran shares the arena's chunk, now the next step's")
 	assert.Equal(t, "a", kept.Touched[0].Name)

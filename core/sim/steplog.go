@@ -120,19 +120,22 @@ func (l *StepLog) Index(n uint64) int {
 	return sort.Search(l.Len(), func(i int) bool { return l.N(i) >= n })
 }
 
-// Push keeps a new step. The open chunk is packed once it is full, or when
-// the new step does not follow its last; the oldest pack is dropped once
-// the steps after it are enough to keep.
-func (l *StepLog) Push(res StepResult) {
+// Push keeps a copy of a new step. The open chunk is packed once it is
+// full, or when the new step does not follow its last; the oldest pack is
+// dropped once the steps after it are enough to keep. The step comes by
+// pointer and is copied once, into the chunk: by value it was copied twice
+// more on every step a session keeps.
+func (l *StepLog) Push(res *StepResult) {
 	if k := len(l.open); k == l.Chunk() || k > 0 && l.open[k-1].N+1 != res.N {
 		l.seal()
 	}
 	if l.open == nil {
 		l.open = make([]StepResult, 0, l.Chunk())
 	}
-	res.Touched, l.refs = keepList(res.Touched, l.refs)
-	res.Handed, l.hands = keepList(res.Handed, l.hands)
-	l.open = append(l.open, res)
+	l.open = append(l.open, *res)
+	kept := &l.open[len(l.open)-1]
+	kept.Touched, l.refs = keepList(kept.Touched, l.refs)
+	kept.Handed, l.hands = keepList(kept.Handed, l.hands)
 	l.n++
 	for len(l.packs) > 0 && l.n-len(l.packs[0].offsets) >= l.Keep {
 		l.n -= len(l.packs[0].offsets)

@@ -39,9 +39,9 @@ func TestAPackedStepReadsBackAsItRan(t *testing.T) {
 	}
 	log := StepLog{Keep: 8} // chunks of one: every step but the newest is packed
 	for _, s := range steps {
-		log.Push(s)
+		log.Push(&s)
 	}
-	log.Push(StepResult{N: 44})
+	log.Push(&StepResult{N: 44})
 	require.Len(t, log.packs, 3)
 	for i, want := range steps {
 		got := log.At(i)
@@ -74,9 +74,9 @@ func TestAPackedStepIsSmall(t *testing.T) {
 	}
 	log := StepLog{Keep: len(steps) * 8} // one chunk of them all
 	for _, s := range steps {
-		log.Push(s)
+		log.Push(&s)
 	}
-	log.Push(StepResult{N: uint64(len(steps) + 1)})
+	log.Push(&StepResult{N: uint64(len(steps) + 1)})
 	require.Len(t, log.packs, 1)
 	assert.Less(t, len(log.packs[0].data)/len(steps), 48, "bytes a step")
 }
