@@ -146,9 +146,9 @@ func TestAnIdleWorkerLightsOnlyItself(t *testing.T) {
 // know is not placed, which the tests over every golden script and lesson
 // turn into a failure.
 func TestUnknownStepsHaveNoPlace(t *testing.T) {
-	_, ok := loop.Of(sim.StepResult{Actor: "someone", Models: "something"})
+	_, ok := loop.Of(sim.StepResult{Report: sim.Report{Actor: "someone", Models: "something"}})
 	assert.False(t, ok)
-	_, ok = loop.Of(sim.StepResult{Actor: "rs-worker-1", Models: "somethingNew"})
+	_, ok = loop.Of(sim.StepResult{Report: sim.Report{Actor: "rs-worker-1", Models: "somethingNew"}})
 	assert.False(t, ok)
 }
 

@@ -67,9 +67,9 @@ func TestKeptStepsOutliveTheArena(t *testing.T) {
 	step := func(n uint64, name string) StepResult {
 		refs.Reuse()
 		hands.Reuse()
-		return StepResult{N: n, Summary: Text("step"),
+		return StepResult{N: n, Report: Report{Summary: Text("step"),
 			Touched: refs.Of(Ref{Kind: "pod", Namespace: "default", Name: name}),
-			Handed:  hands.Of(Handoff{To: "queue", What: "default/" + name})}
+			Handed:  hands.Of(Handoff{To: "queue", What: "default/" + name})}}
 	}
 	first := step(1, "a")
 	log.Push(&first)

@@ -105,15 +105,14 @@ type StepResult struct {
 	// Event is the event that ran.
 	Event Event
 
-	// Actor, Models, Summary, Touched and Handed come from the component's
-	// Report. Touched and Handed are the step's: good until the next step
-	// starts, when the component may write the next step's lists over them
-	// (Arena). Kept gives a step that is good for longer.
-	Actor   string
-	Models  string
-	Summary Sentence
-	Touched []Ref
-	Handed  []Handoff
+	// Report is the component's report: its Actor, Models, Summary,
+	// Touched and Handed are the step's. Touched and Handed are good until
+	// the next step starts, when the component may write the next step's
+	// lists over them (Arena). Kept gives a step that is good for longer.
+	// The report is held whole, so that the kernel writes the one a
+	// component returns straight into the result, where it was copied into
+	// a report and then field by field again.
+	Report
 
 	// Hash is the running trace hash after this step: a digest of the trace
 	// line fields of every step so far. Two runs with the same seed and inputs have equal hashes at

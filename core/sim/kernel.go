@@ -268,26 +268,23 @@ func (k *Kernel) StepInto(res *StepResult) bool {
 		k.now = ev.At
 	}
 	k.steps++
-	var rep Report
 	if c, starter := k.handler(ev.To); c != nil {
 		if starter != nil {
 			starter.StartStep()
 		}
-		rep = c.Handle(&k.ctx, *ev)
+		res.Report = c.Handle(&k.ctx, *ev)
 	} else {
 		// An event for nobody is a wiring bug; it still counts as a step so the
 		// trace shows it rather than hiding it.
-		rep = Report{Actor: "kernel", Summary: Say(formDropped, ev.Kind, ev.To)}
+		res.Report = Report{Actor: "kernel", Summary: Say(formDropped, ev.Kind, ev.To)}
 	}
-	if rep.Actor == "" {
-		rep.Actor = ev.To
+	if res.Actor == "" {
+		res.Actor = ev.To
 	}
 	// Field by field: a composite literal is built in a temporary, zeroed
 	// first and then copied whole into res, three passes over a result of
 	// 272 bytes for every step.
 	res.N, res.At = k.steps, k.now
-	res.Actor, res.Models, res.Summary = rep.Actor, rep.Models, rep.Summary
-	res.Touched, res.Handed = rep.Touched, rep.Handed
 	k.hash = hashStep(k.hash, res)
 	res.Hash = k.hash
 	return true

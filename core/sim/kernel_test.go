@@ -312,10 +312,10 @@ func TestRestoreRejectsOtherWorlds(t *testing.T) {
 }
 
 func TestTraceLineFormat(t *testing.T) {
-	r := StepResult{N: 57, At: 2004 * time.Millisecond, Actor: "worker-1", Models: "claimPods",
-		Summary: Text("release pod/web-7xk2p (labels no longer match app=web)")}
+	r := StepResult{N: 57, At: 2004 * time.Millisecond, Report: Report{Actor: "worker-1", Models: "claimPods",
+		Summary: Text("release pod/web-7xk2p (labels no longer match app=web)")}}
 	assert.Equal(t, "#57   t=2.004s  worker-1        claimPods          release pod/web-7xk2p (labels no longer match app=web)", r.TraceLine())
-	r = StepResult{N: 1, Actor: "a-very-long-actor-name", Summary: Text("x")}
+	r = StepResult{N: 1, Report: Report{Actor: "a-very-long-actor-name", Summary: Text("x")}}
 	assert.Equal(t, "#1    t=0.000s  a-very-long-actor-name -                  x", r.TraceLine(), "long columns shift, never truncate")
 }
 
@@ -588,17 +588,19 @@ func BenchmarkKernelStep(b *testing.B) {
 // another step's says what a fresh one does, as a run that reuses one
 // StepResult for every step relies on.
 //
-// StepInto writes the result field by field, so the result starts with a
-// stale value in every field: a field added to StepResult and not written
-// keeps it, and the first step shows the difference. The check that every
+// StepInto writes the result field by field (the report whole), so the
+// result starts with a stale value in every field, the report's too: a
+// field added to StepResult and not written keeps it, and the first step
+// shows the difference. The check that every
 // field starts stale makes whoever adds a field give it one here.
 func TestStepIntoOverwritesAReusedResult(t *testing.T) {
 	a, b := newWorld(7, 3), newWorld(7, 3)
-	reused := StepResult{N: 99, At: 99, Event: Event{At: 99, To: "stale", Kind: "stale"}, Actor: "stale", Models: "stale",
-		Summary: Text("stale"), Touched: []Ref{{Name: "stale"}}, Handed: []Handoff{{To: "stale"}}, Hash: 99}
-	fields := reflect.ValueOf(reused)
-	for i := range fields.NumField() {
-		require.False(t, fields.Field(i).IsZero(), "StepResult.%s starts stale", fields.Type().Field(i).Name)
+	reused := StepResult{N: 99, At: 99, Event: Event{At: 99, To: "stale", Kind: "stale"}, Report: Report{Actor: "stale", Models: "stale",
+		Summary: Text("stale"), Touched: []Ref{{Name: "stale"}}, Handed: []Handoff{{To: "stale"}}}, Hash: 99}
+	for _, fields := range []reflect.Value{reflect.ValueOf(reused), reflect.ValueOf(reused.Report)} {
+		for i := range fields.NumField() {
+			require.False(t, fields.Field(i).IsZero(), "%s.%s starts stale", fields.Type().Name(), fields.Type().Field(i).Name)
+		}
 	}
 	for b.Busy() {
 		fresh, ok := b.Step()

@@ -320,7 +320,7 @@ func (p *stepPack) step(i int) StepResult {
 	for j := range strs {
 		strs[j] = p.strs[next()]
 	}
-	s := StepResult{N: p.first + uint64(i), At: p.at + time.Duration(nums[0]), Hash: uint64(nums[3]), Actor: strs[2], Models: strs[3]}
+	s := StepResult{N: p.first + uint64(i), At: p.at + time.Duration(nums[0]), Hash: uint64(nums[3]), Report: Report{Actor: strs[2], Models: strs[3]}}
 	flags := nums[4]
 	s.Event = Event{At: s.At + time.Duration(nums[1]), Seq: uint64(nums[2]), To: strs[0], Kind: strs[1], Background: flags&1 != 0, cancelled: flags&2 != 0}
 	if carried := Carried(flags >> 2); carried != 0 {

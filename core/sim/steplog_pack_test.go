@@ -23,19 +23,21 @@ func TestAPackedStepReadsBackAsItRan(t *testing.T) {
 	steps := []StepResult{
 		{
 			N: 41, At: 3 * time.Second, Hash: 1<<64 - 1,
-			Event:   Event{At: 2 * time.Second, Seq: 1 << 40, To: "apiserver", Kind: "request", Data: &gisted{gist}, Background: true},
-			Actor:   "rs-worker-1",
-			Models:  "manageReplicas",
-			Summary: Say(formTook, "default/web").With(-3, 1<<62).Then(Say(formChoosy).With(1, 0, 1)),
-			Touched: []Ref{{Kind: "pod", Namespace: "default", Name: "web-1"}, {Kind: "rs", Namespace: "default", Name: "web"}},
-			Handed:  []Handoff{{To: "queue/replicaset", What: "default/web"}},
+			Event: Event{At: 2 * time.Second, Seq: 1 << 40, To: "apiserver", Kind: "request", Data: &gisted{gist}, Background: true},
+			Report: Report{
+				Actor:   "rs-worker-1",
+				Models:  "manageReplicas",
+				Summary: Say(formTook, "default/web").With(-3, 1<<62).Then(Say(formChoosy).With(1, 0, 1)),
+				Touched: []Ref{{Kind: "pod", Namespace: "default", Name: "web-1"}, {Kind: "rs", Namespace: "default", Name: "web"}},
+				Handed:  []Handoff{{To: "queue/replicaset", What: "default/web"}},
+			},
 		},
 		{
 			N: 42, At: 3 * time.Second,
-			Event:   Event{At: 3 * time.Second, Seq: 7, To: "timer", Kind: "tick", Data: "not a gister", cancelled: true},
-			Summary: Text("a sentence of text, with \x00 in it"),
+			Event:  Event{At: 3 * time.Second, Seq: 7, To: "timer", Kind: "tick", Data: "not a gister", cancelled: true},
+			Report: Report{Summary: Text("a sentence of text, with \x00 in it")},
 		},
-		{N: 43, At: 90 * time.Minute, Summary: Say(formBig, "a", "", "c", "d").With(0, -1, 0)},
+		{N: 43, At: 90 * time.Minute, Report: Report{Summary: Say(formBig, "a", "", "c", "d").With(0, -1, 0)}},
 	}
 	log := StepLog{Keep: 8} // chunks of one: every step but the newest is packed
 	for _, s := range steps {
@@ -65,11 +67,13 @@ func TestAPackedStepIsSmall(t *testing.T) {
 	for i := range steps {
 		steps[i] = StepResult{
 			N: uint64(i + 1), At: time.Duration(i) * time.Millisecond, Hash: uint64(i) * 0x9e3779b97f4a7c15,
-			Event:   Event{At: time.Duration(i) * time.Millisecond, Seq: uint64(i + 100), To: "informer/pods", Kind: "watch", Data: &gisted{Gist{Carried: CarriedWatch, Verb: "MODIFIED", What: "Pod", Name: "web-1"}}},
-			Actor:   "informer/pods",
-			Models:  "watchHandler",
-			Summary: Say(formTook, "default/web-1").With(3, 5),
-			Touched: []Ref{{Kind: "pod", Namespace: "default", Name: "web-1"}},
+			Event: Event{At: time.Duration(i) * time.Millisecond, Seq: uint64(i + 100), To: "informer/pods", Kind: "watch", Data: &gisted{Gist{Carried: CarriedWatch, Verb: "MODIFIED", What: "Pod", Name: "web-1"}}},
+			Report: Report{
+				Actor:   "informer/pods",
+				Models:  "watchHandler",
+				Summary: Say(formTook, "default/web-1").With(3, 5),
+				Touched: []Ref{{Kind: "pod", Namespace: "default", Name: "web-1"}},
+			},
 		}
 	}
 	log := StepLog{Keep: len(steps) * 8} // one chunk of them all

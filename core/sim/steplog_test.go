@@ -39,7 +39,7 @@ func TestStepLogKeepsWhatASliceWouldKeep(t *testing.T) {
 		require.LessOrEqual(t, len(log.open), log.Chunk(), "%s: the open chunk holds at most a chunk", what)
 	}
 	push := func(n uint64) {
-		log.Push(&StepResult{N: n, Summary: Text(fmt.Sprint("step ", n))})
+		log.Push(&StepResult{N: n, Report: Report{Summary: Text(fmt.Sprint("step ", n))}})
 		all = append(all, n)
 		kept = min(kept+1, keptSteps)
 	}
