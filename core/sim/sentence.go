@@ -274,6 +274,20 @@ func (s Sentence) With(nums ...int64) Sentence {
 	if s.tail != 0 || len(nums) != int(f.nums+f.choices) {
 		return misused(s.form, "numbers")
 	}
+	if f.choice == 0 {
+		// Numbers only, as most forms with numbers take: they go in as
+		// given, written out rather than looped over.
+		// (The cases cover sentenceNumbers, three; a check below holds it.)
+		switch len(nums) {
+		case 1:
+			s.nums[0] = nums[0]
+		case 2:
+			s.nums[0], s.nums[1] = nums[0], nums[1]
+		case 3:
+			s.nums[0], s.nums[1], s.nums[2] = nums[0], nums[1], nums[2]
+		}
+		return s
+	}
 	n, c := 0, 0
 	for i, v := range nums {
 		if f.choice&(1<<i) == 0 {
@@ -289,6 +303,10 @@ func (s Sentence) With(nums ...int64) Sentence {
 	}
 	return s
 }
+
+// With writes out three numbers at most: this fails to compile when
+// sentenceNumbers is another number, and With must then be written again.
+var _ = [1]struct{}{}[sentenceNumbers-3]
 
 // Text is a sentence with no facts to fill in: a constant ("the queue is
 // empty: idle until a key arrives"), or one written out already. A constant
