@@ -160,8 +160,14 @@ func (t *timeline) stepped(w *World) {
 	if t.every > 0 && step%uint64(t.every) == 0 && t.lastSnapStep() < step {
 		t.snapshot(w)
 	}
-	t.land(w, step)
-	t.applyRecorded(w, step)
+	// Nearly every step has no landing to take and no recorded input to
+	// apply: the tests are made here, and the calls only when one is due.
+	if t.landAt != 0 {
+		t.land(w, step)
+	}
+	if t.applied < len(t.inputs) && t.inputs[t.applied].Step == step {
+		t.applyRecorded(w, step)
+	}
 }
 
 func (t *timeline) lastSnapStep() uint64 {
