@@ -331,7 +331,12 @@ func (w *World) RunUntil(what string, done func(sim.StepResult) bool, lim sim.Li
 			return n, &sim.LimitError{What: what, Steps: n, Elapsed: w.Kernel.Now() - start, Limit: limit,
 				Next: sim.FormatSeconds(next.At) + " " + w.Kernel.Describe(next)}
 		}
-		w.stepInto(&res)
+		// stepInto, written out: the compiler does not inline it, and
+		// this is every step of a run.
+		if w.Kernel.StepInto(&res) {
+			w.timeline.stepped(w)
+			yieldNowAndThen(res.N)
+		}
 		n++
 		if done != nil && done(res) {
 			return n, nil
