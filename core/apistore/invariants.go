@@ -128,9 +128,13 @@ func (s *Store) CheckInvariants() error {
 				fail(name + ": cluster-scoped objects stored under namespace " + strconv.Quote(ns))
 			}
 			for _, objName := range cow.SortedKeys(sp) {
-				obj := sp.Read()[objName]
+				entry := sp.Read()[objName]
+				obj := entry.obj
 				count++
 				key := api.Key(ns, objName)
+				if entry.key != key {
+					fail(name + ": " + key + " is stored under the key " + strconv.Quote(entry.key))
+				}
 				stored[key] = obj
 				problems = append(problems, checkObject(s, info, key, ns, objName, obj, uids)...)
 			}

@@ -128,12 +128,12 @@ func TestSnapshotSharesUntouchedNamespaces(t *testing.T) {
 	h.create(newPod("a", "q", nil))
 
 	ks := &h.s.kinds[infoFor(api.KindPod).index]
-	objects := func(ks kindState, ns string) map[string]api.Object {
+	objects := func(ks kindState, ns string) map[string]storedObject {
 		sp := ks.spaces.Read()[ns]
 		return sp.Read()
 	}
 	// Two maps are the same map when they share one table.
-	same := func(a, b map[string]api.Object) bool {
+	same := func(a, b map[string]storedObject) bool {
 		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 	}
 	assert.True(t, same(objects(sn.kinds[0], "b"), objects(*ks, "b")), "a write to namespace a does not copy namespace b")

@@ -88,7 +88,7 @@ type kindState struct {
 	// it, by name. Only namespaces with at least one object have an entry, so
 	// listing one namespace touches nothing else. A write copies the outer map
 	// and the one namespace it writes to, never the others (see writableSpace).
-	spaces cow.Map[cow.Map[api.Object]]
+	spaces cow.Map[cow.Map[storedObject]]
 
 	// count is the number of stored objects of this kind, over all namespaces.
 	count int
@@ -158,13 +158,22 @@ func (s *Store) Objects(kind api.Kind, namespace string) []api.Object {
 	return s.collect(info, namespace, nil)
 }
 
+// storedObject is an object as the store holds it, with its key, joined once when
+// the object was created: each later version is stored under the same key
+// string, which its watch events carry (WatchEvent.Key). Joining the key
+// for every write was the most frequent allocation of a run.
+type storedObject struct {
+	obj api.Object
+	key string
+}
+
 // lookup returns the stored object or nil.
 func (s *Store) lookup(info *kindInfo, namespace, name string) api.Object {
 	if !info.namespaced {
 		namespace = ""
 	}
 	sp := s.kinds[info.index].spaces.Read()[namespace]
-	return sp.Read()[name]
+	return sp.Read()[name].obj
 }
 
 // collect returns the objects in a namespace ("" for all) that the selector
@@ -182,7 +191,7 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 		objects := sp.Read()
 		out := make([]api.Object, 0, len(objects))
 		for _, name := range cow.SortedKeys(sp) {
-			obj := objects[name]
+			obj := objects[name].obj
 			if sel == nil || sel.Matches(obj.Meta().Labels) {
 				out = append(out, obj)
 			}
@@ -195,7 +204,7 @@ func (s *Store) collect(info *kindInfo, namespace string, sel *labels.Selector) 
 		sp := spaces[ns]
 		objects := sp.Read()
 		for _, name := range cow.SortedKeys(sp) {
-			obj := objects[name]
+			obj := objects[name].obj
 			if sel == nil || sel.Matches(obj.Meta().Labels) {
 				out = append(out, obj)
 			}
@@ -236,7 +245,7 @@ func (s *Store) nextRV() (uint64, string) {
 // written in the current epoch: the kind's namespace map and the namespace's
 // own map are copied first if a snapshot may share them. With create, a
 // missing namespace is made; without, it is nil.
-func (s *Store) writableSpace(ks *kindState, namespace string, create bool) map[string]api.Object {
+func (s *Store) writableSpace(ks *kindState, namespace string, create bool) map[string]storedObject {
 	spaces := ks.spaces.Write(s.epoch)
 	if _, ok := spaces[namespace]; !ok && !create {
 		return nil
@@ -255,11 +264,17 @@ func (s *Store) store(info *kindInfo, obj api.Object, typ EventType, rv uint64) 
 	ks := &s.kinds[info.index]
 	m := obj.Meta()
 	objects := s.writableSpace(ks, m.Namespace, true)
+	var key string
 	if typ == Added {
 		ks.count++
+		key = api.Key(m.Namespace, m.Name)
+	} else if key = objects[m.Name].key; key == "" {
+		// Not stored before: a caller's mistake, which CheckInvariants
+		// would report; the version still gets its key.
+		key = api.Key(m.Namespace, m.Name)
 	}
-	objects[m.Name] = obj
-	s.record(info, WatchEvent{Type: typ, Object: obj, ResourceVersion: rv, Key: api.Key(m.Namespace, m.Name)})
+	objects[m.Name] = storedObject{obj: obj, key: key}
+	s.record(info, WatchEvent{Type: typ, Object: obj, ResourceVersion: rv, Key: key})
 }
 
 // drop removes an object at resourceVersion rv and records the DELETED event,
@@ -269,12 +284,13 @@ func (s *Store) drop(info *kindInfo, last api.Object, rv uint64, rvs string) {
 	ks := &s.kinds[info.index]
 	m := last.Meta()
 	objects := s.writableSpace(ks, m.Namespace, false)
+	key := objects[m.Name].key
 	delete(objects, m.Name)
 	if len(objects) == 0 {
 		delete(ks.spaces.Write(s.epoch), m.Namespace)
 	}
 	ks.count--
-	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv, Key: api.Key(m.Namespace, m.Name)})
+	s.record(info, WatchEvent{Type: Deleted, Object: withResourceVersion(last, rvs), ResourceVersion: rv, Key: key})
 }
 
 // record appends a watch event to the kind's history and forgets the oldest
