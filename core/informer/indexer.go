@@ -69,6 +69,14 @@ type Indexer struct {
 	// keyBuf is where GetNamed joins a key to look it up; like scratch, it
 	// holds nothing between calls.
 	keyBuf []byte
+
+	// lastNew is the index values a new key was last given (indexNew): a
+	// new key whose values are equal is given the same lists. Kept values
+	// are never changed in place (an update that changes them makes new
+	// lists), so keys may share them, as the pods of one owner, created
+	// one after another, all can: every new pod's list of its owner's uid
+	// was an allocation. It is a memo of values, not state.
+	lastNew [][]string
 }
 
 // index is one named index.
@@ -148,27 +156,51 @@ func (ix *Indexer) reindex() {
 // and returns the values to keep in its slot. The namespace index, always
 // there, keeps none: with no other index there is nothing to keep.
 func (ix *Indexer) indexNew(seq uint64, obj api.Object) [][]string {
-	var vals [][]string
-	if len(ix.indices) > 1 {
-		vals = make([][]string, len(ix.indices))
+	if len(ix.lastNew) != len(ix.indices) {
+		ix.lastNew = make([][]string, len(ix.indices))
 	}
+	vals := ix.lastNew
 	for i := range ix.indices {
 		v := ix.valuesFor(i, obj)
-		if vals != nil {
+		if !sameList(v, ix.lastNew[i]) {
+			if sameList(vals, ix.lastNew) {
+				vals = slices.Clone(ix.lastNew)
+			}
 			vals[i] = v
 		}
 		ix.indexSlot(i, seq, obj, v)
 	}
+	ix.lastNew = vals
+	if len(vals) < 2 {
+		// A cache of one index keeps no values: it is the namespace index.
+		return nil
+	}
 	return vals
+}
+
+// sameList reports whether a and b are one list: the same elements, not
+// equal ones.
+func sameList[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // valuesFor returns the values index i puts obj under, to keep in its
 // slot: nil for the namespace index, whose value is read from the object.
+// Values equal to those a new key was last given are those same values
+// (see Indexer.lastNew).
 func (ix *Indexer) valuesFor(i int, obj api.Object) []string {
 	if ix.indices[i].byKey {
 		return nil
 	}
-	return ix.indices[i].fn(obj, nil)
+	v := ix.indices[i].fn(obj, ix.scratch[:0])
+	ix.scratch = v[:0]
+	switch last := ix.lastNew[i]; {
+	case len(v) == 0:
+		return nil
+	case slices.Equal(v, last):
+		return last
+	}
+	return slices.Clone(v)
 }
 
 // indexSlot adds seq, holding obj, to index i under vals, its kept values.

@@ -359,3 +359,30 @@ func TestGetNamedFindsTheCachesOwnKey(t *testing.T) {
 	}
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _, _ = ix.GetNamed("default", "web-1") }))
 }
+
+// TestNewKeysShareEqualIndexValues: keys added one after another with equal
+// index values keep the same lists of them (Indexer.lastNew), and an update
+// that moves one key to other values leaves the others where they were.
+func TestNewKeysShareEqualIndexValues(t *testing.T) {
+	ix := NewIndexer()
+	require.NoError(t, ix.AddIndexer("controllerUID", controllerUID))
+	ix.Add(owned("a", "u1"))
+	ix.Add(owned("b", "u1"))
+	ix.Add(pod("orphan", 1))
+	ix.Add(owned("c", "u1"))
+	checkIndexer(t, ix)
+	slotOf := func(key string) *slot { return ix.table.read(ix.seqs.Read()[key]) }
+	a, b, c := slotOf("default/a"), slotOf("default/b"), slotOf("default/c")
+	assert.True(t, sameList(a.vals, b.vals), "b, added right after a with its values, shares a's lists")
+	assert.False(t, sameList(b.vals, c.vals), "c, added after an orphan, has lists of its own")
+	assert.Equal(t, b.vals, c.vals)
+
+	ix.Update(owned("a", "u2"))
+	checkIndexer(t, ix)
+	got, err := ix.IndexKeys("controllerUID", "u1")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"default/b", "default/c"}, got, "moving a leaves b, which shared its values, under u1")
+	at, ok := ix.find("controllerUID")
+	require.True(t, ok)
+	assert.Equal(t, []string{"u1"}, slotValues(slotOf("default/b"), at))
+}
