@@ -256,6 +256,10 @@ func (p *kpod) Copy() *kpod {
 // condState is one of the conditions a kubelet reports of a pod: its
 // status, and since when.
 type condState struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// sec and nsec are a stamp's (see stamp): when status last changed,
 	// unset while the kubelet does not report the condition at all. They
 	// are laid out here rather than as a stamp so that status takes the
@@ -324,6 +328,10 @@ func (c condStatus) text() string {
 // (the kernel's epoch, and the API's times, which the store keeps in UTC),
 // and time() answers in UTC, so a time goes in and comes out the same.
 type stamp struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	sec  int64
 	nsec int32
 }
@@ -379,6 +387,10 @@ type timerData struct {
 
 // actionData is a pod action (crash, evict, set ready) on its way.
 type actionData struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	key, uid string
 	ready    bool
 }

@@ -91,6 +91,10 @@ type Scheduler struct {
 }
 
 type schedNode struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	name          string
 	unschedulable bool
 }
@@ -106,6 +110,10 @@ const (
 )
 
 type queueEntry struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	key string
 	gen uint64
 }
@@ -148,6 +156,10 @@ func (p *spod) Copy() *spod {
 }
 
 type retry struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	key string
 	gen uint64
 }

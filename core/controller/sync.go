@@ -758,16 +758,14 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 
 // statusWords is a status as the sentence of its write says it:
 // "replicas=3 ready=2 available=2", and its ReplicaFailure condition if it
-// has one. It is joined in one buffer, as the decision is.
+// has one.
 func statusWords(s api.ReplicaSetStatus) string {
-	var buf [decisionRoom]byte
-	b := strconv.AppendInt(append(buf[:0], "replicas="...), int64(s.Replicas), 10)
-	b = strconv.AppendInt(append(b, " ready="...), int64(s.ReadyReplicas), 10)
-	b = strconv.AppendInt(append(b, " available="...), int64(s.AvailableReplicas), 10)
+	out := "replicas=" + strconv.Itoa(int(s.Replicas)) + " ready=" + strconv.Itoa(int(s.ReadyReplicas)) +
+		" available=" + strconv.Itoa(int(s.AvailableReplicas))
 	if c := GetCondition(s, api.ReplicaFailure); c != nil {
-		b = append(append(append(append(append(b, " ReplicaFailure="...), c.Status...), " ("...), c.Reason...), ')')
+		out += " ReplicaFailure=" + c.Status + " (" + c.Reason + ")"
 	}
-	return string(b)
+	return out
 }
 
 func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Report {

@@ -13,6 +13,10 @@ import "time"
 // same nanosecond: tokens accrue as elapsed.Seconds() × qps, capped at burst.
 // A value is immutable; tryAccept returns the bucket after the attempt.
 type tokenBucket struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// tokens is what the bucket held at last.
 	tokens float64
 	// last is when tokens was last brought up to date, on the kernel clock.
@@ -57,6 +61,10 @@ func durationFromTokens(tokens, qps float64) time.Duration {
 // been used (an unused bucket is full, as a new rate.Limiter whose last update
 // is the zero time is).
 type spamRecord struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	bucket  tokenBucket
 	started bool
 }

@@ -41,6 +41,10 @@ const CombinedPrefix = "(combined from similar events): "
 // CorrelatorOptions tune the correlator. The zero value means upstream's
 // defaults.
 type CorrelatorOptions struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// CacheSize is the capacity of each cache (default 4096).
 	CacheSize int
 	// MaxEvents is the number of similar events at which they are combined
@@ -520,11 +524,7 @@ func (n *Namer) draw(now time.Duration) int64 {
 // strings for every event.
 func eventName(object string, nanos int64) string {
 	var buf [64]byte
-	b := buf[:0]
-	if len(object)+1+16 > len(buf) {
-		b = make([]byte, 0, len(object)+1+16)
-	}
-	return string(strconv.AppendInt(append(append(b, object...), '.'), nanos, 16))
+	return string(strconv.AppendInt(append(append(buf[:0], object...), '.'), nanos, 16))
 }
 
 type correlatorSnapshot struct {
