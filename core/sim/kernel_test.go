@@ -591,8 +591,8 @@ func BenchmarkKernelStep(b *testing.B) {
 // StepInto writes the result field by field (the report whole), so the
 // result starts with a stale value in every field, the report's too: a
 // field added to StepResult and not written keeps it, and the first step
-// shows the difference. The check that every
-// field starts stale makes whoever adds a field give it one here.
+// shows the difference. The check that every field starts stale makes
+// whoever adds a field give it one here.
 func TestStepIntoOverwritesAReusedResult(t *testing.T) {
 	a, b := newWorld(7, 3), newWorld(7, 3)
 	reused := StepResult{N: 99, At: 99, Event: Event{At: 99, To: "stale", Kind: "stale"}, Report: Report{Actor: "stale", Models: "stale",
