@@ -71,7 +71,11 @@ func truncTimePtr(p *api.Time) *api.Time {
 	if t == *p {
 		return p
 	}
-	return &t
+	// The copy is made here, not by taking t's address: a variable whose
+	// address is returned lives on the heap from its declaration, so every
+	// call allocated, the nearly every one that returns p too.
+	truncated := t
+	return &truncated
 }
 
 // truncIn truncates the time at t in place, writing only when that changes

@@ -56,8 +56,11 @@ func NewReplicaSetCondition(condType, status, reason, message string, now time.T
 // type, or nil. It models upstream's GetCondition; the copy means writing
 // through the result cannot change the status.
 func GetCondition(status api.ReplicaSetStatus, condType string) *api.ReplicaSetCondition {
-	for _, c := range status.Conditions {
-		if c.Type == condType {
+	// Indexed, not ranged over by value: the address of a range variable
+	// that is returned puts every iteration's copy on the heap.
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == condType {
+			c := status.Conditions[i]
 			return &c
 		}
 	}

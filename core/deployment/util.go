@@ -79,8 +79,11 @@ func NewDeploymentCondition(condType, status, reason, message string, now time.T
 // GetDeploymentCondition returns a copy of the status's condition of that
 // type, or nil.
 func GetDeploymentCondition(status api.DeploymentStatus, condType string) *api.DeploymentCondition {
-	for _, c := range status.Conditions {
-		if c.Type == condType {
+	// Indexed, not ranged over by value: the address of a range variable
+	// that is returned puts every iteration's copy on the heap.
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == condType {
+			c := status.Conditions[i]
 			return &c
 		}
 	}
