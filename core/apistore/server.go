@@ -61,40 +61,14 @@ type Server struct {
 	grace map[string]uint64
 
 	// requests, replies and deliveries hold the payloads Send, serve and
-	// fanOut put on the agenda (see slab). They are not state: they hold
-	// only what was already handed to the agenda.
-	requests   slab[inFlight]
-	replies    slab[Reply]
-	deliveries slab[WatchDelivery]
+	// fanOut put on the agenda (see sim.Slab). They are not state: they
+	// hold only what was already handed to the agenda.
+	requests   sim.Slab[inFlight]
+	replies    sim.Slab[Reply]
+	deliveries sim.Slab[WatchDelivery]
 
 	// refs holds the Touched lists of its reports (see sim.RefArena).
 	refs sim.RefArena
-}
-
-// slab hands out pointers to values written once and only read after: the
-// payloads the server puts on the agenda. Every request, every reply and
-// every watch delivery was an allocation of its own; a slab writes them
-// into chunks, one allocation for many. A slot is never written again once
-// handed out, so the agenda, its snapshots and the receiver share it
-// read-only; a full chunk is left to whoever still holds its slots, and a
-// new one is begun.
-// After a restore, writing goes on after the last slot ever written, so no
-// payload an agenda (or a snapshot of one) holds is overwritten.
-//
-// Chunks are small (slabChunk slots) because a snapshot that holds one
-// payload keeps its whole chunk alive.
-type slab[T any] struct{ chunk []T }
-
-// slabChunk is how many slots one chunk of a slab has.
-const slabChunk = 32
-
-// put writes v into a free slot and returns a pointer to it.
-func (s *slab[T]) put(v T) *T {
-	if len(s.chunk) == cap(s.chunk) {
-		s.chunk = make([]T, 0, slabChunk)
-	}
-	s.chunk = append(s.chunk, v)
-	return &s.chunk[len(s.chunk)-1]
 }
 
 // ServerConfig holds the simulated latencies. The zero value means the
@@ -161,7 +135,7 @@ const (
 // returned, and the server's response.
 //
 // Request points at the server's own record of the request in flight, which
-// is never written again once sent (see slab): a reply is made for every
+// is never written again once sent (see sim.Slab): a reply is made for every
 // request, and holding a copy of the request, 240 bytes, made a reply 352
 // bytes where it is now 120. Nobody may write through it.
 type Reply struct {
@@ -371,7 +345,7 @@ func (s *Server) SetConfig(cfg ServerConfig) { s.cfg = cfg.withDefaults() }
 func (s *Server) Send(sch sim.Scheduler, from string, req Request) uint64 {
 	id := s.nextID
 	s.nextID++
-	sch.After(s.cfg.Latency, s.name, EventRequest, s.requests.put(inFlight{id: id, from: from, req: req}))
+	sch.After(s.cfg.Latency, s.name, EventRequest, s.requests.Put(inFlight{id: id, from: from, req: req}))
 	return id
 }
 
@@ -471,7 +445,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	}
 	// The response is scheduled before the watch events, so that with equal
 	// latencies the client hears its answer first.
-	ctx.After(s.cfg.Latency, in.from, EventResponse, s.replies.put(Reply{ID: in.id, Request: &in.req, Response: resp}))
+	ctx.After(s.cfg.Latency, in.from, EventResponse, s.replies.Put(Reply{ID: in.id, Request: &in.req, Response: resp}))
 	if resp.Err == nil {
 		s.fanOut(ctx, req.Kind)
 		s.trackGrace(ctx, req, &resp)
@@ -512,7 +486,7 @@ func (s *Server) fanOut(ctx *sim.Context, kind api.Kind) {
 		}
 		for i := range events {
 			e := &events[i]
-			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, s.deliveries.put(WatchDelivery{WatchID: w.id, Event: e}))
+			ctx.After(s.cfg.WatchLatency, w.subscriber, EventWatch, s.deliveries.Put(WatchDelivery{WatchID: w.id, Event: e}))
 			w.cursor = e.ResourceVersion
 		}
 	}

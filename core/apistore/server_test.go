@@ -428,19 +428,6 @@ func TestWhenWrittenRunsInTheStepOfAWrite(t *testing.T) {
 	assert.Len(t, at, 1, "neither a read nor a write that changed nothing runs it")
 }
 
-// The agenda and its snapshots hold pointers to the slots a slab hands out, so
-// a slot must keep its value while later values fill that chunk and the next.
-func TestSlabNeverRewritesASlotItHandedOut(t *testing.T) {
-	var s slab[WatchDelivery]
-	var held []*WatchDelivery
-	for i := range 3*slabChunk + 1 {
-		held = append(held, s.put(WatchDelivery{WatchID: uint64(i)}))
-	}
-	for i, d := range held {
-		assert.Equal(t, uint64(i), d.WatchID)
-	}
-}
-
 // TestARequestStepSaysWhatHappenedWithoutWritingIt: a request's step says
 // who asked what and how it went, and saying it allocates nothing, since
 // every request is a step and almost none is read.

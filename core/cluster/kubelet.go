@@ -52,6 +52,9 @@ type Kubelets struct {
 
 	// refs holds the Touched lists of its reports (see sim.RefArena).
 	refs sim.RefArena
+	// timers holds the payloads of the timers it sets (see sim.Slab), each
+	// of which was an allocation of its own: a pod's start is one.
+	timers sim.Slab[timerData]
 
 	// startDelay and stopDelay are the current kubelet-start and kubelet-stop.
 	// startText is startDelay in words, which every admission says: made
@@ -507,7 +510,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		}
 		return k.podEvent(ctx, *d.Event)
 	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
-		return k.timer(ctx, ev.Kind, ev.Data.(timerData))
+		return k.timer(ctx, ev.Kind, *ev.Data.(*timerData))
 	case eventCrash, eventEvict, eventSetReady:
 		return k.action(ctx, ev.Kind, ev.Data.(actionData))
 	}
@@ -870,7 +873,7 @@ func (k *Kubelets) cancelTimer(ctx *sim.Context, p *kpod) {
 
 func (k *Kubelets) setTimer(ctx *sim.Context, p *kpod, d time.Duration, kind string) {
 	k.cancelTimer(ctx, p)
-	p.timerSeq = ctx.After(d, k.name, kind, timerData{key: p.key, uid: p.uid()})
+	p.timerSeq = ctx.After(d, k.name, kind, k.timers.Put(timerData{key: p.key, uid: p.uid()}))
 	p.hasTimer = true
 	p.at = ctx.Now() + d
 }
@@ -1221,7 +1224,7 @@ func (k *Kubelets) statusAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 	if p.statusID == rep.ID {
 		p = cow.MutRead(&k.pods, k.epoch, p.key, p)
 		p.statusID = 0
-		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, timerData{key: p.key, uid: p.uid()})
+		ctx.After(statusRetryPeriod, k.name, eventStatusRetry, k.timers.Put(timerData{key: p.key, uid: p.uid()}))
 		out.Summary = sim.Say(formStatusRetry, req.Name, err.Error()).With(int64(statusRetryPeriod))
 		return out
 	}
@@ -1266,7 +1269,7 @@ func (k *Kubelets) deleteAnswered(ctx *sim.Context, rep *apistore.Reply) sim.Rep
 // Describe says what a pending kubelet event will do, for the agenda view.
 func (k *Kubelets) Describe(ev sim.Event) string {
 	switch d := ev.Data.(type) {
-	case timerData:
+	case *timerData:
 		p := k.pods.Read()[d.key]
 		node := ""
 		if p != nil {
