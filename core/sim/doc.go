@@ -31,7 +31,11 @@
 // each was a run's most frequent allocation. The lists are the step's: a
 // component that is a StepStarter reuses its arenas when a step it handles
 // starts, so whoever keeps a step past the next one keeps it as
-// StepResult.Kept gives it (the StepLog copies the lists itself).
+// StepResult.Kept gives it (the StepLog copies the lists itself). An event's
+// Data lives longer, on the agenda and in its snapshots: a component that
+// schedules many events writes their payloads into a Slab, whose slots are
+// never written again once handed out, rather than putting each in the
+// event's interface, an allocation of its own.
 //
 // # Driving a kernel
 //
