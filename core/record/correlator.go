@@ -424,6 +424,12 @@ func spamKey(e *api.Event) string {
 // eventKeysMax objects, so that objects long gone do not pile up.
 type eventKeys struct {
 	byUID map[string]*objectKeys
+
+	// lastPrefix and lastMessage are what the event key event joined last
+	// was joined from, and lastKey the key. An event's key is asked for when
+	// it is correlated and again when the Event it became is stored: the
+	// same prefix and message, joined twice for every event written.
+	lastPrefix, lastMessage, lastKey string
 }
 
 // eventKeysMax is how many objects eventKeys remembers before it starts
@@ -489,8 +495,15 @@ func (c *eventKeys) spam(ev *api.Event) string { return c.of(ev).spamKey }
 // aggregate returns the first of aggregateKeys(ev).
 func (c *eventKeys) aggregate(ev *api.Event) string { return c.reasoned(ev).aggregated }
 
-// event returns eventKey(ev): the remembered prefix and the message.
-func (c *eventKeys) event(ev *api.Event) string { return c.reasoned(ev).prefix + ev.Message }
+// event returns eventKey(ev): the remembered prefix and the message, or
+// the key last joined from the same two.
+func (c *eventKeys) event(ev *api.Event) string {
+	prefix := c.reasoned(ev).prefix
+	if prefix != c.lastPrefix || ev.Message != c.lastMessage || c.lastKey == "" {
+		c.lastPrefix, c.lastMessage, c.lastKey = prefix, ev.Message, prefix+ev.Message
+	}
+	return c.lastKey
+}
 
 // Namer draws Event names as upstream does, "<object name>.<unix nanoseconds
 // in hex>", from the kernel clock. Upstream relies on the wall clock never
