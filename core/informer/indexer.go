@@ -162,8 +162,8 @@ func (ix *Indexer) indexNew(seq uint64, obj api.Object) [][]string {
 	vals := ix.lastNew
 	for i := range ix.indices {
 		v := ix.valuesFor(i, obj)
-		if !sameList(v, ix.lastNew[i]) {
-			if sameList(vals, ix.lastNew) {
+		if last := ix.lastNew[i]; len(v)+len(last) > 0 && !api.SameList(v, last) {
+			if api.SameList(vals, ix.lastNew) {
 				vals = slices.Clone(ix.lastNew)
 			}
 			vals[i] = v
@@ -176,12 +176,6 @@ func (ix *Indexer) indexNew(seq uint64, obj api.Object) [][]string {
 		return nil
 	}
 	return vals
-}
-
-// sameList reports whether a and b are one list: the same elements, not
-// equal ones.
-func sameList[T any](a, b []T) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // valuesFor returns the values index i puts obj under, to keep in its

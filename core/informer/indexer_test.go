@@ -373,8 +373,8 @@ func TestNewKeysShareEqualIndexValues(t *testing.T) {
 	checkIndexer(t, ix)
 	slotOf := func(key string) *slot { return ix.table.read(ix.seqs.Read()[key]) }
 	a, b, c := slotOf("default/a"), slotOf("default/b"), slotOf("default/c")
-	assert.True(t, sameList(a.vals, b.vals), "b, added right after a with its values, shares a's lists")
-	assert.False(t, sameList(b.vals, c.vals), "c, added after an orphan, has lists of its own")
+	assert.True(t, api.SameList(a.vals, b.vals), "b, added right after a with its values, shares a's lists")
+	assert.False(t, api.SameList(b.vals, c.vals), "c, added after an orphan, has lists of its own")
 	assert.Equal(t, b.vals, c.vals)
 
 	ix.Update(owned("a", "u2"))
