@@ -42,10 +42,10 @@ func (r *Recorder) Restore(v any) {
 	r.names = s.names
 	r.queue = slices.Clone(s.queue)
 	r.scheduled = s.scheduled
-	r.write = nil
+	r.write, r.writing = nil, write{}
 	if s.write != nil {
-		w := *s.write
-		r.write = &w
+		r.writing = *s.write
+		r.write = &r.writing
 	}
 	r.recent, r.recentNext = slices.Clone(s.recent), s.recentNext
 	r.stats = s.stats
