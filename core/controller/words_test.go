@@ -2,6 +2,7 @@ package controller
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 
@@ -23,4 +24,23 @@ func TestDecisionWords(t *testing.T) {
 	assert.Equal(t, "replicas=3 ready=2 available=1", statusWords(status))
 	status.Conditions = []api.ReplicaSetCondition{{Type: api.ReplicaFailure, Status: "True", Reason: "FailedCreate"}}
 	assert.Equal(t, "replicas=3 ready=2 available=1 ReplicaFailure=True (FailedCreate)", statusWords(status))
+}
+
+// TestDecisionTextKeepsTheLastString: a decision that reads as the last one
+// is that very string, not a new copy; one that reads otherwise is its own
+// text, and is remembered in turn. A buffer changed after the call changes
+// no string handed out.
+func TestDecisionTextKeepsTheLastString(t *testing.T) {
+	var m Manager
+	buf := []byte("10 pods owned, want 10: nothing to create or delete")
+	first := m.decisionText(buf)
+	assert.Equal(t, string(buf), first)
+	again := m.decisionText([]byte("10 pods owned, want 10: nothing to create or delete"))
+	assert.Same(t, unsafe.StringData(first), unsafe.StringData(again), "the same words are the same string")
+
+	copy(buf, "9")
+	assert.Equal(t, "10 pods owned, want 10: nothing to create or delete", first, "the string is its own copy of the buffer")
+	other := m.decisionText(buf)
+	assert.Equal(t, "90 pods owned, want 10: nothing to create or delete", other)
+	assert.Same(t, unsafe.StringData(other), unsafe.StringData(m.decisionText(buf)))
 }
