@@ -8,7 +8,7 @@ import (
 // path (registry Store.Create and rest.BeforeCreate): copy, default, reset what
 // the client may not set, generate the name, admission (here: the fault rules),
 // validate, and only then check that the name is free and write.
-func (s *Store) serveCreate(info *kindInfo, req Request) Response {
+func (s *Store) serveCreate(info *kindInfo, req *Request) Response {
 	if req.Object == nil {
 		return Response{Err: newBadRequest("the request has no object")}
 	}

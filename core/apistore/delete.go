@@ -83,7 +83,7 @@ func GracePeriod(seconds int64) *DeleteOptions {
 // MODIFIED event) and then removed (DELETED): watchers see both, and the
 // controllers count the first as the pod's deletion. Kinds without graceful
 // deletion are removed in one step (DELETED only).
-func (s *Store) serveDelete(info *kindInfo, req Request) Response {
+func (s *Store) serveDelete(info *kindInfo, req *Request) Response {
 	opts := req.Delete()
 	if resp, failed := s.fire(info, req, req.Name, req.Name); failed {
 		return resp

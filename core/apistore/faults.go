@@ -206,7 +206,7 @@ func (f *Faults) clone() Faults {
 }
 
 // faultError builds the error a fired rule answers with.
-func (s *Store) faultError(rule FaultRule, info *kindInfo, req Request, name, shownName string) *StatusError {
+func (s *Store) faultError(rule FaultRule, info *kindInfo, req *Request, name, shownName string) *StatusError {
 	switch rule.Error {
 	case FaultQuota:
 		quota := rule.Quota
@@ -249,7 +249,7 @@ func (s *Store) faultError(rule FaultRule, info *kindInfo, req Request, name, sh
 }
 
 // namespaceOf returns the namespace a request is about.
-func namespaceOf(info *kindInfo, req Request) string {
+func namespaceOf(info *kindInfo, req *Request) string {
 	if !info.namespaced {
 		return ""
 	}

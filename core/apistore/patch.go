@@ -56,7 +56,7 @@ type MetaPatch struct {
 // servePatch applies a MetaPatch. The patched object then goes through the same
 // path as an update (see applyUpdate): preconditions, strategy, validation, the
 // end of a deletion when the last finalizer goes, and no-op detection.
-func (s *Store) servePatch(info *kindInfo, req Request) Response {
+func (s *Store) servePatch(info *kindInfo, req *Request) Response {
 	if req.Patch == nil {
 		return Response{Err: newBadRequest("the request has no patch")}
 	}

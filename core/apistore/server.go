@@ -433,7 +433,7 @@ func (s *Server) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 // by value copied them again into every one.
 func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	req := &in.req
-	resp := s.store.Serve(*req)
+	resp := s.store.serve(req)
 	key := requestKey(req, &resp)
 	s.appendLog(logEntry{id: in.id, at: ctx.Now(), key: key, shape: s.shapeOf(requestShape{
 		from: in.from, verb: req.Verb, resource: req.Resource(), outcome: resp.Outcome(), fault: resp.Fault,

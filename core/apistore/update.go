@@ -8,7 +8,7 @@ import (
 
 // serveUpdate replaces an object through the main resource or, with status,
 // through the status subresource.
-func (s *Store) serveUpdate(info *kindInfo, req Request, status bool) Response {
+func (s *Store) serveUpdate(info *kindInfo, req *Request, status bool) Response {
 	if req.Object == nil {
 		return Response{Err: newBadRequest("the request has no object")}
 	}
@@ -134,7 +134,7 @@ func parseRV(rv string) uint64 {
 // serveBind binds a pod to a node (create on pods/binding), as the scheduler
 // does. Upstream's binding storage updates the pod directly, without the pod
 // update strategy, and refuses to bind a pod twice or a pod being deleted.
-func (s *Store) serveBind(info *kindInfo, req Request) Response {
+func (s *Store) serveBind(info *kindInfo, req *Request) Response {
 	if resp, failed := s.fire(info, req, req.Name, req.Name); failed {
 		return resp
 	}
