@@ -508,7 +508,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
 				Summary: sim.Say(formDiscarded, string(d.Event.Type), refOf(d.Event.Object).Kind, refOf(d.Event.Object).Name)}
 		}
-		return k.podEvent(ctx, *d.Event)
+		return k.podEvent(ctx, d.Event)
 	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
 		return k.timer(ctx, ev.Kind, *ev.Data.(*timerData))
 	case eventCrash, eventEvict, eventSetReady:
@@ -778,7 +778,7 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: summary}
 }
 
-func (k *Kubelets) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
+func (k *Kubelets) podEvent(ctx *sim.Context, ev *apistore.WatchEvent) sim.Report {
 	pod := ev.Object.(*api.Pod)
 	key := ev.ObjectKey()
 	ref := podRef(pod)

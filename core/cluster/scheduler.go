@@ -204,7 +204,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		case s.nodesR.accept(d):
 			return s.nodeEvent(ctx, *d.Event)
 		case s.podsR.accept(d):
-			return s.podEvent(ctx, *d.Event)
+			return s.podEvent(ctx, d.Event)
 		}
 		ref := refOf(d.Event.Object)
 		return s.report("Reflector.watch", sim.Say(formDiscarded, string(d.Event.Type), ref.Kind, ref.Name))
@@ -428,7 +428,7 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 	return s.report(models, summary, ref)
 }
 
-func (s *Scheduler) podEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
+func (s *Scheduler) podEvent(ctx *sim.Context, ev *apistore.WatchEvent) sim.Report {
 	pod := ev.Object.(*api.Pod)
 	ref := podRef(pod)
 	key := ev.ObjectKey()
