@@ -114,17 +114,14 @@ type Correlator struct {
 	// keys are the keys of the objects lately seen, kept to be used again.
 	keys eventKeys
 
-	// logs holds the logger's records. A cache's records are never changed
-	// once added (see lru), so they can be written into a slab (see
-	// sim.Slab) rather than allocated one by one. The logger's are: every
-	// event correlated adds two of them, and the two caches' others one
-	// each, which together were a sixteenth of the allocations of 100
-	// ReplicaSets of 10 pods converging. A slab for the other two would
-	// take away the rest, but each slab type is compiled again into
-	// main.wasm (about 1 KB of its gzip size each), which has little room
-	// left. Like the API server's, the slab is not state and no snapshot
-	// holds it.
-	logs sim.Slab[eventLog]
+	// The caches' records are never changed once added (see lru), so they
+	// are written into slabs (see sim.Slab) rather than allocated one by
+	// one: every event correlated adds four, which were a sixteenth of the
+	// allocations of 100 ReplicaSets of 10 pods converging. Like the
+	// API server's, the slabs are not state and no snapshot holds them.
+	aggregates sim.Slab[aggregateRecord]
+	logs       sim.Slab[eventLog]
+	spams      sim.Slab[spamRecord]
 }
 
 // aggregateRecord is a group of similar events. localKeys (the messages) is
@@ -303,14 +300,14 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) a
 		keys = append(slices.Clip(keys), localKey)
 	}
 	if len(keys) < c.opts.MaxEvents {
-		c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys, last: now})
+		c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: keys, last: now}))
 		return aggregation{key: c.keys.event(ev), similar: len(keys)}
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
 	// model drops the one just added, so the group keeps the first messages
 	// it saw, and every new message keeps being combined.
-	c.aggregator.Add(aggKey, &aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now})
+	c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now}))
 	// Upstream names the combined event when it makes it, and the logger
 	// then replaces the name if it has seen the group. The name is drawn
 	// here, so that the names drawn after it are upstream's, but it is only
@@ -375,7 +372,7 @@ func (c *Correlator) filter(ev *api.Event, now time.Duration) (bool, time.Durati
 		rec = &spamRecord{}
 	}
 	bucket, ok, wait := rec.bucket.tryAccept(now, c.opts.QPS, c.opts.Burst, rec.started)
-	c.spam.Add(key, &spamRecord{bucket: bucket, started: rec.started || ok})
+	c.spam.Add(key, c.spams.Put(spamRecord{bucket: bucket, started: rec.started || ok}))
 	return ok, wait
 }
 
