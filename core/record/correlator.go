@@ -206,10 +206,15 @@ type Result struct {
 // of 10,000 pods writes 25 of its 10,000 SuccessfulCreates), and building
 // each one's combined Event and its copy, only to throw them away, was most
 // of what the recorder allocated.
+//
+// The keys of ev's object are looked up once, here, and handed to the three
+// parts: each looked them up by the object's UID on its own, four lookups
+// for every event correlated.
 func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) Result {
-	agg := c.aggregate(ev, now, names)
+	keys := c.keys.reasoned(ev)
+	agg := c.aggregate(ev, keys, now, names)
 	occ := c.observe(agg.key, agg.first(ev, now))
-	if ok, wait := c.filter(ev, now); !ok {
+	if ok, wait := c.filter(keys.spamKey, now); !ok {
 		return Result{Skip: true, Wait: wait, Combined: agg.combined, Similar: agg.similar}
 	}
 	out := ev
@@ -285,8 +290,9 @@ func (a *aggregation) event(ev *api.Event, now time.Duration) *api.Event {
 
 // aggregate is EventAggregator.EventAggregate, deciding but not building:
 // see aggregation.
-func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) aggregation {
-	aggKey, localKey := c.keys.aggregate(ev), ev.Message
+// keys are the keys of ev's object, reasoned for ev (eventKeys.reasoned).
+func (c *Correlator) aggregate(ev *api.Event, keys *objectKeys, now time.Duration, names *Namer) aggregation {
+	aggKey, localKey := keys.aggregated, ev.Message
 
 	rec, found := c.aggregator.Peek(aggKey)
 	// A group whose last event is older than the interval starts again. (A
@@ -295,24 +301,24 @@ func (c *Correlator) aggregate(ev *api.Event, now time.Duration, names *Namer) a
 	if !found || now-rec.last > c.opts.MaxInterval {
 		rec = &aggregateRecord{}
 	}
-	keys := rec.localKeys
-	if !slices.Contains(keys, localKey) {
-		keys = append(slices.Clip(keys), localKey)
+	messages := rec.localKeys
+	if !slices.Contains(messages, localKey) {
+		messages = append(slices.Clip(messages), localKey)
 	}
-	if len(keys) < c.opts.MaxEvents {
-		c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: keys, last: now}))
-		return aggregation{key: c.keys.event(ev), similar: len(keys)}
+	if len(messages) < c.opts.MaxEvents {
+		c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: messages, last: now}))
+		return aggregation{key: c.keys.join(keys.prefix, localKey), similar: len(messages)}
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
 	// model drops the one just added, so the group keeps the first messages
 	// it saw, and every new message keeps being combined.
-	c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: keys[: len(keys)-1 : len(keys)-1], last: now}))
+	c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: messages[: len(messages)-1 : len(messages)-1], last: now}))
 	// Upstream names the combined event when it makes it, and the logger
 	// then replaces the name if it has seen the group. The name is drawn
 	// here, so that the names drawn after it are upstream's, but it is only
 	// written out if the logger keeps it.
-	return aggregation{key: aggKey, combined: true, nanos: names.draw(now), similar: len(keys)}
+	return aggregation{key: aggKey, combined: true, nanos: names.draw(now), similar: len(messages)}
 }
 
 // firstOccurrence is how an event the logger has not seen is written. A
@@ -364,9 +370,9 @@ func (c *Correlator) observe(key string, fresh firstOccurrence) occurrence {
 }
 
 // filter is EventSourceObjectSpamFilter.Filter: it takes a token from the
-// bucket of ev's source and object and reports whether there was one.
-func (c *Correlator) filter(ev *api.Event, now time.Duration) (bool, time.Duration) {
-	key := c.keys.spam(ev)
+// bucket under key, an event's spam key (its source and object), and
+// reports whether there was one.
+func (c *Correlator) filter(key string, now time.Duration) (bool, time.Duration) {
 	rec, found := c.spam.Peek(key)
 	if !found {
 		rec = &spamRecord{}
@@ -434,6 +440,11 @@ func spamKey(e *api.Event) string {
 type eventKeys struct {
 	byUID map[string]*objectKeys
 
+	// last is the object keys of returned last. The events correlated one
+	// after another are often about one object, and the Event stored after
+	// a write is always about the object last correlated.
+	last *objectKeys
+
 	// lastPrefix and lastMessage are what the event key event joined last
 	// was joined from, and lastKey the key. An event's key is asked for when
 	// it is correlated and again when the Event it became is stored: the
@@ -466,15 +477,18 @@ type objectKeys struct {
 // of returns the keys of ev's object, joining its spam key if they are not
 // remembered.
 func (c *eventKeys) of(ev *api.Event) *objectKeys {
-	k := c.byUID[ev.InvolvedObject.UID]
-	if k != nil && k.isFor(ev) {
+	if k := c.last; k != nil && k.isFor(ev) {
 		return k
 	}
-	if c.byUID == nil || len(c.byUID) >= eventKeysMax {
-		c.byUID = make(map[string]*objectKeys)
+	k := c.byUID[ev.InvolvedObject.UID]
+	if k == nil || !k.isFor(ev) {
+		if c.byUID == nil || len(c.byUID) >= eventKeysMax {
+			c.byUID = make(map[string]*objectKeys)
+		}
+		k = &objectKeys{src: ev.Source, obj: ev.InvolvedObject, spamKey: spamKey(ev)}
+		c.byUID[ev.InvolvedObject.UID] = k
 	}
-	k = &objectKeys{src: ev.Source, obj: ev.InvolvedObject, spamKey: spamKey(ev)}
-	c.byUID[ev.InvolvedObject.UID] = k
+	c.last = k
 	return k
 }
 
@@ -498,18 +512,14 @@ func (c *eventKeys) reasoned(ev *api.Event) *objectKeys {
 	return k
 }
 
-// spam returns spamKey(ev).
-func (c *eventKeys) spam(ev *api.Event) string { return c.of(ev).spamKey }
+// event returns eventKey(ev).
+func (c *eventKeys) event(ev *api.Event) string { return c.join(c.reasoned(ev).prefix, ev.Message) }
 
-// aggregate returns the first of aggregateKeys(ev).
-func (c *eventKeys) aggregate(ev *api.Event) string { return c.reasoned(ev).aggregated }
-
-// event returns eventKey(ev): the remembered prefix and the message, or
-// the key last joined from the same two.
-func (c *eventKeys) event(ev *api.Event) string {
-	prefix := c.reasoned(ev).prefix
-	if prefix != c.lastPrefix || ev.Message != c.lastMessage || c.lastKey == "" {
-		c.lastPrefix, c.lastMessage, c.lastKey = prefix, ev.Message, prefix+ev.Message
+// join returns an event key, prefix followed by message: the key last
+// joined from the same two, or a new one.
+func (c *eventKeys) join(prefix, message string) string {
+	if prefix != c.lastPrefix || message != c.lastMessage || c.lastKey == "" {
+		c.lastPrefix, c.lastMessage, c.lastKey = prefix, message, prefix+message
 	}
 	return c.lastKey
 }

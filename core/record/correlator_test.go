@@ -63,8 +63,8 @@ func TestRememberedKeysAreTheKeysOfEachEvent(t *testing.T) {
 		change[i](ev)
 		agg, _ := aggregateKeys(ev)
 		assert.Equal(t, eventKey(ev), k.event(ev), "event key after change %d", i)
-		assert.Equal(t, agg, k.aggregate(ev), "aggregate key after change %d", i)
-		assert.Equal(t, spamKey(ev), k.spam(ev), "spam key after change %d", i)
+		assert.Equal(t, agg, k.reasoned(ev).aggregated, "aggregate key after change %d", i)
+		assert.Equal(t, spamKey(ev), k.of(ev).spamKey, "spam key after change %d", i)
 		assert.Equal(t, eventKey(ev), k.event(ev), "event key again after change %d", i)
 	}
 }
@@ -81,8 +81,8 @@ func TestRememberedKeysOfInterleavedObjects(t *testing.T) {
 			ev.InvolvedObject.Name = "web-" + strconv.Itoa(i)
 			ev.InvolvedObject.UID = "uid-" + strconv.Itoa(i)
 			agg, _ := aggregateKeys(ev)
-			require.Equal(t, spamKey(ev), k.spam(ev), "object %d, round %d", i, round)
-			require.Equal(t, agg, k.aggregate(ev), "object %d, round %d", i, round)
+			require.Equal(t, spamKey(ev), k.of(ev).spamKey, "object %d, round %d", i, round)
+			require.Equal(t, agg, k.reasoned(ev).aggregated, "object %d, round %d", i, round)
 			require.Equal(t, eventKey(ev), k.event(ev), "object %d, round %d", i, round)
 		}
 		assert.LessOrEqual(t, len(k.byUID), eventKeysMax)
