@@ -1,7 +1,6 @@
 package record
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -124,14 +123,33 @@ type Correlator struct {
 	spams      sim.Slab[spamRecord]
 }
 
-// aggregateRecord is a group of similar events. localKeys (the messages) is
-// never changed in place: a new record gets a new slice.
+// aggregateRecord is a group of similar events: the distinct messages seen,
+// as a chain that runs from the last one added back to the first, and when
+// the last event of the group came. A record is never changed: an event
+// that brings a new message gets a new record that points to the record
+// before it, so the messages are shared by the records of a group rather
+// than copied into a new slice for every event correlated.
 type aggregateRecord struct {
-	// localKeys are the distinct messages seen, in the order first seen;
-	// never more than MaxEvents-1 between events.
-	localKeys []string
+	// message is the last distinct message added, and earlier the record
+	// that holds the ones added before it (nil for none). size counts the
+	// messages of the chain, never more than MaxEvents-1 between events;
+	// a record of size 0 holds none.
+	message string
+	earlier *aggregateRecord
+	size    int
 	// last is when the last event of the group was seen.
 	last time.Duration
+}
+
+// holds reports whether message is one of the messages of r's chain; a nil
+// record holds none.
+func (r *aggregateRecord) holds(message string) bool {
+	for ; r != nil && r.size > 0; r = r.earlier {
+		if r.message == message {
+			return true
+		}
+	}
+	return false
 }
 
 // eventLog is what the logger remembers of one Event.
@@ -289,8 +307,8 @@ func (a *aggregation) event(ev *api.Event, now time.Duration) *api.Event {
 }
 
 // aggregate is EventAggregator.EventAggregate, deciding but not building:
-// see aggregation.
-// keys are the keys of ev's object, reasoned for ev (eventKeys.reasoned).
+// see aggregation. keys are the keys of ev's object, reasoned for ev
+// (eventKeys.reasoned).
 func (c *Correlator) aggregate(ev *api.Event, keys *objectKeys, now time.Duration, names *Namer) aggregation {
 	aggKey, localKey := keys.aggregated, ev.Message
 
@@ -298,27 +316,32 @@ func (c *Correlator) aggregate(ev *api.Event, keys *objectKeys, now time.Duratio
 	// A group whose last event is older than the interval starts again. (A
 	// group not found has last 0, far enough in the past in upstream's
 	// wall-clock terms; here the clock starts at 0, so found is checked too.)
-	if !found || now-rec.last > c.opts.MaxInterval {
-		rec = &aggregateRecord{}
+	var group *aggregateRecord // the group's messages so far, nil for none
+	if found && now-rec.last <= c.opts.MaxInterval && rec.size > 0 {
+		group = rec
 	}
-	messages := rec.localKeys
-	if !slices.Contains(messages, localKey) {
-		messages = append(slices.Clip(messages), localKey)
+	kept := aggregateRecord{last: now}
+	if group != nil {
+		kept.message, kept.earlier, kept.size = group.message, group.earlier, group.size
 	}
-	if len(messages) < c.opts.MaxEvents {
-		c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: messages, last: now}))
-		return aggregation{key: c.keys.join(keys.prefix, localKey), similar: len(messages)}
+	if group.holds(localKey) {
+		c.aggregator.Add(aggKey, c.aggregates.Put(kept))
+		return aggregation{key: c.keys.join(keys.prefix, localKey), similar: kept.size}
+	}
+	if similar := kept.size + 1; similar < c.opts.MaxEvents {
+		c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{message: localKey, earlier: group, size: similar, last: now}))
+		return aggregation{key: c.keys.join(keys.prefix, localKey), similar: similar}
 	}
 	// The group is full. Upstream drops one message at random
 	// (sets.String.PopAny) so the group never grows past MaxEvents-1; this
 	// model drops the one just added, so the group keeps the first messages
 	// it saw, and every new message keeps being combined.
-	c.aggregator.Add(aggKey, c.aggregates.Put(aggregateRecord{localKeys: messages[: len(messages)-1 : len(messages)-1], last: now}))
+	c.aggregator.Add(aggKey, c.aggregates.Put(kept))
 	// Upstream names the combined event when it makes it, and the logger
 	// then replaces the name if it has seen the group. The name is drawn
 	// here, so that the names drawn after it are upstream's, but it is only
 	// written out if the logger keeps it.
-	return aggregation{key: aggKey, combined: true, nanos: names.draw(now), similar: len(messages)}
+	return aggregation{key: aggKey, combined: true, nanos: names.draw(now), similar: kept.size + 1}
 }
 
 // firstOccurrence is how an event the logger has not seen is written. A

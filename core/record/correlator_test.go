@@ -2,6 +2,8 @@ package record
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,6 +195,46 @@ func TestEventNameIsObjectDotHexTime(t *testing.T) {
 	for _, object := range []string{"", "web", "web-7xk2p", long} {
 		for _, nanos := range []int64{0, 1, 0x18a7b2c3d4e5f607, math.MaxInt64} {
 			assert.Equal(t, object+"."+strconv.FormatInt(nanos, 16), eventName(object, nanos))
+		}
+	}
+}
+
+// TestAggregatorGroupsAsASetOfMessagesWould: the aggregator's chains of
+// messages decide as a plain list of a group's distinct messages does, for
+// repeated and new messages, groups that fill up, groups whose interval
+// runs out, and small and large MaxEvents.
+func TestAggregatorGroupsAsASetOfMessagesWould(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, maxEvents := range []int{1, 2, 3, 10} {
+		opts := CorrelatorOptions{MaxEvents: maxEvents, MaxInterval: time.Minute}
+		c := NewCorrelator(opts)
+		var names Namer
+		type group struct {
+			messages []string
+			last     time.Duration
+		}
+		model := map[string]*group{}
+		now := time.Duration(0)
+		for i := range 2000 {
+			now += time.Duration(rng.IntN(40)) * time.Second
+			reason := []string{"FailedCreate", "SuccessfulCreate"}[rng.IntN(2)]
+			ev := newEvent(reason, "m"+strconv.Itoa(rng.IntN(12)))
+			g := model[reason]
+			if g == nil || now-g.last > opts.MaxInterval {
+				g = &group{}
+				model[reason] = g
+			}
+			g.last = now
+			if !slices.Contains(g.messages, ev.Message) {
+				g.messages = append(g.messages, ev.Message)
+			}
+			similar, combined := len(g.messages), len(g.messages) >= maxEvents
+			if combined {
+				g.messages = g.messages[:len(g.messages)-1]
+			}
+			agg := c.aggregate(ev, c.keys.reasoned(ev), now, &names)
+			require.Equal(t, combined, agg.combined, "maxEvents %d, event %d", maxEvents, i)
+			require.Equal(t, similar, agg.similar, "maxEvents %d, event %d", maxEvents, i)
 		}
 	}
 }
