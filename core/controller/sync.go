@@ -72,8 +72,10 @@ type syncRun struct {
 
 	manageErr error
 	// slow is the slow-start plan of the creates; batchOK and batchErr collect
-	// the answers of the batch in flight.
+	// the answers of the batch in flight. pod is the pod the batches create,
+	// built for the first (see sendCreateBatch).
 	slow     slowStart
+	pod      *api.Pod
 	batchOK  int
 	batchErr error
 	created  int
@@ -605,17 +607,26 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro sim.Sentence, decision
 	size := r.slow.next()
 	r.phase = phaseCreate
 	r.batchOK, r.batchErr = 0, nil
-	ref := m.controllerRef(r.rs)
-	pod, err := podFromTemplate(&r.rs.Spec.Template, &r.rs.Metadata, &ref)
-	if err != nil {
-		// The pod cannot even be built: every call of this batch fails
-		// before reaching the API, so slow start stops here. Upstream
-		// returns this error without recording an event.
-		r.slow.batchDone(0, err)
-		if decision != "" {
-			intro = intro.Then(sim.Say(formDecision, decision))
+	// Every batch of a sync sends the same pod, built from the owner the
+	// sync read, which does not change while it runs: it is built for the
+	// first batch and sent again by the next. A sent object is never
+	// changed (apistore.Request.Object), so the batches share it as the
+	// creates of one batch do.
+	pod := r.pod
+	if pod == nil {
+		ref := m.controllerRef(r.rs)
+		built, err := podFromTemplate(&r.rs.Spec.Template, &r.rs.Metadata, &ref)
+		if err != nil {
+			// The pod cannot even be built: every call of this batch fails
+			// before reaching the API, so slow start stops here. Upstream
+			// returns this error without recording an event.
+			r.slow.batchDone(0, err)
+			if decision != "" {
+				intro = intro.Then(sim.Say(formDecision, decision))
+			}
+			return r.endCreates(ctx, intro.Then(sim.Say(formCannotBuild, err.Error())))
 		}
-		return r.endCreates(ctx, intro.Then(sim.Say(formCannotBuild, err.Error())))
+		pod, r.pod = built, built
 	}
 	for range size {
 		r.send(ctx, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod, Namespace: r.namespace, Object: pod})
