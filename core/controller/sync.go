@@ -635,7 +635,7 @@ func (r *syncRun) sendCreateBatch(ctx *sim.Context, intro sim.Sentence, decision
 	if decision != "" {
 		sending = sim.Say(formDecisionSending, decision).With(int64(size))
 	}
-	return sim.Report{Models: "slowStartBatch", Touched: []sim.Ref{m.ownerRef(r.rs)}, Summary: intro.Then(sending)}
+	return sim.Report{Models: "slowStartBatch", Touched: m.refs.Of(m.ownerRef(r.rs)), Summary: intro.Then(sending)}
 }
 
 func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
@@ -680,15 +680,26 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	note := say(forms.last, int64(size), int64(r.batchOK))
 	if !r.slow.done() {
 		rep := r.sendCreateBatch(ctx, note, "")
-		rep.Touched = append(rep.Touched, touched...)
+		rep.Touched = m.alsoTouched(rep.Touched, touched...)
 		return rep
 	}
 	if r.batchErr != nil {
 		note = note.Then(sim.Say(formSlowStartStops))
 	}
 	rep := r.endCreates(ctx, note)
-	rep.Touched = append(rep.Touched, touched...)
+	rep.Touched = m.alsoTouched(rep.Touched, touched...)
 	return rep
+}
+
+// alsoTouched returns list, a step's Touched list, with more after it, as
+// a list of the manager's arena (sim.Arena). A list the arena handed out
+// is capped at its length, so appending to it would copy it to the heap.
+func (m *Manager) alsoTouched(list []sim.Ref, more ...sim.Ref) []sim.Ref {
+	if len(more) == 0 {
+		return list
+	}
+	var room [4]sim.Ref
+	return m.refs.Of(append(append(room[:0], list...), more...)...)
 }
 
 // endCreates lowers the expectations for every create that was skipped or
@@ -778,7 +789,7 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 	if decision != "" {
 		writing = sim.Say(formDecisionWriting, decision, words)
 	}
-	return sim.Report{Models: "updateReplicaSetStatus", Touched: []sim.Ref{m.ownerRef(r.rs)}, Summary: intro.Then(writing)}
+	return sim.Report{Models: "updateReplicaSetStatus", Touched: m.refs.Of(m.ownerRef(r.rs)), Summary: intro.Then(writing)}
 }
 
 // statusWords is a status as the sentence of its write says it:
