@@ -532,11 +532,20 @@ const decisionRoom = 96
 // owner they sync: the strings made for them were a fiftieth of the
 // allocations of 100 ReplicaSets of 10 pods converging. The memo is a
 // function of what it was given only, so it needs no place in snapshots.
-func (m *Manager) decisionText(d []byte) string {
-	if string(d) != m.lastDecision {
-		m.lastDecision = string(d)
+func (m *Manager) decisionText(d []byte) string { return remembered(&m.lastDecision, d) }
+
+// statusText is decisionText for the words of a status write
+// (appendStatusWords): the syncs of owners that converge together write
+// the same counts one after another.
+func (m *Manager) statusText(w []byte) string { return remembered(&m.lastStatus, w) }
+
+// remembered returns b as a string: *last if it reads the same, else a new
+// string, which it keeps in *last.
+func remembered(last *string, b []byte) string {
+	if string(b) != *last {
+		*last = string(b)
 	}
-	return m.lastDecision
+	return *last
 }
 
 // appendCount appends a count with its noun, singular or plural: "1 pod",
@@ -784,7 +793,8 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(r.orig, r.newStatus)})
-	words := statusWords(r.newStatus)
+	var b [statusRoom]byte
+	words := m.statusText(appendStatusWords(b[:0], r.newStatus))
 	writing := sim.Say(formWritingStatus, words)
 	if decision != "" {
 		writing = sim.Say(formDecisionWriting, decision, words)
@@ -796,12 +806,25 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 // "replicas=3 ready=2 available=2", and its ReplicaFailure condition if it
 // has one.
 func statusWords(s api.ReplicaSetStatus) string {
-	out := "replicas=" + strconv.Itoa(int(s.Replicas)) + " ready=" + strconv.Itoa(int(s.ReadyReplicas)) +
-		" available=" + strconv.Itoa(int(s.AvailableReplicas))
+	var b [statusRoom]byte
+	return string(appendStatusWords(b[:0], s))
+}
+
+// statusRoom is the room a status's words are written in: enough for the
+// usual ones without growing.
+const statusRoom = 64
+
+// appendStatusWords appends statusWords(s) to b. A sync writes them in a
+// buffer of its own: joining them with + made each number a string of its
+// own on the way, and the join was the most a status write cost.
+func appendStatusWords(b []byte, s api.ReplicaSetStatus) []byte {
+	b = strconv.AppendInt(append(b, "replicas="...), int64(s.Replicas), 10)
+	b = strconv.AppendInt(append(b, " ready="...), int64(s.ReadyReplicas), 10)
+	b = strconv.AppendInt(append(b, " available="...), int64(s.AvailableReplicas), 10)
 	if c := GetCondition(s, api.ReplicaFailure); c != nil {
-		out += " ReplicaFailure=" + c.Status + " (" + c.Reason + ")"
+		b = append(append(append(append(append(b, " ReplicaFailure="...), c.Status...), " ("...), c.Reason...), ')')
 	}
-	return out
+	return b
 }
 
 func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Report {
