@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -595,4 +596,38 @@ func TestSelectorMemoRemembersTheMapItWasAskedAbout(t *testing.T) {
 	assert.True(t, memo.Matches(set), "the same map is answered from memory")
 	assert.False(t, memo.Matches(labels.Set{"app": "db"}), "another map is matched")
 	assert.False(t, memo.Matches(set), "the first map, asked about again after another, is matched afresh")
+}
+
+// TestClaimMemoDecidesAsTheRule: the claim loop's memo gives every pod the
+// decision of decideClaim, for runs of pods that share one list of owner
+// references and one labels map, as a ReplicaSet's created pods do, mixed
+// with pods that share only one of the two, orphans, pods of another
+// controller, and pods being deleted, for an owner alive and being deleted.
+func TestClaimMemoDecidesAsTheRule(t *testing.T) {
+	now := api.NewTime(time.Unix(1, 0))
+	owner := &api.ObjectMeta{Name: "web", Namespace: "default", UID: claimControllerUID}
+	other := &api.ObjectMeta{Name: "db", Namespace: "default", UID: "456"}
+	ours := []api.OwnerReference{api.NewControllerRef(owner, "apps/v1", "ReplicaSet")}
+	theirs := []api.OwnerReference{api.NewControllerRef(other, "apps/v1", "ReplicaSet")}
+	notController := []api.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "cfg", UID: "789"}}
+	refLists := [][]api.OwnerReference{ours, ours, ours, theirs, notController, nil, {ours[0]}}
+	labelSets := []map[string]string{productionLabel, productionLabel, testLabel, nil}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, dying := range []bool{false, true} {
+		controller := *owner
+		if dying {
+			controller.DeletionTimestamp = &now
+		}
+		var memo claimMemo
+		match := selectorMemo{selector: productionLabelSelector}
+		for i := range 500 {
+			pod := &api.Pod{Metadata: api.ObjectMeta{Name: "p", Namespace: []string{"default", "other"}[rng.IntN(2)],
+				Labels: labelSets[rng.IntN(len(labelSets))], OwnerReferences: refLists[rng.IntN(len(refLists))]}}
+			if rng.IntN(4) == 0 {
+				pod.Metadata.DeletionTimestamp = &now
+			}
+			want, _ := decideClaim(&pod.Metadata, &controller, productionLabelSelector.Matches)
+			require.Equal(t, want, memo.decide(pod, &controller, match.Matches), "pod %d, owner being deleted: %v", i, dying)
+		}
+	}
 }

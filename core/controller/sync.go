@@ -47,8 +47,10 @@ type syncRun struct {
 	// needsSync is the expectations check of step 2.
 	needsSync bool
 	selector  labels.Selector
-	// match is the selector's memo for the claim loop (selectorMemo).
-	match selectorMemo
+	// match is the selector's memo for the claim loop (selectorMemo), and
+	// claims the loop's memo of its last decision (claimMemo).
+	match  selectorMemo
+	claims claimMemo
 
 	// pods are the active pods the claim loop walks, next the index of the
 	// next one to decide; claimed are those the owner owns after claiming.
@@ -352,8 +354,7 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	m := r.m()
 	for r.next < len(r.pods) {
 		pod := r.pods[r.next]
-		decision, _ := decideClaim(&pod.Metadata, &r.rs.Metadata, r.match.Matches)
-		switch decision {
+		switch r.claims.decide(pod, &r.rs.Metadata, r.match.Matches) {
 		case ClaimClaimed:
 			r.claimed = append(r.claimed, pod)
 		case ClaimNeedsRelease:
