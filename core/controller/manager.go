@@ -316,6 +316,32 @@ func (m *Manager) handlers(add func(api.Object, bool) sim.Report, update func(ol
 	}
 }
 
+// podHandlers are handlers(m.addPod, m.updatePod, m.deletePod), written
+// out: a pod handler runs for every pod event, and its call through a
+// method value went through a wrapper that copied its report once more.
+func (m *Manager) podHandlers() informer.Handler {
+	return informer.Handler{
+		Name: m.handlerActor(),
+		OnAdd: func(obj api.Object, initial bool) sim.Report {
+			rep := m.addPod(obj, initial)
+			m.hand(&rep)
+			return rep
+		},
+		OnUpdate: func(old, cur api.Object) sim.Report {
+			rep := m.updatePod(old, cur)
+			m.hand(&rep)
+			return rep
+		},
+		OnDelete: func(obj any) sim.Report {
+			rep := m.deletePod(obj)
+			m.hand(&rep)
+			return rep
+		},
+		ResyncPeriod: m.cfg.ResyncPeriod,
+		StartStep:    m.StartStep,
+	}
+}
+
 // Start registers the handlers and indexes on the informers and schedules the
 // wait for their caches to sync, after which the workers start.
 func (m *Manager) Start() error {
@@ -328,7 +354,7 @@ func (m *Manager) Start() error {
 		return err
 	}
 	m.cfg.Owners.AddEventHandler(m.handlers(m.addRS, m.updateRS, m.deleteRS))
-	m.cfg.Pods.AddEventHandler(m.handlers(m.addPod, m.updatePod, m.deletePod))
+	m.cfg.Pods.AddEventHandler(m.podHandlers())
 	m.sch.After(0, m.name, eventCacheSync, nil)
 	return nil
 }
