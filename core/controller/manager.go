@@ -150,9 +150,8 @@ type Manager struct {
 
 	// lastKey is the owner key keyOf joined last.
 	lastKey ownerKey
-	// lastDecision is the sync decision decisionText made last, lastStatus
-	// the status words statusText made last.
-	lastDecision, lastStatus string
+	// lastDecision is the sync decision decisionText made last.
+	lastDecision string
 
 	// last holds the last finished sync of each key, for the page and for
 	// "until sync"; syncs counts every finished sync.

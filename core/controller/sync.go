@@ -533,20 +533,11 @@ const decisionRoom = 96
 // owner they sync: the strings made for them were a fiftieth of the
 // allocations of 100 ReplicaSets of 10 pods converging. The memo is a
 // function of what it was given only, so it needs no place in snapshots.
-func (m *Manager) decisionText(d []byte) string { return remembered(&m.lastDecision, d) }
-
-// statusText is decisionText for the words of a status write
-// (appendStatusWords): the syncs of owners that converge together write
-// the same counts one after another.
-func (m *Manager) statusText(w []byte) string { return remembered(&m.lastStatus, w) }
-
-// remembered returns b as a string: *last if it reads the same, else a new
-// string, which it keeps in *last.
-func remembered(last *string, b []byte) string {
-	if string(b) != *last {
-		*last = string(b)
+func (m *Manager) decisionText(d []byte) string {
+	if string(d) != m.lastDecision {
+		m.lastDecision = string(d)
 	}
-	return *last
+	return m.lastDecision
 }
 
 // appendCount appends a count with its noun, singular or plural: "1 pod",
@@ -794,8 +785,7 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(r.orig, r.newStatus)})
-	var b [statusRoom]byte
-	words := m.statusText(appendStatusWords(b[:0], r.newStatus))
+	words := statusWords(r.newStatus)
 	writing := sim.Say(formWritingStatus, words)
 	if decision != "" {
 		writing = sim.Say(formDecisionWriting, decision, words)
@@ -807,25 +797,12 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 // "replicas=3 ready=2 available=2", and its ReplicaFailure condition if it
 // has one.
 func statusWords(s api.ReplicaSetStatus) string {
-	var b [statusRoom]byte
-	return string(appendStatusWords(b[:0], s))
-}
-
-// statusRoom is the room a status's words are written in: enough for the
-// usual ones without growing.
-const statusRoom = 64
-
-// appendStatusWords appends statusWords(s) to b. A sync writes them in a
-// buffer of its own: joining them with + made each number a string of its
-// own on the way, and the join was the most a status write cost.
-func appendStatusWords(b []byte, s api.ReplicaSetStatus) []byte {
-	b = strconv.AppendInt(append(b, "replicas="...), int64(s.Replicas), 10)
-	b = strconv.AppendInt(append(b, " ready="...), int64(s.ReadyReplicas), 10)
-	b = strconv.AppendInt(append(b, " available="...), int64(s.AvailableReplicas), 10)
+	out := "replicas=" + strconv.Itoa(int(s.Replicas)) + " ready=" + strconv.Itoa(int(s.ReadyReplicas)) +
+		" available=" + strconv.Itoa(int(s.AvailableReplicas))
 	if c := GetCondition(s, api.ReplicaFailure); c != nil {
-		b = append(append(append(append(append(b, " ReplicaFailure="...), c.Status...), " ("...), c.Reason...), ')')
+		out += " ReplicaFailure=" + c.Status + " (" + c.Reason + ")"
 	}
-	return b
+	return out
 }
 
 func (r *syncRun) onStatusPut(ctx *sim.Context, reply *apistore.Reply) sim.Report {
