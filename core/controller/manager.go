@@ -286,53 +286,41 @@ func (m *Manager) Kind() api.Kind { return m.owner.kind }
 // Events ("replicaset-controller").
 func (m *Manager) Name() string { return m.name }
 
-// handlers registers the manager's event handlers for one informer. Each
-// report lists the keys its handler handed to the queue (sim.Handoff), taken
-// here, after the handler is done, because one handler may call another
-// (updatePod counts a pod being deleted through deletePod) and the keys
-// belong to the notification, not to the inner call.
-func (m *Manager) handlers(add func(api.Object, bool) sim.Report, update func(old, cur api.Object) sim.Report,
-	del func(any) sim.Report) informer.Handler {
-	return informer.Handler{
-		Name: m.handlerActor(),
-		OnAdd: func(obj api.Object, initial bool) sim.Report {
-			rep := add(obj, initial)
-			m.hand(&rep)
-			return rep
-		},
-		OnUpdate: func(old, cur api.Object) sim.Report {
-			rep := update(old, cur)
-			m.hand(&rep)
-			return rep
-		},
-		OnDelete: func(obj any) sim.Report {
-			rep := del(obj)
-			m.hand(&rep)
-			return rep
-		},
-		ResyncPeriod: m.cfg.ResyncPeriod,
-		StartStep:    m.StartStep,
-	}
-}
-
-// podHandlers are handlers(m.addPod, m.updatePod, m.deletePod), written
-// out: a pod handler runs for every pod event, and its call through a
+// handlers registers the manager's event handlers for the pod informer
+// (pods set) or the owner informer. Each report lists the keys its handler
+// handed to the queue (sim.Handoff), taken here, after the handler is done,
+// because one handler may call another (updatePod counts a pod being deleted
+// through deletePod) and the keys belong to the notification, not to the
+// inner call. The handlers are called directly, not passed in as method
+// values: a pod handler runs for every pod event, and a call through a
 // method value went through a wrapper that copied its report once more.
-func (m *Manager) podHandlers() informer.Handler {
+func (m *Manager) handlers(pods bool) informer.Handler {
 	return informer.Handler{
 		Name: m.handlerActor(),
-		OnAdd: func(obj api.Object, initial bool) sim.Report {
-			rep := m.addPod(obj, initial)
+		OnAdd: func(obj api.Object, initial bool) (rep sim.Report) {
+			if pods {
+				rep = m.addPod(obj, initial)
+			} else {
+				rep = m.addRS(obj, initial)
+			}
 			m.hand(&rep)
 			return rep
 		},
-		OnUpdate: func(old, cur api.Object) sim.Report {
-			rep := m.updatePod(old, cur)
+		OnUpdate: func(old, cur api.Object) (rep sim.Report) {
+			if pods {
+				rep = m.updatePod(old, cur)
+			} else {
+				rep = m.updateRS(old, cur)
+			}
 			m.hand(&rep)
 			return rep
 		},
-		OnDelete: func(obj any) sim.Report {
-			rep := m.deletePod(obj)
+		OnDelete: func(obj any) (rep sim.Report) {
+			if pods {
+				rep = m.deletePod(obj)
+			} else {
+				rep = m.deleteRS(obj)
+			}
 			m.hand(&rep)
 			return rep
 		},
@@ -352,8 +340,8 @@ func (m *Manager) Start() error {
 	if err := m.cfg.Owners.AddIndexer(controllerUIDIndex, indexOwnerByControllerUID); err != nil && !errors.Is(err, informer.ErrIndexerConflict) {
 		return err
 	}
-	m.cfg.Owners.AddEventHandler(m.handlers(m.addRS, m.updateRS, m.deleteRS))
-	m.cfg.Pods.AddEventHandler(m.podHandlers())
+	m.cfg.Owners.AddEventHandler(m.handlers(false))
+	m.cfg.Pods.AddEventHandler(m.handlers(true))
 	m.sch.After(0, m.name, eventCacheSync, nil)
 	return nil
 }
