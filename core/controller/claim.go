@@ -364,9 +364,12 @@ func (m *selectorMemo) Matches(set labels.Set) bool {
 // objects' lists and maps, and it holds them itself, so that their memory
 // cannot be given to others while they are remembered.
 type claimMemo struct {
-	refs     []api.OwnerReference
-	labels   labels.Set
-	decision ClaimDecision
+	refs   []api.OwnerReference
+	labels labels.Set
+	// decision is a ClaimDecision, kept as its number: a field of the
+	// type would link its String methods into main.wasm, since a
+	// worker's snapshot holds its sync in an interface.
+	decision uint8
 }
 
 // decide returns the claim decision for pod, for the owner with metadata
@@ -374,10 +377,10 @@ type claimMemo struct {
 func (c *claimMemo) decide(pod *api.Pod, owner *api.ObjectMeta, matches func(labels.Set) bool) ClaimDecision {
 	refs := pod.Metadata.OwnerReferences
 	if len(refs) > 0 && len(refs) == len(c.refs) && &refs[0] == &c.refs[0] && labels.SameSet(pod.Metadata.Labels, c.labels) {
-		return c.decision
+		return ClaimDecision(c.decision)
 	}
 	decision, _ := decideClaim(&pod.Metadata, owner, matches)
-	c.refs, c.labels, c.decision = nil, nil, decision
+	c.refs, c.labels, c.decision = nil, nil, uint8(decision)
 	if api.GetControllerOf(&pod.Metadata) != nil {
 		c.refs, c.labels = refs, pod.Metadata.Labels
 	}

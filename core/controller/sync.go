@@ -679,28 +679,23 @@ func (r *syncRun) onCreate(ctx *sim.Context, reply *apistore.Reply) sim.Report {
 	size := r.slow.next()
 	r.slow.batchDone(r.batchOK, r.batchErr)
 	note := say(forms.last, int64(size), int64(r.batchOK))
+	var rep sim.Report
 	if !r.slow.done() {
-		rep := r.sendCreateBatch(ctx, note, "")
-		rep.Touched = m.alsoTouched(rep.Touched, touched...)
-		return rep
+		rep = r.sendCreateBatch(ctx, note, "")
+	} else {
+		if r.batchErr != nil {
+			note = note.Then(sim.Say(formSlowStartStops))
+		}
+		rep = r.endCreates(ctx, note)
 	}
-	if r.batchErr != nil {
-		note = note.Then(sim.Say(formSlowStartStops))
+	if len(touched) > 0 {
+		// The report's list is the arena's, capped at its length (sim.Arena):
+		// appending to it would copy it to the heap, so the two lists are
+		// joined on the stack and handed to the arena as one.
+		var room [2]sim.Ref
+		rep.Touched = m.refs.Of(append(append(room[:0], rep.Touched...), touched...)...)
 	}
-	rep := r.endCreates(ctx, note)
-	rep.Touched = m.alsoTouched(rep.Touched, touched...)
 	return rep
-}
-
-// alsoTouched returns list, a step's Touched list, with more after it, as
-// a list of the manager's arena (sim.Arena). A list the arena handed out
-// is capped at its length, so appending to it would copy it to the heap.
-func (m *Manager) alsoTouched(list []sim.Ref, more ...sim.Ref) []sim.Ref {
-	if len(more) == 0 {
-		return list
-	}
-	var room [4]sim.Ref
-	return m.refs.Of(append(append(room[:0], list...), more...)...)
 }
 
 // endCreates lowers the expectations for every create that was skipped or
