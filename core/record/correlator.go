@@ -130,6 +130,10 @@ type Correlator struct {
 // before it, so the messages are shared by the records of a group rather
 // than copied into a new slice for every event correlated.
 type aggregateRecord struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	// message is the last distinct message added, and earlier the record
 	// that holds the ones added before it (nil for none). size counts the
 	// messages of the chain, never more than MaxEvents-1 between events;
@@ -139,17 +143,6 @@ type aggregateRecord struct {
 	size    int
 	// last is when the last event of the group was seen.
 	last time.Duration
-}
-
-// holds reports whether message is one of the messages of r's chain; a nil
-// record holds none.
-func (r *aggregateRecord) holds(message string) bool {
-	for ; r != nil && r.size > 0; r = r.earlier {
-		if r.message == message {
-			return true
-		}
-	}
-	return false
 }
 
 // eventLog is what the logger remembers of one Event.
@@ -252,7 +245,7 @@ func (c *Correlator) Correlate(ev *api.Event, now time.Duration, names *Namer) R
 // Event that is the key of its combined message, which no event will ask for
 // again; the combined occurrences keep being counted under the aggregate key.
 func (c *Correlator) UpdateState(stored *api.Event) {
-	c.logger.Add(c.keys.event(stored), c.logs.Put(eventLog{
+	c.logger.Add(c.keys.join(c.keys.reasoned(stored).prefix, stored.Message), c.logs.Put(eventLog{
 		count: stored.Count, first: stored.FirstTimestamp, name: stored.Metadata.Name,
 		resourceVersion: stored.Metadata.ResourceVersion, stored: stored,
 	}))
@@ -324,7 +317,11 @@ func (c *Correlator) aggregate(ev *api.Event, keys *objectKeys, now time.Duratio
 	if group != nil {
 		kept.message, kept.earlier, kept.size = group.message, group.earlier, group.size
 	}
-	if group.holds(localKey) {
+	held := false
+	for r := group; r != nil && r.size > 0 && !held; r = r.earlier {
+		held = r.message == localKey
+	}
+	if held {
 		c.aggregator.Add(aggKey, c.aggregates.Put(kept))
 		return aggregation{key: c.keys.join(keys.prefix, localKey), similar: kept.size}
 	}
@@ -535,11 +532,9 @@ func (c *eventKeys) reasoned(ev *api.Event) *objectKeys {
 	return k
 }
 
-// event returns eventKey(ev).
-func (c *eventKeys) event(ev *api.Event) string { return c.join(c.reasoned(ev).prefix, ev.Message) }
-
-// join returns an event key, prefix followed by message: the key last
-// joined from the same two, or a new one.
+// join returns an event key, prefix followed by message (eventKey of an
+// event whose keys' prefix is prefix): the key last joined from the same
+// two, or a new one.
 func (c *eventKeys) join(prefix, message string) string {
 	if prefix != c.lastPrefix || message != c.lastMessage || c.lastKey == "" {
 		c.lastPrefix, c.lastMessage, c.lastKey = prefix, message, prefix+message

@@ -64,10 +64,10 @@ func TestRememberedKeysAreTheKeysOfEachEvent(t *testing.T) {
 		ev := newEvent("FailedCreate", "m")
 		change[i](ev)
 		agg, _ := aggregateKeys(ev)
-		assert.Equal(t, eventKey(ev), k.event(ev), "event key after change %d", i)
+		assert.Equal(t, eventKey(ev), k.join(k.reasoned(ev).prefix, ev.Message), "event key after change %d", i)
 		assert.Equal(t, agg, k.reasoned(ev).aggregated, "aggregate key after change %d", i)
 		assert.Equal(t, spamKey(ev), k.of(ev).spamKey, "spam key after change %d", i)
-		assert.Equal(t, eventKey(ev), k.event(ev), "event key again after change %d", i)
+		assert.Equal(t, eventKey(ev), k.join(k.reasoned(ev).prefix, ev.Message), "event key again after change %d", i)
 	}
 }
 
@@ -85,7 +85,7 @@ func TestRememberedKeysOfInterleavedObjects(t *testing.T) {
 			agg, _ := aggregateKeys(ev)
 			require.Equal(t, spamKey(ev), k.of(ev).spamKey, "object %d, round %d", i, round)
 			require.Equal(t, agg, k.reasoned(ev).aggregated, "object %d, round %d", i, round)
-			require.Equal(t, eventKey(ev), k.event(ev), "object %d, round %d", i, round)
+			require.Equal(t, eventKey(ev), k.join(k.reasoned(ev).prefix, ev.Message), "object %d, round %d", i, round)
 		}
 		assert.LessOrEqual(t, len(k.byUID), eventKeysMax)
 	}
