@@ -96,7 +96,7 @@ func (r *rig) check() {
 	checkLRU(r.t, rec.corr.logger)
 	checkLRU(r.t, rec.corr.spam)
 	for _, key := range sortedKeys(rec.corr.spam) {
-		e := rec.corr.spam.entries[key]
+		e := rec.corr.spam.slots[rec.corr.spam.entries[key]]
 		require.LessOrEqual(r.t, e.value.bucket.tokens, float64(rec.corr.opts.Burst), "bucket over its burst")
 	}
 }
@@ -131,20 +131,28 @@ func (r *rig) traceContains(s string) bool {
 	return false
 }
 
-// checkLRU verifies a cache: within capacity, and every entry's tick is that
-// of the newest record of its key in the log.
+// checkLRU verifies a cache: within capacity, every key's place holds the
+// key, every place is a key's or free, and every entry's tick is that of the
+// newest record of its place in the log, which no later key took.
 func checkLRU[V any](t *testing.T, c *lru[V]) {
 	t.Helper()
 	require.LessOrEqual(t, len(c.entries), c.capacity)
-	newest := map[string]uint64{}
+	require.Equal(t, len(c.slots), len(c.entries)+len(c.free), "a place is neither a key's nor free")
+	for _, i := range c.free {
+		require.Zero(t, c.slots[i].tick, "a free place holds an entry")
+	}
+	newest := map[int32]uint64{}
 	var prev uint64
 	for _, u := range c.log[c.head:] {
 		require.Greater(t, u.tick, prev, "log out of order")
 		prev = u.tick
-		newest[u.key] = u.tick
+		newest[u.slot] = u.tick
 	}
 	for _, key := range sortedKeys(c) {
-		require.Equal(t, newest[key], c.entries[key].tick, "entry %q is not its newest log record", key)
+		e := c.slots[c.entries[key]]
+		require.Equal(t, key, e.key, "entry %q is not in its place", key)
+		require.NotZero(t, e.tick, "entry %q is free", key)
+		require.Equal(t, newest[c.entries[key]], e.tick, "entry %q is not its newest log record", key)
 	}
 }
 

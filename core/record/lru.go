@@ -10,9 +10,10 @@ import "maps"
 // Upstream's cache is a doubly linked list of entries. A list of pointers
 // would have to be copied node by node for every snapshot, so this one keeps
 // recency as numbers instead: every use stamps the entry with the next tick
-// and appends (key, tick) to a log. The least recently used entry is the
-// oldest log record whose tick is still its entry's tick; records whose key
-// was used again since are stale and are skipped.
+// and appends (the entry's place, tick) to a log. The least recently used
+// entry is the oldest log record whose tick is still its entry's tick;
+// records whose key was used again since, or whose place another key took,
+// are stale and are skipped.
 //
 // Values must be treated as immutable (a change is a new value), so a
 // snapshot can share them. The correlator stores pointers to records it never
@@ -23,9 +24,21 @@ type lru[V any] struct {
 	// capacity is the most entries the cache holds.
 	capacity int
 
-	// entries maps a key to its value and the tick of its last use. Every
-	// entry has exactly one record in log[head:] with its tick.
-	entries map[string]lruEntry[V]
+	// entries maps a key to the place of its entry in slots. Every entry
+	// has exactly one record in log[head:] with its tick.
+	entries map[string]int32
+
+	// slots holds the entries, each where entries says; a forgotten
+	// entry's place is zero (tick 0) and listed in free, to be used again.
+	// The correlator looks a key up (Peek) and then stores under it (Add):
+	// with the entries in a map of their own, that was two lookups of a
+	// long key for every use, three times for every event correlated. Add
+	// now writes the entry Peek found in place, without a lookup.
+	slots []lruEntry[V]
+	free  []int32
+
+	// peeked is the place of the entry Peek found last (see Add).
+	peeked int32
 
 	// log[head:] holds one record per use, oldest first. It is only appended
 	// to (or replaced by a compacted copy), so a snapshot shares it as
@@ -38,21 +51,30 @@ type lru[V any] struct {
 }
 
 type lruEntry[V any] struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
+	key   string
 	value V
-	tick  uint64
+	// tick is the tick of the entry's last use, 0 while its place is free.
+	tick uint64
 }
 
+// lruUse records a use of the entry at slot. Once the place is used by
+// another key, the record's tick is older than the entry's, as it is once
+// the key is used again: both make the record stale.
 type lruUse struct {
 	// Never compared: the field keeps the compiler from writing an
 	// equality function for the type, which only made main.wasm bigger.
 	_ [0]func()
 
-	key  string
+	slot int32
 	tick uint64
 }
 
 func newLRU[V any](capacity int) *lru[V] {
-	return &lru[V]{capacity: capacity, entries: make(map[string]lruEntry[V])}
+	return &lru[V]{capacity: capacity, entries: make(map[string]int32)}
 }
 
 // Len returns the number of entries.
@@ -60,13 +82,14 @@ func (c *lru[V]) Len() int { return len(c.entries) }
 
 // Get returns the value under key and marks it as just used.
 func (c *lru[V]) Get(key string) (V, bool) {
-	e, ok := c.entries[key]
+	i, ok := c.entries[key]
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	c.use(key, e.value)
-	return e.value, true
+	value := c.slots[i].value
+	c.use(i, value)
+	return value, true
 }
 
 // Peek returns the value under key without marking it as used. The
@@ -75,23 +98,47 @@ func (c *lru[V]) Get(key string) (V, bool) {
 // Add makes stale at once, three for every event correlated. The order of
 // uses, and so what is forgotten, is upstream's Get then Add.
 func (c *lru[V]) Peek(key string) (V, bool) {
-	e, ok := c.entries[key]
-	return e.value, ok
+	i, ok := c.entries[key]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.peeked = i
+	return c.slots[i].value, true
 }
 
 // Add stores value under key, marks it as just used, and forgets the least
-// recently used entry if the cache is now over its capacity.
+// recently used entry if the cache is now over its capacity. A key that
+// Peek found last is stored where it is, without looking it up again; the
+// place is checked to hold the key still, so whatever came between the two
+// calls, Add stores under the key.
 func (c *lru[V]) Add(key string, value V) {
-	c.use(key, value)
+	i := c.peeked
+	if int(i) >= len(c.slots) || c.slots[i].tick == 0 || c.slots[i].key != key {
+		var ok bool
+		if i, ok = c.entries[key]; !ok {
+			// A new key takes a free place if there is one.
+			if n := len(c.free); n > 0 {
+				i, c.free = c.free[n-1], c.free[:n-1]
+			} else {
+				i = int32(len(c.slots))
+				c.slots = append(c.slots, lruEntry[V]{})
+			}
+			c.slots[i].key = key
+			c.entries[key] = i
+		}
+	}
+	c.use(i, value)
 	for len(c.entries) > c.capacity {
 		c.evictOldest()
 	}
 }
 
-func (c *lru[V]) use(key string, value V) {
+func (c *lru[V]) use(i int32, value V) {
 	c.tick++
-	c.entries[key] = lruEntry[V]{value: value, tick: c.tick}
-	c.log = append(c.log, lruUse{key: key, tick: c.tick})
+	e := &c.slots[i]
+	e.value, e.tick = value, c.tick
+	c.log = append(c.log, lruUse{slot: i, tick: c.tick})
 	// Stale records pile up when the same keys are used again and again;
 	// once they outnumber the live ones, keep only the live ones.
 	if live := len(c.entries); len(c.log)-c.head > 2*live+16 {
@@ -103,8 +150,10 @@ func (c *lru[V]) evictOldest() {
 	for c.head < len(c.log) {
 		u := c.log[c.head]
 		c.head++
-		if e, ok := c.entries[u.key]; ok && e.tick == u.tick {
-			delete(c.entries, u.key)
+		if e := &c.slots[u.slot]; e.tick == u.tick {
+			delete(c.entries, e.key)
+			*e = lruEntry[V]{}
+			c.free = append(c.free, u.slot)
 			return
 		}
 	}
@@ -118,7 +167,7 @@ func (c *lru[V]) evictOldest() {
 func (c *lru[V]) compact() {
 	fresh := make([]lruUse, 0, 2*len(c.entries)+17)
 	for _, u := range c.log[c.head:] {
-		if e, ok := c.entries[u.key]; ok && e.tick == u.tick {
+		if c.slots[u.slot].tick == u.tick {
 			fresh = append(fresh, u)
 		}
 	}
@@ -126,25 +175,32 @@ func (c *lru[V]) compact() {
 }
 
 // lruSnapshot is a cache at one moment. It shares the log with the live cache
-// (the live cache only appends past its end) and owns a copy of the map.
+// (the live cache only appends past its end) and owns a copy of the map and
+// of the entries.
 type lruSnapshot[V any] struct {
-	entries map[string]lruEntry[V]
+	entries map[string]int32
+	slots   []lruEntry[V]
+	free    []int32
 	log     []lruUse
 	tick    uint64
 }
 
 func (c *lru[V]) snapshot() lruSnapshot[V] {
-	return lruSnapshot[V]{
-		entries: maps.Clone(c.entries),
-		log:     c.log[c.head:len(c.log):len(c.log)],
-		tick:    c.tick,
-	}
+	return lruSnapshot[V]{entries: c.entries, slots: c.slots, free: c.free, log: c.log[c.head:len(c.log):len(c.log)], tick: c.tick}.copy()
 }
 
 func (c *lru[V]) restore(s lruSnapshot[V]) {
-	c.entries = maps.Clone(s.entries)
-	if c.entries == nil {
-		c.entries = make(map[string]lruEntry[V])
+	s = s.copy()
+	c.entries, c.slots, c.free, c.log, c.head, c.tick = s.entries, s.slots, s.free, s.log, 0, s.tick
+}
+
+// copy returns a copy of s that shares only the log, which nothing writes
+// into (see lruSnapshot), and whose map is never nil.
+func (s lruSnapshot[V]) copy() lruSnapshot[V] {
+	entries := maps.Clone(s.entries)
+	if entries == nil {
+		entries = make(map[string]int32)
 	}
-	c.log, c.head, c.tick = s.log, 0, s.tick
+	return lruSnapshot[V]{entries: entries, slots: append([]lruEntry[V](nil), s.slots...), free: append([]int32(nil), s.free...),
+		log: s.log, tick: s.tick}
 }

@@ -1,6 +1,9 @@
 package record
 
 import (
+	"maps"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -87,5 +90,73 @@ func TestLRUSnapshotIsIsolated(t *testing.T) {
 		checkLRU(t, c)
 		_, ok := c.entries["b"]
 		assert.False(t, ok, "b is the least recently used after the restore")
+	}
+}
+
+// TestLRUMatchesAListInRecencyOrder: the cache keeps what a plain list of
+// keys in the order of their last use keeps, through random Gets, Peeks,
+// Adds (right after a Peek of the same key, as the correlator adds, or of
+// another), evictions that free places for new keys, and restores of
+// snapshots.
+func TestLRUMatchesAListInRecencyOrder(t *testing.T) {
+	type model struct {
+		order  []string // least recently used first
+		values map[string]int
+	}
+	clone := func(m model) model {
+		return model{order: append([]string(nil), m.order...), values: maps.Clone(m.values)}
+	}
+	touch := func(m *model, key string) {
+		m.order = slices.DeleteFunc(m.order, func(k string) bool { return k == key })
+		m.order = append(m.order, key)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	c := newLRU[int](4)
+	want := model{values: map[string]int{}}
+	type saved struct {
+		s lruSnapshot[int]
+		m model
+	}
+	var snaps []saved
+	for step := range 3000 {
+		key := "k" + strconv.Itoa(rng.IntN(7))
+		switch op := rng.IntN(10); {
+		case op < 3:
+			v, ok := c.Peek(key)
+			wv, wok := want.values[key]
+			require.Equal(t, wok, ok, "step %d: Peek(%s)", step, key)
+			require.Equal(t, wv, v, "step %d: Peek(%s)", step, key)
+			if rng.IntN(3) > 0 {
+				break // Add right after, as the correlator does
+			}
+			fallthrough
+		case op < 6:
+			if rng.IntN(4) == 0 {
+				key = "k" + strconv.Itoa(rng.IntN(7)) // Add another key than the one peeked
+			}
+			c.Add(key, step)
+			want.values[key] = step
+			touch(&want, key)
+			if len(want.order) > 4 {
+				delete(want.values, want.order[0])
+				want.order = want.order[1:]
+			}
+		case op < 8:
+			v, ok := c.Get(key)
+			wv, wok := want.values[key]
+			require.Equal(t, wok, ok, "step %d: Get(%s)", step, key)
+			require.Equal(t, wv, v, "step %d: Get(%s)", step, key)
+			if ok {
+				touch(&want, key)
+			}
+		case op < 9:
+			snaps = append(snaps, saved{c.snapshot(), clone(want)})
+		case len(snaps) > 0:
+			s := snaps[rng.IntN(len(snaps))]
+			c.restore(s.s)
+			want = clone(s.m)
+		}
+		checkLRU(t, c)
+		require.Equal(t, len(want.values), c.Len(), "step %d", step)
 	}
 }
