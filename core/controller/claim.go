@@ -372,17 +372,23 @@ type claimMemo struct {
 	decision uint8
 }
 
-// decide returns the claim decision for pod, for the owner with metadata
-// owner whose selector matches answers (decideClaim).
-func (c *claimMemo) decide(pod *api.Pod, owner *api.ObjectMeta, matches func(labels.Set) bool) ClaimDecision {
+// known returns the decision remembered for pod, if the memo has one for
+// it. It is small enough for the compiler to write into the claim loop, so
+// that a pod the memo decides costs no call.
+func (c *claimMemo) known(pod *api.Pod) (ClaimDecision, bool) {
 	refs := pod.Metadata.OwnerReferences
-	if len(refs) > 0 && len(refs) == len(c.refs) && &refs[0] == &c.refs[0] && labels.SameSet(pod.Metadata.Labels, c.labels) {
-		return ClaimDecision(c.decision)
-	}
+	return ClaimDecision(c.decision), len(refs) > 0 && len(refs) == len(c.refs) && &refs[0] == &c.refs[0] &&
+		labels.SameSet(pod.Metadata.Labels, c.labels)
+}
+
+// decide decides for pod by the rule, for the owner with metadata owner
+// whose selector matches answers (decideClaim), and remembers the decision
+// if pod has a controller.
+func (c *claimMemo) decide(pod *api.Pod, owner *api.ObjectMeta, matches func(labels.Set) bool) ClaimDecision {
 	decision, _ := decideClaim(&pod.Metadata, owner, matches)
 	c.refs, c.labels, c.decision = nil, nil, uint8(decision)
 	if api.GetControllerOf(&pod.Metadata) != nil {
-		c.refs, c.labels = refs, pod.Metadata.Labels
+		c.refs, c.labels = pod.Metadata.OwnerReferences, pod.Metadata.Labels
 	}
 	return decision
 }

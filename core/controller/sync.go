@@ -354,7 +354,11 @@ func (r *syncRun) claimLoop(ctx *sim.Context, intro sim.Sentence) sim.Report {
 	m := r.m()
 	for r.next < len(r.pods) {
 		pod := r.pods[r.next]
-		switch r.claims.decide(pod, &r.rs.Metadata, r.match.Matches) {
+		decision, known := r.claims.known(pod)
+		if !known {
+			decision = r.claims.decide(pod, &r.rs.Metadata, r.match.Matches)
+		}
+		switch decision {
 		case ClaimClaimed:
 			r.claimed = append(r.claimed, pod)
 		case ClaimNeedsRelease:
