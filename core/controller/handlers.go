@@ -23,8 +23,11 @@ var everything = labels.Everything()
 
 func (m *Manager) handlerActor() string { return m.owner.handlers }
 
+// report is a handler's report. It is kept small enough for the compiler to
+// write it where a handler returns it (it reads the actor's name itself for
+// that), which saves a call and a copy of the report on every pod event.
 func (m *Manager) report(models string, summary sim.Sentence, touched ...sim.Ref) sim.Report {
-	return sim.Report{Actor: m.handlerActor(), Models: models, Summary: summary, Touched: m.refs.Of(touched...)}
+	return sim.Report{Actor: m.owner.handlers, Models: models, Summary: summary, Touched: m.refs.Of(touched...)}
 }
 
 // hand moves the keys the handler gave the queue into its report. It
