@@ -86,6 +86,14 @@ type Kubelets struct {
 	// calls.
 	keyBuf []byte
 
+	// rows is where observe takes the row of a pod it has not held before:
+	// a chunk of rows, one allocation for many, where each new pod was an
+	// allocation of its own. A slot is handed out once and is then the
+	// row's alone, changed in place only while its epoch is current, as an
+	// allocated row would be; so, as a sim.Slab, it is not state, and a
+	// snapshot neither copies nor restores it.
+	rows []kpod
+
 	// sent remembers parts of the last status the kubelets sent, to send
 	// again when a status has equal ones (see sentParts); a cache, not
 	// state.
@@ -830,7 +838,9 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models s
 		return "HandlePodAdditions", sim.Say(formUnbound, pod.Metadata.Name)
 	}
 	if p == nil {
-		p = cow.Add(&k.pods, k.epoch, key, &kpod{node: node, key: key, pod: pod})
+		p = k.newRow()
+		p.node, p.key = node, key
+		p = cow.Add(&k.pods, k.epoch, key, p)
 	} else {
 		p = cow.MutRead(&k.pods, k.epoch, key, p)
 	}
@@ -845,6 +855,22 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models s
 	}
 	return k.sync(ctx, p)
 }
+
+// newRow returns a zero row from the rows chunk, beginning a new chunk
+// when it is full. Chunks are small (rowChunk rows, 7.5 KiB) because a
+// row still held, by the pods map or a snapshot, keeps its whole chunk
+// alive.
+func (k *Kubelets) newRow() *kpod {
+	if len(k.rows) == cap(k.rows) {
+		k.rows = make([]kpod, 0, rowChunk)
+	}
+	k.rows = k.rows[:len(k.rows)+1]
+	return &k.rows[len(k.rows)-1]
+}
+
+// rowChunk is how many rows one chunk of the kubelets' and the
+// scheduler's rows holds.
+const rowChunk = 32
 
 // forget drops a pod the API no longer holds.
 func (k *Kubelets) forget(ctx *sim.Context, key string) {

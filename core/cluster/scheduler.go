@@ -80,6 +80,10 @@ type Scheduler struct {
 	// (upstream's MoveAllToActiveOrBackoffQueue). Same liveness rule as active.
 	unschedulable []queueEntry
 
+	// rows is where observe takes the row of a pod it has not held before,
+	// as the kubelets do (see Kubelets.rows): not state.
+	rows []spod
+
 	// gen numbers queue entries; it only grows.
 	gen uint64
 
@@ -466,7 +470,9 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models 
 		case terminal:
 			return "addPodToCache", sim.Say(formPodFinishedNew, m.Name, pod.Status.Phase)
 		}
-		p = cow.Add(&s.pods, s.epoch, key, &spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
+		p = s.newRow()
+		p.namespace, p.name, p.uid = m.Namespace, m.Name, m.UID
+		p = cow.Add(&s.pods, s.epoch, key, p)
 	} else {
 		p = cow.MutRead(&s.pods, s.epoch, key, p)
 	}
@@ -514,6 +520,15 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models 
 		return "updatePodInSchedulingQueue", sim.Say(formPodBackingOff, m.Name)
 	}
 	return "updatePodInSchedulingQueue", sim.Say(formPodInQueue, m.Name)
+}
+
+// newRow returns a zero row from the rows chunk, as Kubelets.newRow does.
+func (s *Scheduler) newRow() *spod {
+	if len(s.rows) == cap(s.rows) {
+		s.rows = make([]spod, 0, rowChunk)
+	}
+	s.rows = s.rows[:len(s.rows)+1]
+	return &s.rows[len(s.rows)-1]
 }
 
 // forget drops a pod: out of every queue and no longer counted.

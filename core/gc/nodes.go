@@ -21,7 +21,19 @@ const nodeParts = 256
 type nodeSet struct {
 	parts [nodeParts]cow.Map[*node]
 	epoch cow.Epoch
+
+	// slots is where put writes the nodes it stores: a chunk of nodes, one
+	// allocation for many, where every node stored was an allocation of
+	// its own. A node is never changed once stored (put stores a new one),
+	// so, as with a sim.Slab, parts and snapshots share the slots
+	// read-only, and slots is not state: a full chunk is left to the nodes
+	// still held, and a restore neither copies nor rewinds it.
+	slots []node
 }
+
+// nodeChunk is how many nodes one chunk of slots holds (4 KiB): small,
+// because a node still held keeps its whole chunk alive.
+const nodeChunk = 32
 
 // partOf picks the part of a uid: FNV-1a of its last eight bytes, a fixed
 // function, so that a world's parts are the same from run to run (nothing
@@ -48,7 +60,11 @@ func (s *nodeSet) get(uid string) (node, bool) {
 
 // put stores n under its uid.
 func (s *nodeSet) put(n node) {
-	s.parts[partOf(n.uid)].Write(s.epoch)[n.uid] = &n
+	if len(s.slots) == cap(s.slots) {
+		s.slots = make([]node, 0, nodeChunk)
+	}
+	s.slots = append(s.slots, n)
+	s.parts[partOf(n.uid)].Write(s.epoch)[n.uid] = &s.slots[len(s.slots)-1]
 }
 
 func (s *nodeSet) remove(uid string) {
