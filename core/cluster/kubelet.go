@@ -93,6 +93,9 @@ type Kubelets struct {
 	// allocated row would be; so, as a sim.Slab, it is not state, and a
 	// snapshot neither copies nor restores it.
 	rows []kpod
+	// sentPods is where writeStatus writes the pods it sends (see
+	// statusPod): not state either.
+	sentPods []api.Pod
 
 	// sent remembers parts of the last status the kubelets sent, to send
 	// again when a status has equal ones (see sentParts); a cache, not
@@ -1088,13 +1091,31 @@ func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
 	// reset it either), so the pod's generateName is sent along: without it,
 	// every pod a ReplicaSet created lost its generateName ("web-") the
 	// moment its kubelet first reported it.
-	obj := &api.Pod{
-		Metadata: api.ObjectMeta{Namespace: p.namespace(), Name: p.name(), UID: p.uid(), GenerateName: p.pod.Metadata.GenerateName},
-		Status:   k.status(p),
-	}
+	obj := k.statusPod()
+	m := &obj.Metadata
+	m.Namespace, m.Name, m.UID, m.GenerateName = p.namespace(), p.name(), p.uid(), p.pod.Metadata.GenerateName
+	obj.Status = k.status(p)
 	p.statusID = k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindPod,
 		Subresource: apistore.SubresourceStatus, Namespace: p.namespace(), Name: p.name(), Object: obj})
 }
+
+// statusPod returns a zero pod from the sent chunk, for writeStatus to
+// fill in, beginning a new chunk when it is full. The pod a status write
+// sends is never changed once sent (apistore.Request.Object): the store
+// copies what it keeps, and the reply only reads it. So, as with a
+// sim.Slab, the chunk's pods are written once, and each was an allocation
+// of 408 bytes of its own for every status written. Chunks are small
+// (sentChunk pods) because a reply still held keeps its whole chunk alive.
+func (k *Kubelets) statusPod() *api.Pod {
+	if len(k.sentPods) == cap(k.sentPods) {
+		k.sentPods = make([]api.Pod, 0, sentChunk)
+	}
+	k.sentPods = k.sentPods[:len(k.sentPods)+1]
+	return &k.sentPods[len(k.sentPods)-1]
+}
+
+// sentChunk is how many pods one chunk of sentPods holds (6.4 KiB).
+const sentChunk = 16
 
 // status computes the pod status the kubelet reports, as its
 // generateAPIPodStatus does: the phase, the kubelet's conditions (with the
