@@ -65,3 +65,56 @@ func TestSentPartsAreSentAgainOnlyWhenEqual(t *testing.T) {
 	assert.NotSame(t, s1, s2)
 	assert.Equal(t, api.NewTime(at), *s1)
 }
+
+// TestKeyedConditionsAreTheConditionsBuilt writes the statuses of pods one
+// after another, as the kubelets do, and checks that each carries the
+// conditions a kubelet with nothing remembered builds for it: the
+// remembered conditions are sent again without being built only when they
+// were built from the same times, all True, and never for a pod that is
+// evicted, has a condition that is not True, or holds one that others own.
+func TestKeyedConditionsAreTheConditionsBuilt(t *testing.T) {
+	at := time.Date(2024, 1, 1, 0, 0, 1, 0, time.UTC)
+	pod := func(others ...api.PodCondition) *api.Pod {
+		return &api.Pod{
+			Spec:   api.PodSpec{Containers: []api.Container{{Name: "app", Image: "nginx"}}},
+			Status: api.PodStatus{Conditions: others},
+		}
+	}
+	running := func(since time.Time, pod *api.Pod) *kpod {
+		p := &kpod{pod: pod, phase: api.PodRunning, running: true, ready: true, startTime: stampOf(at)}
+		for i := range p.conds {
+			p.conds[i] = condOf(api.ConditionTrue, since)
+		}
+		return p
+	}
+	k := &Kubelets{nodeIndex: map[string]int{}}
+	check := func(p *kpod, why string) []api.PodCondition {
+		t.Helper()
+		fresh := &Kubelets{nodeIndex: map[string]int{}}
+		got := k.status(p).Conditions
+		require.Equal(t, fresh.status(p).Conditions, got, why)
+		return got
+	}
+
+	first := check(running(at, pod()), "the first status builds its conditions")
+	again := check(running(at.Add(time.Millisecond), pod()), "a time within the same second")
+	assert.Same(t, &first[0], &again[0], "conditions of the same key are the remembered ones")
+	later := check(running(at.Add(time.Second), pod()), "a second later")
+	assert.NotSame(t, &first[0], &later[0])
+
+	notReady := running(at, pod())
+	notReady.ready = false
+	notReady.conds[condReady] = condOf(api.ConditionFalse, at)
+	check(notReady, "a condition that is not True has a reason and a message")
+	check(running(at, pod()), "all True again, after conditions that could not be keyed")
+
+	custom := api.PodCondition{Type: "example.com/Gate", Status: api.ConditionTrue, LastTransitionTime: api.NewTime(at)}
+	withOthers := check(running(at, pod(custom)), "a condition others own is written back")
+	assert.Contains(t, withOthers, custom)
+	check(running(at, pod()), "and left out when the pod no longer holds it")
+
+	evicted := running(at, pod())
+	evicted.evicted, evicted.message = true, EvictionMessage
+	check(evicted, "an evicted pod reports DisruptionTarget")
+	check(running(at, pod()), "all True again, after an eviction")
+}
