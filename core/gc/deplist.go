@@ -57,7 +57,7 @@ func (l depList) find(dep depRef) (chunk, at int, found bool) {
 	lo, hi := 0, len(l.chunks)-1
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if refs := l.chunks[mid].refs; cmpDeps(refs[len(refs)-1], dep) < 0 {
+		if refs := l.chunks[mid].refs; cmpDepsAt(&refs[len(refs)-1], &dep) < 0 {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -67,13 +67,13 @@ func (l depList) find(dep depRef) (chunk, at int, found bool) {
 	i, j := 0, len(refs)
 	for i < j {
 		mid := int(uint(i+j) >> 1)
-		if cmpDeps(refs[mid], dep) < 0 {
+		if cmpDepsAt(&refs[mid], &dep) < 0 {
 			i = mid + 1
 		} else {
 			j = mid
 		}
 	}
-	return lo, i, i < len(refs) && cmpDeps(refs[i], dep) == 0
+	return lo, i, i < len(refs) && cmpDepsAt(&refs[i], &dep) == 0
 }
 
 // ownIndex makes the list's index of chunks this epoch's to change.

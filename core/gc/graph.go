@@ -34,12 +34,19 @@ func nodeOf(obj api.Object) node {
 // LIST gives and the trace shows. It compares field by field and stops at
 // the first that differs: dependents of one owner mostly share their kind
 // and namespace, and the name decides.
-func cmpDeps(a, b depRef) int {
-	if c := strings.Compare(string(a.kind), string(b.kind)); c != 0 {
-		return c
+func cmpDeps(a, b depRef) int { return cmpDepsAt(&a, &b) }
+
+// cmpDepsAt is cmpDeps for dependents where they are: a depList's find
+// compares the one it looks for with a dozen of an owner's thousand, and
+// copying both, 128 bytes, for every comparison cost a third of it. The
+// kind and the namespace, nearly always the same, are tested for equality
+// before they are ordered, which is quicker than ordering them.
+func cmpDepsAt(a, b *depRef) int {
+	if a.kind != b.kind {
+		return strings.Compare(string(a.kind), string(b.kind))
 	}
-	if c := strings.Compare(a.namespace, b.namespace); c != 0 {
-		return c
+	if a.namespace != b.namespace {
+		return strings.Compare(a.namespace, b.namespace)
 	}
 	if c := strings.Compare(a.name, b.name); c != 0 {
 		return c
