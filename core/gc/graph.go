@@ -262,16 +262,6 @@ func (g *GarbageCollector) sweep(ctx *sim.Context, kind api.Kind) int {
 	return n
 }
 
-// dependentEvent is processGraphChanges for an object of a dependent kind.
-// Every delivery is a step, one per change of every pod: its sentence is
-// said, with the event's and the owners' names as facts, never written when
-// the step runs.
-func (g *GarbageCollector) dependentEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Report {
-	n := nodeOf(ev.Object)
-	change, _ := g.dependentChange(ctx, ev.Type, n)
-	return g.report("processGraphChanges", sawEvent(ev).Then(change), n.ref())
-}
-
 // The sentences of a watch event the collector handled: what it saw, then
 // what came of it.
 var (
@@ -311,7 +301,7 @@ func init() {
 
 // sawEvent is the start of a step that handled a watch event: "saw
 // MODIFIED pod/web-a (resourceVersion 7): ".
-func sawEvent(ev apistore.WatchEvent) sim.Sentence {
+func sawEvent(ev *apistore.WatchEvent) sim.Sentence {
 	return sim.Say(formSaw, api.ShortName(ev.Object.Kind()), ev.Object.Meta().Name).With(ev.Type.Choice(), int64(ev.ResourceVersion))
 }
 

@@ -206,7 +206,7 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 			break
 		}
 	}
-	ev := *d.Event
+	ev := d.Event
 	obj := ev.Object
 	if i < 0 {
 		return g.report("Reflector.watch", sim.Say(formDiscarded, api.ShortName(obj.Kind()), obj.Meta().Name).
@@ -220,7 +220,16 @@ func (g *GarbageCollector) watchEvent(ctx *sim.Context, d apistore.WatchDelivery
 	}
 	m.lw.Observed(ev.ResourceVersion)
 	if !m.owner {
-		return g.dependentEvent(ctx, ev)
+		// processGraphChanges for an object of a dependent kind. Every
+		// delivery is a step, one per change of every pod: its sentence is
+		// said, with the event's and the owners' names as facts, never
+		// written when the step runs. (It is written out here, not in a
+		// function of its own: the step's report, 176 bytes, was copied
+		// out of that function's result into this one's for every pod
+		// change.)
+		n := nodeOf(obj)
+		change, _ := g.dependentChange(ctx, ev.Type, n)
+		return g.report("processGraphChanges", sawEvent(ev).Then(change), n.ref())
 	}
 	o := ownerOf(obj)
 	if ev.Type == apistore.Deleted {
