@@ -566,7 +566,15 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 			return sim.Report{Actor: k.name, Models: "Reflector.watch",
 				Summary: sim.Say(formDiscarded, string(d.Event.Type), refOf(d.Event.Object).Kind, refOf(d.Event.Object).Name)}
 		}
-		return k.podEvent(ctx, d.Event)
+		if d.Event.Type == apistore.Deleted {
+			return k.podDeleted(ctx, d.Event)
+		}
+		// A pod added or changed, nearly every step of the kubelets, is
+		// handled here rather than in a function of its own, whose report
+		// (176 bytes) was copied out again into this one's.
+		pod := d.Event.Object.(*api.Pod)
+		models, summary := k.observe(ctx, d.Event.ObjectKey(), pod)
+		return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: k.refs.Of(podRef(pod))}
 	case eventStarted, eventRestarted, eventStopped, eventStatusRetry:
 		return k.timer(ctx, ev.Kind, *ev.Data.(*timerData))
 	case eventCrash, eventEvict, eventSetReady:
@@ -836,44 +844,41 @@ func (k *Kubelets) listed(ctx *sim.Context, items []api.Object, rv uint64) sim.R
 	return sim.Report{Actor: k.name, Models: "Reflector.syncWith", Summary: summary}
 }
 
-func (k *Kubelets) podEvent(ctx *sim.Context, ev *apistore.WatchEvent) sim.Report {
+// podDeleted handles the deletion of a pod.
+func (k *Kubelets) podDeleted(ctx *sim.Context, ev *apistore.WatchEvent) sim.Report {
 	pod := ev.Object.(*api.Pod)
 	key := ev.ObjectKey()
 	ref := podRef(pod)
-	if ev.Type == apistore.Deleted {
-		p := k.pods.Read()[key]
-		if p == nil || p.uid() != pod.Metadata.UID {
-			return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: k.refs.Of(ref),
-				Summary: sim.Say(formUnknownGone, pod.Metadata.Name)}
-		}
-		node, state, at := p.node, p.state, p.at
-		k.forget(ctx, key)
-		var why string
-		switch state {
-		case PodRemoving:
-			why = "its kubelet had stopped it and removed it; it forgets the pod"
-		case PodStopping:
-			if g := pod.Metadata.DeletionGracePeriodSeconds; g != nil && *g == 0 && at == ctx.Now() {
-				why = "it was deleted with no grace period, so its containers are killed at once; the kubelet forgets the pod"
-			} else if at <= ctx.Now() {
-				why = "its grace period ended, so its containers were killed; the kubelet forgets the pod"
-			} else {
-				why = "its containers are killed at once and the kubelet forgets the pod"
-			}
-		case PodStarting:
-			why = "it was deleted before its containers started; the kubelet forgets it"
-		case PodWaiting:
-			why = "it never ran: its node had no kubelet"
-		case PodFinished:
-			why = "it had finished; the kubelet forgets it"
-		default:
+	p := k.pods.Read()[key]
+	if p == nil || p.uid() != pod.Metadata.UID {
+		return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: "HandlePodRemoves", Touched: k.refs.Of(ref),
+			Summary: sim.Say(formUnknownGone, pod.Metadata.Name)}
+	}
+	node, state, at := p.node, p.state, p.at
+	k.forget(ctx, key)
+	var why string
+	switch state {
+	case PodRemoving:
+		why = "its kubelet had stopped it and removed it; it forgets the pod"
+	case PodStopping:
+		if g := pod.Metadata.DeletionGracePeriodSeconds; g != nil && *g == 0 && at == ctx.Now() {
+			why = "it was deleted with no grace period, so its containers are killed at once; the kubelet forgets the pod"
+		} else if at <= ctx.Now() {
+			why = "its grace period ended, so its containers were killed; the kubelet forgets the pod"
+		} else {
 			why = "its containers are killed at once and the kubelet forgets the pod"
 		}
-		return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: k.refs.Of(ref),
-			Summary: sim.Say(formGone, pod.Metadata.Name, why)}
+	case PodStarting:
+		why = "it was deleted before its containers started; the kubelet forgets it"
+	case PodWaiting:
+		why = "it never ran: its node had no kubelet"
+	case PodFinished:
+		why = "it had finished; the kubelet forgets it"
+	default:
+		why = "its containers are killed at once and the kubelet forgets the pod"
 	}
-	models, summary := k.observe(ctx, key, pod)
-	return sim.Report{Actor: k.actor(pod.Spec.NodeName), Models: models, Summary: summary, Touched: k.refs.Of(ref)}
+	return sim.Report{Actor: k.actor(node), Models: "HandlePodRemoves", Touched: k.refs.Of(ref),
+		Summary: sim.Say(formGone, pod.Metadata.Name, why)}
 }
 
 // observe takes in the current state of a pod and acts on it.

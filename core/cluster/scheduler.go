@@ -211,11 +211,18 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		switch {
 		case s.nodesR.accept(d):
 			return s.nodeEvent(ctx, *d.Event)
-		case s.podsR.accept(d):
-			return s.podEvent(ctx, d.Event)
+		case !s.podsR.accept(d):
+			ref := refOf(d.Event.Object)
+			return s.report("Reflector.watch", sim.Say(formDiscarded, string(d.Event.Type), ref.Kind, ref.Name))
+		case d.Event.Type == apistore.Deleted:
+			return s.podDeleted(ctx, d.Event)
 		}
-		ref := refOf(d.Event.Object)
-		return s.report("Reflector.watch", sim.Say(formDiscarded, string(d.Event.Type), ref.Kind, ref.Name))
+		// A pod added or changed, nearly every step of the scheduler, is
+		// handled here rather than in a function of its own, whose report
+		// (176 bytes) was copied out again into this one's.
+		pod := d.Event.Object.(*api.Pod)
+		models, summary := s.observe(ctx, d.Event.ObjectKey(), pod)
+		return s.report(models, summary, podRef(pod))
 	case eventSchedule:
 		return s.scheduleOne(ctx)
 	case eventRetry:
@@ -436,25 +443,22 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 	return s.report(models, summary, ref)
 }
 
-func (s *Scheduler) podEvent(ctx *sim.Context, ev *apistore.WatchEvent) sim.Report {
+// podDeleted handles the deletion of a pod.
+func (s *Scheduler) podDeleted(ctx *sim.Context, ev *apistore.WatchEvent) sim.Report {
 	pod := ev.Object.(*api.Pod)
 	ref := podRef(pod)
 	key := ev.ObjectKey()
-	if ev.Type == apistore.Deleted {
-		p := s.pods.Read()[key]
-		if p == nil || p.uid != pod.Metadata.UID {
-			return s.report("deletePodFromCache", sim.Say(formPodGoneUnknown, pod.Metadata.Name), ref)
-		}
-		if !p.counted {
-			s.forget(ctx, key)
-			return s.report("deletePodFromCache", sim.Say(formPodGoneWaiting, pod.Metadata.Name), ref)
-		}
-		summary := sim.Say(formPodGoneCounted, pod.Metadata.Name, p.node).With(int64(s.bound[p.node] - 1))
-		s.forget(ctx, key)
-		return s.report("deletePodFromCache", summary, ref)
+	p := s.pods.Read()[key]
+	if p == nil || p.uid != pod.Metadata.UID {
+		return s.report("deletePodFromCache", sim.Say(formPodGoneUnknown, pod.Metadata.Name), ref)
 	}
-	models, summary := s.observe(ctx, key, pod)
-	return s.report(models, summary, ref)
+	if !p.counted {
+		s.forget(ctx, key)
+		return s.report("deletePodFromCache", sim.Say(formPodGoneWaiting, pod.Metadata.Name), ref)
+	}
+	summary := sim.Say(formPodGoneCounted, pod.Metadata.Name, p.node).With(int64(s.bound[p.node] - 1))
+	s.forget(ctx, key)
+	return s.report("deletePodFromCache", summary, ref)
 }
 
 // observe takes in the current state of a pod and says what it made of it.
