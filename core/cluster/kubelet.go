@@ -91,10 +91,17 @@ type Kubelets struct {
 	// allocation of its own. A slot is handed out once and is then the
 	// row's alone, changed in place only while its epoch is current, as an
 	// allocated row would be; so, as a sim.Slab, it is not state, and a
-	// snapshot neither copies nor restores it.
+	// snapshot neither copies nor restores it. A full chunk is left to the
+	// rows it holds and a new one begun; chunks are small (rowChunk rows,
+	// 7.5 KiB) because a row still held, by the pods map or a snapshot,
+	// keeps its whole chunk alive.
 	rows []kpod
-	// sentPods is where writeStatus writes the pods it sends (see
-	// statusPod): not state either.
+	// sentPods is where writeStatus writes the pods it sends, in chunks as
+	// rows are (sentChunk pods, 6.4 KiB). The pod a status write sends is
+	// never changed once sent (apistore.Request.Object): the store copies
+	// what it keeps, and the reply only reads it. So, as with a sim.Slab,
+	// the chunk's pods are written once; each was an allocation of 408
+	// bytes of its own for every status written. Not state either.
 	sentPods []api.Pod
 
 	// sent remembers parts of the last status the kubelets sent, to send
@@ -153,9 +160,6 @@ type condsKey struct {
 	secs [numConds]int64
 	set  uint8
 }
-
-// is reports whether two keys are equal.
-func (a *condsKey) is(b *condsKey) bool { return a.set == b.set && a.secs == b.secs }
 
 // conditionsLike returns the remembered conditions if they equal conds,
 // else a copy of conds of its own length, remembered.
@@ -794,29 +798,29 @@ func (k *Kubelets) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 
 func (k *Kubelets) registered(ctx *sim.Context, rep *apistore.Reply) sim.Report {
 	name := rep.Request.Object.Meta().Name
-	ref := sim.Ref{Kind: "node", Name: name}
 	i, ok := k.nodeIndex[name]
-	if !ok || k.nodes[i].regID != rep.ID {
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
-			Summary: sim.Say(formStaleRegister, name)}
+	stale := !ok || k.nodes[i].regID != rep.ID
+	if !stale {
+		k.nodes[i].regID = 0
 	}
-	n := &k.nodes[i]
-	n.regID = 0
-	err := rep.Response.Err
-	switch {
+	// Every outcome makes the same report but for its summary, picked
+	// here: a report written out for each made main.wasm bigger.
+	var summary sim.Sentence
+	switch err := rep.Response.Err; {
+	case stale:
+		summary = sim.Say(formStaleRegister, name)
 	case err == nil:
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
-			Summary: sim.Say(formRegistered, name).With(int64(rep.Response.ResourceVersion))}
+		summary = sim.Say(formRegistered, name).With(int64(rep.Response.ResourceVersion))
 	case apistore.IsAlreadyExists(err):
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
-			Summary: sim.Say(formWasRegistered, name)}
+		summary = sim.Say(formWasRegistered, name)
 	case apistore.IsInvalid(err):
-		return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
-			Summary: sim.Say(formRegisterLost, name, err.Error())}
+		summary = sim.Say(formRegisterLost, name, err.Error())
+	default:
+		ctx.After(relistDelay, k.name, eventRegister, name)
+		summary = sim.Say(formRegisterRetry, name, err.Error()).With(int64(relistDelay))
 	}
-	ctx.After(relistDelay, k.name, eventRegister, name)
-	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(ref),
-		Summary: sim.Say(formRegisterRetry, name, err.Error()).With(int64(relistDelay))}
+	return sim.Report{Actor: k.actor(name), Models: "registerWithAPIServer", Touched: k.refs.Of(sim.Ref{Kind: "node", Name: name}),
+		Summary: summary}
 }
 
 // listed takes in a list of pods: every pod is observed, and the pods held
@@ -900,7 +904,13 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models s
 		return "HandlePodAdditions", sim.Say(formUnbound, pod.Metadata.Name)
 	}
 	if p == nil {
-		p = k.newRow()
+		// The row is taken from rows, written out here rather than in a
+		// function of its own, which made main.wasm bigger.
+		if len(k.rows) == cap(k.rows) {
+			k.rows = make([]kpod, 0, rowChunk)
+		}
+		k.rows = k.rows[:len(k.rows)+1]
+		p = &k.rows[len(k.rows)-1]
 		p.node, p.key = node, key
 		p = cow.Add(&k.pods, k.epoch, key, p)
 	} else {
@@ -916,18 +926,6 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models s
 		return "HandlePodAdditions", sim.Say(formNoKubelet, p.name(), node)
 	}
 	return k.sync(ctx, p)
-}
-
-// newRow returns a zero row from the rows chunk, beginning a new chunk
-// when it is full. Chunks are small (rowChunk rows, 7.5 KiB) because a
-// row still held, by the pods map or a snapshot, keeps its whole chunk
-// alive.
-func (k *Kubelets) newRow() *kpod {
-	if len(k.rows) == cap(k.rows) {
-		k.rows = make([]kpod, 0, rowChunk)
-	}
-	k.rows = k.rows[:len(k.rows)+1]
-	return &k.rows[len(k.rows)-1]
 }
 
 // rowChunk is how many rows one chunk of the kubelets' and the
@@ -1150,7 +1148,11 @@ func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
 	// reset it either), so the pod's generateName is sent along: without it,
 	// every pod a ReplicaSet created lost its generateName ("web-") the
 	// moment its kubelet first reported it.
-	obj := k.statusPod()
+	if len(k.sentPods) == cap(k.sentPods) {
+		k.sentPods = make([]api.Pod, 0, sentChunk)
+	}
+	k.sentPods = k.sentPods[:len(k.sentPods)+1]
+	obj := &k.sentPods[len(k.sentPods)-1]
 	m := &obj.Metadata
 	m.Namespace, m.Name, m.UID, m.GenerateName = p.namespace(), p.name(), p.uid(), p.pod.Metadata.GenerateName
 	obj.Status = k.status(p)
@@ -1158,22 +1160,7 @@ func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
 		Subresource: apistore.SubresourceStatus, Namespace: p.namespace(), Name: p.name(), Object: obj})
 }
 
-// statusPod returns a zero pod from the sent chunk, for writeStatus to
-// fill in, beginning a new chunk when it is full. The pod a status write
-// sends is never changed once sent (apistore.Request.Object): the store
-// copies what it keeps, and the reply only reads it. So, as with a
-// sim.Slab, the chunk's pods are written once, and each was an allocation
-// of 408 bytes of its own for every status written. Chunks are small
-// (sentChunk pods) because a reply still held keeps its whole chunk alive.
-func (k *Kubelets) statusPod() *api.Pod {
-	if len(k.sentPods) == cap(k.sentPods) {
-		k.sentPods = make([]api.Pod, 0, sentChunk)
-	}
-	k.sentPods = k.sentPods[:len(k.sentPods)+1]
-	return &k.sentPods[len(k.sentPods)-1]
-}
-
-// sentChunk is how many pods one chunk of sentPods holds (6.4 KiB).
+// sentChunk is how many pods one chunk of sentPods holds.
 const sentChunk = 16
 
 // status computes the pod status the kubelet reports, as its
@@ -1192,7 +1179,7 @@ func (k *Kubelets) status(p *kpod) api.PodStatus {
 	// The lists are built in scratch lists and sent as the last status's
 	// where they are equal (see sentParts); conditions that the remembered
 	// ones were built from are not built again (see trueConds).
-	if key, keyed := trueConds(p); keyed && k.sent.keyed && key.is(&k.sent.key) {
+	if key, keyed := trueConds(p); keyed && k.sent.keyed && key.set == k.sent.key.set && key.secs == k.sent.key.secs {
 		st.Conditions = k.sent.conditions
 	} else {
 		k.sent.key, k.sent.keyed = key, keyed

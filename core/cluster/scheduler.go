@@ -349,29 +349,30 @@ func init() {
 func (s *Scheduler) mut(key string) *spod { return cow.Mut(&s.pods, s.epoch, key) }
 
 func (s *Scheduler) response(ctx *sim.Context, rep *apistore.Reply) sim.Report {
+	// The answers to the two reflectors' requests are read by one piece of
+	// code, told apart by what they list: written out for each, it was
+	// twice as much of main.wasm.
+	r, what := &s.nodesR, "nodes"
 	switch {
 	case s.nodesR.owns(rep):
-		items, err := s.nodesR.answered(ctx, s.srv, s.name, eventRelist, rep)
-		if err != nil {
-			return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), "nodes").With(int64(relistDelay)))
-		}
-		if rep.Request.Verb == apistore.VerbWatch {
-			return s.report("Reflector.watch", sim.Say(formWatchOpen, "nodes").With(int64(rep.Request.List().ResourceVersion)))
-		}
-		return s.listedNodes(ctx, items, rep.Response.ResourceVersion)
 	case s.podsR.owns(rep):
-		items, err := s.podsR.answered(ctx, s.srv, s.name, eventRelist, rep)
-		if err != nil {
-			return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), "pods").With(int64(relistDelay)))
-		}
-		if rep.Request.Verb == apistore.VerbWatch {
-			return s.report("Reflector.watch", sim.Say(formWatchOpen, "pods").With(int64(rep.Request.List().ResourceVersion)))
-		}
-		return s.listedPods(ctx, items, rep.Response.ResourceVersion)
+		r, what = &s.podsR, "pods"
 	case rep.Request.Subresource == apistore.SubresourceBinding:
 		return s.bindAnswered(ctx, rep)
+	default:
+		return s.report("", sim.Say(formIgnoredReply, rep.Request.String()))
 	}
-	return s.report("", sim.Say(formIgnoredReply, rep.Request.String()))
+	items, err := r.answered(ctx, s.srv, s.name, eventRelist, rep)
+	if err != nil {
+		return s.report("Reflector.ListAndWatch", sim.Say(formRelistIn, rep.Request.String(), err.Error(), what).With(int64(relistDelay)))
+	}
+	if rep.Request.Verb == apistore.VerbWatch {
+		return s.report("Reflector.watch", sim.Say(formWatchOpen, what).With(int64(rep.Request.List().ResourceVersion)))
+	}
+	if r == &s.nodesR {
+		return s.listedNodes(ctx, items, rep.Response.ResourceVersion)
+	}
+	return s.listedPods(ctx, items, rep.Response.ResourceVersion)
 }
 
 // listedNodes replaces the scheduler's nodes with a list's.
@@ -485,7 +486,12 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models 
 		case terminal:
 			return "addPodToCache", sim.Say(formPodFinishedNew, m.Name, pod.Status.Phase)
 		}
-		p = s.newRow()
+		// The row is taken from rows, as the kubelets take theirs.
+		if len(s.rows) == cap(s.rows) {
+			s.rows = make([]spod, 0, rowChunk)
+		}
+		s.rows = s.rows[:len(s.rows)+1]
+		p = &s.rows[len(s.rows)-1]
 		p.namespace, p.name, p.uid = m.Namespace, m.Name, m.UID
 		p = cow.Add(&s.pods, s.epoch, key, p)
 	} else {
@@ -534,15 +540,6 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models 
 		return "updatePodInSchedulingQueue", sim.Say(formPodBackingOff, m.Name)
 	}
 	return "updatePodInSchedulingQueue", sim.Say(formPodInQueue, m.Name)
-}
-
-// newRow returns a zero row from the rows chunk, as Kubelets.newRow does.
-func (s *Scheduler) newRow() *spod {
-	if len(s.rows) == cap(s.rows) {
-		s.rows = make([]spod, 0, rowChunk)
-	}
-	s.rows = s.rows[:len(s.rows)+1]
-	return &s.rows[len(s.rows)-1]
 }
 
 // forget drops a pod: out of every queue and no longer counted.
