@@ -60,18 +60,7 @@ func (h *harness) step() sim.StepResult {
 	res, ok := h.k.Step()
 	require.True(h.t, ok, "the agenda is empty")
 	h.steps = append(h.steps, res.Kept())
-	h.checkSchedulerCounts()
 	return res
-}
-
-// checkSchedulerCounts checks that every node the scheduler knows holds the
-// count bound holds for it.
-func (h *harness) checkSchedulerCounts() {
-	h.t.Helper()
-	s := h.c.Scheduler
-	for _, n := range s.nodes {
-		require.Equal(h.t, s.bound[n.name], n.pods, "the scheduler's count of the pods on %s", n.name)
-	}
 }
 
 func (h *harness) stabilize() {

@@ -101,10 +101,6 @@ type schedNode struct {
 
 	name          string
 	unschedulable bool
-	// pods is bound[name], kept here as well so that pickNode, which reads
-	// the count of every node for every pod it places, reads it without a
-	// lookup by name (see addBound).
-	pods int
 }
 
 // queueState says where a pod waits in the scheduler.
@@ -381,7 +377,7 @@ func (s *Scheduler) listedNodes(ctx *sim.Context, items []api.Object, rv uint64)
 	s.nodes = s.nodes[:0:0]
 	for _, obj := range items {
 		n := obj.(*api.Node)
-		s.nodes = append(s.nodes, schedNode{name: n.Metadata.Name, unschedulable: n.Spec.Unschedulable, pods: s.bound[n.Metadata.Name]})
+		s.nodes = append(s.nodes, schedNode{name: n.Metadata.Name, unschedulable: n.Spec.Unschedulable})
 	}
 	sorting.Func(s.nodes, func(a, b schedNode) int { return strings.Compare(a.name, b.name) })
 	summary := sim.Say(formListedNodes).With(int64(len(items)), int64(rv), int64(s.schedulableCount()))
@@ -415,7 +411,7 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 	n := ev.Object.(*api.Node)
 	name := n.Metadata.Name
 	ref := sim.Ref{Kind: "node", Name: name}
-	i, found := s.nodeAt(name)
+	i, found := slices.BinarySearchFunc(s.nodes, name, func(x schedNode, name string) int { return strings.Compare(x.name, name) })
 	if ev.Type == apistore.Deleted {
 		if found {
 			s.nodes = slices.Delete(s.nodes, i, i+1)
@@ -426,7 +422,7 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 	if found {
 		s.nodes[i].unschedulable = n.Spec.Unschedulable
 	} else {
-		s.nodes = slices.Insert(s.nodes, i, schedNode{name: name, unschedulable: n.Spec.Unschedulable, pods: s.bound[name]})
+		s.nodes = slices.Insert(s.nodes, i, schedNode{name: name, unschedulable: n.Spec.Unschedulable})
 	}
 	models := "updateNodeInCache"
 	if !found {
@@ -512,7 +508,8 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models 
 		}
 		if !p.counted {
 			p.counted = true
-			return "addPodToCache", sim.Say(formPodCounted, m.Name, node).With(int64(s.addBound(node, 1)))
+			s.bound[node]++
+			return "addPodToCache", sim.Say(formPodCounted, m.Name, node).With(int64(s.bound[node]))
 		}
 		if confirmed {
 			return "updatePodInCache", sim.Say(formPodConfirmed, m.Name, node)
@@ -558,29 +555,11 @@ func (s *Scheduler) uncount(p *spod) {
 		return
 	}
 	p.counted = false
-	s.addBound(p.node, -1)
-}
-
-// addBound adds d to the pods counted on a node, in bound and in the
-// node's own count if the scheduler knows it, and returns the new count.
-// A count that falls to 0 leaves bound.
-func (s *Scheduler) addBound(node string, d int) int {
-	n := s.bound[node] + d
-	if n > 0 {
-		s.bound[node] = n
+	if n := s.bound[p.node] - 1; n > 0 {
+		s.bound[p.node] = n
 	} else {
-		delete(s.bound, node)
+		delete(s.bound, p.node)
 	}
-	if i, ok := s.nodeAt(node); ok {
-		s.nodes[i].pods = n
-	}
-	return n
-}
-
-// nodeAt returns where a node is in nodes, or where it would go, and
-// whether it is there.
-func (s *Scheduler) nodeAt(name string) (int, bool) {
-	return slices.BinarySearchFunc(s.nodes, name, func(x schedNode, name string) int { return strings.Compare(x.name, name) })
 }
 
 // enqueue puts a pod at the end of the active queue.
@@ -659,8 +638,8 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 	p.queue = qNone
 	s.attempts++
 	ref := sim.Ref{Kind: "pod", Namespace: p.namespace, Name: p.name}
-	i, pods, fit, tied := s.pickNode()
-	if i < 0 {
+	node, pods, fit, tied := s.pickNode()
+	if node == "" {
 		s.gen++
 		p.queue, p.gen = qUnschedulable, s.gen
 		s.unschedulable = append(s.unschedulable, queueEntry{key: key, gen: p.gen})
@@ -670,10 +649,8 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 		}
 		return s.report("schedulePod", sim.Say(formNoFit, p.name).With(int64(len(s.nodes)), int64(len(s.nodes))), ref)
 	}
-	node := s.nodes[i].name
 	p.node, p.assumed, p.counted = node, true, true
 	s.bound[node]++
-	s.nodes[i].pods++
 	p.bindID = s.srv.Send(ctx, s.name, apistore.Request{Verb: apistore.VerbCreate, Kind: api.KindPod,
 		Subresource: apistore.SubresourceBinding, Namespace: p.namespace, Name: p.name, NodeName: node})
 	s.ensureScheduling(ctx)
@@ -689,21 +666,19 @@ func (s *Scheduler) scheduleOne(ctx *sim.Context) sim.Report {
 	return s.report("schedulePod", summary, ref, sim.Ref{Kind: "node", Name: node})
 }
 
-// pickNode returns the index in nodes of the schedulable node with the
-// fewest pods (ties: the first name), its pods, how many nodes were
-// schedulable, and how many of them had as few pods as the one picked; -1
-// when none is.
-func (s *Scheduler) pickNode() (best, pods, fit, tied int) {
-	best = -1
-	for i := range s.nodes {
-		n := &s.nodes[i]
+// pickNode returns the schedulable node with the fewest pods (ties: the first
+// name), its pods, how many nodes were schedulable, and how many of them had
+// as few pods as the one picked; "" when none is. Each node's count is looked
+// up once.
+func (s *Scheduler) pickNode() (best string, pods, fit, tied int) {
+	for _, n := range s.nodes {
 		if n.unschedulable {
 			continue
 		}
 		fit++
-		switch c := n.pods; {
-		case best < 0 || c < pods:
-			best, pods, tied = i, c, 1
+		switch c := s.bound[n.name]; {
+		case best == "" || c < pods:
+			best, pods, tied = n.name, c, 1
 		case c == pods:
 			tied++
 		}
