@@ -428,21 +428,27 @@ func (s *Scheduler) nodeEvent(ctx *sim.Context, ev apistore.WatchEvent) sim.Repo
 	if !found {
 		models = "addNodeToCache"
 	}
+	// One report for every case, its summary picked here: a report written
+	// out for each made main.wasm bigger. A node that can take pods now
+	// sends back to the queue the pods that found none.
 	var summary sim.Sentence
+	requeue := false
 	switch {
 	case n.Spec.Unschedulable && wasSchedulable:
-		return s.report(models, sim.Say(formNodeCordoned, name).With(int64(s.bound[name])), ref)
+		summary = sim.Say(formNodeCordoned, name).With(int64(s.bound[name]))
 	case n.Spec.Unschedulable:
-		return s.report(models, sim.Say(formNodeNewCordon, name), ref)
+		summary = sim.Say(formNodeNewCordon, name)
 	case wasSchedulable:
-		return s.report(models, sim.Say(formNodeSame, name), ref)
+		summary = sim.Say(formNodeSame, name)
 	case found:
-		summary = sim.Say(formNodeUncordoned, name)
+		summary, requeue = sim.Say(formNodeUncordoned, name), true
 	default:
-		summary = sim.Say(formNodeNew, name)
+		summary, requeue = sim.Say(formNodeNew, name), true
 	}
-	if moved := s.moveAllToActive(ctx); moved > 0 {
-		summary = summary.Then(sim.Say(formRequeued).With(int64(moved)))
+	if requeue {
+		if moved := s.moveAllToActive(ctx); moved > 0 {
+			summary = summary.Then(sim.Say(formRequeued).With(int64(moved)))
+		}
 	}
 	return s.report(models, summary, ref)
 }
