@@ -563,14 +563,7 @@ func (k *Kubelets) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 	case eventRegister:
 		return k.register(ctx, ev.Data.(string), true)
 	case apistore.EventResponse:
-		rep := ev.Data.(*apistore.Reply)
-		if req := rep.Request; req.Kind == api.KindPod && req.Subresource == apistore.SubresourceStatus && !k.podsR.owns(rep) {
-			// The answer to a status write, one for every pod started, is
-			// handed over here, as response would hand it over: its report
-			// was copied out of response's result once more.
-			return k.statusAnswered(ctx, rep)
-		}
-		return k.response(ctx, rep)
+		return k.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
 		d := *ev.Data.(*apistore.WatchDelivery)
 		if !k.podsR.accept(d) {

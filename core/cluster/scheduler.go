@@ -201,14 +201,7 @@ func (s *Scheduler) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
 		}
 		return s.report("Reflector.list", sim.Say(formRelisting, kind.Resource()))
 	case apistore.EventResponse:
-		rep := ev.Data.(*apistore.Reply)
-		if rep.Request.Subresource == apistore.SubresourceBinding && !s.nodesR.owns(rep) && !s.podsR.owns(rep) {
-			// The answer to a binding, one for every pod placed, is handed
-			// over here, as response would hand it over: its report was
-			// copied out of response's result once more.
-			return s.bindAnswered(ctx, rep)
-		}
-		return s.response(ctx, rep)
+		return s.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
 		d := *ev.Data.(*apistore.WatchDelivery)
 		switch {
