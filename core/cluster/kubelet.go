@@ -86,24 +86,6 @@ type Kubelets struct {
 	// calls.
 	keyBuf []byte
 
-	// rows is where observe takes the row of a pod it has not held before:
-	// a chunk of rows, one allocation for many, where each new pod was an
-	// allocation of its own. A slot is handed out once and is then the
-	// row's alone, changed in place only while its epoch is current, as an
-	// allocated row would be; so, as a sim.Slab, it is not state, and a
-	// snapshot neither copies nor restores it. A full chunk is left to the
-	// rows it holds and a new one begun; chunks are small (rowChunk rows,
-	// 7.5 KiB) because a row still held, by the pods map or a snapshot,
-	// keeps its whole chunk alive.
-	rows []kpod
-	// sentPods is where writeStatus writes the pods it sends, in chunks as
-	// rows are (sentChunk pods, 6.4 KiB). The pod a status write sends is
-	// never changed once sent (apistore.Request.Object): the store copies
-	// what it keeps, and the reply only reads it. So, as with a sim.Slab,
-	// the chunk's pods are written once; each was an allocation of 408
-	// bytes of its own for every status written. Not state either.
-	sentPods []api.Pod
-
 	// sent remembers parts of the last status the kubelets sent, to send
 	// again when a status has equal ones (see sentParts); a cache, not
 	// state.
@@ -496,31 +478,10 @@ func (k *Kubelets) startNode(name string, nodeLabels map[string]string) {
 	k.sch.After(0, k.name, eventNodeStart, name)
 }
 
-// nodeAt returns the index in nodes of a node's kubelet, as nodeIndex
-// does. Nearly every step of the kubelets looks a node up, some twice: with
-// a handful of nodes, as worlds have, comparing the names is a third of
-// what a lookup in the map costs. The names are compared from the last, so
-// that a name added twice is found where nodeIndex finds it.
-func (k *Kubelets) nodeAt(name string) (int, bool) {
-	if len(k.nodes) > nodeScan {
-		i, ok := k.nodeIndex[name]
-		return i, ok
-	}
-	for i := len(k.nodes) - 1; i >= 0; i-- {
-		if k.nodes[i].name == name {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// nodeScan is the most nodes nodeAt compares names with.
-const nodeScan = 8
-
 // actor names the kubelet of a node, "kubelet/node-1"; for a pod that is not
 // bound, or bound to a node without a kubelet, it is the component's name.
 func (k *Kubelets) actor(node string) string {
-	if i, ok := k.nodeAt(node); ok {
+	if i, ok := k.nodeIndex[node]; ok {
 		return k.nodes[i].actor
 	}
 	return k.name
@@ -528,7 +489,7 @@ func (k *Kubelets) actor(node string) string {
 
 // served reports whether a node's kubelet runs.
 func (k *Kubelets) served(node string) bool {
-	i, ok := k.nodeAt(node)
+	i, ok := k.nodeIndex[node]
 	return ok && k.nodes[i].started
 }
 
@@ -897,15 +858,7 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models s
 		return "HandlePodAdditions", sim.Say(formUnbound, pod.Metadata.Name)
 	}
 	if p == nil {
-		// The row is taken from rows, written out here rather than in a
-		// function of its own, which made main.wasm bigger.
-		if len(k.rows) == cap(k.rows) {
-			k.rows = make([]kpod, 0, rowChunk)
-		}
-		k.rows = k.rows[:len(k.rows)+1]
-		p = &k.rows[len(k.rows)-1]
-		p.node, p.key = node, key
-		p = cow.Add(&k.pods, k.epoch, key, p)
+		p = cow.Add(&k.pods, k.epoch, key, &kpod{node: node, key: key, pod: pod})
 	} else {
 		p = cow.MutRead(&k.pods, k.epoch, key, p)
 	}
@@ -920,10 +873,6 @@ func (k *Kubelets) observe(ctx *sim.Context, key string, pod *api.Pod) (models s
 	}
 	return k.sync(ctx, p)
 }
-
-// rowChunk is how many rows one chunk of the kubelets' and the
-// scheduler's rows holds.
-const rowChunk = 32
 
 // forget drops a pod the API no longer holds.
 func (k *Kubelets) forget(ctx *sim.Context, key string) {
@@ -1141,20 +1090,13 @@ func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
 	// reset it either), so the pod's generateName is sent along: without it,
 	// every pod a ReplicaSet created lost its generateName ("web-") the
 	// moment its kubelet first reported it.
-	if len(k.sentPods) == cap(k.sentPods) {
-		k.sentPods = make([]api.Pod, 0, sentChunk)
+	obj := &api.Pod{
+		Metadata: api.ObjectMeta{Namespace: p.namespace(), Name: p.name(), UID: p.uid(), GenerateName: p.pod.Metadata.GenerateName},
+		Status:   k.status(p),
 	}
-	k.sentPods = k.sentPods[:len(k.sentPods)+1]
-	obj := &k.sentPods[len(k.sentPods)-1]
-	m := &obj.Metadata
-	m.Namespace, m.Name, m.UID, m.GenerateName = p.namespace(), p.name(), p.uid(), p.pod.Metadata.GenerateName
-	obj.Status = k.status(p)
 	p.statusID = k.srv.Send(ctx, k.name, apistore.Request{Verb: apistore.VerbUpdate, Kind: api.KindPod,
 		Subresource: apistore.SubresourceStatus, Namespace: p.namespace(), Name: p.name(), Object: obj})
 }
-
-// sentChunk is how many pods one chunk of sentPods holds.
-const sentChunk = 16
 
 // status computes the pod status the kubelet reports, as its
 // generateAPIPodStatus does: the phase, the kubelet's conditions (with the
@@ -1163,7 +1105,7 @@ const sentChunk = 16
 func (k *Kubelets) status(p *kpod) api.PodStatus {
 	pod := p.pod
 	st := api.PodStatus{Phase: p.phase, Reason: p.reason, Message: p.message}
-	if i, ok := k.nodeAt(p.node); ok {
+	if i, ok := k.nodeIndex[p.node]; ok {
 		st.HostIP = k.nodes[i].ip
 	}
 	if p.startTime.isSet() {

@@ -80,10 +80,6 @@ type Scheduler struct {
 	// (upstream's MoveAllToActiveOrBackoffQueue). Same liveness rule as active.
 	unschedulable []queueEntry
 
-	// rows is where observe takes the row of a pod it has not held before,
-	// as the kubelets do (see Kubelets.rows): not state.
-	rows []spod
-
 	// gen numbers queue entries; it only grows.
 	gen uint64
 
@@ -481,14 +477,7 @@ func (s *Scheduler) observe(ctx *sim.Context, key string, pod *api.Pod) (models 
 		case terminal:
 			return "addPodToCache", sim.Say(formPodFinishedNew, m.Name, pod.Status.Phase)
 		}
-		// The row is taken from rows, as the kubelets take theirs.
-		if len(s.rows) == cap(s.rows) {
-			s.rows = make([]spod, 0, rowChunk)
-		}
-		s.rows = s.rows[:len(s.rows)+1]
-		p = &s.rows[len(s.rows)-1]
-		p.namespace, p.name, p.uid = m.Namespace, m.Name, m.UID
-		p = cow.Add(&s.pods, s.epoch, key, p)
+		p = cow.Add(&s.pods, s.epoch, key, &spod{namespace: m.Namespace, name: m.Name, uid: m.UID})
 	} else {
 		p = cow.MutRead(&s.pods, s.epoch, key, p)
 	}
