@@ -66,7 +66,13 @@ func (m *Manager) keyOf(meta *api.ObjectMeta) string {
 }
 
 // ownerKey is an owner's namespace and name and the key joined from them.
-type ownerKey struct{ namespace, name, key string }
+type ownerKey struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
+	namespace, name, key string
+}
 
 // enqueue adds an owner's key to the queue and returns what became of it,
 // the choice of workqueue.AddedWords that a handler's sentence says after

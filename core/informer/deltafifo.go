@@ -29,6 +29,10 @@ const (
 // did not see the delete, so Obj is the last state it knew, which may be stale
 // (or nil). Every delete handler must be ready to unwrap one.
 type DeletedFinalStateUnknown struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key string
 	Obj api.Object
 }
@@ -36,6 +40,10 @@ type DeletedFinalStateUnknown struct {
 // Delta is one change: an api.Object, or a DeletedFinalStateUnknown for a
 // Deleted delta produced by a relist.
 type Delta struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Type   DeltaType
 	Object any
 }

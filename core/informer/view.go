@@ -33,6 +33,10 @@ type View struct {
 
 // CachedObject is one cache entry.
 type CachedObject struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key             string
 	ResourceVersion string
 }

@@ -526,7 +526,7 @@ func (a *agenda) check() error {
 			return fmt.Errorf("spare chunk %d has length %d and capacity %d", i, len(c), cap(c))
 		}
 		for _, ev := range c[:cap(c)] {
-			if ev != (Event{}) {
+			if !zeroEvent(ev) {
 				return fmt.Errorf("spare chunk %d keeps event %d", i, ev.Seq)
 			}
 		}
@@ -546,7 +546,7 @@ func (a *agenda) check() error {
 		if used[idx] {
 			return fmt.Errorf("slab index %d both free and used", idx)
 		}
-		if a.events[idx] != (Event{}) {
+		if !zeroEvent(a.events[idx]) {
 			return fmt.Errorf("free slab index %d keeps event %d", idx, a.events[idx].Seq)
 		}
 	}
@@ -695,10 +695,16 @@ func (l *lane) check() error {
 			prev = &c[j]
 		}
 		for j, ev := range c[:cap(c)] {
-			if (j < from || j >= len(c)) && ev != (Event{}) {
+			if (j < from || j >= len(c)) && !zeroEvent(ev) {
 				return fmt.Errorf("chunk %d keeps event %d at %d, outside what it holds", i, ev.Seq, j)
 			}
 		}
 	}
 	return nil
+}
+
+// zeroEvent reports whether ev is the zero Event, field by field: Events
+// cannot be compared with ==, which only tests would use.
+func zeroEvent(ev Event) bool {
+	return ev.At == 0 && ev.Seq == 0 && ev.To == "" && ev.Kind == "" && ev.Data == nil && !ev.Background && !ev.cancelled
 }
