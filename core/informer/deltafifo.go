@@ -97,8 +97,15 @@ type DeltaFIFO struct {
 	// items maps each key in queue to its entry's serial: the number of
 	// entries queued before it since the queue was made (pushed counts
 	// them). A key's deltas live in its queue entry, not in the map, so
-	// that adding a delta to a pending key and popping a key each cost one
-	// lookup, not two.
+	// that adding a delta to a pending key costs one lookup, not two.
+	//
+	// A popped key keeps its serial, which is then below those of the
+	// entries still waiting (see pending): its next change writes the
+	// serial over, where removing it at every pop and adding it back at
+	// the next change cost two more hashings of the key for every watch
+	// event. A key whose last delta popped was a deletion, gone from the
+	// cache, is removed, so the map holds no more keys than the cache and
+	// the queue do.
 	items  map[string]uint64
 	pushed uint64
 
@@ -164,7 +171,7 @@ func (f *DeltaFIFO) Delete(obj any) { f.delete(KeyOf(obj), obj) }
 func (f *DeltaFIFO) delete(key string, obj any) {
 	f.populated = true
 	_, known := f.known.GetByKey(key)
-	if _, pending := f.items[key]; !known && !pending {
+	if _, pending := f.pending(key); !known && !pending {
 		return
 	}
 	f.queueAction(key, Deleted, obj)
@@ -207,7 +214,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 		if _, ok := listed[key]; ok {
 			continue
 		}
-		if _, pending := f.items[key]; pending {
+		if _, pending := f.pending(key); pending {
 			continue
 		}
 		last, _ := f.known.GetByKey(key)
@@ -227,7 +234,7 @@ func (f *DeltaFIFO) Replace(list []api.Object) {
 func (f *DeltaFIFO) Resync() int {
 	n := 0
 	for _, key := range f.known.ListKeys() {
-		if _, pending := f.items[key]; pending {
+		if _, pending := f.pending(key); pending {
 			continue
 		}
 		obj, ok := f.known.GetByKey(key)
@@ -252,7 +259,9 @@ func (f *DeltaFIFO) Pop() (key string, deltas Deltas, isInInitialList bool, ok b
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
-	delete(f.items, p.key)
+	if p.deltas.Newest().Type == Deleted {
+		delete(f.items, p.key)
+	}
 	return p.key, p.deltas, isInInitialList, true
 }
 
@@ -293,9 +302,16 @@ func (f *DeltaFIFO) entry(serial uint64) *pendingKey {
 	return &w[serial-(f.pushed-uint64(len(w)))]
 }
 
+// pending returns the serial of key's queue entry, and whether it has one:
+// a serial below the first waiting entry's is that of an entry popped.
+func (f *DeltaFIFO) pending(key string) (uint64, bool) {
+	serial, ok := f.items[key]
+	return serial, ok && serial >= f.pushed-uint64(f.queue.len())
+}
+
 // deltas returns the pending deltas of key, nil when it has none.
 func (f *DeltaFIFO) deltas(key string) Deltas {
-	if serial, pending := f.items[key]; pending {
+	if serial, pending := f.pending(key); pending {
 		return f.entry(serial).deltas
 	}
 	return nil
@@ -304,7 +320,7 @@ func (f *DeltaFIFO) deltas(key string) Deltas {
 // queueAction appends a delta for key, the object's key, collapsing a repeated
 // deletion, and queues the key if it had nothing pending.
 func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
-	if serial, pending := f.items[key]; pending {
+	if serial, pending := f.pending(key); pending {
 		p := f.entry(serial)
 		p.deltas = dedupDeltas(append(p.deltas, Delta{Type: t, Object: obj}))
 		return

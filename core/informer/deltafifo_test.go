@@ -31,6 +31,7 @@ func deltaTypes(d Deltas) string {
 
 // checkFIFO verifies the DeltaFIFO's invariants: every queued key has deltas,
 // every key with deltas is queued once, and the map finds each key's entry.
+// Keys the map keeps from entries popped must read as not pending.
 func checkFIFO(t *testing.T, f *DeltaFIFO) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -38,11 +39,19 @@ func checkFIFO(t *testing.T, f *DeltaFIFO) {
 		require.False(t, seen[p.key], "key %q queued twice", p.key)
 		seen[p.key] = true
 		require.NotEmpty(t, p.deltas, "queued key %q has no deltas", p.key)
-		serial, ok := f.items[p.key]
+		serial, ok := f.pending(p.key)
 		require.True(t, ok, "queued key %q is not in the map", p.key)
 		require.Equal(t, p.key, f.entry(serial).key, "the map points %q at another entry", p.key)
 	}
-	require.Len(t, f.items, f.queue.len(), "every key with deltas is queued")
+	live := 0
+	for key := range f.items {
+		if _, ok := f.pending(key); ok {
+			live++
+		} else {
+			require.False(t, seen[key], "queued key %q reads as popped", key)
+		}
+	}
+	require.Equal(t, f.queue.len(), live, "every key with deltas is queued")
 }
 
 // pending returns the FIFO's pending keys in order, and their deltas.
@@ -87,6 +96,23 @@ func TestDeltaFIFOBasicOrder(t *testing.T) {
 	assert.Equal(t, 2, f.Len(), "a key is queued once however many deltas it has")
 	assert.Equal(t, []string{"default/a=Added,Updated", "default/b=Added"}, popAll(t, f, ix),
 		"keys pop in the order they first got a delta; a key's deltas come out oldest first")
+}
+
+// A popped key stays in the map, not pending, until a deletion of it pops:
+// the map holds no more keys than the cache and the queue do.
+func TestDeltaFIFOForgetsKeysDeletedOnly(t *testing.T) {
+	ix := NewIndexer()
+	f := NewDeltaFIFO(ix)
+	f.Add(pod("a", 1))
+	f.Add(pod("b", 2))
+	popAll(t, f, ix)
+	f.Update(pod("a", 3))
+	assert.Equal(t, []string{"default/a=Updated"}, popAll(t, f, ix), "a popped key queues again")
+	f.Delete(pod("b", 4))
+	f.Delete(pod("c", 5))
+	assert.Equal(t, []string{"default/b=Deleted"}, popAll(t, f, ix),
+		"a popped key reads as known to the cache, not as pending")
+	assert.Len(t, f.items, ix.Len(), "the map keeps the cached keys only")
 }
 
 func TestDeltaFIFONothingIsMergedButDoubleDeletes(t *testing.T) {
