@@ -536,7 +536,7 @@ func removeSeq(seqs *[]uint64, seq uint64) {
 // the scan. The Deployment controller uses it to visit only the pods its
 // ReplicaSets could own.
 func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, error) {
-	sets, total, err := ix.seqSets(name, values)
+	sets, total, err := ix.seqSets(name, values, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -552,7 +552,10 @@ func (ix *Indexer) ByIndexValues(name string, values ...string) ([]api.Object, e
 // and dropped at each of its hundred syncs, a tenth of what the page's
 // 10,000-pod world allocated.
 func (ix *Indexer) EachByIndexValues(name string, values []string, fn func(api.Object)) error {
-	sets, _, err := ix.seqSets(name, values)
+	// The lists are read here and dropped: they are gathered on the stack,
+	// where a new slice of them was allocated at every sync.
+	var buf [4][]uint64
+	sets, _, err := ix.seqSets(name, values, buf[:0])
 	if err != nil {
 		return err
 	}
@@ -560,10 +563,10 @@ func (ix *Indexer) EachByIndexValues(name string, values []string, fn func(api.O
 	return nil
 }
 
-// seqSets returns the non-empty seq lists indexed under values in the named
-// index, and how many seqs they hold in all (a key under two values counts
-// twice: it is an upper bound).
-func (ix *Indexer) seqSets(name string, values []string) (sets [][]uint64, total int, err error) {
+// seqSets appends to sets the non-empty seq lists indexed under values in
+// the named index, and returns them with how many seqs they hold in all (a
+// key under two values counts twice: it is an upper bound).
+func (ix *Indexer) seqSets(name string, values []string, sets [][]uint64) (_ [][]uint64, total int, err error) {
 	at, ok := ix.find(name)
 	if !ok {
 		return nil, 0, errors.New("index with name " + name + " does not exist")
