@@ -586,8 +586,9 @@ func (inf *Informer) notifyOne(i int, n notification) {
 	}
 }
 
-// notify delivers one buffered notification to one handler.
-func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
+// notify delivers one buffered notification to one handler. Its report is
+// a named result, as deliver's is, so that it is not copied once more.
+func (inf *Informer) notify(ctx *sim.Context, i int) (rep sim.Report) {
 	l := inf.listeners[i]
 	l.scheduled = false
 	if l.buffer.len() == 0 {
@@ -598,7 +599,7 @@ func (inf *Informer) notify(ctx *sim.Context, i int) sim.Report {
 		l.scheduled = true
 		ctx.After(0, inf.cfg.Name, eventNotify, i)
 	}
-	rep := l.deliver(n)
+	rep = l.deliver(n)
 	if rep.Models == "" {
 		rep.Models = "processorListener.run"
 	}
