@@ -477,13 +477,18 @@ func (inf *Informer) pop(ctx *sim.Context) sim.Report {
 	// This step runs for every change of every object, so its sentence is
 	// said, not written: the first delta's form names the key, and a key
 	// with one delta, the usual case, and the keys still pending fit in one
-	// sentence.
-	var summary sim.Sentence
-	for i, d := range deltas {
-		summary = summary.Then(inf.applyDelta(i == 0, key, d, initial))
+	// sentence. The first delta's sentence is the summary itself, not
+	// joined to an empty one. The newest delta's object is the one the
+	// step touched; applyDelta has it at hand, unwrapped from its
+	// interface.
+	summary, obj := inf.applyDelta(true, key, deltas[0], initial)
+	for _, d := range deltas[1:] {
+		var said sim.Sentence
+		said, obj = inf.applyDelta(false, key, d, initial)
+		summary = summary.Then(said)
 	}
 	var touched []sim.Ref
-	if obj := objectOf(deltas.Newest().Object); obj != nil {
+	if obj != nil {
 		touched = inf.refs.Of(refOf(obj))
 	}
 	// The deltas are applied and the notifications hold their objects, not
@@ -530,8 +535,8 @@ func init() {
 // notifications, and says what it did; the first delta's sentence names the
 // key. The key is the one the DeltaFIFO queued the delta under, so the cache
 // is not asked to work it out from the object again (a new string each
-// time).
-func (inf *Informer) applyDelta(first bool, key string, d Delta, initial bool) sim.Sentence {
+// time). It also returns the delta's object, a tombstone's unwrapped.
+func (inf *Informer) applyDelta(first bool, key string, d Delta, initial bool) (sim.Sentence, api.Object) {
 	lead, colon := "", int64(0)
 	if first {
 		lead, colon = key, 1
@@ -545,21 +550,21 @@ func (inf *Informer) applyDelta(first bool, key string, d Delta, initial bool) s
 			sync := old.Meta().ResourceVersion == rv
 			n := int64(inf.distribute(notification{kind: notifyUpdate, old: old, obj: obj}, sync))
 			if sync {
-				return sim.Say(formDeltaUnchanged, lead, string(d.Type), rv).With(colon, n)
+				return sim.Say(formDeltaUnchanged, lead, string(d.Type), rv).With(colon, n), obj
 			}
-			return sim.Say(formDeltaUpdated, lead, string(d.Type)).With(colon, n)
+			return sim.Say(formDeltaUpdated, lead, string(d.Type)).With(colon, n), obj
 		}
 		n := int64(inf.distribute(notification{kind: notifyAdd, obj: obj, initial: initial}, false))
-		return sim.Say(formDeltaAdded, lead, string(d.Type)).With(colon, n)
+		return sim.Say(formDeltaAdded, lead, string(d.Type)).With(colon, n), obj
 	case Deleted:
 		inf.ix.DeleteKey(key)
 		n := int64(inf.distribute(notification{kind: notifyDelete, obj: d.Object}, false))
-		if _, tomb := d.Object.(DeletedFinalStateUnknown); tomb {
-			return sim.Say(formDeltaTombstone, lead).With(colon, n)
+		if tomb, ok := d.Object.(DeletedFinalStateUnknown); ok {
+			return sim.Say(formDeltaTombstone, lead).With(colon, n), tomb.Obj
 		}
-		return sim.Say(formDeltaRemoved, lead).With(colon, n)
+		return sim.Say(formDeltaRemoved, lead).With(colon, n), objectOf(d.Object)
 	}
-	return sim.Say(formDeltaIgnored, lead, string(d.Type)).With(colon)
+	return sim.Say(formDeltaIgnored, lead, string(d.Type)).With(colon), objectOf(d.Object)
 }
 
 // distribute hands a notification to every listener, or, for a resync-style
