@@ -124,17 +124,22 @@ func (ix *Indexer) AddIndexer(name string, fn IndexFunc) error {
 }
 
 // find returns the position of the named index, or where it would go. There
-// are only ever a few indices: a search by name beats a map.
+// are only ever a few indices: a scan for the name beats a map, and a binary
+// search too, whose ordered comparisons cost more than tests for equality,
+// which mostly end at the lengths. A controller looks an index up at every
+// sync.
 func (ix *Indexer) find(name string) (int, bool) {
-	return slices.BinarySearchFunc(ix.indices, name, func(x index, n string) int {
-		switch {
-		case x.name < n:
-			return -1
-		case x.name > n:
-			return 1
+	for i := range ix.indices {
+		if ix.indices[i].name == name {
+			return i, true
 		}
-		return 0
-	})
+	}
+	for i := range ix.indices {
+		if ix.indices[i].name > name {
+			return i, false
+		}
+	}
+	return len(ix.indices), false
 }
 
 // reindex rebuilds every index, and every slot's values, from the cached
