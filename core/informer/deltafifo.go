@@ -94,20 +94,23 @@ type DeltaFIFO struct {
 	// once, and its Deltas are never empty.
 	queue queue[pendingKey]
 
-	// items maps each key in queue to its entry's serial: the number of
-	// entries queued before it since the queue was made (pushed counts
-	// them). A key's deltas live in its queue entry, not in the map, so
-	// that adding a delta to a pending key costs one lookup, not two.
+	// items maps each key in queue to its place in serials, which holds
+	// its entry's serial: the number of entries queued before it since the
+	// queue was made (pushed counts them). A key's deltas live in its queue
+	// entry, not in the map, so that adding a delta to a pending key costs
+	// one lookup, not two.
 	//
-	// A popped key keeps its serial, which is then below those of the
-	// entries still waiting (see pending): its next change writes the
-	// serial over, where removing it at every pop and adding it back at
-	// the next change cost two more hashings of the key for every watch
-	// event. A key whose last delta popped was a deletion, gone from the
-	// cache, is removed, so the map holds no more keys than the cache and
-	// the queue do.
-	items  map[string]uint64
-	pushed uint64
+	// A popped key keeps its place, and its serial, which is then below
+	// those of the entries still waiting (see pending): its next change
+	// writes a new serial in its place, where removing the key at every
+	// pop and storing it again at the next change cost two more hashings
+	// of the key for every watch event. A key whose last delta popped was
+	// a deletion, gone from the cache, is removed and its place freed, so
+	// the map holds no more keys than the cache and the queue do.
+	items   map[string]int32
+	serials []uint64
+	free    []int32
+	pushed  uint64
 
 	// known is the informer's cache.
 	known KnownObjects
@@ -142,7 +145,7 @@ type pendingKey struct {
 // NewDeltaFIFO returns an empty queue that consults known for relists and
 // resyncs.
 func NewDeltaFIFO(known KnownObjects) *DeltaFIFO {
-	return &DeltaFIFO{items: map[string]uint64{}, known: known}
+	return &DeltaFIFO{items: map[string]int32{}, known: known}
 }
 
 // Add records that obj was created.
@@ -260,6 +263,7 @@ func (f *DeltaFIFO) Pop() (key string, deltas Deltas, isInInitialList bool, ok b
 		f.initialPopulationCount--
 	}
 	if p.deltas.Newest().Type == Deleted {
+		f.free = append(f.free, f.items[p.key])
 		delete(f.items, p.key)
 	}
 	return p.key, p.deltas, isInInitialList, true
@@ -305,8 +309,12 @@ func (f *DeltaFIFO) entry(serial uint64) *pendingKey {
 // pending returns the serial of key's queue entry, and whether it has one:
 // a serial below the first waiting entry's is that of an entry popped.
 func (f *DeltaFIFO) pending(key string) (uint64, bool) {
-	serial, ok := f.items[key]
-	return serial, ok && serial >= f.pushed-uint64(f.queue.len())
+	at, ok := f.items[key]
+	if !ok {
+		return 0, false
+	}
+	serial := f.serials[at]
+	return serial, serial >= f.pushed-uint64(f.queue.len())
 }
 
 // deltas returns the pending deltas of key, nil when it has none.
@@ -320,8 +328,20 @@ func (f *DeltaFIFO) deltas(key string) Deltas {
 // queueAction appends a delta for key, the object's key, collapsing a repeated
 // deletion, and queues the key if it had nothing pending.
 func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
-	if serial, pending := f.pending(key); pending {
-		p := f.entry(serial)
+	at, ok := f.items[key]
+	switch {
+	case !ok:
+		// A key new to the FIFO takes a freed place, or a new one.
+		if n := len(f.free); n > 0 {
+			at = f.free[n-1]
+			f.free = f.free[:n-1]
+		} else {
+			at = int32(len(f.serials))
+			f.serials = append(f.serials, 0)
+		}
+		f.items[key] = at
+	case f.serials[at] >= f.pushed-uint64(f.queue.len()):
+		p := f.entry(f.serials[at])
 		p.deltas = dedupDeltas(append(p.deltas, Delta{Type: t, Object: obj}))
 		return
 	}
@@ -332,7 +352,7 @@ func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
 		f.spare = f.spare[:n-1]
 	}
 	f.queue.push(pendingKey{key: key, deltas: append(d, Delta{Type: t, Object: obj})})
-	f.items[key] = f.pushed
+	f.serials[at] = f.pushed
 	f.pushed++
 }
 

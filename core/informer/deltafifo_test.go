@@ -52,6 +52,15 @@ func checkFIFO(t *testing.T, f *DeltaFIFO) {
 		}
 	}
 	require.Equal(t, f.queue.len(), live, "every key with deltas is queued")
+	places := map[int32]bool{}
+	for _, at := range f.free {
+		places[at] = true
+	}
+	for key, at := range f.items {
+		require.False(t, places[at], "key %q has a place freed or taken", key)
+		places[at] = true
+	}
+	require.Len(t, places, len(f.serials), "every place is taken or free")
 }
 
 // pending returns the FIFO's pending keys in order, and their deltas.

@@ -41,9 +41,12 @@ func (f *DeltaFIFO) snapshot() fifoSnapshot {
 
 func (f *DeltaFIFO) restore(s fifoSnapshot) {
 	f.queue = queue[pendingKey]{items: copyPending(s.queue)}
-	f.items = make(map[string]uint64, len(s.queue))
+	f.items = make(map[string]int32, len(s.queue))
+	f.serials = make([]uint64, len(s.queue))
+	f.free = nil
 	for i, p := range s.queue {
-		f.items[p.key] = uint64(i)
+		f.items[p.key] = int32(i)
+		f.serials[i] = uint64(i)
 	}
 	f.pushed = uint64(len(s.queue))
 	f.populated = s.populated
