@@ -564,6 +564,15 @@ func (ix *Indexer) EachByIndexValues(name string, values []string, fn func(api.O
 	if err != nil {
 		return err
 	}
+	if len(sets) == 1 {
+		// One list, the usual case (a ReplicaSet's own pods, no orphans):
+		// fn is called from here, not from a function literal that
+		// eachSeq calls for every object.
+		for _, seq := range sets[0] {
+			fn(ix.table.obj(seq))
+		}
+		return nil
+	}
 	eachSeq(sets, func(seq uint64) { fn(ix.table.obj(seq)) })
 	return nil
 }
