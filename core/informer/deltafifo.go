@@ -128,7 +128,17 @@ type DeltaFIFO struct {
 	// key one delta, popped a step later, and would otherwise cost a new
 	// array each time. It is not state: a snapshot leaves it out.
 	spare []Deltas
+	// cells is where a key with no spare array gets one: an array of one
+	// delta cut from a chunk, one allocation for many. A scale-up queues
+	// more keys at once than the spares cover (thousands of pods created
+	// and changed while the first are still pending), and each took an
+	// allocation of its own. An array that outgrows its one delta is
+	// moved out by append, so the cells of a chunk never overlap.
+	cells Deltas
 }
+
+// cellChunk is how many one-delta arrays one chunk of cells holds.
+const cellChunk = 32
 
 // maxSpare bounds the arrays kept for reuse: enough for the bursts of
 // watch events a scale-up brings (a thousand pods created in one step),
@@ -350,6 +360,11 @@ func (f *DeltaFIFO) queueAction(key string, t DeltaType, obj any) {
 		d = f.spare[n-1]
 		f.spare[n-1] = nil
 		f.spare = f.spare[:n-1]
+	} else {
+		if len(f.cells) == 0 {
+			f.cells = make(Deltas, cellChunk)
+		}
+		d, f.cells = f.cells[:0:1], f.cells[1:]
 	}
 	f.queue.push(pendingKey{key: key, deltas: append(d, Delta{Type: t, Object: obj})})
 	f.serials[at] = f.pushed
