@@ -90,13 +90,36 @@ type index struct {
 	byKey bool
 	// values maps each value to the seqs indexed under it, in order. An
 	// empty list is removed.
-	values cow.Map[seqList]
+	values cow.Map[*seqList]
 }
 
-// seqList is a set of seqs kept in order, shared copy-on-write with
-// snapshots: insertSeq and removeSeq change what its Write returned. New
-// keys have the highest seq and are appended.
-type seqList = cow.Slice[uint64]
+// seqList is a set of seqs kept in order, held by pointer in an index's
+// map and shared copy-on-write with snapshots one list at a time (a
+// cow.Row): insertSeq and removeSeq change the seqs of a list that
+// cow.Mut returned. New keys have the highest seq and are appended.
+//
+// A list held by value went back into the map after every change, a
+// second hashing of the value for every key that entered an index; a list
+// held by pointer is changed where it is.
+type seqList struct {
+	cow.Stamp
+	seqs []uint64
+}
+
+// Copy returns a copy of the list that shares no array with it, for
+// cow.Mut, with room for a quarter more, so that the inserts that usually
+// follow the first do not copy it again at once.
+func (l *seqList) Copy() *seqList {
+	return &seqList{seqs: append(make([]uint64, 0, len(l.seqs)+len(l.seqs)/4+1), l.seqs...)}
+}
+
+// read returns the seqs of a list, none for no list.
+func (l *seqList) read() []uint64 {
+	if l == nil {
+		return nil
+	}
+	return l.seqs
+}
 
 // NewIndexer returns an empty cache with the namespace index.
 func NewIndexer() *Indexer {
@@ -147,7 +170,7 @@ func (ix *Indexer) find(name string) (int, bool) {
 // when a snapshot restored was taken with other indices.
 func (ix *Indexer) reindex() {
 	for i := range ix.indices {
-		ix.indices[i].values = cow.Map[seqList]{}
+		ix.indices[i].values = cow.Map[*seqList]{}
 	}
 	var seqs []uint64
 	ix.table.each(func(seq uint64, _ *slot) { seqs = append(seqs, seq) })
@@ -311,7 +334,7 @@ func (ix *Indexer) compact() {
 	ix.seqs = cow.Own(ix.epoch, make(map[string]uint64, len(ix.seqs.Read())))
 	seqs := ix.seqs.Read()
 	for i := range ix.indices {
-		ix.indices[i].values = cow.Map[seqList]{}
+		ix.indices[i].values = cow.Map[*seqList]{}
 	}
 	ix.nextSeq = 0
 	old.each(func(_ uint64, s *slot) {
@@ -327,26 +350,26 @@ func (ix *Indexer) compact() {
 
 // indexValue adds seq under value v in index i.
 func (ix *Indexer) indexValue(i int, seq uint64, v string) {
-	idx := ix.indices[i].values.Write(ix.epoch)
 	// A missing value gets a new list; a list shared with a snapshot is
-	// copied by Write. The list is a value in the map, so it goes back.
-	set := idx[v]
-	insertSeq(set.Write(ix.epoch), seq)
-	idx[v] = set
+	// copied, and the copy put in its place, by Mut.
+	values := &ix.indices[i].values
+	set := cow.Mut(values, ix.epoch, v)
+	if set == nil {
+		set = cow.Add(values, ix.epoch, v, &seqList{})
+	}
+	insertSeq(&set.seqs, seq)
 }
 
 // unindexValue removes seq from under value v in index i.
 func (ix *Indexer) unindexValue(i int, seq uint64, v string) {
-	idx := ix.indices[i].values.Write(ix.epoch)
-	set, ok := idx[v]
-	if !ok {
+	values := &ix.indices[i].values
+	set := cow.Mut(values, ix.epoch, v)
+	if set == nil {
 		return
 	}
-	removeSeq(set.Write(ix.epoch), seq)
-	if len(set.Read()) == 0 {
-		delete(idx, v)
-	} else {
-		idx[v] = set
+	removeSeq(&set.seqs, seq)
+	if len(set.seqs) == 0 {
+		delete(values.Write(ix.epoch), v)
 	}
 }
 
@@ -410,7 +433,7 @@ func (ix *Indexer) lookup(name, value string) ([]uint64, error) {
 	if !ok {
 		return nil, errors.New("index with name " + name + " does not exist")
 	}
-	return ix.indices[i].values.Read()[value].Read(), nil
+	return ix.indices[i].values.Read()[value].read(), nil
 }
 
 // ByIndex returns the objects indexed under value in the named index, in the
@@ -587,7 +610,7 @@ func (ix *Indexer) seqSets(name string, values []string, sets [][]uint64) (_ [][
 	}
 	idx := ix.indices[at].values.Read()
 	for _, v := range values {
-		if set := idx[v].Read(); len(set) > 0 {
+		if set := idx[v].read(); len(set) > 0 {
 			sets = append(sets, set)
 			total += len(set)
 		}
