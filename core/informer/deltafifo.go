@@ -284,7 +284,14 @@ func (f *DeltaFIFO) Pop() (key string, deltas Deltas, isInInitialList bool, ok b
 // deltas of a later key.
 func (f *DeltaFIFO) Recycle(d Deltas) {
 	if len(f.spare) < maxSpare && cap(d) > 0 {
-		clear(d)
+		// Nearly every array holds one delta, which a store clears for
+		// less than clear's call into the runtime (which a loop over the
+		// deltas compiles to as well).
+		if len(d) == 1 {
+			d[0] = Delta{}
+		} else {
+			clear(d)
+		}
 		f.spare = append(f.spare, d[:0])
 	}
 }
