@@ -83,6 +83,10 @@ type notification struct {
 type listener struct {
 	handler Handler
 
+	// id is the listener's number, the data of its delivery events, put in
+	// an interface once rather than at every event scheduled.
+	id any
+
 	// buffer holds the notifications not yet delivered, oldest first.
 	buffer queue[notification]
 

@@ -166,7 +166,7 @@ func (inf *Informer) AddEventHandler(h Handler) {
 // needs it. Whether a handler is awake is state: a snapshot taken before
 // the wake restores it dormant.
 func (inf *Informer) AddDormantEventHandler(h Handler) int {
-	inf.listeners = append(inf.listeners, &listener{handler: h, syncing: true, dormant: true})
+	inf.listeners = append(inf.listeners, &listener{handler: h, id: len(inf.listeners), syncing: true, dormant: true})
 	if h.StartStep != nil {
 		inf.starters = append(inf.starters, h.StartStep)
 	}
@@ -592,7 +592,7 @@ func (inf *Informer) notifyOne(i int, n notification) {
 	l.buffer.push(n)
 	if !l.scheduled {
 		l.scheduled = true
-		inf.sch.After(0, inf.cfg.Name, eventNotify, i)
+		inf.sch.After(0, inf.cfg.Name, eventNotify, l.id)
 	}
 }
 
@@ -607,7 +607,7 @@ func (inf *Informer) notify(ctx *sim.Context, i int) (rep sim.Report) {
 	n := l.buffer.pop()
 	if l.buffer.len() > 0 {
 		l.scheduled = true
-		ctx.After(0, inf.cfg.Name, eventNotify, i)
+		ctx.After(0, inf.cfg.Name, eventNotify, l.id)
 	}
 	rep = l.deliver(n)
 	if rep.Models == "" {
