@@ -254,34 +254,39 @@ func (inf *Informer) StartStep() {
 	}
 }
 
-// Handle runs one of the informer's steps.
-func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) sim.Report {
+// Handle runs one of the informer's steps. Its report is a named result,
+// which each case's is copied into once: "return inf.pop(ctx)" copied the
+// report, 176 bytes, into a temporary and from there into the result, at
+// every step.
+func (inf *Informer) Handle(ctx *sim.Context, ev sim.Event) (rep sim.Report) {
 	switch ev.Kind {
 	case eventStart:
-		return inf.list(ctx, sim.Say(formListStart, inf.resource()))
+		rep = inf.list(ctx, sim.Say(formListStart, inf.resource()))
 	case apistore.EventResponse:
-		return inf.response(ctx, ev.Data.(*apistore.Reply))
+		rep = inf.response(ctx, ev.Data.(*apistore.Reply))
 	case apistore.EventWatch:
-		return inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), false)
+		rep = inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), false)
 	case eventDelayedWatch:
-		return inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), true)
+		rep = inf.watchEvent(ctx, ev.Data.(*apistore.WatchDelivery), true)
 	case eventPop:
-		return inf.pop(ctx)
+		rep = inf.pop(ctx)
 	case eventNotify:
-		return inf.notify(ctx, ev.Data.(int))
+		rep = inf.notify(ctx, ev.Data.(int))
 	case eventResync:
-		return inf.resync(ctx)
+		rep = inf.resync(ctx)
 	case eventRelist:
 		inf.relistArmed = false
-		return inf.list(ctx, sim.Say(formListAgain, inf.resource()))
+		rep = inf.list(ctx, sim.Say(formListAgain, inf.resource()))
 	case eventWatchClosed:
-		return inf.rewatch(ctx)
+		rep = inf.rewatch(ctx)
 	case eventWatchExpired:
-		return inf.expired(ctx)
+		rep = inf.expired(ctx)
 	case eventHealWithRelist:
-		return inf.list(ctx, sim.Say(formListHealed, inf.resource()).With(int64(inf.faults.lost)))
+		rep = inf.list(ctx, sim.Say(formListHealed, inf.resource()).With(int64(inf.faults.lost)))
+	default:
+		rep = sim.Report{Actor: inf.actor(), Summary: sim.Say(formIgnoredEvent, ev.Kind)}
 	}
-	return sim.Report{Actor: inf.actor(), Summary: sim.Say(formIgnoredEvent, ev.Kind)}
+	return rep
 }
 
 // The sentences of the reflector: listing, watching, backing off.
