@@ -2,6 +2,7 @@ package api
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -20,4 +21,25 @@ func TestSameListIsOneNonEmptyList(t *testing.T) {
 	assert.False(t, SameList(a[1:], a[:1]))
 	assert.False(t, SameList([]string{}, []string{}))
 	assert.False(t, SameList[string](nil, nil))
+}
+
+// TestSamePodConditionComparesEveryField: two conditions are the same only
+// when every field is, the time to the nanosecond, as == compared them
+// before PodCondition was made incomparable.
+func TestSamePodConditionComparesEveryField(t *testing.T) {
+	at := NewTime(time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC))
+	base := PodCondition{Type: PodReady, Status: ConditionTrue, LastTransitionTime: at, Reason: "r", Message: "m"}
+	assert.True(t, SamePodCondition(base, base))
+	for name, change := range map[string]func(*PodCondition){
+		"type":    func(c *PodCondition) { c.Type = PodScheduled },
+		"status":  func(c *PodCondition) { c.Status = ConditionFalse },
+		"time":    func(c *PodCondition) { c.LastTransitionTime = NewTime(at.Add(time.Nanosecond)) },
+		"reason":  func(c *PodCondition) { c.Reason = "other" },
+		"message": func(c *PodCondition) { c.Message = "other" },
+	} {
+		other := base
+		change(&other)
+		assert.False(t, SamePodCondition(base, other), "a different %s", name)
+		assert.False(t, SamePodCondition(other, base), "a different %s", name)
+	}
 }

@@ -95,7 +95,7 @@ func (v *statusMemo) share(st *api.PodStatus) {
 	// are equal (cluster's sentParts), so the parts are often the very
 	// ones remembered, and need no comparing.
 	if len(st.Conditions) > 0 {
-		if !api.SameList(st.Conditions, v.conditions) && !slices.Equal(st.Conditions, v.conditions) {
+		if !api.SameList(st.Conditions, v.conditions) && !slices.EqualFunc(st.Conditions, v.conditions, api.SamePodCondition) {
 			v.conditions = slices.Clip(st.Conditions)
 		}
 		st.Conditions = v.conditions

@@ -146,7 +146,7 @@ type condsKey struct {
 // conditionsLike returns the remembered conditions if they equal conds,
 // else a copy of conds of its own length, remembered.
 func (p *sentParts) conditionsLike(conds []api.PodCondition) []api.PodCondition {
-	if !slices.Equal(conds, p.conditions) {
+	if !slices.EqualFunc(conds, p.conditions, api.SamePodCondition) {
 		p.conditions = slices.Clip(append([]api.PodCondition(nil), conds...))
 	}
 	return p.conditions
