@@ -1,6 +1,8 @@
 package apistore
 
 import (
+	"time"
+
 	"github.com/reconcilelab/rlab/core/api"
 )
 
@@ -44,37 +46,41 @@ func withResourceVersion(obj api.Object, rv string) api.Object {
 }
 
 // truncTime drops sub-second precision, as the API's wire format does, and
-// reads the time in UTC, as a decoded timestamp would be. A time of whole
-// seconds, as nearly every time a store is sent is, is only read in UTC
-// (which also drops a monotonic clock reading, as Truncate does): Truncate
-// divides the time by the second, and the store truncates every time of
-// every object it writes, two to six per pod status.
+// reads the time in UTC, as a decoded timestamp would be. Reading it in UTC
+// also drops a monotonic clock reading, as Truncate does. The nanoseconds
+// past the second are subtracted rather than divided out by Truncate: a
+// time's nanosecond is its distance from the whole second below it, for
+// times before year 1 too, so the result is the same Time, and the store
+// truncates the times of every object it writes, two to six per pod status.
+// The zero time needs no case of its own: it is whole, and in UTC already.
 func truncTime(t api.Time) api.Time {
-	if t.IsZero() {
-		return api.Time{}
-	}
 	u := t.UTC()
-	if u.Nanosecond() != 0 {
-		u = u.Truncate(1e9)
+	if ns := u.Nanosecond(); ns != 0 {
+		u = u.Add(-time.Duration(ns))
 	}
 	return api.Time{Time: u}
+}
+
+// whole reports whether truncTime would return t unchanged: whole seconds,
+// in UTC, without a monotonic clock reading. Nearly every time the store is
+// sent, and every time it stores, is, and the test is cheap enough to be
+// inlined where truncTime is a call.
+func whole(t time.Time) bool {
+	return t.Nanosecond() == 0 && t == t.UTC()
 }
 
 // truncTimePtr returns p itself when its time is already truncated, as every
 // time of a stored object is, and a truncated copy otherwise: p may be shared
 // with a stored object, so it is never written through.
 func truncTimePtr(p *api.Time) *api.Time {
-	if p == nil {
-		return nil
-	}
-	t := truncTime(*p)
-	if t == *p {
+	if p == nil || whole(p.Time) {
 		return p
 	}
-	// The copy is made here, not by taking t's address: a variable whose
-	// address is returned lives on the heap from its declaration, so every
-	// call allocated, the nearly every one that returns p too.
-	truncated := t
+	// The copy is declared here, past the return of p: a variable whose
+	// address is returned lives on the heap from its declaration, so, were
+	// it declared before the check, every call would allocate, the nearly
+	// every one that returns p too.
+	truncated := truncTime(*p)
 	return &truncated
 }
 
@@ -82,8 +88,8 @@ func truncTimePtr(p *api.Time) *api.Time {
 // it: a condition list shared with a stored object, whose times are all
 // truncated already, is then only read.
 func truncIn(t *api.Time) {
-	if tt := truncTime(*t); tt != *t {
-		*t = tt
+	if !whole(t.Time) {
+		*t = truncTime(*t)
 	}
 }
 
@@ -137,11 +143,11 @@ func truncateTimes(obj api.Object) {
 // truncating the status would write nothing. The two must name the same
 // fields.
 func podStatusTruncated(st *api.PodStatus) bool {
-	if st.StartTime != nil && truncTime(*st.StartTime) != *st.StartTime {
+	if st.StartTime != nil && !whole(st.StartTime.Time) {
 		return false
 	}
 	for i := range st.Conditions {
-		if t := &st.Conditions[i].LastTransitionTime; truncTime(*t) != *t {
+		if !whole(st.Conditions[i].LastTransitionTime.Time) {
 			return false
 		}
 	}
