@@ -76,7 +76,7 @@ func (s *Store) serveCreate(info *kindInfo, req *Request) Response {
 
 	rv, rvs := s.nextRV()
 	m.ResourceVersion = rvs
-	s.store(info, obj, Added, rv)
+	s.store(info, obj, Added, rv, "")
 	return Response{Object: obj, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
 }
 

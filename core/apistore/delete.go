@@ -96,7 +96,8 @@ func (s *Store) serveDelete(info *kindInfo, req *Request) Response {
 				string(DeletePropagationForeground), string(DeletePropagationBackground), string(DeletePropagationOrphan)),
 		})}
 	}
-	old := s.lookup(info, req.Namespace, req.Name)
+	stored := s.lookupStored(info, req.Namespace, req.Name)
+	old := stored.obj
 	if old == nil {
 		return Response{Err: newNotFound(info, req.Name)}
 	}
@@ -166,7 +167,7 @@ func (s *Store) serveDelete(info *kindInfo, req *Request) Response {
 				var rvs string
 				rv, rvs = s.nextRV()
 				m.ResourceVersion = rvs
-				s.store(info, obj, Modified, rv)
+				s.store(info, obj, Modified, rv, stored.key)
 				written = obj
 			}
 			if pendingFinalizers || *plan.grace > 0 {

@@ -63,11 +63,11 @@ func (s *Store) servePatch(info *kindInfo, req *Request) Response {
 	if resp, failed := s.fire(info, req, req.Name, req.Name); failed {
 		return resp
 	}
-	old := s.lookup(info, req.Namespace, req.Name)
-	if old == nil {
+	old := s.lookupStored(info, req.Namespace, req.Name)
+	if old.obj == nil {
 		return Response{Err: newNotFound(info, req.Name)}
 	}
-	obj := old.DeepCopyObject()
+	obj := old.obj.DeepCopyObject()
 	req.Patch.applyTo(obj.Meta())
 	return s.applyUpdate(info, old, obj, false)
 }

@@ -35,8 +35,8 @@ func (s *Store) serveUpdate(info *kindInfo, req *Request, status bool) Response 
 	if resp, failed := s.fire(info, req, m.Name, m.Name); failed {
 		return resp
 	}
-	old := s.lookup(info, m.Namespace, m.Name)
-	if old == nil {
+	old := s.lookupStored(info, m.Namespace, m.Name)
+	if old.obj == nil {
 		return Response{Err: newNotFound(info, m.Name)}
 	}
 	if !status {
@@ -60,7 +60,8 @@ func (s *Store) serveUpdate(info *kindInfo, req *Request, status bool) Response 
 //  4. An object being deleted whose last finalizer this write removes is
 //     deleted now instead.
 //  5. A write that changes nothing is skipped: no new resourceVersion, no event.
-func (s *Store) applyUpdate(info *kindInfo, old, obj api.Object, status bool) Response {
+func (s *Store) applyUpdate(info *kindInfo, stored storedObject, obj api.Object, status bool) Response {
+	old := stored.obj
 	m, om := obj.Meta(), old.Meta()
 	if m.ResourceVersion != "" && m.ResourceVersion != om.ResourceVersion {
 		return Response{Err: newOptimisticConflict(info, m.Name)}
@@ -110,7 +111,7 @@ func (s *Store) applyUpdate(info *kindInfo, old, obj api.Object, status bool) Re
 	}
 	rv, rvs := s.nextRV()
 	m.ResourceVersion = rvs
-	s.store(info, obj, Modified, rv)
+	s.store(info, obj, Modified, rv, stored.key)
 	return Response{Object: obj, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
 }
 
@@ -141,7 +142,8 @@ func (s *Store) serveBind(info *kindInfo, req *Request) Response {
 	if errs := validateBinding(req.NodeName); len(errs) > 0 {
 		return Response{Err: newInvalid("Binding", "", "Binding", req.Name, errs)}
 	}
-	old, _ := s.lookup(info, req.Namespace, req.Name).(*api.Pod)
+	stored := s.lookupStored(info, req.Namespace, req.Name)
+	old, _ := stored.obj.(*api.Pod)
 	if old == nil {
 		return Response{Err: newNotFound(info, req.Name)}
 	}
@@ -165,7 +167,7 @@ func (s *Store) serveBind(info *kindInfo, req *Request) Response {
 	s.statuses.share(&pod.Status)
 	rv, rvs := s.nextRV()
 	pod.Metadata.ResourceVersion = rvs
-	s.store(info, pod, Modified, rv)
+	s.store(info, pod, Modified, rv, stored.key)
 	return Response{Object: pod, ResourceVersion: rv, Events: s.lastEvents(info, 1)}
 }
 
