@@ -309,9 +309,13 @@ type openWatch struct {
 
 	id         uint64
 	subscriber string
-	kind       api.Kind
-	namespace  string
-	cursor     uint64
+	// info is the watched kind's entry in the table of kinds: every write
+	// asks every open watch whether it watches the written kind, and the
+	// entry is compared as a pointer, where the kind was compared as a
+	// string and then looked up again in the table to read its history.
+	info      *kindInfo
+	namespace string
+	cursor    uint64
 }
 
 // NewServer wraps store as the kernel component named name (conventionally
@@ -435,26 +439,29 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	req := &in.req
 	resp := s.store.serve(req)
 	key := requestKey(req, &resp)
+	// The resource is named for the log and again for the sentence.
+	resource := req.Resource()
 	s.appendLog(logEntry{id: in.id, at: ctx.Now(), key: key, shape: s.shapeOf(requestShape{
-		from: in.from, verb: req.Verb, resource: req.Resource(), outcome: resp.Outcome(), fault: resp.Fault,
+		from: in.from, verb: req.Verb, resource: resource, outcome: resp.Outcome(), fault: resp.Fault,
 	})})
 
 	if req.Verb == VerbWatch && resp.Err == nil {
-		w := openWatch{id: in.id, subscriber: in.from, kind: req.Kind, namespace: req.Namespace, cursor: req.List().ResourceVersion}
+		w := openWatch{id: in.id, subscriber: in.from, info: infoFor(req.Kind), namespace: req.Namespace, cursor: req.List().ResourceVersion}
 		s.watches = append(s.watches, w)
 	}
 	// The response is scheduled before the watch events, so that with equal
 	// latencies the client hears its answer first.
 	ctx.After(s.cfg.Latency, in.from, EventResponse, s.replies.Put(Reply{ID: in.id, Request: &in.req, Response: resp}))
 	if resp.Err == nil {
-		s.fanOut(ctx, req.Kind)
+		// A request the store served has a kind it holds.
+		s.fanOut(ctx, infoFor(req.Kind))
 		s.trackGrace(ctx, req, &resp)
 		s.runHooks(ctx, req, &resp)
 	}
 	return sim.Report{
 		Actor:   s.name,
 		Models:  verbModel(req.Verb),
-		Summary: describe(req, &resp, key, in.from),
+		Summary: describe(req, &resp, resource, key, in.from),
 		Touched: s.touched(req, &resp, key),
 	}
 }
@@ -467,14 +474,14 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 // The watches are moved forward in place: copying every open watch back
 // into the list, as a filter would, was most of what a write's fan-out
 // cost, for a dozen watches of which a few are of the written kind.
-func (s *Server) fanOut(ctx *sim.Context, kind api.Kind) {
+func (s *Server) fanOut(ctx *sim.Context, info *kindInfo) {
 	var gone []uint64
 	for i := range s.watches {
 		w := &s.watches[i]
-		if w.kind != kind {
+		if w.info != info {
 			continue
 		}
-		events, err := s.store.EventsSince(kind, w.namespace, w.cursor)
+		events, err := s.store.eventsSince(info, w.namespace, w.cursor)
 		if err != nil {
 			// Unreachable while the watch window holds at least the events of
 			// one write (a store's window is never smaller): fanOut runs after
@@ -549,7 +556,7 @@ func (s *Server) endGrace(ctx *sim.Context, g graceEnd) sim.Report {
 		return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: s.refs.Of(ref),
 			Summary: lead.Then(sim.Say(formGraceFailed, err.Error()).With(int64(GraceRetryPeriod)))}
 	}
-	s.fanOut(ctx, api.KindPod)
+	s.fanOut(ctx, infoFor(api.KindPod))
 	return sim.Report{Actor: s.name, Models: "graceful deletion", Touched: s.refs.Of(ref),
 		Summary: lead.Then(sim.Say(formGraceRemoved).With(int64(resp.ResourceVersion)))}
 }
@@ -723,14 +730,15 @@ func init() {
 }
 
 // describe is the sentence of a request's step. Every request is a step, so
-// it is said, not written: its facts are the request's verb, resource, key
-// and client, strings the request and the log already hold, and numbers.
-func describe(req *Request, resp *Response, key, from string) sim.Sentence {
+// it is said, not written: its facts are the request's verb, resource
+// (req.Resource()), key and client, strings the request and the log
+// already hold, and numbers.
+func describe(req *Request, resp *Response, resource, key, from string) sim.Sentence {
 	var lead sim.Sentence
 	if key != "" {
-		lead = sim.Say(formRequest, string(req.Verb), req.Resource(), key, from)
+		lead = sim.Say(formRequest, string(req.Verb), resource, key, from)
 	} else {
-		lead = sim.Say(formRequestOfMany, string(req.Verb), req.Resource(), from)
+		lead = sim.Say(formRequestOfMany, string(req.Verb), resource, from)
 	}
 	var outcome sim.Sentence
 	switch {

@@ -456,10 +456,10 @@ func TestARequestStepSaysWhatHappenedWithoutWritingIt(t *testing.T) {
 		{del, Response{ResourceVersion: 6}, "default/web-1", "delete pods default/web-1 from rs-worker-1: marked for deletion (resourceVersion 6)"},
 	} {
 		var s sim.Sentence
-		allocs := testing.AllocsPerRun(10, func() { s = describe(&c.req, &c.resp, c.key, "rs-worker-1") })
+		allocs := testing.AllocsPerRun(10, func() { s = describe(&c.req, &c.resp, c.req.Resource(), c.key, "rs-worker-1") })
 		assert.Equal(t, c.want, s.String())
 		assert.Zero(t, allocs, c.want)
 	}
-	failed := describe(&create, &Response{Err: conflict, Fault: &FaultRule{}}, "default/web-1", "rs-worker-1")
+	failed := describe(&create, &Response{Err: conflict, Fault: &FaultRule{}}, create.Resource(), "default/web-1", "rs-worker-1")
 	assert.Equal(t, "create pods default/web-1 from rs-worker-1: Conflict (injected fault): "+conflict.Error(), failed.String())
 }
