@@ -160,7 +160,8 @@ func prepareForStatusUpdate(obj, old api.Object) {
 func copyForStatusUpdate(obj api.Object) api.Object {
 	switch o := obj.(type) {
 	case *api.Pod:
-		c := &api.Pod{TypeMeta: o.TypeMeta, Metadata: statusUpdateMeta(o.Metadata), Status: o.Status}
+		c := &api.Pod{TypeMeta: o.TypeMeta, Metadata: o.Metadata, Status: o.Status}
+		dropOthersMeta(&c.Metadata)
 		if podStatusTruncated(&c.Status) {
 			// Every time is whole seconds already, as a kubelet sends them,
 			// so truncateTimes will write nothing: the stored pod shares
@@ -178,22 +179,28 @@ func copyForStatusUpdate(obj api.Object) api.Object {
 		}
 		return c
 	case *api.ReplicaSet:
-		c := &api.ReplicaSet{TypeMeta: o.TypeMeta, Metadata: statusUpdateMeta(o.Metadata), Status: o.Status}
+		c := &api.ReplicaSet{TypeMeta: o.TypeMeta, Metadata: o.Metadata, Status: o.Status}
+		dropOthersMeta(&c.Metadata)
 		c.Status.Conditions = slices.Clone(o.Status.Conditions)
 		return c
 	case *api.ReplicationController:
-		c := &api.ReplicationController{TypeMeta: o.TypeMeta, Metadata: statusUpdateMeta(o.Metadata), Status: o.Status}
+		c := &api.ReplicationController{TypeMeta: o.TypeMeta, Metadata: o.Metadata, Status: o.Status}
+		dropOthersMeta(&c.Metadata)
 		c.Status.Conditions = slices.Clone(o.Status.Conditions)
 		return c
 	}
 	return obj.DeepCopyObject()
 }
 
-// statusUpdateMeta copies a status update's metadata without the four
-// fields prepareForStatusUpdate replaces with the stored object's.
-func statusUpdateMeta(m api.ObjectMeta) api.ObjectMeta {
+// dropOthersMeta clears, in a status update's copy of the metadata it was
+// sent, the four fields prepareForStatusUpdate replaces with the stored
+// object's. The copy shares the rest's two pointers with the sent object,
+// for the reason copyForCreate may: the store never writes through them,
+// and prepareForStatusUpdate replaces the deletionTimestamp anyway. The
+// metadata was deep copied instead, and passed in and out by value, for
+// every status update.
+func dropOthersMeta(m *api.ObjectMeta) {
 	m.Labels, m.Annotations, m.OwnerReferences, m.Finalizers = nil, nil, nil, nil
-	return m.DeepCopy()
 }
 
 // isTerminal reports whether a pod has finished for good.
