@@ -62,6 +62,10 @@ type Store struct {
 	// statuses shares equal parts of pods' statuses between the versions
 	// it stores (see statusMemo); it is a cache, not state.
 	statuses statusMemo
+	// bindConditions is where a binding writes its pod's new condition
+	// list before it knows whether the list needs a copy of its own (see
+	// serveBind); it is a buffer, not state.
+	bindConditions []api.PodCondition
 
 	// epoch is the copy-on-write generation (see package cow). Every map the
 	// store owns records the epoch it was made in; a map from an older epoch

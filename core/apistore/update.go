@@ -1,6 +1,7 @@
 package apistore
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/reconcilelab/rlab/core/api"
@@ -156,14 +157,23 @@ func (s *Store) serveBind(info *kindInfo, req *Request) Response {
 			"pod "+req.Name+" is already assigned to node "+strconv.Quote(old.Spec.NodeName))}
 	}
 	// A binding changes the node and one condition. The new version shares
-	// everything else with the stored one (both are read-only); only the
-	// condition list, which setPodCondition writes in place, is its own.
+	// everything else with the stored one (both are read-only). The
+	// condition list, which setPodCondition writes in place, is written in
+	// the store's buffer, and copied into a list of the pod's own only when
+	// it differs from the last status stored: the pods a scheduler binds in
+	// one second end with equal conditions, and statuses.share gives them
+	// the remembered list in place of their own, which was then made for
+	// nothing.
 	pod := shallowCopy(old).(*api.Pod)
 	pod.Spec.NodeName = req.NodeName
-	pod.Status.Conditions = append(make([]api.PodCondition, 0, len(old.Status.Conditions)+1), old.Status.Conditions...)
+	pod.Status.Conditions = append(s.bindConditions[:0], old.Status.Conditions...)
 	setPodCondition(&pod.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue},
 		api.NewTime(s.now()))
 	truncateTimes(pod)
+	s.bindConditions = pod.Status.Conditions[:0]
+	if !slices.Equal(pod.Status.Conditions, s.statuses.conditions) {
+		pod.Status.Conditions = append(make([]api.PodCondition, 0, len(pod.Status.Conditions)), pod.Status.Conditions...)
+	}
 	s.statuses.share(&pod.Status)
 	rv, rvs := s.nextRV()
 	pod.Metadata.ResourceVersion = rvs

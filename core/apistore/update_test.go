@@ -406,3 +406,31 @@ func TestPodStatusUpdateLeavesTheSentObjectAlone(t *testing.T) {
 		assert.Equal(t, map[string]string{"app": "web"}, got.Metadata.Labels, "%s: the labels are the stored pod's", tc.name)
 	}
 }
+
+// TestBindingsShareOnlyEqualConditions: pods bound in one second share one
+// condition list, a binding whose conditions differ gets a list of its own,
+// and no stored list is the buffer the next binding writes in.
+func TestBindingsShareOnlyEqualConditions(t *testing.T) {
+	h := newHarness(t)
+	for _, name := range []string{"a", "b", "c"} {
+		h.create(newPod("default", name, nil))
+	}
+	a, err := h.s.Bind("default", "a", "node-1")
+	require.NoError(t, err)
+	b, err := h.s.Bind("default", "b", "node-1")
+	require.NoError(t, err)
+	assert.True(t, api.SameList(a.Status.Conditions, b.Status.Conditions))
+	h.clock.Advance(time.Second)
+	c, err := h.s.Bind("default", "c", "node-2")
+	require.NoError(t, err)
+	h.check()
+
+	assert.False(t, api.SameList(b.Status.Conditions, c.Status.Conditions))
+	scheduled := func(at time.Duration) []api.PodCondition {
+		return []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionTrue,
+			LastTransitionTime: api.NewTime(DefaultEpoch.Add(at))}}
+	}
+	assert.Equal(t, scheduled(0), a.Status.Conditions)
+	assert.Equal(t, scheduled(time.Second), c.Status.Conditions)
+	assert.Equal(t, len(c.Status.Conditions), cap(c.Status.Conditions))
+}
