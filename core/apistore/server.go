@@ -476,20 +476,32 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 // cost, for a dozen watches of which a few are of the written kind.
 func (s *Server) fanOut(ctx *sim.Context, info *kindInfo) {
 	var gone []uint64
+	// all are the events after cursor from in every namespace, once looked
+	// up (from is then not 0): the watches of a kind nearly all watch every
+	// namespace and stand at one cursor, the kind's write before this one.
+	var all []WatchEvent
+	from := uint64(0)
 	for i := range s.watches {
 		w := &s.watches[i]
 		if w.info != info {
 			continue
 		}
-		events, err := s.store.eventsSince(info, w.namespace, w.cursor)
-		if err != nil {
-			// Unreachable while the watch window holds at least the events of
-			// one write (a store's window is never smaller): fanOut runs after
-			// every write, so a cursor is never more than one write behind.
-			// Should it happen, the watch is dropped, as a real server ends a
-			// watch with 410 Gone.
-			gone = append(gone, w.id)
-			continue
+		events := all
+		if w.cursor != from || w.namespace != "" || from == 0 {
+			var err error
+			events, err = s.store.eventsSince(info, w.namespace, w.cursor)
+			if err == nil && w.namespace == "" {
+				all, from = events, w.cursor
+			}
+			if err != nil {
+				// Unreachable while the watch window holds at least the events of
+				// one write (a store's window is never smaller): fanOut runs after
+				// every write, so a cursor is never more than one write behind.
+				// Should it happen, the watch is dropped, as a real server ends a
+				// watch with 410 Gone.
+				gone = append(gone, w.id)
+				continue
+			}
 		}
 		for i := range events {
 			e := &events[i]
