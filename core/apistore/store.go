@@ -264,7 +264,7 @@ func (s *Store) writableSpace(ks *kindState, namespace string, create bool) map[
 	spaces := ks.spaces.Write(s.epoch)
 	// Only a write that may not create the namespace asks whether it is
 	// there: WriteIn makes a missing one, and every write that stores an
-	// object, a fifth of a run's steps, looked the namespace up for nothing.
+	// object, one step in seven, looked the namespace up for nothing.
 	if !create {
 		if _, ok := spaces[namespace]; !ok {
 			return nil
