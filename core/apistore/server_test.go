@@ -463,3 +463,29 @@ func TestARequestStepSaysWhatHappenedWithoutWritingIt(t *testing.T) {
 	failed := describe(&create, &Response{Err: conflict, Fault: &FaultRule{}}, create.Resource(), "default/web-1", "rs-worker-1")
 	assert.Equal(t, "create pods default/web-1 from rs-worker-1: Conflict (injected fault): "+conflict.Error(), failed.String())
 }
+
+// TestServerFanOutFollowsTheOpenWatches: a write reaches the open watches
+// of its kind, in the order they were opened, and no more of them once one
+// is closed, or once a restore goes back to before they were opened.
+func TestServerFanOutFollowsTheOpenWatches(t *testing.T) {
+	w := newTestWorld(t, 1)
+	snap, err := w.k.Snapshot()
+	require.NoError(t, err)
+	w.srv.Send(w.k, "watcher", Request{Verb: VerbWatch, Kind: api.KindNode})
+	w.srv.Send(w.k, "watcher", Request{Verb: VerbWatch, Kind: api.KindPod})
+	w.srv.Send(w.k, "watcher", Request{Verb: VerbWatch, Kind: api.KindPod})
+	w.stabilize(t)
+	w.send(Request{Verb: VerbCreate, Kind: api.KindPod, Object: bareRSPod("web-")})
+	w.stabilize(t)
+	require.Len(t, w.watch.events, 2, "both pod watches, not the node watch")
+
+	w.srv.CloseWatch(w.srv.Watches("watcher")[1])
+	w.send(Request{Verb: VerbCreate, Kind: api.KindPod, Object: bareRSPod("web-")})
+	w.stabilize(t)
+	require.Len(t, w.watch.events, 3, "the pod watch left open")
+
+	require.NoError(t, w.k.Restore(snap))
+	w.send(Request{Verb: VerbCreate, Kind: api.KindPod, Object: bareRSPod("web-")})
+	w.stabilize(t)
+	assert.Empty(t, w.watch.events, "no watch was open at the snapshot")
+}
