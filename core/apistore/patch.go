@@ -69,7 +69,7 @@ func (s *Store) servePatch(info *kindInfo, req *Request) Response {
 	}
 	obj := old.obj.DeepCopyObject()
 	req.Patch.applyTo(obj.Meta())
-	return s.applyUpdate(info, old, obj, false)
+	return s.applyUpdate(info, old, obj, false, false)
 }
 
 // applyTo changes m, the store's private copy of the stored metadata.

@@ -17,8 +17,9 @@ func (s *Store) serveUpdate(info *kindInfo, req *Request, status bool) Response 
 		return Response{Err: newBadRequest("the object is a " + string(req.Object.Kind()) + ", not a " + string(info.kind))}
 	}
 	var obj api.Object
+	whole := false
 	if status {
-		obj = copyForStatusUpdate(req.Object)
+		obj, whole = copyForStatusUpdate(req.Object)
 	} else {
 		obj = req.Object.DeepCopyObject()
 	}
@@ -46,7 +47,7 @@ func (s *Store) serveUpdate(info *kindInfo, req *Request, status bool) Response 
 		// only be thrown away.
 		setDefaults(obj)
 	}
-	return s.applyUpdate(info, old, obj, status)
+	return s.applyUpdate(info, old, obj, status, whole)
 }
 
 // applyUpdate writes obj (the store's private copy, with the client's changes)
@@ -61,7 +62,11 @@ func (s *Store) serveUpdate(info *kindInfo, req *Request, status bool) Response 
 //  4. An object being deleted whose last finalizer this write removes is
 //     deleted now instead.
 //  5. A write that changes nothing is skipped: no new resourceVersion, no event.
-func (s *Store) applyUpdate(info *kindInfo, stored storedObject, obj api.Object, status bool) Response {
+//
+// whole tells that every time of obj is whole seconds once the strategy has
+// taken from old what the endpoint may not change (see
+// copyForStatusUpdate): truncating them would write nothing, and is skipped.
+func (s *Store) applyUpdate(info *kindInfo, stored storedObject, obj api.Object, status, whole bool) Response {
 	old := stored.obj
 	m, om := obj.Meta(), old.Meta()
 	if m.ResourceVersion != "" && m.ResourceVersion != om.ResourceVersion {
@@ -85,7 +90,9 @@ func (s *Store) applyUpdate(info *kindInfo, stored storedObject, obj api.Object,
 	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
 		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
 	}
-	truncateTimes(obj)
+	if !whole {
+		truncateTimes(obj)
+	}
 
 	var errs fieldErrors
 	if status {
