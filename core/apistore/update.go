@@ -178,7 +178,7 @@ func (s *Store) serveBind(info *kindInfo, req *Request) Response {
 		api.NewTime(s.now()))
 	truncateTimes(pod)
 	s.bindConditions = pod.Status.Conditions[:0]
-	if !slices.Equal(pod.Status.Conditions, s.statuses.conditions) {
+	if !slices.EqualFunc(pod.Status.Conditions, s.statuses.conditions, api.SamePodCondition) {
 		pod.Status.Conditions = append(make([]api.PodCondition, 0, len(pod.Status.Conditions)), pod.Status.Conditions...)
 	}
 	s.statuses.share(&pod.Status)
