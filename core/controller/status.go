@@ -232,7 +232,9 @@ func conditionsEqual(a, b []api.ReplicaSetCondition) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		x, y := &a[i], &b[i]
+		if x.Type != y.Type || x.Status != y.Status || x.LastTransitionTime != y.LastTransitionTime ||
+			x.Reason != y.Reason || x.Message != y.Message {
 			return false
 		}
 	}

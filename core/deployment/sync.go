@@ -633,7 +633,9 @@ func statusEqual(a, b api.DeploymentStatus) bool {
 		return false
 	}
 	for i := range a.Conditions {
-		if a.Conditions[i] != b.Conditions[i] {
+		x, y := &a.Conditions[i], &b.Conditions[i]
+		if x.Type != y.Type || x.Status != y.Status || x.LastUpdateTime != y.LastUpdateTime ||
+			x.LastTransitionTime != y.LastTransitionTime || x.Reason != y.Reason || x.Message != y.Message {
 			return false
 		}
 	}

@@ -193,9 +193,7 @@ func sameRef(a, b api.OwnerReference) bool {
 	if !sameBool(a.Controller, b.Controller) || !sameBool(a.BlockOwnerDeletion, b.BlockOwnerDeletion) {
 		return false
 	}
-	a.Controller, a.BlockOwnerDeletion = nil, nil
-	b.Controller, b.BlockOwnerDeletion = nil, nil
-	return a == b
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID
 }
 
 func sameBool(a, b *bool) bool {
