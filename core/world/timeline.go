@@ -385,11 +385,18 @@ func (l *hashLog) len() int { return l.n }
 // after step i+1.
 func (l *hashLog) matches(i int, h uint64) bool { return l.chunks[i/hashChunk][i%hashChunk] == fold(h) }
 
+// push appends h. The log holds exactly the chunks its hashes need (push
+// adds one when the last is full, truncate drops the ones past its end), so
+// the hash goes into the last chunk, which a new one is made for when n is
+// a multiple of hashChunk. Every step pushes: the place is worked out
+// unsigned, which spares the signed division's fix-ups, and without
+// dividing n to find the chunk.
 func (l *hashLog) push(h uint64) {
-	if l.n%hashChunk == 0 && l.n/hashChunk == len(l.chunks) {
+	i := uint(l.n) % hashChunk
+	if i == 0 {
 		l.chunks = append(l.chunks, make([]uint32, hashChunk))
 	}
-	l.chunks[l.n/hashChunk][l.n%hashChunk] = fold(h)
+	l.chunks[len(l.chunks)-1][i] = fold(h)
 	l.n++
 }
 
