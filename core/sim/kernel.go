@@ -203,7 +203,10 @@ func (k *Kernel) schedule(d time.Duration, to, kind string, data any, background
 	}
 	seq := k.seq
 	k.seq++
-	k.agenda.push(Event{At: k.now + d, Seq: seq, To: to, Kind: kind, Data: data, Background: background}, d)
+	// Written in place, field by field (see agenda.place).
+	at := k.now + d
+	ev := k.agenda.place(at, seq, d, background)
+	ev.At, ev.Seq, ev.To, ev.Kind, ev.Data, ev.Background = at, seq, to, kind, data, background
 	return seq
 }
 
