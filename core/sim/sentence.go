@@ -69,6 +69,10 @@ type Form struct {
 
 	// id is the form's number in the table, 0 until Register.
 	id formID
+	// strs is how many strings the form takes, as its entry in the table
+	// says: Say checks it on every call, and reading it here spares that
+	// check the look-up in the table.
+	strs uint8
 }
 
 // formID is a form's number in the table of forms; 0 is no form.
@@ -128,7 +132,7 @@ func Register(list ...*Form) {
 			panic("sim: " + err.Error())
 		}
 		forms = append(forms, parsed)
-		f.id = formID(len(forms) - 1)
+		f.id, f.strs = formID(len(forms)-1), parsed.strs
 	}
 }
 
@@ -236,7 +240,7 @@ func Say(f *Form, strs ...string) Sentence {
 	if id == 0 {
 		return Text("%!(form " + quote(f.Text) + " is not registered)")
 	}
-	if len(strs) != int(forms[id].strs) {
+	if len(strs) != int(f.strs) {
 		return misused(id, "strings")
 	}
 	// The sentence is written where the caller takes it, one composite
