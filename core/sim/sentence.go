@@ -208,7 +208,15 @@ func (f *Form) String() string { return f.Text }
 // textForm is the form of a sentence written out already (Text).
 var textForm = &Form{Text: "%s"}
 
-func init() { Register(textForm) }
+// textID is textForm's number, kept by itself: isText asks for it on every
+// Then and every step's hash, and reading it through textForm took a load
+// more.
+var textID formID
+
+func init() {
+	Register(textForm)
+	textID = textForm.id
+}
 
 // Sentence is what a step says it did, for a learner: a Form and the facts
 // that fill its holes, held inline, optionally followed by a second form
@@ -319,7 +327,7 @@ var _ = [1]struct{}{}[sentenceNumbers-3]
 // takes a string fact's room in the sentence; a form without holes takes
 // none.
 func Text(text string) Sentence {
-	s := Sentence{form: textForm.id}
+	s := Sentence{form: textID}
 	s.strs[0] = text
 	return s
 }
@@ -390,7 +398,7 @@ func join(a, b Sentence) (Sentence, bool) {
 }
 
 // isText reports whether s is a Text and nothing more.
-func (s Sentence) isText() bool { return s.form == textForm.id && s.tail == 0 }
+func (s Sentence) isText() bool { return s.form == textID && s.tail == 0 }
 
 // IsZero reports whether the sentence says nothing.
 func (s Sentence) IsZero() bool { return s.form == 0 }
