@@ -125,7 +125,7 @@ func TestSchedulerPicksTheNodeWithFewestPodsThenByName(t *testing.T) {
 	assert.Equal(t, "node-1", h.pod("p4").Spec.NodeName, "all had 2; node-1 comes first")
 
 	view := h.c.Scheduler.View()
-	assert.Equal(t, []SchedulerNode{{"node-1", true, 3}, {"node-2", true, 2}, {"node-3", true, 2}}, view.Nodes)
+	assert.Equal(t, []SchedulerNode{{Name: "node-1", Schedulable: true, Pods: 3}, {Name: "node-2", Schedulable: true, Pods: 2}, {Name: "node-3", Schedulable: true, Pods: 2}}, view.Nodes)
 	assert.Equal(t, 4, view.Binds)
 	assert.Equal(t, 4, h.requests("scheduler", apistore.VerbCreate, "pods/binding"), "bare pods with --node are not bound again")
 }
@@ -605,7 +605,7 @@ func TestBindFailureIsRetriedAfterABackoff(t *testing.T) {
 	assert.Equal(t, 3, h.requests("scheduler", apistore.VerbCreate, "pods/binding"), "failed requests are logged too")
 	view := h.c.Scheduler.View()
 	assert.Equal(t, 2, view.BindFailures)
-	assert.Equal(t, []SchedulerNode{{"node-1", true, 1}, {"node-2", true, 0}, {"node-3", true, 0}}, view.Nodes,
+	assert.Equal(t, []SchedulerNode{{Name: "node-1", Schedulable: true, Pods: 1}, {Name: "node-2", Schedulable: true, Pods: 0}, {Name: "node-3", Schedulable: true, Pods: 0}}, view.Nodes,
 		"a failed binding is forgotten on its node")
 }
 

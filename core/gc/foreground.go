@@ -87,10 +87,16 @@ func (g *GarbageCollector) enqueueOwner(ctx *sim.Context, o ownerRef) bool {
 // returns those it queued.
 func (g *GarbageCollector) wakeOwners(ctx *sim.Context, refs []api.OwnerReference) []ownerRef {
 	var woken []ownerRef
+next:
 	for _, r := range refs {
 		o, alive := g.owners[r.UID]
-		if !alive || !g.isDeletingDependents(r.UID) || slices.Contains(woken, o) {
+		if !alive || !g.isDeletingDependents(r.UID) {
 			continue
+		}
+		for _, w := range woken {
+			if sameOwner(w, o) {
+				continue next
+			}
 		}
 		if g.enqueueOwner(ctx, o) {
 			woken = append(woken, o)

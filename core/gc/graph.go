@@ -182,7 +182,7 @@ func (g *GarbageCollector) remove(uid string) (node, bool) {
 // one before unless those changed, so nearly every comparison is of a list
 // with itself, taken as equal without reading it.
 func sameNode(a, b node) bool {
-	return a.depRef == b.depRef && a.beingDeleted == b.beingDeleted &&
+	return a.uid == b.uid && a.name == b.name && a.namespace == b.namespace && a.kind == b.kind && a.beingDeleted == b.beingDeleted &&
 		(a.owners == nil) == (b.owners == nil) && (api.SameList(a.owners, b.owners) || slices.EqualFunc(a.owners, b.owners, sameRef)) &&
 		(a.finalizers == nil) == (b.finalizers == nil) && (api.SameList(a.finalizers, b.finalizers) || slices.Equal(a.finalizers, b.finalizers))
 }

@@ -284,7 +284,7 @@ func init() { sim.Register(formAsDependent, formNothingToDo) }
 // it returns "".
 func (g *GarbageCollector) observe(ctx *sim.Context, obj api.Object) string {
 	o := ownerOf(obj)
-	if known, ok := g.owners[o.UID]; !ok || known != o {
+	if known, ok := g.owners[o.UID]; !ok || !sameOwner(known, o) {
 		// Most events of an owner (its status) change nothing kept here;
 		// writing them anyway would copy owners after every snapshot.
 		g.writableOwners()[o.UID] = o
