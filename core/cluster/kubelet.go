@@ -485,7 +485,7 @@ func (k *Kubelets) startNode(name string, nodeLabels map[string]string) {
 // actor names the kubelet of a node, "kubelet/node-1"; for a pod that is not
 // bound, or bound to a node without a kubelet, it is the component's name.
 func (k *Kubelets) actor(node string) string {
-	if i, ok := k.nodeIndex[node]; ok {
+	if i, ok := k.nodeAt(node); ok {
 		return k.nodes[i].actor
 	}
 	return k.name
@@ -493,8 +493,25 @@ func (k *Kubelets) actor(node string) string {
 
 // served reports whether a node's kubelet runs.
 func (k *Kubelets) served(node string) bool {
-	i, ok := k.nodeIndex[node]
+	i, ok := k.nodeAt(node)
 	return ok && k.nodes[i].started
+}
+
+// nodeAt returns the index in nodes of the node of that name, and whether
+// it has a kubelet. A world has a few nodes (three unless it names others),
+// and comparing their names is cheaper than the map lookup that each pod
+// event made two or three times; a world of many nodes looks in the map.
+func (k *Kubelets) nodeAt(name string) (int, bool) {
+	if len(k.nodes) > 8 {
+		i, ok := k.nodeIndex[name]
+		return i, ok
+	}
+	for i := range k.nodes {
+		if k.nodes[i].name == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // podAt returns the pod held under the key of namespace and name, nil if
@@ -1109,7 +1126,7 @@ func (k *Kubelets) writeStatus(ctx *sim.Context, p *kpod) {
 func (k *Kubelets) status(p *kpod) api.PodStatus {
 	pod := p.pod
 	st := api.PodStatus{Phase: p.phase, Reason: p.reason, Message: p.message}
-	if i, ok := k.nodeIndex[p.node]; ok {
+	if i, ok := k.nodeAt(p.node); ok {
 		st.HostIP = k.nodes[i].ip
 	}
 	if p.startTime.isSet() {
