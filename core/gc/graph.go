@@ -109,12 +109,14 @@ type graphChange struct {
 // queues the object for attemptToDeleteItem, which reads the owner live.
 func (g *GarbageCollector) upsert(ctx *sim.Context, n node) graphChange {
 	old, had := g.nodes.get(n.uid)
-	if !had || !sameNode(old, n) {
-		// Most updates (a pod's status) change nothing the graph keeps;
-		// writing them anyway would copy a part of nodes after every
-		// snapshot or restore for nothing.
-		g.nodes.put(n)
+	if had && sameNode(old, n) {
+		// Most updates (a pod's status) change nothing the graph keeps:
+		// no edge changes, no owner is unblocked, and a queued dependent
+		// already holds these values. Writing the node anyway would copy a
+		// part of nodes after every snapshot or restore for nothing.
+		return graphChange{}
 	}
+	g.nodes.put(n)
 	c := graphChange{isNew: !had}
 	if had {
 		if len(g.deleting) > 0 {
