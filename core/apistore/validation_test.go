@@ -362,6 +362,17 @@ func TestEventsAcceptAnyPathSegmentName(t *testing.T) {
 	assert.True(t, IsInvalid(err))
 }
 
+// TestPathSegmentNameMessages: a name with both characters a URL path
+// segment may not hold is told of each, '/' first, as upstream's
+// ValidatePathSegmentName tells them; "." and ".." only as a whole name.
+func TestPathSegmentNameMessages(t *testing.T) {
+	assert.Equal(t, []string{"may not contain '/'", "may not contain '%'"}, validatePathSegmentName("a%b/c%", false))
+	assert.Equal(t, []string{"may not contain '%'"}, validatePathSegmentName("50%", true))
+	assert.Equal(t, []string{"may not be '..'"}, validatePathSegmentName("..", false))
+	assert.Empty(t, validatePathSegmentName("..", true))
+	assert.Empty(t, validatePathSegmentName("web-x.17a8b9c0d1e2f3a4", false))
+}
+
 // TestPodDeletionCostMustBeA32BitInteger: a pod's
 // controller.kubernetes.io/pod-deletion-cost, and a pod template's, must be
 // an int32 in its canonical form, as upstream's
