@@ -30,6 +30,12 @@ type Server struct {
 
 	// watches are the open watches, in the order they were opened.
 	watches []openWatch
+	// watchesOf lists, for each kind (kindInfo.index), the places in
+	// watches of the kind's open watches, in order. A write's fan-out reads
+	// only its kind's, where it asked every open watch, a dozen or more,
+	// whether it watched the written kind. It is made again from watches
+	// whenever they change (indexWatches), which is rare; it is not state.
+	watchesOf [numKinds][]int
 
 	// log is every request received, oldest first, in chunks of logChunk
 	// records; every chunk but the last is full. Chunks are append-only, so a
@@ -358,6 +364,16 @@ func (s *Server) Send(sch sim.Scheduler, from string, req Request) uint64 {
 // by their WatchID.
 func (s *Server) CloseWatch(id uint64) {
 	s.watches = slices.DeleteFunc(s.watches, func(w openWatch) bool { return w.id == id })
+	s.indexWatches()
+}
+
+// indexWatches makes watchesOf again from watches.
+func (s *Server) indexWatches() {
+	s.watchesOf = [numKinds][]int{}
+	for i := range s.watches {
+		k := s.watches[i].info.index
+		s.watchesOf[k] = append(s.watchesOf[k], i)
+	}
 }
 
 // Watches returns the IDs of the open watches of a subscriber.
@@ -448,6 +464,7 @@ func (s *Server) serve(ctx *sim.Context, in *inFlight) sim.Report {
 	if req.Verb == VerbWatch && resp.Err == nil {
 		w := openWatch{id: in.id, subscriber: in.from, info: infoFor(req.Kind), namespace: req.Namespace, cursor: req.List().ResourceVersion}
 		s.watches = append(s.watches, w)
+		s.indexWatches()
 	}
 	// The response is scheduled before the watch events, so that with equal
 	// latencies the client hears its answer first.
@@ -481,11 +498,8 @@ func (s *Server) fanOut(ctx *sim.Context, info *kindInfo) {
 	// namespace and stand at one cursor, the kind's write before this one.
 	var all []WatchEvent
 	from := uint64(0)
-	for i := range s.watches {
+	for _, i := range s.watchesOf[info.index] {
 		w := &s.watches[i]
-		if w.info != info {
-			continue
-		}
 		events := all
 		if w.cursor != from || w.namespace != "" || from == 0 {
 			var err error
@@ -509,8 +523,8 @@ func (s *Server) fanOut(ctx *sim.Context, info *kindInfo) {
 			w.cursor = e.ResourceVersion
 		}
 	}
-	if len(gone) > 0 {
-		s.watches = slices.DeleteFunc(s.watches, func(w openWatch) bool { return slices.Contains(gone, w.id) })
+	for _, id := range gone {
+		s.CloseWatch(id)
 	}
 }
 
@@ -636,6 +650,7 @@ func (s *Server) Restore(v any) {
 	s.cfg = sn.cfg
 	s.nextID = sn.nextID
 	s.watches = slices.Clone(sn.watches)
+	s.indexWatches()
 	// The list of chunks is the server's to append to; the chunks are
 	// shared, and the last one is copied before it grows (see appendLog).
 	s.log = slices.Clone(sn.log)
