@@ -32,23 +32,23 @@ func TestCheckInvariantsCatchesCorruption(t *testing.T) {
 		want    string
 	}{
 		{"an object replaced behind the log's back", func(h *harness) {
-			objects := h.s.writableSpace(pods(h), "default", false)
+			objects := h.s.writableSpace(infoFor(api.KindPod), "default", false)
 			objects["a"] = storedObject{obj: objects["a"].obj.DeepCopyObject(), key: objects["a"].key}
 		}, "replaying the watch history gives a different default/a"},
 		{"an object written after the forgotten history without an event", func(h *harness) {
 			// b's ADDED was forgotten (the window holds a's four patches);
 			// a b written since must be in the remembered history.
-			objects := h.s.writableSpace(pods(h), "default", false)
+			objects := h.s.writableSpace(infoFor(api.KindPod), "default", false)
 			b := objects["b"].obj.DeepCopyObject()
 			b.Meta().ResourceVersion = u(h.s.rv)
 			objects["b"] = storedObject{obj: b, key: objects["b"].key}
 		}, "yet the remembered history does not name it"},
 		{"an object stored under another key", func(h *harness) {
-			objects := h.s.writableSpace(pods(h), "default", false)
+			objects := h.s.writableSpace(infoFor(api.KindPod), "default", false)
 			objects["a"] = storedObject{obj: objects["a"].obj, key: "default/b"}
 		}, `default/a is stored under the key "default/b"`},
 		{"an object dropped without an event", func(h *harness) {
-			objects := h.s.writableSpace(pods(h), "default", false)
+			objects := h.s.writableSpace(infoFor(api.KindPod), "default", false)
 			delete(objects, "b")
 		}, "counted 2 objects, holds 1"},
 		{"two objects with one uid", func(h *harness) {

@@ -141,3 +141,35 @@ func TestSnapshotSharesUntouchedNamespaces(t *testing.T) {
 	assert.Len(t, objects(sn.kinds[0], "a"), 1)
 	h.check()
 }
+
+// TestWritesAfterANamespaceEmptiesAndAfterASnapshot: the namespace map a
+// write remembers (Store.written) is not written to once its last object is
+// deleted and the namespace removed, nor after a snapshot shares it.
+func TestWritesAfterANamespaceEmptiesAndAfterASnapshot(t *testing.T) {
+	h := newHarness(t)
+	h.create(newPod("a", "p", nil))
+	_, err := h.s.Delete(api.KindPod, "a", "p", GracePeriod(0))
+	require.NoError(t, err)
+	h.check()
+	h.create(newPod("a", "q", nil))
+	names := func() []string {
+		var out []string
+		for _, o := range h.s.Objects(api.KindPod, "a") {
+			out = append(out, o.Meta().Name)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"q"}, names())
+
+	sn := h.s.Snapshot()
+	h.create(newPod("a", "r", nil))
+	assert.Equal(t, []string{"q", "r"}, names())
+	h.s.Restore(sn)
+	h.check()
+	assert.Equal(t, []string{"q"}, names())
+	h.create(newPod("a", "s", nil))
+	assert.Equal(t, []string{"q", "s"}, names())
+	h.s.Restore(sn)
+	assert.Equal(t, []string{"q"}, names(), "the snapshot holds what it held")
+	h.check()
+}
