@@ -209,7 +209,7 @@ func eqNodeStatus(a, b *api.NodeStatus) bool {
 
 func eqEventBody(a, b *api.Event) bool {
 	return a.InvolvedObject == b.InvolvedObject && a.Reason == b.Reason && a.Message == b.Message &&
-		a.Source == b.Source && eqTime(a.FirstTimestamp, b.FirstTimestamp) &&
+		a.Source.Component == b.Source.Component && a.Source.Host == b.Source.Host && eqTime(a.FirstTimestamp, b.FirstTimestamp) &&
 		eqTime(a.LastTimestamp, b.LastTimestamp) && a.Count == b.Count && a.Type == b.Type
 }
 

@@ -517,7 +517,7 @@ func (c *eventKeys) of(ev *api.Event) *objectKeys {
 func (k *objectKeys) isFor(ev *api.Event) bool {
 	o := ev.InvolvedObject
 	o.ResourceVersion = k.obj.ResourceVersion
-	return k.src == ev.Source && k.obj == o
+	return k.src.Component == ev.Source.Component && k.src.Host == ev.Source.Host && k.obj == o
 }
 
 // reasoned returns the keys of ev's object with prefix and aggregated those
