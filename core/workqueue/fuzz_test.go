@@ -286,10 +286,21 @@ const maxFuzzOps = 200
 // sameView is View equality without reflection (see runAgainstModel).
 func sameView(a, b View) bool {
 	return a.Name == b.Name && slices.Equal(a.Waiting, b.Waiting) && slices.Equal(a.Dirty, b.Dirty) &&
-		slices.Equal(a.Processing, b.Processing) && slices.Equal(a.Delayed, b.Delayed) &&
-		slices.Equal(a.Requeues, b.Requeues) && slices.Equal(a.IdleWorkers, b.IdleWorkers) &&
+		slices.EqualFunc(a.Processing, b.Processing, sameHeld) && slices.EqualFunc(a.Delayed, b.Delayed, sameDelayed) &&
+		slices.EqualFunc(a.Requeues, b.Requeues, sameRequeues) && slices.Equal(a.IdleWorkers, b.IdleWorkers) &&
 		a.ShuttingDown == b.ShuttingDown && a.Drain == b.Drain
 }
+
+// sameHeld, sameDelayed and sameRequeues compare the view's entries field
+// by field: the types cannot be compared with ==, so that main.wasm has no
+// equality functions for them.
+func sameHeld(a, b Held) bool { return a.Key == b.Key && a.Worker == b.Worker }
+
+func sameDelayed(a, b DelayedKey) bool {
+	return a.Key == b.Key && a.ReadyAt == b.ReadyAt && a.Delay == b.Delay && a.RateLimited == b.RateLimited
+}
+
+func sameRequeues(a, b Requeues) bool { return a.Key == b.Key && a.Count == b.Count }
 
 type getResult struct {
 	key          string

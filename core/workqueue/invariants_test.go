@@ -171,7 +171,7 @@ func checkDelaying(q *DelayingQueue, k *sim.Kernel) error {
 		return fmt.Errorf("delayed heap: %d in the heap + %d free != %d slots", len(h.order), len(h.free), len(h.slots))
 	}
 	for _, slot := range h.free {
-		if w := h.slots[slot]; w != (waitFor{pos: -1}) {
+		if w := h.slots[slot]; w.key != "" || w.readyAt != 0 || w.seq != 0 || w.delay != 0 || w.rateLimited || w.quiet || w.pos != -1 {
 			return fmt.Errorf("delayed heap: free slot %d holds %+v", slot, w)
 		}
 	}

@@ -43,12 +43,20 @@ type View struct {
 // Held is a key being processed and the worker processing it ("" when it was
 // taken by an anonymous Get).
 type Held struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key    string
 	Worker string
 }
 
 // DelayedKey is a key waiting out a delay.
 type DelayedKey struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key string
 
 	// ReadyAt is when the key moves into the queue, on the kernel's clock.
@@ -63,6 +71,10 @@ type DelayedKey struct {
 
 // Requeues is a key's failure count as the rate limiter keeps it.
 type Requeues struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
 	Key   string
 	Count int
 }
