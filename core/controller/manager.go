@@ -152,6 +152,8 @@ type Manager struct {
 	lastKey ownerKey
 	// lastDecision is the sync decision decisionText made last.
 	lastDecision string
+	// lastWords is the status words statusWordsOf joined last.
+	lastWords lastStatusWords
 
 	// last holds the last finished sync of each key, for the page and for
 	// "until sync"; syncs counts every finished sync.

@@ -784,12 +784,45 @@ func (r *syncRun) updateStatus(ctx *sim.Context, intro sim.Sentence, decision st
 	r.phase = phaseStatusPut
 	r.send(ctx, apistore.Request{Verb: apistore.VerbUpdate, Kind: m.owner.kind, Subresource: apistore.SubresourceStatus,
 		Object: m.ownerObject(r.orig, r.newStatus)})
-	words := statusWords(r.newStatus)
+	words := m.statusWordsOf(&r.newStatus)
 	writing := sim.Say(formWritingStatus, words)
 	if decision != "" {
 		writing = sim.Say(formDecisionWriting, decision, words)
 	}
 	return sim.Report{Models: "updateReplicaSetStatus", Touched: m.refs.Of(m.ownerRef(r.rs)), Summary: intro.Then(writing)}
+}
+
+// lastStatusWords is a status without conditions, by its three counts, and
+// its words.
+type lastStatusWords struct {
+	// Never compared: the field keeps the compiler from writing an
+	// equality function for the type, which only made main.wasm bigger.
+	_ [0]func()
+
+	replicas, ready, available int32
+	words                      string
+}
+
+// statusWordsOf returns statusWords(*s): the last words it returned when s
+// has no conditions (so no ReplicaFailure to say) and the same three counts
+// as the status they were joined for. Most owners write the same status on their way to
+// their size (replicas=10 ready=10 available=10, say), one after another:
+// the strings joined for them were 2% of the allocations of 100 ReplicaSets
+// of 10 pods converging. The memo is a function of what it was given only,
+// so it needs no place in snapshots.
+func (m *Manager) statusWordsOf(s *api.ReplicaSetStatus) string {
+	last := &m.lastWords
+	if last.words != "" && len(s.Conditions) == 0 &&
+		s.Replicas == last.replicas && s.ReadyReplicas == last.ready && s.AvailableReplicas == last.available {
+		return last.words
+	}
+	words := statusWords(*s)
+	last.replicas, last.ready, last.available, last.words = s.Replicas, s.ReadyReplicas, s.AvailableReplicas, words
+	if len(s.Conditions) != 0 {
+		// Words that say a condition are never the answer for counts alone.
+		last.words = ""
+	}
+	return words
 }
 
 // statusWords is a status as the sentence of its write says it:

@@ -44,3 +44,27 @@ func TestDecisionTextKeepsTheLastString(t *testing.T) {
 	assert.Equal(t, "90 pods owned, want 10: nothing to create or delete", other)
 	assert.Same(t, unsafe.StringData(other), unsafe.StringData(m.decisionText(buf)))
 }
+
+// TestStatusWordsOfKeepsTheLastString: a status with the last one's counts
+// and no conditions gets the last one's words, the very string; a status
+// with a condition gets its own words and is never the answer for the same
+// counts without it; other counts get theirs.
+func TestStatusWordsOfKeepsTheLastString(t *testing.T) {
+	var m Manager
+	status := api.ReplicaSetStatus{Replicas: 3, ReadyReplicas: 2, AvailableReplicas: 1, ObservedGeneration: 4}
+	first := m.statusWordsOf(&status)
+	assert.Equal(t, statusWords(status), first)
+	same := api.ReplicaSetStatus{Replicas: 3, ReadyReplicas: 2, AvailableReplicas: 1, FullyLabeledReplicas: 3}
+	assert.Same(t, unsafe.StringData(first), unsafe.StringData(m.statusWordsOf(&same)), "the same counts are the same string")
+
+	failed := status
+	failed.Conditions = []api.ReplicaSetCondition{{Type: api.ReplicaFailure, Status: "True", Reason: "FailedCreate"}}
+	assert.Equal(t, statusWords(failed), m.statusWordsOf(&failed))
+	assert.Equal(t, statusWords(failed), m.statusWordsOf(&failed), "a condition is said every time")
+	assert.Equal(t, statusWords(status), m.statusWordsOf(&status), "the counts alone do not say the condition")
+
+	for _, s := range []api.ReplicaSetStatus{{Replicas: 4, ReadyReplicas: 2, AvailableReplicas: 1},
+		{Replicas: 4, ReadyReplicas: 3, AvailableReplicas: 1}, {Replicas: 4, ReadyReplicas: 3, AvailableReplicas: 3}, {}} {
+		assert.Equal(t, statusWords(s), m.statusWordsOf(&s))
+	}
+}
