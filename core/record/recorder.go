@@ -123,7 +123,18 @@ type Recorder struct {
 
 	// refs holds the Touched lists of its steps (see sim.RefArena).
 	refs sim.RefArena
+
+	// events is the rest of a chunk of Events that makeEvent cuts the
+	// events it makes from, each handed out once and never reused, so that
+	// an event costs no allocation of its own. It holds no state: a
+	// snapshot neither needs nor restores it.
+	events []api.Event
 }
+
+// eventChunk is how many events one allocation makes: a chunk stays alive
+// while any of its events is held, queued, remembered or stored, so it is
+// kept small.
+const eventChunk = 16
 
 // write is the event being written and how far its tries have got.
 type write struct {
@@ -226,7 +237,12 @@ func (r *Recorder) makeEvent(now time.Duration, object api.Object, eventType, re
 		namespace = "default"
 	}
 	wall := api.NewTime(sim.Epoch.Add(now))
-	return &api.Event{
+	if len(r.events) == 0 {
+		r.events = make([]api.Event, eventChunk)
+	}
+	ev := &r.events[0]
+	r.events = r.events[1:]
+	*ev = api.Event{
 		Metadata: api.ObjectMeta{Name: r.names.Next(m.Name, now), Namespace: namespace},
 		InvolvedObject: api.ObjectReference{
 			Kind: string(kind), Namespace: m.Namespace, Name: m.Name, UID: m.UID,
@@ -240,6 +256,7 @@ func (r *Recorder) makeEvent(now time.Duration, object api.Object, eventType, re
 		Count:          1,
 		Type:           eventType,
 	}
+	return ev
 }
 
 // schedule puts a process step on the agenda if the recorder is idle and
