@@ -53,17 +53,37 @@ func (m *Manager) toQueue(key string) sim.Handoff {
 // keyOf returns the queue key of an owner, "namespace/name", for the owner's
 // own events and for an orphan's candidate owners. (A pod's events take
 // their owner's key from the cache with the owner, resolveControllerRef.)
-// The manager remembers the last key it joined and hands out the same
-// string while the owner is the same, as it is through a run of one owner's
-// status writes. The memo is a function of its own inputs only, so it needs
-// no place in snapshots.
+// The manager remembers the key it returned last, for a run of one
+// owner's events, and every key it joined, by the owner's name (a key is
+// the namespace, a slash and the name, so it tells its namespace): the
+// owners' status writes come interleaved, and joining their keys anew was
+// 2% of the allocations of 100 ReplicaSets of 10 pods converging, and
+// took longer than a lookup. The memo is a function of its own inputs
+// only, so it needs no place in snapshots.
 func (m *Manager) keyOf(meta *api.ObjectMeta) string {
 	last := &m.lastKey
-	if meta.Name != last.name || meta.Namespace != last.namespace {
-		*last = ownerKey{namespace: meta.Namespace, name: meta.Name, key: api.Key(meta.Namespace, meta.Name)}
+	if meta.Name == last.name && meta.Namespace == last.namespace {
+		return last.key
 	}
-	return last.key
+	// A key remembered under the name is "namespace/name": it is the
+	// owner's when it is as long and starts with the owner's namespace.
+	key, ok := m.keys[meta.Name]
+	if !ok || len(key) != len(meta.Namespace)+1+len(meta.Name) || key[:len(meta.Namespace)] != meta.Namespace {
+		if m.keys == nil || len(m.keys) >= ownerKeysMax {
+			// Owners come and go: the memo starts again rather than
+			// keep the names of all that ever were.
+			m.keys = make(map[string]string)
+		}
+		key = api.Key(meta.Namespace, meta.Name)
+		m.keys[meta.Name] = key
+	}
+	*last = ownerKey{namespace: meta.Namespace, name: meta.Name, key: key}
+	return key
 }
+
+// ownerKeysMax is how many owners' keys keyOf remembers before it starts
+// again: more than a world's ReplicaSets.
+const ownerKeysMax = 2048
 
 // ownerKey is an owner's namespace and name and the key joined from them.
 type ownerKey struct {

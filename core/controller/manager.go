@@ -148,8 +148,10 @@ type Manager struct {
 	// handoffs itself is kept, emptied, for the next handler.
 	handoffLists sim.HandoffArena
 
-	// lastKey is the owner key keyOf joined last.
+	// lastKey is the owner key keyOf returned last, and keys the keys it
+	// joined, by owner name.
 	lastKey ownerKey
+	keys    map[string]string
 	// lastDecision is the sync decision decisionText made last.
 	lastDecision string
 	// lastWords is the status words statusWordsOf joined last.

@@ -68,3 +68,23 @@ func TestStatusWordsOfKeepsTheLastString(t *testing.T) {
 		assert.Equal(t, statusWords(s), m.statusWordsOf(&s))
 	}
 }
+
+// TestKeyOfRemembersKeysByName: keyOf gives every owner its own key,
+// namespace and name, whichever owners came before it, also two of one name
+// in two namespaces, and an owner it saw before, not the one before it, gets
+// the string it joined then.
+func TestKeyOfRemembersKeysByName(t *testing.T) {
+	var m Manager
+	metas := []api.ObjectMeta{
+		{Namespace: "default", Name: "web"}, {Namespace: "default", Name: "api"}, {Namespace: "prod", Name: "web"},
+		{Namespace: "pro", Name: "dweb"}, {Namespace: "", Name: "web"}, {Namespace: "default", Name: "web"},
+		{Namespace: "prod", Name: "web"}, {Namespace: "default", Name: "api"}, {Namespace: "default", Name: "api"},
+	}
+	for _, meta := range metas {
+		assert.Equal(t, api.Key(meta.Namespace, meta.Name), m.keyOf(&meta))
+	}
+	api1 := m.keyOf(&api.ObjectMeta{Namespace: "default", Name: "api"})
+	m.keyOf(&api.ObjectMeta{Namespace: "default", Name: "web"})
+	api2 := m.keyOf(&api.ObjectMeta{Namespace: "default", Name: "api"})
+	assert.Same(t, unsafe.StringData(api1), unsafe.StringData(api2), "a key seen before is the same string")
+}
