@@ -165,12 +165,6 @@ type Manager struct {
 	// selectors remembers, by owner key, the selector each owner's sync
 	// last parsed and what it was parsed from (see selectorOf).
 	selectors map[string]parsedSelector
-
-	// statusCopies is the rest of a chunk of ReplicaSets that ownerObject
-	// cuts the copies it sends from, each handed out once and never
-	// reused, so that a status write costs no allocation of its own. It
-	// holds no state: a snapshot neither needs nor restores it.
-	statusCopies []api.ReplicaSet
 }
 
 // parsedSelector is an owner's spec.selector and the selector parsed from
@@ -419,30 +413,19 @@ func (m *Manager) asReplicaSet(obj api.Object) (*api.ReplicaSet, bool) {
 	return nil, false
 }
 
-// statusCopyChunk is how many status writes' copies one allocation makes:
-// a chunk stays alive while any of its copies is held, by a request in
-// flight or a step's record, so it is kept small.
-const statusCopyChunk = 16
-
 // ownerObject returns the owner object of the manager's kind with the given
 // ReplicaSet's status, ready to be written through the status subresource.
 // It is a shallow copy: its metadata and spec share orig's maps and
 // slices, which are a stored object's and never change, and the API server
 // copies what a status update keeps. A deep copy of the whole owner after
 // every sync that changed its status was a twentieth of the allocations of
-// 100 ReplicaSets of 10 pods converging, and an allocation for each copy
-// still 2.5% of them (statusCopies).
+// 100 ReplicaSets of 10 pods converging.
 func (m *Manager) ownerObject(orig api.Object, status api.ReplicaSetStatus) api.Object {
 	switch o := orig.(type) {
 	case *api.ReplicaSet:
-		if len(m.statusCopies) == 0 {
-			m.statusCopies = make([]api.ReplicaSet, statusCopyChunk)
-		}
-		out := &m.statusCopies[0]
-		m.statusCopies = m.statusCopies[1:]
-		*out = *o
+		out := *o
 		out.Status = status
-		return out
+		return &out
 	case *api.ReplicationController:
 		out := *o
 		out.Status = rsStatusToRC(status)
