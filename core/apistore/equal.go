@@ -100,7 +100,7 @@ func eqContainers(a, b []api.Container) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		if a[i].Name != b[i].Name || a[i].Image != b[i].Image {
 			return false
 		}
 	}
@@ -208,7 +208,9 @@ func eqNodeStatus(a, b *api.NodeStatus) bool {
 }
 
 func eqEventBody(a, b *api.Event) bool {
-	return a.InvolvedObject == b.InvolvedObject && a.Reason == b.Reason && a.Message == b.Message &&
+	x, y := &a.InvolvedObject, &b.InvolvedObject
+	return x.Kind == y.Kind && x.Namespace == y.Namespace && x.Name == y.Name && x.UID == y.UID &&
+		x.APIVersion == y.APIVersion && x.ResourceVersion == y.ResourceVersion && a.Reason == b.Reason && a.Message == b.Message &&
 		a.Source.Component == b.Source.Component && a.Source.Host == b.Source.Host && eqTime(a.FirstTimestamp, b.FirstTimestamp) &&
 		eqTime(a.LastTimestamp, b.LastTimestamp) && a.Count == b.Count && a.Type == b.Type
 }

@@ -116,7 +116,9 @@ func (w *worker) processNextWorkItem(ctx *sim.Context) sim.Report {
 	// went on to touch: the page marks it, and the loop's token names it.
 	if ns, name, ok := strings.Cut(key, "/"); ok {
 		d := sim.Ref{Kind: "deploy", Namespace: ns, Name: name}
-		if !slices.Contains(rep.Touched, d) {
+		if !slices.ContainsFunc(rep.Touched, func(r sim.Ref) bool {
+			return r.Kind == d.Kind && r.Namespace == d.Namespace && r.Name == d.Name
+		}) {
 			rep.Touched = append([]sim.Ref{d}, rep.Touched...)
 		}
 	}

@@ -515,9 +515,10 @@ func (c *eventKeys) of(ev *api.Event) *objectKeys {
 // isFor reports whether the keys are those of ev's object and source: the
 // fields the spam key joins (an object's resourceVersion is not one).
 func (k *objectKeys) isFor(ev *api.Event) bool {
-	o := ev.InvolvedObject
-	o.ResourceVersion = k.obj.ResourceVersion
-	return k.src.Component == ev.Source.Component && k.src.Host == ev.Source.Host && k.obj == o
+	o := &ev.InvolvedObject
+	return k.src.Component == ev.Source.Component && k.src.Host == ev.Source.Host &&
+		k.obj.Kind == o.Kind && k.obj.Namespace == o.Namespace && k.obj.Name == o.Name && k.obj.UID == o.UID &&
+		k.obj.APIVersion == o.APIVersion
 }
 
 // reasoned returns the keys of ev's object with prefix and aggregated those
