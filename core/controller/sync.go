@@ -805,11 +805,11 @@ type lastStatusWords struct {
 
 // statusWordsOf returns statusWords(*s): the last words it returned when s
 // has no conditions (so no ReplicaFailure to say) and the same three counts
-// as the status they were joined for. Most owners write the same status on their way to
-// their size (replicas=10 ready=10 available=10, say), one after another:
-// the strings joined for them were 2% of the allocations of 100 ReplicaSets
-// of 10 pods converging. The memo is a function of what it was given only,
-// so it needs no place in snapshots.
+// as the status they were joined for. Most owners write the same status on
+// their way to their size (replicas=10 ready=10 available=10, say), one
+// after another: the strings joined for them were 2% of the allocations of
+// 100 ReplicaSets of 10 pods converging. The memo is a function of what it
+// was given only, so it needs no place in snapshots.
 func (m *Manager) statusWordsOf(s *api.ReplicaSetStatus) string {
 	last := &m.lastWords
 	if last.words != "" && len(s.Conditions) == 0 &&

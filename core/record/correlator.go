@@ -460,7 +460,7 @@ func spamKey(e *api.Event) string {
 type eventKeys struct {
 	byUID map[string]*objectKeys
 
-	// last is the object keys of returned last. The events correlated one
+	// last is the keys that of returned last. The events correlated one
 	// after another are often about one object, and the Event stored after
 	// a write is always about the object last correlated.
 	last *objectKeys
